@@ -1,0 +1,19 @@
+// Bundles every host into dist/: one self-contained file per entry, so the
+// CLI, the server and the extension run without node_modules beside them.
+import { build } from 'esbuild';
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: { cli: 'server/src/cli/main.ts' },
+  outdir: 'dist',
+  banner: { js: '#!/usr/bin/env node' },
+});

@@ -1,0 +1,114 @@
+import * as path from 'node:path';
+import { diagnostic, type Diagnostic } from './checks/diagnostic';
+import { PROFILES, type ProfileId } from './checks/profiles';
+import { checkBody } from './formats/agentSkill/bodyRules';
+import { checkFrontmatter } from './formats/agentSkill/frontmatterRules';
+import { readFrontmatter } from './formats/agentSkill/readFrontmatter';
+import { checkUploadSize } from './formats/agentSkill/uploadSize';
+import { loadAip03 } from './formats/aip03/loadAip03';
+import { loadAip05 } from './formats/aip05/loadAip05';
+import { detectFormat } from './formats/detect';
+import type { FormatContext, FormatResult } from './formats/formatContext';
+import type { FormatId, SkillModel } from './model/skillModel';
+import { parseSkillFile } from './parse/skillFile';
+import type { FileSystem } from './workspace/fileSystem';
+import { decodeText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
+
+export interface AnalyzeOptions {
+  profile?: ProfileId;
+  /** The SKILL.md text as an editor holds it, instead of the file on disk. */
+  text?: string;
+}
+
+/** Everything known about one skill after analysis. */
+export interface SkillAnalysis {
+  dir: string;
+  file: string;
+  /** The SKILL.md text the spans refer to (empty when it could not be read). */
+  text: string;
+  format: FormatId;
+  name?: string;
+  model: SkillModel;
+  diagnostics: Diagnostic[];
+}
+
+const WHOLE_FILE_START = { start: 0, end: 0 };
+
+/**
+ * Analyses one skill: SKILL.md text → container and YAML syntax → format
+ * detection → the format's loader and checks → one model and its
+ * diagnostics. Never throws on any input.
+ */
+export function analyzeSkill(fs: FileSystem, skillFile: string, options: AnalyzeOptions = {}): SkillAnalysis {
+  const file = path.resolve(skillFile);
+  const dir = path.dirname(file);
+  const profile = PROFILES[options.profile ?? 'agentskills'];
+  const read: TextRead = options.text !== undefined ? decodeText(new TextEncoder().encode(options.text)) : readText(fs, file);
+  const empty = (diagnostics: Diagnostic[]): SkillAnalysis => ({
+    dir,
+    file,
+    text: '',
+    format: 'agent-skill',
+    model: { dir, file, format: 'agent-skill', nodes: [], edges: [], externalInputs: [] },
+    diagnostics,
+  });
+  if (read.kind === 'missing') return empty([diagnostic('missing_skill_md', file, WHOLE_FILE_START, `${file} could not be read.`)]);
+  if (read.kind === 'too_large') {
+    return empty([diagnostic('file_too_large', file, WHOLE_FILE_START, `SKILL.md is ${(read.size / 1048576).toFixed(1)} MB; files over ${MAX_TEXT_BYTES / 1048576} MB are not analysed. Agents load SKILL.md whole: move bulk into \`references/\` or \`assets/\`.`)]);
+  }
+  if (read.kind === 'binary') return empty([diagnostic('binary_file', file, WHOLE_FILE_START, 'SKILL.md holds binary data (a NUL byte), not Markdown text.')]);
+
+  const syntax = parseSkillFile(read.text);
+  const diagnostics: Diagnostic[] = syntax.problems.map((problem) => diagnostic(problem.code, file, problem.span, problem.message));
+  if (read.bom) diagnostics.push(diagnostic('utf8_bom', file, WHOLE_FILE_START, 'SKILL.md starts with a UTF-8 byte-order mark; most clients strip it, but some packagers reject the file.'));
+
+  const frontmatter = readFrontmatter(syntax, file);
+  diagnostics.push(...frontmatter.diagnostics);
+  const detection = detectFormat(frontmatter.value, syntax);
+  const anchor = syntax.frontmatter?.open ?? WHOLE_FILE_START;
+  const context: FormatContext = {
+    fs,
+    dir,
+    file,
+    syntax,
+    frontmatter: frontmatter.yaml,
+    frontmatterValue: frontmatter.value,
+    frontmatterAnchor: anchor,
+    aipLike: detection.aipLike,
+    profile,
+  };
+  if (frontmatter.value && frontmatter.yaml) {
+    diagnostics.push(...checkFrontmatter({ file, dir, yaml: frontmatter.yaml, value: frontmatter.value, anchor, profile, format: detection.format }));
+  }
+  if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
+
+  const loaded = loadFormat(detection.format, context);
+  diagnostics.push(...loaded.diagnostics);
+  const name = typeof frontmatter.value?.name === 'string' ? frontmatter.value.name : undefined;
+  const model: SkillModel = {
+    dir,
+    file,
+    ...(name !== undefined ? { name } : {}),
+    format: detection.format,
+    nodes: loaded.nodes,
+    edges: loaded.edges,
+    externalInputs: loaded.externalInputs ?? [],
+  };
+  return { dir, file, text: read.text, format: detection.format, name, model, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+function loadFormat(format: FormatId, context: FormatContext): FormatResult {
+  switch (format) {
+    case 'aip-0.3':
+      return loadAip03(context);
+    case 'aip-0.5':
+      return loadAip05(context);
+    default:
+      // MetaSkill and skill+ graphs come with their loaders; until then their prose is checked like any skill's.
+      return { nodes: [], edges: [], diagnostics: checkBody(context) };
+  }
+}
+
+function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.span.start - b.span.start || a.span.end - b.span.end || a.code.localeCompare(b.code));
+}

@@ -1,0 +1,81 @@
+import * as path from 'node:path';
+import type { Span } from '../parse/lineIndex';
+import type { FileSystem } from '../workspace/fileSystem';
+import { readText } from '../workspace/readText';
+import { resolveSkillPath } from '../workspace/skillPaths';
+import { findPathMentions } from '../parse/pathMentions';
+import { diagnostic, type Diagnostic } from './diagnostic';
+import type { RuleCode } from './rules';
+
+export interface LinkCheck {
+  fs: FileSystem;
+  dir: string;
+  file: string;
+}
+
+/**
+ * Checks one path the skill names. `missingCode` says what a missing target
+ * means here: a dead prose link, a step's missing script, a missing 0.5
+ * resource. `label` names the target in messages ("The script
+ * `scripts/a.py` of step "load""). Returns the absolute path when it exists.
+ */
+export function checkLink(context: LinkCheck, target: string, span: Span, missingCode: RuleCode, label: string, out: Diagnostic[]): string | undefined {
+  const resolution = resolveSkillPath(context.fs, context.dir, target);
+  switch (resolution.status) {
+    case 'found':
+      return resolution.absolute;
+    case 'backslash':
+      out.push(diagnostic('backslash_path', context.file, span, `\`${target}\` uses backslashes; skills run on Linux and macOS too: write \`${target.replace(/\\/g, '/')}\`.`, { replacement: target.replace(/\\/g, '/') }));
+      return undefined;
+    case 'escapes':
+      out.push(diagnostic('path_escapes_skill', context.file, span, `\`${target}\` points outside the skill folder; a skill must be self-contained, and Skillgraph does not follow it.`));
+      return undefined;
+    case 'case_mismatch':
+      out.push(
+        diagnostic('path_case_mismatch', context.file, span, `${label} exists only as \`${resolution.actual}\`: the case differs, which works on macOS and Windows but breaks on Linux.`, {
+          replacement: resolution.actual,
+        }),
+      );
+      return undefined;
+    case 'missing':
+      out.push(diagnostic(missingCode, context.file, span, `${label} does not exist in the skill folder.`, { path: target }));
+      return undefined;
+  }
+}
+
+/**
+ * Checks the paths mentioned in prose regions, except those declared
+ * elsewhere (and checked there); for Markdown files they link
+ * to, warns when those files link on to further files (agents read one level
+ * of references reliably, not chains).
+ */
+export function checkProseLinks(context: LinkCheck, text: string, regions: Span[], declaredPaths: string[]): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const declared = new Set(declaredPaths);
+  for (const mention of findPathMentions(text, regions)) {
+    if (declared.has(mention.path)) continue;
+    const absolute = checkLink(context, mention.path, mention.span, 'missing_file', `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``, diagnostics);
+    if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== path.resolve(context.file)) {
+      const chained = linkedMarkdown(context, absolute);
+      if (chained.length > 0) {
+        diagnostics.push(
+          diagnostic('nested_reference', context.file, mention.span, `\`${mention.path}\` links on to ${chained.map((name) => `\`${name}\``).join(', ')}; agents follow references one level deep reliably, so link those files from SKILL.md directly.`),
+        );
+      }
+    }
+  }
+  return diagnostics;
+}
+
+function linkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
+  const read = readText(context.fs, markdownFile);
+  if (read.kind !== 'text') return [];
+  const names = new Set<string>();
+  for (const mention of findPathMentions(read.text, [{ start: 0, end: read.text.length }])) {
+    if (!mention.link || !mention.path.endsWith('.md')) continue;
+    const relative = path.posix.join(path.relative(context.dir, path.dirname(markdownFile)).split(path.sep).join('/'), mention.path);
+    const resolution = resolveSkillPath(context.fs, context.dir, relative);
+    if (resolution.status === 'found' && path.resolve(resolution.absolute) !== path.resolve(context.file)) names.add(relative);
+  }
+  return [...names];
+}

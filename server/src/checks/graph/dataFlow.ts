@@ -1,0 +1,100 @@
+import { ancestors, successors } from '../../model/controlFlow';
+import type { GraphEdge, Port, SkillModel } from '../../model/skillModel';
+import { diagnostic, type Diagnostic } from '../diagnostic';
+import { closestName } from './nameDistance';
+import { isVocabularyType, suggestType, typesCompatible } from './types';
+
+export interface DataFlow {
+  edges: GraphEdge[];
+  /** Strict control ancestors of every node, reused by later checks. */
+  ancestors: Map<string, Set<string>>;
+  /** Inputs with no producer anywhere in the graph. */
+  unresolved: Port[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Connects each input to the output that feeds it (bare name equality, the
+ * AIP rule), preferring the nearest producer that runs before the consumer.
+ * Reports producers that do not run first, type and nullability mismatches.
+ */
+export function resolveDataFlow(model: SkillModel): DataFlow {
+  const before = ancestors(model.nodes, successors(model.nodes, model.edges));
+  const producers = new Map<string, Port[]>();
+  for (const node of model.nodes) for (const port of node.outputs) producers.set(port.name, [...(producers.get(port.name) ?? []), port]);
+
+  const edges: GraphEdge[] = [];
+  const unresolved: Port[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const node of model.nodes) {
+    const upstream = before.get(node.id) ?? new Set<string>();
+    for (const input of node.inputs) {
+      const candidates = (producers.get(input.name) ?? []).filter((port) => port.nodeId !== node.id);
+      if (candidates.length === 0) {
+        unresolved.push(input);
+        continue;
+      }
+      const ancestral = candidates.filter((port) => upstream.has(port.nodeId));
+      const producer = ancestral[ancestral.length - 1] ?? candidates[0];
+      edges.push({ from: producer.nodeId, to: node.id, kind: 'data', label: input.name, span: input.nameSpan, consumer: input, producer });
+      if (ancestral.length === 0) {
+        diagnostics.push(
+          diagnostic('producer_not_ancestor', model.file, input.nameSpan, `Input "${input.name}" is produced by step "${producer.nodeId}", which does not run before "${node.id}"; add "${producer.nodeId}" to \`depends_on\` or reorder the steps.`, {
+            producer: producer.nodeId,
+          }),
+        );
+      }
+      diagnostics.push(...typeFlow(model.file, producer, input));
+    }
+  }
+  return { edges, ancestors: before, unresolved, diagnostics };
+}
+
+function typeFlow(file: string, producer: Port, consumer: Port): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  if (producer.type && consumer.type && isVocabularyType(producer.type) && isVocabularyType(consumer.type) && !typesCompatible(producer.type, consumer.type)) {
+    diagnostics.push(
+      diagnostic('type_mismatch', file, consumer.typeSpan ?? consumer.nameSpan, `Input "${consumer.name}" is declared as ${consumer.type}, but step "${producer.nodeId}" produces it as ${producer.type}.`, {
+        expected: producer.type,
+      }),
+    );
+  }
+  if (producer.nullable && !consumer.nullable) {
+    diagnostics.push(
+      diagnostic('nullable_mismatch', file, consumer.nameSpan, `Step "${producer.nodeId}" may produce no "${consumer.name}" (nullable), but this input is not nullable: handle the missing value and mark it \`nullable: true\`.`),
+    );
+  }
+  return diagnostics;
+}
+
+/**
+ * Explains inputs that nothing produces: a likely typo of an output that
+ * runs before the consumer (warning), or an external input (information).
+ */
+export function explainUnresolved(model: SkillModel, before: Map<string, Set<string>>, unresolved: Port[]): Diagnostic[] {
+  const byId = new Map(model.nodes.map((node) => [node.id, node]));
+  return unresolved.map((input) => {
+    const upstreamOutputs = [...(before.get(input.nodeId) ?? [])].flatMap((id) => byId.get(id)?.outputs ?? []).map((port) => port.name);
+    const suggestion = closestName(input.name, upstreamOutputs);
+    if (suggestion) {
+      return diagnostic('input_name_typo', model.file, input.nameSpan, `No step produces "${input.name}"; did you mean "${suggestion}", produced upstream?`, { suggestion });
+    }
+    return diagnostic('external_input', model.file, input.nameSpan, `"${input.name}" is an external input: no step produces it, so the user or the environment must supply it.`);
+  });
+}
+
+/** Types outside the AIP vocabulary, with the word most likely meant. */
+export function checkTypes(model: SkillModel): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const node of model.nodes) {
+    for (const port of [...node.inputs, ...node.outputs]) {
+      if (port.type === undefined || isVocabularyType(port.type)) continue;
+      const suggestion = suggestType(port.type);
+      const hint = suggestion ? ` Did you mean \`${suggestion}\`?` : '';
+      diagnostics.push(
+        diagnostic('unknown_type', model.file, port.typeSpan ?? port.nameSpan, `\`${port.type}\` is not in the AIP type vocabulary (string, integer, float, boolean, object, list[*], list[<type>]).${hint}`, suggestion ? { suggestion } : undefined),
+      );
+    }
+  }
+  return diagnostics;
+}

@@ -1,0 +1,17 @@
+import type { SkillModel } from '../../model/skillModel';
+import { diagnostic, type Diagnostic } from '../diagnostic';
+
+/** A step that declares one input twice has two types for one value. */
+export function checkDuplicateInputs(model: SkillModel): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const node of model.nodes) {
+    const seen = new Set<string>();
+    for (const input of node.inputs) {
+      if (seen.has(input.name)) {
+        diagnostics.push(diagnostic('duplicate_input_name', model.file, input.nameSpan, `Step "${node.id}" declares input "${input.name}" more than once.`));
+      }
+      seen.add(input.name);
+    }
+  }
+  return diagnostics;
+}

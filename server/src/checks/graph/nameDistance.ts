@@ -1,0 +1,42 @@
+/** Levenshtein distance, stopping early once it exceeds `limit`. */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      rowMin = Math.min(rowMin, current[j]);
+    }
+    if (rowMin > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** Names differing only in separators or case (`lc_path`, `lc-path`, `LcPath`) are the same name to a reader. */
+function fold(name: string): string {
+  return name.toLowerCase().replace(/[-_\s.]/g, '');
+}
+
+/**
+ * The candidate a name was most likely meant to be: same after folding
+ * separators and case, or within a small edit distance (1 for short names,
+ * 2 from 8 characters on). Undefined when nothing is close.
+ */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const limit = name.length >= 8 ? 2 : 1;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    if (candidate === name) continue;
+    const distance = fold(candidate) === fold(name) ? 0 : editDistance(name, candidate, limit);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}

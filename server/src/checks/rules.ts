@@ -1,0 +1,98 @@
+import type { Severity } from './diagnostic';
+
+interface RuleInfo {
+  severity: Severity;
+  /** One line for SARIF rule descriptions and the docs index. */
+  summary: string;
+}
+
+/**
+ * Every diagnostic code, its default severity and a one-line summary. Codes
+ * are stable: editors, SARIF consumers and `docs/rules/<code>.md` key on them.
+ * Codes mirrored from upstream validators keep upstream's names.
+ */
+export const RULES = {
+  // The file and its container
+  missing_skill_md: { severity: 'error', summary: 'A skill file is not named exactly SKILL.md.' },
+  file_too_large: { severity: 'error', summary: 'A file is too large to be a skill file and is not analysed.' },
+  binary_file: { severity: 'error', summary: 'A skill file holds binary data, not text.' },
+  utf8_bom: { severity: 'information', summary: 'SKILL.md starts with a UTF-8 byte-order mark.' },
+  crlf_line_endings: { severity: 'information', summary: 'SKILL.md uses CRLF line endings.' },
+  missing_frontmatter: { severity: 'error', summary: 'SKILL.md does not start with YAML frontmatter.' },
+  invalid_frontmatter: { severity: 'error', summary: 'The frontmatter is not a readable YAML mapping.' },
+  unquoted_colon: { severity: 'error', summary: 'An unquoted ": " inside a value breaks the frontmatter, so agents skip the skill.' },
+  yaml_alias_limit: { severity: 'error', summary: 'YAML aliases expand beyond the safe limit.' },
+  unclosed_fence: { severity: 'warning', summary: 'A fenced code block never closes.' },
+  body_too_long: { severity: 'warning', summary: 'The SKILL.md body is longer than recommended.' },
+  // Frontmatter fields (Agent Skills and client profiles)
+  missing_required_frontmatter: { severity: 'error', summary: 'A required frontmatter key is missing.' },
+  invalid_name: { severity: 'error', summary: '`name` breaks the naming rules.' },
+  name_mismatch: { severity: 'error', summary: '`name` differs from the skill folder name.' },
+  invalid_description: { severity: 'error', summary: '`description` is missing, empty, too long or not a string.' },
+  invalid_compatibility: { severity: 'error', summary: '`compatibility` is not a string of 1 to 500 characters.' },
+  invalid_allowed_tools: { severity: 'error', summary: '`allowed-tools` is not one space-separated string.' },
+  invalid_license: { severity: 'error', summary: '`license` is not a short string.' },
+  invalid_metadata: { severity: 'error', summary: '`metadata` is not a map of strings to strings.' },
+  invalid_frontmatter_field: { severity: 'error', summary: 'A client-specific frontmatter key has the wrong type or value.' },
+  unknown_frontmatter_key: { severity: 'warning', summary: 'A frontmatter key the targeted client does not know.' },
+  description_truncated: { severity: 'warning', summary: 'Claude Code truncates a description and when_to_use longer than 1536 characters.' },
+  agent_without_fork: { severity: 'error', summary: '`agent` is set without `context: fork`.' },
+  xml_in_frontmatter: { severity: 'error', summary: 'XML tags in `name` or `description` are rejected on upload.' },
+  reserved_name: { severity: 'error', summary: '`name` contains a reserved word.' },
+  upload_too_large: { severity: 'error', summary: 'The skill folder is larger than the upload limit.' },
+  // Paths named by the skill
+  missing_file: { severity: 'warning', summary: 'A path the skill names does not exist in the skill folder.' },
+  path_case_mismatch: { severity: 'warning', summary: 'A path matches a file only when case is ignored.' },
+  path_escapes_skill: { severity: 'warning', summary: 'A path points outside the skill folder.' },
+  backslash_path: { severity: 'warning', summary: 'A path uses backslashes.' },
+  nested_reference: { severity: 'warning', summary: 'A referenced file links on to further files (more than one level deep).' },
+  // AIP container and metadata (upstream kinds)
+  aip_like_skill: { severity: 'information', summary: 'The body is an AIP procedure but the frontmatter lacks AIP metadata.' },
+  empty_body: { severity: 'error', summary: 'The body holds no procedure.' },
+  invalid_body_format: { severity: 'error', summary: 'The body is not exactly one fenced YAML block (after the runtime block in 0.5).' },
+  invalid_body_yaml: { severity: 'error', summary: 'The procedure block is not valid YAML or not a mapping.' },
+  schema_violation: { severity: 'error', summary: 'The procedure breaks the AIP JSON Schema.' },
+  invalid_aip_metadata: { severity: 'error', summary: '`metadata.aip` is not a map.' },
+  missing_aip_spec: { severity: 'error', summary: '`metadata.aip.spec` is missing.' },
+  invalid_aip_spec: { severity: 'error', summary: '`metadata.aip.spec` is not a URL.' },
+  aip_spec_mismatch: { severity: 'error', summary: '`metadata.aip.spec` and `schemaId` name different AIP versions.' },
+  missing_aip_schema_id: { severity: 'error', summary: '`metadata.aip.schemaId` is missing.' },
+  invalid_aip_schema_id: { severity: 'error', summary: '`metadata.aip.schemaId` is not a URL.' },
+  missing_source_dir: { severity: 'error', summary: 'An AIP 0.3 package has no `source/` folder.' },
+  missing_schema_file: { severity: 'error', summary: '`source/` holds no `*.schema.json`.' },
+  schema_id_mismatch: { severity: 'error', summary: 'No bundled schema has an `$id` equal to `schemaId`.' },
+  duplicate_schema_id: { severity: 'error', summary: 'Two bundled schemas share one `$id`.' },
+  missing_aip_version: { severity: 'error', summary: '`metadata.aip-version` is missing or not a string.' },
+  aip_version_mismatch: { severity: 'error', summary: 'The runtime block names a different AIP version than the frontmatter.' },
+  missing_runtime_block: { severity: 'error', summary: 'An AIP 0.5 body lacks the runtime block before the procedure.' },
+  runtime_block_outdated: { severity: 'warning', summary: 'The runtime block is for an older AIP version than the frontmatter.' },
+  // Graph checks
+  duplicate_step_name: { severity: 'error', summary: 'Two steps share one name.' },
+  unknown_dependency: { severity: 'error', summary: '`depends_on` names a step that does not exist.' },
+  dependency_cycle: { severity: 'error', summary: 'Steps depend on each other in a cycle.' },
+  external_input: { severity: 'information', summary: 'An input no step produces: it comes from the user or the environment.' },
+  input_name_typo: { severity: 'warning', summary: 'An input is named almost like an upstream output.' },
+  producer_not_ancestor: { severity: 'warning', summary: 'An input is produced by a step that does not run before its consumer.' },
+  type_mismatch: { severity: 'warning', summary: 'An input is declared with a different type than its producer gives.' },
+  nullable_mismatch: { severity: 'warning', summary: 'A nullable output feeds a non-nullable input.' },
+  unknown_type: { severity: 'warning', summary: 'A type outside the AIP vocabulary.' },
+  script_outside_scripts: { severity: 'warning', summary: '`script` is not under `scripts/`.' },
+  missing_script: { severity: 'warning', summary: 'The script a step runs does not exist.' },
+  // AIP 0.5 graph checks (upstream kinds)
+  invalid_start_step: { severity: 'error', summary: 'The first step cannot start the procedure.' },
+  missing_end_step: { severity: 'error', summary: 'No `end` step.' },
+  multiple_end_steps: { severity: 'error', summary: 'More than one `end` step.' },
+  unknown_step_reference: { severity: 'error', summary: '`inputs_to` or a branch names a step that does not exist.' },
+  unreachable_step: { severity: 'error', summary: 'A step no path from the start reaches.' },
+  no_path_to_end: { severity: 'error', summary: 'A step from which the end cannot be reached.' },
+  unknown_branch_value: { severity: 'error', summary: 'A router branch value its question can never produce.' },
+  duplicate_input_name: { severity: 'error', summary: 'A step declares the same input twice.' },
+  unknown_threshold_question: { severity: 'error', summary: 'A threshold names a question the step does not ask.' },
+  missing_resource: { severity: 'error', summary: 'A script, template, asset or reference the procedure names does not exist.' },
+} satisfies Record<string, RuleInfo>;
+
+export type RuleCode = keyof typeof RULES;
+
+export function isRuleCode(code: string): code is RuleCode {
+  return Object.prototype.hasOwnProperty.call(RULES, code);
+}

@@ -1,0 +1,172 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import { isMap, type Node } from 'yaml';
+import type { Span } from '../parse/lineIndex';
+import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../parse/yamlSyntax';
+import { diagnostic, type Diagnostic } from './diagnostic';
+import { isRuleCode, type RuleCode } from './rules';
+
+type SchemaObject = Record<string, unknown> & { description?: string; properties?: Record<string, SchemaObject>; 'x-code'?: string };
+
+const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+// `x-code` ties a schema node to the diagnostic code its errors carry.
+ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
+
+const compiled = new Map<object, ValidateFunction>();
+
+/** Compiles a schema once per process. */
+export function compileSchema(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+export interface SchemaTarget {
+  file: string;
+  yaml: YamlSyntax;
+  /** Where errors about the root object go (the frontmatter's `---`, the fence line). */
+  rootSpan: Span;
+  /** The code of errors whose schema node names none. */
+  defaultCode: RuleCode;
+  /** The code of a missing required key at the root. */
+  rootRequiredCode?: RuleCode;
+  /** What to call the root in messages: "the frontmatter", "the procedure". */
+  rootName: string;
+}
+
+/**
+ * Validates a YAML value and places each error on its source range: a
+ * missing key on its parent's key, an unknown key on that key, any other
+ * error on the offending value. Only the innermost errors are kept.
+ */
+export function validateAgainstSchema(schema: object, value: unknown, target: SchemaTarget): Diagnostic[] {
+  const validate = compileSchema(schema);
+  if (validate(value)) return [];
+  const errors = innermost(validate.errors ?? []);
+  const seen = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const error of errors) {
+    const located = locate(error, target);
+    const key = `${located.span.start}:${located.span.end}:${located.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    diagnostics.push(diagnostic(located.code, target.file, located.span, located.message));
+  }
+  return diagnostics;
+}
+
+/** Drops wrapper errors (`if`, `anyOf`, …) and any error whose path has a deeper error below it. */
+function innermost(errors: ErrorObject[]): ErrorObject[] {
+  const concrete = errors.filter((error) => !['if', 'anyOf', 'oneOf', 'allOf', 'not'].includes(error.keyword));
+  const kept = concrete.length > 0 ? concrete : errors;
+  return kept.filter(
+    (error) => !kept.some((other) => other !== error && other.instancePath.startsWith(error.instancePath + '/')),
+  );
+}
+
+function pathSegments(instancePath: string): string[] {
+  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function describePath(segments: string[], rootName: string): string {
+  if (segments.length === 0) return rootName;
+  return '`' + segments.map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : (i > 0 ? '.' : '') + segment)).join('') + '`';
+}
+
+function codeFor(schemaNode: SchemaObject | undefined, target: SchemaTarget): RuleCode {
+  const code = schemaNode?.['x-code'];
+  return code && isRuleCode(code) ? code : target.defaultCode;
+}
+
+function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; span: Span; message: string } {
+  const segments = pathSegments(error.instancePath);
+  const where = describePath(segments, target.rootName);
+  const parentSchema = error.parentSchema as SchemaObject | undefined;
+  const reached = nodeAtPath(target.yaml, segments);
+  const valueSpan = (reached.depth === segments.length ? nodeSpan(target.yaml, reached.node) : undefined) ?? target.rootSpan;
+
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty: string }).missingProperty);
+    const property = parentSchema?.properties?.[missing];
+    const about = property?.description ? ` ${property.description}` : '';
+    const code = segments.length === 0 && target.rootRequiredCode ? target.rootRequiredCode : codeFor(property, target);
+    return { code, span: parentAnchor(target, segments, reached), message: `${where} is missing the required key \`${missing}\`.${about}` };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+    const keyNode = pairOf(reached.node, extra)?.key as Node | undefined;
+    const allowed = Object.keys(parentSchema?.properties ?? {});
+    const list = allowed.length > 0 ? ` Allowed keys: ${allowed.join(', ')}.` : '';
+    return {
+      code: codeFor(parentSchema, target),
+      span: nodeSpan(target.yaml, keyNode) ?? valueSpan,
+      message: `Unknown key \`${extra}\` in ${where}.${list}`,
+    };
+  }
+  const about = parentSchema?.description ? ` ${parentSchema.description}` : '';
+  return { code: codeFor(parentSchema, target), span: valueSpan, message: `${where} ${plainReason(error)}.${about}` };
+}
+
+/** Where a missing key is reported: the parent's key, else the item's `name`, else the root anchor. */
+function parentAnchor(target: SchemaTarget, segments: string[], reached: ReturnType<typeof nodeAtPath>): Span {
+  if (segments.length === 0 || reached.depth !== segments.length) return target.rootSpan;
+  if (reached.pair) return nodeSpan(target.yaml, reached.pair.key) ?? target.rootSpan;
+  const node = reached.node;
+  if (isMap(node)) {
+    const name = valueOf(node, 'name');
+    const first = node.items[0]?.key as Node | undefined;
+    return nodeSpan(target.yaml, name ?? first) ?? nodeSpan(target.yaml, node) ?? target.rootSpan;
+  }
+  return nodeSpan(target.yaml, node) ?? target.rootSpan;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map';
+  return `a ${typeof value}`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  array: 'a list',
+  object: 'a map',
+  boolean: 'true or false',
+  number: 'a number',
+  integer: 'a whole number',
+  null: 'null',
+};
+
+/** A person's reading of an ajv error (ajv's own text says "must NOT have fewer than 1 items"). */
+function plainReason(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type': {
+      const wanted = ([] as string[]).concat(params.type as string | string[]).map((type) => TYPE_WORDS[type] ?? type);
+      return `must be ${wanted.join(' or ')}, not ${typeName(error.data)}`;
+    }
+    case 'minItems':
+      return `needs at least ${params.limit} item${params.limit === 1 ? '' : 's'}`;
+    case 'minProperties':
+      return `needs at least ${params.limit} entr${params.limit === 1 ? 'y' : 'ies'}`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `must be at least ${params.limit} characters long`;
+    case 'maxLength':
+      return `is ${String(error.data).length} characters long; the limit is ${params.limit}`;
+    case 'pattern':
+      return `has an invalid value ${JSON.stringify(error.data)}`;
+    case 'enum':
+      return `is ${JSON.stringify(error.data)}, which is not one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `is ${JSON.stringify(error.data)}, out of range (${params.comparison} ${params.limit})`;
+    default:
+      return (error.message ?? 'is invalid').replace(/^must /, 'must ');
+  }
+}

@@ -1,0 +1,74 @@
+import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
+
+export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
+
+export type CheckFormat = (typeof CHECK_FORMATS)[number];
+export type GraphFormat = (typeof GRAPH_FORMATS)[number];
+
+export type Command =
+  | { command: 'check'; paths: string[]; format: CheckFormat; profile: ProfileId; maxWarnings?: number }
+  | { command: 'graph'; path: string; format: GraphFormat; profile: ProfileId }
+  | { command: 'help' }
+  | { command: 'version' };
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage:
+  skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--max-warnings N]
+  skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME]
+  skillgraph --help | --version
+
+check   finds every SKILL.md under the paths (default: .) and reports problems.
+        Exit status: 0 clean, 1 errors (or more warnings than --max-warnings), 2 usage or I/O failure.
+graph   prints one skill's graph: steps, typed ports, control and data edges.
+Profiles: ${PROFILE_IDS.join(', ')} (default agentskills).`;
+
+function take(argv: string[], index: number, flag: string): string {
+  const value = argv[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+  return value;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
+  return value as T;
+}
+
+/** Parses the command line; throws UsageError with a message for the user. */
+export function parseArgs(argv: string[]): Command {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { command: 'help' };
+  if (argv[0] === '--version' || argv[0] === '-v') return { command: 'version' };
+  const [command, ...rest] = argv;
+  if (command !== 'check' && command !== 'graph') throw new UsageError(`unknown command "${command}"`);
+  const positional: string[] = [];
+  let format: string | undefined;
+  let profile: ProfileId = 'agentskills';
+  let maxWarnings: number | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      i++;
+      return take(rest, i - 1, flag);
+    };
+    if (flag === '--format' || flag === '-f') format = value();
+    else if (flag === '--profile') {
+      const name = value();
+      if (!isProfileId(name)) throw new UsageError(`--profile must be one of ${PROFILE_IDS.join(', ')} (got "${name}")`);
+      profile = name;
+    } else if (flag === '--max-warnings' && command === 'check') {
+      const text = value();
+      if (!/^\d+$/.test(text)) throw new UsageError(`--max-warnings needs a whole number (got "${text}")`);
+      maxWarnings = Number(text);
+    } else if (flag === '--help' || flag === '-h') return { command: 'help' };
+    else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown option ${flag}`);
+    else positional.push(arg);
+  }
+  if (command === 'check') {
+    return { command, paths: positional.length > 0 ? positional : ['.'], format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'), profile, ...(maxWarnings !== undefined ? { maxWarnings } : {}) };
+  }
+  if (positional.length !== 1) throw new UsageError('graph takes exactly one skill folder or SKILL.md');
+  return { command, path: positional[0], format: oneOf(format ?? 'json', GRAPH_FORMATS, '--format'), profile };
+}

@@ -1,0 +1,106 @@
+import * as path from 'node:path';
+import { analyzeSkill } from '../analyze';
+import { toGraphJson } from '../compile/graphJson';
+import { toDot, toMermaid } from '../compile/graphText';
+import { discoverSkills } from '../workspace/discover';
+import { NodeFileSystem } from '../workspace/fileSystem';
+import { parseArgs, USAGE, UsageError, type Command } from './args';
+import { buildReport, countBySeverity, type CheckedSkill } from './reportedDiagnostic';
+import { formatGithub } from './reporters/github';
+import { formatJson } from './reporters/json';
+import { formatSarif } from './reporters/sarif';
+import { formatText } from './reporters/text';
+import { version } from '../../../package.json';
+
+const EXIT_CLEAN = 0;
+const EXIT_FINDINGS = 1;
+const EXIT_USAGE = 2;
+
+/** Docs ship beside dist/ in the package: dist/cli.js → docs/rules. */
+const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
+
+function runCheck(command: Extract<Command, { command: 'check' }>): number {
+  const fs = new NodeFileSystem();
+  const discovery = discoverSkills(fs, command.paths, process.cwd());
+  for (const missing of discovery.missing) process.stderr.write(`skillgraph: ${missing}: no such file or folder\n`);
+  if (discovery.missing.length > 0) return EXIT_USAGE;
+  if (discovery.skills.length === 0 && discovery.misnamed.length === 0) {
+    process.stderr.write(`skillgraph: no SKILL.md found under ${command.paths.join(', ')}\n`);
+    return EXIT_USAGE;
+  }
+  const progress = process.stderr.isTTY && discovery.skills.length > 20;
+  const checked: CheckedSkill[] = discovery.skills.map((found, i) => {
+    if (progress && i % 10 === 0) process.stderr.write(`\rskillgraph: checking ${i + 1}/${discovery.skills.length} skills…`);
+    return { found, analysis: analyzeSkill(fs, found.file, { profile: command.profile }) };
+  });
+  if (progress) process.stderr.write('\r\x1b[K');
+
+  const report = buildReport(checked, discovery.misnamed);
+  const output =
+    command.format === 'json'
+      ? formatJson(report)
+      : command.format === 'sarif'
+        ? formatSarif(report, { version, docsDir: DOCS_DIR })
+        : command.format === 'github'
+          ? formatGithub(report)
+          : formatText(report);
+  process.stdout.write(output);
+  const counts = countBySeverity(report.diagnostics);
+  if (command.format === 'text') {
+    process.stderr.write(`${checked.length} skill${checked.length === 1 ? '' : 's'} checked: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`);
+  }
+  if (counts.error > 0) return EXIT_FINDINGS;
+  if (command.maxWarnings !== undefined && counts.warning > command.maxWarnings) {
+    process.stderr.write(`skillgraph: ${counts.warning} warnings, more than --max-warnings ${command.maxWarnings}\n`);
+    return EXIT_FINDINGS;
+  }
+  return EXIT_CLEAN;
+}
+
+function runGraph(command: Extract<Command, { command: 'graph' }>): number {
+  const fs = new NodeFileSystem();
+  const absolute = path.resolve(command.path);
+  const file = fs.stat(absolute)?.kind === 'file' || fs.realpath(absolute) && fs.stat(fs.realpath(absolute)!)?.kind === 'file' ? absolute : path.join(absolute, 'SKILL.md');
+  if (!fs.stat(file)) {
+    process.stderr.write(`skillgraph: ${command.path}: no SKILL.md there\n`);
+    return EXIT_USAGE;
+  }
+  const analysis = analyzeSkill(fs, file, { profile: command.profile });
+  const shown = (target: string) => path.join(command.path, path.relative(path.dirname(file) === absolute ? absolute : path.dirname(absolute), target)) || '.';
+  const graph = toGraphJson(analysis, shown);
+  const output = command.format === 'mermaid' ? toMermaid(graph) : command.format === 'dot' ? toDot(graph) : JSON.stringify(graph, null, 2) + '\n';
+  process.stdout.write(output);
+  return EXIT_CLEAN;
+}
+
+function main(argv: string[]): number {
+  let command: Command;
+  try {
+    command = parseArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`skillgraph: ${error.message}\n\n${USAGE}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  switch (command.command) {
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return EXIT_CLEAN;
+    case 'version':
+      process.stdout.write(`${version}\n`);
+      return EXIT_CLEAN;
+    case 'check':
+      return runCheck(command);
+    case 'graph':
+      return runGraph(command);
+  }
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`skillgraph: internal error: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = EXIT_USAGE;
+}

@@ -1,0 +1,99 @@
+import type { SkillAnalysis } from '../analyze';
+import { LineIndex, type LspRange } from '../parse/lineIndex';
+import type { EdgeKind, NodeKind, Port } from '../model/skillModel';
+
+export interface GraphJsonPort {
+  name: string;
+  type?: string;
+  nullable: boolean;
+  description?: string;
+  range: LspRange;
+}
+
+export interface GraphJsonNode {
+  id: string;
+  kind: NodeKind;
+  label: string;
+  file: string;
+  range: LspRange;
+  script?: string;
+  inputs: GraphJsonPort[];
+  outputs: GraphJsonPort[];
+  oneOf?: string[];
+  parallel?: boolean;
+}
+
+export interface GraphJsonEdge {
+  from: string;
+  to: string;
+  kind: EdgeKind;
+  label?: string;
+  /** The type the value carries (data edges). */
+  type?: string;
+  range?: LspRange;
+}
+
+/** The graph as `skillgraph graph --format json` prints it and the server's `skillgraph/graph` returns it (schemas/graph.schema.json). */
+export interface GraphJson {
+  version: 1;
+  skill: { name?: string; format: string; dir: string; file: string };
+  nodes: GraphJsonNode[];
+  edges: GraphJsonEdge[];
+}
+
+/** The id of the source node standing for an external input. */
+export function externalNodeId(name: string): string {
+  return `input:${name}`;
+}
+
+/** Converts a model to its JSON form, with 0-based LSP ranges. `display` maps absolute paths to the paths to print. */
+export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => string = (file) => file): GraphJson {
+  const lines = new LineIndex(analysis.text);
+  const file = display(analysis.file);
+  const port = (item: Port): GraphJsonPort => ({
+    name: item.name,
+    ...(item.type !== undefined ? { type: item.type } : {}),
+    nullable: item.nullable,
+    ...(item.description !== undefined ? { description: item.description } : {}),
+    range: lines.rangeOf(item.nameSpan),
+  });
+  const model = analysis.model;
+  const nodes: GraphJsonNode[] = model.nodes.map((node) => ({
+    id: node.id,
+    kind: node.kind,
+    label: node.label,
+    file,
+    range: lines.rangeOf(node.nameSpan),
+    ...(node.script ? { script: node.script.path } : {}),
+    inputs: node.inputs.map(port),
+    outputs: node.outputs.map(port),
+    ...(node.oneOf && node.oneOf.length > 0 ? { oneOf: node.oneOf } : {}),
+    ...(node.parallel ? { parallel: true } : {}),
+  }));
+  const known = new Set(nodes.map((node) => node.id));
+  const edges: GraphJsonEdge[] = model.edges
+    .filter((edge) => known.has(edge.from) && known.has(edge.to))
+    .map((edge) => ({
+      from: edge.from,
+      to: edge.to,
+      kind: edge.kind,
+      ...(edge.label !== undefined ? { label: edge.label } : {}),
+      ...(edge.producer?.type ?? edge.consumer?.type ? { type: (edge.producer?.type ?? edge.consumer?.type)! } : {}),
+      ...(edge.span ? { range: lines.rangeOf(edge.span) } : {}),
+    }));
+  const externalNames = new Set<string>();
+  for (const input of model.externalInputs) {
+    const id = externalNodeId(input.name);
+    if (!externalNames.has(input.name)) {
+      externalNames.add(input.name);
+      nodes.push({ id, kind: 'external-input', label: input.name, file, range: lines.rangeOf(input.nameSpan), inputs: [], outputs: [port(input)] });
+    }
+    edges.push({ from: id, to: input.nodeId, kind: 'data', label: input.name, ...(input.type ? { type: input.type } : {}), range: lines.rangeOf(input.nameSpan) });
+  }
+  return {
+    version: 1,
+    skill: { ...(model.name !== undefined ? { name: model.name } : {}), format: model.format, dir: display(analysis.dir), file },
+    nodes,
+    edges,
+  };
+}

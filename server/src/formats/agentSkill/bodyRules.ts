@@ -1,0 +1,27 @@
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { checkProseLinks } from '../../checks/fileLinks';
+import { regionsOutside } from '../../parse/pathMentions';
+import type { FormatContext } from '../formatContext';
+
+/** The specification's recommended ceiling for a SKILL.md body. */
+const MAX_BODY_LINES = 500;
+
+/**
+ * Body rules of a prose skill: its length, and every path it links to or
+ * names resolving inside the skill folder. Fenced blocks are skipped: they
+ * usually show the user's project, not files of the skill.
+ */
+export function checkBody(context: FormatContext): Diagnostic[] {
+  const { syntax, file } = context;
+  const diagnostics: Diagnostic[] = [];
+  const bodyText = syntax.text.slice(syntax.body.start, syntax.body.end);
+  const lines = bodyText.split('\n').length;
+  if (lines > MAX_BODY_LINES) {
+    diagnostics.push(
+      diagnostic('body_too_long', file, context.frontmatterAnchor, `The body is ${lines} lines; keep SKILL.md under ${MAX_BODY_LINES} lines and move detail into \`references/\`, which agents load only when needed.`),
+    );
+  }
+  const regions = regionsOutside(syntax.body, syntax.fences);
+  diagnostics.push(...checkProseLinks({ fs: context.fs, dir: context.dir, file }, syntax.text, regions, []));
+  return diagnostics;
+}

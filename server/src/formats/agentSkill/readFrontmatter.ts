@@ -1,0 +1,89 @@
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import type { Span } from '../../parse/lineIndex';
+import type { SkillFileSyntax } from '../../parse/skillFile';
+import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
+
+export interface FrontmatterRead {
+  yaml?: YamlSyntax;
+  /** The frontmatter as a plain object, when it parsed to a mapping. */
+  value?: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+}
+
+/** `key: value` where the plain (unquoted, non-block) value itself holds `: ` or ends with `:`. */
+const UNQUOTED_COLON = /^(\s*)([A-Za-z0-9_-]+):[ \t]+(?!["'|>&*!{[])([^#\n]*?(?::[ \t]|:$)[^\n]*)$/;
+
+/**
+ * Parses the frontmatter. A YAML error caused by an unquoted `: ` gets its
+ * own diagnostic: it is the most common reason agents skip a skill without
+ * a word, and the fix (quoting) is mechanical.
+ */
+export function readFrontmatter(syntax: SkillFileSyntax, file: string): FrontmatterRead {
+  const frontmatter = syntax.frontmatter;
+  if (!frontmatter) return { diagnostics: [] };
+  const yaml = parseYamlRegion(syntax.text, frontmatter.content);
+  const diagnostics: Diagnostic[] = [];
+  if (yaml.problems.some((problem) => problem.code === 'yaml_syntax')) {
+    const colons = findUnquotedColons(syntax.text, frontmatter.content);
+    if (colons.length > 0) {
+      for (const colon of colons) {
+        diagnostics.push(
+          diagnostic(
+            'unquoted_colon',
+            file,
+            colon.colon,
+            `The value of \`${colon.key}\` contains ": " without quotes, so YAML reads it as a nested mapping and the frontmatter fails to parse; agents will skip this skill without telling anyone. Quote the value or make it a block scalar (\`${colon.key}: >-\`).`,
+            { key: colon.key, value: colon.value, valueStart: colon.valueSpan.start, valueEnd: colon.valueSpan.end },
+          ),
+        );
+      }
+      return { yaml, diagnostics };
+    }
+  }
+  for (const problem of yaml.problems) {
+    const code = problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_frontmatter';
+    diagnostics.push(diagnostic(code, file, problem.span, `The frontmatter is not valid YAML: ${problem.message}. Agents cannot read it and will skip this skill.`));
+  }
+  if (diagnostics.length > 0) return { yaml, diagnostics };
+  if (yaml.value === null || yaml.value === undefined) {
+    diagnostics.push(diagnostic('invalid_frontmatter', file, frontmatter.open, 'The frontmatter is empty: it needs at least `name` and `description`.'));
+    return { yaml, diagnostics };
+  }
+  if (typeof yaml.value !== 'object' || Array.isArray(yaml.value)) {
+    const span = { start: frontmatter.content.start, end: Math.max(frontmatter.content.start, frontmatter.content.end - 1) };
+    diagnostics.push(diagnostic('invalid_frontmatter', file, span, 'The frontmatter must be a YAML mapping of keys to values (`name: …`, `description: …`).'));
+    return { yaml, diagnostics };
+  }
+  return { yaml, value: yaml.value as Record<string, unknown>, diagnostics };
+}
+
+interface UnquotedColon {
+  key: string;
+  value: string;
+  colon: Span;
+  valueSpan: Span;
+}
+
+function findUnquotedColons(text: string, region: Span): UnquotedColon[] {
+  const found: UnquotedColon[] = [];
+  let lineStart = region.start;
+  while (lineStart < region.end) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1 || lineEnd > region.end) lineEnd = region.end;
+    const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+    const match = UNQUOTED_COLON.exec(line);
+    if (match) {
+      const valueOffset = line.length - match[3].length;
+      const colonIndex = match[3].search(/:([ \t]|$)/);
+      const colonStart = lineStart + valueOffset + colonIndex;
+      found.push({
+        key: match[2],
+        value: match[3].trimEnd(),
+        colon: { start: colonStart, end: colonStart + 1 },
+        valueSpan: { start: lineStart + valueOffset, end: lineStart + valueOffset + match[3].trimEnd().length },
+      });
+    }
+    lineStart = lineEnd + 1;
+  }
+  return found;
+}

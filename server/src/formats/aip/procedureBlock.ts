@@ -1,0 +1,70 @@
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import type { Span } from '../../parse/lineIndex';
+import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
+import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
+
+export interface ProcedureBlock {
+  fence: Fence;
+  yaml: YamlSyntax;
+  /** The procedure as a plain object, when it parsed to a mapping. */
+  value?: Record<string, unknown>;
+}
+
+/**
+ * Finds and parses the one fenced YAML block holding an AIP procedure.
+ * `prefixAllowed` says whether text may stand before it (the 0.5 runtime
+ * block); anything else in the body is `invalid_body_format`.
+ */
+export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefixAllowed: boolean, out: Diagnostic[]): ProcedureBlock | undefined {
+  const bodyText = syntax.text.slice(syntax.body.start, syntax.body.end);
+  const bodyAnchor = anchorOf(syntax);
+  if (bodyText.trim() === '') {
+    out.push(diagnostic('empty_body', file, bodyAnchor, 'The body is empty: an AIP skill holds its procedure in one fenced ```yaml block after the frontmatter.'));
+    return undefined;
+  }
+  const yamlFences = syntax.fences.filter((fence) => ['yaml', 'yml'].includes(fenceLanguage(fence)));
+  if (yamlFences.length !== 1) {
+    const span = yamlFences[1]?.open ?? bodyAnchor;
+    out.push(diagnostic('invalid_body_format', file, span, `The body must hold exactly one fenced \`\`\`yaml block with the procedure; found ${yamlFences.length}.`));
+    if (yamlFences.length === 0) return undefined;
+  }
+  const fence = yamlFences[0];
+  for (const other of syntax.fences) {
+    if (other !== fence && !yamlFences.includes(other)) {
+      out.push(diagnostic('invalid_body_format', file, other.open, 'Only the procedure block may be fenced in an AIP body; move this code into `scripts/` or `references/`.'));
+    }
+  }
+  const before = syntax.text.slice(syntax.body.start, fence.open.start);
+  const after = fence.close ? syntax.text.slice(fence.close.end, syntax.body.end) : '';
+  if (!prefixAllowed && before.trim() !== '') {
+    out.push(diagnostic('invalid_body_format', file, firstTextSpan(syntax.text, syntax.body.start, fence.open.start), 'An AIP 0.3 body holds only the fenced procedure; move this text into the procedure (`purpose`, a step description) or into `references/`.'));
+  }
+  if (after.trim() !== '') {
+    out.push(diagnostic('invalid_body_format', file, firstTextSpan(syntax.text, fence.close!.end, syntax.body.end), 'Nothing may follow the procedure block; move this text into the procedure or into `references/`.'));
+  }
+
+  const yaml = parseYamlRegion(syntax.text, fence.content);
+  for (const problem of yaml.problems) {
+    out.push(diagnostic(problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_body_yaml', file, problem.span, `The procedure is not valid YAML: ${problem.message}.`));
+  }
+  if (yaml.problems.length > 0) return { fence, yaml };
+  if (typeof yaml.value !== 'object' || yaml.value === null || Array.isArray(yaml.value)) {
+    out.push(diagnostic('invalid_body_yaml', file, fence.open, 'The procedure block must be a YAML mapping with `purpose`, `trigger_when` and `steps`.'));
+    return { fence, yaml };
+  }
+  return { fence, yaml, value: yaml.value as Record<string, unknown> };
+}
+
+function anchorOf(syntax: SkillFileSyntax): Span {
+  return syntax.frontmatter?.close ?? syntax.frontmatter?.open ?? { start: 0, end: 0 };
+}
+
+/** The first non-blank line between two offsets, trimmed. */
+function firstTextSpan(text: string, from: number, to: number): Span {
+  const slice = text.slice(from, to);
+  const offset = slice.search(/\S/);
+  const start = from + Math.max(0, offset);
+  const lineEnd = text.indexOf('\n', start);
+  const end = Math.min(to, lineEnd === -1 ? text.length : lineEnd);
+  return { start, end: text[end - 1] === '\r' ? end - 1 : end };
+}

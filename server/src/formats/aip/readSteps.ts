@@ -1,0 +1,85 @@
+import { isMap, type Node } from 'yaml';
+import type { ControlRef, FileLink, GraphNode, NodeKind, Port } from '../../model/skillModel';
+import type { Span } from '../../parse/lineIndex';
+import { mapEntries, nodeSpan, pairOf, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+
+/** Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check. */
+export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: Port['direction'], nodeId: string): Port[] {
+  const ports: Port[] = [];
+  for (const item of seqItems(list)) {
+    const nameNode = valueOf(item, 'name');
+    const name = scalarString(nameNode);
+    if (name === undefined || !isMap(item)) continue;
+    const typeNode = valueOf(item, 'type');
+    ports.push({
+      name,
+      direction,
+      nodeId,
+      type: scalarString(typeNode),
+      nullable: scalarString(valueOf(item, 'nullable')) === 'true',
+      description: scalarString(valueOf(item, 'description')),
+      span: nodeSpan(yaml, item)!,
+      nameSpan: nodeSpan(yaml, nameNode)!,
+      typeSpan: nodeSpan(yaml, typeNode),
+    });
+  }
+  return ports;
+}
+
+/** The name, description and span every step has, whatever its format. */
+export function readStepBase(yaml: YamlSyntax, item: Node, index: number, kind: NodeKind): GraphNode {
+  const nameNode = valueOf(item, 'name');
+  const name = scalarString(nameNode);
+  const id = name ?? `steps[${index}]`;
+  const descriptionNode = valueOf(item, 'description');
+  const description = scalarString(descriptionNode);
+  const span = nodeSpan(yaml, item)!;
+  return {
+    id,
+    kind,
+    label: name ?? `step ${index + 1}`,
+    span,
+    nameSpan: nodeSpan(yaml, nameNode) ?? { start: span.start, end: span.start },
+    ...(description !== undefined ? { description: { text: description, span: nodeSpan(yaml, descriptionNode)! } } : {}),
+    inputs: readPorts(yaml, valueOf(item, 'inputs'), 'input', id),
+    outputs: readPorts(yaml, valueOf(item, 'outputs'), 'output', id),
+    links: [],
+    controlRefs: [],
+  };
+}
+
+/** String entries of a list (or a lone string), each with its span. */
+export function readStringList(yaml: YamlSyntax, node: Node | undefined): { value: string; span: Span }[] {
+  const items = scalarString(node) !== undefined ? [node!] : seqItems(node);
+  return items.flatMap((item) => {
+    const value = scalarString(item);
+    return value === undefined ? [] : [{ value, span: nodeSpan(yaml, item)! }];
+  });
+}
+
+/** Control references of one key (`depends_on`, `inputs_to`). */
+export function readControlRefs(yaml: YamlSyntax, item: Node, key: string, via: ControlRef['via']): ControlRef[] {
+  return readStringList(yaml, valueOf(item, key)).map(({ value, span }) => ({ target: value, span, via }));
+}
+
+/** A file path under a key, as a link. */
+export function readLink(yaml: YamlSyntax, item: Node, key: string, role: FileLink['role']): FileLink | undefined {
+  const node = valueOf(item, key);
+  const value = scalarString(node);
+  return value === undefined ? undefined : { path: value, span: nodeSpan(yaml, node)!, role };
+}
+
+/** A map of scalar keys to scalar values with the spans of both. */
+export function readScalarMap(yaml: YamlSyntax, node: Node | undefined): { key: string; keySpan: Span; value?: string; valueSpan?: Span }[] {
+  return mapEntries(node).map((entry) => ({
+    key: entry.key,
+    keySpan: nodeSpan(yaml, entry.keyNode)!,
+    value: scalarString(entry.value),
+    valueSpan: nodeSpan(yaml, entry.value),
+  }));
+}
+
+/** The span of the key `key` in a map node. */
+export function keySpanOf(yaml: YamlSyntax, item: Node, key: string): Span | undefined {
+  return nodeSpan(yaml, pairOf(item, key)?.key);
+}

@@ -1,0 +1,64 @@
+import { isMap, type Node } from 'yaml';
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import type { Span } from '../../parse/lineIndex';
+import { nodeSpan, pairOf, scalarString, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+
+export interface AipMetadata {
+  spec?: string;
+  schemaId?: string;
+  /** Where package-level errors about `schemaId` go. */
+  schemaIdSpan: Span;
+}
+
+/** The AIP version a spec URL or schema id names (`v0.3a3`), if any. */
+export function versionIn(url: string): string | undefined {
+  return /(?:^|\/)v(\d+\.\d+(?:[a-z]+\d+)?)(?=\/|$)/.exec(url)?.[1];
+}
+
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\S+$/i;
+
+/** Checks `metadata.aip` of an AIP 0.3 frontmatter (the upstream validator's metadata kinds). */
+export function checkAipMetadata(file: string, yaml: YamlSyntax, anchor: Span, out: Diagnostic[]): AipMetadata {
+  const metadataPair = pairOf(yaml.doc.contents, 'metadata');
+  const aipPair = pairOf(metadataPair?.value, 'aip');
+  const aip = aipPair?.value as Node | null | undefined;
+  const aipKeySpan = nodeSpan(yaml, aipPair?.key) ?? anchor;
+  if (!isMap(aip)) {
+    out.push(diagnostic('invalid_aip_metadata', file, nodeSpan(yaml, aip) ?? aipKeySpan, '`metadata.aip` must be a map with `spec` and `schemaId`.'));
+    return { schemaIdSpan: aipKeySpan };
+  }
+  const spec = readUrl(file, yaml, aip, 'spec', aipKeySpan, 'missing_aip_spec', 'invalid_aip_spec', out);
+  const schemaId = readUrl(file, yaml, aip, 'schemaId', aipKeySpan, 'missing_aip_schema_id', 'invalid_aip_schema_id', out);
+  const schemaIdSpan = nodeSpan(yaml, valueOf(aip, 'schemaId')) ?? aipKeySpan;
+  if (spec && schemaId) {
+    const specVersion = versionIn(spec);
+    const schemaVersion = versionIn(schemaId);
+    if (specVersion && schemaVersion && specVersion !== schemaVersion) {
+      out.push(diagnostic('aip_spec_mismatch', file, schemaIdSpan, `\`spec\` names AIP ${specVersion} but \`schemaId\` names ${schemaVersion}; both must name the same version.`));
+    }
+  }
+  return { spec, schemaId, schemaIdSpan };
+}
+
+function readUrl(
+  file: string,
+  yaml: YamlSyntax,
+  aip: Node,
+  key: string,
+  aipKeySpan: Span,
+  missingCode: 'missing_aip_spec' | 'missing_aip_schema_id',
+  invalidCode: 'invalid_aip_spec' | 'invalid_aip_schema_id',
+  out: Diagnostic[],
+): string | undefined {
+  const node = valueOf(aip, key);
+  const value = scalarString(node);
+  if (value === undefined || value.trim() === '') {
+    out.push(diagnostic(missingCode, file, nodeSpan(yaml, node) ?? aipKeySpan, `\`metadata.aip.${key}\` is missing: name the AIP ${key === 'spec' ? 'specification URL' : 'procedure schema URL'}.`));
+    return undefined;
+  }
+  if (!URL_LIKE.test(value)) {
+    out.push(diagnostic(invalidCode, file, nodeSpan(yaml, node)!, `\`metadata.aip.${key}\` must be a URL (it holds "${value}").`));
+    return undefined;
+  }
+  return value;
+}

@@ -1,0 +1,65 @@
+import procedureSchema from '../../../../schemas/aip-0.3.procedure.schema.json';
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { checkLink } from '../../checks/fileLinks';
+import { validateAgainstSchema } from '../../checks/schemaValidation';
+import type { GraphEdge, GraphNode } from '../../model/skillModel';
+import { seqItems, valueOf, scalarString } from '../../parse/yamlSyntax';
+import type { FormatContext, FormatResult } from '../formatContext';
+import { readProcedureBlock } from '../aip/procedureBlock';
+import { checkProcedureGraph } from '../aip/procedureGraph';
+import { readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
+import { checkAipMetadata } from './aipMetadata';
+import { checkPackage } from './packageRules';
+
+/**
+ * AIP 0.3: frontmatter `metadata.aip`, a `source/` package, and a body of
+ * exactly one fenced YAML procedure whose steps are ordered by
+ * `depends_on`, else by list position.
+ */
+export function loadAip03(context: FormatContext): FormatResult {
+  const { syntax, file, fs, dir } = context;
+  const diagnostics: Diagnostic[] = [];
+  if (context.aipLike) {
+    diagnostics.push(
+      diagnostic('aip_like_skill', file, context.frontmatterAnchor, 'The body is an AIP procedure, but the frontmatter has no `metadata.aip`; agents and AIP tools will treat it as a plain skill. Add the AIP metadata.'),
+    );
+  } else if (context.frontmatter) {
+    const metadata = checkAipMetadata(file, context.frontmatter, context.frontmatterAnchor, diagnostics);
+    diagnostics.push(...checkPackage(fs, dir, file, metadata));
+  }
+
+  const block = readProcedureBlock(syntax, file, false, diagnostics);
+  if (!block?.value) return { nodes: [], edges: [], diagnostics };
+  diagnostics.push(
+    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'The procedure' }),
+  );
+
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  seqItems(valueOf(block.yaml.doc.contents, 'steps')).forEach((item, index) => {
+    const node = readStepBase(block.yaml, item, index, 'step');
+    node.controlRefs = readControlRefs(block.yaml, item, 'depends_on', 'depends_on');
+    node.oneOf = readStringList(block.yaml, valueOf(item, 'one_of')).map((entry) => entry.value);
+    node.parallel = scalarString(valueOf(item, 'parallel')) === 'true';
+    const script = readLink(block.yaml, item, 'script', 'script');
+    if (script) node.script = script;
+    const hasDependsOn = valueOf(item, 'depends_on') !== undefined;
+    if (hasDependsOn) {
+      for (const ref of node.controlRefs) edges.push({ from: ref.target, to: node.id, kind: 'control', span: ref.span });
+    } else if (index > 0) {
+      // Without `depends_on`, a step follows the previous list item.
+      edges.push({ from: nodes[index - 1].id, to: node.id, kind: 'control' });
+    }
+    nodes.push(node);
+  });
+
+  for (const node of nodes) {
+    if (!node.script) continue;
+    const target = node.script.path;
+    if (!target.startsWith('scripts/') && !target.includes('..') && !target.startsWith('/')) {
+      diagnostics.push(diagnostic('script_outside_scripts', file, node.script.span, `\`${target}\` is not under \`scripts/\`; AIP keeps every step's script there.`));
+    }
+    checkLink({ fs, dir, file }, target, node.script.span, 'missing_script', `The script \`${target}\` of step "${node.id}"`, diagnostics);
+  }
+  return checkProcedureGraph(context, block, nodes, edges, diagnostics, { acyclic: true, unknownRefCode: 'unknown_dependency', isExternal: () => true });
+}

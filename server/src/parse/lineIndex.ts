@@ -1,0 +1,66 @@
+/** A zero-based LSP position: line and UTF-16 character. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** A zero-based LSP range. */
+export interface LspRange {
+  start: Position;
+  end: Position;
+}
+
+/** Half-open [start, end) offsets into one file's text, in UTF-16 code units. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Converts offsets to positions and back. The analyzer works in offsets (what
+ * the `yaml` package gives) and converts here, once, at the edge.
+ */
+export class LineIndex {
+  private readonly lineStarts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    }
+  }
+
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
+
+  positionAt(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.lineStarts[mid] <= clamped) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low, character: clamped - this.lineStarts[low] };
+  }
+
+  offsetAt(position: Position): number {
+    if (position.line >= this.lineStarts.length) return this.text.length;
+    const start = this.lineStarts[Math.max(0, position.line)];
+    const next = position.line + 1 < this.lineStarts.length ? this.lineStarts[position.line + 1] : this.text.length;
+    return Math.min(start + Math.max(0, position.character), next);
+  }
+
+  rangeOf(span: Span): LspRange {
+    return { start: this.positionAt(span.start), end: this.positionAt(span.end) };
+  }
+
+  /** The span of a whole line, without its line break. */
+  lineSpan(line: number): Span {
+    const start = this.lineStarts[line] ?? this.text.length;
+    let end = line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] - 1 : this.text.length;
+    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+    return { start, end };
+  }
+}

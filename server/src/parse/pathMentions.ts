@@ -1,0 +1,61 @@
+import type { Span } from './lineIndex';
+
+export interface PathMention {
+  path: string;
+  span: Span;
+  /** A Markdown link (`[x](path)`) rather than a bare mention in prose. */
+  link: boolean;
+}
+
+const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+/** `scripts/…`, `references/…`, `assets/…` not preceded by a path character (so `/app/scripts/x` is not ours). */
+const BARE_MENTION = /(?<![\w./\\-])((?:scripts|references|assets)\/[\w\-./]*[\w\-])/g;
+const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i;
+
+/**
+ * Finds the paths a text names: Markdown links with a relative target and
+ * bare mentions of files under the conventional folders. `regions` limits
+ * the search (fenced examples of other projects' code are left out).
+ */
+export function findPathMentions(text: string, regions: Span[]): PathMention[] {
+  const mentions: PathMention[] = [];
+  for (const region of regions) {
+    const slice = text.slice(region.start, region.end);
+    const linked = new Set<number>();
+    for (const match of slice.matchAll(MARKDOWN_LINK)) {
+      const target = match[1];
+      if (EXTERNAL.test(target)) continue;
+      const clean = decodeTarget(target.replace(/[#?].*$/, ''));
+      if (clean === '') continue;
+      const start = region.start + match.index! + match[0].indexOf(target);
+      linked.add(start);
+      mentions.push({ path: clean, span: { start, end: start + target.length }, link: true });
+    }
+    for (const match of slice.matchAll(BARE_MENTION)) {
+      const start = region.start + match.index!;
+      if (linked.has(start)) continue;
+      mentions.push({ path: match[1], span: { start, end: start + match[1].length }, link: false });
+    }
+  }
+  return mentions;
+}
+
+function decodeTarget(target: string): string {
+  try {
+    return decodeURIComponent(target);
+  } catch {
+    return target;
+  }
+}
+
+/** The parts of a body outside fenced blocks. */
+export function regionsOutside(body: Span, fences: { open: Span; close?: Span }[]): Span[] {
+  const regions: Span[] = [];
+  let start = body.start;
+  for (const fence of fences) {
+    if (fence.open.start > start) regions.push({ start, end: fence.open.start });
+    start = fence.close ? fence.close.end : body.end;
+  }
+  if (start < body.end) regions.push({ start, end: body.end });
+  return regions;
+}

@@ -1,0 +1,133 @@
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import type { Span } from './lineIndex';
+
+export interface YamlProblem {
+  code: 'yaml_syntax' | 'yaml_alias_limit';
+  message: string;
+  span: Span;
+}
+
+/**
+ * A YAML region of a file (frontmatter or fenced block). Node ranges from the
+ * `yaml` package are relative to the region; `span()` shifts them into file
+ * offsets, in this one place.
+ */
+export interface YamlSyntax {
+  doc: Document.Parsed;
+  /** File offset where the region starts. */
+  base: number;
+  /** The plain JavaScript value, or undefined when it could not be built. */
+  value: unknown;
+  problems: YamlProblem[];
+}
+
+/** Aliases are expanded only this many times: a "billion laughs" document stops here. */
+const MAX_ALIAS_COUNT = 100;
+
+export function parseYamlRegion(fileText: string, region: Span): YamlSyntax {
+  const source = fileText.slice(region.start, region.end);
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, strict: true });
+  const problems: YamlProblem[] = [];
+  for (const error of doc.errors) {
+    const [start, end] = error.pos;
+    problems.push({
+      code: 'yaml_syntax',
+      message: firstLine(error.message),
+      span: { start: region.start + start, end: region.start + Math.max(end, start) },
+    });
+  }
+  let value: unknown;
+  if (doc.errors.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      problems.push({
+        code: 'yaml_alias_limit',
+        message: `YAML aliases expand too much (${firstLine(String((error as Error).message))}); this looks like an alias bomb and is not read further.`,
+        span: { start: region.start, end: Math.min(region.end, region.start + firstLineLength(source)) },
+      });
+    }
+  }
+  return { doc, base: region.start, value, problems };
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].trim();
+}
+
+function firstLineLength(text: string): number {
+  const newline = text.indexOf('\n');
+  return newline === -1 ? text.length : newline;
+}
+
+/** The file span of a node's value (without trailing comments). */
+export function nodeSpan(yaml: YamlSyntax, node: Node | null | undefined): Span | undefined {
+  if (!node?.range) return undefined;
+  return { start: yaml.base + node.range[0], end: yaml.base + node.range[1] };
+}
+
+/** The map pair whose key is `key`, if any. */
+export function pairOf(map: unknown, key: string): Pair<Node, Node | null> | undefined {
+  if (!isMap(map)) return undefined;
+  for (const item of (map as YAMLMap<unknown, unknown>).items) {
+    if (isPair(item) && isScalar(item.key) && String(item.key.value) === key) return item as Pair<Node, Node | null>;
+  }
+  return undefined;
+}
+
+/** The value node under `key` of a map node. */
+export function valueOf(map: unknown, key: string): Node | undefined {
+  const value = pairOf(map, key)?.value;
+  return value ?? undefined;
+}
+
+/** A scalar's value as a string, or undefined for anything that is not a scalar. */
+export function scalarString(node: unknown): string | undefined {
+  if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
+  return typeof node.value === 'object' ? undefined : String(node.value);
+}
+
+/** The items of a sequence node (empty for anything else). */
+export function seqItems(node: unknown): Node[] {
+  return isSeq(node) ? (node.items as Node[]) : [];
+}
+
+/** The key/value pairs of a map node with scalar keys. */
+export function mapEntries(node: unknown): { key: string; keyNode: Node; value: Node | null }[] {
+  if (!isMap(node)) return [];
+  const entries: { key: string; keyNode: Node; value: Node | null }[] = [];
+  for (const item of (node as YAMLMap<unknown, unknown>).items) {
+    if (isPair(item) && isScalar(item.key)) {
+      entries.push({ key: String(item.key.value), keyNode: item.key as Node, value: (item.value as Node | null) ?? null });
+    }
+  }
+  return entries;
+}
+
+/**
+ * Walks a JSON-pointer-like path of keys and indexes from the root and
+ * returns the deepest node reached, the pair that holds it (for key ranges)
+ * and how many segments matched.
+ */
+export function nodeAtPath(yaml: YamlSyntax, path: (string | number)[]): { node: Node | undefined; pair?: Pair<Node, Node | null>; depth: number } {
+  let node: Node | undefined = (yaml.doc.contents as Node | null) ?? undefined;
+  let pair: Pair<Node, Node | null> | undefined;
+  let depth = 0;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const found = pairOf(node, String(segment));
+      if (!found) break;
+      pair = found;
+      node = found.value ?? found.key;
+    } else if (isSeq(node)) {
+      const item = node.items[Number(segment)] as Node | undefined;
+      if (!item) break;
+      pair = undefined;
+      node = item;
+    } else {
+      break;
+    }
+    depth++;
+  }
+  return { node, pair, depth };
+}

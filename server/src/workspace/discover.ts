@@ -1,0 +1,85 @@
+import * as path from 'node:path';
+import type { FileSystem } from './fileSystem';
+
+export interface FoundSkill {
+  /** Absolute path of the SKILL.md. */
+  file: string;
+  /** The same path as reached from the argument that found it (for output). */
+  display: string;
+}
+
+export interface Discovery {
+  skills: FoundSkill[];
+  /** Files that look like a skill file but are not named exactly `SKILL.md`. */
+  misnamed: FoundSkill[];
+  /** Arguments that do not exist. */
+  missing: string[];
+}
+
+const SKIPPED = new Set(['.git', 'node_modules']);
+
+/**
+ * Finds skills under the given files and folders. Skips `.git` and
+ * `node_modules`; follows a linked folder only when it stays inside the
+ * argument's tree, and visits every real folder once, so link loops end.
+ */
+export function discoverSkills(fs: FileSystem, args: string[], cwd: string): Discovery {
+  const discovery: Discovery = { skills: [], misnamed: [], missing: [] };
+  const seenFiles = new Set<string>();
+  for (const arg of args) {
+    const absolute = path.resolve(cwd, arg);
+    const stat = fs.stat(absolute);
+    const real = fs.realpath(absolute);
+    if (!stat || !real) {
+      discovery.missing.push(arg);
+      continue;
+    }
+    const realStat = fs.stat(real);
+    if (realStat?.kind === 'file') {
+      const found = { file: absolute, display: arg };
+      if (path.basename(absolute) === 'SKILL.md') addOnce(discovery.skills, seenFiles, found);
+      else if (path.basename(absolute).toLowerCase() === 'skill.md') discovery.misnamed.push(found);
+      continue;
+    }
+    walk(fs, absolute, arg, real, new Set<string>(), discovery, seenFiles);
+  }
+  discovery.skills.sort((a, b) => a.display.localeCompare(b.display));
+  return discovery;
+}
+
+function addOnce(list: FoundSkill[], seen: Set<string>, found: FoundSkill): void {
+  if (seen.has(found.file)) return;
+  seen.add(found.file);
+  list.push(found);
+}
+
+function walk(fs: FileSystem, root: string, display: string, realRoot: string, visited: Set<string>, discovery: Discovery, seenFiles: Set<string>): void {
+  const pending: { dir: string; display: string }[] = [{ dir: root, display }];
+  while (pending.length > 0) {
+    const { dir, display: shown } = pending.pop()!;
+    const real = fs.realpath(dir);
+    if (!real || visited.has(real) || !isWithin(realRoot, real)) continue;
+    visited.add(real);
+    const entries = fs.readDirectory(dir);
+    const hasSkill = entries.some((entry) => entry.name === 'SKILL.md');
+    for (const entry of entries) {
+      const child = path.join(dir, entry.name);
+      const childShown = shown === '.' ? entry.name : path.join(shown, entry.name);
+      let kind = entry.kind;
+      if (kind === 'symlink') {
+        const target = fs.realpath(child);
+        if (!target || !isWithin(realRoot, target)) continue;
+        kind = fs.stat(target)?.kind ?? 'other';
+      }
+      if (kind === 'directory' && !SKIPPED.has(entry.name)) pending.push({ dir: child, display: childShown });
+      if (kind !== 'file') continue;
+      if (entry.name === 'SKILL.md') addOnce(discovery.skills, seenFiles, { file: child, display: childShown });
+      else if (!hasSkill && entry.name.toLowerCase() === 'skill.md') discovery.misnamed.push({ file: child, display: childShown });
+    }
+  }
+}
+
+function isWithin(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}

@@ -32,7 +32,7 @@ export interface SchemaTarget {
   defaultCode: RuleCode;
   /** The code of a missing required key at the root. */
   rootRequiredCode?: RuleCode;
-  /** What to call the root in messages: "the frontmatter", "the procedure". */
+  /** What to call the root inside a sentence: "the frontmatter", "the procedure". */
   rootName: string;
 }
 
@@ -57,12 +57,16 @@ export function validateAgainstSchema(schema: object, value: unknown, target: Sc
   return diagnostics;
 }
 
-/** Drops wrapper errors (`if`, `anyOf`, …) and any error whose path has a deeper error below it. */
+const WRAPPERS = ['if', 'anyOf', 'oneOf', 'allOf', 'not'];
+
+/**
+ * Keeps the innermost errors: a wrapper (`if`, `anyOf`, …) only repeats
+ * that something below it failed, so it goes when a deeper error says what.
+ * Independent errors on a parent and on its child both stay.
+ */
 function innermost(errors: ErrorObject[]): ErrorObject[] {
-  const concrete = errors.filter((error) => !['if', 'anyOf', 'oneOf', 'allOf', 'not'].includes(error.keyword));
-  const kept = concrete.length > 0 ? concrete : errors;
-  return kept.filter(
-    (error) => !kept.some((other) => other !== error && other.instancePath.startsWith(error.instancePath + '/')),
+  return errors.filter(
+    (error) => !WRAPPERS.includes(error.keyword) || !errors.some((other) => other !== error && !WRAPPERS.includes(other.keyword) && other.instancePath.startsWith(error.instancePath)),
   );
 }
 
@@ -92,7 +96,7 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
     const property = parentSchema?.properties?.[missing];
     const about = property?.description ? ` ${property.description}` : '';
     const code = segments.length === 0 && target.rootRequiredCode ? target.rootRequiredCode : codeFor(property, target);
-    return { code, span: parentAnchor(target, segments, reached), message: `${where} is missing the required key \`${missing}\`.${about}` };
+    return { code, span: parentAnchor(target, segments, reached), message: `${capitalize(where)} is missing the required key \`${missing}\`.${about}` };
   }
   if (error.keyword === 'additionalProperties') {
     const extra = String((error.params as { additionalProperty: string }).additionalProperty);
@@ -106,7 +110,7 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
     };
   }
   const about = parentSchema?.description ? ` ${parentSchema.description}` : '';
-  return { code: codeFor(parentSchema, target), span: valueSpan, message: `${where} ${plainReason(error)}.${about}` };
+  return { code: codeFor(parentSchema, target), span: valueSpan, message: `${capitalize(where)} ${plainReason(error)}.${about}` };
 }
 
 /** Where a missing key is reported: the parent's key, else the item's `name`, else the root anchor. */
@@ -120,6 +124,10 @@ function parentAnchor(target: SchemaTarget, segments: string[], reached: ReturnT
     return nodeSpan(target.yaml, name ?? first) ?? nodeSpan(target.yaml, node) ?? target.rootSpan;
   }
   return nodeSpan(target.yaml, node) ?? target.rootSpan;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function typeName(value: unknown): string {

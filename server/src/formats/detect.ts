@@ -17,7 +17,8 @@ const AIP_BODY = /^(?:purpose|trigger_when|steps)\s*:/m;
 /** Recognises the format from the frontmatter markers of `formats/README.md`. */
 export function detectFormat(frontmatter: Record<string, unknown> | undefined, syntax: SkillFileSyntax): Detection {
   const metadata = isPlainObject(frontmatter?.metadata) ? frontmatter.metadata : {};
-  if (isPlainObject(metadata.aip)) return { format: 'aip-0.3', aipLike: false };
+  // Any `metadata.aip` marks AIP 0.3; a malformed one is reported by the AIP metadata rules.
+  if ('aip' in metadata) return { format: 'aip-0.3', aipLike: false };
   if ('aip-version' in metadata) return { format: 'aip-0.5', aipLike: false };
   if (frontmatter?.kind === 'meta') return { format: 'metaskill', aipLike: false };
   if (frontmatter?.kind === 'meta_sop') return { format: 'metaskill-sop', aipLike: false };

@@ -29,7 +29,8 @@ export function decodeText(bytes: Uint8Array): TextRead {
   // A NUL byte in the first block is how git and editors tell binary from text.
   const probe = bytes.subarray(0, 8000);
   if (probe.includes(0)) return { kind: 'binary' };
-  const text = new TextDecoder('utf-8').decode(bytes);
+  // ignoreBOM keeps the mark in the text, so it can be reported and then stripped here.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const bom = text.charCodeAt(0) === 0xfeff;
   return { kind: 'text', text: bom ? text.slice(1) : text, bom };
 }

@@ -1,6 +1,11 @@
-/** Levenshtein distance, stopping early once it exceeds `limit`. */
+/**
+ * Edit distance where swapping two neighbouring letters costs one, like an
+ * insertion or deletion (optimal string alignment): "reveiw" is one typo
+ * from "review". Stops early once it exceeds `limit`.
+ */
 export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
@@ -8,9 +13,11 @@ export function editDistance(a: string, b: string, limit: number): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) current[j] = Math.min(current[j], before[j - 2] + 1);
       rowMin = Math.min(rowMin, current[j]);
     }
     if (rowMin > limit) return limit + 1;
+    before = previous;
     previous = current;
   }
   return previous[b.length];

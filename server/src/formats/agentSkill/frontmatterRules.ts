@@ -30,7 +30,7 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
     rootSpan: context.anchor,
     defaultCode: 'invalid_frontmatter',
     rootRequiredCode: 'missing_required_frontmatter',
-    rootName: 'The frontmatter',
+    rootName: 'the frontmatter',
   }).filter((found) => profile.nameRequired || !(found.code === 'missing_required_frontmatter' && found.message.includes('`name`')));
 
   const nameSpan = keySpan(yaml, 'name', context.anchor);

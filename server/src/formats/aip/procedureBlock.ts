@@ -29,18 +29,19 @@ export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefix
     if (yamlFences.length === 0) return undefined;
   }
   const fence = yamlFences[0];
-  for (const other of syntax.fences) {
-    if (other !== fence && !yamlFences.includes(other)) {
-      out.push(diagnostic('invalid_body_format', file, other.open, 'Only the procedure block may be fenced in an AIP body; move this code into `scripts/` or `references/`.'));
-    }
+  const otherFences = syntax.fences.filter((other) => !yamlFences.includes(other));
+  for (const other of otherFences) {
+    out.push(diagnostic('invalid_body_format', file, other.open, 'Only the procedure block may be fenced in an AIP body; move this code into `scripts/` or `references/`.'));
   }
   const before = syntax.text.slice(syntax.body.start, fence.open.start);
   const after = fence.close ? syntax.text.slice(fence.close.end, syntax.body.end) : '';
   if (!prefixAllowed && before.trim() !== '') {
     out.push(diagnostic('invalid_body_format', file, firstTextSpan(syntax.text, syntax.body.start, fence.open.start), 'An AIP 0.3 body holds only the fenced procedure; move this text into the procedure (`purpose`, a step description) or into `references/`.'));
   }
-  if (after.trim() !== '') {
-    out.push(diagnostic('invalid_body_format', file, firstTextSpan(syntax.text, fence.close!.end, syntax.body.end), 'Nothing may follow the procedure block; move this text into the procedure or into `references/`.'));
+  const trailing = after.trim() !== '' ? firstTextSpan(syntax.text, fence.close!.end, syntax.body.end) : undefined;
+  // A trailing fence is already reported above; only prose after the block needs its own diagnostic.
+  if (trailing && !otherFences.some((other) => other.open.start === trailing.start)) {
+    out.push(diagnostic('invalid_body_format', file, trailing, 'Nothing may follow the procedure block; move this text into the procedure or into `references/`.'));
   }
 
   const yaml = parseYamlRegion(syntax.text, fence.content);

@@ -52,12 +52,12 @@ function readUrl(
 ): string | undefined {
   const node = valueOf(aip, key);
   const value = scalarString(node);
-  if (value === undefined || value.trim() === '') {
+  if (node === undefined || value?.trim() === '') {
     out.push(diagnostic(missingCode, file, nodeSpan(yaml, node) ?? aipKeySpan, `\`metadata.aip.${key}\` is missing: name the AIP ${key === 'spec' ? 'specification URL' : 'procedure schema URL'}.`));
     return undefined;
   }
-  if (!URL_LIKE.test(value)) {
-    out.push(diagnostic(invalidCode, file, nodeSpan(yaml, node)!, `\`metadata.aip.${key}\` must be a URL (it holds "${value}").`));
+  if (value === undefined || !URL_LIKE.test(value)) {
+    out.push(diagnostic(invalidCode, file, nodeSpan(yaml, node)!, `\`metadata.aip.${key}\` must be a URL${value === undefined ? '' : ` (it holds "${value}")`}.`));
     return undefined;
   }
   return value;

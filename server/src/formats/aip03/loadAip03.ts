@@ -31,7 +31,7 @@ export function loadAip03(context: FormatContext): FormatResult {
   const block = readProcedureBlock(syntax, file, false, diagnostics);
   if (!block?.value) return { nodes: [], edges: [], diagnostics };
   diagnostics.push(
-    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'The procedure' }),
+    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure' }),
   );
 
   const nodes: GraphNode[] = [];

@@ -1,0 +1,121 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeFixture, expectAt, expectNone, frontmatter } from '../../helpers/fixture';
+
+test('a valid plain skill has no diagnostics', () => {
+  const { analysis } = analyzeFixture('plain', `${frontmatter('plain', 'license: MIT\ncompatibility: Needs git.\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n')}\n# Plain\n`);
+  assert.deepEqual(analysis.diagnostics, []);
+  assert.equal(analysis.format, 'agent-skill');
+  assert.equal(analysis.name, 'plain');
+});
+
+test('missing_required_frontmatter: on the opening ---, naming the key', () => {
+  const { analysis, spans } = analyzeFixture('plain', '«---»\nname: plain\n---\n');
+  const [found] = expectAt(analysis, 'missing_required_frontmatter', spans);
+  assert.match(found.message, /missing the required key `description`/);
+});
+
+test('missing_required_frontmatter: claude-code defaults the name to the folder', () => {
+  const { analysis } = analyzeFixture('plain', '---\ndescription: x\n---\n', {}, 'claude-code');
+  expectNone(analysis, 'missing_required_frontmatter');
+  const strict = analyzeFixture('plain', '---\ndescription: x\n---\n');
+  assert.equal(strict.analysis.diagnostics.filter((item) => item.code === 'missing_required_frontmatter').length, 1);
+});
+
+test('invalid_name: on the value, uppercase and double hyphens', () => {
+  const { analysis, spans } = analyzeFixture('Bad--Name', '---\nname: «Bad--Name»\ndescription: x\n---\n');
+  const [found] = expectAt(analysis, 'invalid_name', spans);
+  assert.match(found.message, /`name` has an invalid value "Bad--Name"/);
+});
+
+test('name_mismatch: name differs from the folder', () => {
+  const { analysis, spans } = analyzeFixture('folder-name', '---\nname: «other-name»\ndescription: x\n---\n');
+  const [found] = expectAt(analysis, 'name_mismatch', spans);
+  assert.equal(found.data?.expected, 'folder-name');
+});
+
+test('invalid_description: too long, counted after folding', () => {
+  // Two lines of 524 characters fold into one line joined by a space, plus the final newline: 1050.
+  const half = 'word '.repeat(105).trimEnd();
+  const { analysis, spans } = analyzeFixture('plain', `---\nname: plain\ndescription: «>\n  ${half}\n  ${half}\n»---\n`);
+  const [found] = expectAt(analysis, 'invalid_description', spans);
+  assert.match(found.message, /1050 characters long; the limit is 1024/);
+});
+
+test('invalid_description: empty', () => {
+  const { analysis, spans } = analyzeFixture('plain', '---\nname: plain\ndescription: «""»\n---\n');
+  expectAt(analysis, 'invalid_description', spans);
+});
+
+test('invalid_compatibility: over 500 characters', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', `compatibility: «${'x'.repeat(501)}»\n`)}`);
+  expectAt(analysis, 'invalid_compatibility', spans);
+});
+
+test('invalid_allowed_tools: a YAML list instead of one string', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'allowed-tools: «[Read, Bash]»\n')}`);
+  const [found] = expectAt(analysis, 'invalid_allowed_tools', spans);
+  assert.match(found.message, /must be a string, not a list.*space-separated/);
+});
+
+test('invalid_license: not a string', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'license: «{name: MIT}»\n')}`);
+  expectAt(analysis, 'invalid_license', spans);
+});
+
+test('invalid_metadata: a nested map and a number', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'metadata:\n  version: «1.0»\n  owner:\n    «team: x\n»')}`);
+  const found = expectAt(analysis, 'invalid_metadata', spans);
+  assert.match(found[0].message, /`metadata\.version` must be a string, not a number/);
+});
+
+test('invalid_frontmatter_field: a Claude Code field with a wrong value', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'effort: «extreme»\n')}`, {}, 'claude-code');
+  const [found] = expectAt(analysis, 'invalid_frontmatter_field', spans);
+  assert.match(found.message, /not one of "low", "medium", "high", "xhigh", "max"/);
+});
+
+test('unknown_frontmatter_key: severity follows the profile', () => {
+  const text = `${frontmatter('plain', '«model»: opus\n«tags»: [a]\n')}`;
+  const base = analyzeFixture('plain', text);
+  const found = expectAt(base.analysis, 'unknown_frontmatter_key', base.spans);
+  assert.deepEqual(found.map((item) => item.severity), ['warning', 'warning']);
+  const claudeCode = analyzeFixture('plain', text, {}, 'claude-code');
+  const [tags] = expectAt(claudeCode.analysis, 'unknown_frontmatter_key', [claudeCode.spans[1]]);
+  assert.equal(tags.severity, 'information');
+  const api = analyzeFixture('plain', text, {}, 'claude-api');
+  assert.deepEqual(expectAt(api.analysis, 'unknown_frontmatter_key', api.spans).map((item) => item.severity), ['error', 'error']);
+  const vscode = analyzeFixture('plain', `${frontmatter('plain', '«allowed-tools»: Read\nargument-hint: x\n')}`, {}, 'vscode');
+  expectAt(vscode.analysis, 'unknown_frontmatter_key', vscode.spans);
+});
+
+test('description_truncated: claude-code cuts description + when_to_use at 1536', () => {
+  const { analysis, spans } = analyzeFixture('plain', `---\nname: plain\ndescription: «${'d'.repeat(1000)}»\nwhen_to_use: ${'w'.repeat(600)}\n---\n`, {}, 'claude-code');
+  expectAt(analysis, 'description_truncated', spans);
+  expectNone(analyzeFixture('plain', `---\nname: plain\ndescription: ${'d'.repeat(1000)}\nwhen_to_use: ${'w'.repeat(600)}\n---\n`).analysis, 'description_truncated');
+});
+
+test('agent_without_fork: agent needs context: fork', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', '«agent»: explorer\n')}`, {}, 'claude-code');
+  expectAt(analysis, 'agent_without_fork', spans);
+  expectNone(analyzeFixture('plain', `${frontmatter('plain', 'agent: explorer\ncontext: fork\n')}`, {}, 'claude-code').analysis, 'agent_without_fork');
+});
+
+test('xml_in_frontmatter and reserved_name: claude-api only', () => {
+  const text = '---\nname: «claude-helper»\ndescription: «Wraps <tool> calls»\n---\n';
+  const { analysis, spans } = analyzeFixture('claude-helper', text, {}, 'claude-api');
+  expectAt(analysis, 'xml_in_frontmatter', [spans[1]]);
+  const [reserved] = expectAt(analysis, 'reserved_name', [spans[0]]);
+  assert.match(reserved.message, /"claude"/);
+  const base = analyzeFixture('claude-helper', text);
+  expectNone(base.analysis, 'xml_in_frontmatter');
+  expectNone(base.analysis, 'reserved_name');
+});
+
+test('upload_too_large: claude-api, a folder over 8 MB', () => {
+  const big = 'x'.repeat(3 * 1024 * 1024);
+  const files = { 'assets/a.bin': big, 'assets/b.bin': big, 'assets/c.bin': big };
+  const { analysis, spans } = analyzeFixture('plain', `«---»\nname: plain\ndescription: x\n---\n`, files, 'claude-api');
+  expectAt(analysis, 'upload_too_large', spans);
+  expectNone(analyzeFixture('plain', `${frontmatter('plain')}`, files).analysis, 'upload_too_large');
+});

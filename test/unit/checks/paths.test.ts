@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeFixture, expectAt, expectNone, frontmatter } from '../../helpers/fixture';
+
+test('missing_file: Markdown links and bare mentions that do not resolve', () => {
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain')}\nSee [guide](«references/guide.md») and «scripts/run.sh».\nAlso [ok](references/ok.md#part), [web](https://example.test/x) and [top](#title).\n\n\`\`\`bash\nscripts/in-a-fence.sh\n\`\`\`\n`,
+    { 'references/ok.md': '# ok\n' },
+  );
+  const found = expectAt(analysis, 'missing_file', spans);
+  assert.match(found[0].message, /The link target `references\/guide\.md` does not exist/);
+  assert.match(found[1].message, /The file `scripts\/run\.sh` does not exist/);
+});
+
+test('path_case_mismatch: found only when case is ignored', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nRead [it](«references/Guide.md»).\n`, { 'references/guide.md': '# g\n' });
+  const [found] = expectAt(analysis, 'path_case_mismatch', spans);
+  assert.equal(found.data?.replacement, 'references/guide.md');
+});
+
+test('path_escapes_skill: relative paths out of the folder and absolute paths are not followed', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [other](«../other/SKILL.md») and [abs](«/etc/passwd»).\n`);
+  expectAt(analysis, 'path_escapes_skill', spans);
+});
+
+test('path_escapes_skill: a link inside the skill that leads outside it', () => {
+  const fixture = analyzeFixture('plain', `${frontmatter('plain')}\nSee [doc](references/doc.md).\n`, { 'references/real.md': '# r\n' });
+  fixture.fs.write('/outside/secret.md', 'secret\n');
+  fixture.fs.symlink('/skills/plain/references/doc.md', '/outside/secret.md');
+  const { analyzeSkill } = require('../../../server/src/analyze') as typeof import('../../../server/src/analyze');
+  const analysis = analyzeSkill(fixture.fs, '/skills/plain/SKILL.md');
+  const found = analysis.diagnostics.filter((item) => item.code === 'path_escapes_skill');
+  assert.equal(found.length, 1);
+  assert.equal(analysis.text.slice(found[0].span.start, found[0].span.end), 'references/doc.md');
+});
+
+test('backslash_path: Windows separators', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [doc](«references\\doc.md»).\n`, { 'references/doc.md': '# d\n' });
+  const [found] = expectAt(analysis, 'backslash_path', spans);
+  assert.equal(found.data?.replacement, 'references/doc.md');
+});
+
+test('nested_reference: a referenced file that links on to another', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [a](«references/a.md») and [c](references/c.md).\n`, {
+    'references/a.md': 'Then read [b](b.md).\n',
+    'references/b.md': '# b\n',
+    'references/c.md': 'Back to [skill](../SKILL.md).\n',
+  });
+  const [found] = expectAt(analysis, 'nested_reference', spans);
+  assert.match(found.message, /`references\/b\.md`/);
+  expectNone(analysis, 'missing_file');
+});

@@ -57,11 +57,16 @@ test('invalid_body_format: prose before the block, a second fence', () => {
   assert.equal(found.length, 2);
 });
 
-test('invalid_body_yaml: a syntax error inside the procedure, located', () => {
-  const { analysis } = load('purpose: [unclosed\nsteps: x\n');
-  const found = analysis.diagnostics.filter((item) => item.code === 'invalid_body_yaml');
-  assert.ok(found.length > 0);
-  assert.ok(found[0].span.start > analysis.text.indexOf('```yaml'));
+test('invalid_body_yaml: a syntax error inside the procedure, at the YAML parser\'s position', () => {
+  const { analysis, spans } = load('purpose: Test.\ntrigger_when: [x\n«s»teps: []\n');
+  const [found] = expectAt(analysis, 'invalid_body_yaml', spans);
+  assert.match(found.message, /not valid YAML: Flow sequence/);
+});
+
+test('invalid_body_yaml: a procedure that is a list, on the fence line', () => {
+  const { skillMd, files } = aip03('proc', '- purpose\n- steps\n');
+  const { analysis, spans } = analyzeFixture('proc', skillMd.replace('```yaml', '«```yaml»'), files);
+  expectAt(analysis, 'invalid_body_yaml', spans);
 });
 
 test('schema_violation: missing key on the parent, unknown key on the key, wrong type on the value', () => {

@@ -1,0 +1,167 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020';
+import AjvDraft04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import reportSchema from '../../schemas/check-report.schema.json';
+import graphSchema from '../../schemas/graph.schema.json';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+
+function run(args: string[], cwd = root) {
+  const result = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+test('text: file:line:col: severity: message [code], exit 1 on errors', () => {
+  const { status, stdout, stderr } = run(['check', 'examples/mistakes/skipped-skill']);
+  assert.equal(status, 1);
+  assert.equal(
+    stdout,
+    'examples/mistakes/skipped-skill/SKILL.md:3:22: error: The value of `description` contains ": " without quotes, so YAML reads it as a nested mapping and the frontmatter fails to parse; agents will skip this skill without telling anyone. Quote the value or make it a block scalar (`description: >-`). [unquoted_colon]\n',
+  );
+  assert.equal(stderr, '1 skill checked: 1 errors, 0 warnings, 0 notes\n');
+});
+
+test('clean skills exit 0; --max-warnings turns warnings into a failure', () => {
+  assert.equal(run(['check', 'examples/release-notes', 'examples/csv-report', 'examples/ticket-triage']).status, 0);
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  mkdirSync(join(dir, 'warned'));
+  writeFileSync(join(dir, 'warned', 'SKILL.md'), '---\nname: warned\ndescription: x\ntags: [a]\n---\nSee scripts/run.sh.\n');
+  assert.equal(run(['check', dir]).status, 0);
+  assert.equal(run(['check', dir, '--max-warnings', '2']).status, 0);
+  const over = run(['check', dir, '--max-warnings=1']);
+  assert.equal(over.status, 1);
+  assert.match(over.stderr, /2 warnings, more than --max-warnings 1/);
+});
+
+test('json: one object matching the schema, 0-based positions, paths as given', () => {
+  const { status, stdout } = run(['check', 'examples', '--format', 'json']);
+  assert.equal(status, 1);
+  const report = JSON.parse(stdout);
+  const validate = new Ajv2020({ allErrors: true }).compile(reportSchema);
+  assert.ok(validate(report), JSON.stringify(validate.errors));
+  assert.deepEqual(report.skills.map((skill: { dir: string; format: string }) => [skill.dir, skill.format]), [
+    ['examples/csv-report', 'aip-0.3'],
+    ['examples/mistakes/broken-procedure', 'aip-0.3'],
+    ['examples/mistakes/skipped-skill', 'agent-skill'],
+    ['examples/release-notes', 'agent-skill'],
+    ['examples/ticket-triage', 'aip-0.5'],
+  ]);
+  const colon = report.diagnostics.find((item: { code: string }) => item.code === 'unquoted_colon');
+  assert.deepEqual(colon, {
+    file: 'examples/mistakes/skipped-skill/SKILL.md',
+    code: 'unquoted_colon',
+    severity: 'error',
+    message: colon.message,
+    range: { start: { line: 2, character: 21 }, end: { line: 2, character: 22 } },
+  });
+});
+
+test('sarif: valid SARIF 2.1.0, one rule per code with a help page, results located', () => {
+  const { status, stdout } = run(['check', 'examples/mistakes', '--format', 'sarif']);
+  assert.equal(status, 1);
+  const log = JSON.parse(stdout);
+  const sarifSchema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+  // The published SARIF schema has a pattern that is invalid under the u flag; ajv must compile it as a plain RegExp.
+  const ajv = new AjvDraft04({ allErrors: true, strict: false, unicodeRegExp: false });
+  addFormats(ajv);
+  const validate = ajv.compile(sarifSchema);
+  assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 5)));
+  const rules = log.runs[0].tool.driver.rules;
+  assert.equal(new Set(rules.map((rule: { id: string }) => rule.id)).size, rules.length);
+  for (const rule of rules) {
+    assert.match(rule.helpUri, new RegExp(`^file://.*/docs/rules/${rule.id}\\.md$`));
+    assert.match(rule.help.markdown, new RegExp(`^# ${rule.id}\\n`));
+  }
+  const cycle = log.runs[0].results.find((result: { ruleId: string }) => result.ruleId === 'dependency_cycle');
+  assert.equal(rules[cycle.ruleIndex].id, 'dependency_cycle');
+  assert.equal(cycle.level, 'error');
+  assert.deepEqual(cycle.locations[0].physicalLocation, {
+    artifactLocation: { uri: 'examples/mistakes/broken-procedure/SKILL.md' },
+    region: { startLine: 44, startColumn: 30, endLine: 44, endColumn: 37 },
+  });
+});
+
+test('github: workflow commands with escaped properties and notice for information', () => {
+  const { stdout } = run(['check', 'examples/csv-report', 'examples/mistakes/skipped-skill', '--format', 'github']);
+  const lines = stdout.trim().split('\n');
+  assert.equal(lines.length, 2);
+  assert.equal(lines[0], '::notice file=examples/csv-report/SKILL.md,line=28,col=15,endLine=28,endColumn=23,title=skillgraph external_input::"csv-path" is an external input: no step produces it, so the user or the environment must supply it.');
+  assert.match(lines[1], /^::error file=examples\/mistakes\/skipped-skill\/SKILL\.md,line=3,col=22,endLine=3,endColumn=23,title=skillgraph unquoted_colon::The value/);
+});
+
+test('profiles change severities: --profile claude-api makes unknown keys errors', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  mkdirSync(join(dir, 'tagged'));
+  writeFileSync(join(dir, 'tagged', 'SKILL.md'), '---\nname: tagged\ndescription: x\ntags: [a]\n---\n');
+  assert.equal(run(['check', dir]).status, 0);
+  const api = run(['check', dir, '--profile', 'claude-api']);
+  assert.equal(api.status, 1);
+  assert.match(api.stdout, /SKILL\.md:4:1: error: Unknown frontmatter key `tags` for the Claude API upload/);
+});
+
+test('usage and I/O failures exit 2 with a message', () => {
+  const missing = run(['check', 'no/such/folder']);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /no\/such\/folder: no such file or folder/);
+  const badFormat = run(['check', '--format', 'xml']);
+  assert.equal(badFormat.status, 2);
+  assert.match(badFormat.stderr, /--format must be one of text, json, sarif, github/);
+  assert.equal(run(['lint']).status, 2);
+  assert.equal(run(['check', '--profile', 'nope']).status, 2);
+  const empty = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  const none = run(['check', empty]);
+  assert.equal(none.status, 2);
+  assert.match(none.stderr, /no SKILL\.md found/);
+});
+
+test('discovery: skips .git and node_modules, reports a misnamed skill.md, survives a link loop, never leaves the tree', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  const skill = '---\nname: NAME\ndescription: x\n---\n';
+  for (const name of ['a', '.git/b', 'node_modules/c']) {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, 'SKILL.md'), skill.replace('NAME', name.split('/').pop()!));
+  }
+  mkdirSync(join(dir, 'lower'));
+  writeFileSync(join(dir, 'lower', 'skill.md'), skill.replace('NAME', 'lower'));
+  symlinkSync(dir, join(dir, 'a', 'loop'));
+  const outside = mkdtempSync(join(tmpdir(), 'sg-outside-'));
+  mkdirSync(join(outside, 'o'));
+  writeFileSync(join(outside, 'o', 'SKILL.md'), skill.replace('NAME', 'o'));
+  symlinkSync(outside, join(dir, 'escape'));
+  const { status, stdout } = run(['check', '.', '--format', 'json'], dir);
+  const report = JSON.parse(stdout);
+  assert.deepEqual(report.skills.map((item: { dir: string }) => item.dir), ['a']);
+  assert.deepEqual(report.diagnostics.map((item: { file: string; code: string }) => [item.file, item.code]), [['lower/skill.md', 'missing_skill_md']]);
+  assert.equal(status, 1);
+});
+
+test('graph: json matches its schema; mermaid and dot print every edge', () => {
+  const json = run(['graph', 'examples/csv-report']);
+  assert.equal(json.status, 0);
+  const graph = JSON.parse(json.stdout);
+  const validate = new Ajv2020({ allErrors: true }).compile(graphSchema);
+  assert.ok(validate(graph), JSON.stringify(validate.errors));
+  assert.equal(graph.skill.file, 'examples/csv-report/SKILL.md');
+  assert.deepEqual(graph.nodes.map((node: { id: string }) => node.id), ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'input:csv-path']);
+  assert.ok(graph.edges.some((edge: { from: string; to: string; kind: string; label: string }) => edge.from === 'choose-focus' && edge.to === 'write-report' && edge.kind === 'data' && edge.label === 'focus-column'));
+  const mermaid = run(['graph', 'examples/csv-report/SKILL.md', '--format', 'mermaid']);
+  assert.equal(mermaid.stdout.split('\n').filter((line) => line.includes('->')).length, graph.edges.length);
+  const dot = run(['graph', 'examples/ticket-triage', '--format=dot']);
+  assert.match(dot.stdout, /"by-kind" -> "file-bug" \[label="true"\];/);
+  assert.equal(run(['graph', 'examples']).status, 2);
+});
+
+test('corpus copies can be checked from any working directory with absolute paths', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  cpSync(join(root, 'examples', 'release-notes'), join(dir, 'release-notes'), { recursive: true });
+  const { status, stdout } = run(['check', join(dir, 'release-notes'), '--format', 'json'], tmpdir());
+  assert.equal(status, 0);
+  assert.deepEqual(JSON.parse(stdout).skills, [{ dir: join(dir, 'release-notes'), name: 'release-notes', format: 'agent-skill' }]);
+});

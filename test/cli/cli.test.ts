@@ -9,6 +9,13 @@ import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import reportSchema from '../../schemas/check-report.schema.json';
 import graphSchema from '../../schemas/graph.schema.json';
+import type { ReportedDiagnostic } from '../../server/src/cli/reportedDiagnostic';
+import type { GraphJson } from '../../server/src/compile/graphJson';
+
+interface ReportJson {
+  skills: { dir: string; name?: string; format: string }[];
+  diagnostics: ReportedDiagnostic[];
+}
 
 const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'cli.js');
@@ -43,17 +50,17 @@ test('clean skills exit 0; --max-warnings turns warnings into a failure', () => 
 test('json: one object matching the schema, 0-based positions, paths as given', () => {
   const { status, stdout } = run(['check', 'examples', '--format', 'json']);
   assert.equal(status, 1);
-  const report = JSON.parse(stdout);
+  const report: ReportJson = JSON.parse(stdout);
   const validate = new Ajv2020({ allErrors: true }).compile(reportSchema);
   assert.ok(validate(report), JSON.stringify(validate.errors));
-  assert.deepEqual(report.skills.map((skill: { dir: string; format: string }) => [skill.dir, skill.format]), [
+  assert.deepEqual(report.skills.map((skill) => [skill.dir, skill.format]), [
     ['examples/csv-report', 'aip-0.3'],
     ['examples/mistakes/broken-procedure', 'aip-0.3'],
     ['examples/mistakes/skipped-skill', 'agent-skill'],
     ['examples/release-notes', 'agent-skill'],
     ['examples/ticket-triage', 'aip-0.5'],
   ]);
-  const colon = report.diagnostics.find((item: { code: string }) => item.code === 'unquoted_colon');
+  const colon = report.diagnostics.find((item) => item.code === 'unquoted_colon')!;
   assert.deepEqual(colon, {
     file: 'examples/mistakes/skipped-skill/SKILL.md',
     code: 'unquoted_colon',
@@ -66,7 +73,8 @@ test('json: one object matching the schema, 0-based positions, paths as given', 
 test('sarif: valid SARIF 2.1.0, one rule per code with a help page, results located', () => {
   const { status, stdout } = run(['check', 'examples/mistakes', '--format', 'sarif']);
   assert.equal(status, 1);
-  const log = JSON.parse(stdout);
+  // SARIF is checked against its schema below; its shape is not typed here.
+  const log: Record<string, any> = JSON.parse(stdout);
   const sarifSchema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
   // The published SARIF schema has a pattern that is invalid under the u flag; ajv must compile it as a plain RegExp.
   const ajv = new AjvDraft04({ allErrors: true, strict: false, unicodeRegExp: false });
@@ -145,12 +153,12 @@ test('discovery: skips .git and node_modules, reports a misnamed skill.md, survi
 test('graph: json matches its schema; mermaid and dot print every edge', () => {
   const json = run(['graph', 'examples/csv-report']);
   assert.equal(json.status, 0);
-  const graph = JSON.parse(json.stdout);
+  const graph: GraphJson = JSON.parse(json.stdout);
   const validate = new Ajv2020({ allErrors: true }).compile(graphSchema);
   assert.ok(validate(graph), JSON.stringify(validate.errors));
   assert.equal(graph.skill.file, 'examples/csv-report/SKILL.md');
-  assert.deepEqual(graph.nodes.map((node: { id: string }) => node.id), ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'input:csv-path']);
-  assert.ok(graph.edges.some((edge: { from: string; to: string; kind: string; label: string }) => edge.from === 'choose-focus' && edge.to === 'write-report' && edge.kind === 'data' && edge.label === 'focus-column'));
+  assert.deepEqual(graph.nodes.map((node) => node.id), ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'input:csv-path']);
+  assert.ok(graph.edges.some((edge) => edge.from === 'choose-focus' && edge.to === 'write-report' && edge.kind === 'data' && edge.label === 'focus-column'));
   const mermaid = run(['graph', 'examples/csv-report/SKILL.md', '--format', 'mermaid']);
   assert.equal(mermaid.stdout.split('\n').filter((line) => line.includes('->')).length, graph.edges.length);
   const dot = run(['graph', 'examples/ticket-triage', '--format=dot']);

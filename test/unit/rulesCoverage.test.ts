@@ -31,4 +31,6 @@ test('every rule has a docs page with the four sections, and every page a rule',
     return !text.startsWith(`# ${code}`) || !['## What it catches', '## Why it matters', '## Example', '## Fix'].every((heading) => text.includes(heading));
   });
   assert.deepEqual(incomplete, []);
+  const index = readFileSync(join(docs, 'README.md'), 'utf8');
+  assert.deepEqual(codes.filter((code) => !index.includes(`[\`${code}\`](${code}.md) | ${RULES[code as keyof typeof RULES].severity} |`)), [], 'docs/rules/README.md lists every code with its severity');
 });

@@ -30,28 +30,33 @@ export function reverse(next: Map<string, string[]>): Map<string, string[]> {
 }
 
 /**
- * Strict ancestors of every node (nodes that always run before it), computed
- * once in topological order so large graphs stay linear in practice.
+ * Answers "does A always run before B" on demand. A walk backwards from B
+ * stops at A, and producers are usually near their consumers, so a
+ * 10,000-step chain costs little; full ancestor sets would be quadratic.
  */
-export function ancestors(nodes: GraphNode[], next: Map<string, string[]>): Map<string, Set<string>> {
-  const previous = reverse(next);
-  const result = new Map<string, Set<string>>();
-  const visiting = new Set<string>();
-  const visit = (id: string): Set<string> => {
-    const known = result.get(id);
-    if (known) return known;
-    // On a cycle, the partial set is the best answer; cycles are reported elsewhere.
-    if (visiting.has(id)) return new Set();
-    visiting.add(id);
-    const set = new Set<string>();
-    for (const parent of previous.get(id) ?? []) {
-      set.add(parent);
-      for (const grand of visit(parent)) set.add(grand);
+export class ControlOrder {
+  private readonly previous: Map<string, string[]>;
+
+  constructor(nodes: GraphNode[], edges: GraphEdge[]) {
+    this.previous = reverse(successors(nodes, edges));
+  }
+
+  isAncestor(candidate: string, of: string): boolean {
+    if (candidate === of) return false;
+    const seen = new Set<string>();
+    const queue = [...(this.previous.get(of) ?? [])];
+    for (let head = 0; head < queue.length; head++) {
+      const id = queue[head];
+      if (id === candidate) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const parent of this.previous.get(id) ?? []) if (!seen.has(parent)) queue.push(parent);
     }
-    visiting.delete(id);
-    result.set(id, set);
-    return set;
-  };
-  for (const node of nodes) visit(node.id);
-  return result;
+    return false;
+  }
+
+  /** Every strict ancestor of a node (on a cycle, the node itself too). */
+  ancestorsOf(id: string): Set<string> {
+    return reachableFrom(this.previous.get(id) ?? [], this.previous);
+  }
 }

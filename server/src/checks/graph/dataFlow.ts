@@ -1,4 +1,4 @@
-import { ancestors, successors } from '../../model/controlFlow';
+import { ControlOrder } from '../../model/controlFlow';
 import type { GraphEdge, Port, SkillModel } from '../../model/skillModel';
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import { closestName } from './nameDistance';
@@ -6,8 +6,8 @@ import { isVocabularyType, suggestType, typesCompatible } from './types';
 
 export interface DataFlow {
   edges: GraphEdge[];
-  /** Strict control ancestors of every node, reused by later checks. */
-  ancestors: Map<string, Set<string>>;
+  /** Which step runs before which, reused by later checks. */
+  order: ControlOrder;
   /** Inputs with no producer anywhere in the graph. */
   unresolved: Port[];
   diagnostics: Diagnostic[];
@@ -19,7 +19,7 @@ export interface DataFlow {
  * Reports producers that do not run first, type and nullability mismatches.
  */
 export function resolveDataFlow(model: SkillModel): DataFlow {
-  const before = ancestors(model.nodes, successors(model.nodes, model.edges));
+  const order = new ControlOrder(model.nodes, model.edges);
   const producers = new Map<string, Port[]>();
   for (const node of model.nodes) for (const port of node.outputs) producers.set(port.name, [...(producers.get(port.name) ?? []), port]);
 
@@ -27,14 +27,13 @@ export function resolveDataFlow(model: SkillModel): DataFlow {
   const unresolved: Port[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const node of model.nodes) {
-    const upstream = before.get(node.id) ?? new Set<string>();
     for (const input of node.inputs) {
       const candidates = (producers.get(input.name) ?? []).filter((port) => port.nodeId !== node.id);
       if (candidates.length === 0) {
         unresolved.push(input);
         continue;
       }
-      const ancestral = candidates.filter((port) => upstream.has(port.nodeId));
+      const ancestral = candidates.filter((port) => order.isAncestor(port.nodeId, node.id));
       const producer = ancestral[ancestral.length - 1] ?? candidates[0];
       edges.push({ from: producer.nodeId, to: node.id, kind: 'data', label: input.name, span: input.nameSpan, consumer: input, producer });
       if (ancestral.length === 0) {
@@ -47,7 +46,7 @@ export function resolveDataFlow(model: SkillModel): DataFlow {
       diagnostics.push(...typeFlow(model.file, producer, input));
     }
   }
-  return { edges, ancestors: before, unresolved, diagnostics };
+  return { edges, order, unresolved, diagnostics };
 }
 
 function typeFlow(file: string, producer: Port, consumer: Port): Diagnostic[] {
@@ -71,10 +70,10 @@ function typeFlow(file: string, producer: Port, consumer: Port): Diagnostic[] {
  * Explains inputs that nothing produces: a likely typo of an output that
  * runs before the consumer (warning), or an external input (information).
  */
-export function explainUnresolved(model: SkillModel, before: Map<string, Set<string>>, unresolved: Port[]): Diagnostic[] {
+export function explainUnresolved(model: SkillModel, order: ControlOrder, unresolved: Port[]): Diagnostic[] {
   const byId = new Map(model.nodes.map((node) => [node.id, node]));
   return unresolved.map((input) => {
-    const upstreamOutputs = [...(before.get(input.nodeId) ?? [])].flatMap((id) => byId.get(id)?.outputs ?? []).map((port) => port.name);
+    const upstreamOutputs = [...order.ancestorsOf(input.nodeId)].flatMap((id) => byId.get(id)?.outputs ?? []).map((port) => port.name);
     const suggestion = closestName(input.name, upstreamOutputs);
     if (suggestion) {
       return diagnostic('input_name_typo', model.file, input.nameSpan, `No step produces "${input.name}"; did you mean "${suggestion}", produced upstream?`, { suggestion });

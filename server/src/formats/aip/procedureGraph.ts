@@ -24,7 +24,7 @@ export function checkProcedureGraph(context: FormatContext, block: ProcedureBloc
   if (rules.acyclic) diagnostics.push(...checkCycles(model));
   const flow = resolveDataFlow(model);
   const externalInputs = flow.unresolved.filter(rules.isExternal);
-  diagnostics.push(...flow.diagnostics, ...explainUnresolved(model, flow.ancestors, externalInputs), ...checkTypes(model));
+  diagnostics.push(...flow.diagnostics, ...explainUnresolved(model, flow.order, externalInputs), ...checkTypes(model));
 
   // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose repeats them.
   const declared = nodes.flatMap((node) => [...(node.script ? [node.script] : []), ...node.links]).map((link) => link.path);

@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { test } from 'node:test';
+import { analyzeSkill } from '../../server/src/analyze';
+import { LineIndex } from '../../server/src/parse/lineIndex';
+import { discoverSkills } from '../../server/src/workspace/discover';
+import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
+import { CORPUS } from '../helpers/corpus';
+
+const FAMILIES = ['plain', 'aip-v03', 'aip-v05'];
+
+function expectedRows(): string[] {
+  const table = readFileSync(join(__dirname, 'expected-errors.md'), 'utf8');
+  return table
+    .split('\n')
+    .filter((line) => /^\| (plain|aip-v0[35])\//.test(line))
+    .map((line) => {
+      const [skill, code, lineNumber, why] = line.split('|').slice(1, 5).map((cell) => cell.trim());
+      assert.ok(why.length > 20, `row for ${skill} needs a justification`);
+      return `${skill} ${code} ${lineNumber}`;
+    })
+    .sort();
+}
+
+test('the corpus is there', () => {
+  assert.ok(existsSync(CORPUS), `expected the shared corpus at ${CORPUS}`);
+});
+
+test('plain and AIP families: errors are exactly the justified rows of expected-errors.md', () => {
+  const fs = new NodeFileSystem();
+  const found = discoverSkills(fs, FAMILIES.map((family) => join(CORPUS, family)), CORPUS);
+  assert.equal(found.skills.length, 36);
+  const formats = new Map<string, number>();
+  const errors: string[] = [];
+  for (const skill of found.skills) {
+    const analysis = analyzeSkill(fs, skill.file);
+    formats.set(analysis.format, (formats.get(analysis.format) ?? 0) + 1);
+    const lines = new LineIndex(analysis.text);
+    for (const item of analysis.diagnostics) {
+      if (item.severity !== 'error') continue;
+      errors.push(`${relative(CORPUS, dirname(skill.file))} ${item.code} ${lines.positionAt(item.span.start).line + 1}`);
+    }
+  }
+  assert.deepEqual(Object.fromEntries(formats), { 'agent-skill': 21, 'aip-0.3': 11, 'aip-0.5': 4 });
+  assert.deepEqual(errors.sort(), expectedRows());
+});
+
+test('AIP skills load into graphs: every AIP skill has steps and at least one edge', () => {
+  const fs = new NodeFileSystem();
+  const found = discoverSkills(fs, ['aip-v03', 'aip-v05'].map((family) => join(CORPUS, family)), CORPUS);
+  for (const skill of found.skills) {
+    const analysis = analyzeSkill(fs, skill.file);
+    assert.ok(analysis.model.nodes.length >= 2, `${skill.file}: ${analysis.model.nodes.length} steps`);
+    assert.ok(analysis.model.edges.length >= 1, `${skill.file}: no edges`);
+  }
+});

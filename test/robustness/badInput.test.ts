@@ -1,0 +1,146 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
+import { PROFILE_IDS } from '../../server/src/checks/profiles';
+import { MemoryFileSystem, NodeFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
+import { CORPUS } from '../helpers/corpus';
+
+const SKILL = '/skills/probe/SKILL.md';
+
+function allFiles(dir: string): string[] {
+  const fs = new NodeFileSystem();
+  return fs.readDirectory(dir).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.kind === 'directory') return allFiles(full);
+    return entry.kind === 'file' ? [full] : [];
+  });
+}
+
+function assertSound(analysis: SkillAnalysis, label: string): void {
+  for (const item of analysis.diagnostics) {
+    assert.ok(item.span.start >= 0 && item.span.start <= item.span.end && item.span.end <= analysis.text.length, `${label}: ${item.code} span ${item.span.start}-${item.span.end} outside 0-${analysis.text.length}`);
+    assert.ok(item.message.length > 0, `${label}: ${item.code} has no message`);
+  }
+}
+
+/** A small deterministic PRNG, so a failing mutation can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const corpusFiles = allFiles(CORPUS);
+
+test('every file of the corpus, read as a SKILL.md under every profile: located diagnostics, no exception', () => {
+  assert.ok(corpusFiles.length > 400);
+  for (const file of corpusFiles) {
+    const fs = new MemoryFileSystem({ [SKILL]: readFileSync(file) });
+    for (const profile of PROFILE_IDS) assertSound(analyzeSkill(fs, SKILL, { profile }), `${file} (${profile})`);
+  }
+});
+
+test('corpus skills edited at random positions: every result is sound', () => {
+  const skills = corpusFiles.filter((file) => file.endsWith('SKILL.md'));
+  const pieces = [':', ': ', '\n', '---\n', '"', "'", '[', ']', '{', '- ', '  ', '```', '```yaml\n', '&a ', '*a', '\t', '#', '\\', '../', 'steps:\n', 'depends_on: [x]\n', '\u0000', '😀'];
+  let runs = 0;
+  for (const [index, file] of skills.entries()) {
+    const next = random(index + 1);
+    let text = readFileSync(file, 'utf8');
+    const fs = new MemoryFileSystem();
+    for (let edit = 0; edit < 25; edit++) {
+      const at = Math.floor(next() * (text.length + 1));
+      if (next() < 0.3) text = text.slice(0, at) + text.slice(Math.min(text.length, at + Math.floor(next() * 40)));
+      else text = text.slice(0, at) + pieces[Math.floor(next() * pieces.length)] + text.slice(at);
+      fs.write(SKILL, text);
+      assertSound(analyzeSkill(fs, SKILL), `${file} edit ${edit}`);
+      runs++;
+    }
+  }
+  assert.ok(runs >= 1000);
+});
+
+test('an empty SKILL.md, a lone ---, and whitespace only', () => {
+  for (const text of ['', '---', '---\n', '\n\n  \n', '---\n---\n', '---\n---']) {
+    const fs = new MemoryFileSystem({ [SKILL]: text });
+    const analysis = analyzeSkill(fs, SKILL);
+    assertSound(analysis, JSON.stringify(text));
+    assert.ok(analysis.diagnostics.some((item) => item.severity === 'error'), `${JSON.stringify(text)} should be an error`);
+  }
+});
+
+test('a 10 MB SKILL.md on disk: checked by the CLI with one located error', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sg-big-'));
+  mkdirSync(path.join(dir, 'big'));
+  writeFileSync(path.join(dir, 'big', 'SKILL.md'), '---\nname: big\ndescription: x\n---\n' + 'word '.repeat(2 * 1024 * 1024));
+  const result = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'cli.js'), 'check', dir, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(result.status, 1);
+  const report = JSON.parse(result.stdout);
+  assert.deepEqual(report.diagnostics.map((item: { code: string; range: unknown }) => [item.code, item.range]), [
+    ['file_too_large', { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }],
+  ]);
+});
+
+test('a procedure over 1 MB, under the size limit, is analysed in full', () => {
+  const steps = Array.from({ length: 12000 }, (_, i) => `  - name: step-${i}\n    description: Step ${i}.\n    inputs:\n      - name: v${i}\n    outputs:\n      - name: v${i + 1}\n`).join('');
+  const text = `---\nname: probe\ndescription: x\nmetadata:\n  aip:\n    spec: https://example.test/v0.3a3\n    schemaId: https://example.test/v0.3a3/p.json\n---\n\n\`\`\`yaml\npurpose: P.\ntrigger_when: [x]\nsteps:\n${steps}\`\`\`\n`;
+  assert.ok(text.length > 1_000_000);
+  const analysis = analyzeSkill(new MemoryFileSystem({ [SKILL]: text }), SKILL);
+  assert.equal(analysis.model.nodes.length, 12000);
+  assert.equal(analysis.model.edges.filter((edge) => edge.kind === 'data').length, 11999);
+  assertSound(analysis, 'large procedure');
+});
+
+test('a long depends_on cycle is reported once, naming every step', () => {
+  const steps = Array.from({ length: 2000 }, (_, i) => `  - name: s${i}\n    description: S.\n    depends_on: [s${(i + 1999) % 2000}]\n`).join('');
+  const text = `---\nname: probe\ndescription: x\n---\n\n\`\`\`yaml\npurpose: P.\ntrigger_when: [x]\nsteps:\n${steps}\`\`\`\n`;
+  const analysis = analyzeSkill(new MemoryFileSystem({ [SKILL]: text }), SKILL);
+  const cycles = analysis.diagnostics.filter((item) => item.code === 'dependency_cycle');
+  assert.equal(cycles.length, 1);
+  assert.equal((cycles[0].data?.cycle as string[]).length, 2000);
+});
+
+/** Records every path the analyzer touches. */
+class RecordingFileSystem implements FileSystem {
+  readonly touched: string[] = [];
+  constructor(private readonly inner: FileSystem) {}
+  stat(file: string) {
+    this.touched.push(file);
+    return this.inner.stat(file);
+  }
+  readDirectory(dir: string) {
+    this.touched.push(dir);
+    return this.inner.readDirectory(dir);
+  }
+  readFile(file: string) {
+    this.touched.push(file);
+    return this.inner.readFile(file);
+  }
+  realpath(file: string) {
+    this.touched.push(file);
+    return this.inner.realpath(file);
+  }
+}
+
+test('paths that escape the skill are reported, and nothing outside the skill is ever read', () => {
+  const memory = new MemoryFileSystem({
+    [SKILL]: '---\nname: probe\ndescription: x\n---\n\n```yaml\npurpose: P.\ntrigger_when: [x]\nsteps:\n  - name: a\n    description: See ../../etc/passwd and [x](../other/SKILL.md).\n    script: ../../../etc/passwd\n  - name: b\n    description: B.\n    script: scripts/link.py\n```\n',
+    '/secret/passwd': 'secret',
+    '/skills/other/SKILL.md': 'other',
+  });
+  memory.symlink('/skills/probe/scripts/link.py', '/secret/passwd');
+  const recording = new RecordingFileSystem(memory);
+  const analysis = analyzeSkill(recording, SKILL);
+  assert.deepEqual(analysis.diagnostics.filter((item) => item.code === 'path_escapes_skill').map((item) => analysis.text.slice(item.span.start, item.span.end)), ['../other/SKILL.md', '../../../etc/passwd', 'scripts/link.py']);
+  const reads = recording.touched.filter((file) => !file.startsWith('/skills/probe'));
+  assert.deepEqual(reads, []);
+});

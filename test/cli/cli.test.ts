@@ -173,3 +173,17 @@ test('corpus copies can be checked from any working directory with absolute path
   assert.equal(status, 0);
   assert.deepEqual(JSON.parse(stdout).skills, [{ dir: join(dir, 'release-notes'), name: 'release-notes', format: 'agent-skill' }]);
 });
+
+test('on a terminal, a progress line on stderr while many skills are checked; never in pipes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  for (let i = 0; i < 25; i++) {
+    mkdirSync(join(dir, `s${i}`));
+    writeFileSync(join(dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: x\n---\n`);
+  }
+  // util-linux `script` gives the CLI a pseudo-terminal, as an interactive shell would.
+  const tty = spawnSync('script', ['-qec', `${process.execPath} ${cli} check ${dir} > /dev/null`, '/dev/null'], { encoding: 'utf8' });
+  assert.equal(tty.status, 0, tty.stderr);
+  assert.match(tty.stdout, /\rskillgraph: checking 21\/25 skills…/);
+  assert.match(tty.stdout, /25 skills checked: 0 errors, 0 warnings, 0 notes/);
+  assert.doesNotMatch(run(['check', dir]).stderr, /checking/);
+});

@@ -60,14 +60,17 @@ function runCheck(command: Extract<Command, { command: 'check' }>): number {
 function runGraph(command: Extract<Command, { command: 'graph' }>): number {
   const fs = new NodeFileSystem();
   const absolute = path.resolve(command.path);
-  const file = fs.stat(absolute)?.kind === 'file' || fs.realpath(absolute) && fs.stat(fs.realpath(absolute)!)?.kind === 'file' ? absolute : path.join(absolute, 'SKILL.md');
+  const real = fs.realpath(absolute);
+  const isFile = real !== undefined && fs.stat(real)?.kind === 'file';
+  const file = isFile ? absolute : path.join(absolute, 'SKILL.md');
   if (!fs.stat(file)) {
     process.stderr.write(`skillgraph: ${command.path}: no SKILL.md there\n`);
     return EXIT_USAGE;
   }
-  const analysis = analyzeSkill(fs, file, { profile: command.profile });
-  const shown = (target: string) => path.join(command.path, path.relative(path.dirname(file) === absolute ? absolute : path.dirname(absolute), target)) || '.';
-  const graph = toGraphJson(analysis, shown);
+  // Paths in the output read as reached from the argument, like `check` prints them.
+  const shownDir = isFile ? path.dirname(command.path) : command.path;
+  const shown = (target: string) => path.join(shownDir, path.relative(path.dirname(file), target));
+  const graph = toGraphJson(analyzeSkill(fs, file, { profile: command.profile }), shown);
   const output = command.format === 'mermaid' ? toMermaid(graph) : command.format === 'dot' ? toDot(graph) : JSON.stringify(graph, null, 2) + '\n';
   process.stdout.write(output);
   return EXIT_CLEAN;

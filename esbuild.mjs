@@ -11,9 +11,9 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({
-  ...common,
-  entryPoints: { cli: 'server/src/cli/main.ts' },
-  outdir: 'dist',
-  banner: { js: '#!/usr/bin/env node' },
-});
+await Promise.all([
+  build({ ...common, entryPoints: { cli: 'server/src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
+  // `vscode` is provided by the editor's extension host.
+  build({ ...common, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
+]);

@@ -8,9 +8,11 @@ import { checkUploadSize } from './formats/agentSkill/uploadSize';
 import { loadAip03 } from './formats/aip03/loadAip03';
 import { loadAip05 } from './formats/aip05/loadAip05';
 import { detectFormat } from './formats/detect';
+import type { ProcedureBlock } from './formats/aip/procedureBlock';
 import type { FormatContext, FormatResult } from './formats/formatContext';
 import type { FormatId, SkillModel } from './model/skillModel';
-import { parseSkillFile } from './parse/skillFile';
+import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
+import type { YamlSyntax } from './parse/yamlSyntax';
 import type { FileSystem } from './workspace/fileSystem';
 import { decodeText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
 
@@ -30,6 +32,10 @@ export interface SkillAnalysis {
   name?: string;
   model: SkillModel;
   diagnostics: Diagnostic[];
+  /** The syntax the model was loaded from (absent when the file could not be read as text). */
+  syntax?: SkillFileSyntax;
+  frontmatter?: YamlSyntax;
+  procedure?: ProcedureBlock;
 }
 
 const WHOLE_FILE_START = { start: 0, end: 0 };
@@ -94,7 +100,18 @@ export function analyzeSkill(fs: FileSystem, skillFile: string, options: Analyze
     edges: loaded.edges,
     externalInputs: loaded.externalInputs ?? [],
   };
-  return { dir, file, text: read.text, format: detection.format, name, model, diagnostics: sortDiagnostics(diagnostics) };
+  return {
+    dir,
+    file,
+    text: read.text,
+    format: detection.format,
+    name,
+    model,
+    diagnostics: sortDiagnostics(diagnostics),
+    syntax,
+    ...(frontmatter.yaml ? { frontmatter: frontmatter.yaml } : {}),
+    ...(loaded.procedure ? { procedure: loaded.procedure } : {}),
+  };
 }
 
 function loadFormat(format: FormatId, context: FormatContext): FormatResult {

@@ -4,6 +4,7 @@ import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { SkillFileSyntax } from '../parse/skillFile';
 import type { YamlSyntax } from '../parse/yamlSyntax';
+import type { ProcedureBlock } from './aip/procedureBlock';
 import type { FileSystem } from '../workspace/fileSystem';
 
 /** What a format loader gets: the parsed container and a way to look at the skill's other files. */
@@ -25,5 +26,7 @@ export interface FormatResult {
   nodes: GraphNode[];
   edges: GraphEdge[];
   externalInputs?: Port[];
+  /** The parsed procedure block, for features that work on its keys (hover, completion). */
+  procedure?: ProcedureBlock;
   diagnostics: Diagnostic[];
 }

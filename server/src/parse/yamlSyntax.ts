@@ -131,3 +131,53 @@ export function nodeAtPath(yaml: YamlSyntax, path: (string | number)[]): { node:
   }
   return { node, pair, depth };
 }
+
+/** Where an offset falls in a YAML region: the path of keys and indexes, and whether it is on a key. */
+export interface YamlLocation {
+  path: (string | number)[];
+  /** The innermost node containing the offset (a key scalar when `onKey`). */
+  node?: Node;
+  onKey: boolean;
+  /** Every node containing the offset, outermost first (for selection ranges). */
+  chain: Node[];
+}
+
+/** Finds the path to an offset, descending through maps and sequences. */
+export function yamlLocationAt(yaml: YamlSyntax, offset: number): YamlLocation {
+  const local = offset - yaml.base;
+  const inside = (node: Node | null | undefined): node is Node => !!node?.range && node.range[0] <= local && local <= node.range[1];
+  const location: YamlLocation = { path: [], onKey: false, chain: [] };
+  let node = (yaml.doc.contents as Node | null) ?? undefined;
+  while (inside(node)) {
+    location.chain.push(node);
+    location.node = node;
+    let next: Node | undefined;
+    if (isMap(node)) {
+      for (const item of (node as YAMLMap<unknown, unknown>).items) {
+        const key = item.key as Node | null;
+        const value = item.value as Node | null;
+        if (isScalar(key) && inside(key)) {
+          location.path.push(String(key.value));
+          location.chain.push(key);
+          location.node = key;
+          location.onKey = true;
+          return location;
+        }
+        if (inside(value) && isScalar(key)) {
+          location.path.push(String(key.value));
+          next = value!;
+          break;
+        }
+      }
+    } else if (isSeq(node)) {
+      const index = node.items.findIndex((item) => inside(item as Node));
+      if (index !== -1) {
+        location.path.push(index);
+        next = node.items[index] as Node;
+      }
+    }
+    if (!next) break;
+    node = next;
+  }
+  return location;
+}

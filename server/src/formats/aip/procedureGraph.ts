@@ -29,5 +29,5 @@ export function checkProcedureGraph(context: FormatContext, block: ProcedureBloc
   // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose repeats them.
   const declared = nodes.flatMap((node) => [...(node.script ? [node.script] : []), ...node.links]).map((link) => link.path);
   diagnostics.push(...checkProseLinks({ fs: context.fs, dir: context.dir, file: context.file }, context.syntax.text, [block.fence.content], declared));
-  return { nodes, edges: [...edges, ...flow.edges], externalInputs, diagnostics };
+  return { nodes, edges: [...edges, ...flow.edges], externalInputs, procedure: block, diagnostics };
 }

@@ -29,7 +29,7 @@ export function loadAip03(context: FormatContext): FormatResult {
   }
 
   const block = readProcedureBlock(syntax, file, false, diagnostics);
-  if (!block?.value) return { nodes: [], edges: [], diagnostics };
+  if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(
     ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure' }),
   );

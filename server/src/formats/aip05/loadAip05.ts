@@ -25,7 +25,7 @@ export function loadAip05(context: FormatContext): FormatResult {
   const diagnostics: Diagnostic[] = [];
   const block = readProcedureBlock(syntax, file, true, diagnostics);
   diagnostics.push(...checkRuntimeBlock(syntax, file, context.frontmatter, block?.fence.open.start ?? syntax.body.end, block?.fence.open ?? context.frontmatterAnchor));
-  if (!block?.value) return { nodes: [], edges: [], diagnostics };
+  if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(
     ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure' }),
   );

@@ -1,0 +1,84 @@
+import type { Hover } from 'vscode-languageserver-types';
+import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
+import procedure03 from '../../../schemas/aip-0.3.procedure.schema.json';
+import procedure05 from '../../../schemas/aip-0.5.procedure.schema.json';
+import type { GraphNode, Port } from '../model/skillModel';
+import { nodeAtPath, scalarString, valueOf } from '../parse/yamlSyntax';
+import { readText } from '../workspace/readText';
+import { linkedFile } from './definition';
+import { rangeOf, type DocumentView } from './documentView';
+import { dataEdgesOf, locate } from './locate';
+import { schemaAt } from './schemaLookup';
+import { leadingDocumentation } from './scriptDocs';
+
+const code = (text: string) => `\`${text}\``;
+
+/** Hover: ports with type and flow, steps with script and I/O, keys with their schema description, scripts with their docstring. */
+export function hover(view: DocumentView, offset: number): Hover | null {
+  const target = locate(view, offset);
+  switch (target.kind) {
+    case 'port':
+      return { contents: { kind: 'markdown', value: portHover(view, target.port) }, range: rangeOf(view, target.port.nameSpan) };
+    case 'step':
+      return { contents: { kind: 'markdown', value: stepHover(view, target.node) }, range: rangeOf(view, target.node.nameSpan) };
+    case 'controlRef': {
+      const node = view.analysis.model.nodes.find((candidate) => candidate.id === target.ref.target);
+      const value = node ? stepHover(view, node) : `No step is named ${code(target.ref.target)}.`;
+      return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.ref.span) };
+    }
+    case 'link': {
+      const file = linkedFile(view, target.link.path);
+      const read = file ? readText(view.fs, file) : undefined;
+      const docs = read?.kind === 'text' ? leadingDocumentation(file!, read.text) : undefined;
+      const status = file ? '' : '\n\n*Not found in the skill folder.*';
+      const value = `${target.link.role === 'prose' ? 'file' : target.link.role} ${code(target.link.path)}${status}${docs ? `\n\n${docs}` : ''}`;
+      return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.link.span) };
+    }
+    case 'key': {
+      const description = keyDescription(view, target.region, target.location.path);
+      if (!description) return null;
+      return { contents: { kind: 'markdown', value: `${code(String(target.location.path[target.location.path.length - 1]))}: ${description}` }, range: rangeOf(view, target.span) };
+    }
+    default:
+      return null;
+  }
+}
+
+function portHover(view: DocumentView, port: Port): string {
+  const { producers, consumers } = dataEdgesOf(view, port);
+  const type = port.type ? `: ${code(port.type)}` : '';
+  const lines = [`**${port.direction}** ${code(port.name)}${type}${port.nullable ? ' (nullable)' : ''}`];
+  if (port.description) lines.push(port.description);
+  if (port.direction === 'input') {
+    const external = view.analysis.model.externalInputs.includes(port);
+    lines.push(producers.length > 0 ? `Produced by ${producers.map((item) => `${code(item.nodeId)}${item.type ? ` as ${code(item.type)}` : ''}`).join(', ')}` : external ? 'External input: the user or the environment supplies it.' : 'No step declares it as an output.');
+  } else {
+    lines.push(consumers.length > 0 ? `Consumed by ${[...new Set(consumers.map((item) => code(item.nodeId)))].join(', ')}` : 'No step consumes it.');
+  }
+  return lines.join('\n\n');
+}
+
+function stepHover(view: DocumentView, node: GraphNode): string {
+  const kind = node.kind === 'step' ? 'step' : `${node.kind.replace('_', ' ')} step`;
+  const lines = [`**${kind}** ${code(node.id)}${node.script ? ` — runs ${code(node.script.path)}` : ' — done by the agent'}`];
+  if (node.description) lines.push(node.description.text.trim());
+  const ports = (list: Port[]) => (list.length > 0 ? list.map((port) => `${port.name}${port.type ? `: ${port.type}` : ''}`).join(', ') : '—');
+  lines.push(`${ports(node.inputs)} → ${ports(node.outputs)}`);
+  const before = view.analysis.model.edges.filter((edge) => edge.kind !== 'data' && edge.to === node.id).map((edge) => code(edge.from));
+  if (before.length > 0) lines.push(`After ${[...new Set(before)].join(', ')}`);
+  return lines.join('\n\n');
+}
+
+function keyDescription(view: DocumentView, region: 'frontmatter' | 'procedure', path: (string | number)[]): string | undefined {
+  if (region === 'frontmatter') return schemaAt(frontmatterSchema, path)?.description;
+  const procedure = view.analysis.procedure;
+  if (!procedure) return undefined;
+  const schema = view.analysis.format === 'aip-0.5' ? procedure05 : procedure03;
+  return schemaAt(schema, path, (prefix) => stepKindAt(view, prefix))?.description;
+}
+
+/** The `kind` of the AIP 0.5 step at `steps[i]`, for kind-specific schema lookups. */
+export function stepKindAt(view: DocumentView, prefix: (string | number)[]): string | undefined {
+  if (prefix.length !== 2 || prefix[0] !== 'steps' || !view.analysis.procedure) return undefined;
+  return scalarString(valueOf(nodeAtPath(view.analysis.procedure.yaml, prefix).node, 'kind'));
+}

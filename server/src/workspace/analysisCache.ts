@@ -1,0 +1,69 @@
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyzeSkill } from '../analyze';
+import type { ProfileId } from '../checks/profiles';
+import { createView, type DocumentView } from '../features/documentView';
+import type { SkillModel } from '../model/skillModel';
+import type { FileSystem } from './fileSystem';
+
+interface Entry {
+  key: string;
+  view: DocumentView;
+}
+
+/**
+ * Analyses of open SKILL.md documents, keyed by document version and
+ * profile, so every request on an unchanged document reuses one analysis.
+ * Knows which skill folder each document owns, so a change to any file in
+ * that folder (a script created, a reference deleted) invalidates exactly
+ * the skills that can name it.
+ */
+export class AnalysisCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly lastGood = new Map<string, SkillModel>();
+
+  constructor(private readonly fs: FileSystem) {}
+
+  /** The analysis of `text` at `version`, reusing the cached one when nothing changed. */
+  view(uri: string, version: number, text: string, profile: ProfileId): DocumentView {
+    const key = `${version}:${profile}`;
+    const cached = this.entries.get(uri);
+    if (cached && cached.key === key) return cached.view;
+    const analysis = analyzeSkill(this.fs, fileURLToPath(uri), { text, profile });
+    const view = createView(uri, version, analysis, this.fs);
+    this.entries.set(uri, { key, view });
+    if (analysis.model.nodes.length > 0) this.lastGood.set(uri, analysis.model);
+    return view;
+  }
+
+  /** The last model with steps, for completion while the current text does not parse. */
+  lastGoodModel(uri: string): SkillModel | undefined {
+    return this.lastGood.get(uri);
+  }
+
+  /** Forgets the analyses of skills whose folder holds `changedFile`; returns their URIs. */
+  invalidateFolderOf(changedFile: string): string[] {
+    const affected: string[] = [];
+    for (const uri of this.entries.keys()) {
+      const dir = path.dirname(fileURLToPath(uri));
+      const relative = path.relative(dir, changedFile);
+      if (!relative.startsWith('..') && !path.isAbsolute(relative)) {
+        this.entries.delete(uri);
+        affected.push(uri);
+      }
+    }
+    return affected;
+  }
+
+  /** Forgets every analysis (settings changed). */
+  clear(): string[] {
+    const uris = [...this.entries.keys()];
+    this.entries.clear();
+    return uris;
+  }
+
+  close(uri: string): void {
+    this.entries.delete(uri);
+    this.lastGood.delete(uri);
+  }
+}

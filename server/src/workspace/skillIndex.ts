@@ -1,0 +1,57 @@
+import { analyzeSkill } from '../analyze';
+import type { ProfileId } from '../checks/profiles';
+import type { FormatId } from '../model/skillModel';
+import type { Span } from '../parse/lineIndex';
+import { LineIndex, type LspRange } from '../parse/lineIndex';
+import { discoverSkills } from './discover';
+import type { FileSystem } from './fileSystem';
+
+export interface IndexedSymbol {
+  name: string;
+  kind: 'skill' | 'step';
+  file: string;
+  range: LspRange;
+  container?: string;
+  format: FormatId;
+}
+
+/**
+ * The skills under the workspace folders, for workspace symbols. Built on
+ * first use and rebuilt after a SKILL.md is created, changed or deleted.
+ */
+export class SkillIndex {
+  private symbols: IndexedSymbol[] | undefined;
+
+  constructor(private readonly fs: FileSystem, private roots: string[] = []) {}
+
+  setRoots(roots: string[]): void {
+    this.roots = roots;
+    this.symbols = undefined;
+  }
+
+  invalidate(): void {
+    this.symbols = undefined;
+  }
+
+  search(query: string, profile: ProfileId): IndexedSymbol[] {
+    if (!this.symbols) this.symbols = this.build(profile);
+    const needle = query.toLowerCase();
+    return this.symbols.filter((symbol) => symbol.name.toLowerCase().includes(needle));
+  }
+
+  private build(profile: ProfileId): IndexedSymbol[] {
+    const symbols: IndexedSymbol[] = [];
+    const existing = this.roots.filter((root) => this.fs.stat(root));
+    for (const found of discoverSkills(this.fs, existing, '/').skills) {
+      const analysis = analyzeSkill(this.fs, found.file, { profile });
+      const lines = new LineIndex(analysis.text);
+      const range = (span: Span) => lines.rangeOf(span);
+      const skillName = analysis.name ?? found.file;
+      symbols.push({ name: skillName, kind: 'skill', file: found.file, range: range(analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 }), format: analysis.format });
+      for (const node of analysis.model.nodes) {
+        symbols.push({ name: node.id, kind: 'step', file: found.file, range: range(node.nameSpan), container: skillName, format: analysis.format });
+      }
+    }
+    return symbols;
+  }
+}

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { Diagnostic, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+
+export const REPO = path.join(__dirname, '..', '..');
+export const SERVER = path.join(REPO, 'dist', 'server.js');
+
+/** A copy of `examples/` in a temporary folder, so tests may create and change files. */
+export function copyExamples(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sg-lsp-'));
+  cpSync(path.join(REPO, 'examples'), dir, { recursive: true });
+  return dir;
+}
+
+export function uriOf(file: string): string {
+  return pathToFileURL(file).href;
+}
+
+export interface ServerSession {
+  connection: MessageConnection;
+  process: ChildProcess;
+  initialize: InitializeResult;
+  /** The last diagnostics pushed per URI. */
+  pushed: Map<string, Diagnostic[]>;
+  /** How many `workspace/diagnostic/refresh` requests the server sent. */
+  refreshes: () => number;
+  stderr: () => string;
+  waitForPush(uri: string, predicate?: (diagnostics: Diagnostic[]) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
+  open(file: string, text?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the built server over stdio and speaks JSON-RPC to it, as an
+ * editor does. `pull` decides whether the client announces pull diagnostics.
+ */
+export async function startServer(options: { root: string; pull?: boolean; initializationOptions?: unknown; configuration?: unknown }): Promise<ServerSession> {
+  const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const pushed = new Map<string, Diagnostic[]>();
+  const waiters: (() => void)[] = [];
+  let refreshes = 0;
+  connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
+    pushed.set(params.uri, params.diagnostics);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  connection.onNotification('window/logMessage', () => undefined);
+  connection.onRequest('workspace/diagnostic/refresh', () => {
+    refreshes++;
+    for (const wake of waiters.splice(0)) wake();
+    return null;
+  });
+  connection.onRequest('workspace/configuration', () => [options.configuration ?? {}]);
+  connection.onRequest('client/registerCapability', () => null);
+  connection.listen();
+  const initialize: InitializeResult = await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: uriOf(options.root),
+    workspaceFolders: [{ uri: uriOf(options.root), name: 'root' }],
+    capabilities: {
+      workspace: { configuration: options.configuration !== undefined, didChangeWatchedFiles: { dynamicRegistration: false }, diagnostics: { refreshSupport: true } },
+      textDocument: {
+        ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
+        publishDiagnostics: {},
+        rename: { prepareSupport: true },
+        completion: { completionItem: { snippetSupport: true } },
+      },
+    },
+    initializationOptions: options.initializationOptions,
+  });
+  await connection.sendNotification('initialized', {});
+  const session: ServerSession = {
+    connection,
+    process: child,
+    initialize,
+    pushed,
+    refreshes: () => refreshes,
+    stderr: () => stderr,
+    async waitForPush(uri, predicate = () => true, timeoutMs = 10000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const current = pushed.get(uri);
+        if (current && predicate(current)) return current;
+        if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${uri}; last: ${JSON.stringify(current)}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
+    },
+    async open(file, text) {
+      const { readFileSync } = await import('node:fs');
+      const uri = uriOf(file);
+      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: text ?? readFileSync(file, 'utf8') } });
+      return uri;
+    },
+    async close() {
+      await connection.sendRequest('shutdown').catch(() => undefined);
+      await connection.sendNotification('exit').catch(() => undefined);
+      connection.dispose();
+      await new Promise<void>((resolve) => {
+        if (child.exitCode !== null) resolve();
+        child.once('exit', () => resolve());
+        setTimeout(() => {
+          child.kill();
+          resolve();
+        }, 2000);
+      });
+    },
+  };
+  return session;
+}
+
+/** The position of the n-th occurrence of `needle` in `text` (plus `shift` characters). */
+export function positionOf(text: string, needle: string, shift = 0, occurrence = 1): { line: number; character: number } {
+  let at = -1;
+  for (let i = 0; i < occurrence; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at === -1) throw new Error(`"${needle}" not found`);
+  }
+  const before = text.slice(0, at + shift);
+  const lines = before.split('\n');
+  return { line: lines.length - 1, character: lines[lines.length - 1].length };
+}

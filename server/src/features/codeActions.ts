@@ -96,12 +96,20 @@ function addOutputFixes(view: DocumentView, item: Diagnostic): CodeAction[] {
     const type = input.type ? `\n${pad}    type: ${input.type}` : '';
     const outputs = nodeAtPath(procedure.yaml, ['steps', model.nodes.indexOf(node), 'outputs']);
     const last = node.outputs[node.outputs.length - 1];
+    const after = endOfLine(view, contentEnd(view, outputs.depth === 3 && last ? last.span.end : node.span.end));
     const edit: TextEdit =
       outputs.depth === 3 && last
-        ? { range: rangeOf(view, { start: endOfLine(view, last.span.end), end: endOfLine(view, last.span.end) }), newText: `\n${pad}  - name: ${input.name}${type}` }
-        : { range: rangeOf(view, { start: endOfLine(view, node.span.end - 1), end: endOfLine(view, node.span.end - 1) }), newText: `\n${pad}outputs:\n${pad}  - name: ${input.name}${type}` };
+        ? { range: rangeOf(view, { start: after, end: after }), newText: `\n${pad}  - name: ${input.name}${type}` }
+        : { range: rangeOf(view, { start: after, end: after }), newText: `\n${pad}outputs:\n${pad}  - name: ${input.name}${type}` };
     return [fix(view, `Add output "${input.name}" to step "${node.id}"`, item, { changes: { [view.uri]: [edit] } })];
   });
+}
+
+/** The offset just after the last non-blank character before `end` (YAML node ranges run on over trailing blank lines). */
+function contentEnd(view: DocumentView, end: number): number {
+  let at = end;
+  while (at > 0 && /\s/.test(view.analysis.text[at - 1])) at--;
+  return Math.max(0, at - 1);
 }
 
 function endOfLine(view: DocumentView, offset: number): number {

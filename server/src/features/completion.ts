@@ -47,7 +47,9 @@ function frontmatterItems(request: CompletionRequest, cursor: YamlCursor): Compl
     return values.map((value) => ({ label: value, kind: CompletionItemKind.EnumMember, textEdit: replacing(request, prefix, value) }));
   }
   if (cursor.parents.length > 0) return [];
-  const present = new Set(Object.keys(request.view.analysis.frontmatter?.value && typeof request.view.analysis.frontmatter.value === 'object' ? (request.view.analysis.frontmatter.value as object) : {}));
+  // Read from the text: the frontmatter may not parse while a key is being typed.
+  const region = request.view.analysis.syntax!.frontmatter!.content;
+  const present = new Set([...request.view.analysis.text.slice(region.start, region.end).matchAll(/^([A-Za-z_][\w-]*):/gm)].map((match) => match[1]));
   const prefix = cursor.position.prefix;
   return keysOf(frontmatterSchema)
     .filter((entry) => request.profile.knownKeys.has(entry.key) && !present.has(entry.key))
@@ -81,7 +83,8 @@ function schemaFor(request: CompletionRequest): object {
 }
 
 function keyItems(request: CompletionRequest, cursor: YamlCursor, model: SkillModel): CompletionItem[] {
-  const schemaPath = cursor.parents.map((parent) => (parent === '-' ? 0 : parent));
+  const schemaPath: (string | number)[] = cursor.parents.map((parent) => (parent === '-' ? 0 : parent));
+  if (cursor.onItem && cursor.parents[cursor.parents.length - 1] !== '-') schemaPath.push(0);
   const kind = model.nodes.find((node) => node.id === cursor.step?.name)?.kind;
   const schema = schemaAt(schemaFor(request), schemaPath, (prefix) => (prefix.length === 2 && prefix[0] === 'steps' ? kind : undefined));
   const prefix = cursor.position.prefix;

@@ -12,6 +12,8 @@ export interface YamlCursor {
   step?: { name?: string; line: number };
   /** The column where the current line's content starts. */
   indent: number;
+  /** The cursor line starts a list item (`- …`): keys typed there belong to a new item. */
+  onItem: boolean;
 }
 
 /** Keys whose value is a list of plain strings: a `- ` item under them is a value. */
@@ -74,7 +76,7 @@ export function yamlCursor(regionText: string, offsetInRegion: number): YamlCurs
     position = { kind: 'key', prefix: (item ? item[2] ?? '' : current).trim() };
   }
   if (step) step.name = stepName(regionText.split('\n'), step.line);
-  return { parents, position, ...(step ? { step } : {}), indent: item ? item[1].length + 2 : indentOf(current) };
+  return { parents, position, ...(step ? { step } : {}), indent: item ? item[1].length + 2 : indentOf(current), onItem: !!item };
 }
 
 /** The `name:` of the list item starting at `line` (on the dash line or a line of the item). */

@@ -26,6 +26,8 @@ export interface ServerSession {
   initialize: InitializeResult;
   /** The last diagnostics pushed per URI. */
   pushed: Map<string, Diagnostic[]>;
+  /** Messages the server logged (`window/logMessage`), with their type (1 = error). */
+  logs: { type: number; message: string }[];
   /** How many `workspace/diagnostic/refresh` requests the server sent. */
   refreshes: () => number;
   stderr: () => string;
@@ -50,7 +52,8 @@ export async function startServer(options: { root: string; pull?: boolean; initi
     pushed.set(params.uri, params.diagnostics);
     for (const wake of waiters.splice(0)) wake();
   });
-  connection.onNotification('window/logMessage', () => undefined);
+  const logs: { type: number; message: string }[] = [];
+  connection.onNotification('window/logMessage', (params: { type: number; message: string }) => logs.push(params));
   connection.onRequest('workspace/diagnostic/refresh', () => {
     refreshes++;
     for (const wake of waiters.splice(0)) wake();
@@ -80,6 +83,7 @@ export async function startServer(options: { root: string; pull?: boolean; initi
     process: child,
     initialize,
     pushed,
+    logs,
     refreshes: () => refreshes,
     stderr: () => stderr,
     async waitForPush(uri, predicate = () => true, timeoutMs = 10000) {

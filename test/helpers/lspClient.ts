@@ -53,7 +53,9 @@ export async function startServer(options: { root: string; pull?: boolean; initi
     for (const wake of waiters.splice(0)) wake();
   });
   const logs: { type: number; message: string }[] = [];
-  connection.onNotification('window/logMessage', (params: { type: number; message: string }) => logs.push(params));
+  connection.onNotification('window/logMessage', (params: { type: number; message: string }) => {
+    logs.push(params);
+  });
   connection.onRequest('workspace/diagnostic/refresh', () => {
     refreshes++;
     for (const wake of waiters.splice(0)) wake();

@@ -1,0 +1,98 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+export const REPO = path.join(__dirname, '..', '..');
+export const TOOLS = process.env.E2E_TOOLS ?? path.join(REPO, '.e2e-tools');
+const NODE24 = path.join(TOOLS, 'node24', 'bin', 'node');
+const ENTRY = path.join(TOOLS, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+
+export interface CodeServer {
+  url: string;
+  dir: string;
+  log: string;
+  stop(): void;
+}
+
+function healthy(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    http
+      .get(`${url}/healthz`, (response) => {
+        response.resume();
+        resolve(response.statusCode === 200);
+      })
+      .on('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts a throw-away code-server (real VS Code 1.139) on loopback with a
+ * fresh user-data and extensions folder, the given .vsix files installed and
+ * `workspace` open. It runs in its own process group, so `stop()` ends the
+ * whole tree, file watchers included.
+ */
+export async function startCodeServer(options: { vsix: string[]; workspace: string; port: number; env?: Record<string, string>; settings?: object }): Promise<CodeServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sg-code-server-'));
+  const userData = path.join(dir, 'user-data');
+  const extensions = path.join(dir, 'extensions');
+  const config = path.join(dir, 'config.yaml');
+  mkdirSync(path.join(userData, 'User'), { recursive: true });
+  writeFileSync(config, `bind-addr: 127.0.0.1:${options.port}\nauth: none\ncert: false\n`);
+  writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'update.mode': 'none',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'extensions.ignoreRecommendations': true,
+      'security.workspace.trust.enabled': false,
+      'chat.disableAIFeatures': true,
+      'git.enabled': false,
+      'files.hotExit': 'off',
+      'editor.hover.delay': 100,
+      ...options.settings,
+    }),
+  );
+  // XDG folders keep code-server's own config and logs out of $HOME.
+  const env = { ...process.env, PATH: `${path.dirname(NODE24)}:${process.env.PATH}`, XDG_CONFIG_HOME: path.join(dir, 'xdg-config'), XDG_DATA_HOME: path.join(dir, 'xdg-data'), ...options.env };
+  const common = [ENTRY, '--config', config, '--user-data-dir', userData, '--extensions-dir', extensions];
+  for (const vsix of options.vsix) execFileSync(NODE24, [...common, '--install-extension', vsix], { env, stdio: 'pipe' });
+
+  const log = path.join(dir, 'code-server.log');
+  const out = openSync(log, 'w');
+  const child = spawn(
+    NODE24,
+    [...common, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--reconnection-grace-time', '5', options.workspace],
+    { env, stdio: ['ignore', out, out], detached: true },
+  );
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 60000;
+  while (!(await healthy(url))) {
+    if (Date.now() > deadline) throw new Error(`code-server did not start; see ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url: `${url}/?folder=${encodeURIComponent(options.workspace)}`,
+    dir,
+    log,
+    stop() {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/** Packages an extension folder as a .vsix with vsce (by default Skillgraph itself, as `npm run package` does). */
+export function packageExtension(folder = REPO, extraArgs = ['--readme-path', 'client/README.md']): string {
+  const vsix = path.join(mkdtempSync(path.join(tmpdir(), 'sg-vsix-')), 'extension.vsix');
+  execFileSync(path.join(REPO, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', ...extraArgs, '-o', vsix], { cwd: folder, stdio: 'pipe' });
+  return vsix;
+}

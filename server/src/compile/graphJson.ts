@@ -1,6 +1,7 @@
 import type { SkillAnalysis } from '../analyze';
 import { LineIndex, type LspRange } from '../parse/lineIndex';
 import type { EdgeKind, NodeKind, Port } from '../model/skillModel';
+import { graphProblems, type GraphProblem } from './graphProblems';
 
 export interface GraphJsonPort {
   name: string;
@@ -12,10 +13,14 @@ export interface GraphJsonPort {
 
 export interface GraphJsonNode {
   id: string;
-  kind: NodeKind;
+  /** `missing` stands for a step that references name but that does not exist. */
+  kind: NodeKind | 'missing';
   label: string;
   file: string;
+  /** The step's name. */
   range: LspRange;
+  /** The whole step, for finding the node under the editor's cursor. */
+  extent: LspRange;
   script?: string;
   inputs: GraphJsonPort[];
   outputs: GraphJsonPort[];
@@ -31,6 +36,8 @@ export interface GraphJsonEdge {
   /** The type the value carries (data edges). */
   type?: string;
   range?: LspRange;
+  /** Written in the source but pointing at nothing (a `depends_on` naming no step). */
+  dangling?: boolean;
 }
 
 /** The graph as `skillgraph graph --format json` prints it and the server's `skillgraph/graph` returns it (schemas/graph.schema.json). */
@@ -39,6 +46,7 @@ export interface GraphJson {
   skill: { name?: string; format: string; dir: string; file: string };
   nodes: GraphJsonNode[];
   edges: GraphJsonEdge[];
+  problems: GraphProblem[];
 }
 
 /** The id of the source node standing for an external input. */
@@ -58,12 +66,20 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     range: lines.rangeOf(item.nameSpan),
   });
   const model = analysis.model;
+  // Node ids must be unique in the drawing; a duplicated step name (itself a diagnostic) gets a suffix.
+  const seen = new Map<string, number>();
+  const uniqueId = (id: string) => {
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
+    return count === 1 ? id : `${id}#${count}`;
+  };
   const nodes: GraphJsonNode[] = model.nodes.map((node) => ({
-    id: node.id,
+    id: uniqueId(node.id),
     kind: node.kind,
     label: node.label,
     file,
     range: lines.rangeOf(node.nameSpan),
+    extent: lines.rangeOf({ start: Math.min(node.span.start, node.nameSpan.start), end: Math.max(node.span.end, node.nameSpan.end) }),
     ...(node.script ? { script: node.script.path } : {}),
     inputs: node.inputs.map(port),
     outputs: node.outputs.map(port),
@@ -71,6 +87,16 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     ...(node.parallel ? { parallel: true } : {}),
   }));
   const known = new Set(nodes.map((node) => node.id));
+  // A reference to no step still gets drawn: to or from a `missing` node, as a dangling edge.
+  for (const edge of model.edges) {
+    for (const end of [edge.from, edge.to]) {
+      if (known.has(end) || !edge.span) continue;
+      known.add(end);
+      const range = lines.rangeOf(edge.span);
+      nodes.push({ id: end, kind: 'missing', label: end, file, range, extent: range, inputs: [], outputs: [] });
+    }
+  }
+  const missing = new Set(nodes.filter((node) => node.kind === 'missing').map((node) => node.id));
   const edges: GraphJsonEdge[] = model.edges
     .filter((edge) => known.has(edge.from) && known.has(edge.to))
     .map((edge) => ({
@@ -80,13 +106,15 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       ...(edge.label !== undefined ? { label: edge.label } : {}),
       ...(edge.producer?.type ?? edge.consumer?.type ? { type: (edge.producer?.type ?? edge.consumer?.type)! } : {}),
       ...(edge.span ? { range: lines.rangeOf(edge.span) } : {}),
+      ...(missing.has(edge.from) || missing.has(edge.to) ? { dangling: true } : {}),
     }));
   const externalNames = new Set<string>();
   for (const input of model.externalInputs) {
     const id = externalNodeId(input.name);
     if (!externalNames.has(input.name)) {
       externalNames.add(input.name);
-      nodes.push({ id, kind: 'external-input', label: input.name, file, range: lines.rangeOf(input.nameSpan), inputs: [], outputs: [port(input)] });
+      const range = lines.rangeOf(input.nameSpan);
+      nodes.push({ id, kind: 'external-input', label: input.name, file, range, extent: range, inputs: [], outputs: [port(input)] });
     }
     edges.push({ from: id, to: input.nodeId, kind: 'data', label: input.name, ...(input.type ? { type: input.type } : {}), range: lines.rangeOf(input.nameSpan) });
   }
@@ -95,5 +123,6 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     skill: { ...(model.name !== undefined ? { name: model.name } : {}), format: model.format, dir: display(analysis.dir), file },
     nodes,
     edges,
+    problems: graphProblems(analysis, lines),
   };
 }

@@ -16,4 +16,6 @@ await Promise.all([
   build({ ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
   // `vscode` is provided by the editor's extension host.
   build({ ...common, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
+  // The graph preview runs in a browser sandbox: one script and one stylesheet, no remote resources.
+  build({ ...common, platform: 'browser', format: 'iife', target: 'chrome120', minify: true, entryPoints: { webview: 'client/webview/main.ts', 'webview-style': 'client/webview/preview.css' }, outdir: 'dist' }),
 ]);

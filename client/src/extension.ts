@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { GraphPreviews } from './preview/graphPreview';
 
 let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
@@ -55,7 +56,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   statusItem.name = 'Skillgraph';
   statusItem.command = 'workbench.actions.view.problems';
   client = createClient(context);
+  const previews = new GraphPreviews(context, () => client);
   context.subscriptions.push(
+    previews,
+    vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) => previews.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, false)),
+    vscode.commands.registerCommand('skillgraph.openPreviewToSide', (uri?: vscode.Uri | string) => previews.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, true)),
     output,
     statusItem,
     vscode.commands.registerCommand('skillgraph.restartServer', async () => {

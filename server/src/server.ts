@@ -25,7 +25,7 @@ import type { DocumentView } from './features/documentView';
 import { hover } from './features/hover';
 import { references } from './features/references';
 import { prepareRename, rename, RenameError } from './features/rename';
-import { codeLenses, foldingRanges, selectionRanges } from './features/structure';
+import { codeLenses, foldingRanges, previewLensRange, selectionRanges } from './features/structure';
 import { documentSymbols } from './features/symbols';
 import { AnalysisCache } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
@@ -201,9 +201,12 @@ connection.onRenameRequest((params, token) => withView(params.textDocument.uri, 
 connection.onFoldingRanges((params, token) => withView(params.textDocument.uri, token, [], (view) => foldingRanges(view)));
 connection.onSelectionRanges((params, token) => withView(params.textDocument.uri, token, [], (view) => selectionRanges(view, params.positions.map((position) => offsetOf(view, position)))));
 connection.onCodeLens((params, token) =>
-  withView(params.textDocument.uri, token, [], (view) =>
-    codeLenses(view).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [params.textDocument.uri, lens.range.start] } })),
-  ),
+  withView(params.textDocument.uri, token, [], (view) => {
+    const uri = params.textDocument.uri;
+    const top = previewLensRange(view);
+    const preview = top ? [{ range: top, command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] } }] : [];
+    return [...preview, ...codeLenses(view).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] } }))];
+  }),
 );
 connection.onWorkspaceSymbol(async (params, token) => {
   await settingsLoaded;

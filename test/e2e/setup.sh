@@ -30,10 +30,11 @@ fi
 
 if [ ! -f "$tools/code-server/node_modules/code-server/out/node/entry.js" ]; then
   say "code-server $code_server_version (compiles native modules against Node 24)"
-  # A clean environment: under `npm test`, npm's own npm_* variables (its user agent names
-  # Node 20) would reach code-server's install script, which then refuses to run.
-  env -i HOME="$HOME" PATH="$tools/node24/bin:/usr/local/bin:/usr/bin:/bin" npm_config_nodedir="$tools/node24" \
+  # Under `npm test`, npm's own npm_* variables (its user agent names Node 20) would reach
+  # code-server's install script, which then refuses to run: drop them for this install only.
+  ( for variable in $(compgen -e | grep -i '^npm_'); do unset "$variable"; done
+    export PATH="$tools/node24/bin:$PATH" npm_config_nodedir="$tools/node24"
     npm install --prefix "$tools/code-server" --no-audit --no-fund --loglevel=error "code-server@$code_server_version" \
-    >"$tools/code-server-install.log" 2>&1 || { tail -40 "$tools/code-server-install.log"; exit 1; }
+      >"$tools/code-server-install.log" 2>&1 ) || { tail -40 "$tools/code-server-install.log"; exit 1; }
 fi
 say "ready: $("$tools/node24/bin/node" --version), VS Code $("$tools/node24/bin/node" -p "require('$tools/code-server/node_modules/code-server/lib/vscode/package.json').version")"

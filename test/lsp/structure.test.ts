@@ -87,9 +87,10 @@ test('selection ranges grow from the value through its list, step and steps to t
   assert.deepEqual(chain, [at(62, 34, 46), at(62, 16, 47), span(59, 4, 71, 0), span(23, 2, 71, 0), span(10, 0, 74, 0), span(0, 0, 75, 0)]);
 });
 
-test('code lens: consumers and external inputs per step', async () => {
+test('code lens: the graph preview at the top, consumers and external inputs per step', async () => {
   const lenses = await session.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: csv } });
   assert.deepEqual(lenses.map((lens) => [lens.range.start.line, lens.command!.title, lens.command!.command]), [
+    [0, 'Open graph preview', 'skillgraph.openPreviewToSide'],
     [23, '1 consumer · external input: csv-path', 'skillgraph.showReferences'],
     [36, '2 consumers', 'skillgraph.showReferences'],
     [48, '1 consumer', 'skillgraph.showReferences'],

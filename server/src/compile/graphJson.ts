@@ -73,8 +73,9 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     seen.set(id, count);
     return count === 1 ? id : `${id}#${count}`;
   };
+  const ids = new Map(model.nodes.map((node) => [node, uniqueId(node.id)]));
   const nodes: GraphJsonNode[] = model.nodes.map((node) => ({
-    id: uniqueId(node.id),
+    id: ids.get(node)!,
     kind: node.kind,
     label: node.label,
     file,
@@ -123,6 +124,6 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     skill: { ...(model.name !== undefined ? { name: model.name } : {}), format: model.format, dir: display(analysis.dir), file },
     nodes,
     edges,
-    problems: graphProblems(analysis, lines),
+    problems: graphProblems(analysis, lines, (node) => ids.get(node) ?? node.id),
   };
 }

@@ -20,19 +20,23 @@ export interface GraphProblem {
 
 const within = (span: Span, offset: number) => span.start <= offset && offset < Math.max(span.end, span.start + 1);
 
-/** Places each diagnostic on the nodes, ports and edges it is about, so the preview can mark them. */
-export function graphProblems(analysis: SkillAnalysis, lines: LineIndex): GraphProblem[] {
+/**
+ * Places each diagnostic on the nodes, ports and edges it is about, so the
+ * preview can mark them. `idOf` gives each node's id in the drawing (unique
+ * even when step names are not).
+ */
+export function graphProblems(analysis: SkillAnalysis, lines: LineIndex, idOf: (node: GraphNode) => string): GraphProblem[] {
   const nodes = analysis.model.nodes;
   return analysis.diagnostics.map((item) => ({
     code: item.code,
     severity: item.severity,
     message: item.message,
     range: lines.rangeOf(item.span),
-    targets: targetsOf(nodes, item.span.start, item.data),
+    targets: targetsOf(nodes, item.span.start, item.data, idOf),
   }));
 }
 
-function targetsOf(nodes: GraphNode[], offset: number, data: Record<string, unknown> | undefined): ProblemTarget[] {
+function targetsOf(nodes: GraphNode[], offset: number, data: Record<string, unknown> | undefined, idOf: (node: GraphNode) => string): ProblemTarget[] {
   const cycle = data?.cycle;
   if (Array.isArray(cycle)) {
     const ids = cycle as string[];
@@ -40,14 +44,14 @@ function targetsOf(nodes: GraphNode[], offset: number, data: Record<string, unkn
   }
   for (const node of nodes) {
     for (const port of [...node.inputs, ...node.outputs]) {
-      if (within(port.nameSpan, offset) || (port.typeSpan && within(port.typeSpan, offset))) return [{ kind: 'port', node: node.id, name: port.name, direction: port.direction }];
+      if (within(port.nameSpan, offset) || (port.typeSpan && within(port.typeSpan, offset))) return [{ kind: 'port', node: idOf(node), name: port.name, direction: port.direction }];
     }
     const ref = node.controlRefs.find((candidate) => within(candidate.span, offset));
     if (ref) {
       const dependency = ref.via === 'depends_on';
-      return [{ kind: 'edge', from: dependency ? ref.target : node.id, to: dependency ? node.id : ref.target }];
+      return [{ kind: 'edge', from: dependency ? ref.target : idOf(node), to: dependency ? idOf(node) : ref.target }];
     }
   }
   const node = nodes.find((candidate) => within(candidate.nameSpan, offset)) ?? nodes.find((candidate) => within(candidate.span, offset));
-  return node ? [{ kind: 'node', id: node.id }] : [];
+  return node ? [{ kind: 'node', id: idOf(node) }] : [];
 }

@@ -60,3 +60,9 @@ export function codeLenses(view: DocumentView): CodeLens[] {
     return { range: rangeOf(view, node.nameSpan), command: { title: parts.join(' · '), command: '' } };
   });
 }
+
+/** Where the "open graph preview" lens goes: the top of a skill that has a graph. */
+export function previewLensRange(view: DocumentView): CodeLens['range'] | undefined {
+  const open = view.analysis.syntax?.frontmatter?.open;
+  return view.analysis.model.nodes.length > 0 && open ? rangeOf(view, open) : undefined;
+}

@@ -1,0 +1,155 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { GraphJson } from '../../../server/src/compile/graphJson';
+import { previewHtml } from '../../webview/html';
+import type { Direction, HostMessage, WebviewMessage } from '../../webview/protocol';
+
+const DIRECTION_KEY = 'skillgraph.preview.direction';
+/** Typing pauses this long before the graph is rebuilt. */
+const UPDATE_DELAY_MS = 250;
+
+/** One graph preview per skill file, beside it; the server computes the graph, the webview only draws it. */
+export class GraphPreviews implements vscode.Disposable {
+  private readonly panels = new Map<string, vscode.WebviewPanel>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** The last graph shown per file, to find the node under the cursor without asking the server. */
+  private readonly lastGraph = new Map<string, GraphJson>();
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly client: () => LanguageClient | undefined) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeTextDocument((event) => this.scheduleUpdate(event.document.uri)),
+      vscode.window.onDidChangeTextEditorSelection((event) => this.highlight(event.textEditor)),
+    );
+  }
+
+  /** Opens (or shows) the preview of a skill file. */
+  async open(uri: vscode.Uri | undefined, toSide: boolean): Promise<void> {
+    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    if (!target || path.basename(target.fsPath) !== 'SKILL.md') {
+      void vscode.window.showInformationMessage('Skillgraph: open a SKILL.md to preview its graph.');
+      return;
+    }
+    const key = target.toString();
+    const existing = this.panels.get(key);
+    if (existing) {
+      existing.reveal(undefined, true);
+      return;
+    }
+    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(
+      'skillgraph.preview',
+      `Graph: ${path.basename(path.dirname(target.fsPath))}`,
+      { viewColumn: toSide ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: true },
+      { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: false },
+    );
+    panel.webview.html = previewHtml({
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview-style.css')).toString(),
+      cspSource: panel.webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+    });
+    this.panels.set(key, panel);
+    panel.onDidDispose(() => {
+      this.panels.delete(key);
+      this.lastGraph.delete(key);
+    });
+    panel.webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(target, panel, message));
+  }
+
+  private async receive(uri: vscode.Uri, panel: vscode.WebviewPanel, message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        await this.update(uri);
+        return;
+      case 'reveal': {
+        const document = await vscode.workspace.openTextDocument(uri);
+        const editor = await vscode.window.showTextDocument(document, { viewColumn: this.editorColumn(uri, panel), preserveFocus: false });
+        const range = new vscode.Range(message.range.start.line, message.range.start.character, message.range.end.line, message.range.end.character);
+        editor.selection = new vscode.Selection(range.start, range.end);
+        editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+        return;
+      }
+      case 'direction':
+        await this.context.workspaceState.update(DIRECTION_KEY, message.direction);
+        return;
+      case 'export':
+        await this.export(uri, message.format, message.data);
+        return;
+    }
+  }
+
+  /** The column of an editor already showing the file, else the one next to the preview. */
+  private editorColumn(uri: vscode.Uri, panel: vscode.WebviewPanel): vscode.ViewColumn {
+    const shown = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.toString() === uri.toString());
+    return shown?.viewColumn ?? (panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+  }
+
+  private scheduleUpdate(uri: vscode.Uri): void {
+    const key = uri.toString();
+    if (!this.panels.has(key)) return;
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        void this.update(uri);
+      }, UPDATE_DELAY_MS),
+    );
+  }
+
+  private async update(uri: vscode.Uri): Promise<void> {
+    const panel = this.panels.get(uri.toString());
+    const client = this.client();
+    if (!panel || !client) return;
+    // The server only analyses open documents.
+    await vscode.workspace.openTextDocument(uri);
+    const graph = await client.sendRequest<GraphJson | null>('skillgraph/graph', { uri: uri.toString() }).catch(() => null);
+    if (!graph) return;
+    const direction = this.context.workspaceState.get<Direction>(DIRECTION_KEY, 'RIGHT');
+    await panel.webview.postMessage({ type: 'graph', graph, direction } satisfies HostMessage);
+    const editor = vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.toString() === uri.toString());
+    if (editor) await this.highlight(editor, graph);
+  }
+
+  /** Highlights the node whose step holds the cursor. */
+  private async highlight(editor: vscode.TextEditor, fresh?: GraphJson): Promise<void> {
+    const key = editor.document.uri.toString();
+    const panel = this.panels.get(key);
+    if (!panel) return;
+    if (fresh) this.lastGraph.set(key, fresh);
+    const graph = this.lastGraph.get(key);
+    if (!graph) return;
+    const cursor = editor.selection.active;
+    const inside = (range: GraphJson['nodes'][number]['extent']) =>
+      new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character).contains(cursor);
+    const node = graph.nodes.find((candidate) => candidate.kind !== 'external-input' && candidate.kind !== 'missing' && inside(candidate.extent));
+    await panel.webview.postMessage({ type: 'highlight', nodeId: node?.id ?? null } satisfies HostMessage);
+  }
+
+  /** Saves an export where the user chooses; the dialog asks before replacing, and the write is atomic. */
+  private async export(uri: vscode.Uri, format: 'svg' | 'png', data: string): Promise<void> {
+    const suggested = vscode.Uri.file(path.join(path.dirname(uri.fsPath), `${path.basename(path.dirname(uri.fsPath))}-graph.${format}`));
+    const target = await vscode.window.showSaveDialog({ defaultUri: suggested, filters: format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] } });
+    if (!target) return;
+    const bytes = format === 'svg' ? Buffer.from(data, 'utf8') : Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64');
+    const temporary = `${target.fsPath}.${process.pid}.tmp`;
+    try {
+      fs.writeFileSync(temporary, bytes);
+      fs.renameSync(temporary, target.fsPath);
+      void vscode.window.showInformationMessage(`Skillgraph: graph saved to ${vscode.workspace.asRelativePath(target)}.`);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
+      void vscode.window.showErrorMessage(`Skillgraph: could not save the graph: ${(error as Error).message}`);
+    }
+  }
+
+  dispose(): void {
+    for (const panel of this.panels.values()) panel.dispose();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,170 @@
+import ELK from 'elkjs/lib/elk.bundled.js';
+import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
+import type { GraphJson, GraphJsonEdge, GraphJsonNode, GraphJsonPort } from '../../server/src/compile/graphJson';
+import type { Direction } from './protocol';
+
+export const ROW = 18;
+export const HEADER = 40;
+const CHAR = 7;
+const PORT_SIZE = 6;
+
+export interface PlacedPort {
+  id: string;
+  name: string;
+  direction: 'input' | 'output';
+  x: number;
+  y: number;
+  port: GraphJsonPort;
+}
+
+export interface PlacedNode {
+  node: GraphJsonNode;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  ports: PlacedPort[];
+}
+
+export interface PlacedEdge {
+  id: string;
+  edge: GraphJsonEdge;
+  points: { x: number; y: number }[];
+  label?: { text: string; x: number; y: number; width: number; height: number };
+}
+
+export interface Layout {
+  nodes: PlacedNode[];
+  edges: PlacedEdge[];
+  width: number;
+  height: number;
+  /** Identifies the structure laid out: the same signature can reuse the same positions. */
+  signature: string;
+}
+
+const elk = new ELK();
+
+export function portId(node: string, direction: 'input' | 'output', name: string): string {
+  return `${node}\u241f${direction}\u241f${name}`;
+}
+
+function textWidth(text: string): number {
+  return text.length * CHAR;
+}
+
+function portText(port: GraphJsonPort): string {
+  return port.type ? `${port.name}: ${port.type}` : port.name;
+}
+
+/** Inputs drawn as broken stubs instead of edges from an external source: likely typos of an upstream output. */
+export function brokenInputs(graph: GraphJson): Set<string> {
+  const broken = new Set<string>();
+  for (const problem of graph.problems) {
+    if (problem.code !== 'input_name_typo') continue;
+    for (const target of problem.targets) if (target.kind === 'port') broken.add(portId(target.node, 'input', target.name));
+  }
+  return broken;
+}
+
+export function edgeLabel(edge: GraphJsonEdge): string | undefined {
+  if (edge.kind === 'data') return edge.type ? `${edge.label}: ${edge.type}` : edge.label;
+  return edge.label;
+}
+
+function badgeRow(node: GraphJsonNode): boolean {
+  return (node.oneOf?.length ?? 0) > 0 || node.parallel === true;
+}
+
+export function nodeSize(node: GraphJsonNode): { width: number; height: number } {
+  const rows = Math.max(node.inputs.length, node.outputs.length);
+  const left = Math.max(0, ...node.inputs.map((port) => textWidth(portText(port))));
+  const right = Math.max(0, ...node.outputs.map((port) => textWidth(portText(port))));
+  const subtitle = node.script ? textWidth(node.script) + 24 : 0;
+  const badges = node.oneOf ? textWidth(`one of: ${node.oneOf.join(' | ')}`) + 16 : 0;
+  if (node.kind === 'external-input' || node.kind === 'missing') return { width: Math.max(90, textWidth(node.label) + 36), height: 32 };
+  const width = Math.max(150, textWidth(node.label) + 48, left + right + 40, subtitle, badges);
+  return { width, height: HEADER + rows * ROW + (badgeRow(node) ? ROW : 0) + (rows > 0 ? 8 : 4) };
+}
+
+/** The structure of a graph: node ids, ports and edges. Labels, types and problems do not move anything. */
+export function signatureOf(graph: GraphJson, direction: Direction): string {
+  const nodes = graph.nodes.map((node) => `${node.id}(${node.inputs.map((port) => port.name).join(',')}|${node.outputs.map((port) => port.name).join(',')})`);
+  const edges = graph.edges.map((edge) => `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`);
+  return `${direction};${nodes.join(';')};${edges.join(';')}`;
+}
+
+/** Lays the graph out with ELK's layered algorithm; ports keep their rows, inputs on the left, outputs on the right. */
+export async function layoutGraph(graph: GraphJson, direction: Direction): Promise<Layout> {
+  const broken = brokenInputs(graph);
+  const skipped = new Set(graph.nodes.filter((node) => node.kind === 'external-input' && node.outputs.every((port) => graph.edges.filter((edge) => edge.from === node.id).every((edge) => broken.has(portId(edge.to, 'input', port.name))))).map((node) => node.id));
+  const shown = graph.nodes.filter((node) => !skipped.has(node.id));
+  const portsOf = new Map<string, Set<string>>();
+  const children: ElkNode[] = shown.map((node) => {
+    const size = nodeSize(node);
+    const external = node.kind === 'external-input';
+    const ports: ElkPort[] = [
+      ...node.inputs.map((port, row) => ({ id: portId(node.id, 'input', port.name), x: -PORT_SIZE / 2, y: HEADER + row * ROW + ROW / 2 - PORT_SIZE / 2, width: PORT_SIZE, height: PORT_SIZE, layoutOptions: { 'elk.port.side': 'WEST' } })),
+      ...node.outputs.map((port, row) => ({
+        id: portId(node.id, 'output', port.name),
+        x: size.width - PORT_SIZE / 2,
+        y: external ? size.height / 2 - PORT_SIZE / 2 : HEADER + row * ROW + ROW / 2 - PORT_SIZE / 2,
+        width: PORT_SIZE,
+        height: PORT_SIZE,
+        layoutOptions: { 'elk.port.side': 'EAST' },
+      })),
+    ];
+    portsOf.set(node.id, new Set(ports.map((port) => port.id)));
+    return { id: node.id, ...size, ports, layoutOptions: { 'elk.portConstraints': 'FIXED_POS' } };
+  });
+  const edges: ElkExtendedEdge[] = [];
+  const kept: GraphJsonEdge[] = [];
+  graph.edges.forEach((edge) => {
+    if (skipped.has(edge.from) || skipped.has(edge.to)) return;
+    const from = edge.kind === 'data' && edge.label !== undefined ? portId(edge.from, 'output', edge.label) : undefined;
+    const to = edge.kind === 'data' && edge.label !== undefined ? portId(edge.to, 'input', edge.label) : undefined;
+    const text = edgeLabel(edge);
+    edges.push({
+      id: `e${kept.length}`,
+      sources: [from && portsOf.get(edge.from)?.has(from) ? from : edge.from],
+      targets: [to && portsOf.get(edge.to)?.has(to) ? to : edge.to],
+      ...(text ? { labels: [{ text, width: textWidth(text) + 8, height: 14 }] } : {}),
+    });
+    kept.push(edge);
+  });
+  const result: ElkNode = await elk.layout({
+    id: 'root',
+    layoutOptions: {
+      'elk.algorithm': 'layered',
+      'elk.direction': direction,
+      'elk.edgeRouting': 'ORTHOGONAL',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '70',
+      'elk.spacing.nodeNode': '36',
+      'elk.spacing.edgeLabel': '4',
+      'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
+      'elk.edgeLabels.placement': 'CENTER',
+    },
+    children,
+    edges,
+  });
+  const placedNodes: PlacedNode[] = (result.children ?? []).map((child, index) => {
+    const node = shown[index];
+    const ports = (child.ports ?? []).map((port) => {
+      const [, direction, name] = port.id.split('\u241f') as [string, 'input' | 'output', string];
+      const source = (direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === name)!;
+      return { id: port.id, name, direction, x: (child.x ?? 0) + (port.x ?? 0) + PORT_SIZE / 2, y: (child.y ?? 0) + (port.y ?? 0) + PORT_SIZE / 2, port: source };
+    });
+    return { node, x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0, ports };
+  });
+  const placedEdges: PlacedEdge[] = (result.edges ?? []).map((laid, index) => {
+    const sections = laid.sections ?? [];
+    const points = sections.flatMap((section) => [section.startPoint, ...(section.bendPoints ?? []), section.endPoint]);
+    const label = laid.labels?.[0];
+    return {
+      id: laid.id,
+      edge: kept[index],
+      points,
+      ...(label ? { label: { text: label.text ?? '', x: label.x ?? 0, y: label.y ?? 0, width: label.width ?? 0, height: label.height ?? 0 } } : {}),
+    };
+  });
+  return { nodes: placedNodes, edges: placedEdges, width: result.width ?? 0, height: result.height ?? 0, signature: signatureOf(graph, direction) };
+}

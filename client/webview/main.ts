@@ -1,0 +1,213 @@
+import type { GraphJson } from '../../server/src/compile/graphJson';
+import { exportPng, exportSvg } from './exportImage';
+import { layoutGraph, signatureOf, type Layout } from './layout';
+import { Overview } from './overview';
+import type { Direction, HostMessage, WebviewMessage } from './protocol';
+import { indexProblems, renderGraph } from './render';
+import { Viewport, type Transform } from './viewport';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+  getState(): { transform?: Transform } | undefined;
+  setState(state: { transform?: Transform }): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const host = acquireVsCodeApi();
+const svg = document.getElementById('graph') as unknown as SVGSVGElement;
+const tooltip = document.getElementById('tooltip')!;
+const status = document.getElementById('status')!;
+const search = document.getElementById('search') as HTMLInputElement;
+const skillProblems = document.getElementById('skill-problems')!;
+const viewport = new Viewport(svg);
+const overview = new Overview(document.getElementById('overview') as unknown as SVGSVGElement, svg, viewport);
+
+let graph: GraphJson | undefined;
+let layout: Layout | undefined;
+let direction: Direction = 'RIGHT';
+let highlighted: string | null = null;
+let generation = 0;
+let fitted = false;
+
+const saved = host.getState()?.transform;
+if (saved) {
+  viewport.transform = saved;
+  fitted = true;
+}
+viewport.onChange(() => host.setState({ transform: viewport.transform }));
+
+/** Reuses the previous positions when only labels, types or problems changed, so nothing jumps while typing. */
+function carryOver(previous: Layout, next: GraphJson): Layout {
+  const nodes = new Map(next.nodes.map((node) => [node.id, node]));
+  const key = (edge: GraphJson['edges'][number]) => `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`;
+  const edges = new Map<string, GraphJson['edges']>();
+  for (const edge of next.edges) edges.set(key(edge), [...(edges.get(key(edge)) ?? []), edge]);
+  return {
+    ...previous,
+    nodes: previous.nodes.map((placed) => {
+      const node = nodes.get(placed.node.id)!;
+      return { ...placed, node, ports: placed.ports.map((port) => ({ ...port, port: (port.direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === port.name) ?? port.port })) };
+    }),
+    edges: previous.edges.map((placed) => ({ ...placed, edge: edges.get(key(placed.edge))?.shift() ?? placed.edge })),
+  };
+}
+
+async function show(next: GraphJson): Promise<void> {
+  const current = ++generation;
+  const reuse = layout && layout.signature === signatureOf(next, direction);
+  const laidOut = reuse ? carryOver(layout!, next) : await layoutGraph(next, direction);
+  if (current !== generation) return; // a newer graph arrived while this one was laid out
+  graph = next;
+  layout = laidOut;
+  const problems = indexProblems(next);
+  viewport.attach(renderGraph(svg, next, laidOut, problems));
+  overview.show(laidOut);
+  if (!fitted) {
+    viewport.fit(laidOut.width, laidOut.height);
+    fitted = true;
+  }
+  const steps = next.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').length;
+  status.textContent = `${steps} step${steps === 1 ? '' : 's'} · ${next.edges.length} edge${next.edges.length === 1 ? '' : 's'}`;
+  skillProblems.hidden = problems.skill.length === 0;
+  skillProblems.textContent = problems.skill.map((problem) => `${problem.severity}: ${problem.message}`).join('\n');
+  markHighlight();
+}
+
+function markHighlight(): void {
+  for (const node of svg.querySelectorAll('.node.current')) node.classList.remove('current');
+  if (highlighted) svg.querySelector(`.node[data-id="${CSS.escape(highlighted)}"]`)?.classList.add('current');
+}
+
+function nodeElement(id: string): SVGGElement | null {
+  return svg.querySelector(`.node[data-id="${CSS.escape(id)}"]`);
+}
+
+function revealNode(id: string): void {
+  const node = graph?.nodes.find((candidate) => candidate.id === id);
+  if (node) host.postMessage({ type: 'reveal', range: node.range });
+}
+
+svg.addEventListener('click', (event) => {
+  const target = event.target as Element;
+  const node = target.closest('.node');
+  if (node) {
+    revealNode(node.getAttribute('data-id')!);
+    return;
+  }
+  const edgeElement = target.closest('.edge');
+  if (!edgeElement || !graph || !layout) return;
+  const placed = layout.edges.find((edge) => edge.edge.from === edgeElement.getAttribute('data-from') && edge.edge.to === edgeElement.getAttribute('data-to') && (edge.edge.label ?? null) === edgeElement.getAttribute('data-label'));
+  // A data edge's range is its consuming input; an implicit control edge falls back to the step it leads to.
+  const range = placed?.edge.range ?? graph.nodes.find((node) => node.id === placed?.edge.to)?.range;
+  if (range) host.postMessage({ type: 'reveal', range });
+});
+
+svg.addEventListener('mouseover', (event) => {
+  const marked = (event.target as Element).closest('[data-problems]');
+  if (!marked) {
+    tooltip.hidden = true;
+    return;
+  }
+  tooltip.textContent = marked.getAttribute('data-problems');
+  tooltip.hidden = false;
+  tooltip.style.left = `${(event as MouseEvent).clientX + 12}px`;
+  tooltip.style.top = `${(event as MouseEvent).clientY + 12}px`;
+});
+svg.addEventListener('mouseleave', () => (tooltip.hidden = true));
+
+/** Arrow keys move focus to the nearest node in that direction. */
+svg.addEventListener('keydown', (event) => {
+  const current = (event.target as Element).closest('.node');
+  if (!current || !layout) return;
+  const id = current.getAttribute('data-id')!;
+  if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    revealNode(id);
+    return;
+  }
+  const vectors: Record<string, [number, number]> = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+  const vector = vectors[event.key];
+  if (!vector) return;
+  event.preventDefault();
+  const from = layout.nodes.find((node) => node.node.id === id)!;
+  const centre = (node: typeof from) => [node.x + node.width / 2, node.y + node.height / 2];
+  const [fx, fy] = centre(from);
+  let best: typeof from | undefined;
+  let bestScore = Infinity;
+  for (const candidate of layout.nodes) {
+    if (candidate === from) continue;
+    const [cx, cy] = centre(candidate);
+    const along = (cx - fx) * vector[0] + (cy - fy) * vector[1];
+    if (along <= 0) continue;
+    const across = Math.abs((cx - fx) * vector[1] - (cy - fy) * vector[0]);
+    const score = along + across * 2;
+    if (score < bestScore) {
+      best = candidate;
+      bestScore = score;
+    }
+  }
+  if (best) focusNode(best.node.id);
+});
+
+function focusNode(id: string): void {
+  const element = nodeElement(id);
+  const placed = layout?.nodes.find((node) => node.node.id === id);
+  if (!element || !placed) return;
+  element.focus();
+  viewport.center(placed.x + placed.width / 2, placed.y + placed.height / 2);
+}
+
+let matches: string[] = [];
+let matchIndex = 0;
+search.addEventListener('input', () => {
+  const query = search.value.trim().toLowerCase();
+  for (const node of svg.querySelectorAll('.node.found')) node.classList.remove('found');
+  matches = query === '' ? [] : (layout?.nodes ?? []).filter((node) => node.node.label.toLowerCase().includes(query)).map((node) => node.node.id);
+  matchIndex = 0;
+  for (const id of matches) nodeElement(id)?.classList.add('found');
+  if (matches.length > 0) {
+    const placed = layout!.nodes.find((node) => node.node.id === matches[0])!;
+    viewport.center(placed.x + placed.width / 2, placed.y + placed.height / 2);
+  }
+});
+search.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || matches.length === 0) return;
+  matchIndex = (matchIndex + 1) % matches.length;
+  focusNode(matches[matchIndex]);
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.target === search) return;
+  if (event.key === '+' || event.key === '=') viewport.zoom(1.2);
+  if (event.key === '-') viewport.zoom(1 / 1.2);
+  if (event.key === '0' && layout) viewport.fit(layout.width, layout.height);
+});
+document.getElementById('zoom-in')!.addEventListener('click', () => viewport.zoom(1.2));
+document.getElementById('zoom-out')!.addEventListener('click', () => viewport.zoom(1 / 1.2));
+document.getElementById('fit')!.addEventListener('click', () => layout && viewport.fit(layout.width, layout.height));
+document.getElementById('direction')!.addEventListener('click', () => {
+  direction = direction === 'RIGHT' ? 'DOWN' : 'RIGHT';
+  host.postMessage({ type: 'direction', direction });
+  fitted = false;
+  if (graph) void show(graph);
+});
+document.getElementById('export-svg')!.addEventListener('click', () => {
+  if (layout) host.postMessage({ type: 'export', format: 'svg', data: exportSvg(svg, layout) });
+});
+document.getElementById('export-png')!.addEventListener('click', async () => {
+  if (layout) host.postMessage({ type: 'export', format: 'png', data: await exportPng(exportSvg(svg, layout), layout.width, layout.height) });
+});
+
+window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+  const message = event.data;
+  if (message.type === 'graph') {
+    if (message.direction !== direction) fitted = false;
+    direction = message.direction;
+    void show(message.graph);
+  } else if (message.type === 'highlight') {
+    highlighted = message.nodeId;
+    markHighlight();
+  }
+});
+
+host.postMessage({ type: 'ready' });

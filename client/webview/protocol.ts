@@ -1,0 +1,20 @@
+// The messages between the extension (host) and the graph preview (webview).
+// Both sides import these types, so a change to one side fails the build of the other.
+import type { GraphJson } from '../../server/src/compile/graphJson';
+import type { LspRange } from '../../server/src/parse/lineIndex';
+
+export type Direction = 'RIGHT' | 'DOWN';
+
+export type HostMessage =
+  /** A new graph to show (after the file changed). */
+  | { type: 'graph'; graph: GraphJson; direction: Direction }
+  /** The node under the editor's cursor, or null. */
+  | { type: 'highlight'; nodeId: string | null };
+
+export type WebviewMessage =
+  | { type: 'ready' }
+  /** Reveal and select this range of the skill file (a clicked node or edge). */
+  | { type: 'reveal'; range: LspRange }
+  | { type: 'direction'; direction: Direction }
+  /** Save an export: SVG text, or a PNG as a base64 data URL. */
+  | { type: 'export'; format: 'svg' | 'png'; data: string };

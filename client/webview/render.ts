@@ -1,0 +1,166 @@
+import type { GraphJson } from '../../server/src/compile/graphJson';
+import type { GraphProblem } from '../../server/src/compile/graphProblems';
+import { brokenInputs, HEADER, ROW, type Layout, type PlacedEdge, type PlacedNode } from './layout';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function element<K extends keyof SVGElementTagNameMap>(name: K, attributes: Record<string, string | number> = {}, parent?: Element): SVGElementTagNameMap[K] {
+  const created = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
+  parent?.appendChild(created);
+  return created;
+}
+
+function text(content: string, attributes: Record<string, string | number>, parent: Element): SVGTextElement {
+  const node = element('text', attributes, parent);
+  node.textContent = content;
+  return node;
+}
+
+/** Problems indexed by what they are about. */
+export interface ProblemIndex {
+  nodes: Map<string, GraphProblem[]>;
+  ports: Map<string, GraphProblem[]>;
+  edges: Map<string, GraphProblem[]>;
+  skill: GraphProblem[];
+}
+
+export function indexProblems(graph: GraphJson): ProblemIndex {
+  const index: ProblemIndex = { nodes: new Map(), ports: new Map(), edges: new Map(), skill: [] };
+  const add = (map: Map<string, GraphProblem[]>, key: string, problem: GraphProblem) => map.set(key, [...(map.get(key) ?? []), problem]);
+  for (const problem of graph.problems) {
+    if (problem.severity === 'information' || problem.severity === 'hint') continue;
+    if (problem.targets.length === 0) index.skill.push(problem);
+    for (const target of problem.targets) {
+      if (target.kind === 'node') add(index.nodes, target.id, problem);
+      if (target.kind === 'port') add(index.ports, `${target.node}\u241f${target.direction}\u241f${target.name}`, problem);
+      if (target.kind === 'edge') add(index.edges, `${target.from}>${target.to}`, problem);
+    }
+  }
+  return index;
+}
+
+function worst(problems: GraphProblem[] | undefined): string {
+  if (!problems || problems.length === 0) return '';
+  return problems.some((problem) => problem.severity === 'error') ? 'has-error' : 'has-warning';
+}
+
+/** The messages a mark shows on hover, one per line. */
+function describe(problems: GraphProblem[]): string {
+  return problems.map((problem) => `${problem.message} [${problem.code}]`).join('\n');
+}
+
+const KIND_TITLES: Record<string, string> = {
+  step: 'step',
+  decision: 'decision',
+  execution: 'execution',
+  client_task: 'client task',
+  router: 'router',
+  end: 'end',
+  'external-input': 'external input',
+  missing: 'missing step',
+};
+
+function nodeShape(placed: PlacedNode, group: SVGGElement): void {
+  const { width, height } = placed;
+  const kind = placed.node.kind;
+  if (kind === 'router') {
+    const h = HEADER;
+    element('polygon', { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` }, group);
+    if (height > h) element('rect', { class: 'shape body', x: 0, y: h, width, height: height - h, rx: 3 }, group);
+  } else if (kind === 'decision') {
+    const c = 10;
+    element('polygon', { class: 'shape', points: `${c},0 ${width - c},0 ${width},${c} ${width},${height - c} ${width - c},${height} ${c},${height} 0,${height - c} 0,${c}` }, group);
+  } else if (kind === 'end') {
+    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: 16 }, group);
+    element('rect', { class: 'shape inner', x: 3, y: 3, width: width - 6, height: height - 6, rx: 13 }, group);
+  } else if (kind === 'external-input' || kind === 'missing') {
+    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: height / 2 }, group);
+  } else {
+    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: kind === 'client_task' ? 12 : 4 }, group);
+    if (kind === 'execution' || placed.node.script) element('rect', { class: 'script-bar', x: 0, y: 0, width: 5, height, rx: 2 }, group);
+  }
+}
+
+function renderNode(placed: PlacedNode, problems: ProblemIndex, broken: Set<string>, parent: SVGGElement): void {
+  const node = placed.node;
+  const scripted = node.script !== undefined;
+  const classes = ['node', `kind-${node.kind}`, scripted ? 'scripted' : 'judgment', worst(problems.nodes.get(node.id))].filter(Boolean);
+  const group = element('g', { class: classes.join(' '), transform: `translate(${placed.x},${placed.y})`, 'data-id': node.id, tabindex: 0, role: 'button' }, parent);
+  group.setAttribute('aria-label', `${KIND_TITLES[node.kind] ?? node.kind} ${node.label}${node.script ? `, runs ${node.script}` : ''}`);
+  nodeShape(placed, group);
+  if (node.kind === 'external-input' || node.kind === 'missing') {
+    text(node.kind === 'missing' ? `? ${node.label}` : node.label, { class: 'label', x: placed.width / 2, y: placed.height / 2 + 4, 'text-anchor': 'middle' }, group);
+  } else {
+    text(node.label, { class: 'label', x: 12, y: 17 }, group);
+    const subtitle = node.script ? `⚙ ${node.script}` : node.kind === 'step' ? 'agent judgment' : KIND_TITLES[node.kind];
+    text(subtitle, { class: `subtitle ${scripted ? 'script-name' : ''}`, x: 12, y: 32 }, group);
+  }
+  const rows = Math.max(node.inputs.length, node.outputs.length);
+  if (node.oneOf?.length || node.parallel) {
+    const badge = [node.parallel ? '∥ parallel' : '', node.oneOf?.length ? `one of: ${node.oneOf.join(' | ')}` : ''].filter(Boolean).join('  ');
+    text(badge, { class: 'badge', x: 12, y: HEADER + rows * ROW + 13 }, group);
+  }
+  const count = problems.nodes.get(node.id)?.length ?? 0;
+  if (count > 0) {
+    const mark = element('g', { class: 'problem-mark', transform: `translate(${placed.width - 10},-6)` }, group);
+    element('circle', { r: 8 }, mark);
+    text(String(count), { x: 0, y: 4, 'text-anchor': 'middle' }, mark);
+  }
+  for (const port of placed.ports) {
+    if (node.kind === 'external-input') continue;
+    const portProblems = problems.ports.get(port.id);
+    const localX = port.x - placed.x;
+    const localY = port.y - placed.y;
+    const portGroup = element('g', { class: ['port', port.direction, worst(portProblems)].filter(Boolean).join(' '), 'data-port': port.name }, group);
+    element('circle', { cx: localX, cy: localY, r: 3 }, portGroup);
+    const label = port.port.type ? `${port.name}: ${port.port.type}` : port.name;
+    text(label, port.direction === 'input' ? { x: localX + 8, y: localY + 4 } : { x: localX - 8, y: localY + 4, 'text-anchor': 'end' }, portGroup);
+    if (broken.has(port.id)) {
+      // A dangling input: a stub that leads nowhere, ending in a break mark.
+      const stub = element('g', { class: 'broken-stub' }, portGroup);
+      element('line', { x1: localX - 30, y1: localY, x2: localX - 4, y2: localY }, stub);
+      text('✕', { x: localX - 38, y: localY + 4, 'text-anchor': 'middle' }, stub);
+    }
+    if (portProblems) portGroup.setAttribute('data-problems', describe(portProblems));
+  }
+  const nodeProblems = problems.nodes.get(node.id);
+  if (nodeProblems) group.setAttribute('data-problems', describe(nodeProblems));
+}
+
+function pathOf(edge: PlacedEdge): string {
+  return edge.points.map((point, i) => `${i === 0 ? 'M' : 'L'}${point.x},${point.y}`).join(' ');
+}
+
+function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElement): void {
+  const edge = placed.edge;
+  // Edge problems (cycles, unknown steps) are about ordering; a data edge between the same steps is not part of them.
+  const edgeProblems = edge.kind === 'data' ? undefined : problems.edges.get(`${edge.from}>${edge.to}`);
+  const cycle = edgeProblems?.some((problem) => problem.code === 'dependency_cycle');
+  const classes = ['edge', edge.kind, edge.dangling ? 'dangling' : '', cycle ? 'cycle' : '', worst(edgeProblems)].filter(Boolean);
+  const group = element('g', { class: classes.join(' '), 'data-from': edge.from, 'data-to': edge.to, ...(edge.label !== undefined ? { 'data-label': edge.label } : {}) }, parent);
+  element('path', { class: 'hit', d: pathOf(placed) }, group);
+  element('path', { class: 'line', d: pathOf(placed), 'marker-end': `url(#arrow-${edge.kind})` }, group);
+  if (placed.label) {
+    element('rect', { class: 'edge-label-bg', x: placed.label.x, y: placed.label.y, width: placed.label.width, height: placed.label.height, rx: 3 }, group);
+    text(placed.label.text, { class: 'edge-label', x: placed.label.x + 4, y: placed.label.y + 11 }, group);
+  }
+  if (edgeProblems) group.setAttribute('data-problems', describe(edgeProblems));
+}
+
+/** Draws a laid-out graph into `svg`, inside a `viewport` group the caller pans and zooms. */
+export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout, problems: ProblemIndex): SVGGElement {
+  svg.replaceChildren();
+  const defs = element('defs', {}, svg);
+  for (const kind of ['data', 'control', 'branch']) {
+    const marker = element('marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
+    element('path', { class: `arrow arrow-${kind}`, d: 'M0,0 L10,5 L0,10 z' }, marker);
+  }
+  const viewport = element('g', { class: 'viewport' }, svg);
+  const edges = element('g', { class: 'edges' }, viewport);
+  const nodes = element('g', { class: 'nodes' }, viewport);
+  for (const edge of layout.edges) renderEdge(edge, problems, edges);
+  const broken = brokenInputs(graph);
+  for (const node of layout.nodes) renderNode(node, problems, broken, nodes);
+  return viewport;
+}

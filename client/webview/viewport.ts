@@ -1,0 +1,81 @@
+/** Pan and zoom of the drawing: one transform, kept across graph updates. */
+export interface Transform {
+  x: number;
+  y: number;
+  scale: number;
+}
+
+const MIN_SCALE = 0.1;
+const MAX_SCALE = 4;
+
+export class Viewport {
+  transform: Transform = { x: 20, y: 20, scale: 1 };
+  private group: SVGGElement | undefined;
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(private readonly svg: SVGSVGElement) {
+    let drag: { x: number; y: number } | undefined;
+    svg.addEventListener('pointerdown', (event) => {
+      if ((event.target as Element).closest('.node, .edge')) return;
+      drag = { x: event.clientX, y: event.clientY };
+      svg.setPointerCapture(event.pointerId);
+    });
+    svg.addEventListener('pointermove', (event) => {
+      if (!drag) return;
+      this.transform = { ...this.transform, x: this.transform.x + event.clientX - drag.x, y: this.transform.y + event.clientY - drag.y };
+      drag = { x: event.clientX, y: event.clientY };
+      this.apply();
+    });
+    svg.addEventListener('pointerup', () => (drag = undefined));
+    svg.addEventListener(
+      'wheel',
+      (event) => {
+        event.preventDefault();
+        const box = svg.getBoundingClientRect();
+        this.zoomAt(Math.exp(-event.deltaY * 0.0015), event.clientX - box.left, event.clientY - box.top);
+      },
+      { passive: false },
+    );
+  }
+
+  attach(group: SVGGElement): void {
+    this.group = group;
+    this.apply();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  zoomAt(factor: number, x: number, y: number): void {
+    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.transform.scale * factor));
+    const ratio = scale / this.transform.scale;
+    this.transform = { scale, x: x - (x - this.transform.x) * ratio, y: y - (y - this.transform.y) * ratio };
+    this.apply();
+  }
+
+  zoom(factor: number): void {
+    const box = this.svg.getBoundingClientRect();
+    this.zoomAt(factor, box.width / 2, box.height / 2);
+  }
+
+  /** Fits a width × height drawing into the visible area, never enlarging past 1:1. */
+  fit(width: number, height: number): void {
+    const box = this.svg.getBoundingClientRect();
+    const scale = Math.max(MIN_SCALE, Math.min(1, (box.width - 40) / Math.max(width, 1), (box.height - 40) / Math.max(height, 1)));
+    this.transform = { scale, x: (box.width - width * scale) / 2, y: Math.max(20, (box.height - height * scale) / 2) };
+    this.apply();
+  }
+
+  /** Brings a point of the drawing to the centre of the view. */
+  center(x: number, y: number): void {
+    const box = this.svg.getBoundingClientRect();
+    this.transform = { ...this.transform, x: box.width / 2 - x * this.transform.scale, y: box.height / 2 - y * this.transform.scale };
+    this.apply();
+  }
+
+  private apply(): void {
+    this.group?.setAttribute('transform', `translate(${this.transform.x},${this.transform.y}) scale(${this.transform.scale})`);
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,183 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { analyzeSkill } from '../../server/src/analyze';
+import { toGraphJson, type GraphJson } from '../../server/src/compile/graphJson';
+import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
+import { openBrowser } from '../e2e/browser';
+import { servePreview } from './page';
+
+const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'webview');
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+let served: Awaited<ReturnType<typeof servePreview>>;
+let context: BrowserContext;
+let page: Page;
+const errors: string[] = [];
+
+function graphOf(relative: string): GraphJson {
+  return toGraphJson(analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, relative, 'SKILL.md')));
+}
+
+async function showGraph(graph: GraphJson, direction: 'RIGHT' | 'DOWN' = 'RIGHT'): Promise<void> {
+  await page.evaluate(([message]) => (window as unknown as { __send: (m: unknown) => void }).__send(message), [{ type: 'graph', graph, direction }] as const);
+  const steps = graph.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').length;
+  await page.locator('#status', { hasText: `${steps} step` }).waitFor();
+}
+
+async function posted(): Promise<{ type: string; [key: string]: unknown }[]> {
+  return page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted);
+}
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  served = await servePreview();
+  ({ context, page } = await openBrowser(served.url));
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'));
+});
+after(async () => {
+  await context?.close();
+  await served?.close();
+});
+
+test('renders the AIP 0.3 example: every node, port and edge, script-backed and judgment steps told apart', async () => {
+  const graph = graphOf('csv-report');
+  await showGraph(graph);
+  assert.equal(await page.locator('#graph .node').count(), graph.nodes.length);
+  assert.equal(await page.locator('#graph .edge').count(), graph.edges.length);
+  assert.equal(await page.locator('#graph .edge.data').count(), graph.edges.filter((edge) => edge.kind === 'data').length);
+  assert.equal(await page.locator('#graph .edge.control').count(), graph.edges.filter((edge) => edge.kind === 'control').length);
+  assert.deepEqual(await page.locator('#graph .node.scripted').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['load-table', 'profile-columns', 'write-report']);
+  assert.deepEqual(await page.locator('#graph .node.judgment.kind-step').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['choose-focus']);
+  assert.equal(await page.locator('.node[data-id="load-table"] .subtitle').textContent(), '⚙ scripts/load_table.py');
+  assert.ok((await page.locator('#graph .edge-label').allTextContents()).includes('focus-column: string'));
+  assert.equal(await page.locator('.node[data-id="input:csv-path"]').count(), 1);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report.png') });
+  assert.deepEqual(errors, [], 'the page logged errors (CSP violations included)');
+});
+
+test('AIP 0.5 step kinds get their own shapes; branch edges carry their values', async () => {
+  const graph = graphOf('ticket-triage');
+  await showGraph(graph);
+  for (const kind of ['decision', 'router', 'execution', 'client_task', 'end', 'external-input']) {
+    assert.equal(await page.locator(`#graph .node.kind-${kind}`).count(), 1, kind);
+  }
+  assert.equal(await page.locator('.node.kind-router polygon.shape').count(), 1);
+  assert.equal(await page.locator('.node.kind-decision polygon.shape').count(), 1);
+  assert.deepEqual((await page.locator('#graph .edge.branch .edge-label').allTextContents()).sort(), ['false', 'true']);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'ticket-triage.png') });
+});
+
+test('problems are marked: error nodes, a broken stub for the dangling input, the cycle, a missing step', async () => {
+  const graph = graphOf('mistakes/broken-procedure');
+  await showGraph(graph);
+  const erroneous = await page.locator('#graph .node.has-error').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
+  assert.deepEqual(erroneous.sort(), ['publish#2']);
+  const warned = await page.locator('#graph .node.has-warning').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
+  assert.deepEqual(warned.sort(), ['clean-data', 'fetch-data', 'summarise']);
+  assert.equal(await page.locator('#graph .edge.cycle').count(), 2);
+  assert.equal(await page.locator('#graph .broken-stub').count(), 1);
+  assert.equal(await page.locator('.node[data-id="clean-data"] .port.has-warning[data-port="raw_data"] .broken-stub').count(), 1);
+  assert.equal(await page.locator('.node[data-id="input:raw_data"]').count(), 0, 'a likely typo is not drawn as an external source');
+  assert.equal(await page.locator('#graph .node.kind-missing').count(), 1);
+  assert.equal(await page.locator('#graph .edge.dangling').count(), 1);
+  assert.match((await page.locator('#skill-problems').textContent())!, /error: `name` is "broken-procedur"/);
+  await page.locator('.node[data-id="summarise"] .label').hover();
+  await page.locator('#tooltip').waitFor();
+  assert.match((await page.locator('#tooltip').textContent())!, /does not exist in the skill folder\. \[missing_script\]/);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'broken-procedure.png') });
+});
+
+test('clicking a node posts a reveal of its step; clicking a data edge reveals the consuming input', async () => {
+  const graph = graphOf('csv-report');
+  await showGraph(graph);
+  // The view keeps the zoom and pan of the previous graph; fit brings this one into sight.
+  await page.locator('#fit').click();
+  const before = (await posted()).length;
+  await page.locator('.node[data-id="choose-focus"] .label').click();
+  const node = graph.nodes.find((item) => item.id === 'choose-focus')!;
+  assert.deepEqual((await posted()).slice(before), [{ type: 'reveal', range: node.range }]);
+  const edge = graph.edges.find((item) => item.kind === 'data' && item.label === 'focus-column')!;
+  // The middle of the drawn path (a bent path's bounding-box centre may lie off the line).
+  const middle = await page.locator('.edge.data[data-label="focus-column"] path.hit').evaluate((element) => {
+    const path = element as SVGPathElement;
+    const point = path.getPointAtLength(path.getTotalLength() / 2);
+    const matrix = path.getScreenCTM()!;
+    return { x: point.x * matrix.a + point.y * matrix.c + matrix.e, y: point.x * matrix.b + point.y * matrix.d + matrix.f };
+  });
+  await page.mouse.click(middle.x, middle.y);
+  assert.deepEqual((await posted()).slice(before + 1), [{ type: 'reveal', range: edge.range }]);
+});
+
+test('the editor cursor highlights its node; search finds a node by name; arrows move between nodes', async () => {
+  await page.evaluate(() => (window as unknown as { __send: (m: unknown) => void }).__send({ type: 'highlight', nodeId: 'profile-columns' }));
+  assert.deepEqual(await page.locator('#graph .node.current').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['profile-columns']);
+  await page.locator('#search').fill('write');
+  assert.deepEqual(await page.locator('#graph .node.found').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['write-report']);
+  await page.locator('#search').fill('');
+  await page.locator('.node[data-id="load-table"]').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-id')), 'profile-columns');
+  const before = (await posted()).length;
+  await page.keyboard.press('Enter');
+  assert.equal((await posted())[before].type, 'reveal');
+});
+
+test('zoom and pan survive an update; unchanged structure keeps every position', async () => {
+  const graph = graphOf('csv-report');
+  await showGraph(graph);
+  await page.locator('#zoom-in').click();
+  const transform = await page.locator('#graph .viewport').getAttribute('transform');
+  const positions = await page.locator('#graph .node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('transform')));
+  const edited = structuredClone(graph);
+  edited.nodes[2].label = edited.nodes[2].label; // same structure, new problems
+  edited.problems = [];
+  await showGraph(edited);
+  assert.equal(await page.locator('#graph .viewport').getAttribute('transform'), transform);
+  assert.deepEqual(await page.locator('#graph .node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('transform'))), positions);
+});
+
+test('direction switch posts the choice and lays out top-down', async () => {
+  const before = (await posted()).length;
+  await page.locator('#direction').click();
+  assert.deepEqual((await posted()).slice(before), [{ type: 'direction', direction: 'DOWN' }]);
+  // No named helpers inside: the test's TypeScript transform would add a `__name` call the page lacks.
+  await page.waitForFunction(() => {
+    const load = document.querySelector('.node[data-id="load-table"]')?.getAttribute('transform') ?? '';
+    const write = document.querySelector('.node[data-id="write-report"]')?.getAttribute('transform') ?? '';
+    return Number(/,([\d.]+)\)/.exec(write)?.[1] ?? 0) > Number(/,([\d.]+)\)/.exec(load)?.[1] ?? 0) + 100;
+  });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report-top-down.png') });
+  await page.locator('#direction').click();
+});
+
+test('export: an SVG document and a PNG data URL are posted to the extension', async () => {
+  const before = (await posted()).length;
+  await page.locator('#export-svg').click();
+  await page.locator('#export-png').click();
+  await page.waitForFunction((count) => (window as unknown as { __posted: unknown[] }).__posted.length >= count + 2, before);
+  const [svg, png] = (await posted()).slice(before) as { type: string; format: string; data: string }[];
+  assert.equal(svg.format, 'svg');
+  assert.match(svg.data, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(svg.data, /load-table/);
+  assert.equal(png.format, 'png');
+  assert.match(png.data, /^data:image\/png;base64,/);
+  assert.ok(png.data.length > 5000);
+});
+
+test('themes: VS Code dark and high-contrast colours apply through CSS variables', async () => {
+  await page.evaluate(() => {
+    document.body.classList.add('vscode-dark');
+    document.documentElement.style.setProperty('--vscode-editor-background', '#1e1e1e');
+    document.documentElement.style.setProperty('--vscode-editor-foreground', '#d4d4d4');
+    document.documentElement.style.setProperty('--vscode-editorWidget-background', '#252526');
+  });
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(30, 30, 30)');
+  assert.equal(await page.locator('.node[data-id="load-table"] .shape').first().evaluate((shape) => getComputedStyle(shape).fill), 'rgb(37, 37, 38)');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report-dark.png') });
+});

@@ -12,7 +12,7 @@ export async function openBrowser(url: string): Promise<{ context: BrowserContex
   const context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    viewport: { width: 1400, height: 900 },
+    viewport: { width: 1600, height: 1000 },
     env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config'), XDG_CACHE_HOME: path.join(dir, 'cache') },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

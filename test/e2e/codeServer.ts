@@ -55,6 +55,7 @@ export async function startCodeServer(options: { vsix: string[]; workspace: stri
       'git.enabled': false,
       'files.hotExit': 'off',
       'editor.hover.delay': 100,
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
       ...options.settings,
     }),
   );

@@ -13,7 +13,7 @@ import type { FormatContext, FormatResult } from './formats/formatContext';
 import type { FormatId, SkillModel } from './model/skillModel';
 import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
 import type { YamlSyntax } from './parse/yamlSyntax';
-import type { FileSystem } from './workspace/fileSystem';
+import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';
 import { decodeText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
 
 export interface AnalyzeOptions {
@@ -45,7 +45,8 @@ const WHOLE_FILE_START = { start: 0, end: 0 };
  * detection → the format's loader and checks → one model and its
  * diagnostics. Never throws on any input.
  */
-export function analyzeSkill(fs: FileSystem, skillFile: string, options: AnalyzeOptions = {}): SkillAnalysis {
+export function analyzeSkill(disk: FileSystem, skillFile: string, options: AnalyzeOptions = {}): SkillAnalysis {
+  const fs = new AnalysisFileSystem(disk);
   const file = path.resolve(skillFile);
   const dir = path.dirname(file);
   const profile = PROFILES[options.profile ?? 'agentskills'];

@@ -133,3 +133,39 @@ export class MemoryFileSystem implements FileSystem {
     return [...this.files.keys(), ...this.links.keys()].some((known) => known.startsWith(prefix));
   }
 }
+
+/**
+ * Remembers listings, stats and link targets for the length of one
+ * analysis: a procedure naming the same folders hundreds of times costs one
+ * read of each. File contents are not cached.
+ */
+export class AnalysisFileSystem implements FileSystem {
+  private readonly stats = new Map<string, EntryStat | undefined>();
+  private readonly listings = new Map<string, { name: string; kind: EntryKind }[]>();
+  private readonly realpaths = new Map<string, string | undefined>();
+
+  constructor(private readonly inner: FileSystem) {}
+
+  stat(filePath: string): EntryStat | undefined {
+    if (!this.stats.has(filePath)) this.stats.set(filePath, this.inner.stat(filePath));
+    return this.stats.get(filePath);
+  }
+
+  readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
+    let listing = this.listings.get(dirPath);
+    if (!listing) {
+      listing = this.inner.readDirectory(dirPath);
+      this.listings.set(dirPath, listing);
+    }
+    return listing;
+  }
+
+  readFile(filePath: string): Uint8Array | undefined {
+    return this.inner.readFile(filePath);
+  }
+
+  realpath(filePath: string): string | undefined {
+    if (!this.realpaths.has(filePath)) this.realpaths.set(filePath, this.inner.realpath(filePath));
+    return this.realpaths.get(filePath);
+  }
+}

@@ -1,0 +1,44 @@
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import { analyzeSkill } from '../server/src/analyze';
+import { NodeFileSystem } from '../server/src/workspace/fileSystem';
+import { writeAipSkill } from './lib/generate';
+import { round, since, summarize, type Summary } from './lib/stats';
+
+export interface AnalysisResult {
+  steps: number;
+  bytes: number;
+  analysis: Summary;
+  yamlParse: Summary;
+  ratio: number;
+}
+
+const ITERATIONS: Record<number, number> = { 10: 300, 100: 100, 300: 50, 1000: 20 };
+
+/** One SKILL.md analysed in full against the floor: the bare `yaml` parse of its two YAML regions. */
+export function benchAnalysis(root: string): AnalysisResult[] {
+  const fs = new NodeFileSystem();
+  return [10, 100, 300, 1000].map((steps) => {
+    const skill = writeAipSkill(path.join(root, 'analysis'), `procedure-${steps}`, steps);
+    const frontmatter = skill.text.slice(4, skill.text.indexOf('\n---\n') + 1);
+    const iterations = ITERATIONS[steps];
+    const measure = (work: () => void) => {
+      for (let i = 0; i < 5; i++) work();
+      const times: number[] = [];
+      for (let i = 0; i < iterations; i++) {
+        const start = performance.now();
+        work();
+        times.push(since(start));
+      }
+      return times;
+    };
+    const analysis = measure(() => analyzeSkill(fs, skill.file, { text: skill.text }));
+    const floor = measure(() => {
+      parse(frontmatter);
+      parse(skill.procedure);
+    });
+    const a = summarize(analysis);
+    const y = summarize(floor);
+    return { steps, bytes: Buffer.byteLength(skill.text), analysis: a, yamlParse: y, ratio: round(a.median / y.median) };
+  });
+}

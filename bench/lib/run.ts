@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+export interface Run {
+  ms: number;
+  maxRssMiB: number;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a Node program to completion, timing it and reading its peak memory through the maxRss preload. */
+export function runNode(script: string, args: string[], options: { cwd?: string } = {}): Run {
+  const rssFile = path.join(mkdtempSync(path.join(tmpdir(), 'sg-rss-')), 'maxrss');
+  const start = performance.now();
+  const result = spawnSync(process.execPath, ['--require', path.join(__dirname, 'maxRss.cjs'), script, ...args], {
+    cwd: options.cwd,
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+    env: { ...process.env, SKILLGRAPH_MAXRSS_FILE: rssFile, NO_COLOR: '1' },
+  });
+  const ms = performance.now() - start;
+  let maxRssMiB = Number.NaN;
+  try {
+    maxRssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
+  } catch {
+    // the process died before writing it
+  }
+  return { ms, maxRssMiB, status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}

@@ -1,17 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-
-/** A deterministic PRNG, so every run measures the same inputs. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../../test/helpers/random';
 
 const TYPES = ['string', 'integer', 'float', 'boolean', 'object', 'list[string]', 'list[object]'];
 const VERBS = ['Load', 'Validate', 'Normalise', 'Join', 'Aggregate', 'Score', 'Filter', 'Summarise', 'Render', 'Check'];

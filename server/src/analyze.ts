@@ -12,6 +12,7 @@ import type { ProcedureBlock } from './formats/aip/procedureBlock';
 import type { FormatContext, FormatResult } from './formats/formatContext';
 import type { FormatId, SkillModel } from './model/skillModel';
 import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
+import type { YamlChunkCache } from './parse/yamlChunks';
 import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';
 import { decodeText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
@@ -20,6 +21,8 @@ export interface AnalyzeOptions {
   profile?: ProfileId;
   /** The SKILL.md text as an editor holds it, instead of the file on disk. */
   text?: string;
+  /** Parsed YAML chunks of earlier versions of this document (the language server keeps one per document). */
+  yamlCache?: YamlChunkCache;
 }
 
 /** Everything known about one skill after analysis. */
@@ -83,6 +86,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     frontmatterAnchor: anchor,
     aipLike: detection.aipLike,
     profile,
+    ...(options.yamlCache ? { yamlCache: options.yamlCache } : {}),
   };
   if (frontmatter.value && frontmatter.yaml) {
     diagnostics.push(...checkFrontmatter({ file, dir, yaml: frontmatter.yaml, value: frontmatter.value, anchor, profile, format: detection.format }));

@@ -136,7 +136,11 @@ connection.onDidChangeConfiguration((change) => {
   settingsLoaded = refreshSettings();
 });
 
-/** Push mode: one pending publish per document; a newer change replaces it, so stale work never runs. */
+/**
+ * Push mode: one pending publish per document, run on the next turn of the
+ * event loop; changes already queued behind it replace it, so stale work
+ * never runs and a lone change is not delayed.
+ */
 const pending = new Map<string, NodeJS.Timeout>();
 function schedulePublish(uri: string): void {
   clearTimeout(pending.get(uri));
@@ -147,7 +151,7 @@ function schedulePublish(uri: string): void {
       void withView(uri, undefined, undefined, (view) => {
         void connection.sendDiagnostics({ uri, version: view.version ?? undefined, diagnostics: documentDiagnostics(view, settings.rules, docsBase) });
       });
-    }, 20),
+    }, 0),
   );
 }
 

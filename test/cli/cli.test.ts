@@ -187,3 +187,19 @@ test('on a terminal, a progress line on stderr while many skills are checked; ne
   assert.match(tty.stdout, /25 skills checked: 0 errors, 0 warnings, 0 notes/);
   assert.doesNotMatch(run(['check', dir]).stderr, /checking/);
 });
+
+test("the extension's problem matcher reads the CLI's text output", () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { problemMatchers: { name: string; pattern: { regexp: string; file: number; line: number; column: number; severity: number; message: number; code: number } }[] } };
+  const matcher = manifest.contributes.problemMatchers.find((candidate) => candidate.name === 'skillgraph')!;
+  const regexp = new RegExp(matcher.pattern.regexp);
+  const lines = run(['check', 'examples']).stdout.trim().split('\n');
+  assert.ok(lines.length > 10);
+  for (const line of lines) assert.match(line, regexp);
+  const match = regexp.exec(lines.find((line) => line.includes('[unquoted_colon]'))!)!;
+  const { file, line, column, severity, message, code } = matcher.pattern;
+  assert.deepEqual(
+    [match[file], match[line], match[column], match[severity], match[code]],
+    ['examples/mistakes/skipped-skill/SKILL.md', '3', '22', 'error', 'unquoted_colon'],
+  );
+  assert.match(match[message], /^The value of `description` contains ": " without quotes/);
+});

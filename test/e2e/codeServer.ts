@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -89,6 +89,14 @@ export async function startCodeServer(options: { vsix: string[]; workspace: stri
       }
     },
   };
+}
+
+/** Ends a test run: keeps code-server's log as an artifact, stops it and removes its folders. */
+export function stopCodeServer(server: CodeServer | undefined, artifacts: string): void {
+  if (!server) return;
+  cpSync(server.log, path.join(artifacts, 'code-server.log'));
+  server.stop();
+  rmSync(server.dir, { recursive: true, force: true });
 }
 
 /** Packages an extension folder as a .vsix with vsce (by default Skillgraph itself, as `npm run package` does). */

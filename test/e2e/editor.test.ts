@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
-import { packageExtension, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
 
 /** Screenshots of each step, kept as test artifacts. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e');
@@ -49,11 +49,7 @@ before(async () => {
 after(async () => {
   if (page) await shot('final').catch(() => undefined);
   await context?.close();
-  if (server) {
-    cpSync(server.log, path.join(ARTIFACTS, 'code-server.log'));
-    server.stop();
-    rmSync(server.dir, { recursive: true, force: true });
-  }
+  stopCodeServer(server, ARTIFACTS);
   rmSync(workspace, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { openBrowser } from './browser';
-import { packageExtension, REPO, startCodeServer, type CodeServer } from './codeServer';
+import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-preview');
 const workspace = mkdtempSync(path.join(tmpdir(), 'sg-preview-ws-'));
@@ -45,11 +45,7 @@ before(async () => {
 
 after(async () => {
   await context?.close();
-  if (server) {
-    cpSync(server.log, path.join(ARTIFACTS, 'code-server.log'));
-    server.stop();
-    rmSync(server.dir, { recursive: true, force: true });
-  }
+  stopCodeServer(server, ARTIFACTS);
   rmSync(workspace, { recursive: true, force: true });
 });
 

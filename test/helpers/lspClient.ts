@@ -26,6 +26,8 @@ export interface ServerSession {
   initialize: InitializeResult;
   /** The last diagnostics pushed per URI. */
   pushed: Map<string, Diagnostic[]>;
+  /** The document version the last push per URI was for. */
+  pushedVersions: Map<string, number | undefined>;
   /** Messages the server logged (`window/logMessage`), with their type (1 = error). */
   logs: { type: number; message: string }[];
   /** How many `workspace/diagnostic/refresh` requests the server sent. */
@@ -40,16 +42,28 @@ export interface ServerSession {
  * Starts the built server over stdio and speaks JSON-RPC to it, as an
  * editor does. `pull` decides whether the client announces pull diagnostics.
  */
-export async function startServer(options: { root: string; pull?: boolean; initializationOptions?: unknown; configuration?: unknown }): Promise<ServerSession> {
-  const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+export async function startServer(options: {
+  root: string;
+  pull?: boolean;
+  initializationOptions?: unknown;
+  /** Settings answered to `workspace/configuration`, by section (default section: `skillgraph`). */
+  configuration?: unknown;
+  configurationSections?: Record<string, unknown>;
+  /** Another language server to start instead (benchmarks compare peers); default: the built Skillgraph server. */
+  command?: string[];
+}): Promise<ServerSession> {
+  const [program, ...args] = options.command ?? [process.execPath, SERVER, '--stdio'];
+  const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const pushed = new Map<string, Diagnostic[]>();
+  const pushedVersions = new Map<string, number | undefined>();
   const waiters: (() => void)[] = [];
   let refreshes = 0;
   connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
     pushed.set(params.uri, params.diagnostics);
+    pushedVersions.set(params.uri, params.version);
     for (const wake of waiters.splice(0)) wake();
   });
   const logs: { type: number; message: string }[] = [];
@@ -61,7 +75,9 @@ export async function startServer(options: { root: string; pull?: boolean; initi
     for (const wake of waiters.splice(0)) wake();
     return null;
   });
-  connection.onRequest('workspace/configuration', () => [options.configuration ?? {}]);
+  connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+    params.items.map((item) => (options.configurationSections ? options.configurationSections[item.section ?? ''] ?? null : options.configuration ?? {})),
+  );
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
   const initialize: InitializeResult = await connection.sendRequest('initialize', {
@@ -69,7 +85,7 @@ export async function startServer(options: { root: string; pull?: boolean; initi
     rootUri: uriOf(options.root),
     workspaceFolders: [{ uri: uriOf(options.root), name: 'root' }],
     capabilities: {
-      workspace: { configuration: options.configuration !== undefined, didChangeWatchedFiles: { dynamicRegistration: false }, diagnostics: { refreshSupport: true } },
+      workspace: { configuration: options.configuration !== undefined || options.configurationSections !== undefined, didChangeWatchedFiles: { dynamicRegistration: false }, diagnostics: { refreshSupport: true } },
       textDocument: {
         ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
         publishDiagnostics: {},
@@ -85,6 +101,7 @@ export async function startServer(options: { root: string; pull?: boolean; initi
     process: child,
     initialize,
     pushed,
+    pushedVersions,
     logs,
     refreshes: () => refreshes,
     stderr: () => stderr,

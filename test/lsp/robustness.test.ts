@@ -5,24 +5,13 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CORPUS } from '../helpers/corpus';
 import { startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import { random } from '../helpers/random';
 
 function allFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     return statSync(full).isDirectory() ? allFiles(full) : [full];
   });
-}
-
-/** A small deterministic PRNG, so a failing run can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const root = mkdtempSync(path.join(tmpdir(), 'sg-fuzz-'));

@@ -8,6 +8,7 @@ import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { PROFILE_IDS } from '../../server/src/checks/profiles';
 import { MemoryFileSystem, NodeFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../helpers/corpus';
+import { random } from '../helpers/random';
 
 const SKILL = '/skills/probe/SKILL.md';
 
@@ -25,18 +26,6 @@ function assertSound(analysis: SkillAnalysis, label: string): void {
     assert.ok(item.span.start >= 0 && item.span.start <= item.span.end && item.span.end <= analysis.text.length, `${label}: ${item.code} span ${item.span.start}-${item.span.end} outside 0-${analysis.text.length}`);
     assert.ok(item.message.length > 0, `${label}: ${item.code} has no message`);
   }
-}
-
-/** A small deterministic PRNG, so a failing mutation can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const corpusFiles = allFiles(CORPUS);

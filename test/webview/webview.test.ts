@@ -1,11 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { analyzeSkill } from '../../server/src/analyze';
 import { toGraphJson, type GraphJson } from '../../server/src/compile/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
+import { writeAipSkill } from '../../bench/lib/generate';
 import { openBrowser } from '../e2e/browser';
 import { servePreview } from './page';
 
@@ -168,6 +170,22 @@ test('export: an SVG document and a PNG data URL are posted to the extension', a
   assert.equal(png.format, 'png');
   assert.match(png.data, /^data:image\/png;base64,/);
   assert.ok(png.data.length > 5000);
+});
+
+test('a large graph gets an overview; clicking it moves the view', async () => {
+  const skill = writeAipSkill(mkdtempSync(path.join(tmpdir(), 'sg-large-')), 'large', 40);
+  const graph = toGraphJson(analyzeSkill(new NodeFileSystem(), skill.file));
+  await showGraph(graph);
+  await page.locator('#fit').click();
+  assert.equal(await page.locator('#overview').isVisible(), true);
+  assert.equal(await page.locator('#overview .overview-node').count(), graph.nodes.length);
+  const before = await page.locator('#graph .viewport').getAttribute('transform');
+  const box = (await page.locator('#overview').boundingBox())!;
+  await page.mouse.click(box.x + box.width - 5, box.y + 5);
+  assert.notEqual(await page.locator('#graph .viewport').getAttribute('transform'), before);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'large-40-steps.png') });
+  await showGraph(graphOf('csv-report'));
+  assert.equal(await page.locator('#overview').isVisible(), false, 'small graphs need no overview');
 });
 
 test('themes: VS Code dark and high-contrast colours apply through CSS variables', async () => {

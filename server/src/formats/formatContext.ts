@@ -3,6 +3,7 @@ import type { Profile } from '../checks/profiles';
 import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { SkillFileSyntax } from '../parse/skillFile';
+import type { YamlChunkCache } from '../parse/yamlChunks';
 import type { YamlSyntax } from '../parse/yamlSyntax';
 import type { ProcedureBlock } from './aip/procedureBlock';
 import type { FileSystem } from '../workspace/fileSystem';
@@ -19,6 +20,7 @@ export interface FormatContext {
   frontmatterAnchor: Span;
   aipLike: boolean;
   profile: Profile;
+  yamlCache?: YamlChunkCache;
 }
 
 /** What a format loader returns: the graph and its own diagnostics. */

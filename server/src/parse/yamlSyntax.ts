@@ -1,5 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
+import { parseChunked, type YamlChunkCache } from './yamlChunks';
 
 export interface YamlProblem {
   code: 'yaml_syntax' | 'yaml_alias_limit';
@@ -24,8 +25,15 @@ export interface YamlSyntax {
 /** Aliases are expanded only this many times: a "billion laughs" document stops here. */
 const MAX_ALIAS_COUNT = 100;
 
-export function parseYamlRegion(fileText: string, region: Span): YamlSyntax {
+/**
+ * Parses a YAML region. With a `cache` (the language server keeps one per
+ * open document), a large region is parsed chunk by chunk and unchanged
+ * chunks are reused; the result is the same as a whole parse.
+ */
+export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChunkCache): YamlSyntax {
   const source = fileText.slice(region.start, region.end);
+  const chunked = cache ? parseChunked(source, cache) : undefined;
+  if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
   const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, strict: true });
   const problems: YamlProblem[] = [];
   for (const error of doc.errors) {

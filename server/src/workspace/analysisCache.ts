@@ -4,12 +4,14 @@ import { analyzeSkill } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import { createView, type DocumentView } from '../features/documentView';
 import type { SkillModel } from '../model/skillModel';
-import type { FileSystem } from './fileSystem';
+import { AnalysisFileSystem, type FileSystem } from './fileSystem';
+import { YamlChunkCache } from '../parse/yamlChunks';
 
 interface Entry {
   key: string;
   view: DocumentView;
 }
+
 
 /**
  * Analyses of open SKILL.md documents, keyed by document version and
@@ -21,6 +23,13 @@ interface Entry {
 export class AnalysisCache {
   private readonly entries = new Map<string, Entry>();
   private readonly lastGood = new Map<string, SkillModel>();
+  /** Parsed YAML chunks per document, reused across its versions. */
+  private readonly yamlCaches = new Map<string, YamlChunkCache>();
+  /**
+   * Folder listings and link targets per document, reused across its
+   * versions until a watched file in its folder changes (then dropped).
+   */
+  private readonly folderViews = new Map<string, AnalysisFileSystem>();
 
   constructor(private readonly fs: FileSystem) {}
 
@@ -29,7 +38,17 @@ export class AnalysisCache {
     const key = `${version}:${profile}`;
     const cached = this.entries.get(uri);
     if (cached && cached.key === key) return cached.view;
-    const analysis = analyzeSkill(this.fs, fileURLToPath(uri), { text, profile });
+    let yamlCache = this.yamlCaches.get(uri);
+    if (!yamlCache) {
+      yamlCache = new YamlChunkCache();
+      this.yamlCaches.set(uri, yamlCache);
+    }
+    let folder = this.folderViews.get(uri);
+    if (!folder) {
+      folder = new AnalysisFileSystem(this.fs);
+      this.folderViews.set(uri, folder);
+    }
+    const analysis = analyzeSkill(folder, fileURLToPath(uri), { text, profile, yamlCache });
     const view = createView(uri, version, analysis, this.fs);
     this.entries.set(uri, { key, view });
     if (analysis.model.nodes.length > 0) this.lastGood.set(uri, analysis.model);
@@ -49,6 +68,7 @@ export class AnalysisCache {
       const relative = path.relative(dir, changedFile);
       if (!relative.startsWith('..') && !path.isAbsolute(relative)) {
         this.entries.delete(uri);
+        this.folderViews.delete(uri);
         affected.push(uri);
       }
     }
@@ -59,11 +79,14 @@ export class AnalysisCache {
   clear(): string[] {
     const uris = [...this.entries.keys()];
     this.entries.clear();
+    this.folderViews.clear();
     return uris;
   }
 
   close(uri: string): void {
     this.entries.delete(uri);
     this.lastGood.delete(uri);
+    this.yamlCaches.delete(uri);
+    this.folderViews.delete(uri);
   }
 }

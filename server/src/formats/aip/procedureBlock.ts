@@ -1,6 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
+import type { YamlChunkCache } from '../../parse/yamlChunks';
 import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface ProcedureBlock {
@@ -15,7 +16,7 @@ export interface ProcedureBlock {
  * `prefixAllowed` says whether text may stand before it (the 0.5 runtime
  * block); anything else in the body is `invalid_body_format`.
  */
-export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefixAllowed: boolean, out: Diagnostic[]): ProcedureBlock | undefined {
+export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefixAllowed: boolean, out: Diagnostic[], cache?: YamlChunkCache): ProcedureBlock | undefined {
   const bodyText = syntax.text.slice(syntax.body.start, syntax.body.end);
   const bodyAnchor = anchorOf(syntax);
   if (bodyText.trim() === '') {
@@ -44,7 +45,7 @@ export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefix
     out.push(diagnostic('invalid_body_format', file, trailing, 'Nothing may follow the procedure block; move this text into the procedure or into `references/`.'));
   }
 
-  const yaml = parseYamlRegion(syntax.text, fence.content);
+  const yaml = parseYamlRegion(syntax.text, fence.content, cache);
   for (const problem of yaml.problems) {
     out.push(diagnostic(problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_body_yaml', file, problem.span, `The procedure is not valid YAML: ${problem.message}.`));
   }

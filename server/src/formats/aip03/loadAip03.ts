@@ -28,7 +28,7 @@ export function loadAip03(context: FormatContext): FormatResult {
     diagnostics.push(...checkPackage(fs, dir, file, metadata));
   }
 
-  const block = readProcedureBlock(syntax, file, false, diagnostics);
+  const block = readProcedureBlock(syntax, file, false, diagnostics, context.yamlCache);
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(
     ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure' }),

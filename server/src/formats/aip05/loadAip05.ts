@@ -23,7 +23,7 @@ const ANSWER_TYPES: Record<string, string> = { noul: 'boolean', choice: 'string'
 export function loadAip05(context: FormatContext): FormatResult {
   const { syntax, file, fs, dir } = context;
   const diagnostics: Diagnostic[] = [];
-  const block = readProcedureBlock(syntax, file, true, diagnostics);
+  const block = readProcedureBlock(syntax, file, true, diagnostics, context.yamlCache);
   diagnostics.push(...checkRuntimeBlock(syntax, file, context.frontmatter, block?.fence.open.start ?? syntax.body.end, block?.fence.open ?? context.frontmatterAnchor));
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(

@@ -1,0 +1,52 @@
+// `npm run bench`: measures Skillgraph and its peers on this machine and
+// writes bench/RESULTS.md and bench/results.json. Not part of `npm test`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { benchAnalysis } from './analysis';
+import { benchCheckScale, benchPeers, plainCorpus } from './check';
+import { machine } from './lib/stats';
+import { benchPreview } from './preview';
+import { benchServer, benchYamlLanguageServer } from './server';
+import { renderResults, type Results } from './report';
+
+const REPO = path.join(__dirname, '..');
+const TMP = path.join(__dirname, 'tmp');
+const PEERS = path.join(__dirname, '.peers');
+const PEER_VERSIONS = ['yaml-language-server@2.0.0', 'claude-code-lint@0.5.0', 'skills-ref@0.1.5'];
+const CORPUS = path.join(REPO, '..', 'shared', 'corpus');
+
+function installPeers(): void {
+  if (existsSync(path.join(PEERS, 'node_modules', 'skills-ref'))) return;
+  mkdirSync(PEERS, { recursive: true });
+  writeFileSync(path.join(PEERS, 'package.json'), '{"private": true}\n');
+  console.log(`installing peers: ${PEER_VERSIONS.join(', ')}`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PEER_VERSIONS], { cwd: PEERS, stdio: 'inherit' });
+}
+
+async function main(): Promise<void> {
+  installPeers();
+  mkdirSync(TMP, { recursive: true });
+  const step = (name: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${name}`);
+  step('analysis against the bare YAML parse');
+  const analysis = benchAnalysis(TMP);
+  step('language server latencies (300 steps)');
+  const server = await benchServer(TMP, 300);
+  step('yaml-language-server on the same procedure');
+  const yamlls = await benchYamlLanguageServer(TMP, 300, path.join(REPO, 'schemas', 'aip-0.3.procedure.schema.json'), path.join(PEERS, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'));
+  step('skillgraph check at 100, 1,000 and 10,000 skills');
+  const scale = benchCheckScale(TMP);
+  step('plain corpora: skillgraph, skills-ref, claude-code-lint');
+  const peers = [...benchPeers(TMP, path.join(CORPUS, 'plain'), 'shared corpus plain/ (21 skills)', PEERS), ...benchPeers(TMP, plainCorpus(TMP, 300), 'generated plain (300 skills)', PEERS)];
+  step('graph preview: request to rendered graph');
+  const preview = await benchPreview(TMP);
+  const results: Results = { date: new Date().toISOString(), machine: machine(), analysis, server, yamlls, scale, peers, preview };
+  writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults(results));
+  step('wrote bench/RESULTS.md and bench/results.json');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,152 @@
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startServer, type ServerSession } from '../test/helpers/lspClient';
+import { writeAipSkill } from './lib/generate';
+import { since, summarize, type Summary } from './lib/stats';
+
+const EDITS = 120;
+const REQUESTS = 120;
+
+export interface ServerResult {
+  steps: number;
+  editToDiagnosticsPush: Summary;
+  editToDiagnosticsPull: Summary;
+  completion: Summary;
+  completionAfterEdit: Summary;
+  hover: Summary;
+  definition: Summary;
+}
+
+export interface PeerLatency {
+  tool: string;
+  how: string;
+  editToDiagnostics: Summary;
+  /** Diagnostics after adding a key the schema forbids (shows the schema was applied). */
+  diagnostics: number;
+}
+
+function positionOf(text: string, needle: string, shift = 0): { line: number; character: number } {
+  const at = text.indexOf(needle) + shift;
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length - 1, character: before[before.length - 1].length };
+}
+
+async function timeRequests(count: number, send: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await send();
+    times.push(since(start));
+  }
+  return times;
+}
+
+/**
+ * One edit: a character typed into (then removed from) a step description
+ * in the middle of the file, as a person typing would. Returns the change.
+ */
+function editAt(text: string, round: number): { text: string; change: object } {
+  const anchor = positionOf(text, 'and pass the result on', 0);
+  const inserting = round % 2 === 0;
+  const range = { start: anchor, end: inserting ? anchor : { line: anchor.line, character: anchor.character + 1 } };
+  const next = inserting ? text.replace('and pass the result on', 'xand pass the result on') : text.replace('xand pass the result on', 'and pass the result on');
+  return { text: next, change: { range, text: inserting ? 'x' : '' } };
+}
+
+async function waitForVersion(session: ServerSession, uri: string, version: number): Promise<void> {
+  while (session.pushedVersions.get(uri) !== version) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Latencies through the real stdio server, for a generated procedure of `steps` steps. */
+export async function benchServer(root: string, steps: number): Promise<ServerResult> {
+  const skill = writeAipSkill(path.join(root, 'server'), `procedure-${steps}`, steps);
+  const uri = pathToFileURL(skill.file).href;
+
+  // Push: the server publishes after each change; the latency is change sent → diagnostics for that version.
+  const push = await startServer({ root: path.dirname(skill.dir) });
+  let text = skill.text;
+  await push.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+  await waitForVersion(push, uri, 1);
+  const pushTimes: number[] = [];
+  for (let round = 0; round < EDITS; round++) {
+    const edit = editAt(text, round);
+    text = edit.text;
+    const start = performance.now();
+    await push.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [edit.change] });
+    await waitForVersion(push, uri, round + 2);
+    pushTimes.push(since(start));
+  }
+  await push.close();
+
+  // Pull: VS Code's way; the latency is change sent → the document diagnostic report back.
+  const pull = await startServer({ root: path.dirname(skill.dir), pull: true });
+  text = skill.text;
+  await pull.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+  await pull.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+  const pullTimes: number[] = [];
+  const completionAfterEdit: number[] = [];
+  const dependsOn = positionOf(text, 'depends_on: [', 'depends_on: ['.length);
+  for (let round = 0; round < EDITS; round++) {
+    const edit = editAt(text, round);
+    text = edit.text;
+    const start = performance.now();
+    await pull.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [edit.change] });
+    if (round % 2 === 0) {
+      await pull.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+      pullTimes.push(since(start));
+    } else {
+      await pull.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: dependsOn });
+      completionAfterEdit.push(since(start));
+    }
+  }
+  const input = positionOf(text, '    inputs:\n      - name: ', '    inputs:\n      - name: '.length + 2);
+  const completion = await timeRequests(REQUESTS, () => pull.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: dependsOn }));
+  const hover = await timeRequests(REQUESTS, () => pull.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: input }));
+  const definition = await timeRequests(REQUESTS, () => pull.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: input }));
+  await pull.close();
+  return {
+    steps,
+    editToDiagnosticsPush: summarize(pushTimes),
+    editToDiagnosticsPull: summarize(pullTimes),
+    completion: summarize(completion),
+    completionAfterEdit: summarize(completionAfterEdit),
+    hover: summarize(hover),
+    definition: summarize(definition),
+  };
+}
+
+/** yaml-language-server validating the same procedure (as a .yaml file) against the same JSON Schema. */
+export async function benchYamlLanguageServer(root: string, steps: number, schemaFile: string, peerBin: string): Promise<PeerLatency> {
+  const skill = writeAipSkill(path.join(root, 'yamlls'), `procedure-${steps}`, steps);
+  const file = path.join(skill.dir, 'procedure.yaml');
+  writeFileSync(file, skill.procedure);
+  const uri = pathToFileURL(file).href;
+  const schemaUri = pathToFileURL(schemaFile).href;
+  const session = await startServer({
+    root: skill.dir,
+    command: [process.execPath, peerBin, '--stdio'],
+    configurationSections: { yaml: { validate: true, schemas: { [schemaUri]: '*.yaml' }, schemaStore: { enable: false } }, http: {}, '[yaml]': {}, editor: {} },
+  });
+  await session.connection.sendNotification('workspace/didChangeConfiguration', { settings: { yaml: { validate: true, schemas: { [schemaUri]: '*.yaml' }, schemaStore: { enable: false } } } });
+  let text = skill.procedure;
+  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  await session.waitForPush(uri, () => true, 60000);
+  const times: number[] = [];
+  // yaml-language-server publishes without a version: wait for a push after each change.
+  for (let round = 0; round < EDITS; round++) {
+    const edit = editAt(text, round);
+    text = edit.text;
+    session.pushed.delete(uri);
+    const start = performance.now();
+    await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [edit.change] });
+    await session.waitForPush(uri, () => true, 60000);
+    times.push(since(start));
+  }
+  // Proof that the schema is applied: a key the schema forbids must be reported.
+  session.pushed.delete(uri);
+  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: EDITS + 2 }, contentChanges: [{ text: `always_remember: x\n${text}` }] });
+  const diagnostics = (await session.waitForPush(uri, (items) => items.length > 0, 60000)).length;
+  await session.close();
+  return { tool: 'yaml-language-server', how: `node ${path.relative(process.cwd(), peerBin)} --stdio; yaml.schemas maps schemas/aip-0.3.procedure.schema.json to *.yaml; the procedure block saved as procedure.yaml; ${EDITS} single-character edits to a step description, each timed from didChange to the next publishDiagnostics`, editToDiagnostics: summarize(times), diagnostics };
+}

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
+import { CHUNK_THRESHOLD, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { nodeAtPath } from '../../../server/src/parse/yamlSyntax';
+import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
+import { writeAipSkill } from '../../../bench/lib/generate';
+import { random } from '../../helpers/random';
+
+const FILE = '/skills/procedure-80/SKILL.md';
+
+/** What an analysis says, without object identity: diagnostics, nodes, edges, the parsed value. */
+function observable(analysis: SkillAnalysis) {
+  return {
+    diagnostics: analysis.diagnostics.map((item) => [item.code, item.span.start, item.span.end, item.message]),
+    nodes: analysis.model.nodes.map((node) => [node.id, node.span, node.nameSpan, node.inputs.map((port) => [port.name, port.type, port.nameSpan]), node.outputs.map((port) => [port.name, port.nameSpan]), node.controlRefs.map((ref) => [ref.target, ref.span])]),
+    edges: analysis.model.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label, edge.span]),
+    value: analysis.procedure?.yaml.value,
+  };
+}
+
+function generated(): string {
+  const skill = writeAipSkill(mkdtempSync(path.join(tmpdir(), 'sg-chunks-')), 'procedure-80', 80);
+  assert.ok(skill.text.length > CHUNK_THRESHOLD * 2);
+  return skill.text;
+}
+
+test('a chunked parse with reuse gives exactly the whole parse, over a sequence of random edits', () => {
+  const fs = new MemoryFileSystem({ '/skills/procedure-80/scripts/.keep': '' });
+  const cache = new YamlChunkCache();
+  let text = generated();
+  const next = random(11);
+  // Mostly keystrokes that keep the YAML valid, as while typing a description; a line break there breaks it.
+  const pieces = ['x', 'x', 'x', ' word', 'x', ': ', '"', '', '', '\n'];
+  let chunkedRuns = 0;
+  for (let edit = 0; edit < 60; edit++) {
+    const whole = analyzeSkill(fs, FILE, { text });
+    const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache });
+    assert.deepEqual(observable(chunked), observable(whole), `edit ${edit}`);
+    if (chunked.procedure?.yaml.doc.errors.length === 0 && whole.diagnostics.every((item) => item.code !== 'invalid_body_yaml')) chunkedRuns++;
+    // Type into a random step description; now and then break or repair something.
+    const descriptions = [...text.matchAll(/and pass the result on/g)];
+    const at = descriptions[Math.floor(next() * descriptions.length)].index! + 4;
+    const piece = edit % 20 === 19 ? '\n' : pieces[Math.floor(next() * (pieces.length - 1))];
+    text = piece === '' ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + piece + text.slice(at);
+  }
+  assert.ok(chunkedRuns > 10, `only ${chunkedRuns} runs parsed cleanly`);
+});
+
+test('unchanged chunks are reused: the second analysis parses only the edited step', () => {
+  const fs = new MemoryFileSystem();
+  const cache = new YamlChunkCache();
+  const text = generated();
+  const stepsOf = (analysis: SkillAnalysis) => [...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items];
+  const firstSteps = stepsOf(analyzeSkill(fs, FILE, { text, yamlCache: cache }));
+  const edited = text.replace('step-0040\n    description: >\n', 'step-0040\n    description: >\n      Edited.\n');
+  assert.notEqual(edited, text);
+  const second = analyzeSkill(fs, FILE, { text: edited, yamlCache: cache });
+  const secondSteps = stepsOf(second);
+  const reused = secondSteps.filter((node) => firstSteps.includes(node)).length;
+  assert.equal(reused, secondSteps.length - 1);
+  assert.deepEqual(observable(second), observable(analyzeSkill(fs, FILE, { text: edited })));
+});
+
+test('anchors, small regions and broken YAML are parsed whole', () => {
+  const fs = new MemoryFileSystem();
+  const cache = new YamlChunkCache();
+  const text = generated().replace('purpose: >', 'purpose: &p >');
+  assert.deepEqual(observable(analyzeSkill(fs, FILE, { text, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text })));
+});

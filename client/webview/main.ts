@@ -36,6 +36,11 @@ if (saved) {
 }
 viewport.onChange(() => host.setState({ transform: viewport.transform }));
 
+// Until the user zooms or pans, the graph stays fitted as the panel opens or is resized.
+new ResizeObserver(() => {
+  if (layout && !viewport.moved) viewport.fit(layout.width, layout.height);
+}).observe(svg);
+
 /** Reuses the previous positions when only labels, types or problems changed, so nothing jumps while typing. */
 function carryOver(previous: Layout, next: GraphJson): Layout {
   const nodes = new Map(next.nodes.map((node) => [node.id, node]));

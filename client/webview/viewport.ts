@@ -10,6 +10,8 @@ const MAX_SCALE = 4;
 
 export class Viewport {
   transform: Transform = { x: 20, y: 20, scale: 1 };
+  /** Whether the user has zoomed or panned (then the view is theirs, and is not re-fitted). */
+  moved = false;
   private group: SVGGElement | undefined;
   private readonly listeners: (() => void)[] = [];
 
@@ -24,6 +26,7 @@ export class Viewport {
       if (!drag) return;
       this.transform = { ...this.transform, x: this.transform.x + event.clientX - drag.x, y: this.transform.y + event.clientY - drag.y };
       drag = { x: event.clientX, y: event.clientY };
+      this.moved = true;
       this.apply();
     });
     svg.addEventListener('pointerup', () => (drag = undefined));
@@ -48,6 +51,7 @@ export class Viewport {
   }
 
   zoomAt(factor: number, x: number, y: number): void {
+    this.moved = true;
     const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.transform.scale * factor));
     const ratio = scale / this.transform.scale;
     this.transform = { scale, x: x - (x - this.transform.x) * ratio, y: y - (y - this.transform.y) * ratio };
@@ -64,6 +68,7 @@ export class Viewport {
     const box = this.svg.getBoundingClientRect();
     const scale = Math.max(MIN_SCALE, Math.min(1, (box.width - 40) / Math.max(width, 1), (box.height - 40) / Math.max(height, 1)));
     this.transform = { scale, x: (box.width - width * scale) / 2, y: Math.max(20, (box.height - height * scale) / 2) };
+    this.moved = false;
     this.apply();
   }
 

@@ -59,6 +59,7 @@ test('the preview opens beside an example and draws its graph', async () => {
 });
 
 test('clicking a node moves the editor selection to that step', async () => {
+  await preview().locator('#fit').click();
   await preview().locator('.node[data-id="write-report"] .label').click();
   await page.locator('.statusbar-item', { hasText: /Ln 60, Col 23 \(12 selected\)/ }).waitFor({ timeout: 30000 });
 });

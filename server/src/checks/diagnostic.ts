@@ -19,5 +19,3 @@ export interface Diagnostic {
 export function diagnostic(code: RuleCode, file: string, span: Span, message: string, data?: Record<string, unknown>): Diagnostic {
   return { code, severity: RULES[code].severity, message, file, span, ...(data ? { data } : {}) };
 }
-
-export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };

@@ -14,7 +14,7 @@ ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
 const compiled = new Map<object, ValidateFunction>();
 
 /** Compiles a schema once per process. */
-export function compileSchema(schema: object): ValidateFunction {
+function compileSchema(schema: object): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);

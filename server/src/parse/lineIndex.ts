@@ -29,10 +29,6 @@ export class LineIndex {
     }
   }
 
-  get lineCount(): number {
-    return this.lineStarts.length;
-  }
-
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
     let low = 0;
@@ -54,13 +50,5 @@ export class LineIndex {
 
   rangeOf(span: Span): LspRange {
     return { start: this.positionAt(span.start), end: this.positionAt(span.end) };
-  }
-
-  /** The span of a whole line, without its line break. */
-  lineSpan(line: number): Span {
-    const start = this.lineStarts[line] ?? this.text.length;
-    let end = line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] - 1 : this.text.length;
-    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
-    return { start, end };
   }
 }

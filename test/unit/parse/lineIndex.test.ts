@@ -10,7 +10,6 @@ test('positions count UTF-16 units and treat CRLF as one break', () => {
   assert.deepEqual(index.positionAt(text.indexOf('d')), { line: 1, character: 3 });
   assert.deepEqual(index.positionAt(text.length), { line: 2, character: 1 });
   assert.equal(index.offsetAt({ line: 1, character: 3 }), text.indexOf('d'));
-  assert.deepEqual(index.lineSpan(0), { start: 0, end: 2 });
 });
 
 test('offsets outside the text are clamped', () => {

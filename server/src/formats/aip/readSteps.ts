@@ -1,7 +1,7 @@
 import { isMap, type Node } from 'yaml';
 import type { ControlRef, FileLink, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
-import { mapEntries, nodeSpan, pairOf, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 /** Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check. */
 export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: Port['direction'], nodeId: string): Port[] {
@@ -77,9 +77,4 @@ export function readScalarMap(yaml: YamlSyntax, node: Node | undefined): { key: 
     value: scalarString(entry.value),
     valueSpan: nodeSpan(yaml, entry.value),
   }));
-}
-
-/** The span of the key `key` in a map node. */
-export function keySpanOf(yaml: YamlSyntax, item: Node, key: string): Span | undefined {
-  return nodeSpan(yaml, pairOf(item, key)?.key);
 }

@@ -55,6 +55,11 @@ test('a valid AIP 0.5 skill: detected, no diagnostics but its external input, gr
     [['by-tone', 'escalate', 'angry'], ['by-tone', 'reply', 'calm']],
   );
   assert.deepEqual(analysis.model.nodes[0].outputs.map((port) => [port.name, port.type]), [['tone', 'string']]);
+  // The router reads the state key it branches on: a data edge from the question that answers it.
+  assert.deepEqual(
+    analysis.model.edges.filter((edge) => edge.kind === 'data').map((edge) => [edge.from, edge.to, edge.label]),
+    [['triage', 'by-tone', 'tone']],
+  );
 });
 
 test('invalid_start_step: the first step is a router', () => {

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../checks/diagnostic';
 import { checkLink } from '../../checks/fileLinks';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
-import { scalarString, seqItems, valueOf } from '../../parse/yamlSyntax';
+import { nodeSpan, scalarString, seqItems, valueOf } from '../../parse/yamlSyntax';
 import { readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
 import { readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
@@ -48,6 +48,13 @@ export function loadAip05(context: FormatContext): FormatResult {
         nameSpan: question.keySpan,
       }),
     );
+    // A router reads the state key it branches on: that key is an input, fed by the question that answers it.
+    const branchOn = valueOf(item, 'branch_on');
+    const branchKey = scalarString(branchOn);
+    if (kind === 'router' && branchKey !== undefined) {
+      const span = nodeSpan(yaml, branchOn)!;
+      node.inputs.push({ name: branchKey, direction: 'input', nodeId: node.id, nullable: false, span, nameSpan: span });
+    }
     node.controlRefs = readControlRefs(yaml, item, 'inputs_to', 'inputs_to');
     for (const branch of readScalarMap(yaml, valueOf(item, 'branches'))) {
       if (branch.value !== undefined) node.controlRefs.push({ target: branch.value, span: branch.valueSpan!, via: 'branch', label: branch.key });

@@ -49,7 +49,8 @@ const WHOLE_FILE_START = { start: 0, end: 0 };
  * diagnostics. Never throws on any input.
  */
 export function analyzeSkill(disk: FileSystem, skillFile: string, options: AnalyzeOptions = {}): SkillAnalysis {
-  const fs = new AnalysisFileSystem(disk);
+  // A caller's snapshot (the server keeps one per document) is used as it is.
+  const fs = disk instanceof AnalysisFileSystem ? disk : new AnalysisFileSystem(disk);
   const file = path.resolve(skillFile);
   const dir = path.dirname(file);
   const profile = PROFILES[options.profile ?? 'agentskills'];

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { copyExamples, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
@@ -100,4 +100,25 @@ test('initializationOptions carry settings for clients without workspace/configu
   const uri = await session.open(path.join(dir, 'SKILL.md'));
   const diagnostics = await session.waitForPush(uri, (items) => items.length > 0);
   assert.deepEqual(diagnostics.map((item) => [item.code, item.severity]), [['unknown_frontmatter_key', 1]]);
+});
+
+test('push, without file events: a script created on disk is seen at the next edit a few seconds later', async () => {
+  const file = path.join(root, 'mistakes', 'broken-procedure', 'SKILL.md');
+  const session = await startServer({ root });
+  sessions.push(session);
+  const uri = await session.open(file);
+  const missing = (items: { code?: unknown }[]) => items.filter((item) => item.code === 'missing_script').length;
+  const before = await session.waitForPush(uri, (items) => items.length > 0);
+  const script = path.join(path.dirname(file), 'scripts', 'summarise_later.py');
+  const text = readFileSync(file, 'utf8').replace('tools/summarise.py', 'scripts/summarise_later.py');
+  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text }] });
+  const withMissing = await session.waitForPush(uri, (items) => session.pushedVersions.get(uri) === 2 && items.length > 0);
+  assert.equal(missing(withMissing), missing(before));
+  mkdirSync(path.dirname(script), { recursive: true });
+  writeFileSync(script, '"""Summarise."""\n');
+  // No didChangeWatchedFiles: the server's view of the folder expires after two seconds.
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: text + '\n' }] });
+  const after = await session.waitForPush(uri, () => session.pushedVersions.get(uri) === 3);
+  assert.equal(missing(after), missing(before) - 1);
 });

@@ -21,8 +21,11 @@ interface ParsedChunk {
 export class YamlChunkCache {
   private chunks = new Map<string, ParsedChunk[]>();
 
-  /** Takes the parse of `text` (parsing it if unknown) and points its ranges at `offset`. */
-  take(text: string, offset: number, used: Map<string, ParsedChunk[]>): ParsedChunk {
+  /**
+   * Takes the parse of `text` (parsing it if unknown) and points its ranges
+   * at `offset`; undefined when the chunk cannot be parsed on its own.
+   */
+  take(text: string, offset: number, used: Map<string, ParsedChunk[]>): ParsedChunk | undefined {
     const cached = this.chunks.get(text)?.pop();
     let chunk: ParsedChunk;
     if (cached) {
@@ -30,6 +33,8 @@ export class YamlChunkCache {
       if (chunk.shift !== offset) shiftRanges(chunk.doc, offset - chunk.shift);
       chunk.shift = offset;
     } else {
+      // Checked per new chunk, not over the whole text on every keystroke.
+      if (NOT_CHUNKABLE.test(text)) return undefined;
       const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
       if (offset !== 0) shiftRanges(doc, offset);
       chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, shift: offset };
@@ -124,7 +129,7 @@ export interface ChunkedParse {
  * then parses it whole, so diagnostics are always the whole parse's.
  */
 export function parseChunked(source: string, cache: YamlChunkCache): ChunkedParse | undefined {
-  if (source.length < CHUNK_THRESHOLD || NOT_CHUNKABLE.test(source)) return undefined;
+  if (source.length < CHUNK_THRESHOLD) return undefined;
   const entries = topLevelEntries(source);
   if (!entries) return undefined;
   const used = new Map<string, ParsedChunk[]>();
@@ -134,15 +139,15 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
     const split = entry.key === 'steps' ? listItems(source, entry) : undefined;
     const head = split ? split.header : entry;
     const chunk = cache.take(source.slice(head.start, head.end), head.start, used);
-    if (chunk.doc.errors.length > 0 || !isMap(chunk.doc.contents) || chunk.doc.contents.items.length !== 1) return undefined;
+    if (!chunk || chunk.doc.errors.length > 0 || !isMap(chunk.doc.contents) || chunk.doc.contents.items.length !== 1) return undefined;
     const pair = chunk.doc.contents.items[0] as Pair<Node, Node | null>;
     if (split) {
       const seq = new YAMLSeq();
       const values: unknown[] = [];
       for (const item of split.items) {
         const itemChunk = cache.take(source.slice(item.start, item.end), item.start, used);
-        const list = itemChunk.doc.contents;
-        if (itemChunk.doc.errors.length > 0 || !isSeq(list) || list.items.length !== 1) return undefined;
+        const list = itemChunk?.doc.contents;
+        if (!itemChunk || itemChunk.doc.errors.length > 0 || !isSeq(list) || list.items.length !== 1) return undefined;
         seq.items.push(list.items[0]);
         values.push((itemChunk.value as unknown[])[0]);
       }

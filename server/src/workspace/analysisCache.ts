@@ -7,6 +7,9 @@ import type { SkillModel } from '../model/skillModel';
 import { AnalysisFileSystem, type FileSystem } from './fileSystem';
 import { YamlChunkCache } from '../parse/yamlChunks';
 
+/** How long a document's view of its folder is trusted without a file event. */
+const FOLDER_VIEW_MS = 2000;
+
 interface Entry {
   key: string;
   view: DocumentView;
@@ -27,9 +30,10 @@ export class AnalysisCache {
   private readonly yamlCaches = new Map<string, YamlChunkCache>();
   /**
    * Folder listings and link targets per document, reused across its
-   * versions until a watched file in its folder changes (then dropped).
+   * versions while the user types: dropped when a watched file in its folder
+   * changes, and after a few seconds anyway, for clients that do not watch files.
    */
-  private readonly folderViews = new Map<string, AnalysisFileSystem>();
+  private readonly folderViews = new Map<string, { fs: AnalysisFileSystem; since: number }>();
 
   constructor(private readonly fs: FileSystem) {}
 
@@ -44,11 +48,11 @@ export class AnalysisCache {
       this.yamlCaches.set(uri, yamlCache);
     }
     let folder = this.folderViews.get(uri);
-    if (!folder) {
-      folder = new AnalysisFileSystem(this.fs);
+    if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) {
+      folder = { fs: new AnalysisFileSystem(this.fs), since: Date.now() };
       this.folderViews.set(uri, folder);
     }
-    const analysis = analyzeSkill(folder, fileURLToPath(uri), { text, profile, yamlCache });
+    const analysis = analyzeSkill(folder.fs, fileURLToPath(uri), { text, profile, yamlCache });
     const view = createView(uri, version, analysis, this.fs);
     this.entries.set(uri, { key, view });
     if (analysis.model.nodes.length > 0) this.lastGood.set(uri, analysis.model);

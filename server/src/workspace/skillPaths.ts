@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { FileSystem } from './fileSystem';
+import { AnalysisFileSystem, type FileSystem } from './fileSystem';
 
 export type PathResolution =
   | { status: 'found'; absolute: string; kind: 'file' | 'directory' }
@@ -8,12 +8,31 @@ export type PathResolution =
   | { status: 'escapes' }
   | { status: 'backslash' };
 
+/** Resolutions per snapshot of the disk: an AnalysisFileSystem answers the same until it is dropped. */
+const resolutions = new WeakMap<FileSystem, Map<string, PathResolution>>();
+
 /**
  * Resolves a path a skill names, relative to the skill folder, without ever
  * looking outside it: `..`, absolute paths and links leading out are
  * reported, not followed.
  */
 export function resolveSkillPath(fs: FileSystem, skillDir: string, relative: string): PathResolution {
+  if (!(fs instanceof AnalysisFileSystem)) return resolveUncached(fs, skillDir, relative);
+  let memo = resolutions.get(fs);
+  if (!memo) {
+    memo = new Map();
+    resolutions.set(fs, memo);
+  }
+  const key = `${skillDir}\0${relative}`;
+  let resolution = memo.get(key);
+  if (!resolution) {
+    resolution = resolveUncached(fs, skillDir, relative);
+    memo.set(key, resolution);
+  }
+  return resolution;
+}
+
+function resolveUncached(fs: FileSystem, skillDir: string, relative: string): PathResolution {
   if (relative.includes('\\')) return { status: 'backslash' };
   if (path.posix.isAbsolute(relative) || /^[A-Za-z]:/.test(relative) || relative.startsWith('~')) return { status: 'escapes' };
   const normalized = path.posix.normalize(relative.replace(/\/+$/, ''));

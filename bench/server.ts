@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer, type ServerSession } from '../test/helpers/lspClient';
+import { positionOf, startServer, type ServerSession } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
 import { since, summarize, type Summary } from './lib/stats';
 
@@ -24,12 +24,6 @@ export interface PeerLatency {
   editToDiagnostics: Summary;
   /** Diagnostics after adding a key the schema forbids (shows the schema was applied). */
   diagnostics: number;
-}
-
-function positionOf(text: string, needle: string, shift = 0): { line: number; character: number } {
-  const at = text.indexOf(needle) + shift;
-  const before = text.slice(0, at).split('\n');
-  return { line: before.length - 1, character: before[before.length - 1].length };
 }
 
 async function timeRequests(count: number, send: () => Promise<unknown>): Promise<number[]> {

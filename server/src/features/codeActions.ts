@@ -6,7 +6,7 @@ import { ControlOrder } from '../model/controlFlow';
 import type { GraphNode } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf } from '../parse/yamlSyntax';
-import { rangeOf, type DocumentView } from './documentView';
+import { lineEndAt, rangeOf, type DocumentView } from './documentView';
 import { scriptStub } from './scriptStub';
 import { toLspDiagnostic } from './diagnostics';
 
@@ -96,7 +96,7 @@ function addOutputFixes(view: DocumentView, item: Diagnostic): CodeAction[] {
     const type = input.type ? `\n${pad}    type: ${input.type}` : '';
     const outputs = nodeAtPath(procedure.yaml, ['steps', model.nodes.indexOf(node), 'outputs']);
     const last = node.outputs[node.outputs.length - 1];
-    const after = endOfLine(view, contentEnd(view, outputs.depth === 3 && last ? last.span.end : node.span.end));
+    const after = lineEndAt(view.analysis.text, contentEnd(view, outputs.depth === 3 && last ? last.span.end : node.span.end));
     const edit: TextEdit =
       outputs.depth === 3 && last
         ? { range: rangeOf(view, { start: after, end: after }), newText: `\n${pad}  - name: ${input.name}${type}` }
@@ -110,14 +110,6 @@ function contentEnd(view: DocumentView, end: number): number {
   let at = end;
   while (at > 0 && /\s/.test(view.analysis.text[at - 1])) at--;
   return Math.max(0, at - 1);
-}
-
-function endOfLine(view: DocumentView, offset: number): number {
-  const text = view.analysis.text;
-  const at = Math.max(0, Math.min(offset, text.length));
-  const newline = text.indexOf('\n', at);
-  const end = newline === -1 ? text.length : newline;
-  return text[end - 1] === '\r' ? end - 1 : end;
 }
 
 /** Creates a missing script as a stub in its language; `ignoreIfExists` means an existing file is never touched. */

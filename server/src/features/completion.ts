@@ -7,7 +7,7 @@ import type { Profile } from '../checks/profiles';
 import { ControlOrder, reachableFrom, successors } from '../model/controlFlow';
 import type { SkillModel } from '../model/skillModel';
 import { yamlCursor, type YamlCursor } from './completionContext';
-import { contains, rangeOf, type DocumentView } from './documentView';
+import { contains, lineEndAt, rangeOf, type DocumentView } from './documentView';
 import { keysOf, schemaAt } from './schemaLookup';
 
 const TYPES = ['string', 'integer', 'float', 'boolean', 'object', 'list[*]', 'list[string]', 'list[integer]', 'list[float]', 'list[boolean]', 'list[object]'];
@@ -159,12 +159,6 @@ function upstreamOutputItems(request: CompletionRequest, cursor: YamlCursor, mod
     }
   }
   return items;
-}
-
-function lineEndAt(text: string, offset: number): number {
-  const newline = text.indexOf('\n', offset);
-  const end = newline === -1 ? text.length : newline;
-  return text[end - 1] === '\r' ? end - 1 : end;
 }
 
 /** Files under one of the skill's folders, as paths relative to the skill. */

@@ -174,6 +174,32 @@ test('corpus copies can be checked from any working directory with absolute path
   assert.deepEqual(JSON.parse(stdout).skills, [{ dir: join(dir, 'release-notes'), name: 'release-notes', format: 'agent-skill' }]);
 });
 
+test('--jobs: skills spread over threads give the same report, in the same order, as one thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  // Enough skills for several batches per thread; every third one broken in a different way.
+  for (let i = 0; i < 70; i++) {
+    const name = `skill-${String(i).padStart(2, '0')}`;
+    mkdirSync(join(dir, name));
+    const broken = i % 3 === 0 ? `\nSee scripts/missing-${i}.sh.\n` : '';
+    const description = i % 9 === 0 ? 'Use when: it breaks' : `Skill ${i}. Use when measuring threads.`;
+    writeFileSync(join(dir, name, 'SKILL.md'), `---\nname: ${i % 7 === 0 ? 'wrong-name' : name}\ndescription: ${description}\n---\n# ${name}\n${broken}`);
+  }
+  const one = run(['check', dir, '--format', 'json', '--jobs', '1']);
+  const three = run(['check', dir, '--format', 'json', '--jobs=3']);
+  assert.equal(one.status, 1);
+  assert.equal(three.status, 1, three.stderr);
+  const report: ReportJson = JSON.parse(three.stdout);
+  assert.equal(report.skills.length, 70);
+  assert.deepEqual(new Set(report.diagnostics.map((item) => item.code)), new Set(['missing_file', 'name_mismatch', 'unquoted_colon']));
+  assert.equal(three.stdout, one.stdout);
+  const text = run(['check', dir, '--jobs', '2']);
+  assert.match(text.stderr, /^70 skills checked on 2 threads: \d+ errors/);
+  assert.match(run(['check', dir]).stderr, /^70 skills checked: /);
+  const bad = run(['check', dir, '--jobs', '0']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--jobs needs a whole number of at least 1/);
+});
+
 test('on a terminal, a progress line on stderr while many skills are checked; never in pipes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   for (let i = 0; i < 25; i++) {
@@ -183,9 +209,9 @@ test('on a terminal, a progress line on stderr while many skills are checked; ne
   // util-linux `script` gives the CLI a pseudo-terminal, as an interactive shell would.
   const tty = spawnSync('script', ['-qec', `${process.execPath} ${cli} check ${dir} > /dev/null`, '/dev/null'], { encoding: 'utf8' });
   assert.equal(tty.status, 0, tty.stderr);
-  assert.match(tty.stdout, /\rskillgraph: checking 21\/25 skills…/);
+  assert.match(tty.stdout, /\rskillgraph: checked 16\/25 skills…/);
   assert.match(tty.stdout, /25 skills checked: 0 errors, 0 warnings, 0 notes/);
-  assert.doesNotMatch(run(['check', dir]).stderr, /checking/);
+  assert.doesNotMatch(run(['check', dir]).stderr, /checked \d+\//);
 });
 
 test("the extension's problem matcher reads the CLI's text output", () => {

@@ -1,11 +1,13 @@
 import * as path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import { toGraphJson } from '../compile/graphJson';
 import { toDot, toMermaid } from '../compile/graphText';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import { parseArgs, USAGE, UsageError, type Command } from './args';
-import { buildReport, countBySeverity, type CheckedSkill } from './reportedDiagnostic';
+import { checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
+import { assembleReport, countBySeverity } from './reportedDiagnostic';
 import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';
 import { formatSarif } from './reporters/sarif';
@@ -19,7 +21,7 @@ const EXIT_USAGE = 2;
 /** Docs ship beside dist/ in the package: dist/cli.js → docs/rules. */
 const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
 
-function runCheck(command: Extract<Command, { command: 'check' }>): number {
+async function runCheck(command: Extract<Command, { command: 'check' }>): Promise<number> {
   const fs = new NodeFileSystem();
   const discovery = discoverSkills(fs, command.paths, process.cwd());
   for (const missing of discovery.missing) process.stderr.write(`skillgraph: ${missing}: no such file or folder\n`);
@@ -29,13 +31,16 @@ function runCheck(command: Extract<Command, { command: 'check' }>): number {
     return EXIT_USAGE;
   }
   const progress = process.stderr.isTTY && discovery.skills.length > 20;
-  const checked: CheckedSkill[] = discovery.skills.map((found, i) => {
-    if (progress && i % 10 === 0) process.stderr.write(`\rskillgraph: checking ${i + 1}/${discovery.skills.length} skills…`);
-    return { found, analysis: analyzeSkill(fs, found.file, { profile: command.profile }) };
+  const total = discovery.skills.length;
+  const jobs = jobsFor(total, command.jobs);
+  const parts = await checkSkills(__filename, discovery.skills, {
+    profile: command.profile,
+    jobs,
+    ...(progress ? { onProgress: (done: number) => process.stderr.write(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),
   });
   if (progress) process.stderr.write('\r\x1b[K');
 
-  const report = buildReport(checked, discovery.misnamed);
+  const report = assembleReport(parts, discovery.misnamed);
   const output =
     command.format === 'json'
       ? formatJson(report)
@@ -47,7 +52,7 @@ function runCheck(command: Extract<Command, { command: 'check' }>): number {
   process.stdout.write(output);
   const counts = countBySeverity(report.diagnostics);
   if (command.format === 'text') {
-    process.stderr.write(`${checked.length} skill${checked.length === 1 ? '' : 's'} checked: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`);
+    process.stderr.write(`${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`);
   }
   if (counts.error > 0) return EXIT_FINDINGS;
   if (command.maxWarnings !== undefined && counts.warning > command.maxWarnings) {
@@ -76,7 +81,7 @@ function runGraph(command: Extract<Command, { command: 'graph' }>): number {
   return EXIT_CLEAN;
 }
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   let command: Command;
   try {
     command = parseArgs(argv);
@@ -101,9 +106,14 @@ function main(argv: string[]): number {
   }
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
+function fail(error: unknown): void {
   process.stderr.write(`skillgraph: internal error: ${(error as Error).stack ?? String(error)}\n`);
   process.exitCode = EXIT_USAGE;
+}
+
+// The same file runs the check threads a large run starts.
+if (isMainThread) {
+  main(process.argv.slice(2)).then((code) => (process.exitCode = code), fail);
+} else {
+  serveCheckBatches();
 }

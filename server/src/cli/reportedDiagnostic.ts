@@ -14,24 +14,39 @@ export interface ReportedDiagnostic {
   range: LspRange;
 }
 
-export interface CheckedSkill {
-  found: FoundSkill;
-  analysis: SkillAnalysis;
+export interface ReportedSkill {
+  dir: string;
+  name?: string;
+  format: string;
 }
 
 /** All a check run found, ready for a reporter. */
 export interface CheckReport {
-  skills: { dir: string; name?: string; format: string }[];
+  skills: ReportedSkill[];
   diagnostics: ReportedDiagnostic[];
 }
 
-/** Converts offsets to line/character once, here, for every reporter. */
-export function buildReport(checked: CheckedSkill[], misnamed: FoundSkill[]): CheckReport {
-  const diagnostics: ReportedDiagnostic[] = [];
-  for (const { found, analysis } of checked) {
-    const lines = new LineIndex(analysis.text);
-    for (const item of analysis.diagnostics) diagnostics.push(toReported(item, found.display, lines));
-  }
+/** What one skill contributes to a report: small and plain, so it can cross a thread boundary. */
+export interface SkillReport {
+  skill: ReportedSkill;
+  diagnostics: ReportedDiagnostic[];
+}
+
+/**
+ * One skill's part of the report. Offsets become line/character once, here,
+ * for every reporter; the analysis itself (text, syntax trees, model) is not
+ * kept, so memory grows with the findings, not with the workspace.
+ */
+export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillReport {
+  const skill = { dir: path.dirname(found.display), ...(analysis.name !== undefined ? { name: analysis.name } : {}), format: analysis.format };
+  if (analysis.diagnostics.length === 0) return { skill, diagnostics: [] };
+  const lines = new LineIndex(analysis.text);
+  return { skill, diagnostics: analysis.diagnostics.map((item) => toReported(item, found.display, lines)) };
+}
+
+/** The whole report from each skill's part, in the order the skills were found. */
+export function assembleReport(parts: SkillReport[], misnamed: FoundSkill[]): CheckReport {
+  const diagnostics = parts.flatMap((part) => part.diagnostics);
   for (const file of misnamed) {
     diagnostics.push({
       file: file.display,
@@ -41,10 +56,7 @@ export function buildReport(checked: CheckedSkill[], misnamed: FoundSkill[]): Ch
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     });
   }
-  return {
-    skills: checked.map(({ found, analysis }) => ({ dir: path.dirname(found.display), ...(analysis.name !== undefined ? { name: analysis.name } : {}), format: analysis.format })),
-    diagnostics,
-  };
+  return { skills: parts.map((part) => part.skill), diagnostics };
 }
 
 function toReported(item: Diagnostic, display: string, lines: LineIndex): ReportedDiagnostic {

@@ -54,11 +54,11 @@ function addOnce(list: FoundSkill[], seen: Set<string>, found: FoundSkill): void
 }
 
 function walk(fs: FileSystem, root: string, display: string, realRoot: string, visited: Set<string>, discovery: Discovery, seenFiles: Set<string>): void {
-  const pending: { dir: string; display: string }[] = [{ dir: root, display }];
+  // Each folder carries its real path: a plain subfolder's is its parent's plus its name, so only links cost a lookup.
+  const pending: { dir: string; display: string; real: string }[] = [{ dir: root, display, real: realRoot }];
   while (pending.length > 0) {
-    const { dir, display: shown } = pending.pop()!;
-    const real = fs.realpath(dir);
-    if (!real || visited.has(real) || !isWithin(realRoot, real)) continue;
+    const { dir, display: shown, real } = pending.pop()!;
+    if (visited.has(real) || !isWithin(realRoot, real)) continue;
     visited.add(real);
     const entries = fs.readDirectory(dir);
     const hasSkill = entries.some((entry) => entry.name === 'SKILL.md');
@@ -66,12 +66,14 @@ function walk(fs: FileSystem, root: string, display: string, realRoot: string, v
       const child = path.join(dir, entry.name);
       const childShown = shown === '.' ? entry.name : path.join(shown, entry.name);
       let kind = entry.kind;
+      let childReal = path.join(real, entry.name);
       if (kind === 'symlink') {
         const target = fs.realpath(child);
         if (!target || !isWithin(realRoot, target)) continue;
         kind = fs.stat(target)?.kind ?? 'other';
+        childReal = target;
       }
-      if (kind === 'directory' && !SKIPPED.has(entry.name)) pending.push({ dir: child, display: childShown });
+      if (kind === 'directory' && !SKIPPED.has(entry.name)) pending.push({ dir: child, display: childShown, real: childReal });
       if (kind !== 'file') continue;
       if (entry.name === 'SKILL.md') addOnce(discovery.skills, seenFiles, { file: child, display: childShown });
       else if (!hasSkill && entry.name.toLowerCase() === 'skill.md') discovery.misnamed.push({ file: child, display: childShown });

@@ -90,7 +90,10 @@ export class MemoryFileSystem implements FileSystem {
   }
 
   readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
-    const prefix = path.resolve(dirPath) + path.sep;
+    // Like readdir, a listing follows links to the folder.
+    const real = this.realpath(dirPath);
+    if (!real) return [];
+    const prefix = real + path.sep;
     const names = new Map<string, EntryKind>();
     for (const known of [...this.files.keys(), ...this.links.keys()]) {
       if (!known.startsWith(prefix)) continue;

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { AnalysisFileSystem, type FileSystem } from './fileSystem';
+import { AnalysisFileSystem, type EntryKind, type FileSystem } from './fileSystem';
 
 export type PathResolution =
   | { status: 'found'; absolute: string; kind: 'file' | 'directory' }
@@ -39,8 +39,10 @@ function resolveUncached(fs: FileSystem, skillDir: string, relative: string): Pa
   if (normalized === '..' || normalized.startsWith('../')) return { status: 'escapes' };
 
   let current = skillDir;
+  let kind: EntryKind = 'directory';
+  let linked = false;
   for (const segment of normalized.split('/').filter((part) => part !== '' && part !== '.')) {
-    const entries = fs.readDirectory(current);
+    const entries: { name: string; kind: EntryKind }[] = kind === 'directory' || kind === 'symlink' ? fs.readDirectory(current) : [];
     const exact = entries.find((entry) => entry.name === segment);
     if (!exact) {
       const folded = entries.find((entry) => entry.name.toLowerCase() === segment.toLowerCase());
@@ -52,7 +54,12 @@ function resolveUncached(fs: FileSystem, skillDir: string, relative: string): Pa
       return { status: 'missing', absolute };
     }
     current = path.join(current, segment);
+    kind = exact.kind;
+    linked ||= kind === 'symlink';
   }
+  // Without a link below the skill folder the listings already say what the path is and that it stays inside;
+  // only a link needs its target resolved (a real path per component costs a system call each).
+  if (!linked) return { status: 'found', absolute: current, kind: kind === 'directory' ? 'directory' : 'file' };
   if (!isInside(fs, skillDir, current)) return { status: 'escapes' };
   const stat = fs.stat(fs.realpath(current) ?? current);
   if (!stat) return { status: 'missing', absolute: current };

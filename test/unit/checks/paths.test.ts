@@ -35,6 +35,18 @@ test('path_escapes_skill: a link inside the skill that leads outside it', () => 
   assert.equal(analysis.text.slice(found[0].span.start, found[0].span.end), 'references/doc.md');
 });
 
+test('path_escapes_skill: a linked folder leading outside, and one that stays inside', () => {
+  const fixture = analyzeFixture('plain', `${frontmatter('plain')}\nSee [out](references/secret.md) and [in](docs/guide.md).\n`, { 'shared/guide.md': '# g\n' });
+  fixture.fs.write('/outside/secret.md', 'secret\n');
+  fixture.fs.symlink('/skills/plain/references', '/outside');
+  fixture.fs.symlink('/skills/plain/docs', '/skills/plain/shared');
+  const { analyzeSkill } = require('../../../server/src/analyze') as typeof import('../../../server/src/analyze');
+  const analysis = analyzeSkill(fixture.fs, '/skills/plain/SKILL.md');
+  const spans = (code: string) => analysis.diagnostics.filter((item) => item.code === code).map((item) => analysis.text.slice(item.span.start, item.span.end));
+  assert.deepEqual(spans('path_escapes_skill'), ['references/secret.md']);
+  assert.deepEqual(spans('missing_file'), []);
+});
+
 test('backslash_path: Windows separators', () => {
   const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [doc](«references\\doc.md»).\n`, { 'references/doc.md': '# d\n' });
   const [found] = expectAt(analysis, 'backslash_path', spans);

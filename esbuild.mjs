@@ -9,6 +9,8 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
+  // yaml's ES module build: imported functions bind directly, where its CommonJS build puts a getter on every call.
+  alias: { yaml: './node_modules/yaml/browser/index.js' },
 };
 
 await Promise.all([

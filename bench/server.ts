@@ -48,8 +48,9 @@ function editAt(text: string, round: number): { text: string; change: object } {
   return { text: next, change: { range, text: inserting ? 'x' : '' } };
 }
 
+/** Waits for the push of `version` without polling: a busy loop here would take a core from the server. */
 async function waitForVersion(session: ServerSession, uri: string, version: number): Promise<void> {
-  while (session.pushedVersions.get(uri) !== version) await new Promise((resolve) => setImmediate(resolve));
+  await session.waitForPush(uri, () => session.pushedVersions.get(uri) === version, 60000);
 }
 
 /** Latencies through the real stdio server, for a generated procedure of `steps` steps. */

@@ -1,7 +1,7 @@
 import type { ControlRef, FileLink, GraphNode, Port } from '../model/skillModel';
 import { findPathMentions, regionsOutside } from '../parse/pathMentions';
 import type { Span } from '../parse/lineIndex';
-import { yamlLocationAt, type YamlLocation } from '../parse/yamlSyntax';
+import { nodeSpan, yamlLocationAt, type YamlLocation } from '../parse/yamlSyntax';
 import { contains, type DocumentView } from './documentView';
 
 /** What the cursor is on, in model terms. Features switch on this, never on raw text. */
@@ -45,9 +45,9 @@ function keyAt(view: DocumentView, offset: number): Target {
   const region = frontmatter && syntax?.frontmatter && contains(syntax.frontmatter.content, offset) ? { yaml: frontmatter, name: 'frontmatter' as const } : procedure && contains(procedure.fence.content, offset) ? { yaml: procedure.yaml, name: 'procedure' as const } : undefined;
   if (!region) return { kind: 'none' };
   const location = yamlLocationAt(region.yaml, offset);
-  if (!location.onKey || !location.node?.range) return { kind: 'none' };
-  const [start, end] = location.node.range;
-  return { kind: 'key', region: region.name, location, span: { start: region.yaml.base + start, end: region.yaml.base + end } };
+  const span = location.onKey ? nodeSpan(region.yaml, location.node) : undefined;
+  if (!span) return { kind: 'none' };
+  return { kind: 'key', region: region.name, location, span };
 }
 
 /** The data edges whose consumer is `port`, and those whose producer is it. */

@@ -24,9 +24,8 @@ export class LineIndex {
   private readonly lineStarts: number[] = [0];
 
   constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      if (text.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
-    }
+    // indexOf scans natively: this runs on the whole text after every keystroke.
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
   }
 
   positionAt(offset: number): Position {

@@ -1,4 +1,5 @@
 import { Document, isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
+import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import type { YamlProblem } from './yamlSyntax';
 
 /** Below this size a region is parsed whole: chunking only pays off on large procedures. */
@@ -8,36 +9,34 @@ interface ParsedChunk {
   text: string;
   doc: Document.Parsed;
   value: unknown;
-  /** Where the chunk's node ranges currently point: its offset in the region. */
-  shift: number;
+  /** Where the chunk sits in the region; its nodes' ranges are read through it (nodeRange). */
+  place: ChunkPlace;
 }
 
 /**
  * Parsed chunks of one document's YAML region, kept between analyses of
  * successive versions. A keystroke changes one chunk (a top-level key or one
- * step); the others are reused, their ranges shifted, not parsed again.
+ * step); the others are reused and moved, not parsed again.
  * One cache belongs to one document: reused nodes are moved, not copied.
  */
 export class YamlChunkCache {
   private chunks = new Map<string, ParsedChunk[]>();
 
   /**
-   * Takes the parse of `text` (parsing it if unknown) and points its ranges
-   * at `offset`; undefined when the chunk cannot be parsed on its own.
+   * Takes the parse of `text` (parsing it if unknown) and places it at
+   * `offset`; undefined when the chunk cannot be parsed on its own.
    */
   take(text: string, offset: number, used: Map<string, ParsedChunk[]>): ParsedChunk | undefined {
-    const cached = this.chunks.get(text)?.pop();
-    let chunk: ParsedChunk;
-    if (cached) {
-      chunk = cached;
-      if (chunk.shift !== offset) shiftRanges(chunk.doc, offset - chunk.shift);
-      chunk.shift = offset;
+    let chunk = this.chunks.get(text)?.pop();
+    if (chunk) {
+      chunk.place.offset = offset;
     } else {
       // Checked per new chunk, not over the whole text on every keystroke.
       if (NOT_CHUNKABLE.test(text)) return undefined;
       const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
-      if (offset !== 0) shiftRanges(doc, offset);
-      chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, shift: offset };
+      const place = { offset };
+      placeNodes(doc.contents, place);
+      chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place };
     }
     used.set(text, [...(used.get(text) ?? []), chunk]);
     return chunk;
@@ -47,21 +46,6 @@ export class YamlChunkCache {
   retain(used: Map<string, ParsedChunk[]>): void {
     this.chunks = used;
   }
-}
-
-/** Moves every node's range by `delta`: a plain walk, several times faster than `visit` on large chunks. */
-function shiftRanges(doc: Document.Parsed, delta: number): void {
-  const walk = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    const item = node as { range?: [number, number, number]; items?: unknown[]; key?: unknown; value?: unknown };
-    if (item.range) item.range = [item.range[0] + delta, item.range[1] + delta, item.range[2] + delta];
-    if (Array.isArray(item.items)) for (const child of item.items) walk(child);
-    if ('key' in item) {
-      walk(item.key);
-      walk(item.value);
-    }
-  };
-  walk(doc.contents);
 }
 
 interface Entry {
@@ -74,26 +58,44 @@ const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)/;
 /** Anchors, aliases, tags, directives and document markers tie chunks together: parse such text whole. */
 const NOT_CHUNKABLE = /(^|[\s[{,])[&*!][^\s]|^%|^(---|\.\.\.)[ \t]*$/m;
 
+/**
+ * Calls `visit` with the start and end offsets of each line of `text` in
+ * [from, to) until it returns false, without splitting the text: these
+ * scans run over the whole procedure on every keystroke.
+ */
+function forEachLine(text: string, from: number, to: number, visit: (start: number, end: number) => boolean): void {
+  for (let start = from; start <= to; ) {
+    let end = text.indexOf('\n', start);
+    if (end === -1 || end > to) end = to;
+    if (!visit(start, end)) return;
+    start = end + 1;
+  }
+}
+
+const WHITESPACE = /\s/;
+
 /** Splits a top-level mapping into its entries by the lines that start a key at column 0. */
 function topLevelEntries(text: string): Entry[] | undefined {
   const entries: Entry[] = [];
-  let offset = 0;
   let seenKey = false;
-  for (const line of text.split('\n')) {
-    const key = KEY_LINE.exec(line);
-    if (key) {
-      if (entries.length > 0) entries[entries.length - 1].end = offset;
-      entries.push({ key: key[1], start: offset, end: text.length });
-      seenKey = true;
-    } else if (!seenKey && line.trim() !== '' && !line.trim().startsWith('#')) {
-      return undefined;
-    } else if (line.length > 0 && !/^[\s#]/.test(line)) {
-      // Content at column 0 that starts no key (a flow collection running on, say).
-      return undefined;
+  let chunkable = true;
+  forEachLine(text, 0, text.length, (start, end) => {
+    if (start === end || text[start] === '#') return true;
+    if (WHITESPACE.test(text[start])) {
+      // Indented lines continue the entry above; before any key they are content no chunk can hold.
+      const trimmed = text.slice(start, end).trim();
+      if (!seenKey && trimmed !== '' && !trimmed.startsWith('#')) chunkable = false;
+      return chunkable;
     }
-    offset += line.length + 1;
-  }
-  if (entries.length === 0 || new Set(entries.map((entry) => entry.key)).size !== entries.length) return undefined;
+    const key = KEY_LINE.exec(text.slice(start, end));
+    // Content at column 0 that starts no key (a flow collection running on, say) cannot be chunked.
+    if (!key) return (chunkable = false);
+    if (entries.length > 0) entries[entries.length - 1].end = start;
+    entries.push({ key: key[1], start, end: text.length });
+    seenKey = true;
+    return true;
+  });
+  if (!chunkable || entries.length === 0 || new Set(entries.map((entry) => entry.key)).size !== entries.length) return undefined;
   return entries;
 }
 
@@ -103,15 +105,15 @@ function listItems(text: string, entry: Entry): { header: Entry; items: Entry[] 
   const firstItem = /\n([ \t]*)- /.exec(body);
   if (!firstItem || body.slice(0, firstItem.index).split('\n')[0].replace(KEY_LINE, '').trim() !== '') return undefined;
   const marker = `${firstItem[1]}- `;
+  const bare = marker.trimEnd();
   const items: Entry[] = [];
-  let offset = entry.start;
-  for (const line of body.split('\n')) {
-    if (line.startsWith(marker) || line === marker.trimEnd()) {
-      if (items.length > 0) items[items.length - 1].end = offset;
-      items.push({ key: '-', start: offset, end: entry.end });
+  forEachLine(text, entry.start, entry.end, (start, end) => {
+    if (text.startsWith(marker, start) || (end - start === bare.length && text.startsWith(bare, start))) {
+      if (items.length > 0) items[items.length - 1].end = start;
+      items.push({ key: '-', start, end: entry.end });
     }
-    offset += line.length + 1;
-  }
+    return true;
+  });
   if (items.length === 0) return undefined;
   return { header: { key: entry.key, start: entry.start, end: items[0].start }, items };
 }
@@ -144,16 +146,19 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
     if (split) {
       const seq = new YAMLSeq();
       const values: unknown[] = [];
+      let firstList: Node | undefined;
       for (const item of split.items) {
         const itemChunk = cache.take(source.slice(item.start, item.end), item.start, used);
         const list = itemChunk?.doc.contents;
         if (!itemChunk || itemChunk.doc.errors.length > 0 || !isSeq(list) || list.items.length !== 1) return undefined;
+        firstList ??= list;
         seq.items.push(list.items[0]);
         values.push((itemChunk.value as unknown[])[0]);
       }
-      const first = seq.items[0] as Node;
-      const last = seq.items[seq.items.length - 1] as Node;
-      seq.range = [first.range![0], last.range![1], last.range![2]];
+      // The whole parse starts the sequence at its first `- `, before the first item's own node.
+      const first = nodeRange(firstList)!;
+      const last = nodeRange(seq.items[seq.items.length - 1] as Node)!;
+      seq.range = [first[0], last[1], last[2]];
       pair.value = seq;
       value[entry.key] = values;
     } else {
@@ -163,7 +168,7 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
   }
   cache.retain(used);
   const firstPair = contents.items[0] as Pair<Node, Node | null>;
-  contents.range = [firstPair.key.range![0], source.length, source.length];
+  contents.range = [nodeRange(firstPair.key)![0], source.length, source.length];
   const doc = new Document() as Document.Parsed;
   doc.contents = contents as unknown as Document.Parsed['contents'];
   return { doc, value, problems: [] };

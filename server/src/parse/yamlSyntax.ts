@@ -1,6 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
+import { nodeRange } from './nodeRange';
 
 export interface YamlProblem {
   code: 'yaml_syntax' | 'yaml_alias_limit';
@@ -70,8 +71,9 @@ function firstLineLength(text: string): number {
 
 /** The file span of a node's value (without trailing comments). */
 export function nodeSpan(yaml: YamlSyntax, node: Node | null | undefined): Span | undefined {
-  if (!node?.range) return undefined;
-  return { start: yaml.base + node.range[0], end: yaml.base + node.range[1] };
+  const range = nodeRange(node);
+  if (!range) return undefined;
+  return { start: yaml.base + range[0], end: yaml.base + range[1] };
 }
 
 /** The map pair whose key is `key`, if any. */
@@ -153,7 +155,10 @@ export interface YamlLocation {
 /** Finds the path to an offset, descending through maps and sequences. */
 export function yamlLocationAt(yaml: YamlSyntax, offset: number): YamlLocation {
   const local = offset - yaml.base;
-  const inside = (node: Node | null | undefined): node is Node => !!node?.range && node.range[0] <= local && local <= node.range[1];
+  const inside = (node: Node | null | undefined): node is Node => {
+    const range = nodeRange(node);
+    return !!range && range[0] <= local && local <= range[1];
+  };
   const location: YamlLocation = { path: [], onKey: false, chain: [] };
   let node = (yaml.doc.contents as Node | null) ?? undefined;
   while (inside(node)) {

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { CHUNK_THRESHOLD, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
-import { nodeAtPath } from '../../../server/src/parse/yamlSyntax';
+import { nodeAtPath, nodeSpan, yamlLocationAt } from '../../../server/src/parse/yamlSyntax';
 import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeAipSkill } from '../../../bench/lib/generate';
 import { random } from '../../helpers/random';
@@ -70,4 +70,29 @@ test('anchors, small regions and broken YAML are parsed whole', () => {
   const cache = new YamlChunkCache();
   const text = generated().replace('purpose: >', 'purpose: &p >');
   assert.deepEqual(observable(analyzeSkill(fs, FILE, { text, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text })));
+});
+
+test('moved chunks answer position lookups at their new place, as a whole parse does', () => {
+  const fs = new MemoryFileSystem();
+  const cache = new YamlChunkCache();
+  let text = generated();
+  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  // An edit near the top moves every later step; then one near the end.
+  text = text.replace('step-0001\n    description: >\n', 'step-0001\n    description: >\n      Inserted line.\n');
+  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  text = text.replace('step-0070\n', 'step-0070-renamed\n');
+  const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache }).procedure!.yaml;
+  const whole = analyzeSkill(fs, FILE, { text }).procedure!.yaml;
+  const describe = (yaml: typeof whole, offset: number) => {
+    const location = yamlLocationAt(yaml, offset);
+    return { path: location.path, onKey: location.onKey, node: nodeSpan(yaml, location.node), chain: location.chain.map((node) => nodeSpan(yaml, node)) };
+  };
+  let checked = 0;
+  for (let offset = whole.base; offset < text.lastIndexOf('```'); offset += 97) {
+    assert.deepEqual(describe(chunked, offset), describe(whole, offset), `offset ${offset}`);
+    checked++;
+  }
+  assert.ok(checked > 300, `${checked} offsets`);
+  const renamed = text.indexOf('step-0070-renamed');
+  assert.deepEqual(describe(chunked, renamed).path, ['steps', 70, 'name']);
 });

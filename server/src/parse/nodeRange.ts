@@ -1,0 +1,36 @@
+import type { Node } from 'yaml';
+
+/** Where the chunk a node was parsed in now sits in its region (see yamlChunks). */
+export interface ChunkPlace {
+  offset: number;
+}
+
+const PLACE = Symbol('chunk place');
+
+type Placed = { range?: [number, number, number]; items?: unknown[]; key?: unknown; value?: unknown; [PLACE]?: ChunkPlace };
+
+/**
+ * A node's range in region offsets. Nodes parsed in a chunk keep the ranges
+ * of that chunk's own text and share one place record: moving a chunk after
+ * an edit above it is then one assignment, not a walk over all its nodes.
+ */
+export function nodeRange(node: Node | null | undefined): [number, number, number] | undefined {
+  const range = (node as Placed | null | undefined)?.range;
+  if (!range) return undefined;
+  const offset = (node as Placed)[PLACE]?.offset ?? 0;
+  return offset === 0 ? range : [range[0] + offset, range[1] + offset, range[2] + offset];
+}
+
+/** Ties every node under `root` to `place`, once, when its chunk is parsed. */
+export function placeNodes(root: unknown, place: ChunkPlace): void {
+  if (root === null || typeof root !== 'object') return;
+  const item = root as Placed;
+  if (item.range) {
+    item[PLACE] = place;
+    const items = item.items;
+    if (items) for (let i = 0; i < items.length; i++) placeNodes(items[i], place);
+  } else if ('key' in item) {
+    placeNodes(item.key, place);
+    placeNodes(item.value, place);
+  }
+}

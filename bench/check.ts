@@ -1,5 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { parse } from 'yaml';
 import { writePlainSkill, writeWorkspace } from './lib/generate';
 import { runNode } from './lib/run';
 import { round } from './lib/stats';
@@ -8,10 +9,19 @@ const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 
 export interface ScaleResult {
   skills: number;
+  /** Threads `check` chose on its own for this many skills. */
+  threads: number;
+  /** Median of RUNS runs. */
   ms: number;
+  runs: number[];
+  /** The largest peak over the runs. */
   maxRssMiB: number;
   diagnostics: number;
   msPerSkill: number;
+  /** The same with `--jobs 1`, where the default uses more threads. */
+  oneThread?: { ms: number; runs: number[]; maxRssMiB: number };
+  /** The floor: bare `yaml.parse` of every SKILL.md's frontmatter and procedure block, one after another, in one process. */
+  yamlParseMs: number;
 }
 
 export interface PeerRun {
@@ -24,15 +34,53 @@ export interface PeerRun {
   findings: number;
 }
 
-/** `skillgraph check` on workspaces of 100, 1,000 and 10,000 generated skills. */
+const RUNS = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** RUNS runs of `skillgraph check` on `dir`, checked for the expected number of skills. */
+function checkRuns(dir: string, count: number, extra: string[]) {
+  const runs = Array.from({ length: RUNS }, () => {
+    const run = runNode(CLI, ['check', dir, '--format', 'json', ...extra]);
+    const report = JSON.parse(run.stdout) as { skills: unknown[]; diagnostics: unknown[] };
+    if (report.skills.length !== count) throw new Error(`expected ${count} skills, found ${report.skills.length}`);
+    return { ms: run.ms, maxRssMiB: run.maxRssMiB, diagnostics: report.diagnostics.length, stderr: run.stderr };
+  });
+  return { ms: round(median(runs.map((run) => run.ms))), runs: runs.map((run) => round(run.ms)), maxRssMiB: round(Math.max(...runs.map((run) => run.maxRssMiB))), diagnostics: runs[0].diagnostics };
+}
+
+/** What parsing alone costs on a workspace: the YAML of every SKILL.md through `yaml.parse`. */
+function yamlParseFloor(dir: string): number {
+  const start = performance.now();
+  for (const skill of skillDirs(dir)) {
+    const text = readFileSync(path.join(skill, 'SKILL.md'), 'utf8');
+    parse(text.slice(4, text.indexOf('\n---\n') + 1));
+    const open = text.indexOf('```yaml\n');
+    if (open !== -1) parse(text.slice(open + 8, text.lastIndexOf('```')));
+  }
+  return round(performance.now() - start);
+}
+
+/** `skillgraph check` on workspaces of 100, 1,000 and 10,000 generated skills, by default and on one thread. */
 export function benchCheckScale(root: string): ScaleResult[] {
   return [100, 1000, 10000].map((count) => {
     const dir = path.join(root, `workspace-${count}`);
     if (!existsSync(dir)) writeWorkspace(dir, count);
-    const run = runNode(CLI, ['check', dir, '--format', 'json']);
-    const report = JSON.parse(run.stdout) as { skills: unknown[]; diagnostics: unknown[] };
-    if (report.skills.length !== count) throw new Error(`expected ${count} skills, found ${report.skills.length}`);
-    return { skills: count, ms: round(run.ms), maxRssMiB: round(run.maxRssMiB), diagnostics: report.diagnostics.length, msPerSkill: round(run.ms / count, 3) };
+    const text = runNode(CLI, ['check', dir]);
+    const threads = Number(/checked on (\d+) threads/.exec(text.stderr)?.[1] ?? 1);
+    const byDefault = checkRuns(dir, count, []);
+    const oneThread = threads > 1 ? checkRuns(dir, count, ['--jobs', '1']) : undefined;
+    return {
+      skills: count,
+      threads,
+      ...byDefault,
+      msPerSkill: round(byDefault.ms / count, 3),
+      ...(oneThread ? { oneThread: { ms: oneThread.ms, runs: oneThread.runs, maxRssMiB: oneThread.maxRssMiB } } : {}),
+      yamlParseMs: yamlParseFloor(dir),
+    };
   });
 }
 

@@ -21,7 +21,7 @@ export const USAGE = `Usage:
 
 check   finds every SKILL.md under the paths (default: .) and reports problems.
         Exit status: 0 clean, 1 errors (or more warnings than --max-warnings), 2 usage or I/O failure.
-        --jobs N checks on N threads (default: one per core, up to 4, for 1,000 skills or more).
+        --jobs N checks on N threads (default: one per core, up to 4, for 2,000 skills or more).
 graph   prints one skill's graph: steps, typed ports, control and data edges.
 Profiles: ${PROFILE_IDS.join(', ')} (default agentskills).`;
 

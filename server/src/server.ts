@@ -137,21 +137,22 @@ connection.onDidChangeConfiguration((change) => {
 });
 
 /**
- * Push mode: one pending publish per document, run on the next turn of the
- * event loop; changes already queued behind it replace it, so stale work
+ * Push mode: one pending publish per document, run once the messages
+ * already read have been handled (setImmediate: a zero timeout would add a
+ * millisecond's clamp); changes queued behind it replace it, so stale work
  * never runs and a lone change is not delayed.
  */
-const pending = new Map<string, NodeJS.Timeout>();
+const pending = new Map<string, NodeJS.Immediate>();
 function schedulePublish(uri: string): void {
-  clearTimeout(pending.get(uri));
+  clearImmediate(pending.get(uri));
   pending.set(
     uri,
-    setTimeout(() => {
+    setImmediate(() => {
       pending.delete(uri);
       void withView(uri, undefined, undefined, (view) => {
         void connection.sendDiagnostics({ uri, version: view.version ?? undefined, diagnostics: documentDiagnostics(view, settings.rules, docsBase) });
       });
-    }, 0),
+    }),
   );
 }
 
@@ -167,7 +168,7 @@ documents.onDidChangeContent((event) => {
   if (!pullDiagnostics && isSkillFile(event.document.uri)) schedulePublish(event.document.uri);
 });
 documents.onDidClose((event) => {
-  clearTimeout(pending.get(event.document.uri));
+  clearImmediate(pending.get(event.document.uri));
   cache.close(event.document.uri);
   if (!pullDiagnostics && isSkillFile(event.document.uri)) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
 });

@@ -22,21 +22,26 @@ export function benchAnalysis(root: string): AnalysisResult[] {
     const skill = writeAipSkill(path.join(root, 'analysis'), `procedure-${steps}`, steps);
     const frontmatter = skill.text.slice(4, skill.text.indexOf('\n---\n') + 1);
     const iterations = ITERATIONS[steps];
-    const measure = (work: () => void) => {
-      for (let i = 0; i < 5; i++) work();
-      const times: number[] = [];
-      for (let i = 0; i < iterations; i++) {
-        const start = performance.now();
-        work();
-        times.push(since(start));
-      }
-      return times;
-    };
-    const analysis = measure(() => analyzeSkill(fs, skill.file, { text: skill.text }));
-    const floor = measure(() => {
+    const analyse = () => analyzeSkill(fs, skill.file, { text: skill.text });
+    const parseBare = () => {
       parse(frontmatter);
       parse(skill.procedure);
-    });
+    };
+    for (let i = 0; i < 5; i++) {
+      analyse();
+      parseBare();
+    }
+    // Alternated, so both sides see the same machine: this one's speed drifts with its neighbours.
+    const analysis: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < iterations; i++) {
+      let start = performance.now();
+      analyse();
+      analysis.push(since(start));
+      start = performance.now();
+      parseBare();
+      floor.push(since(start));
+    }
     const a = summarize(analysis);
     const y = summarize(floor);
     return { steps, bytes: Buffer.byteLength(skill.text), analysis: a, yamlParse: y, ratio: round(a.median / y.median) };

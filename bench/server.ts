@@ -85,12 +85,13 @@ export async function benchServer(root: string, steps: number): Promise<ServerRe
   const pullTimes: number[] = [];
   const completionAfterEdit: number[] = [];
   const dependsOn = positionOf(text, 'depends_on: [', 'depends_on: ['.length);
-  for (let round = 0; round < EDITS; round++) {
+  // EDITS edits each followed by a pull, then EDITS / 2 each followed by a completion request.
+  for (let round = 0; round < EDITS + EDITS / 2; round++) {
     const edit = editAt(text, round);
     text = edit.text;
     const start = performance.now();
     await pull.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [edit.change] });
-    if (round % 2 === 0) {
+    if (round < EDITS) {
       await pull.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
       pullTimes.push(since(start));
     } else {

@@ -200,6 +200,19 @@ test('--jobs: skills spread over threads give the same report, in the same order
   assert.match(bad.stderr, /--jobs needs a whole number of at least 1/);
 });
 
+test('a reader that closes the pipe early ends the run quietly', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  // Enough findings that the report outgrows a pipe's buffer before `head` stops reading.
+  for (let i = 0; i < 400; i++) {
+    mkdirSync(join(dir, `s${i}`));
+    writeFileSync(join(dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`);
+  }
+  assert.ok(run(['check', dir, '--format', 'json']).stdout.length > 256 * 1024);
+  const piped = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${cli}" check "${dir}" --format json | head -c 100 > /dev/null`], { encoding: 'utf8' });
+  assert.equal(piped.stderr, '');
+  assert.equal(piped.status, 0);
+});
+
 test('on a terminal, a progress line on stderr while many skills are checked; never in pipes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   for (let i = 0; i < 25; i++) {

@@ -113,6 +113,11 @@ function fail(error: unknown): void {
 
 // The same file runs the check threads a large run starts.
 if (isMainThread) {
+  // A reader that stops early (`skillgraph check | head`) closes the pipe: stop quietly, as other command-line tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? EXIT_CLEAN);
+  });
   main(process.argv.slice(2)).then((code) => (process.exitCode = code), fail);
 } else {
   serveCheckBatches();

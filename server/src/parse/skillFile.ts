@@ -57,6 +57,7 @@ function splitLines(text: string): Line[] {
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^ {0,3}[`~]+\s*$/;
 
 /**
  * Reads the container of a SKILL.md. Never throws: what cannot be read is
@@ -122,8 +123,10 @@ function readFences(text: string, lines: Line[], problems: SkillFileProblem[]): 
     const contentStart = nextLineStart(text, lines[i]);
     let closeAt = -1;
     for (let j = i + 1; j < lines.length; j++) {
+      // The pattern first: it rejects a content line at its first characters, where trimming would copy each one.
+      if (!FENCE_CLOSE.test(lines[j].text)) continue;
       const candidate = lines[j].text.trim();
-      if (/^ {0,3}[`~]+\s*$/.test(lines[j].text) && candidate[0] === marker[0] && candidate.length >= marker.length) {
+      if (candidate[0] === marker[0] && candidate.length >= marker.length) {
         closeAt = j;
         break;
       }

@@ -65,7 +65,7 @@ export function renderResults(results: Results): string {
     '|---|---|---|',
     `| edit → diagnostics, pull (didChange, then textDocument/diagnostic) | ${ms(server.editToDiagnosticsPull)} | ${server.editToDiagnosticsPull.n} |`,
     `| edit → diagnostics, push (didChange → publishDiagnostics for that version) | ${ms(server.editToDiagnosticsPush)} | ${server.editToDiagnosticsPush.n} |`,
-    `| the same, the next ${server.editToDiagnosticsPushWarm.n} edits (the server's per-edit code compiled by then) | ${ms(server.editToDiagnosticsPushWarm)} | ${server.editToDiagnosticsPushWarm.n} |`,
+    `| the same, the next ${server.editToDiagnosticsPushWarm.n / server.sessions} edits of each session (the server's per-edit code compiled by then) | ${ms(server.editToDiagnosticsPushWarm)} | ${server.editToDiagnosticsPushWarm.n} |`,
     `| completion (depends_on) | ${ms(server.completion)} | ${server.completion.n} |`,
     `| completion right after an edit | ${ms(server.completionAfterEdit)} | ${server.completionAfterEdit.n} |`,
     `| hover (an input) | ${ms(server.hover)} | ${server.hover.n} |`,

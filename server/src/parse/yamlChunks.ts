@@ -38,7 +38,9 @@ export class YamlChunkCache {
       placeNodes(doc.contents, place);
       chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place };
     }
-    used.set(text, [...(used.get(text) ?? []), chunk]);
+    const same = used.get(text);
+    if (same) same.push(chunk);
+    else used.set(text, [chunk]);
     return chunk;
   }
 

@@ -21,7 +21,13 @@ export interface DataFlow {
 export function resolveDataFlow(model: SkillModel): DataFlow {
   const order = new ControlOrder(model.nodes, model.edges);
   const producers = new Map<string, Port[]>();
-  for (const node of model.nodes) for (const port of node.outputs) producers.set(port.name, [...(producers.get(port.name) ?? []), port]);
+  for (const node of model.nodes) {
+    for (const port of node.outputs) {
+      const same = producers.get(port.name);
+      if (same) same.push(port);
+      else producers.set(port.name, [port]);
+    }
+  }
 
   const edges: GraphEdge[] = [];
   const unresolved: Port[] = [];

@@ -37,9 +37,10 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   const limit = name.length >= 8 ? 2 : 1;
   let best: string | undefined;
   let bestDistance = limit + 1;
+  const folded = fold(name);
   for (const candidate of candidates) {
     if (candidate === name) continue;
-    const distance = fold(candidate) === fold(name) ? 0 : editDistance(name, candidate, limit);
+    const distance = fold(candidate) === folded ? 0 : editDistance(name, candidate, limit);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -1,0 +1,29 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { checkSkills } from '../../../server/src/cli/checkSkills';
+import type { FoundSkill } from '../../../server/src/workspace/discover';
+
+function skills(count: number): FoundSkill[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sg-threads-'));
+  return Array.from({ length: count }, (_, i) => {
+    mkdirSync(path.join(dir, `s${i}`));
+    const file = path.join(dir, `s${i}`, 'SKILL.md');
+    writeFileSync(file, `---\nname: s${i}\ndescription: Skill ${i}. Use when testing threads.\n---\nSee scripts/missing-${i}.sh.\n`);
+    return { file, display: path.join(`s${i}`, 'SKILL.md') };
+  });
+}
+
+test('threads that cannot start leave their batches to this one: every skill is still reported, in order', async () => {
+  const found = skills(60);
+  const alone = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', jobs: 1 });
+  const progress: number[] = [];
+  // Workers on a missing entry file fail to load; the run must neither hang nor lose a skill.
+  const withBrokenThreads = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', jobs: 3, onProgress: (done) => progress.push(done) });
+  assert.equal(withBrokenThreads.length, 60);
+  assert.deepEqual(withBrokenThreads, alone);
+  assert.deepEqual(alone.map((part) => part.diagnostics.map((item) => item.code)), found.map(() => ['missing_file']));
+  assert.equal(progress[progress.length - 1], 60);
+});

@@ -25,6 +25,11 @@ export interface CheckOptions {
   onProgress?: (done: number) => void;
 }
 
+/** One batch analysed on the calling thread: the same work whichever thread runs it. */
+function analyseBatch(fs: NodeFileSystem, profile: ProfileId, batch: Batch): BatchDone {
+  return batch.map(({ index, found }) => ({ index, report: reportSkill(found, analyzeSkill(fs, found.file, { profile })) }));
+}
+
 /** How many threads a run of `skills` skills uses. */
 export function jobsFor(skills: number, requested: number | undefined): number {
   const wanted = requested ?? (skills >= PARALLEL_FROM ? Math.min(availableParallelism(), MAX_AUTO_JOBS) : 1);
@@ -53,7 +58,7 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
     done += results.length;
     options.onProgress?.(done);
   };
-  const analyseHere = (batch: Batch): BatchDone => batch.map(({ index, found }) => ({ index, report: reportSkill(found, analyzeSkill(fs, found.file, { profile: options.profile })) }));
+  const analyseHere = (batch: Batch) => analyseBatch(fs, options.profile, batch);
 
   const startWorker = () => {
     const worker = new Worker(entry, { workerData: { profile: options.profile } satisfies WorkerSetup });
@@ -91,7 +96,10 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
         resolve();
       }),
     );
-    return { exited, stopIfNotStarted: () => !started && stopIfIdle() };
+    const stopIfNotStarted = () => {
+      if (!started) stopIfIdle();
+    };
+    return { exited, stopIfNotStarted };
   };
   const workers = Array.from({ length: options.jobs - 1 }, startWorker);
   for (let batch = takeBatch(); batch.length > 0; batch = takeBatch()) {
@@ -108,9 +116,6 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
 export function serveCheckBatches(): void {
   const { profile } = workerData as WorkerSetup;
   const fs = new NodeFileSystem();
-  parentPort!.on('message', (batch: Batch) => {
-    const results: BatchDone = batch.map(({ index, found }) => ({ index, report: reportSkill(found, analyzeSkill(fs, found.file, { profile })) }));
-    parentPort!.postMessage(results);
-  });
+  parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, profile, batch)));
   parentPort!.postMessage('ready');
 }

@@ -84,10 +84,10 @@ function topLevelEntries(text: string): Entry[] | undefined {
   forEachLine(text, 0, text.length, (start, end) => {
     if (start === end || text[start] === '#') return true;
     if (WHITESPACE.test(text[start])) {
-      // Indented lines continue the entry above; before any key they are content no chunk can hold.
+      // Indented lines continue the entry above (most lines: nothing to copy); before any key they are content no chunk can hold.
+      if (seenKey) return true;
       const trimmed = text.slice(start, end).trim();
-      if (!seenKey && trimmed !== '' && !trimmed.startsWith('#')) chunkable = false;
-      return chunkable;
+      return (chunkable = trimmed === '' || trimmed.startsWith('#'));
     }
     const key = KEY_LINE.exec(text.slice(start, end));
     // Content at column 0 that starts no key (a flow collection running on, say) cannot be chunked.

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { analyzeSkill } from '../server/src/analyze';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';
+import { yamlRegions } from './lib/floor';
 import { writeAipSkill } from './lib/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
 
@@ -20,12 +21,11 @@ export function benchAnalysis(root: string): AnalysisResult[] {
   const fs = new NodeFileSystem();
   return [10, 100, 300, 1000].map((steps) => {
     const skill = writeAipSkill(path.join(root, 'analysis'), `procedure-${steps}`, steps);
-    const frontmatter = skill.text.slice(4, skill.text.indexOf('\n---\n') + 1);
+    const regions = yamlRegions(skill.text);
     const iterations = ITERATIONS[steps];
     const analyse = () => analyzeSkill(fs, skill.file, { text: skill.text });
     const parseBare = () => {
-      parse(frontmatter);
-      parse(skill.procedure);
+      for (const region of regions) parse(region);
     };
     // Both sides warmed alike: in a fresh process the first sizes measured would otherwise time V8's compiler too.
     for (let i = 0; i < iterations / 5; i++) {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from './checks/diagnostic';
-import { PROFILES, type ProfileId } from './checks/profiles';
+import { PROFILES, type Profile, type ProfileId } from './checks/profiles';
 import { checkBody } from './formats/agentSkill/bodyRules';
 import { checkFrontmatter } from './formats/agentSkill/frontmatterRules';
 import { readFrontmatter } from './formats/agentSkill/readFrontmatter';
@@ -8,6 +8,8 @@ import { checkUploadSize } from './formats/agentSkill/uploadSize';
 import { loadAip03 } from './formats/aip03/loadAip03';
 import { loadAip05 } from './formats/aip05/loadAip05';
 import { detectFormat } from './formats/detect';
+import { loadMetaskill } from './formats/metaskill/loadMetaskill';
+import type { MetaPlan } from './formats/metaskill/metaPlan';
 import type { ProcedureBlock } from './formats/aip/procedureBlock';
 import type { FormatContext, FormatResult } from './formats/formatContext';
 import type { FormatId, SkillModel } from './model/skillModel';
@@ -16,6 +18,7 @@ import type { YamlChunkCache } from './parse/yamlChunks';
 import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';
 import { decodeText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
+import { SkillCatalog } from './workspace/skillCatalog';
 
 export interface AnalyzeOptions {
   profile?: ProfileId;
@@ -23,6 +26,8 @@ export interface AnalyzeOptions {
   text?: string;
   /** Parsed YAML chunks of earlier versions of this document (the language server keeps one per document). */
   yamlCache?: YamlChunkCache;
+  /** The skills MetaSkills may compose; by default, read from the folders beside each skill. */
+  catalog?: SkillCatalog;
 }
 
 /** Everything known about one skill after analysis. */
@@ -39,6 +44,8 @@ export interface SkillAnalysis {
   syntax?: SkillFileSyntax;
   frontmatter?: YamlSyntax;
   procedure?: ProcedureBlock;
+  /** A MetaSkill's plan (both forms). */
+  metaPlan?: MetaPlan;
 }
 
 const WHOLE_FILE_START = { start: 0, end: 0 };
@@ -53,7 +60,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   const fs = disk instanceof AnalysisFileSystem ? disk : new AnalysisFileSystem(disk);
   const file = path.resolve(skillFile);
   const dir = path.dirname(file);
-  const profile = PROFILES[options.profile ?? 'agentskills'];
+  let profile = PROFILES[options.profile ?? 'agentskills'];
   const read: TextRead = options.text !== undefined ? decodeText(new TextEncoder().encode(options.text)) : readText(fs, file);
   const empty = (diagnostics: Diagnostic[]): SkillAnalysis => ({
     dir,
@@ -70,15 +77,22 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   if (read.kind === 'binary') return empty([diagnostic('binary_file', file, WHOLE_FILE_START, 'SKILL.md holds binary data (a NUL byte), not Markdown text.')]);
 
   const syntax = parseSkillFile(read.text);
+  // The frontmatter is read before the format is known; a MetaSkill's is read again below, as its runtime reads it.
   const diagnostics: Diagnostic[] = syntax.problems.map((problem) => diagnostic(problem.code, file, problem.span, problem.message));
   if (read.bom) diagnostics.push(diagnostic('utf8_bom', file, WHOLE_FILE_START, 'SKILL.md starts with a UTF-8 byte-order mark; most clients strip it, but some packagers reject the file.'));
 
-  const frontmatter = readFrontmatter(syntax, file);
-  diagnostics.push(...frontmatter.diagnostics);
+  let frontmatter = readFrontmatter(syntax, file);
   const detection = detectFormat(frontmatter.value, syntax);
+  if (detection.format === 'metaskill' || detection.format === 'metaskill-sop') {
+    // Only OpenSquilla reads a MetaSkill: its YAML reading and its frontmatter rules decide, whatever the profile.
+    frontmatter = readFrontmatter(syntax, file, true);
+    profile = PROFILES.opensquilla;
+  }
+  diagnostics.push(...frontmatter.diagnostics);
   const anchor = syntax.frontmatter?.open ?? WHOLE_FILE_START;
   const context: FormatContext = {
     fs,
+    format: detection.format,
     dir,
     file,
     syntax,
@@ -88,11 +102,15 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     aipLike: detection.aipLike,
     profile,
     ...(options.yamlCache ? { yamlCache: options.yamlCache } : {}),
+    catalog: options.catalog ?? new SkillCatalog(fs),
   };
   if (frontmatter.value && frontmatter.yaml) {
     diagnostics.push(...checkFrontmatter({ file, dir, yaml: frontmatter.yaml, value: frontmatter.value, anchor, profile, format: detection.format }));
   }
   if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
+  if (profile.id === 'opensquilla' && new TextEncoder().encode(read.text).byteLength > OPENSQUILLA_MAX_BYTES) {
+    diagnostics.push(diagnostic('loader_size_limit', file, anchor, `SKILL.md is over ${OPENSQUILLA_MAX_BYTES.toLocaleString('en')} bytes; OpenSquilla skips larger skill files. Move detail into \`references/\`.`));
+  }
 
   const loaded = loadFormat(detection.format, context);
   diagnostics.push(...loaded.diagnostics);
@@ -105,6 +123,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     nodes: loaded.nodes,
     edges: loaded.edges,
     externalInputs: loaded.externalInputs ?? [],
+    ...(loaded.refs && loaded.refs.length > 0 ? { refs: loaded.refs } : {}),
   };
   return {
     dir,
@@ -113,11 +132,24 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     format: detection.format,
     name,
     model,
-    diagnostics: sortDiagnostics(diagnostics),
+    diagnostics: sortDiagnostics(applyProfile(diagnostics, profile)),
     syntax,
     ...(frontmatter.yaml ? { frontmatter: frontmatter.yaml } : {}),
     ...(loaded.procedure ? { procedure: loaded.procedure } : {}),
+    ...(loaded.metaPlan ? { metaPlan: loaded.metaPlan } : {}),
   };
+}
+
+/** OpenSquilla's loader skips SKILL.md files larger than this. */
+const OPENSQUILLA_MAX_BYTES = 256_000;
+
+/** The profile's severities: what its consumer makes of each finding. */
+function applyProfile(diagnostics: Diagnostic[], profile: Profile): Diagnostic[] {
+  return diagnostics.flatMap((item) => {
+    const severity = profile.severities[item.code];
+    if (severity === 'off') return [];
+    return severity ? [{ ...item, severity }] : [item];
+  });
 }
 
 function loadFormat(format: FormatId, context: FormatContext): FormatResult {
@@ -126,8 +158,11 @@ function loadFormat(format: FormatId, context: FormatContext): FormatResult {
       return loadAip03(context);
     case 'aip-0.5':
       return loadAip05(context);
+    case 'metaskill':
+    case 'metaskill-sop':
+      return loadMetaskill(context);
     default:
-      // MetaSkill and skill+ graphs come with their loaders; until then their prose is checked like any skill's.
+      // skill+ flows come with their loader; until then their prose is checked like any skill's.
       return { nodes: [], edges: [], diagnostics: checkBody(context) };
   }
 }

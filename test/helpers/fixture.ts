@@ -48,6 +48,18 @@ export function analyzeFixture(name: string, skillMd: string, files: Record<stri
   return { analysis: analyzeSkill(fs, path.join(dir, 'SKILL.md'), profile ? { profile } : {}), spans, fs };
 }
 
+/**
+ * Analyses skill `main` among other files of the fixture tree: `files` maps
+ * paths relative to ROOT to their text (a MetaSkill beside the skills it
+ * composes). Only `main`'s SKILL.md may carry range markers.
+ */
+export function analyzeAmong(main: string, skillMd: string, files: Record<string, string>, profile?: ProfileId): Fixture {
+  const { text, spans } = unmark(skillMd);
+  const fs = new MemoryFileSystem({ [path.join(ROOT, main, 'SKILL.md')]: text });
+  for (const [relative, content] of Object.entries(files)) fs.write(path.join(ROOT, relative), content);
+  return { analysis: analyzeSkill(fs, path.join(ROOT, main, 'SKILL.md'), profile ? { profile } : {}), spans, fs };
+}
+
 export function withCode(analysis: SkillAnalysis, code: RuleCode): Diagnostic[] {
   return analysis.diagnostics.filter((item) => item.code === code);
 }

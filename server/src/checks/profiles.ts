@@ -2,9 +2,9 @@ import type { Severity } from './diagnostic';
 import type { RuleCode } from './rules';
 
 /** Which consumer the author targets. Profiles change severities and accepted keys, never parsing. */
-export type ProfileId = 'agentskills' | 'claude-code' | 'claude-api' | 'codex' | 'vscode';
+export type ProfileId = 'agentskills' | 'claude-code' | 'claude-api' | 'codex' | 'vscode' | 'opensquilla';
 
-export const PROFILE_IDS: ProfileId[] = ['agentskills', 'claude-code', 'claude-api', 'codex', 'vscode'];
+export const PROFILE_IDS: ProfileId[] = ['agentskills', 'claude-code', 'claude-api', 'codex', 'vscode', 'opensquilla'];
 
 const SPEC_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'];
 const CLAUDE_CODE_KEYS = [
@@ -23,6 +23,28 @@ const CLAUDE_CODE_KEYS = [
   'shell',
 ];
 const VSCODE_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'argument-hint', 'user-invocable', 'disable-model-invocation', 'context'];
+/** What OpenSquilla's skill loader reads (its `SkillSpec` fields); it ignores any other key. */
+export const OPENSQUILLA_KEYS = [
+  ...SPEC_KEYS,
+  'description_zh',
+  'description_en',
+  'kind',
+  'meta_priority',
+  'always',
+  'triggers',
+  'final_text_mode',
+  'composition',
+  'provenance',
+  'request_template',
+  'output_contract',
+  'eval_prompts',
+  'preference_keys',
+  'policy_tags',
+  'user-invocable',
+  'disable-model-invocation',
+  'homepage',
+  'entrypoint',
+];
 
 export interface Profile {
   id: ProfileId;
@@ -31,15 +53,29 @@ export interface Profile {
   knownKeys: ReadonlySet<string>;
   /** Claude Code defaults a missing `name` to the folder name. */
   nameRequired: boolean;
-  severities: Partial<Record<RuleCode, Severity>>;
+  /** The consumer reads `metadata` as nested maps of its own (OpenSquilla's namespaces), not as strings. */
+  nestedMetadata: boolean;
+  /** Severities that differ from a rule's default, or `off`; applied to every diagnostic of an analysis. */
+  severities: Partial<Record<RuleCode, Severity | 'off'>>;
 }
 
 export const PROFILES: Record<ProfileId, Profile> = {
-  agentskills: { id: 'agentskills', consumer: 'the Agent Skills specification', knownKeys: new Set(SPEC_KEYS), nameRequired: true, severities: {} },
-  'claude-code': { id: 'claude-code', consumer: 'Claude Code', knownKeys: new Set(CLAUDE_CODE_KEYS), nameRequired: false, severities: { unknown_frontmatter_key: 'information' } },
-  'claude-api': { id: 'claude-api', consumer: 'the Claude API upload', knownKeys: new Set(SPEC_KEYS), nameRequired: true, severities: { unknown_frontmatter_key: 'error' } },
-  codex: { id: 'codex', consumer: 'Codex', knownKeys: new Set(SPEC_KEYS), nameRequired: true, severities: {} },
-  vscode: { id: 'vscode', consumer: "VS Code's skill validator", knownKeys: new Set(VSCODE_KEYS), nameRequired: true, severities: {} },
+  agentskills: { id: 'agentskills', consumer: 'the Agent Skills specification', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: {} },
+  'claude-code': { id: 'claude-code', consumer: 'Claude Code', knownKeys: new Set(CLAUDE_CODE_KEYS), nameRequired: false, nestedMetadata: false, severities: { unknown_frontmatter_key: 'information' } },
+  // The upload validator is strict: it rejects unknown keys and values that are not strings where the spec asks for strings.
+  'claude-api': { id: 'claude-api', consumer: 'the Claude API upload', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: { unknown_frontmatter_key: 'error', portable_value: 'error' } },
+  codex: { id: 'codex', consumer: 'Codex', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: {} },
+  vscode: { id: 'vscode', consumer: "VS Code's skill validator", knownKeys: new Set(VSCODE_KEYS), nameRequired: true, nestedMetadata: false, severities: {} },
+  // OpenSquilla skips a skill only when its frontmatter does not load or has no string `name` (and over 256,000 bytes):
+  // the spec's naming and length rules are portability advice there.
+  opensquilla: {
+    id: 'opensquilla',
+    consumer: 'OpenSquilla',
+    knownKeys: new Set(OPENSQUILLA_KEYS),
+    nameRequired: true,
+    nestedMetadata: true,
+    severities: { name_mismatch: 'warning', invalid_description: 'warning', invalid_compatibility: 'warning', invalid_license: 'warning', invalid_allowed_tools: 'warning', invalid_frontmatter_field: 'warning' },
+  },
 };
 
 export function isProfileId(value: string): value is ProfileId {

@@ -34,6 +34,8 @@ export interface SchemaTarget {
   rootRequiredCode?: RuleCode;
   /** What to call the root inside a sentence: "the frontmatter", "the procedure". */
   rootName: string;
+  /** Where the validated value sits in the YAML document (`['composition']`), when it is not the root. */
+  basePath?: string[];
 }
 
 /**
@@ -85,7 +87,7 @@ function codeFor(schemaNode: SchemaObject | undefined, target: SchemaTarget): Ru
 }
 
 function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; span: Span; message: string } {
-  const segments = pathSegments(error.instancePath);
+  const segments = [...(target.basePath ?? []), ...pathSegments(error.instancePath)];
   const where = describePath(segments, target.rootName);
   const parentSchema = error.parentSchema as SchemaObject | undefined;
   const reached = nodeAtPath(target.yaml, segments);

@@ -1,6 +1,6 @@
 import type { SkillAnalysis } from '../analyze';
 import { LineIndex, type LspRange } from '../parse/lineIndex';
-import type { EdgeKind, NodeKind, Port } from '../model/skillModel';
+import type { EdgeKind, GraphNode, NodeKind, Port } from '../model/skillModel';
 import { graphProblems, type GraphProblem } from './graphProblems';
 
 export interface GraphJsonPort {
@@ -26,6 +26,12 @@ export interface GraphJsonNode {
   outputs: GraphJsonPort[];
   oneOf?: string[];
   parallel?: boolean;
+  description?: string;
+  /** MetaSkill: the composed skill, its SKILL.md, route cases and guard. */
+  skill?: string;
+  skillFile?: string;
+  routes?: { when?: string; to: string; skillFile?: string }[];
+  when?: string;
 }
 
 export interface GraphJsonEdge {
@@ -38,6 +44,9 @@ export interface GraphJsonEdge {
   range?: LspRange;
   /** Written in the source but pointing at nothing (a `depends_on` naming no step). */
   dangling?: boolean;
+  /** The ports the edge joins, when `label` does not name them. */
+  fromPort?: string;
+  toPort?: string;
 }
 
 /** The graph as `skillgraph graph --format json` prints it and the server's `skillgraph/graph` returns it (schemas/graph.schema.json). */
@@ -52,6 +61,17 @@ export interface GraphJson {
 /** The id of the source node standing for an external input. */
 export function externalNodeId(name: string): string {
   return `input:${name}`;
+}
+
+/** What a MetaSkill step composes: its skill, route cases and guard. */
+function composition(node: GraphNode, display: (file: string) => string): Partial<GraphJsonNode> {
+  const skill = node.skillRefs?.find((ref) => ref.via === 'skill');
+  const routes = node.skillRefs?.filter((ref) => ref.via === 'route') ?? [];
+  return {
+    ...(skill ? { skill: skill.name, ...(skill.file ? { skillFile: display(skill.file) } : {}) } : {}),
+    ...(routes.length > 0 ? { routes: routes.map((route) => ({ ...(route.when !== undefined ? { when: route.when } : {}), to: route.name, ...(route.file ? { skillFile: display(route.file) } : {}) })) } : {}),
+    ...(node.guard ? { when: node.guard.text } : {}),
+  };
 }
 
 /** Converts a model to its JSON form, with 0-based LSP ranges. `display` maps absolute paths to the paths to print. */
@@ -86,6 +106,8 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     outputs: node.outputs.map(port),
     ...(node.oneOf && node.oneOf.length > 0 ? { oneOf: node.oneOf } : {}),
     ...(node.parallel ? { parallel: true } : {}),
+    ...(node.description ? { description: node.description.text.trim() } : {}),
+    ...composition(node, display),
   }));
   const known = new Set(nodes.map((node) => node.id));
   // A reference to no step still gets drawn: to or from a `missing` node, as a dangling edge.
@@ -108,6 +130,8 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       ...(edge.producer?.type ?? edge.consumer?.type ? { type: (edge.producer?.type ?? edge.consumer?.type)! } : {}),
       ...(edge.span ? { range: lines.rangeOf(edge.span) } : {}),
       ...(missing.has(edge.from) || missing.has(edge.to) ? { dangling: true } : {}),
+      ...(edge.kind === 'data' && edge.producer && edge.producer.name !== edge.label ? { fromPort: edge.producer.name } : {}),
+      ...(edge.kind === 'data' && edge.consumer && edge.consumer.name !== edge.label ? { toPort: edge.consumer.name } : {}),
     }));
   const externalNames = new Set<string>();
   for (const input of model.externalInputs) {
@@ -117,7 +141,9 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       const range = lines.rangeOf(input.nameSpan);
       nodes.push({ id, kind: 'external-input', label: input.name, file, range, extent: range, inputs: [], outputs: [port(input)] });
     }
-    edges.push({ from: id, to: input.nodeId, kind: 'data', label: input.name, ...(input.type ? { type: input.type } : {}), range: lines.rangeOf(input.nameSpan) });
+    // A MetaSkill input is labelled with the argument it feeds, as its bindings are.
+    const label = input.feeds ?? input.name;
+    edges.push({ from: id, to: input.nodeId, kind: 'data', label, ...(input.type ? { type: input.type } : {}), range: lines.rangeOf(input.nameSpan), ...(label !== input.name ? { fromPort: input.name } : {}) });
   }
   return {
     version: 1,

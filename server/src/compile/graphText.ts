@@ -9,23 +9,37 @@ function quote(text: string): string {
   return `"${text.replace(/"/g, '#quot;')}"`;
 }
 
-/** The graph as a Mermaid flowchart: control edges solid, data edges dotted and labelled. */
+/** A node's text: its label, and what runs it (a script or a composed skill). */
+function nodeText(node: GraphJson['nodes'][number]): string {
+  const runs = node.script ?? node.skill;
+  return runs && runs !== node.label ? `${node.label}\n${runs}` : node.label;
+}
+
+const MERMAID_SHAPES: Record<string, [string, string]> = {
+  'external-input': ['([', '])'],
+  router: ['{', '}'],
+  decision: ['{', '}'],
+  llm_classify: ['{', '}'],
+  end: ['((', '))'],
+  user_input: ['[/', '/]'],
+  tool_call: ['[[', ']]'],
+  skill_exec: ['[[', ']]'],
+};
+
+/** The graph as a Mermaid flowchart: control edges solid, data edges dotted and labelled, substitutes thick. */
 export function toMermaid(graph: GraphJson): string {
   const index = new Map(graph.nodes.map((node, i) => [node.id, i]));
   const lines = ['flowchart LR'];
   for (const node of graph.nodes) {
-    const id = mermaidId(index, node.id);
-    const label = quote(node.script ? `${node.label}\n${node.script}` : node.label);
-    if (node.kind === 'external-input') lines.push(`  ${id}([${label}])`);
-    else if (node.kind === 'router' || node.kind === 'decision') lines.push(`  ${id}{${label}}`);
-    else if (node.kind === 'end') lines.push(`  ${id}((${label}))`);
-    else lines.push(`  ${id}[${label}]`);
+    const [open, close] = MERMAID_SHAPES[node.kind] ?? ['[', ']'];
+    lines.push(`  ${mermaidId(index, node.id)}${open}${quote(nodeText(node))}${close}`);
   }
   for (const edge of graph.edges) {
     const from = mermaidId(index, edge.from);
     const to = mermaidId(index, edge.to);
     const label = edge.label !== undefined ? `|${quote(edge.type ? `${edge.label}: ${edge.type}` : edge.label)}|` : '';
-    lines.push(edge.kind === 'data' ? `  ${from} -.->${label} ${to}` : `  ${from} -->${label} ${to}`);
+    const arrow = edge.kind === 'data' ? '-.->' : edge.kind === 'fallback' ? '==>' : '-->';
+    lines.push(`  ${from} ${arrow}${label} ${to}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -34,20 +48,29 @@ function dotString(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
-const DOT_SHAPES: Record<string, string> = { 'external-input': 'ellipse', decision: 'diamond', router: 'diamond', end: 'doublecircle' };
+const DOT_SHAPES: Record<string, string> = {
+  'external-input': 'ellipse',
+  decision: 'diamond',
+  router: 'diamond',
+  llm_classify: 'diamond',
+  end: 'doublecircle',
+  user_input: 'parallelogram',
+  tool_call: 'component',
+  skill_exec: 'component',
+};
 
-/** The graph in Graphviz DOT: control edges solid, data edges dashed and labelled. */
+/** The graph in Graphviz DOT: control edges solid, data edges dashed and labelled, substitutes dotted. */
 export function toDot(graph: GraphJson): string {
   const lines = [`digraph ${dotString(graph.skill.name ?? 'skill')} {`, '  rankdir=LR;', '  node [shape=box];'];
   for (const node of graph.nodes) {
-    const label = node.script ? `${node.label}\n${node.script}` : node.label;
     const shape = DOT_SHAPES[node.kind];
-    lines.push(`  ${dotString(node.id)} [label=${dotString(label)}${shape ? `, shape=${shape}` : ''}];`);
+    lines.push(`  ${dotString(node.id)} [label=${dotString(nodeText(node))}${shape ? `, shape=${shape}` : ''}];`);
   }
   for (const edge of graph.edges) {
     const attributes: string[] = [];
     if (edge.label !== undefined) attributes.push(`label=${dotString(edge.type ? `${edge.label}: ${edge.type}` : edge.label)}`);
     if (edge.kind === 'data') attributes.push('style=dashed');
+    if (edge.kind === 'fallback') attributes.push('style=dotted');
     lines.push(`  ${dotString(edge.from)} -> ${dotString(edge.to)}${attributes.length > 0 ? ` [${attributes.join(', ')}]` : ''};`);
   }
   lines.push('}');

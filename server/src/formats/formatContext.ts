@@ -1,16 +1,20 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { Profile } from '../checks/profiles';
-import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
+import type { ControlRef, FormatId, GraphEdge, GraphNode, Port } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { SkillFileSyntax } from '../parse/skillFile';
 import type { YamlChunkCache } from '../parse/yamlChunks';
 import type { YamlSyntax } from '../parse/yamlSyntax';
 import type { ProcedureBlock } from './aip/procedureBlock';
 import type { FileSystem } from '../workspace/fileSystem';
+import type { SkillCatalog } from '../workspace/skillCatalog';
+import type { MetaPlan } from './metaskill/metaPlan';
 
 /** What a format loader gets: the parsed container and a way to look at the skill's other files. */
 export interface FormatContext {
   fs: FileSystem;
+  /** The format detected from the frontmatter. */
+  format: FormatId;
   dir: string;
   file: string;
   syntax: SkillFileSyntax;
@@ -21,6 +25,8 @@ export interface FormatContext {
   aipLike: boolean;
   profile: Profile;
   yamlCache?: YamlChunkCache;
+  /** The skills a MetaSkill may compose. */
+  catalog: SkillCatalog;
 }
 
 /** What a format loader returns: the graph and its own diagnostics. */
@@ -28,6 +34,10 @@ export interface FormatResult {
   nodes: GraphNode[];
   edges: GraphEdge[];
   externalInputs?: Port[];
+  /** References the skill makes as a whole (MetaSkill `final_text_mode`). */
+  refs?: ControlRef[];
+  /** A MetaSkill's plan, for features that work on its templates. */
+  metaPlan?: MetaPlan;
   /** The parsed procedure block, for features that work on its keys (hover, completion). */
   procedure?: ProcedureBlock;
   diagnostics: Diagnostic[];

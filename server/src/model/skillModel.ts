@@ -3,8 +3,22 @@ import type { Span } from '../parse/lineIndex';
 /** Every format Skillgraph recognises; later formats load into the same model. */
 export type FormatId = 'agent-skill' | 'aip-0.3' | 'aip-0.5' | 'metaskill' | 'metaskill-sop' | 'skillplus';
 
-/** What a node is. AIP 0.3 steps are `step`; AIP 0.5 kinds keep their own names. */
-export type NodeKind = 'step' | 'decision' | 'execution' | 'client_task' | 'router' | 'end' | 'external-input';
+/** What a node is. AIP 0.3 steps are `step`; AIP 0.5 and MetaSkill kinds keep their own names. */
+export type NodeKind =
+  | 'step'
+  | 'decision'
+  | 'execution'
+  | 'client_task'
+  | 'router'
+  | 'end'
+  | 'external-input'
+  // MetaSkill step kinds
+  | 'agent'
+  | 'llm_chat'
+  | 'llm_classify'
+  | 'tool_call'
+  | 'skill_exec'
+  | 'user_input';
 
 /** A typed value a node consumes or produces. */
 export interface Port {
@@ -16,6 +30,8 @@ export interface Port {
   description?: string;
   /** The whole io item. */
   span: Span;
+  /** The argument a reference feeds (MetaSkill: `with.task`), when the port stands for a reference. */
+  feeds?: string;
   /** The value of its `name` key. */
   nameSpan: Span;
   /** The value of its `type` key. */
@@ -29,13 +45,28 @@ export interface FileLink {
   role: 'script' | 'template' | 'asset' | 'reference' | 'prose';
 }
 
-/** An outgoing control reference written in the source (`depends_on`, `inputs_to`, a router branch). */
+/**
+ * A written reference to a step: `depends_on`, `inputs_to`, a router
+ * branch; in a MetaSkill also `on_failure`, a binding (`outputs.x`) and
+ * `final_text_mode: step:x`.
+ */
 export interface ControlRef {
   target: string;
   span: Span;
-  via: 'depends_on' | 'inputs_to' | 'branch';
+  via: 'depends_on' | 'inputs_to' | 'branch' | 'on_failure' | 'binding' | 'final_text_mode';
   /** The branch value for router branches. */
   label?: string;
+}
+
+/** A skill a step composes (MetaSkill `skill:`, or a `route` case's `to:`). */
+export interface SkillRef {
+  name: string;
+  span: Span;
+  via: 'skill' | 'route';
+  /** For route cases: the condition that selects this skill. */
+  when?: string;
+  /** The composed skill's SKILL.md, when the catalog has it. */
+  file?: string;
 }
 
 export interface GraphNode {
@@ -55,9 +86,14 @@ export interface GraphNode {
   /** Alternative labels the agent picks one of (AIP 0.3 `one_of`). */
   oneOf?: string[];
   parallel?: boolean;
+  /** Skills the step runs (MetaSkill). */
+  skillRefs?: SkillRef[];
+  /** A condition checked before the step runs; false skips it (MetaSkill `when`). */
+  guard?: { text: string; span: Span };
 }
 
-export type EdgeKind = 'control' | 'data' | 'branch';
+/** `fallback`: a substitute that runs when its primary fails (MetaSkill `on_failure`), from the primary to the substitute. */
+export type EdgeKind = 'control' | 'data' | 'branch' | 'fallback';
 
 export interface GraphEdge {
   from: string;
@@ -85,4 +121,6 @@ export interface SkillModel {
   edges: GraphEdge[];
   /** Inputs no step produces: supplied by the user or the environment. */
   externalInputs: Port[];
+  /** References to steps made by the skill as a whole, not by one step (MetaSkill `final_text_mode`). */
+  refs?: ControlRef[];
 }

@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type DocumentOptions, type Node, type Pair, type ParseOptions, type ScalarTag, type SchemaOptions, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
 import { nodeRange } from './nodeRange';
@@ -27,15 +27,43 @@ export interface YamlSyntax {
 const MAX_ALIAS_COUNT = 100;
 
 /**
+ * How a region is read. `strict`: YAML 1.2, and a repeated key is a syntax
+ * error (what most skill readers do). `frontmatter`: YAML 1.2, repeated keys
+ * kept (the last wins) so the caller can say which consumer minds.
+ * `pyyaml`: YAML 1.1 as PyYAML reads it (`yes`/`no`/`on`/`off` are booleans,
+ * `y`/`n` are not), repeated keys kept.
+ */
+export type YamlDialect = 'strict' | 'frontmatter' | 'pyyaml';
+
+/** PyYAML's booleans: YAML 1.1's without the single letters `y` and `n`, which PyYAML reads as strings. */
+const PYYAML_BOOL = { true: /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/, false: /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/ };
+
+const DIALECTS: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOptions> = {
+  strict: { prettyErrors: false, uniqueKeys: true, strict: true },
+  frontmatter: { prettyErrors: false, uniqueKeys: false, strict: true },
+  pyyaml: {
+    prettyErrors: false,
+    uniqueKeys: false,
+    strict: true,
+    version: '1.1',
+    customTags: (tags) =>
+      tags.map((tag) => {
+        if (typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:bool' || !(tag.test instanceof RegExp) || 'collection' in tag) return tag;
+        return { ...(tag as ScalarTag), test: tag.test.test('true') ? PYYAML_BOOL.true : PYYAML_BOOL.false };
+      }),
+  },
+};
+
+/**
  * Parses a YAML region. With a `cache` (the language server keeps one per
  * open document), a large region is parsed chunk by chunk and unchanged
  * chunks are reused; the result is the same as a whole parse.
  */
-export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChunkCache): YamlSyntax {
+export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChunkCache, dialect: YamlDialect = 'strict'): YamlSyntax {
   const source = fileText.slice(region.start, region.end);
-  const chunked = cache ? parseChunked(source, cache) : undefined;
+  const chunked = cache && dialect === 'strict' ? parseChunked(source, cache) : undefined;
   if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true, strict: true });
+  const doc = parseDocument(source, DIALECTS[dialect]);
   const problems: YamlProblem[] = [];
   for (const error of doc.errors) {
     const [start, end] = error.pos;
@@ -79,10 +107,36 @@ export function nodeSpan(yaml: YamlSyntax, node: Node | null | undefined): Span 
 /** The map pair whose key is `key`, if any. */
 export function pairOf(map: unknown, key: string): Pair<Node, Node | null> | undefined {
   if (!isMap(map)) return undefined;
+  let found: Pair<Node, Node | null> | undefined;
+  // The last of repeated keys: the one whose value a reader that allows duplicates keeps.
   for (const item of (map as YAMLMap<unknown, unknown>).items) {
-    if (isPair(item) && isScalar(item.key) && String(item.key.value) === key) return item as Pair<Node, Node | null>;
+    if (isPair(item) && isScalar(item.key) && String(item.key.value) === key) found = item as Pair<Node, Node | null>;
   }
-  return undefined;
+  return found;
+}
+
+/**
+ * Keys repeated in one mapping, anywhere in the document, each with the
+ * earlier key it repeats (the last one wins where duplicates are allowed).
+ */
+export function repeatedKeys(yaml: YamlSyntax): { key: string; node: Node; first: Node }[] {
+  const repeated: { key: string; node: Node; first: Node }[] = [];
+  const visit = (node: unknown) => {
+    if (isMap(node)) {
+      const seen = new Map<string, Node>();
+      for (const item of (node as YAMLMap<unknown, unknown>).items) {
+        if (isScalar(item.key)) {
+          const key = String(item.key.value);
+          const first = seen.get(key);
+          if (first) repeated.push({ key, node: item.key as Node, first });
+          else seen.set(key, item.key as Node);
+        }
+        visit(item.value);
+      }
+    } else if (isSeq(node)) for (const item of node.items) visit(item);
+  };
+  visit(yaml.doc.contents);
+  return repeated;
 }
 
 /** The value node under `key` of a map node. */

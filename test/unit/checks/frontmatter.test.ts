@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeFixture, expectAt, expectNone, frontmatter } from '../../helpers/fixture';
+import { analyzeFixture, expectAt, expectNone, frontmatter, withCode } from '../../helpers/fixture';
 
 test('a valid plain skill has no diagnostics', () => {
   const { analysis } = analyzeFixture('plain', `${frontmatter('plain', 'license: MIT\ncompatibility: Needs git.\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n')}\n# Plain\n`);
@@ -52,10 +52,21 @@ test('invalid_compatibility: over 500 characters', () => {
   expectAt(analysis, 'invalid_compatibility', spans);
 });
 
-test('invalid_allowed_tools: a YAML list instead of one string', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'allowed-tools: «[Read, Bash]»\n')}`);
+test('invalid_allowed_tools: a map instead of one string', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'allowed-tools: «{Read: all}»\n')}`);
   const [found] = expectAt(analysis, 'invalid_allowed_tools', spans);
-  assert.match(found.message, /must be a string, not a list.*space-separated/);
+  assert.match(found.message, /must be a string, not a map.*space-separated/);
+});
+
+test('portable_value: a YAML list of tools warns by default and is an error for the Claude API upload', () => {
+  const marked = `${frontmatter('plain', 'allowed-tools: «[Read, Bash]»\nargument-hint: «[file]»\n')}`;
+  const { analysis, spans } = analyzeFixture('plain', marked);
+  const found = expectAt(analysis, 'portable_value', spans);
+  assert.deepEqual(found.map((item) => item.severity), ['warning', 'warning']);
+  assert.match(found[0].message, /`allowed-tools` is a YAML list; the spec asks for one space-separated string/);
+  expectNone(analysis, 'invalid_allowed_tools');
+  const upload = analyzeFixture('plain', marked, {}, 'claude-api');
+  assert.deepEqual(withCode(upload.analysis, 'portable_value').map((item) => item.severity), ['error', 'error']);
 });
 
 test('invalid_license: not a string', () => {
@@ -63,10 +74,21 @@ test('invalid_license: not a string', () => {
   expectAt(analysis, 'invalid_license', spans);
 });
 
-test('invalid_metadata: a nested map and a number', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'metadata:\n  version: «1.0»\n  owner:\n    «team: x\n»')}`);
-  const found = expectAt(analysis, 'invalid_metadata', spans);
-  assert.match(found[0].message, /`metadata\.version` must be a string, not a number/);
+test('invalid_metadata: metadata that is not a map', () => {
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'metadata: «[a, b]»\n')}`);
+  const [found] = expectAt(analysis, 'invalid_metadata', spans);
+  assert.match(found.message, /`metadata` must be a map, not a list/);
+});
+
+test('portable_value: metadata values that are a number or a nested map, which the reference validator turns into strings', () => {
+  const marked = `${frontmatter('plain', 'metadata:\n  version: «1.0»\n  owner:\n    «team: x\n»')}`;
+  const { analysis, spans } = analyzeFixture('plain', marked);
+  const found = expectAt(analysis, 'portable_value', spans);
+  assert.match(found[0].message, /`metadata\.version` is a number, not a string/);
+  assert.match(found[1].message, /`metadata\.owner` is a map, not a string/);
+  expectNone(analysis, 'invalid_metadata');
+  // OpenSquilla reads its own nested metadata namespaces: nothing to report there.
+  expectNone(analyzeFixture('plain', marked, {}, 'opensquilla').analysis, 'portable_value');
 });
 
 test('invalid_frontmatter_field: a Claude Code field with a wrong value', () => {

@@ -5,7 +5,8 @@ import type { Profile } from '../../checks/profiles';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { FormatId } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
-import { mapEntries, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { closestName } from '../../checks/graph/nameDistance';
+import { mapEntries, nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface FrontmatterContext {
   file: string;
@@ -18,20 +19,21 @@ export interface FrontmatterContext {
   format: FormatId;
 }
 
-/** Formats whose own runtime defines more frontmatter keys than we model yet: unknown keys are not ours to judge. */
-const OPEN_FORMATS: FormatId[] = ['metaskill', 'metaskill-sop', 'skillplus'];
-
 /** The Agent Skills rules every format shares: schema, name and folder, unknown keys, profile rules. */
 export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
   const { file, yaml, value, profile } = context;
-  const diagnostics = validateAgainstSchema(frontmatterSchema, schemaView(context), {
+  const view = schemaView(context);
+  const diagnostics = validateAgainstSchema(frontmatterSchema, view.value, {
     file,
     yaml,
     rootSpan: context.anchor,
     defaultCode: 'invalid_frontmatter',
     rootRequiredCode: 'missing_required_frontmatter',
     rootName: 'the frontmatter',
-  }).filter((found) => profile.nameRequired || !(found.code === 'missing_required_frontmatter' && found.message.includes('`name`')));
+  })
+    .filter((found) => profile.nameRequired || !(found.code === 'missing_required_frontmatter' && found.message.includes('`name`')))
+    .map((found) => (found.code === 'invalid_name' && profile.id === 'opensquilla' && typeof value.name === 'string' && value.name !== '' ? { ...found, severity: 'warning' as const } : found));
+  diagnostics.push(...view.diagnostics);
 
   const nameSpan = keySpan(yaml, 'name', context.anchor);
   const folder = path.basename(context.dir);
@@ -46,27 +48,56 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
   return diagnostics;
 }
 
-/** The value the schema sees: AIP 0.3's nested `metadata.aip` map is checked by the AIP rules instead. */
-function schemaView({ value, format }: FrontmatterContext): Record<string, unknown> {
-  const metadata = value.metadata;
-  if (format !== 'aip-0.3' || !metadata || typeof metadata !== 'object' || Array.isArray(metadata)) return value;
-  const { aip: _aip, ...rest } = metadata as Record<string, unknown>;
-  return { ...value, metadata: rest };
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The value the schema sees, read as the reference validator reads it: a
+ * metadata value that is not a string is turned into one, and a YAML list of
+ * tool names into one space-separated string. Each such departure is a
+ * `portable_value` finding (strict consumers reject it) instead of a schema
+ * error. AIP 0.3's nested `metadata.aip` map and a consumer's own nested
+ * metadata (OpenSquilla) are not the schema's to judge.
+ */
+function schemaView({ value, format, file, yaml, profile }: FrontmatterContext): { value: Record<string, unknown>; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const view: Record<string, unknown> = { ...value };
+  const portable = (path: string[], what: string) => {
+    const node = nodeAtPath(yaml, path);
+    if (node.depth === path.length) diagnostics.push(diagnostic('portable_value', file, nodeSpan(yaml, node.node)!, `\`${path.join('.')}\` is ${what}; the reference validator and most clients accept it, but strict consumers (the Claude API upload) reject it.`));
+  };
+  for (const key of ['allowed-tools', 'argument-hint']) {
+    const list = value[key];
+    if (Array.isArray(list) && list.every((item) => typeof item === 'string')) {
+      portable([key], 'a YAML list; the spec asks for one space-separated string');
+      view[key] = list.join(' ');
+    }
+  }
+  if (isMap(value.metadata)) {
+    const metadata: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value.metadata)) {
+      if (format === 'aip-0.3' && key === 'aip') continue;
+      if (typeof item !== 'string' && item !== null && !profile.nestedMetadata) portable(['metadata', key], `${Array.isArray(item) ? 'a list' : isMap(item) ? 'a map' : `a ${typeof item}`}, not a string`);
+      metadata[key] = typeof item === 'string' || item === null ? item : JSON.stringify(item);
+    }
+    view.metadata = metadata;
+  }
+  return { value: view, diagnostics };
 }
 
-function unknownKeys({ file, yaml, profile, format }: FrontmatterContext): Diagnostic[] {
-  if (OPEN_FORMATS.includes(format)) return [];
+function unknownKeys({ file, yaml, profile }: FrontmatterContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const entry of mapEntries(yaml.doc.contents)) {
     if (profile.knownKeys.has(entry.key)) continue;
-    const found = diagnostic(
-      'unknown_frontmatter_key',
-      file,
-      nodeSpan(yaml, entry.keyNode)!,
-      `Unknown frontmatter key \`${entry.key}\` for ${profile.consumer}. Known keys: ${[...profile.knownKeys].join(', ')}.`,
-      { key: entry.key },
+    const suggestion = closestName(entry.key, profile.knownKeys);
+    diagnostics.push(
+      diagnostic(
+        'unknown_frontmatter_key',
+        file,
+        nodeSpan(yaml, entry.keyNode)!,
+        `Unknown frontmatter key \`${entry.key}\` for ${profile.consumer}.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Known keys: ${[...profile.knownKeys].join(', ')}.`,
+        { key: entry.key, ...(suggestion ? { suggestion } : {}) },
+      ),
     );
-    diagnostics.push({ ...found, severity: profile.severities.unknown_frontmatter_key ?? found.severity });
   }
   return diagnostics;
 }

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
-import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
+import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface FrontmatterRead {
   yaml?: YamlSyntax;
@@ -16,13 +16,27 @@ const UNQUOTED_COLON = /^(\s*)([A-Za-z0-9_-]+):[ \t]+(?!["'|>&*!{[])([^#\n]*?(?:
 /**
  * Parses the frontmatter. A YAML error caused by an unquoted `: ` gets its
  * own diagnostic: it is the most common reason agents skip a skill without
- * a word, and the fix (quoting) is mechanical.
+ * a word, and the fix (quoting) is mechanical. `pyyaml` reads it as
+ * OpenSquilla does (YAML 1.1, a repeated key keeps its last value, which is
+ * worth a warning); otherwise a repeated key is an error, as the strict YAML
+ * readers of most clients make it, and the value (last key wins) is still
+ * returned so the rest of the skill can be checked.
  */
-export function readFrontmatter(syntax: SkillFileSyntax, file: string): FrontmatterRead {
+export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = false): FrontmatterRead {
   const frontmatter = syntax.frontmatter;
   if (!frontmatter) return { diagnostics: [] };
-  const yaml = parseYamlRegion(syntax.text, frontmatter.content);
+  const yaml = parseYamlRegion(syntax.text, frontmatter.content, undefined, pyyaml ? 'pyyaml' : 'frontmatter');
   const diagnostics: Diagnostic[] = [];
+  if (yaml.problems.length === 0) {
+    for (const repeated of repeatedKeys(yaml)) {
+      const line = syntax.text.slice(0, nodeSpan(yaml, repeated.first)!.start).split('\n').length;
+      diagnostics.push(
+        pyyaml
+          ? diagnostic('duplicate_key', file, nodeSpan(yaml, repeated.node)!, `\`${repeated.key}\` is set again here (first on line ${line}); OpenSquilla reads the frontmatter with PyYAML, which keeps only this last value.`)
+          : diagnostic('invalid_frontmatter', file, nodeSpan(yaml, repeated.node)!, `\`${repeated.key}\` is set again here (first on line ${line}); strict YAML readers reject the frontmatter and agents skip the skill. Keep one.`),
+      );
+    }
+  }
   if (yaml.problems.some((problem) => problem.code === 'yaml_syntax')) {
     const colons = findUnquotedColons(syntax.text, frontmatter.content);
     if (colons.length > 0) {
@@ -44,7 +58,7 @@ export function readFrontmatter(syntax: SkillFileSyntax, file: string): Frontmat
     const code = problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_frontmatter';
     diagnostics.push(diagnostic(code, file, problem.span, `The frontmatter is not valid YAML: ${problem.message}. Agents cannot read it and will skip this skill.`));
   }
-  if (diagnostics.length > 0) return { yaml, diagnostics };
+  if (yaml.problems.length > 0) return { yaml, diagnostics };
   if (yaml.value === null || yaml.value === undefined) {
     diagnostics.push(diagnostic('invalid_frontmatter', file, frontmatter.open, 'The frontmatter is empty: it needs at least `name` and `description`.'));
     return { yaml, diagnostics };

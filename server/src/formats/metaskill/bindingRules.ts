@@ -1,0 +1,127 @@
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { closestName } from '../../checks/graph/nameDistance';
+import type { Span } from '../../parse/lineIndex';
+import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan, type MetaStep } from './metaPlan';
+import { templateSpan } from './metaModel';
+
+/**
+ * The steps whose outputs a step may read: its transitive `depends_on`
+ * ancestors. A substitute declares no dependencies and starts when its
+ * primary fails, so it sees what its primary sees.
+ */
+export function bindingScope(plan: MetaPlan, step: MetaStep): Set<string> {
+  const byId = new Map(plan.steps.map((candidate) => [candidate.id, candidate]));
+  const primary = plan.steps.find((candidate) => candidate.onFailure?.value === step.id && candidate !== step);
+  const start = primary && step.dependsOn.length === 0 ? primary : step;
+  const scope = new Set<string>();
+  const pending = start.dependsOn.map((dependency) => dependency.value);
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (scope.has(id)) continue;
+    scope.add(id);
+    for (const dependency of byId.get(id)?.dependsOn ?? []) pending.push(dependency.value);
+  }
+  scope.delete(step.id);
+  return scope;
+}
+
+/**
+ * The checks OpenSquilla lacks, on every template and expression: syntax,
+ * `{{ }}` inside an expression, `outputs.X` naming no step or a step that
+ * does not run first, filters outside the allowlist and their arguments,
+ * runtime inputs that do not exist, and `final_text_mode: step:X`.
+ */
+export function checkBindings(file: string, plan: MetaPlan): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const ids = plan.steps.filter((step) => step.hasId).map((step) => step.id);
+  const known = new Set(ids);
+  const userInputs = new Set(plan.steps.filter((step) => step.kind === 'user_input').map((step) => step.id));
+  for (const step of plan.steps) {
+    const scope = bindingScope(plan, step);
+    for (const template of step.templates) {
+      const at = (from: number, to: number): Span => templateSpan(template, from, to);
+      for (const problem of template.read.problems) {
+        const where = template.expression ? 'expression' : 'template';
+        diagnostics.push(diagnostic(problem.code, file, at(problem.start, problem.end), `${problem.message} (in the ${where} of \`${template.argument}\` of step "${step.id}"; it fails when the step runs)`));
+      }
+      for (const ref of template.read.refs) {
+        const span = at(ref.nameStart, ref.nameEnd);
+        if (ref.root === 'outputs') {
+          if (RESERVED_OUTPUTS.has(ref.name)) continue;
+          if (!known.has(ref.name)) {
+            const suggestion = closestName(ref.name, ids.filter((id) => id !== step.id));
+            const found = diagnostic(
+              'unknown_output',
+              file,
+              span,
+              `\`outputs.${ref.name}\` names no step${suggestion ? `; did you mean "${suggestion}"?` : '.'} ${ref.access === 'get' ? 'It always renders its default.' : `It is undefined when step "${step.id}" runs, and rendering fails.`}`,
+              suggestion ? { suggestion } : undefined,
+            );
+            // `outputs.get('x', default)` never fails: a likely typo, not a broken run.
+            diagnostics.push(ref.access === 'get' ? { ...found, severity: 'warning' } : found);
+          } else if (ref.name === step.id) {
+            diagnostics.push(diagnostic('binding_out_of_scope', file, span, `Step "${step.id}" reads its own output, which does not exist while it runs.`));
+          } else if (!scope.has(ref.name)) {
+            const substitute = plan.steps.some((candidate) => candidate.onFailure?.value === step.id);
+            diagnostics.push(
+              diagnostic(
+                'binding_out_of_scope',
+                file,
+                span,
+                `Step "${ref.name}" is not among the steps "${step.id}" depends on${substitute ? ' (a substitute sees what its primary depends on)' : ''}: the two may run at the same time, and \`outputs.${ref.name}\` is then ${ref.access === 'get' ? 'missing (its default is used)' : 'undefined'}. Add "${ref.name}" to \`depends_on\`.`,
+                substitute ? { producer: ref.name } : { producer: ref.name, consumer: step.id },
+              ),
+            );
+          }
+          continue;
+        }
+        if (ref.member && ref.name === 'collected' && !userInputs.has(ref.member.name) && ref.member.name !== 'preflight') {
+          const suggestion = closestName(ref.member.name, [...userInputs]);
+          diagnostics.push(
+            diagnostic('unknown_input', file, at(ref.member.start, ref.member.end), `\`inputs.collected.${ref.member.name}\`: no \`user_input\` step has the id "${ref.member.name}"${suggestion ? `; did you mean "${suggestion}"?` : '.'}`, suggestion ? { suggestion } : undefined),
+          );
+        } else if (!(ref.name in RUNTIME_INPUTS) && !template.source.value.slice(ref.start, ref.end).includes('.get(')) {
+          const suggestion = closestName(ref.name, Object.keys(RUNTIME_INPUTS));
+          diagnostics.push(
+            diagnostic('unknown_input', file, span, `The runtime sets no \`inputs.${ref.name}\`${suggestion ? `; did you mean \`inputs.${suggestion}\`?` : ''}. Reading it fails when the step runs (use \`inputs.get('${ref.name}')\` for an optional value).`, suggestion ? { suggestion } : undefined),
+          );
+        }
+      }
+      for (const filter of template.read.filters) {
+        const allowed = ALLOWED_FILTERS[filter.name];
+        const span = at(filter.start, filter.end);
+        if (!allowed) {
+          const suggestion = closestName(filter.name, Object.keys(ALLOWED_FILTERS));
+          diagnostics.push(diagnostic('unknown_filter', file, span, `OpenSquilla's templates have no filter \`${filter.name}\`${suggestion ? `; did you mean \`${suggestion}\`?` : ''}. Rendering fails when the step runs. Allowed: ${Object.keys(ALLOWED_FILTERS).join(', ')}.`, suggestion ? { suggestion } : undefined));
+        } else if (allowed.maxArgs !== undefined && filter.args > allowed.maxArgs) {
+          diagnostics.push(diagnostic('filter_arguments', file, span, `\`${filter.name}\` takes ${allowed.maxArgs === 0 ? 'no arguments' : `at most ${allowed.maxArgs} argument${allowed.maxArgs === 1 ? '' : 's'}`}, not ${filter.args}; rendering fails when the step runs. ${allowed.summary}`));
+        }
+      }
+    }
+  }
+  if (plan.finalTextStep && !known.has(plan.finalTextStep.value)) {
+    const suggestion = closestName(plan.finalTextStep.value, ids);
+    diagnostics.push(
+      diagnostic('invalid_final_text_mode', file, plan.finalTextStep.span, `\`final_text_mode\` names step "${plan.finalTextStep.value}", which does not exist; OpenSquilla then silently answers with the last step's output.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, suggestion ? { suggestion } : undefined),
+    );
+  }
+  return diagnostics;
+}
+
+/** OpenSquilla's lint G1.6, as it scans: the whole file, only this literal form. */
+const RAW_USER_MESSAGE = /\{\{\s*inputs\.user_message(?=[\s|}])(?!\s*\|\s*(xml_escape|slugify)\b)/g;
+
+/** Raw user text reaching a prompt: `{{ inputs.user_message` not followed at once by `| xml_escape` or `| slugify`. */
+export function checkRawUserMessage(file: string, text: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  for (const match of text.matchAll(RAW_USER_MESSAGE)) {
+    const start = match.index! + match[0].indexOf('inputs');
+    const end = start + 'inputs.user_message'.length;
+    diagnostics.push(
+      diagnostic('raw_user_message', file, { start, end }, 'Raw user text goes into a template here: OpenSquilla\'s lint (G1.6) requires `| xml_escape` (or `| slugify` in file names) right after `inputs.user_message`, so the message cannot pose as instructions.', {
+        insertAt: end,
+      }),
+    );
+  }
+  return diagnostics;
+}

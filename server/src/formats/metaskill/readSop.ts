@@ -1,0 +1,310 @@
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { readTemplate } from '../../parse/jinja';
+import type { Span } from '../../parse/lineIndex';
+import { mapEntries, nodeSpan, parseYamlRegion, scalarString, seqItems, type YamlSyntax } from '../../parse/yamlSyntax';
+import type { FormatContext } from '../formatContext';
+import type { Located, MetaPlan, MetaStep, MetaTemplate } from './metaPlan';
+
+interface Line {
+  text: string;
+  start: number;
+}
+
+/** A phase heading; its annotations run to the last `]`, so `[depends_on: [a, b]]` may nest a list. */
+const PHASE = /^##\s+Phase\s+(\d+)\s*:\s*([^[]+?)\s*(?:\[(.*)\])?\s*$/;
+const INVOCATION = /^(Run|Invoke)\s+`([A-Za-z0-9_-]+)`(?:\s+as\s+([A-Za-z_]+))?(?:\s+with\s*:)?\.?\s*$/;
+const COMBINED = /^(Run|Invoke)\s+`([A-Za-z0-9_-]+)`(?:\s+as\s+([A-Za-z_]+))?\s*\.\s+Save\s+as\s+`([^`]+)`\s*\.?\s*$/;
+const WITH_BULLET = /^-\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.+)$/;
+const SAVE_AS = /^Save\s+as\s+`([^`]+)`\s*\.?\s*$/;
+const FENCE = /^```([A-Za-z_][A-Za-z0-9_ ]*)?\s*$/;
+const ANNOTATIONS = new Set(['parallel', 'parallel for_each', 'depends_on']);
+
+interface Invocation {
+  skill: Located;
+  kind?: Located;
+  args: { key: string; keySpan: Span; value: string; offsets: number[]; valueSpan: Span }[];
+  id?: Located;
+  span: Span;
+}
+
+interface Phase {
+  index: number;
+  heading: Span;
+  dependsOn?: Located[];
+  forEach?: { variable: string; items: { values: Record<string, string>; idSpan?: Span; span: Span }[] };
+  invocations: Invocation[];
+}
+
+function linesOf(text: string, from: number, to: number): Line[] {
+  const lines: Line[] = [];
+  let start = from;
+  while (start < to) {
+    let end = text.indexOf('\n', start);
+    if (end === -1 || end > to) end = to;
+    lines.push({ text: text.slice(start, end).replace(/\r$/, ''), start });
+    start = end + 1;
+  }
+  return lines;
+}
+
+/** The span of `needle` inside a line, searched from `from`. */
+function within(line: Line, needle: string, from = 0): Span {
+  const at = line.text.indexOf(needle, from);
+  return { start: line.start + Math.max(0, at), end: line.start + Math.max(0, at) + needle.length };
+}
+
+/**
+ * A `meta_sop` body read as OpenSquilla's SOP compiler reads it: `## Phase
+ * N: Title [annotations]` headings; ``Run `skill` [as kind] with:`` lines,
+ * `- key: value` bullets and ``Save as `id`.``; `yaml for_each` blocks. Each
+ * phase's steps depend on every step of the phase before, unless a
+ * `depends_on` annotation says otherwise. What the compiler rejects is an
+ * `invalid_sop` error at its line.
+ */
+export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
+  const { syntax, file } = context;
+  const lines = linesOf(syntax.text, syntax.body.start, syntax.body.end);
+  const fail = (span: Span, message: string) => out.push(diagnostic('invalid_sop', file, span, `${message} OpenSquilla's SOP compiler rejects the skill, which then does not load.`));
+  const phases: Phase[] = [];
+  let current: Invocation | undefined;
+  const finishInvocation = () => {
+    if (current && !current.id) fail(current.skill.span, 'This invocation has no ``Save as `id`.`` line.');
+    current = undefined;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const trimmed = line.text.trim();
+    const lineSpan = { start: line.start, end: line.start + line.text.length };
+    const fence = FENCE.exec(line.text);
+    if (fence) {
+      let close = i + 1;
+      while (close < lines.length && lines[close].text.trim() !== '```') close++;
+      if ((fence[1] ?? '').trim() === 'yaml for_each') {
+        const phase = phases[phases.length - 1];
+        const content = { start: lines[i + 1]?.start ?? line.start, end: lines[close]?.start ?? syntax.body.end };
+        if (!phase) fail(lineSpan, 'A `yaml for_each` block must follow a phase heading.');
+        else if (!phase.forEach) fail(lineSpan, 'A `yaml for_each` block needs a `[parallel for_each: VAR]` annotation on its phase.');
+        else readForEach(parseYamlRegion(syntax.text, content), phase, lineSpan, fail);
+      }
+      i = close;
+      continue;
+    }
+    const heading = PHASE.exec(line.text);
+    if (heading) {
+      finishInvocation();
+      phases.push(readHeading(line, heading, fail));
+      continue;
+    }
+    const phase = phases[phases.length - 1];
+    if (!phase || trimmed === '') continue;
+    const combined = COMBINED.exec(trimmed);
+    const invocation = combined ?? INVOCATION.exec(trimmed);
+    if (/^(Run|Invoke|Call tool|Classify)\s+/.test(trimmed)) {
+      if (current) fail(lineSpan, 'A new invocation starts before the previous one\'s ``Save as `id`.`` line.');
+      current = undefined;
+      if (!invocation) {
+        fail(lineSpan, /^(Call tool|Classify)/.test(trimmed) ? '`Call tool` and `Classify` are not supported in SOP form; use `Run` or `Invoke`.' : 'This line does not read as ``Run `skill` [as agent|skill_exec] with:``.');
+        continue;
+      }
+      const skill = { value: invocation[2], span: within(line, `\`${invocation[2]}\``) };
+      skill.span = { start: skill.span.start + 1, end: skill.span.end - 1 };
+      const kind = invocation[3] ? { value: invocation[3], span: within(line, invocation[3], line.text.indexOf(' as ')) } : undefined;
+      if (kind && kind.value !== 'agent' && kind.value !== 'skill_exec') fail(kind.span, `Unknown kind \`${kind.value}\`: an SOP invocation runs \`as agent\` or \`as skill_exec\`.`);
+      const next: Invocation = { skill, ...(kind ? { kind } : {}), args: [], span: lineSpan };
+      phase.invocations.push(next);
+      if (combined) {
+        const idAt = within(line, `\`${combined[4]}\``, line.text.indexOf('Save'));
+        next.id = { value: combined[4], span: { start: idAt.start + 1, end: idAt.end - 1 } };
+      } else current = next;
+      continue;
+    }
+    const bullet = WITH_BULLET.exec(trimmed);
+    if (bullet) {
+      if (!current) {
+        fail(lineSpan, 'A `- key: value` argument outside an invocation block.');
+        continue;
+      }
+      const indent = line.text.length - line.text.trimStart().length;
+      const keySpan = within(line, bullet[1]);
+      if (bullet[2].trim() === '|') {
+        // A block argument: the more-indented lines below, dedented.
+        const block: Line[] = [];
+        while (i + 1 < lines.length && (lines[i + 1].text.trim() === '' || lines[i + 1].text.length - lines[i + 1].text.trimStart().length > indent)) block.push(lines[++i]);
+        while (block.length > 0 && block[block.length - 1].text.trim() === '') block.pop();
+        const margin = Math.min(...block.filter((item) => item.text.trim() !== '').map((item) => item.text.length - item.text.trimStart().length));
+        let value = '';
+        const offsets: number[] = [];
+        block.forEach((item, n) => {
+          const body = item.text.slice(Math.min(margin, item.text.length));
+          for (let c = 0; c < body.length; c++) offsets.push(item.start + Math.min(margin, item.text.length) + c);
+          value += body;
+          if (n < block.length - 1) {
+            offsets.push(item.start + item.text.length);
+            value += '\n';
+          }
+        });
+        const end = block.length > 0 ? block[block.length - 1].start + block[block.length - 1].text.length : lineSpan.end;
+        offsets.push(end);
+        current.args.push({ key: bullet[1], keySpan, value, offsets, valueSpan: { start: within(line, '|').start, end } });
+      } else {
+        const raw = bullet[2].trim();
+        const rawStart = line.start + line.text.indexOf(raw, line.text.indexOf(':') + 1);
+        // `- key: \`{{ … }}\``: the backticks are for the reader, not part of the value.
+        const quoted = raw.length >= 2 && raw.startsWith('`') && raw.endsWith('`');
+        const value = quoted ? raw.slice(1, -1) : raw;
+        const valueStart = rawStart + (quoted ? 1 : 0);
+        const offsets = [...value].map((_, c) => valueStart + c);
+        offsets.push(valueStart + value.length);
+        current.args.push({ key: bullet[1], keySpan, value, offsets, valueSpan: { start: rawStart, end: rawStart + raw.length } });
+      }
+      continue;
+    }
+    const save = SAVE_AS.exec(trimmed);
+    if (save) {
+      if (!current) {
+        fail(lineSpan, '``Save as `id`.`` outside an invocation block.');
+        continue;
+      }
+      const idAt = within(line, `\`${save[1]}\``);
+      current.id = { value: save[1], span: { start: idAt.start + 1, end: idAt.end - 1 } };
+      current.span = { start: current.span.start, end: lineSpan.end };
+      current = undefined;
+    }
+  }
+  finishInvocation();
+  if (phases.length === 0) fail(context.frontmatterAnchor, 'The body has no `## Phase N: Title` heading.');
+  for (const phase of phases) if (phase.invocations.length === 0) fail(phase.heading, `Phase ${phase.index} runs nothing: add a \`Run \`skill\`\` line.`);
+  return { form: 'sop', steps: emitSteps(context, phases, fail) };
+}
+
+function readHeading(line: Line, heading: RegExpExecArray, fail: (span: Span, message: string) => void): Phase {
+  const span = { start: line.start, end: line.start + line.text.length };
+  const phase: Phase = { index: Number(heading[1]), heading: span, invocations: [] };
+  const annotations = heading[3];
+  if (annotations === undefined) return phase;
+  const base = line.text.indexOf('[') + 1;
+  let at = base;
+  for (const raw of annotations.split(';')) {
+    const item = raw.trim();
+    const itemStart = line.start + at + raw.indexOf(item);
+    at += raw.length + 1;
+    if (item === '') continue;
+    const colon = item.indexOf(':');
+    const key = (colon === -1 ? item : item.slice(0, colon)).trim();
+    const value = colon === -1 ? '' : item.slice(colon + 1).trim();
+    const keySpan = { start: itemStart, end: itemStart + key.length };
+    if (!ANNOTATIONS.has(key)) {
+      fail(keySpan, ['when', 'force_skip', 'route'].includes(key) ? `The annotation \`${key}\` is not supported in SOP form.` : `Unknown annotation \`${key}\`; allowed: parallel, parallel for_each, depends_on.`);
+      continue;
+    }
+    if (key === 'parallel for_each') {
+      if (!value) fail(keySpan, '`parallel for_each` needs a variable name: `[parallel for_each: section]`.');
+      else phase.forEach = { variable: value, items: [] };
+    }
+    if (key === 'depends_on') {
+      const listStart = itemStart + item.indexOf(value);
+      phase.dependsOn = [...value.matchAll(/[A-Za-z0-9_-]+/g)].map((match) => ({ value: match[0], span: { start: listStart + match.index!, end: listStart + match.index! + match[0].length } }));
+    }
+  }
+  return phase;
+}
+
+function readForEach(yaml: YamlSyntax, phase: Phase, fence: Span, fail: (span: Span, message: string) => void): void {
+  const entries = mapEntries(yaml.doc.contents);
+  if (yaml.problems.length > 0 || entries.length !== 1) {
+    fail(fence, 'A `yaml for_each` block holds exactly one key, the loop variable, with a list of items.');
+    return;
+  }
+  const [entry] = entries;
+  if (entry.key !== phase.forEach!.variable) fail(nodeSpan(yaml, entry.keyNode)!, `The block's key \`${entry.key}\` is not the phase's loop variable \`${phase.forEach!.variable}\`.`);
+  const items = seqItems(entry.value);
+  if (items.length === 0) fail(nodeSpan(yaml, entry.keyNode)!, `\`${entry.key}\` must be a non-empty list.`);
+  const seen = new Set<string>();
+  for (const item of items) {
+    const values: Record<string, string> = {};
+    let idSpan: Span | undefined;
+    for (const field of mapEntries(item)) {
+      const value = scalarString(field.value);
+      if (value === undefined) continue;
+      values[field.key] = value;
+      if (field.key === 'id') idSpan = nodeSpan(yaml, field.value);
+    }
+    const span = nodeSpan(yaml, item)!;
+    if (values.id === undefined) fail(span, 'Each `for_each` item needs an `id`.');
+    else if (seen.has(values.id)) fail(idSpan!, `Two \`for_each\` items have the id "${values.id}".`);
+    if (values.id !== undefined) seen.add(values.id);
+    phase.forEach!.items.push({ values, ...(idSpan ? { idSpan } : {}), span });
+  }
+}
+
+/** `{{ VAR.key }}` placeholders of a `for_each` phase. */
+function placeholders(variable: string): RegExp {
+  return new RegExp(`\\{\\{\\s*${variable.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\w+)\\s*\\}\\}`, 'g');
+}
+
+/** Phases → steps with their dependencies and kinds (as the compiler emits them). */
+function emitSteps(context: FormatContext, phases: Phase[], fail: (span: Span, message: string) => void): MetaStep[] {
+  const catalog = context.catalog.forSkill(context.dir);
+  const steps: MetaStep[] = [];
+  let previous: string[] = [];
+  for (const phase of phases) {
+    const dependsOn: Located[] = phase.dependsOn ?? previous.map((id) => ({ value: id, span: phase.heading, implicit: true }));
+    const ids: string[] = [];
+    for (const invocation of phase.invocations) {
+      if (!invocation.id) continue;
+      const kind = invocation.kind?.value ?? (catalog.get(invocation.skill.value)?.entrypoint ? 'skill_exec' : 'agent');
+      const expansions = phase.forEach ? phase.forEach.items : [undefined];
+      for (const item of expansions) {
+        const fill = (text: string) => (phase.forEach && item ? text.replace(placeholders(phase.forEach.variable), (_, key: string) => item.values[key] ?? '') : text);
+        const id = fill(invocation.id.value);
+        const idSpan = item?.idSpan ?? invocation.id.span;
+        const templates: MetaTemplate[] = [];
+        for (const argument of invocation.args) {
+          const missing = phase.forEach && item && [...argument.value.matchAll(placeholders(phase.forEach.variable))].some((match) => item.values[match[1]] === undefined);
+          if (missing) continue; // the compiler leaves out an argument whose item has no such key
+          const { value, offsets } = substitute(argument.value, argument.offsets, phase.forEach?.variable, item?.values);
+          templates.push({ argument: `with.${argument.key}`, keySpan: argument.keySpan, valueSpan: argument.valueSpan, source: { value, offsets, exact: true }, expression: false, read: readTemplate(value) });
+        }
+        const instruction = invocation.args.find((argument) => ['task', 'system', 'text', 'prompt'].includes(argument.key));
+        steps.push({
+          index: steps.length,
+          id,
+          idSpan,
+          hasId: true,
+          span: item ? { start: invocation.span.start, end: invocation.span.end } : invocation.span,
+          kind,
+          ...(invocation.kind ? { kindSpan: invocation.kind.span } : {}),
+          skill: invocation.skill,
+          dependsOn,
+          routes: [],
+          templates,
+          ...(instruction ? { instruction: fill(instruction.value) } : {}),
+          clarifyFields: [],
+        });
+        ids.push(id);
+      }
+    }
+    if (phase.forEach && phase.forEach.items.length === 0 && phase.invocations.length > 0) fail(phase.heading, `Phase ${phase.index} loops over \`${phase.forEach.variable}\` but has no \`yaml for_each\` block listing its items.`);
+    previous = ids;
+  }
+  return steps;
+}
+
+/** A `for_each` argument with its placeholders replaced by the item's values; replaced characters point at their placeholder. */
+function substitute(text: string, offsets: number[], variable: string | undefined, values: Record<string, string> | undefined): { value: string; offsets: number[] } {
+  if (!variable || !values) return { value: text, offsets };
+  let value = '';
+  const mapped: number[] = [];
+  let last = 0;
+  for (const match of text.matchAll(placeholders(variable))) {
+    value += text.slice(last, match.index);
+    mapped.push(...offsets.slice(last, match.index));
+    const replacement = values[match[1]] ?? '';
+    value += replacement;
+    for (let i = 0; i < replacement.length; i++) mapped.push(offsets[match.index!]);
+    last = match.index! + match[0].length;
+  }
+  value += text.slice(last);
+  mapped.push(...offsets.slice(last));
+  return { value, offsets: mapped };
+}

@@ -29,33 +29,40 @@ import { codeLenses, foldingRanges, previewLensRange, selectionRanges } from './
 import { documentSymbols } from './features/symbols';
 import { AnalysisCache } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
+import { SkillCatalog } from './workspace/skillCatalog';
 import { SkillIndex } from './workspace/skillIndex';
 
 /** Settings under `skillgraph.*` (VS Code) or in `initializationOptions` (other clients). */
 interface Settings {
   profile: ProfileId;
   rules: SeverityOverrides;
+  /** Folders of skill folders MetaSkills may compose, besides the skills next to each MetaSkill. */
+  catalogRoots: string[];
 }
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 const fs = new NodeFileSystem();
-const cache = new AnalysisCache(fs);
+const catalog = new SkillCatalog(fs);
+const cache = new AnalysisCache(fs, catalog);
 const index = new SkillIndex(fs);
+let workspaceRoots: string[] = [];
 const docsBase = pathToFileURL(path.join(__dirname, '..', 'docs', 'rules')).href;
-let settings: Settings = { profile: 'agentskills', rules: {} };
+let settings: Settings = { profile: 'agentskills', rules: {}, catalogRoots: [] };
 let pullDiagnostics = false;
 let configurationRequests = false;
 /** Resolves once the client's settings are known; requests wait for it so the first answers use them. */
 let settingsLoaded: Promise<void> = Promise.resolve();
 
 function readSettings(raw: unknown): Settings {
-  const value = (raw ?? {}) as { profile?: unknown; rules?: Record<string, unknown> };
+  const value = (raw ?? {}) as { profile?: unknown; rules?: Record<string, unknown>; catalogRoots?: unknown };
   const rules: SeverityOverrides = {};
   for (const [code, severity] of Object.entries(value.rules ?? {})) {
     if (isRuleCode(code) && typeof severity === 'string' && ['error', 'warning', 'information', 'hint', 'off'].includes(severity)) rules[code] = severity as SeverityOverrides[typeof code];
   }
-  return { profile: typeof value.profile === 'string' && isProfileId(value.profile) ? value.profile : 'agentskills', rules };
+  // Relative roots are read from the first workspace folder, as VS Code settings usually are.
+  const catalogRoots = (Array.isArray(value.catalogRoots) ? value.catalogRoots : []).filter((root): root is string => typeof root === 'string' && root !== '').map((root) => path.resolve(workspaceRoots[0] ?? process.cwd(), root));
+  return { profile: typeof value.profile === 'string' && isProfileId(value.profile) ? value.profile : 'agentskills', rules, catalogRoots };
 }
 
 function isSkillFile(uri: string): boolean {
@@ -91,9 +98,11 @@ async function withView<T>(uri: string, token: CancellationToken | undefined, em
 connection.onInitialize((params): InitializeResult => {
   pullDiagnostics = !!params.capabilities.textDocument?.diagnostic;
   configurationRequests = !!params.capabilities.workspace?.configuration;
-  settings = readSettings(params.initializationOptions);
   const roots = (params.workspaceFolders ?? []).map((folder) => fileURLToPath(folder.uri));
   if (roots.length === 0 && params.rootUri) roots.push(fileURLToPath(params.rootUri));
+  workspaceRoots = roots;
+  settings = readSettings(params.initializationOptions);
+  catalog.setRoots(settings.catalogRoots);
   index.setRoots(roots);
   return {
     capabilities: {
@@ -102,7 +111,7 @@ connection.onInitialize((params): InitializeResult => {
       definitionProvider: true,
       referencesProvider: true,
       hoverProvider: true,
-      completionProvider: { triggerCharacters: [' ', '[', ',', '/', ':', '-'] },
+      completionProvider: { triggerCharacters: [' ', '[', ',', '/', ':', '-', '.', '|', "'"] },
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       documentSymbolProvider: true,
       workspaceSymbolProvider: true,
@@ -126,13 +135,17 @@ connection.onInitialized(async () => {
 
 async function refreshSettings(): Promise<void> {
   if (configurationRequests) settings = readSettings(await connection.workspace.getConfiguration('skillgraph').catch(() => undefined));
+  catalog.setRoots(settings.catalogRoots);
   cache.clear();
   index.invalidate();
   rediagnose(documents.all().map((document) => document.uri));
 }
 
 connection.onDidChangeConfiguration((change) => {
-  if (!configurationRequests) settings = readSettings((change.settings as { skillgraph?: unknown } | undefined)?.skillgraph);
+  if (!configurationRequests) {
+    settings = readSettings((change.settings as { skillgraph?: unknown } | undefined)?.skillgraph);
+    catalog.setRoots(settings.catalogRoots);
+  }
   settingsLoaded = refreshSettings();
 });
 
@@ -178,7 +191,12 @@ connection.onDidChangeWatchedFiles((params) => {
   for (const change of params.changes) {
     if (!change.uri.startsWith('file:')) continue;
     const file = fileURLToPath(change.uri);
-    if (path.basename(file) === 'SKILL.md' || change.type !== FileChangeType.Changed) index.invalidate();
+    if (path.basename(file) === 'SKILL.md' || change.type !== FileChangeType.Changed) {
+      index.invalidate();
+      // A skill created, renamed, changed or deleted may be one a MetaSkill composes.
+      catalog.invalidate(file);
+      for (const uri of cache.invalidateMetaSkills()) affected.add(uri);
+    }
     for (const uri of cache.invalidateFolderOf(file)) affected.add(uri);
   }
   if (affected.size > 0) rediagnose([...affected]);
@@ -194,7 +212,13 @@ connection.onReferences((params, token) => withView(params.textDocument.uri, tok
 connection.onHover((params, token) => withView(params.textDocument.uri, token, null, (view) => hover(view, offsetOf(view, params.position))));
 connection.onCompletion((params, token) =>
   withView(params.textDocument.uri, token, [], (view) =>
-    completion({ view, offset: offsetOf(view, params.position), profile: PROFILES[settings.profile], lastGoodModel: cache.lastGoodModel(params.textDocument.uri) }),
+    completion({
+      view,
+      offset: offsetOf(view, params.position),
+      profile: PROFILES[settings.profile],
+      lastGoodModel: cache.lastGoodModel(params.textDocument.uri),
+      catalog: catalog.forSkill(view.analysis.dir),
+    }),
   ),
 );
 connection.onCodeAction((params, token) =>

@@ -36,7 +36,7 @@ test('text: file:line:col: severity: message [code], exit 1 on errors', () => {
 });
 
 test('clean skills exit 0; --max-warnings turns warnings into a failure', () => {
-  assert.equal(run(['check', 'examples/release-notes', 'examples/csv-report', 'examples/ticket-triage']).status, 0);
+  assert.equal(run(['check', 'examples/release-notes', 'examples/csv-report', 'examples/ticket-triage', 'examples/weekly-digest']).status, 0);
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   mkdirSync(join(dir, 'warned'));
   writeFileSync(join(dir, 'warned', 'SKILL.md'), '---\nname: warned\ndescription: x\ntags: [a]\n---\nSee scripts/run.sh.\n');
@@ -55,10 +55,12 @@ test('json: one object matching the schema, 0-based positions, paths as given', 
   assert.ok(validate(report), JSON.stringify(validate.errors));
   assert.deepEqual(report.skills.map((skill) => [skill.dir, skill.format]), [
     ['examples/csv-report', 'aip-0.3'],
+    ['examples/mistakes/broken-composition', 'metaskill'],
     ['examples/mistakes/broken-procedure', 'aip-0.3'],
     ['examples/mistakes/skipped-skill', 'agent-skill'],
     ['examples/release-notes', 'agent-skill'],
     ['examples/ticket-triage', 'aip-0.5'],
+    ['examples/weekly-digest', 'metaskill'],
   ]);
   const colon = report.diagnostics.find((item) => item.code === 'unquoted_colon')!;
   assert.deepEqual(colon, {
@@ -241,4 +243,86 @@ test("the extension's problem matcher reads the CLI's text output", () => {
     ['examples/mistakes/skipped-skill/SKILL.md', '3', '22', 'error', 'unquoted_colon'],
   );
   assert.match(match[message], /^The value of `description` contains ": " without quotes/);
+});
+
+test('MetaSkill, text: each run-time mistake at its line and column', () => {
+  const { status, stdout } = run(['check', 'examples/mistakes/broken-composition']);
+  assert.equal(status, 1);
+  const lines = stdout.trim().split('\n').map((line) => line.replace(/: (error|warning): .* \[/, ': $1 ['));
+  assert.deepEqual(lines, [
+    'examples/mistakes/broken-composition/SKILL.md:5:24: warning [invalid_final_text_mode]',
+    'examples/mistakes/broken-composition/SKILL.md:9:14: error [unknown_skill]',
+    'examples/mistakes/broken-composition/SKILL.md:12:36: error [raw_user_message]',
+    'examples/mistakes/broken-composition/SKILL.md:14:14: error [unknown_skill]',
+    'examples/mistakes/broken-composition/SKILL.md:16:7: warning [unknown_step_key]',
+    'examples/mistakes/broken-composition/SKILL.md:18:34: warning [binding_out_of_scope]',
+    'examples/mistakes/broken-composition/SKILL.md:18:44: error [unknown_filter]',
+    'examples/mistakes/broken-composition/SKILL.md:22:14: error [template_in_expression]',
+    'examples/mistakes/broken-composition/SKILL.md:24:37: error [unknown_output]',
+    'examples/mistakes/broken-composition/SKILL.md:24:46: error [filter_arguments]',
+  ]);
+});
+
+test('MetaSkill, json, sarif and github: the same findings in each format', () => {
+  const json: ReportJson = JSON.parse(run(['check', 'examples/mistakes/broken-composition', '--format', 'json']).stdout);
+  assert.deepEqual(json.skills, [{ dir: 'examples/mistakes/broken-composition', name: 'broken-composition', format: 'metaskill' }]);
+  const output = json.diagnostics.find((item) => item.code === 'unknown_output')!;
+  assert.deepEqual(output.range, { start: { line: 23, character: 36 }, end: { line: 23, character: 42 } });
+  const sarif = JSON.parse(run(['check', 'examples/mistakes/broken-composition', '--format', 'sarif']).stdout);
+  const results = sarif.runs[0].results as { ruleId: string; level: string; locations: { physicalLocation: { region: { startLine: number; startColumn: number } } }[] }[];
+  assert.deepEqual(
+    results.map((result) => `${result.ruleId}:${result.level}:${result.locations[0].physicalLocation.region.startLine}:${result.locations[0].physicalLocation.region.startColumn}`),
+    json.diagnostics.map((item) => `${item.code}:${item.severity === 'warning' ? 'warning' : 'error'}:${item.range.start.line + 1}:${item.range.start.character + 1}`),
+  );
+  const github = run(['check', 'examples/mistakes/broken-composition', '--format', 'github']).stdout.trim().split('\n');
+  assert.equal(github.length, json.diagnostics.length);
+  assert.match(github[1], /^::error file=examples\/mistakes\/broken-composition\/SKILL\.md,line=9,col=14,endLine=9,endColumn=30,title=skillgraph unknown_skill::Step "collect" runs "broken-procedure"/);
+});
+
+test('MetaSkill, graph: steps with their kind and composed skill, dependency, substitute and binding edges', () => {
+  const graph: GraphJson = JSON.parse(run(['graph', 'examples/weekly-digest']).stdout);
+  const validate = new Ajv2020({ allErrors: true }).compile(graphSchema);
+  assert.ok(validate(graph), JSON.stringify(validate.errors));
+  assert.deepEqual(
+    graph.nodes.map((node) => [node.id, node.kind, node.skill ?? '', node.skillFile ?? '']),
+    [
+      ['scope', 'user_input', '', ''],
+      ['metrics', 'agent', 'csv-report', 'examples/csv-report/SKILL.md'],
+      ['shipped', 'agent', 'release-notes', 'examples/release-notes/SKILL.md'],
+      ['digest', 'llm_chat', '', ''],
+      ['digest_fallback', 'llm_chat', '', ''],
+      ['input:inputs.collected.scope', 'external-input', '', ''],
+      ['input:inputs.user_message', 'external-input', '', ''],
+    ],
+  );
+  assert.deepEqual(
+    graph.edges.filter((edge) => edge.kind !== 'control').map((edge) => `${edge.from} -${edge.kind}:${edge.label}-> ${edge.to}`),
+    [
+      'digest -fallback:on failure-> digest_fallback',
+      'metrics -data:with.task-> digest',
+      'shipped -data:with.task-> digest',
+      'shipped -data:with.task-> digest_fallback',
+      'input:inputs.collected.scope -data:with.task-> metrics',
+      'input:inputs.user_message -data:with.task-> shipped',
+      'input:inputs.collected.scope -data:with.task-> digest',
+    ],
+  );
+  const mermaid = run(['graph', 'examples/weekly-digest', '--format', 'mermaid']).stdout;
+  assert.match(mermaid, /n0\[\/"scope"\/\]/);
+  assert.match(mermaid, /n3 ==>\|"on failure"\| n4/);
+  const dot = run(['graph', 'examples/weekly-digest', '--format', 'dot']).stdout;
+  assert.match(dot, /"metrics" \[label="metrics\\ncsv-report"\];/);
+  assert.match(dot, /"digest" -> "digest_fallback" \[label="on failure", style=dotted\];/);
+});
+
+test('MetaSkill, --catalog: skills under another folder are composable too', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  mkdirSync(join(dir, 'plans', 'digest'), { recursive: true });
+  mkdirSync(join(dir, 'shared', 'writer'), { recursive: true });
+  writeFileSync(join(dir, 'plans', 'digest', 'SKILL.md'), '---\nname: digest\ndescription: x\nkind: meta\ncomposition:\n  steps:\n    - id: a\n      skill: writer\n---\n');
+  writeFileSync(join(dir, 'shared', 'writer', 'SKILL.md'), '---\nname: writer\ndescription: Writes.\n---\n');
+  const alone = run(['check', join(dir, 'plans')]);
+  assert.equal(alone.status, 1);
+  assert.match(alone.stdout, /runs "writer", which is not in the catalog/);
+  assert.equal(run(['check', join(dir, 'plans'), '--catalog', join(dir, 'shared')]).status, 0);
 });

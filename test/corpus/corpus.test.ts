@@ -55,3 +55,26 @@ test('AIP skills load into graphs: every AIP skill has steps and at least one ed
     assert.ok(analysis.model.edges.length >= 1, `${skill.file}: no edges`);
   }
 });
+
+test('MetaSkill family: OpenSquilla accepts these skills, and no profile finds an error in them', () => {
+  const fs = new NodeFileSystem();
+  const found = discoverSkills(fs, [join(CORPUS, 'metaskill')], CORPUS);
+  assert.equal(found.skills.length, 38);
+  for (const profile of ['agentskills', 'opensquilla'] as const) {
+    const formats = new Map<string, number>();
+    const errors: string[] = [];
+    for (const skill of found.skills) {
+      const analysis = analyzeSkill(fs, skill.file, { profile });
+      formats.set(analysis.format, (formats.get(analysis.format) ?? 0) + 1);
+      for (const item of analysis.diagnostics) if (item.severity === 'error') errors.push(`${relative(CORPUS, skill.file)} ${item.code}: ${item.message}`);
+      if (analysis.format === 'metaskill') {
+        assert.ok(analysis.model.nodes.length >= 10, `${skill.file}: ${analysis.model.nodes.length} steps`);
+        assert.ok(analysis.model.edges.some((edge) => edge.kind === 'data'), `${skill.file}: no binding edges`);
+        // Every composed skill resolves in the catalog beside it.
+        assert.deepEqual(analysis.model.nodes.flatMap((node) => node.skillRefs ?? []).filter((ref) => !ref.file && ref.via === 'skill' && ['agent', 'skill_exec'].includes(analysis.model.nodes.find((node) => node.skillRefs?.includes(ref))!.kind)), []);
+      }
+    }
+    assert.deepEqual(Object.fromEntries(formats), { 'agent-skill': 33, metaskill: 5 });
+    assert.deepEqual(errors, [], profile);
+  }
+});

@@ -7,22 +7,24 @@ export type CheckFormat = (typeof CHECK_FORMATS)[number];
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
 
 export type Command =
-  | { command: 'check'; paths: string[]; format: CheckFormat; profile: ProfileId; maxWarnings?: number; jobs?: number }
-  | { command: 'graph'; path: string; format: GraphFormat; profile: ProfileId }
+  | { command: 'check'; paths: string[]; format: CheckFormat; profile: ProfileId; catalog: string[]; maxWarnings?: number; jobs?: number }
+  | { command: 'graph'; path: string; format: GraphFormat; profile: ProfileId; catalog: string[] }
   | { command: 'help' }
   | { command: 'version' };
 
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--max-warnings N] [--jobs N]
-  skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME]
+  skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--catalog DIR]... [--max-warnings N] [--jobs N]
+  skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
   skillgraph --help | --version
 
 check   finds every SKILL.md under the paths (default: .) and reports problems.
         Exit status: 0 clean, 1 errors (or more warnings than --max-warnings), 2 usage or I/O failure.
         --jobs N checks on N threads (default: one per core, up to 4, for 2,000 skills or more).
 graph   prints one skill's graph: steps, typed ports, control and data edges.
+--catalog DIR   a folder of skill folders MetaSkills may compose, besides the skills next to
+        each MetaSkill (repeatable).
 Profiles: ${PROFILE_IDS.join(', ')} (default agentskills).`;
 
 function take(argv: string[], index: number, flag: string): string {
@@ -47,6 +49,7 @@ export function parseArgs(argv: string[]): Command {
   let profile: ProfileId = 'agentskills';
   let maxWarnings: number | undefined;
   let jobs: number | undefined;
+  const catalog: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -68,13 +71,14 @@ export function parseArgs(argv: string[]): Command {
       const text = value();
       if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--jobs needs a whole number of at least 1 (got "${text}")`);
       jobs = Number(text);
-    } else if (flag === '--help' || flag === '-h') return { command: 'help' };
+    } else if (flag === '--catalog') catalog.push(value());
+    else if (flag === '--help' || flag === '-h') return { command: 'help' };
     else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown option ${flag}`);
     else positional.push(arg);
   }
   if (command === 'check') {
-    return { command, paths: positional.length > 0 ? positional : ['.'], format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'), profile, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(jobs !== undefined ? { jobs } : {}) };
+    return { command, paths: positional.length > 0 ? positional : ['.'], format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'), profile, catalog, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(jobs !== undefined ? { jobs } : {}) };
   }
   if (positional.length !== 1) throw new UsageError('graph takes exactly one skill folder or SKILL.md');
-  return { command, path: positional[0], format: oneOf(format ?? 'json', GRAPH_FORMATS, '--format'), profile };
+  return { command, path: positional[0], format: oneOf(format ?? 'json', GRAPH_FORMATS, '--format'), profile, catalog };
 }

@@ -4,6 +4,7 @@ import { analyzeSkill } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import type { FoundSkill } from '../workspace/discover';
 import { NodeFileSystem } from '../workspace/fileSystem';
+import { SkillCatalog } from '../workspace/skillCatalog';
 import { reportSkill, type SkillReport } from './reportedDiagnostic';
 
 /** Below this many skills a second thread saves nothing (measured on 2 cores: 300 skills slower, 1,000 even or slower, 2,000 0–15% faster, 10,000 1.8× faster). */
@@ -14,20 +15,23 @@ const BATCH = 16;
 
 interface WorkerSetup {
   profile: ProfileId;
+  catalogRoots: string[];
 }
 type Batch = { index: number; found: FoundSkill }[];
 type BatchDone = { index: number; report: SkillReport }[];
 
 export interface CheckOptions {
   profile: ProfileId;
+  /** Absolute folders of skill folders that MetaSkills may compose. */
+  catalogRoots: string[];
   /** Threads to analyse on, this one included (see jobsFor). */
   jobs: number;
   onProgress?: (done: number) => void;
 }
 
 /** One batch analysed on the calling thread: the same work whichever thread runs it. */
-function analyseBatch(fs: NodeFileSystem, profile: ProfileId, batch: Batch): BatchDone {
-  return batch.map(({ index, found }) => ({ index, report: reportSkill(found, analyzeSkill(fs, found.file, { profile })) }));
+function analyseBatch(fs: NodeFileSystem, catalog: SkillCatalog, profile: ProfileId, batch: Batch): BatchDone {
+  return batch.map(({ index, found }) => ({ index, report: reportSkill(found, analyzeSkill(fs, found.file, { profile, catalog })) }));
 }
 
 /** How many threads a run of `skills` skills uses. */
@@ -45,6 +49,8 @@ export function jobsFor(skills: number, requested: number | undefined): number {
  */
 export async function checkSkills(entry: string, skills: FoundSkill[], options: CheckOptions): Promise<SkillReport[]> {
   const fs = new NodeFileSystem();
+  // One catalog per thread for the whole run: each folder of skills is listed and read once.
+  const catalog = new SkillCatalog(fs, options.catalogRoots);
   const reports: SkillReport[] = new Array(skills.length);
   let next = 0;
   let done = 0;
@@ -58,10 +64,10 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
     done += results.length;
     options.onProgress?.(done);
   };
-  const analyseHere = (batch: Batch) => analyseBatch(fs, options.profile, batch);
+  const analyseHere = (batch: Batch) => analyseBatch(fs, catalog, options.profile, batch);
 
   const startWorker = () => {
-    const worker = new Worker(entry, { workerData: { profile: options.profile } satisfies WorkerSetup });
+    const worker = new Worker(entry, { workerData: { profile: options.profile, catalogRoots: options.catalogRoots } satisfies WorkerSetup });
     const inFlight: Batch[] = [];
     let started = false;
     const send = () => {
@@ -114,8 +120,9 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
 
 /** The thread side of checkSkills: analyses each batch it is handed and posts back the reports. */
 export function serveCheckBatches(): void {
-  const { profile } = workerData as WorkerSetup;
+  const { profile, catalogRoots } = workerData as WorkerSetup;
   const fs = new NodeFileSystem();
-  parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, profile, batch)));
+  const catalog = new SkillCatalog(fs, catalogRoots);
+  parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, catalog, profile, batch)));
   parentPort!.postMessage('ready');
 }

@@ -5,6 +5,7 @@ import { toGraphJson } from '../compile/graphJson';
 import { toDot, toMermaid } from '../compile/graphText';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem } from '../workspace/fileSystem';
+import { SkillCatalog } from '../workspace/skillCatalog';
 import { parseArgs, USAGE, UsageError, type Command } from './args';
 import { checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
 import { assembleReport, countBySeverity } from './reportedDiagnostic';
@@ -35,6 +36,7 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
   const jobs = jobsFor(total, command.jobs);
   const parts = await checkSkills(__filename, discovery.skills, {
     profile: command.profile,
+    catalogRoots: command.catalog.map((root) => path.resolve(root)),
     jobs,
     ...(progress ? { onProgress: (done: number) => process.stderr.write(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),
   });
@@ -75,7 +77,8 @@ function runGraph(command: Extract<Command, { command: 'graph' }>): number {
   // Paths in the output read as reached from the argument, like `check` prints them.
   const shownDir = isFile ? path.dirname(command.path) : command.path;
   const shown = (target: string) => path.join(shownDir, path.relative(path.dirname(file), target));
-  const graph = toGraphJson(analyzeSkill(fs, file, { profile: command.profile }), shown);
+  const catalog = new SkillCatalog(fs, command.catalog.map((root) => path.resolve(root)));
+  const graph = toGraphJson(analyzeSkill(fs, file, { profile: command.profile, catalog }), shown);
   const output = command.format === 'mermaid' ? toMermaid(graph) : command.format === 'dot' ? toDot(graph) : JSON.stringify(graph, null, 2) + '\n';
   process.stdout.write(output);
   return EXIT_CLEAN;

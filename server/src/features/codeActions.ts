@@ -7,6 +7,7 @@ import type { GraphNode } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf } from '../parse/yamlSyntax';
 import { lineEndAt, rangeOf, type DocumentView } from './documentView';
+import { addDependencyEdit } from './metaEdits';
 import { scriptStub } from './scriptStub';
 import { toLspDiagnostic } from './diagnostics';
 
@@ -35,7 +36,20 @@ function fixesFor(view: DocumentView, item: Diagnostic): CodeAction[] {
     case 'unknown_step_reference':
     case 'input_name_typo':
     case 'unknown_type':
+    case 'unknown_frontmatter_key':
+    case 'unknown_step_key':
+    case 'unknown_skill':
+    case 'unknown_output':
+    case 'unknown_input':
+    case 'unknown_filter':
+    case 'invalid_substitute':
+    case 'invalid_meta_step':
+    case 'invalid_final_text_mode':
       return typeof data.suggestion === 'string' ? [fix(view, `Change to "${data.suggestion}"`, item, replace(view, item.span, data.suggestion), true)] : [];
+    case 'binding_out_of_scope':
+      return addDependencyFix(view, item);
+    case 'raw_user_message':
+      return typeof data.insertAt === 'number' ? [fix(view, 'Escape it: insert "| xml_escape"', item, replace(view, { start: data.insertAt, end: data.insertAt }, ' | xml_escape'), true)] : [];
     case 'path_case_mismatch':
     case 'backslash_path':
       return typeof data.replacement === 'string' ? [fix(view, `Change to "${data.replacement}"`, item, replace(view, item.span, data.replacement), true)] : [];
@@ -55,6 +69,13 @@ function fixesFor(view: DocumentView, item: Diagnostic): CodeAction[] {
     default:
       return [];
   }
+}
+
+/** A binding to a step that may not have run: add that step to the consumer's `depends_on`. */
+function addDependencyFix(view: DocumentView, item: Diagnostic): CodeAction[] {
+  const { producer, consumer } = (item.data ?? {}) as { producer?: string; consumer?: string };
+  const edit = producer && consumer ? addDependencyEdit(view, consumer, producer) : undefined;
+  return edit ? [fix(view, `Add "${producer}" to the depends_on of "${consumer}"`, item, { changes: { [view.uri]: [edit] } }, true)] : [];
 }
 
 function quoteFixes(view: DocumentView, item: Diagnostic): CodeAction[] {

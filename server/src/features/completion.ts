@@ -4,11 +4,14 @@ import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.
 import procedure03 from '../../../schemas/aip-0.3.procedure.schema.json';
 import procedure05 from '../../../schemas/aip-0.5.procedure.schema.json';
 import type { Profile } from '../checks/profiles';
-import { ControlOrder, reachableFrom, successors } from '../model/controlFlow';
+import { ControlOrder } from '../model/controlFlow';
 import type { SkillModel } from '../model/skillModel';
 import { yamlCursor, type YamlCursor } from './completionContext';
 import { contains, lineEndAt, rangeOf, type DocumentView } from './documentView';
+import { metaCompletion } from './metaCompletion';
 import { keysOf, schemaAt } from './schemaLookup';
+import { dependencyCandidates, stepItems } from './stepItems';
+import type { CatalogSkill } from '../workspace/skillCatalog';
 
 const TYPES = ['string', 'integer', 'float', 'boolean', 'object', 'list[*]', 'list[string]', 'list[integer]', 'list[float]', 'list[boolean]', 'list[object]'];
 const MAX_FILES = 200;
@@ -19,6 +22,8 @@ export interface CompletionRequest {
   profile: Profile;
   /** The last model that loaded, for step names while the current text does not parse. */
   lastGoodModel?: SkillModel;
+  /** The skills a MetaSkill may compose. */
+  catalog?: Map<string, CatalogSkill>;
 }
 
 /** Completion in the frontmatter and the procedure: keys from the schemas, steps, upstream outputs, types, paths. */
@@ -29,7 +34,10 @@ export function completion(request: CompletionRequest): CompletionItem[] {
   const text = view.analysis.text;
   if (syntax.frontmatter && contains(syntax.frontmatter.content, offset)) {
     const region = syntax.frontmatter.content;
-    return frontmatterItems(request, yamlCursor(text.slice(region.start, region.end), offset - region.start));
+    const cursor = yamlCursor(text.slice(region.start, region.end), offset - region.start);
+    const model = view.analysis.model.nodes.length > 0 ? view.analysis.model : request.lastGoodModel ?? view.analysis.model;
+    const meta = model.format === 'metaskill' ? metaCompletion({ view, offset, model, catalog: request.catalog ?? new Map() }, cursor) : undefined;
+    return meta ?? frontmatterItems(request, cursor);
   }
   const fence = syntax.fences.find((candidate) => ['yaml', 'yml'].includes(candidate.info.split(/\s+/)[0]) && contains(candidate.content, offset));
   if (!fence || view.analysis.format === 'agent-skill') return [];
@@ -67,8 +75,9 @@ function procedureItems(request: CompletionRequest, cursor: YamlCursor): Complet
   const { key, prefix } = cursor.position;
   const parent = cursor.parents[cursor.parents.length - 1];
   const grandparent = cursor.parents[cursor.parents.length - 2];
-  if (key === 'depends_on') return stepItems(request, prefix, dependencyCandidates(model, cursor.step?.name));
-  if (key === 'inputs_to' || parent === 'branches') return stepItems(request, prefix, model.nodes.map((node) => node.id).filter((id) => id !== cursor.step?.name));
+  const steps = (names: string[]) => stepItems(model, names, (name) => replacing(request, prefix, name));
+  if (key === 'depends_on') return steps(dependencyCandidates(model, cursor.step?.name));
+  if (key === 'inputs_to' || parent === 'branches') return steps(model.nodes.map((node) => node.id).filter((id) => id !== cursor.step?.name));
   if (key === 'name' && parent === '-' && grandparent === 'inputs') return upstreamOutputItems(request, cursor, model);
   if (key === 'type') return TYPES.map((type) => ({ label: type, kind: CompletionItemKind.TypeParameter, textEdit: replacing(request, prefix, type) }));
   if (key === 'script') return fileItems(request, prefix, 'scripts');
@@ -114,23 +123,6 @@ function snippet(request: CompletionRequest, prefix: string, label: string, deta
   return { label, detail, kind: CompletionItemKind.Snippet, insertTextFormat: InsertTextFormat.Snippet, textEdit: replacing(request, prefix, body), sortText: `~${label}` };
 }
 
-/** Steps that may be added to `depends_on` of `self`: not itself and none that already runs after it (that would close a cycle). */
-function dependencyCandidates(model: SkillModel, self: string | undefined): string[] {
-  if (!self) return model.nodes.map((node) => node.id);
-  const after = reachableFrom([self], successors(model.nodes, model.edges));
-  return model.nodes.map((node) => node.id).filter((id) => !after.has(id));
-}
-
-function stepItems(request: CompletionRequest, prefix: string, names: string[]): CompletionItem[] {
-  const nodes = new Map(request.view.analysis.model.nodes.map((node) => [node.id, node]));
-  return [...new Set(names)].map((name) => ({
-    label: name,
-    kind: CompletionItemKind.Function,
-    detail: nodes.get(name)?.script?.path,
-    documentation: nodes.get(name)?.description?.text.trim(),
-    textEdit: replacing(request, prefix, name),
-  }));
-}
 
 /** Outputs of the steps that run before this one, each filling in its `type` too. */
 function upstreamOutputItems(request: CompletionRequest, cursor: YamlCursor, model: SkillModel): CompletionItem[] {

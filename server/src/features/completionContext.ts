@@ -79,12 +79,12 @@ export function yamlCursor(regionText: string, offsetInRegion: number): YamlCurs
   return { parents, position, ...(step ? { step } : {}), indent: item ? item[1].length + 2 : indentOf(current), onItem: !!item };
 }
 
-/** The `name:` of the list item starting at `line` (on the dash line or a line of the item). */
+/** The `name:` (AIP) or `id:` (MetaSkill) of the list item starting at `line` (on the dash line or a line of the item). */
 function stepName(lines: string[], line: number): string | undefined {
   const dashIndent = indentOf(lines[line]);
   for (let n = line; n < lines.length; n++) {
     if (n > line && !isBlank(lines[n]) && indentOf(lines[n]) <= dashIndent) break;
-    const match = /^\s*(?:-\s+)?name:\s*["']?([^"'\s#]+)/.exec(lines[n]);
+    const match = /^\s*(?:-\s+)?(?:name|id):\s*["']?([^"'\s#]+)/.exec(lines[n]);
     if (match && (n === line || indentOf(lines[n]) === dashIndent + 2)) return match[1];
   }
   return undefined;

@@ -2,6 +2,7 @@ import type { Hover } from 'vscode-languageserver-types';
 import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
 import procedure03 from '../../../schemas/aip-0.3.procedure.schema.json';
 import procedure05 from '../../../schemas/aip-0.5.procedure.schema.json';
+import compositionSchema from '../../../schemas/metaskill.composition.schema.json';
 import type { GraphNode, Port } from '../model/skillModel';
 import { nodeAtPath, scalarString, valueOf } from '../parse/yamlSyntax';
 import { readText } from '../workspace/readText';
@@ -10,6 +11,7 @@ import { rangeOf, type DocumentView } from './documentView';
 import { dataEdgesOf, locate } from './locate';
 import { schemaAt } from './schemaLookup';
 import { leadingDocumentation } from './scriptDocs';
+import { bindingHover, filterHover, metaStepHover, runtimeInputHover, skillRefHover } from './metaHover';
 
 const code = (text: string) => `\`${text}\``;
 
@@ -17,15 +19,22 @@ const code = (text: string) => `\`${text}\``;
 export function hover(view: DocumentView, offset: number): Hover | null {
   const target = locate(view, offset);
   switch (target.kind) {
-    case 'port':
-      return { contents: { kind: 'markdown', value: portHover(view, target.port) }, range: rangeOf(view, target.port.nameSpan) };
+    case 'port': {
+      const value = target.port.name.startsWith('inputs.') && view.analysis.metaPlan ? runtimeInputHover(target.port) : portHover(view, target.port);
+      return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.port.nameSpan) };
+    }
     case 'step':
-      return { contents: { kind: 'markdown', value: stepHover(view, target.node) }, range: rangeOf(view, target.node.nameSpan) };
+      return { contents: { kind: 'markdown', value: view.analysis.metaPlan ? metaStepHover(view, target.node) : stepHover(view, target.node) }, range: rangeOf(view, target.node.nameSpan) };
     case 'controlRef': {
       const node = view.analysis.model.nodes.find((candidate) => candidate.id === target.ref.target);
-      const value = node ? stepHover(view, node) : `No step is named ${code(target.ref.target)}.`;
+      const value =
+        target.ref.via === 'binding' ? bindingHover(view, target.node, target.ref) : !node ? `No step is named ${code(target.ref.target)}.` : view.analysis.metaPlan ? metaStepHover(view, node) : stepHover(view, node);
       return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.ref.span) };
     }
+    case 'skillRef':
+      return { contents: { kind: 'markdown', value: skillRefHover(view, target.ref) }, range: rangeOf(view, target.ref.span) };
+    case 'filter':
+      return { contents: { kind: 'markdown', value: filterHover(target.name) }, range: rangeOf(view, target.span) };
     case 'link': {
       const file = linkedFile(view, target.link.path);
       const read = file ? readText(view.fs, file) : undefined;
@@ -70,6 +79,7 @@ function stepHover(view: DocumentView, node: GraphNode): string {
 }
 
 function keyDescription(view: DocumentView, region: 'frontmatter' | 'procedure', path: (string | number)[]): string | undefined {
+  if (region === 'frontmatter' && path[0] === 'composition' && view.analysis.metaPlan) return schemaAt(compositionSchema, path.slice(1))?.description;
   if (region === 'frontmatter') return schemaAt(frontmatterSchema, path)?.description;
   const procedure = view.analysis.procedure;
   if (!procedure) return undefined;

@@ -1,4 +1,5 @@
-import type { ControlRef, FileLink, GraphNode, Port } from '../model/skillModel';
+import { templateSpan } from '../formats/metaskill/metaModel';
+import type { ControlRef, FileLink, GraphNode, Port, SkillRef } from '../model/skillModel';
 import { findPathMentions, regionsOutside } from '../parse/pathMentions';
 import type { Span } from '../parse/lineIndex';
 import { nodeSpan, yamlLocationAt, type YamlLocation } from '../parse/yamlSyntax';
@@ -10,6 +11,8 @@ export type Target =
   | { kind: 'step'; node: GraphNode }
   | { kind: 'controlRef'; node: GraphNode; ref: ControlRef }
   | { kind: 'link'; node?: GraphNode; link: FileLink }
+  | { kind: 'skillRef'; node: GraphNode; ref: SkillRef }
+  | { kind: 'filter'; node: GraphNode; name: string; span: Span }
   | { kind: 'key'; region: 'frontmatter' | 'procedure'; location: YamlLocation; span: Span }
   | { kind: 'none' };
 
@@ -26,10 +29,31 @@ export function locate(view: DocumentView, offset: number): Target {
     if (ref) return { kind: 'controlRef', node, ref };
     const link = [...(node.script ? [node.script] : []), ...node.links].find((candidate) => contains(candidate.span, offset));
     if (link) return { kind: 'link', node, link };
+    const skill = node.skillRefs?.find((candidate) => contains(candidate.span, offset));
+    if (skill) return { kind: 'skillRef', node, ref: skill };
+    const input = model.externalInputs.find((port) => port.nodeId === node.id && contains(port.nameSpan, offset));
+    if (input) return { kind: 'port', node, port: input };
+    const filter = filterAt(view, node, offset);
+    if (filter) return filter;
   }
+  // References made by the skill as a whole (`final_text_mode: step:x`).
+  const wholeSkillRef = model.refs?.find((candidate) => contains(candidate.span, offset));
+  if (wholeSkillRef && model.nodes.length > 0) return { kind: 'controlRef', node: model.nodes.find((node) => node.id === wholeSkillRef.target) ?? model.nodes[0], ref: wholeSkillRef };
   const mention = proseMentions(view).find((candidate) => contains(candidate.span, offset));
   if (mention) return { kind: 'link', link: mention };
   return keyAt(view, offset);
+}
+
+/** A MetaSkill template filter under the cursor, in the templates of `node`'s step. */
+function filterAt(view: DocumentView, node: GraphNode, offset: number): Target | undefined {
+  const step = view.analysis.metaPlan?.steps.find((candidate) => candidate.id === node.id && candidate.span === node.span);
+  for (const template of step?.templates ?? []) {
+    for (const filter of template.read.filters) {
+      const span = templateSpan(template, filter.start, filter.end);
+      if (contains(span, offset)) return { kind: 'filter', node, name: filter.name, span };
+    }
+  }
+  return undefined;
 }
 
 /** Paths named in prose: the body outside fences, and the procedure block's text. */

@@ -39,7 +39,8 @@ export function references(view: DocumentView, offset: number, includeDeclaratio
   }
 }
 
-/** Every written reference to a step name (`depends_on`, `inputs_to`, branch targets). */
+/** Every written reference to a step name (`depends_on`, `inputs_to`, branch targets, MetaSkill bindings, substitutes, `final_text_mode`). */
 export function stepReferences(view: DocumentView, name: string) {
-  return view.analysis.model.nodes.flatMap((node) => node.controlRefs.filter((ref) => ref.target === name).map((ref) => ref.span));
+  const { model } = view.analysis;
+  return [...model.nodes.flatMap((node) => node.controlRefs), ...(model.refs ?? [])].filter((ref) => ref.target === name).map((ref) => ref.span);
 }

@@ -27,6 +27,8 @@ function plan(view: DocumentView, offset: number): RenamePlan | undefined {
     return { what: 'step', current: name, spans: [...declarations.map((node) => node.nameSpan), ...stepReferences(view, name)], taken: new Set(model.nodes.map((node) => node.id)) };
   }
   if (target.kind === 'port') {
+    // A MetaSkill argument or runtime input is not a name of the skill's own to change.
+    if (target.port.feeds || view.analysis.metaPlan) return undefined;
     const producer = producingPort(view, target.port);
     if (!producer) {
       // An external input: rename it where it is consumed, across every step that takes it.

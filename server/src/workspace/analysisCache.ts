@@ -5,6 +5,7 @@ import type { ProfileId } from '../checks/profiles';
 import { createView, type DocumentView } from '../features/documentView';
 import type { SkillModel } from '../model/skillModel';
 import { AnalysisFileSystem, type FileSystem } from './fileSystem';
+import type { SkillCatalog } from './skillCatalog';
 import { YamlChunkCache } from '../parse/yamlChunks';
 
 /** How long a document's view of its folder is trusted without a file event. */
@@ -35,7 +36,7 @@ export class AnalysisCache {
    */
   private readonly folderViews = new Map<string, { fs: AnalysisFileSystem; since: number }>();
 
-  constructor(private readonly fs: FileSystem) {}
+  constructor(private readonly fs: FileSystem, private readonly catalog: SkillCatalog) {}
 
   /** The analysis of `text` at `version`, reusing the cached one when nothing changed. */
   view(uri: string, version: number, text: string, profile: ProfileId): DocumentView {
@@ -52,7 +53,7 @@ export class AnalysisCache {
       folder = { fs: new AnalysisFileSystem(this.fs), since: Date.now() };
       this.folderViews.set(uri, folder);
     }
-    const analysis = analyzeSkill(folder.fs, fileURLToPath(uri), { text, profile, yamlCache });
+    const analysis = analyzeSkill(folder.fs, fileURLToPath(uri), { text, profile, yamlCache, catalog: this.catalog });
     const view = createView(uri, version, analysis, this.fs);
     this.entries.set(uri, { key, view });
     if (analysis.model.nodes.length > 0) this.lastGood.set(uri, analysis.model);
@@ -76,6 +77,13 @@ export class AnalysisCache {
         affected.push(uri);
       }
     }
+    return affected;
+  }
+
+  /** Forgets the analyses of MetaSkills (the catalog they compose from changed); returns their URIs. */
+  invalidateMetaSkills(): string[] {
+    const affected = [...this.entries].filter(([, entry]) => entry.view.analysis.metaPlan).map(([uri]) => uri);
+    for (const uri of affected) this.entries.delete(uri);
     return affected;
   }
 

@@ -246,7 +246,7 @@ test('unknown_skill and nested_meta_skill: composed skills and route targets com
   );
   const unknown = expectAt(analysis, 'unknown_skill', [spans[0], spans[2]]);
   assert.equal(unknown[0].data?.suggestion, 'code-reviewer');
-  assert.match(unknown[1].message, /The route target of step "d" "writer" is not in the catalog/);
+  assert.match(unknown[1].message, /A route of step "d" runs "writer", which is not in the catalog \(the skills beside it in skills\/\)/);
   expectAt(analysis, 'nested_meta_skill', [spans[1]]);
 });
 

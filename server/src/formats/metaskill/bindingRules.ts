@@ -1,27 +1,28 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { closestName } from '../../checks/graph/nameDistance';
 import type { Span } from '../../parse/lineIndex';
-import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan, type MetaStep } from './metaPlan';
-import { templateSpan } from './metaModel';
+import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan } from './metaPlan';
+import { templateSpan, type MetaGraph } from './metaModel';
 
 /**
  * The steps whose outputs a step may read: its transitive `depends_on`
  * ancestors. A substitute declares no dependencies and starts when its
  * primary fails, so it sees what its primary sees.
  */
-export function bindingScope(plan: MetaPlan, step: MetaStep): Set<string> {
-  const byId = new Map(plan.steps.map((candidate) => [candidate.id, candidate]));
-  const primary = plan.steps.find((candidate) => candidate.onFailure?.value === step.id && candidate !== step);
-  const start = primary && step.dependsOn.length === 0 ? primary : step;
+export function bindingScope(graph: Pick<MetaGraph, 'edges'>, stepId: string): Set<string> {
+  const parents = new Map<string, string[]>();
+  for (const edge of graph.edges) if (edge.kind === 'control') parents.set(edge.to, [...(parents.get(edge.to) ?? []), edge.from]);
+  const primary = graph.edges.find((edge) => edge.kind === 'fallback' && edge.to === stepId && edge.from !== stepId)?.from;
+  const start = primary && !parents.has(stepId) ? primary : stepId;
   const scope = new Set<string>();
-  const pending = start.dependsOn.map((dependency) => dependency.value);
+  const pending = [...(parents.get(start) ?? [])];
   while (pending.length > 0) {
     const id = pending.pop()!;
     if (scope.has(id)) continue;
     scope.add(id);
-    for (const dependency of byId.get(id)?.dependsOn ?? []) pending.push(dependency.value);
+    pending.push(...(parents.get(id) ?? []));
   }
-  scope.delete(step.id);
+  scope.delete(stepId);
   return scope;
 }
 
@@ -31,13 +32,13 @@ export function bindingScope(plan: MetaPlan, step: MetaStep): Set<string> {
  * does not run first, filters outside the allowlist and their arguments,
  * runtime inputs that do not exist, and `final_text_mode: step:X`.
  */
-export function checkBindings(file: string, plan: MetaPlan): Diagnostic[] {
+export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const ids = plan.steps.filter((step) => step.hasId).map((step) => step.id);
   const known = new Set(ids);
   const userInputs = new Set(plan.steps.filter((step) => step.kind === 'user_input').map((step) => step.id));
   for (const step of plan.steps) {
-    const scope = bindingScope(plan, step);
+    const scope = bindingScope(graph, step.id);
     for (const template of step.templates) {
       const at = (from: number, to: number): Span => templateSpan(template, from, to);
       for (const problem of template.read.problems) {

@@ -34,7 +34,7 @@ export function loadMetaskill(context: FormatContext): FormatResult {
   const model: SkillModel = { dir: context.dir, file, format: context.format, nodes: graph.nodes, edges: graph.edges, externalInputs: graph.externalInputs };
   // Substitutes, bindings and `final_text_mode` name steps too; their rules say more than "unknown step".
   const dependencies = { ...model, nodes: model.nodes.map((node) => ({ ...node, controlRefs: node.controlRefs.filter((ref) => ref.via === 'depends_on') })) };
-  diagnostics.push(...checkControlRefs(dependencies, 'unknown_dependency'), ...checkCycles(model), ...checkBindings(file, plan));
+  diagnostics.push(...checkControlRefs(dependencies, 'unknown_dependency'), ...checkCycles(model), ...checkBindings(file, plan, graph));
   const catalog = context.catalog.forSkill(context.dir);
   diagnostics.push(...checkComposedSkills(file, plan, catalog, context.catalog.describe(context.dir)));
   for (const node of graph.nodes) for (const ref of node.skillRefs ?? []) if (catalog.has(ref.name)) ref.file = catalog.get(ref.name)!.file;

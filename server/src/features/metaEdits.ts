@@ -1,0 +1,41 @@
+import { isSeq, type Node } from 'yaml';
+import type { TextEdit } from 'vscode-languageserver-types';
+import { nodeSpan, pairOf } from '../parse/yamlSyntax';
+import { lineEndAt, rangeOf, type DocumentView } from './documentView';
+
+/**
+ * The edit that adds `dependency` to the `depends_on` of MetaSkill step
+ * `stepId` (composition form): into a flow list before its `]`, as a new
+ * item of a block list, or as a new `depends_on` line after the step's `id`.
+ * Undefined when the step cannot be found in the current text.
+ */
+export function addDependencyEdit(view: DocumentView, stepId: string, dependency: string): TextEdit | undefined {
+  const { metaPlan, frontmatter, text } = view.analysis;
+  const step = metaPlan?.form === 'composition' ? metaPlan.steps.find((candidate) => candidate.id === stepId) : undefined;
+  if (!step?.node || !frontmatter) return undefined;
+  const at = (offset: number, newText: string): TextEdit => ({ range: rangeOf(view, { start: offset, end: offset }), newText });
+  const pair = pairOf(step.node, 'depends_on');
+  const list = pair?.value as Node | null | undefined;
+  if (isSeq(list)) {
+    const span = nodeSpan(frontmatter, list)!;
+    if ((list as { flow?: boolean }).flow) {
+      const close = text.lastIndexOf(']', span.end);
+      return at(close, list.items.length > 0 ? `, ${dependency}` : dependency);
+    }
+    const last = list.items[list.items.length - 1] as Node;
+    const lastSpan = nodeSpan(frontmatter, last)!;
+    const lineStart = text.lastIndexOf('\n', lastSpan.start - 1) + 1;
+    const dash = /^\s*-\s*/.exec(text.slice(lineStart, lastSpan.start))?.[0] ?? '- ';
+    return at(lineEndAt(text, lastSpan.start), `\n${dash}${dependency}`);
+  }
+  const idKey = nodeSpan(frontmatter, pairOf(step.node, 'id')?.key);
+  if (!idKey) return undefined;
+  const column = view.lines.positionAt(idKey.start).character;
+  if (pair) {
+    // `depends_on:` with no value yet.
+    const keyEnd = nodeSpan(frontmatter, pair.key)!.end;
+    return at(lineEndAt(text, keyEnd), ` [${dependency}]`);
+  }
+  return at(lineEndAt(text, idKey.start), `\n${' '.repeat(column)}depends_on: [${dependency}]`);
+}
+

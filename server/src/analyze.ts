@@ -81,13 +81,17 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   const diagnostics: Diagnostic[] = syntax.problems.map((problem) => diagnostic(problem.code, file, problem.span, problem.message));
   if (read.bom) diagnostics.push(diagnostic('utf8_bom', file, WHOLE_FILE_START, 'SKILL.md starts with a UTF-8 byte-order mark; most clients strip it, but some packagers reject the file.'));
 
-  let frontmatter = readFrontmatter(syntax, file);
-  const detection = detectFormat(frontmatter.value, syntax);
-  if (detection.format === 'metaskill' || detection.format === 'metaskill-sop') {
-    // Only OpenSquilla reads a MetaSkill: its YAML reading and its frontmatter rules decide, whatever the profile.
-    frontmatter = readFrontmatter(syntax, file, true);
-    profile = PROFILES.opensquilla;
+  // Only OpenSquilla reads a MetaSkill: its YAML reading (PyYAML) and its frontmatter rules decide, whatever the profile.
+  // A top-level `kind: meta` line says which reading to try first; the value read decides, and a wrong guess is read again.
+  const looksMeta = syntax.frontmatter ? META_KIND_LINE.test(read.text.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end)) : false;
+  let frontmatter = readFrontmatter(syntax, file, looksMeta);
+  let detection = detectFormat(frontmatter.value, syntax);
+  const isMeta = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
+  if (isMeta !== looksMeta) {
+    frontmatter = readFrontmatter(syntax, file, isMeta);
+    detection = detectFormat(frontmatter.value, syntax);
   }
+  if (detection.format === 'metaskill' || detection.format === 'metaskill-sop') profile = PROFILES.opensquilla;
   diagnostics.push(...frontmatter.diagnostics);
   const anchor = syntax.frontmatter?.open ?? WHOLE_FILE_START;
   const context: FormatContext = {
@@ -139,6 +143,8 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     ...(loaded.metaPlan ? { metaPlan: loaded.metaPlan } : {}),
   };
 }
+
+const META_KIND_LINE = /^kind[ \t]*:[ \t]*["']?meta(?:_sop)?["']?[ \t]*(?:#.*)?\r?$/m;
 
 /** OpenSquilla's loader skips SKILL.md files larger than this. */
 const OPENSQUILLA_MAX_BYTES = 256_000;

@@ -133,3 +133,30 @@ test('paths that escape the skill are reported, and nothing outside the skill is
   const reads = recording.touched.filter((file) => !file.startsWith('/skills/probe'));
   assert.deepEqual(reads, []);
 });
+
+test('MetaSkill bad input: located diagnostics, never a crash or a hang', () => {
+  const head = '---\nname: probe\ndescription: x\nkind: meta\n';
+  const cases: Record<string, string> = {
+    'unclosed {{': `${head}composition:\n  steps:\n    - id: a\n      with: {task: "{{ outputs.a"}\n---\n`,
+    'a template that is not a string': `${head}composition:\n  steps:\n    - id: a\n      with: {task: [1, {b: 2}], n: 3}\n      when: 7\n---\n`,
+    'composition of the wrong type': `${head}composition: "steps"\n---\n`,
+    'steps of the wrong type': `${head}composition:\n  steps: {a: 1}\n---\n`,
+    'a cycle through substitutes': `${head}composition:\n  steps:\n    - id: a\n      kind: llm_chat\n      on_failure: b\n    - id: b\n      kind: llm_chat\n      on_failure: a\n---\n`,
+    'a cycle through dependencies and bindings': `${head}composition:\n  steps:\n    - id: a\n      kind: llm_chat\n      depends_on: [b]\n      with: {t: "{{ outputs.b }}"}\n    - id: b\n      kind: llm_chat\n      depends_on: [a]\n      with: {t: "{{ outputs.a }}"}\n---\n`,
+    'a SOP with nothing readable': '---\nname: probe\ndescription: x\nkind: meta_sop\n---\n## Phase x\n```yaml for_each\n: :\n```\n- a: b\nSave as `\n',
+  };
+  for (const [label, text] of Object.entries(cases)) {
+    const fs = new MemoryFileSystem({ [SKILL]: text });
+    const analysis = analyzeSkill(fs, SKILL);
+    assertSound(analysis, label);
+    assert.ok(analysis.diagnostics.some((item) => item.severity === 'error'), `${label}: ${JSON.stringify(analysis.diagnostics.map((item) => item.code))}`);
+  }
+  // 2,000 steps, each reading the one before: one analysis, every step a node.
+  const steps = Array.from({ length: 2000 }, (_, i) => `    - id: s${i}\n      kind: llm_chat\n${i > 0 ? `      depends_on: [s${i - 1}]\n      with: {task: "{{ outputs.s${i - 1} | truncate(100) }}"}\n` : ''}`).join('');
+  const fs = new MemoryFileSystem({ [SKILL]: `${head}composition:\n  steps:\n${steps}---\n` });
+  const analysis = analyzeSkill(fs, SKILL);
+  assertSound(analysis, '2,000 steps');
+  assert.equal(analysis.model.nodes.length, 2000);
+  assert.equal(analysis.model.edges.filter((edge) => edge.kind === 'data').length, 1999);
+  assert.deepEqual(analysis.diagnostics.filter((item) => item.severity === 'error'), []);
+});

@@ -1,6 +1,6 @@
 import { CompletionItemKind, type CompletionItem, type TextEdit } from 'vscode-languageserver-types';
 import compositionSchema from '../../../schemas/metaskill.composition.schema.json';
-import { bindingScope } from '../formats/metaskill/bindingRules';
+import { BindingScope } from '../formats/metaskill/bindingRules';
 import { ALLOWED_FILTERS, RUNTIME_INPUTS, STEP_KINDS } from '../formats/metaskill/metaPlan';
 import { completionContextAt } from '../parse/jinja';
 import type { SkillModel } from '../model/skillModel';
@@ -87,7 +87,7 @@ function templateItems(request: MetaCompletionRequest, context: NonNullable<Retu
 /** Steps after `outputs.`: those the step depends on first; others marked, picking one also adds it to `depends_on`. */
 function outputItems(request: MetaCompletionRequest, prefix: string, step: string | undefined): CompletionItem[] {
   const { model, view } = request;
-  const scope = step ? bindingScope(model, step) : new Set<string>();
+  const scope = step ? new BindingScope(model).of(step) : new Set<string>();
   return model.nodes
     .filter((node) => node.id !== step)
     .map((node): CompletionItem => {

@@ -1,4 +1,4 @@
-import { bindingScope } from '../formats/metaskill/bindingRules';
+import { BindingScope } from '../formats/metaskill/bindingRules';
 import { ALLOWED_FILTERS, RUNTIME_INPUTS } from '../formats/metaskill/metaPlan';
 import type { ControlRef, GraphNode, Port, SkillRef } from '../model/skillModel';
 import { readText } from '../workspace/readText';
@@ -25,7 +25,7 @@ export function metaStepHover(view: DocumentView, node: GraphNode): string {
   const routes = node.skillRefs?.filter((ref) => ref.via === 'route') ?? [];
   if (routes.length > 0) lines.push(`Routes: ${routes.map((route) => `${code(route.when ?? '')} → ${code(route.name)}`).join('; ')}`);
   if (node.guard) lines.push(`Runs only when ${code(node.guard.text)}`);
-  const scope = [...bindingScope(view.analysis.model, node.id)];
+  const scope = [...new BindingScope(view.analysis.model).of(node.id)];
   lines.push(scope.length > 0 ? `Runs after (and may read the outputs of) ${scope.map(code).join(', ')}` : 'Starts at once: no step runs before it.');
   return lines.join('\n\n');
 }
@@ -34,7 +34,7 @@ export function metaStepHover(view: DocumentView, node: GraphNode): string {
 export function bindingHover(view: DocumentView, consumer: GraphNode, ref: ControlRef): string {
   const producer = view.analysis.model.nodes.find((node) => node.id === ref.target);
   if (!producer) return `No step has the id ${code(ref.target)}.`;
-  const inScope = bindingScope(view.analysis.model, consumer.id).has(ref.target);
+  const inScope = new BindingScope(view.analysis.model).has(consumer.id, ref.target);
   const skill = producer.skillRefs?.find((item) => item.via === 'skill');
   return [
     `${code(`outputs.${ref.target}`)} — the plain-text output of the ${producer.kind.replace('_', ' ')} step ${code(ref.target)}${skill ? ` (${code(skill.name)})` : ''}`,

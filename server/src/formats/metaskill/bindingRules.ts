@@ -5,25 +5,60 @@ import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan } from
 import { templateSpan, type MetaGraph } from './metaModel';
 
 /**
- * The steps whose outputs a step may read: its transitive `depends_on`
+ * Which outputs a step may read: those of its transitive `depends_on`
  * ancestors. A substitute declares no dependencies and starts when its
- * primary fails, so it sees what its primary sees.
+ * primary fails, so it sees what its primary sees. Built once per plan;
+ * a question walks back from the reading step and stops at the producer,
+ * which is usually close, so 2,000 chained steps stay cheap.
  */
-export function bindingScope(graph: Pick<MetaGraph, 'edges'>, stepId: string): Set<string> {
-  const parents = new Map<string, string[]>();
-  for (const edge of graph.edges) if (edge.kind === 'control') parents.set(edge.to, [...(parents.get(edge.to) ?? []), edge.from]);
-  const primary = graph.edges.find((edge) => edge.kind === 'fallback' && edge.to === stepId && edge.from !== stepId)?.from;
-  const start = primary && !parents.has(stepId) ? primary : stepId;
-  const scope = new Set<string>();
-  const pending = [...(parents.get(start) ?? [])];
-  while (pending.length > 0) {
-    const id = pending.pop()!;
-    if (scope.has(id)) continue;
-    scope.add(id);
-    pending.push(...(parents.get(id) ?? []));
+export class BindingScope {
+  private readonly parents = new Map<string, string[]>();
+  private readonly primaries = new Map<string, string>();
+
+  constructor(graph: Pick<MetaGraph, 'edges'>) {
+    for (const edge of graph.edges) {
+      if (edge.kind === 'control') {
+        const list = this.parents.get(edge.to);
+        if (list) list.push(edge.from);
+        else this.parents.set(edge.to, [edge.from]);
+      } else if (edge.kind === 'fallback' && edge.from !== edge.to && !this.primaries.has(edge.to)) this.primaries.set(edge.to, edge.from);
+    }
   }
-  scope.delete(stepId);
-  return scope;
+
+  /** Where the walk starts: the step itself, or the primary of a substitute without dependencies. */
+  private start(stepId: string): string {
+    const primary = this.primaries.get(stepId);
+    return primary && !this.parents.has(stepId) ? primary : stepId;
+  }
+
+  /** Whether `producer` always finishes before `stepId` starts. */
+  has(stepId: string, producer: string): boolean {
+    if (producer === stepId) return false;
+    const seen = new Set<string>();
+    const pending = [...(this.parents.get(this.start(stepId)) ?? [])];
+    while (pending.length > 0) {
+      const id = pending.pop()!;
+      if (id === producer) return true;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      for (const parent of this.parents.get(id) ?? []) if (!seen.has(parent)) pending.push(parent);
+    }
+    return false;
+  }
+
+  /** Every step whose output `stepId` may read. */
+  of(stepId: string): Set<string> {
+    const scope = new Set<string>();
+    const pending = [...(this.parents.get(this.start(stepId)) ?? [])];
+    while (pending.length > 0) {
+      const id = pending.pop()!;
+      if (scope.has(id)) continue;
+      scope.add(id);
+      pending.push(...(this.parents.get(id) ?? []));
+    }
+    scope.delete(stepId);
+    return scope;
+  }
 }
 
 /**
@@ -37,8 +72,8 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
   const ids = plan.steps.filter((step) => step.hasId).map((step) => step.id);
   const known = new Set(ids);
   const userInputs = new Set(plan.steps.filter((step) => step.kind === 'user_input').map((step) => step.id));
+  const scope = new BindingScope(graph);
   for (const step of plan.steps) {
-    const scope = bindingScope(graph, step.id);
     for (const template of step.templates) {
       const at = (from: number, to: number): Span => templateSpan(template, from, to);
       for (const problem of template.read.problems) {
@@ -62,7 +97,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
             diagnostics.push(ref.access === 'get' ? { ...found, severity: 'warning' } : found);
           } else if (ref.name === step.id) {
             diagnostics.push(diagnostic('binding_out_of_scope', file, span, `Step "${step.id}" reads its own output, which does not exist while it runs.`));
-          } else if (!scope.has(ref.name)) {
+          } else if (!scope.has(step.id, ref.name)) {
             const substitute = plan.steps.some((candidate) => candidate.onFailure?.value === step.id);
             diagnostics.push(
               diagnostic(

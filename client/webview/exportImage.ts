@@ -13,11 +13,15 @@ export function exportSvg(svg: SVGSVGElement, layout: Layout): string {
   return new XMLSerializer().serializeToString(copy);
 }
 
-/** Copies computed styles onto the clone, so the file looks the same outside the editor. */
+/**
+ * Copies computed styles onto the clone as SVG presentation attributes, so
+ * the file looks the same outside the editor. Attributes, not a `style`
+ * attribute: the webview's Content-Security-Policy forbids inline styles.
+ */
 function inlineStyles(source: Element, target: Element): void {
   const style = getComputedStyle(source);
   const keep = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'font-family', 'font-size', 'font-weight', 'opacity', 'fill-opacity'];
-  target.setAttribute('style', keep.map((name) => `${name}:${style.getPropertyValue(name)}`).join(';'));
+  for (const name of keep) target.setAttribute(name, style.getPropertyValue(name));
   for (let i = 0; i < source.children.length; i++) inlineStyles(source.children[i], target.children[i]);
 }
 

@@ -73,19 +73,33 @@ export function edgeLabel(edge: GraphJsonEdge): string | undefined {
   return edge.label;
 }
 
-function badgeRow(node: GraphJsonNode): boolean {
-  return (node.oneOf?.length ?? 0) > 0 || node.parallel === true;
+/** The text rows under a node's ports: AIP `one_of`/`parallel`, a MetaSkill step's guard and route cases. */
+export function badges(node: GraphJsonNode): string[] {
+  const rows: string[] = [];
+  if (node.oneOf?.length || node.parallel) rows.push([node.parallel ? '∥ parallel' : '', node.oneOf?.length ? `one of: ${node.oneOf.join(' | ')}` : ''].filter(Boolean).join('  '));
+  if (node.when) rows.push(`when ${node.when}`);
+  if (node.routes?.length) rows.push(`routes: ${node.routes.map((route) => route.to).join(' | ')}`);
+  return rows.map((row) => (row.length > MAX_BADGE ? `${row.slice(0, MAX_BADGE - 1)}…` : row));
+}
+const MAX_BADGE = 48;
+
+/** What runs a step, shown under its name: a script, a composed skill, or its kind. */
+export function subtitleOf(node: GraphJsonNode): string {
+  if (node.script) return `⚙ ${node.script}`;
+  if (node.skill && node.skill !== node.id) return `↗ ${node.skill}`;
+  return node.kind === 'step' ? 'agent judgment' : node.kind.replace('_', ' ');
 }
 
 export function nodeSize(node: GraphJsonNode): { width: number; height: number } {
   const rows = Math.max(node.inputs.length, node.outputs.length);
   const left = Math.max(0, ...node.inputs.map((port) => textWidth(portText(port))));
   const right = Math.max(0, ...node.outputs.map((port) => textWidth(portText(port))));
-  const subtitle = node.script ? textWidth(node.script) + 24 : 0;
-  const badges = node.oneOf ? textWidth(`one of: ${node.oneOf.join(' | ')}`) + 16 : 0;
+  const subtitle = textWidth(subtitleOf(node)) + 24;
+  const rowsBelow = badges(node);
+  const badgeWidth = Math.max(0, ...rowsBelow.map((row) => textWidth(row) + 16));
   if (node.kind === 'external-input' || node.kind === 'missing') return { width: Math.max(90, textWidth(node.label) + 36), height: 32 };
-  const width = Math.max(150, textWidth(node.label) + 48, left + right + 40, subtitle, badges);
-  return { width, height: HEADER + rows * ROW + (badgeRow(node) ? ROW : 0) + (rows > 0 ? 8 : 4) };
+  const width = Math.max(150, textWidth(node.label) + 48, left + right + 40, subtitle, badgeWidth);
+  return { width, height: HEADER + rows * ROW + rowsBelow.length * ROW + (rows > 0 ? 8 : 4) };
 }
 
 /** The structure of a graph: node ids, ports and edges. Labels, types and problems do not move anything. */
@@ -134,8 +148,11 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
   const kept: GraphJsonEdge[] = [];
   graph.edges.forEach((edge) => {
     if (skipped.has(edge.from) || skipped.has(edge.to)) return;
-    const from = edge.kind === 'data' && edge.label !== undefined ? portId(edge.from, 'output', edge.label) : undefined;
-    const to = edge.kind === 'data' && edge.label !== undefined ? portId(edge.to, 'input', edge.label) : undefined;
+    // A data edge joins the ports its label names, unless it names them itself (a MetaSkill binding feeds an argument).
+    const fromName = edge.fromPort ?? edge.label;
+    const toName = edge.toPort ?? edge.label;
+    const from = edge.kind === 'data' && fromName !== undefined ? portId(edge.from, 'output', fromName) : undefined;
+    const to = edge.kind === 'data' && toName !== undefined ? portId(edge.to, 'input', toName) : undefined;
     edges.push({
       id: `e${kept.length}`,
       sources: [from && portsOf.get(edge.from)?.has(from) ? from : edge.from],

@@ -94,6 +94,11 @@ function revealNode(id: string): void {
 
 svg.addEventListener('click', (event) => {
   const target = event.target as Element;
+  const skillLink = target.closest('.open-skill');
+  if (skillLink) {
+    host.postMessage({ type: 'openSkill', file: skillLink.getAttribute('data-file')! });
+    return;
+  }
   const node = target.closest('.node');
   if (node) {
     revealNode(node.getAttribute('data-id')!);

@@ -16,5 +16,7 @@ export type WebviewMessage =
   /** Reveal and select this range of the skill file (a clicked node or edge). */
   | { type: 'reveal'; range: LspRange }
   | { type: 'direction'; direction: Direction }
+  /** Open a skill the graph names (a MetaSkill's composed skill), by its SKILL.md path as the graph gives it. */
+  | { type: 'openSkill'; file: string }
   /** Save an export: SVG text, or a PNG as a base64 data URL. */
   | { type: 'export'; format: 'svg' | 'png'; data: string };

@@ -1,6 +1,6 @@
 import type { GraphJson } from '../../server/src/compile/graphJson';
 import type { GraphProblem } from '../../server/src/compile/graphProblems';
-import { brokenInputs, HEADER, ROW, type Layout, type PlacedEdge, type PlacedNode } from './layout';
+import { badges, brokenInputs, HEADER, ROW, subtitleOf, type Layout, type PlacedEdge, type PlacedNode } from './layout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -59,12 +59,18 @@ const KIND_TITLES: Record<string, string> = {
   end: 'end',
   'external-input': 'external input',
   missing: 'missing step',
+  agent: 'agent step',
+  llm_chat: 'model call',
+  llm_classify: 'classifier',
+  tool_call: 'tool call',
+  skill_exec: 'skill script',
+  user_input: 'question to the user',
 };
 
 function nodeShape(placed: PlacedNode, group: SVGGElement): void {
   const { width, height } = placed;
   const kind = placed.node.kind;
-  if (kind === 'router') {
+  if (kind === 'router' || kind === 'llm_classify') {
     const h = HEADER;
     element('polygon', { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` }, group);
     if (height > h) element('rect', { class: 'shape body', x: 0, y: h, width, height: height - h, rx: 3 }, group);
@@ -76,9 +82,12 @@ function nodeShape(placed: PlacedNode, group: SVGGElement): void {
     element('rect', { class: 'shape inner', x: 3, y: 3, width: width - 6, height: height - 6, rx: 13 }, group);
   } else if (kind === 'external-input' || kind === 'missing') {
     element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: height / 2 }, group);
+  } else if (kind === 'user_input') {
+    const slant = 10;
+    element('polygon', { class: 'shape', points: `${slant},0 ${width},0 ${width - slant},${height} 0,${height}` }, group);
   } else {
-    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: kind === 'client_task' ? 12 : 4 }, group);
-    if (kind === 'execution' || placed.node.script) element('rect', { class: 'script-bar', x: 0, y: 0, width: 5, height, rx: 2 }, group);
+    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: kind === 'client_task' || kind === 'llm_chat' ? 12 : 4 }, group);
+    if (kind === 'execution' || kind === 'skill_exec' || kind === 'tool_call' || placed.node.script) element('rect', { class: 'script-bar', x: 0, y: 0, width: 5, height, rx: 2 }, group);
   }
 }
 
@@ -87,20 +96,21 @@ function renderNode(placed: PlacedNode, problems: ProblemIndex, broken: Set<stri
   const scripted = node.script !== undefined;
   const classes = ['node', `kind-${node.kind}`, scripted ? 'scripted' : 'judgment', worst(problems.nodes.get(node.id))].filter(Boolean);
   const group = element('g', { class: classes.join(' '), transform: `translate(${placed.x},${placed.y})`, 'data-id': node.id, tabindex: 0, role: 'button' }, parent);
-  group.setAttribute('aria-label', `${KIND_TITLES[node.kind] ?? node.kind} ${node.label}${node.script ? `, runs ${node.script}` : ''}`);
+  group.setAttribute('aria-label', `${KIND_TITLES[node.kind] ?? node.kind} ${node.label}${node.script ? `, runs ${node.script}` : node.skill ? `, runs ${node.skill}` : ''}`);
   nodeShape(placed, group);
   if (node.kind === 'external-input' || node.kind === 'missing') {
     text(node.kind === 'missing' ? `? ${node.label}` : node.label, { class: 'label', x: placed.width / 2, y: placed.height / 2 + 4, 'text-anchor': 'middle' }, group);
   } else {
     text(node.label, { class: 'label', x: 12, y: 17 }, group);
-    const subtitle = node.script ? `⚙ ${node.script}` : node.kind === 'step' ? 'agent judgment' : KIND_TITLES[node.kind];
-    text(subtitle, { class: `subtitle ${scripted ? 'script-name' : ''}`, x: 12, y: 32 }, group);
+    const subtitle = text(subtitleOf(node), { class: ['subtitle', scripted ? 'script-name' : '', node.skillFile ? 'open-skill' : ''].filter(Boolean).join(' '), x: 12, y: 32 }, group);
+    // A composed skill opens from its node.
+    if (node.skillFile) {
+      subtitle.setAttribute('data-file', node.skillFile);
+      subtitle.setAttribute('role', 'link');
+    }
   }
   const rows = Math.max(node.inputs.length, node.outputs.length);
-  if (node.oneOf?.length || node.parallel) {
-    const badge = [node.parallel ? '∥ parallel' : '', node.oneOf?.length ? `one of: ${node.oneOf.join(' | ')}` : ''].filter(Boolean).join('  ');
-    text(badge, { class: 'badge', x: 12, y: HEADER + rows * ROW + 13 }, group);
-  }
+  badges(node).forEach((badge, index) => text(badge, { class: 'badge', x: 12, y: HEADER + (rows + index) * ROW + 13 }, group));
   const count = problems.nodes.get(node.id)?.length ?? 0;
   if (count > 0) {
     const mark = element('g', { class: 'problem-mark', transform: `translate(${placed.width - 10},-6)` }, group);
@@ -152,7 +162,7 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
 export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout, problems: ProblemIndex): SVGGElement {
   svg.replaceChildren();
   const defs = element('defs', {}, svg);
-  for (const kind of ['data', 'control', 'branch']) {
+  for (const kind of ['data', 'control', 'branch', 'fallback']) {
     const marker = element('marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
     element('path', { class: `arrow arrow-${kind}`, d: 'M0,0 L10,5 L0,10 z' }, marker);
   }

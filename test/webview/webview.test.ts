@@ -167,6 +167,9 @@ test('export: an SVG document and a PNG data URL are posted to the extension', a
   assert.equal(svg.format, 'svg');
   assert.match(svg.data, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.match(svg.data, /load-table/);
+  // Theme colours travel as presentation attributes (an inline style attribute would break the page's CSP).
+  assert.match(svg.data, /<rect class="shape" [^>]*fill="rgb\(/);
+  assert.deepEqual(errors, [], 'exporting logged errors (CSP violations included)');
   assert.equal(png.format, 'png');
   assert.match(png.data, /^data:image\/png;base64,/);
   assert.ok(png.data.length > 5000);
@@ -198,4 +201,28 @@ test('themes: VS Code dark and high-contrast colours apply through CSS variables
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(30, 30, 30)');
   assert.equal(await page.locator('.node[data-id="load-table"] .shape').first().evaluate((shape) => getComputedStyle(shape).fill), 'rgb(37, 37, 38)');
   await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report-dark.png') });
+});
+
+test('renders a MetaSkill composition: kinds, composed skills that open, guards, substitutes and binding edges into arguments', async () => {
+  const graph = graphOf('weekly-digest');
+  await showGraph(graph);
+  assert.equal(await page.locator('#graph .node').count(), graph.nodes.length);
+  assert.equal(await page.locator('#graph .edge.fallback').count(), 1);
+  assert.equal(await page.locator('#graph .edge.data').count(), graph.edges.filter((edge) => edge.kind === 'data').length);
+  assert.equal(await page.locator('.node[data-id="scope"]').getAttribute('class'), 'node kind-user_input judgment');
+  assert.equal(await page.locator('.node[data-id="metrics"] .subtitle').textContent(), '↗ csv-report');
+  assert.equal(await page.locator('.node[data-id="digest"] .subtitle').textContent(), 'llm chat');
+  // Binding edges end on the argument port they feed.
+  assert.deepEqual(await page.locator('.node[data-id="digest"] .port.input').evaluateAll((ports) => ports.map((port) => port.getAttribute('data-port'))), ['with.task']);
+  assert.ok((await page.locator('#graph .edge-label').allTextContents()).includes('with.task'));
+  await page.locator('#fit').click();
+  await page.locator('.node[data-id="metrics"] .open-skill').click();
+  const opened = (await posted()).filter((message) => message.type === 'openSkill');
+  assert.deepEqual(opened, [{ type: 'openSkill', file: path.join(EXAMPLES, 'csv-report', 'SKILL.md') }]);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'weekly-digest.png') });
+  // A guard and route cases show under the step.
+  const broken = toGraphJson(analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, 'mistakes', 'broken-composition', 'SKILL.md')));
+  await showGraph(broken);
+  assert.equal(await page.locator('.node[data-id="summary"] .badge').textContent(), "when {{ outputs.review }} != ''");
+  assert.deepEqual(errors, []);
 });

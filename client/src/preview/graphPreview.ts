@@ -73,6 +73,13 @@ export class GraphPreviews implements vscode.Disposable {
         editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
         return;
       }
+      case 'openSkill': {
+        // Only a skill the drawn graph names is opened.
+        const graph = this.lastGraph.get(uri.toString());
+        const named = graph?.nodes.some((node) => node.skillFile === message.file || node.routes?.some((route) => route.skillFile === message.file));
+        if (named) await vscode.window.showTextDocument(vscode.Uri.file(message.file), { viewColumn: this.editorColumn(uri, panel) });
+        return;
+      }
       case 'direction':
         await this.context.workspaceState.update(DIRECTION_KEY, message.direction);
         return;
@@ -109,18 +116,18 @@ export class GraphPreviews implements vscode.Disposable {
     await vscode.workspace.openTextDocument(uri);
     const graph = await client.sendRequest<GraphJson | null>('skillgraph/graph', { uri: uri.toString() }).catch(() => null);
     if (!graph) return;
+    this.lastGraph.set(uri.toString(), graph);
     const direction = this.context.workspaceState.get<Direction>(DIRECTION_KEY, 'RIGHT');
     await panel.webview.postMessage({ type: 'graph', graph, direction } satisfies HostMessage);
     const editor = vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.toString() === uri.toString());
-    if (editor) await this.highlight(editor, graph);
+    if (editor) await this.highlight(editor);
   }
 
   /** Highlights the node whose step holds the cursor. */
-  private async highlight(editor: vscode.TextEditor, fresh?: GraphJson): Promise<void> {
+  private async highlight(editor: vscode.TextEditor): Promise<void> {
     const key = editor.document.uri.toString();
     const panel = this.panels.get(key);
     if (!panel) return;
-    if (fresh) this.lastGraph.set(key, fresh);
     const graph = this.lastGraph.get(key);
     if (!graph) return;
     const cursor = editor.selection.active;

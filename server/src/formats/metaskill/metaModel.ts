@@ -42,7 +42,7 @@ export function buildMetaGraph(plan: MetaPlan): MetaGraph {
         } else {
           const name = ref.member && ref.name === 'collected' ? `inputs.collected.${ref.member.name}` : `inputs.${ref.name}`;
           const whole = templateSpan(template, ref.start, ref.member && ref.name === 'collected' ? ref.member.end : ref.nameEnd);
-          externalInputs.push({ name, direction: 'input', nodeId: node.id, nullable: false, type: 'text', span: whole, nameSpan: whole, feeds: template.argument });
+          externalInputs.push({ name, direction: 'input', nodeId: node.id, nullable: false, span: whole, nameSpan: whole, feeds: template.argument });
         }
       }
     }
@@ -56,7 +56,8 @@ function stepNode(step: MetaStep): GraphNode {
   const inputs: Port[] = [];
   for (const template of step.templates) {
     if (template.read.refs.length === 0 || inputs.some((port) => port.name === template.argument)) continue;
-    inputs.push({ name: template.argument, direction: 'input', nodeId: step.id, nullable: false, type: 'text', span: { start: template.keySpan.start, end: template.valueSpan.end }, nameSpan: template.keySpan });
+    // Every value passed is plain text: a type on each port would say nothing.
+    inputs.push({ name: template.argument, direction: 'input', nodeId: step.id, nullable: false, span: { start: template.keySpan.start, end: template.valueSpan.end }, nameSpan: template.keySpan });
   }
   const controlRefs: ControlRef[] = [
     ...step.dependsOn.filter((dependency) => !dependency.implicit).map((dependency): ControlRef => ({ target: dependency.value, span: dependency.span, via: 'depends_on' })),
@@ -76,7 +77,7 @@ function stepNode(step: MetaStep): GraphNode {
     nameSpan: step.idSpan,
     ...(step.instruction !== undefined ? { description: { text: step.instruction, span: step.span } } : {}),
     inputs,
-    outputs: [{ name: 'output', direction: 'output', nodeId: step.id, nullable: false, type: 'text', description: 'The step\'s text, read downstream as `outputs.' + step.id + '`.', span: step.span, nameSpan: step.idSpan }],
+    outputs: [{ name: 'output', direction: 'output', nodeId: step.id, nullable: false, description: 'The step\'s text, read downstream as `outputs.' + step.id + '`.', span: step.span, nameSpan: step.idSpan }],
     links: [],
     controlRefs,
     skillRefs: [

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
+import { goTo as goToIn } from './workbench';
 
 /** Screenshots of each step, kept as test artifacts. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e');
@@ -19,14 +20,7 @@ async function shot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 }
 
-/** Moves the cursor with Go to Line (1-based line and column, as the status bar shows them). */
-async function goTo(line: number, column: number): Promise<void> {
-  // Quick Open with a leading ':' is Go to Line; the browser keeps Ctrl+G for itself.
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(`:${line}:${column}`);
-  await page.keyboard.press('Enter');
-  await page.locator('.statusbar-item', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
-}
+const goTo = (line: number, column: number) => goToIn(page, line, column);
 
 async function problemRow(text: string) {
   return page.locator('.markers-panel .monaco-list-row', { hasText: text });

@@ -3,37 +3,19 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
+import { openFile as openIn, previewFrame, runCommand as runIn } from './workbench';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-preview');
 const workspace = mkdtempSync(path.join(tmpdir(), 'sg-preview-ws-'));
 let server: CodeServer;
 let context: BrowserContext;
 let page: Page;
-
-async function openFile(relative: string, firstLine: string): Promise<void> {
-  // Keys typed while the preview has focus go to its frame: give the workbench focus first.
-  await page.locator('.part.sidebar .composite.title').first().click();
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(relative);
-  // Recently opened files are listed first: pick the row of this skill's folder.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) }).first().click();
-  await page.locator('.monaco-editor .view-line', { hasText: firstLine }).first().waitFor();
-}
-
-async function runCommand(title: string): Promise<void> {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
-  await page.keyboard.press('Enter');
-}
-
-/** The preview's document, inside VS Code's two webview frames. */
-function preview(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
-}
+const openFile = (relative: string, firstLine: string) => openIn(page, relative, firstLine);
+const runCommand = (title: string) => runIn(page, title);
+const preview = () => previewFrame(page);
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });

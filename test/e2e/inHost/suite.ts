@@ -104,8 +104,36 @@ const tests: [string, () => Promise<void>][] = [
     },
   ],
   [
+    'a MetaSkill: a binding to a step that may not have run is reported on its name',
+    async () => {
+      const uri = skillUri('mistakes/broken-composition/SKILL.md');
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      const scope = (await skillgraphDiagnostics(uri)).find((item) => codeOf(item) === 'binding_out_of_scope')!;
+      assert.deepEqual([scope.range.start.line, scope.range.start.character, scope.range.end.character], [17, 33, 40]);
+      assert.equal(scope.severity, vscode.DiagnosticSeverity.Warning);
+    },
+  ],
+  [
+    'a MetaSkill: definition of a composed skill opens its SKILL.md; outputs. completion ranks steps in scope first',
+    async () => {
+      const uri = skillUri('weekly-digest/SKILL.md');
+      const document = await vscode.workspace.openTextDocument(uri);
+      const definition = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri, new vscode.Position(28, 16));
+      const target = definition.map((location) => ('targetUri' in location ? location.targetUri : location.uri).path);
+      assert.deepEqual(target.map((file) => file.split('/').slice(-2).join('/')), ['csv-report/SKILL.md']);
+      const line = document.lineAt(52).text;
+      const at = new vscode.Position(52, line.indexOf('outputs.') + 'outputs.'.length);
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, at, '.');
+      const ranked = [...list.items].sort((a, b) => String(a.sortText).localeCompare(String(b.sortText))).map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+      // digest_fallback substitutes for digest, so it sees what digest depends on.
+      assert.deepEqual(ranked.slice(0, 3).sort(), ['metrics', 'scope', 'shipped']);
+    },
+  ],
+  [
     'the restart command brings the server back with its diagnostics',
     async () => {
+      // Diagnostics are pulled for visible editors: show the skill whose diagnostics are awaited.
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(csv()));
       await vscode.commands.executeCommand('skillgraph.restartServer');
       await skillgraphDiagnostics(csv());
       const hovers = await until(async () => {

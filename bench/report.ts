@@ -1,4 +1,5 @@
 import type { AnalysisResult } from './analysis';
+import type { CatalogResult } from './catalog';
 import type { PeerRun, ScaleResult } from './check';
 import type { PreviewResult } from './preview';
 import type { PeerLatency, ServerResult } from './server';
@@ -11,6 +12,7 @@ export interface Results {
   server: ServerResult;
   yamlls: PeerLatency;
   scale: ScaleResult[];
+  catalog: CatalogResult;
   peers: PeerRun[];
   preview: PreviewResult[];
 }
@@ -20,7 +22,7 @@ const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 /** The results as the Markdown page the issue asks for: machine, versions, medians, p95, ratios, targets. */
 export function renderResults(results: Results): string {
-  const { analysis, server, yamlls, scale, peers, preview } = results;
+  const { analysis, server, yamlls, scale, catalog, peers, preview } = results;
   const tenThousand = scale.find((row) => row.skills === 10000)!;
   const preview300 = preview.find((row) => row.steps === 300)!;
   const corpusRows = (label: string) => peers.filter((row) => row.corpus === label);
@@ -88,6 +90,16 @@ export function renderResults(results: Results): string {
     ),
     '',
     `Growth from 1,000 to 10,000 skills: time ×${round(tenThousand.ms / scale.find((row) => row.skills === 1000)!.ms)}, memory ×${round(tenThousand.maxRssMiB / scale.find((row) => row.skills === 1000)!.maxRssMiB)}.`,
+    '',
+    `## MetaSkill catalog on ${catalog.skills.toLocaleString('en')} skills`,
+    '',
+    `A generated MetaSkill of ${catalog.steps} steps, each composing a skill of the ${catalog.skills.toLocaleString('en')}-skill workspace above (given as a catalog root), measured in one process as the language server runs it.`,
+    '',
+    '| measure | median / p95 | n |',
+    '|---|---|---|',
+    `| catalog built from nothing (every SKILL.md listed and read) | ${ms(catalog.build)} | ${catalog.build.n} |`,
+    `| one composed skill changed on disk → MetaSkill re-checked (catalog invalidated for that file) | ${ms(catalog.recheck)} | ${catalog.recheck.n} |`,
+    `| MetaSkill analysed, catalog known | ${ms(catalog.analysis)} | ${catalog.analysis.n} |`,
     '',
     '## Plain-skill corpora, side by side',
     '',

@@ -194,7 +194,7 @@ connection.onDidChangeWatchedFiles((params) => {
     if (path.basename(file) === 'SKILL.md' || change.type !== FileChangeType.Changed) {
       index.invalidate();
       // A skill created, renamed, changed or deleted may be one a MetaSkill composes.
-      catalog.invalidate(file);
+      catalog.invalidate(file, change.type === FileChangeType.Changed ? 'changed' : change.type === FileChangeType.Created ? 'created' : 'deleted');
       for (const uri of cache.invalidateMetaSkills()) affected.add(uri);
     }
     for (const uri of cache.invalidateFolderOf(file)) affected.add(uri);

@@ -36,7 +36,7 @@ test('text: file:line:col: severity: message [code], exit 1 on errors', () => {
 });
 
 test('clean skills exit 0; --max-warnings turns warnings into a failure', () => {
-  assert.equal(run(['check', 'examples/release-notes', 'examples/csv-report', 'examples/ticket-triage', 'examples/weekly-digest']).status, 0);
+  assert.equal(run(['check', 'examples/release-notes', 'examples/csv-report', 'examples/ticket-triage', 'examples/weekly-digest', 'examples/release-digest']).status, 0);
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   mkdirSync(join(dir, 'warned'));
   writeFileSync(join(dir, 'warned', 'SKILL.md'), '---\nname: warned\ndescription: x\ntags: [a]\n---\nSee scripts/run.sh.\n');
@@ -58,6 +58,7 @@ test('json: one object matching the schema, 0-based positions, paths as given', 
     ['examples/mistakes/broken-composition', 'metaskill'],
     ['examples/mistakes/broken-procedure', 'aip-0.3'],
     ['examples/mistakes/skipped-skill', 'agent-skill'],
+    ['examples/release-digest', 'metaskill-sop'],
     ['examples/release-notes', 'agent-skill'],
     ['examples/ticket-triage', 'aip-0.5'],
     ['examples/weekly-digest', 'metaskill'],

@@ -145,3 +145,21 @@ test('a composed skill created on disk re-checks the MetaSkill that names it', a
   assert.ok(session.refreshes() > refreshes, 'the server asks the client to pull again');
   assert.ok(!(await diagnostics(broken)).some((candidate) => String(candidate.message).includes('"skiped-skill"')));
 });
+
+test('meta_sop: diagnostics, definition of a binding in a phase, and the graph come from the same model', async () => {
+  const file = path.join(root, 'release-digest', 'SKILL.md');
+  const text = readFileSync(file, 'utf8');
+  const uri = await session.open(file);
+  assert.deepEqual(await diagnostics(uri), []);
+  const [location] = await request<Location[]>('textDocument/definition', uri, positionOf(text, 'outputs.notes', 9));
+  assert.equal(text.split('\n')[location.range.start.line], 'Save as `notes`.');
+  const hover = hoverText(await request<Hover>('textDocument/hover', uri, positionOf(text, 'outputs.metrics', 9)));
+  assert.match(hover, /In scope: `digest` runs after `metrics`/);
+  const graph: { nodes: { id: string; kind: string; skill?: string }[] } = await session.connection.sendRequest('skillgraph/graph', { uri });
+  assert.deepEqual(graph.nodes.map((node) => [node.id, node.kind, node.skill ?? '']), [
+    ['notes', 'agent', 'release-notes'],
+    ['metrics', 'agent', 'csv-report'],
+    ['digest', 'agent', 'release-notes'],
+    ['input:inputs.user_message', 'external-input', ''],
+  ]);
+});

@@ -77,6 +77,10 @@ export class MemoryFileSystem implements FileSystem {
     this.files.set(path.resolve(filePath), typeof content === 'string' ? new TextEncoder().encode(content) : content);
   }
 
+  delete(filePath: string): void {
+    this.files.delete(path.resolve(filePath));
+  }
+
   symlink(linkPath: string, target: string): void {
     this.links.set(path.resolve(linkPath), path.resolve(path.dirname(path.resolve(linkPath)), target));
   }

@@ -80,7 +80,8 @@ export function readCatalogSkill(file: string, text: string): CatalogSkill | und
  */
 export class SkillCatalog {
   private readonly entries = new Map<string, CachedEntry>();
-  private readonly layers = new Map<string, Map<string, CatalogSkill>>();
+  /** Per root: its skill folders' SKILL.md paths, and the skills by name. */
+  private readonly layers = new Map<string, { files: string[]; skills: Map<string, CatalogSkill> }>();
 
   constructor(private readonly fs: FileSystem, private roots: string[] = []) {}
 
@@ -102,43 +103,65 @@ export class SkillCatalog {
     return this.roots.length > 0 ? `${parent} and under ${this.roots.length} catalog root${this.roots.length === 1 ? '' : 's'}` : parent;
   }
 
-  /** Forgets what is known about `file` (or about everything), after the editor reports a change. */
-  invalidate(file?: string): void {
+  /**
+   * Forgets what is known about `file` (or about everything), after the
+   * editor reports a change. A SKILL.md changed in place is read again
+   * alone; anything created or deleted lists its folder again.
+   */
+  invalidate(file?: string, change: 'changed' | 'created' | 'deleted' = 'deleted'): void {
     if (file === undefined) {
       this.entries.clear();
       this.layers.clear();
       return;
     }
-    this.entries.delete(path.resolve(file));
+    const resolved = path.resolve(file);
+    this.entries.delete(resolved);
+    const skillDir = path.basename(resolved) === 'SKILL.md' ? path.dirname(resolved) : resolved;
+    const root = path.dirname(skillDir);
+    const layer = this.layers.get(root);
+    if (change === 'changed' && layer && layer.files.includes(resolved)) {
+      // The same folders: the names are rebuilt from what is known, with only this file read again.
+      layer.skills = this.skillsOf(layer.files, resolved);
+      return;
+    }
     // A skill folder appearing or going changes the listing of the folder above it.
-    const skillDir = path.basename(file) === 'SKILL.md' ? path.dirname(file) : file;
-    this.layers.delete(path.dirname(path.resolve(skillDir)));
-    this.layers.delete(path.resolve(skillDir));
+    this.layers.delete(root);
+    this.layers.delete(skillDir);
   }
 
   /** The skills in the folders directly under `root`, by name. */
   private layer(root: string): Map<string, CatalogSkill> {
     const resolved = path.resolve(root);
-    let skills = this.layers.get(resolved);
-    if (skills) return skills;
-    skills = new Map();
-    const folders = this.fs
+    const known = this.layers.get(resolved);
+    if (known) return known.skills;
+    const files = this.fs
       .readDirectory(resolved)
       // A linked folder counts only while it stays inside the root, as OpenSquilla's loader requires.
       .filter((entry) => !entry.name.startsWith('.') && (entry.kind === 'directory' || (entry.kind === 'symlink' && isInside(this.fs, resolved, path.join(resolved, entry.name)))))
-      .map((entry) => entry.name)
+      .map((entry) => path.join(resolved, entry.name, 'SKILL.md'))
       .sort();
-    for (const folder of folders) {
-      const skill = this.entry(path.join(resolved, folder, 'SKILL.md'));
+    const skills = this.skillsOf(files);
+    this.layers.set(resolved, { files, skills });
+    return skills;
+  }
+
+  /** The skills of these SKILL.md files by name (later names win); known entries are trusted, except `fresh`. */
+  private skillsOf(files: string[], fresh?: string): Map<string, CatalogSkill> {
+    const skills = new Map<string, CatalogSkill>();
+    for (const file of files) {
+      const known = file === fresh ? undefined : this.entries.get(file);
+      const skill = known && fresh !== undefined ? known.skill : this.entry(file);
       if (skill) skills.set(skill.name, skill);
     }
-    this.layers.set(resolved, skills);
     return skills;
   }
 
   private entry(file: string): CatalogSkill | undefined {
     const stat = this.fs.stat(file);
-    if (!stat || stat.kind !== 'file') return undefined;
+    if (!stat || stat.kind !== 'file') {
+      this.entries.set(file, { mtimeMs: -1, size: -1, skill: undefined });
+      return undefined;
+    }
     const cached = this.entries.get(file);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size && stat.mtimeMs !== 0) return cached.skill;
     const read = readText(this.fs, file);

@@ -42,7 +42,9 @@ test('quoted, repeated and block values take the parser; no name or no frontmatt
 class TimedFileSystem extends MemoryFileSystem {
   times = new Map<string, number>();
   reads = 0;
+  stats: string[] = [];
   override stat(filePath: string): EntryStat | undefined {
+    this.stats.push(filePath);
     const stat = super.stat(filePath);
     return stat ? { ...stat, mtimeMs: this.times.get(filePath) ?? 1 } : undefined;
   }
@@ -70,9 +72,19 @@ test('the catalog: siblings over configured roots, each SKILL.md read again only
   assert.equal(fs.reads, reads, 'a second look reads nothing');
   fs.write('/ws/skills/writer/SKILL.md', '---\nname: writer2\n---\n');
   fs.times.set('/ws/skills/writer/SKILL.md', 2);
-  catalog.invalidate('/ws/skills/writer/SKILL.md');
+  const stats = fs.stats.length;
+  catalog.invalidate('/ws/skills/writer/SKILL.md', 'changed');
   const after = catalog.forSkill('/ws/skills/meta');
   assert.equal(fs.reads, reads + 1, 'only the changed skill is read again');
+  assert.deepEqual([...new Set(fs.stats.slice(stats))], ['/ws/skills/writer/SKILL.md'], 'and only it is looked at');
   assert.equal(after.get('writer')?.description, 'Shared.');
   assert.ok(after.has('writer2'));
+  // A skill created beside it: the folder is listed again.
+  fs.write('/ws/skills/editor/SKILL.md', '---\nname: editor\n---\n');
+  catalog.invalidate('/ws/skills/editor/SKILL.md', 'created');
+  assert.ok(catalog.forSkill('/ws/skills/meta').has('editor'));
+  // And deleted: gone, the other skills kept.
+  fs.delete('/ws/skills/editor/SKILL.md');
+  catalog.invalidate('/ws/skills/editor', 'deleted');
+  assert.deepEqual([...catalog.forSkill('/ws/skills/meta').keys()].sort(), ['meta', 'reviewer', 'writer', 'writer2']);
 });

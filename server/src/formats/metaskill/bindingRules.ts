@@ -2,60 +2,43 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { closestName } from '../../checks/graph/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan } from './metaPlan';
+import { ControlOrder } from '../../model/controlFlow';
 import { templateSpan, type MetaGraph } from './metaModel';
 
 /**
  * Which outputs a step may read: those of its transitive `depends_on`
  * ancestors. A substitute declares no dependencies and starts when its
  * primary fails, so it sees what its primary sees. Built once per plan;
- * a question walks back from the reading step and stops at the producer,
- * which is usually close, so 2,000 chained steps stay cheap.
+ * a question walks back from the reading step and stops at the producer
+ * (ControlOrder), which is usually close, so 2,000 chained steps stay cheap.
  */
 export class BindingScope {
-  private readonly parents = new Map<string, string[]>();
+  private readonly order: ControlOrder;
   private readonly primaries = new Map<string, string>();
+  private readonly dependent = new Set<string>();
 
-  constructor(graph: Pick<MetaGraph, 'edges'>) {
+  constructor(graph: Pick<MetaGraph, 'nodes' | 'edges'>) {
+    this.order = new ControlOrder(graph.nodes, graph.edges);
     for (const edge of graph.edges) {
-      if (edge.kind === 'control') {
-        const list = this.parents.get(edge.to);
-        if (list) list.push(edge.from);
-        else this.parents.set(edge.to, [edge.from]);
-      } else if (edge.kind === 'fallback' && edge.from !== edge.to && !this.primaries.has(edge.to)) this.primaries.set(edge.to, edge.from);
+      if (edge.kind === 'control') this.dependent.add(edge.to);
+      else if (edge.kind === 'fallback' && edge.from !== edge.to && !this.primaries.has(edge.to)) this.primaries.set(edge.to, edge.from);
     }
   }
 
   /** Where the walk starts: the step itself, or the primary of a substitute without dependencies. */
   private start(stepId: string): string {
     const primary = this.primaries.get(stepId);
-    return primary && !this.parents.has(stepId) ? primary : stepId;
+    return primary && !this.dependent.has(stepId) ? primary : stepId;
   }
 
   /** Whether `producer` always finishes before `stepId` starts. */
   has(stepId: string, producer: string): boolean {
-    if (producer === stepId) return false;
-    const seen = new Set<string>();
-    const pending = [...(this.parents.get(this.start(stepId)) ?? [])];
-    while (pending.length > 0) {
-      const id = pending.pop()!;
-      if (id === producer) return true;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      for (const parent of this.parents.get(id) ?? []) if (!seen.has(parent)) pending.push(parent);
-    }
-    return false;
+    return producer !== stepId && this.order.isAncestor(producer, this.start(stepId));
   }
 
   /** Every step whose output `stepId` may read. */
   of(stepId: string): Set<string> {
-    const scope = new Set<string>();
-    const pending = [...(this.parents.get(this.start(stepId)) ?? [])];
-    while (pending.length > 0) {
-      const id = pending.pop()!;
-      if (scope.has(id)) continue;
-      scope.add(id);
-      pending.push(...(this.parents.get(id) ?? []));
-    }
+    const scope = this.order.ancestorsOf(this.start(stepId));
     scope.delete(stepId);
     return scope;
   }

@@ -53,6 +53,12 @@ function within(line: Line, needle: string, from = 0): Span {
   return { start: line.start + Math.max(0, at), end: line.start + Math.max(0, at) + needle.length };
 }
 
+/** `name` written in backticks on a line (from `from`), located inside the backticks. */
+function backticked(line: Line, name: string, from = 0): Located {
+  const span = within(line, `\`${name}\``, from);
+  return { value: name, span: { start: span.start + 1, end: span.end - 1 } };
+}
+
 /**
  * A `meta_sop` body read as OpenSquilla's SOP compiler reads it: `## Phase
  * N: Title [annotations]` headings; ``Run `skill` [as kind] with:`` lines,
@@ -106,16 +112,13 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
         fail(lineSpan, /^(Call tool|Classify)/.test(trimmed) ? '`Call tool` and `Classify` are not supported in SOP form; use `Run` or `Invoke`.' : 'This line does not read as ``Run `skill` [as agent|skill_exec] with:``.');
         continue;
       }
-      const skill = { value: invocation[2], span: within(line, `\`${invocation[2]}\``) };
-      skill.span = { start: skill.span.start + 1, end: skill.span.end - 1 };
+      const skill = backticked(line, invocation[2]);
       const kind = invocation[3] ? { value: invocation[3], span: within(line, invocation[3], line.text.indexOf(' as ')) } : undefined;
       if (kind && kind.value !== 'agent' && kind.value !== 'skill_exec') fail(kind.span, `Unknown kind \`${kind.value}\`: an SOP invocation runs \`as agent\` or \`as skill_exec\`.`);
       const next: Invocation = { skill, ...(kind ? { kind } : {}), args: [], span: lineSpan };
       phase.invocations.push(next);
-      if (combined) {
-        const idAt = within(line, `\`${combined[4]}\``, line.text.indexOf('Save'));
-        next.id = { value: combined[4], span: { start: idAt.start + 1, end: idAt.end - 1 } };
-      } else current = next;
+      if (combined) next.id = backticked(line, combined[4], line.text.indexOf('Save'));
+      else current = next;
       continue;
     }
     const bullet = WITH_BULLET.exec(trimmed);
@@ -165,8 +168,7 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
         fail(lineSpan, '``Save as `id`.`` outside an invocation block.');
         continue;
       }
-      const idAt = within(line, `\`${save[1]}\``);
-      current.id = { value: save[1], span: { start: idAt.start + 1, end: idAt.end - 1 } };
+      current.id = backticked(line, save[1]);
       current.span = { start: current.span.start, end: lineSpan.end };
       current = undefined;
     }

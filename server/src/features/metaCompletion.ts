@@ -2,7 +2,7 @@ import { CompletionItemKind, type CompletionItem, type TextEdit } from 'vscode-l
 import compositionSchema from '../../../schemas/metaskill.composition.schema.json';
 import { BindingScope } from '../formats/metaskill/bindingRules';
 import { ALLOWED_FILTERS, RUNTIME_INPUTS, STEP_KINDS } from '../formats/metaskill/metaPlan';
-import { completionContextAt } from '../parse/jinja';
+import { completionContextAt } from '../parse/jinjaCursor';
 import type { SkillModel } from '../model/skillModel';
 import type { CatalogSkill } from '../workspace/skillCatalog';
 import type { YamlCursor } from './completionContext';

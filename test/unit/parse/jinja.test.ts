@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { completionContextAt, readExpression, readTemplate } from '../../../server/src/parse/jinja';
+import { readExpression, readTemplate } from '../../../server/src/parse/jinja';
+import { completionContextAt } from '../../../server/src/parse/jinjaCursor';
 
 test('references in every access form, with the name located', () => {
   const text = "{{ outputs.a }} {{ outputs['b'] }} {{ outputs.get('c', '') }} {% if inputs.get('collected', {}).get('ask') %}{{ inputs.collected.ask.topic }}{% endif %}";

@@ -9,6 +9,8 @@ import { loadAip03 } from './formats/aip03/loadAip03';
 import { loadAip05 } from './formats/aip05/loadAip05';
 import { detectFormat } from './formats/detect';
 import { loadMetaskill } from './formats/metaskill/loadMetaskill';
+import { loadSkillplus } from './formats/skillplus/loadSkillplus';
+import type { SkillPlusPackage } from './formats/skillplus/readPackage';
 import type { MetaPlan } from './formats/metaskill/metaPlan';
 import type { ProcedureBlock } from './formats/aip/procedureBlock';
 import type { FormatContext, FormatResult } from './formats/formatContext';
@@ -46,6 +48,10 @@ export interface SkillAnalysis {
   procedure?: ProcedureBlock;
   /** A MetaSkill's plan (both forms). */
   metaPlan?: MetaPlan;
+  /** A skill+ package as read. */
+  skillplus?: SkillPlusPackage;
+  /** The text of every other file a span may point into (skill+ package files), by absolute path. */
+  sources: Map<string, string>;
 }
 
 const WHOLE_FILE_START = { start: 0, end: 0 };
@@ -69,6 +75,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     format: 'agent-skill',
     model: { dir, file, format: 'agent-skill', nodes: [], edges: [], externalInputs: [] },
     diagnostics,
+    sources: new Map(),
   });
   if (read.kind === 'missing') return empty([diagnostic('missing_skill_md', file, WHOLE_FILE_START, `${file} could not be read.`)]);
   if (read.kind === 'too_large') {
@@ -128,6 +135,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     edges: loaded.edges,
     externalInputs: loaded.externalInputs ?? [],
     ...(loaded.refs && loaded.refs.length > 0 ? { refs: loaded.refs } : {}),
+    ...(loaded.groups && loaded.groups.length > 0 ? { groups: loaded.groups } : {}),
   };
   return {
     dir,
@@ -141,6 +149,8 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     ...(frontmatter.yaml ? { frontmatter: frontmatter.yaml } : {}),
     ...(loaded.procedure ? { procedure: loaded.procedure } : {}),
     ...(loaded.metaPlan ? { metaPlan: loaded.metaPlan } : {}),
+    ...(loaded.skillplus ? { skillplus: loaded.skillplus } : {}),
+    sources: loaded.sources ?? new Map(),
   };
 }
 
@@ -167,8 +177,9 @@ function loadFormat(format: FormatId, context: FormatContext): FormatResult {
     case 'metaskill':
     case 'metaskill-sop':
       return loadMetaskill(context);
+    case 'skillplus':
+      return loadSkillplus(context);
     default:
-      // skill+ flows come with their loader; until then their prose is checked like any skill's.
       return { nodes: [], edges: [], diagnostics: checkBody(context) };
   }
 }

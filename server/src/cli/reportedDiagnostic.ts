@@ -40,8 +40,24 @@ export interface SkillReport {
 export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillReport {
   const skill = { dir: path.dirname(found.display), ...(analysis.name !== undefined ? { name: analysis.name } : {}), format: analysis.format };
   if (analysis.diagnostics.length === 0) return { skill, diagnostics: [] };
-  const lines = new LineIndex(analysis.text);
-  return { skill, diagnostics: analysis.diagnostics.map((item) => toReported(item, found.display, lines)) };
+  // A skill+ finding is in the package file it is about (flow.py, references/x.md), shown beside the SKILL.md path.
+  const files = new Map<string, { display: string; lines: LineIndex }>();
+  const fileOf = (file: string) => {
+    let known = files.get(file);
+    if (!known) {
+      const text = file === analysis.file ? analysis.text : analysis.sources.get(file) ?? '';
+      known = { display: file === analysis.file ? found.display : path.join(path.dirname(found.display), path.relative(analysis.dir, file)), lines: new LineIndex(text) };
+      files.set(file, known);
+    }
+    return known;
+  };
+  return {
+    skill,
+    diagnostics: analysis.diagnostics.map((item) => {
+      const { display, lines } = fileOf(item.file);
+      return toReported(item, display, lines);
+    }),
+  };
 }
 
 /** The whole report from each skill's part, in the order the skills were found. */

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { Profile } from '../checks/profiles';
-import type { ControlRef, FormatId, GraphEdge, GraphNode, Port } from '../model/skillModel';
+import type { ControlRef, FormatId, GraphEdge, GraphNode, NodeGroup, Port } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { SkillFileSyntax } from '../parse/skillFile';
 import type { YamlChunkCache } from '../parse/yamlChunks';
@@ -9,6 +9,7 @@ import type { ProcedureBlock } from './aip/procedureBlock';
 import type { FileSystem } from '../workspace/fileSystem';
 import type { SkillCatalog } from '../workspace/skillCatalog';
 import type { MetaPlan } from './metaskill/metaPlan';
+import type { SkillPlusPackage } from './skillplus/readPackage';
 
 /** What a format loader gets: the parsed container and a way to look at the skill's other files. */
 export interface FormatContext {
@@ -38,6 +39,12 @@ export interface FormatResult {
   refs?: ControlRef[];
   /** A MetaSkill's plan, for features that work on its templates. */
   metaPlan?: MetaPlan;
+  /** Clusters of nodes (skill+ stages). */
+  groups?: NodeGroup[];
+  /** The text of every other file the model's spans point into. */
+  sources?: Map<string, string>;
+  /** A skill+ package as read, for features that work across its files. */
+  skillplus?: SkillPlusPackage;
   /** The parsed procedure block, for features that work on its keys (hover, completion). */
   procedure?: ProcedureBlock;
   diagnostics: Diagnostic[];

@@ -18,7 +18,13 @@ export type NodeKind =
   | 'llm_classify'
   | 'tool_call'
   | 'skill_exec'
-  | 'user_input';
+  | 'user_input'
+  // skill+ node kinds ('agent' and 'end' are shared)
+  | 'ask'
+  | 'confirm'
+  | 'branch'
+  | 'loop'
+  | 'fanout';
 
 /** A typed value a node consumes or produces. */
 export interface Port {
@@ -90,6 +96,19 @@ export interface GraphNode {
   skillRefs?: SkillRef[];
   /** A condition checked before the step runs; false skips it (MetaSkill `when`). */
   guard?: { text: string; span: Span };
+  /** The group the node belongs to (a skill+ stage). */
+  group?: string;
+  /** Tips and rules that can apply at this node (skill+). */
+  attachments?: { kind: 'tip' | 'rule'; id: string; file: string; soft?: boolean }[];
+}
+
+/** A named group of nodes drawn as one cluster (a skill+ stage). */
+export interface NodeGroup {
+  id: string;
+  label: string;
+  span: Span;
+  /** What the group is for (a stage's goal). */
+  description?: string;
 }
 
 /** `fallback`: a substitute that runs when its primary fails (MetaSkill `on_failure`), from the primary to the substitute. */
@@ -109,8 +128,9 @@ export interface GraphEdge {
 }
 
 /**
- * The format-neutral graph of one skill. Every element has a span in
- * `file`, the skill's SKILL.md, so every feature can point at its source.
+ * The format-neutral graph of one skill. Every element has a span: in
+ * `file`, the skill's SKILL.md, unless the span names another file of the
+ * skill (a skill+ flow, state or tip), so every feature can point at its source.
  */
 export interface SkillModel {
   dir: string;
@@ -123,4 +143,6 @@ export interface SkillModel {
   externalInputs: Port[];
   /** References to steps made by the skill as a whole, not by one step (MetaSkill `final_text_mode`). */
   refs?: ControlRef[];
+  /** Clusters of nodes (skill+ stages). */
+  groups?: NodeGroup[];
 }

@@ -10,10 +10,15 @@ export interface LspRange {
   end: Position;
 }
 
-/** Half-open [start, end) offsets into one file's text, in UTF-16 code units. */
+/**
+ * Half-open [start, end) offsets into one file's text, in UTF-16 code units.
+ * `file` names that file when it is not the skill's SKILL.md (a skill+
+ * package spreads one process over `flow.py`, `state.py`, tips and rules).
+ */
 export interface Span {
   start: number;
   end: number;
+  file?: string;
 }
 
 /**

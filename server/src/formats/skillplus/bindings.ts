@@ -1,0 +1,124 @@
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { closestName } from '../../checks/graph/nameDistance';
+import type { Span } from '../../parse/lineIndex';
+import { TEMPLATED_KINDS, type Flow, type FlowNode, type FlowText } from './flow';
+import { textSpan } from './predicates';
+import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
+
+/** A `{placeholder}` of a node's text: the path it names and where. */
+export interface Placeholder {
+  node: FlowNode;
+  path: string;
+  span: Span;
+}
+
+const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
+
+/** The placeholders of a templated text; `{{` and `}}` are literal braces. */
+export function placeholdersOf(node: FlowNode): Placeholder[] {
+  if (!node.text || !TEMPLATED_KINDS.has(node.kind)) return [];
+  const found: Placeholder[] = [];
+  for (const match of node.text.value.matchAll(PLACEHOLDER)) {
+    if (match[1] === undefined) continue;
+    const inner = match[1].trim();
+    const start = match.index! + 1 + match[1].indexOf(inner);
+    found.push({ node, path: inner, span: textSpan(node.text, start, start + inner.length) });
+  }
+  return found;
+}
+
+/** The fan-out items in scope at a node: the `item=` names of the fan-outs around it, with the type of one element. */
+export function itemsInScope(flow: Flow, node: FlowNode, state: StateSchema | undefined): Map<string, StateType | undefined> {
+  const byId = new Map(flow.nodes.map((item) => [item.id, item]));
+  const items = new Map<string, StateType | undefined>();
+  for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) {
+    if (parent.kind !== 'fanout' || !parent.item) continue;
+    const over = parent.over && state?.root ? resolveStatePath(state, parent.over.value.split('.')) : undefined;
+    items.set(parent.item.value, over?.ok && over.type.kind === 'list' ? over.type.item : undefined);
+  }
+  return items;
+}
+
+function report(out: Diagnostic[], code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): void {
+  out.push(diagnostic(code, span.file!, span, message, data));
+}
+
+/**
+ * How nodes bind to the State: `into`, `on` and `over` name fields, `into`
+ * has the type its node writes (`ask` → `str`, `int`, `float` or a
+ * `Literal` holding every choice; `confirm` → `bool`), every placeholder
+ * names a State path or an item in scope, and fields nobody writes that are
+ * not inputs are worth knowing about.
+ */
+export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  if (!state?.root) return diagnostics;
+  const root = state.root;
+  const unknownPath = (code: Diagnostic['code'], text: FlowText, segments: string[], failedAt: number, candidates: string[], what: string) => {
+    const suggestion = closestName(segments[failedAt], candidates);
+    const prefix = segments.slice(0, failedAt).join('.');
+    const start = prefix.length > 0 ? prefix.length + 1 : 0;
+    report(diagnostics, code, textSpan(text, start, start + segments[failedAt].length), `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`, suggestion ? { suggestion, field: segments[failedAt] } : { field: segments[failedAt] });
+  };
+  for (const node of flow.nodes) {
+    for (const [key, text] of [['into', node.into], ['on', node.on], ['over', node.over]] as const) {
+      if (!text) continue;
+      const segments = text.value.split('.');
+      const resolved = resolveStatePath(state, segments);
+      if (!resolved.ok) {
+        unknownPath('unknown_state_path', text, segments, resolved.failedAt, resolved.candidates, `\`${key}="${text.value}"\` of node "${node.id}"`);
+        continue;
+      }
+      if (key !== 'into') continue;
+      const { type, nullable } = resolved;
+      const shown = `${typeName(type)}${nullable ? ' | None' : ''}`;
+      if (node.kind === 'confirm' && type.kind !== 'bool') report(diagnostics, 'state_type_mismatch', text.span, `A confirm writes yes or no: \`${text.value}\` must be \`bool\`, not \`${shown}\`.`);
+      if (node.kind === 'ask') {
+        const choices = node.choices.map((choice) => choice.value);
+        const literalHolds = type.kind === 'literal' && choices.every((choice) => type.values.includes(choice));
+        if (type.kind === 'literal' && !literalHolds) {
+          const missing = choices.filter((choice) => !type.values.includes(choice));
+          report(diagnostics, 'state_type_mismatch', text.span, `\`${text.value}\` is ${shown}, which does not hold the choice${missing.length === 1 ? '' : 's'} ${missing.map((choice) => JSON.stringify(choice)).join(', ')}.`);
+        } else if (!['str', 'int', 'float', 'literal'].includes(type.kind)) {
+          report(diagnostics, 'state_type_mismatch', text.span, `An ask writes the user's answer: \`${text.value}\` must be \`str\`, \`int\`, \`float\` or a \`Literal\` of its choices, not \`${shown}\`.`);
+        }
+      }
+      if (node.merge?.value === 'replace' && type.kind !== 'list' && type.kind !== 'dict') {
+        report(diagnostics, 'state_type_mismatch', node.merge.span, `\`merge="replace"\` replaces a list or a dict; \`${text.value}\` is ${shown}, which a write overwrites anyway.`);
+      }
+    }
+    const items = itemsInScope(flow, node, state);
+    for (const placeholder of placeholdersOf(node)) {
+      const segments = placeholder.path.split('.');
+      if (items.has(segments[0])) {
+        const item = items.get(segments[0]);
+        if (segments.length > 1 && item?.kind === 'model') {
+          const model = state.models.get(item.name);
+          const field = model?.fields.find((candidate) => candidate.name === segments[1]);
+          if (!field) report(diagnostics, 'unknown_placeholder', placeholder.span, `\`{${placeholder.path}}\`: ${item.name} has no field \`${segments[1]}\`${model ? ` (it has ${model.fields.map((candidate) => candidate.name).join(', ')})` : ''}.`);
+        }
+        continue;
+      }
+      const resolved = resolveStatePath(state, segments, true);
+      if (resolved.ok) continue;
+      const candidates = resolved.failedAt === 0 ? [...resolved.candidates, ...items.keys()] : resolved.candidates;
+      const suggestion = closestName(segments[resolved.failedAt], candidates);
+      report(
+        diagnostics,
+        'unknown_placeholder',
+        placeholder.span,
+        `\`{${placeholder.path}}\` in node "${node.id}" names no State path${items.size > 0 ? ` and no item in scope (${[...items.keys()].join(', ')})` : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The model would see the braces as they are.`,
+        suggestion ? { suggestion } : undefined,
+      );
+    }
+  }
+  const written = new Set(flow.nodes.flatMap((node) => (node.into ? [node.into.value.split('.')[0]] : [])));
+  for (const field of root.fields) {
+    if (field.input || written.has(field.name)) continue;
+    report(diagnostics, 'field_never_written', field.nameSpan, `No node writes \`${field.name}\`, and it is not an input (it has a default): it keeps ${field.defaultText ?? 'its default'} for the whole run.`);
+  }
+  for (const field of state.unreadable) {
+    report(diagnostics, 'state_type_unreadable', field.typeSpan, `skill+ cannot read the type \`${field.typeText}\`: use str, int, float, bool, list[T], dict[str, T], Literal[...], T | None, Optional[T] or a class of this file. Predicates and placeholders on \`${field.name}\` are not type-checked.`);
+  }
+  return diagnostics;
+}

@@ -1,0 +1,112 @@
+import type { Span } from '../../parse/lineIndex';
+
+/**
+ * The flow of a skill+ package as both front ends (`flow.py`, `flow.yaml`)
+ * read it, before checks: stages, nodes and their arguments, each with its
+ * place in the flow file. The flow IR of the format note is made from it.
+ */
+
+/** A literal text argument, with the file offset of each character (placeholders and predicates are located with them). */
+export interface FlowText {
+  value: string;
+  span: Span;
+  offsets: number[];
+}
+
+/** A literal value of a branch case (`case(False)`, `values: [damaged]`). */
+export interface FlowValue {
+  value: string | number | boolean | null;
+  span: Span;
+}
+
+export type FlowNodeKind = 'agent' | 'ask' | 'confirm' | 'branch' | 'loop' | 'fanout' | 'end';
+export const FLOW_NODE_KINDS: FlowNodeKind[] = ['agent', 'ask', 'confirm', 'branch', 'loop', 'fanout', 'end'];
+
+/** The arguments each call takes (flow.py keywords, flow.yaml keys), after the id. */
+export const FLOW_ARGUMENTS: Record<FlowNodeKind | 'stage', string[]> = {
+  stage: ['goal'],
+  agent: ['instruction', 'into', 'tool', 'rule', 'merge'],
+  ask: ['question', 'into', 'choices', 'merge'],
+  confirm: ['prompt', 'into'],
+  branch: ['on'],
+  loop: ['until', 'goal', 'max_rounds'],
+  fanout: ['over', 'item', 'into', 'max_parallel', 'merge'],
+  end: ['summary'],
+};
+
+/** The text argument of each kind that has one (its second positional argument in `flow.py`). */
+export const TEXT_ARGUMENT: Partial<Record<FlowNodeKind, string>> = { agent: 'instruction', ask: 'question', confirm: 'prompt', end: 'summary' };
+
+/** Only these texts are templated with `{placeholders}`; a summary, a goal or a `desc` is read as written. */
+export const TEMPLATED_KINDS = new Set<FlowNodeKind>(['agent', 'ask', 'confirm']);
+
+export interface FlowCase {
+  /** `case(*values)`: the values of the `on` field this case takes. */
+  values: FlowValue[];
+  /** `case(desc=…)`: a condition the model judges. */
+  desc?: FlowText;
+  /** Ids of the nodes run in this case, in order. */
+  nodes: string[];
+  span: Span;
+}
+
+export interface FlowNode {
+  id: string;
+  idSpan: Span;
+  kind: FlowNodeKind;
+  /** The whole call (or `with` block, or YAML mapping). */
+  span: Span;
+  stage?: string;
+  /** The branch, loop or fan-out this node is inside, if any. */
+  parent?: string;
+  /** The instruction, question, prompt or summary. */
+  text?: FlowText;
+  into?: FlowText;
+  tools: FlowText[];
+  rules: FlowText[];
+  choices: FlowValue[];
+  merge?: FlowText;
+  /** Branch: the State path switched on, the cases, the nodes of `otherwise`. */
+  on?: FlowText;
+  cases: FlowCase[];
+  otherwise?: { nodes: string[]; span: Span };
+  /** Loop: its exit predicates (several only in flow.yaml, where a list means any of them). */
+  until: FlowText[];
+  goal?: FlowText;
+  maxRounds?: FlowValue;
+  /** Fan-out. */
+  over?: FlowText;
+  item?: FlowText;
+  maxParallel?: FlowValue;
+  /** Loop and fan-out: the nodes of the body, in order. */
+  body: string[];
+}
+
+export interface FlowStage {
+  id: string;
+  idSpan: Span;
+  goal?: FlowText;
+  /** Ids of the stage's top-level nodes, in order. */
+  nodes: string[];
+  span: Span;
+}
+
+/** What a front end found that is not part of the static flow, or breaks its shape. */
+export interface FlowProblem {
+  code: 'dynamic_flow' | 'invalid_flow_call' | 'nested_stage' | 'node_outside_stage' | 'invalid_flow_yaml' | 'invalid_branch';
+  message: string;
+  span: Span;
+}
+
+export interface Flow {
+  file: string;
+  front: 'py' | 'yaml';
+  stages: FlowStage[];
+  /** Every node, in the order it is written. */
+  nodes: FlowNode[];
+  problems: FlowProblem[];
+}
+
+export function emptyNode(id: string, idSpan: Span, kind: FlowNodeKind, span: Span): FlowNode {
+  return { id, idSpan, kind, span, tools: [], rules: [], choices: [], cases: [], body: [], until: [] };
+}

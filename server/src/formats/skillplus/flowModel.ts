@@ -1,0 +1,115 @@
+import type { GraphEdge, GraphNode, NodeGroup, NodeKind, Port } from '../../model/skillModel';
+import { parsePredicate, predicatePaths } from '../../parse/predicate';
+import { placeholdersOf } from './bindings';
+import type { Flow, FlowNode, FlowText } from './flow';
+import { BUILTINS, textSpan } from './predicates';
+import type { StateSchema } from './readState';
+import type { Attachment } from './tipsRulesRules';
+
+export interface FlowGraph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  externalInputs: Port[];
+  groups: NodeGroup[];
+}
+
+function port(name: string, direction: Port['direction'], nodeId: string, at: FlowText | { span: FlowText['span'] }, whole = at.span): Port {
+  return { name, direction, nodeId, nullable: false, span: whole, nameSpan: at.span };
+}
+
+/** The State paths a node reads: its placeholders, `on`, `over`, and the paths of its `until` predicates. */
+function reads(node: FlowNode, state: StateSchema | undefined): Port[] {
+  const ports: Port[] = placeholdersOf(node).map((placeholder) => ({ name: placeholder.path, direction: 'input', nodeId: node.id, nullable: false, span: placeholder.span, nameSpan: placeholder.span }));
+  for (const text of [node.on, node.over]) if (text) ports.push(port(text.value, 'input', node.id, text));
+  for (const text of node.until) {
+    const predicate = parsePredicate(text.value).predicate;
+    for (const path of predicate ? predicatePaths(predicate) : []) {
+      if (path.segments[0].name in BUILTINS) continue;
+      const span = textSpan(text, path.start, path.end);
+      ports.push({ name: path.segments.map((segment) => segment.name).join('.'), direction: 'input', nodeId: node.id, nullable: false, span, nameSpan: span });
+    }
+  }
+  // Items of a fan-out are not State: they have no writer to connect to.
+  return state?.root ? ports.filter((item) => state.root!.fields.some((field) => field.name === item.name.split('.')[0])) : ports;
+}
+
+/**
+ * The model of a flow: a node per flow node (grouped by stage, with the
+ * State fields it reads as inputs and the one it writes as output, the
+ * tips and rules that can fire there), control edges in flow order (a
+ * branch to each case, a loop to its body and back, a fan-out to its body,
+ * stage to stage), and data edges from the nodes writing a field to the
+ * nodes reading it (inputs of the skill: from outside).
+ */
+export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attachments: Attachment[]): FlowGraph {
+  const byId = new Map(flow.nodes.map((node) => [node.id, node]));
+  const nodes: GraphNode[] = flow.nodes.map((node) => ({
+    id: node.id,
+    kind: node.kind as NodeKind,
+    label: node.id,
+    span: node.span,
+    nameSpan: node.idSpan,
+    ...(node.text ? { description: { text: node.text.value, span: node.text.span } } : {}),
+    inputs: reads(node, state),
+    outputs: node.into ? [port(node.into.value, 'output', node.id, node.into)] : [],
+    links: node.tools.filter((tool) => tool.value.startsWith('scripts/')).map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
+    controlRefs: [],
+    ...(node.stage ? { group: node.stage } : {}),
+    attachments: attachments.filter((item) => item.nodes.includes(node.id)).map(({ kind, id, file, soft }) => ({ kind, id, file, ...(soft !== undefined ? { soft } : {}) })),
+  }));
+  const edges: GraphEdge[] = [];
+  const edge = (from: string, to: string | undefined, kind: GraphEdge['kind'], label?: string) => {
+    if (to !== undefined) edges.push({ from, to, kind, ...(label ? { label } : {}) });
+  };
+
+  /** Links a sequence of node ids, then leaves to `after`; returns nothing. */
+  const sequence = (ids: string[], after: string | undefined) => {
+    ids.forEach((id, index) => {
+      const node = byId.get(id);
+      if (!node) return;
+      const next = index + 1 < ids.length ? ids[index + 1] : after;
+      if (node.kind === 'branch') {
+        for (const item of node.cases) {
+          const label = item.desc ? shorten(item.desc.value) : item.values.map((value) => String(value.value)).join(' | ');
+          if (item.nodes.length > 0) {
+            edge(id, item.nodes[0], 'branch', label);
+            sequence(item.nodes, next);
+          } else edge(id, next, 'branch', label);
+        }
+        if (node.otherwise?.nodes.length) {
+          edge(id, node.otherwise.nodes[0], 'branch', 'otherwise');
+          sequence(node.otherwise.nodes, next);
+        } else edge(id, next, 'branch', 'otherwise');
+      } else if (node.kind === 'loop' || node.kind === 'fanout') {
+        if (node.body.length > 0) {
+          edge(id, node.body[0], 'control', node.kind === 'loop' ? 'round' : node.item ? `each ${node.item.value}` : 'each');
+          sequence(node.body, id);
+        }
+        edge(id, next, 'control', node.kind === 'loop' ? (node.until.length > 0 ? `until ${shorten(node.until.map((text) => text.value).join(' or '))}` : 'done') : 'all done');
+      } else if (node.kind !== 'end') edge(id, next, 'control');
+    });
+  };
+  flow.stages.forEach((stage, index) => sequence(stage.nodes, flow.stages.slice(index + 1).find((later) => later.nodes.length > 0)?.nodes[0]));
+
+  // Data: each read from the latest earlier writer of its field (or the last writer, across a loop's back edge).
+  const order = new Map(flow.nodes.map((node, index) => [node.id, index]));
+  const writers = new Map<string, GraphNode[]>();
+  for (const node of nodes) for (const output of node.outputs) writers.set(output.name.split('.')[0], [...(writers.get(output.name.split('.')[0]) ?? []), node]);
+  const externalInputs: Port[] = [];
+  for (const node of nodes) {
+    for (const input of node.inputs) {
+      const field = input.name.split('.')[0];
+      const candidates = (writers.get(field) ?? []).filter((writer) => writer !== node);
+      const earlier = candidates.filter((writer) => order.get(writer.id)! < order.get(node.id)!);
+      const producer = earlier[earlier.length - 1] ?? candidates[candidates.length - 1];
+      if (producer) edges.push({ from: producer.id, to: node.id, kind: 'data', label: input.name, span: input.nameSpan, consumer: input, producer: producer.outputs[0] });
+      else if (state?.root?.fields.find((item) => item.name === field)?.input) externalInputs.push(input);
+    }
+  }
+  const groups: NodeGroup[] = flow.stages.map((stage) => ({ id: stage.id, label: stage.id, span: stage.idSpan, ...(stage.goal ? { description: stage.goal.value } : {}) }));
+  return { nodes, edges, externalInputs, groups };
+}
+
+function shorten(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}

@@ -1,0 +1,32 @@
+import type { FormatContext, FormatResult } from '../formatContext';
+import { checkBody } from '../agentSkill/bodyRules';
+import { checkBindings } from './bindings';
+import { buildFlowGraph } from './flowModel';
+import { checkFlowShape } from './flowRules';
+import { readPackage } from './readPackage';
+import { checkTipsAndRules } from './tipsRulesRules';
+
+/**
+ * A skill+ package: its flow (either front end), State, tips, rules and
+ * spec, read from their files and checked across them; the model spans
+ * those files. The SKILL.md body is the brief: its links are checked as
+ * any skill's.
+ */
+export function loadSkillplus(context: FormatContext): FormatResult {
+  const pkg = readPackage(context);
+  const diagnostics = [...pkg.diagnostics, ...checkBody(context)];
+  if (pkg.flow) diagnostics.push(...checkFlowShape(pkg.flow, pkg.state), ...checkBindings(pkg.flow, pkg.state));
+  const { diagnostics: crossFile, attachments } = checkTipsAndRules(pkg, context.fs, context.file);
+  diagnostics.push(...crossFile);
+  for (const py of pkg.python.values()) {
+    // flow.py's own reader says what is not static; a state or rule file that is not Python is worth a word at its first error.
+    if (py.file === pkg.flow?.file || py.errors.length === 0) continue;
+    diagnostics.push({ code: py.file === pkg.state?.file ? 'invalid_state' : 'invalid_rule_decorator', severity: 'error', message: `${py.file.split('/').pop()} is not valid Python here; what follows is read as far as it goes.`, file: py.file, span: py.errors[0] });
+  }
+  if (pkg.flow && pkg.flow.front === 'py') {
+    const errors = pkg.python.get(pkg.flow.file)?.errors ?? [];
+    if (errors.length > 0) diagnostics.push({ code: 'dynamic_flow', severity: 'error', message: 'flow.py is not valid Python here; the flow is read as far as it goes.', file: pkg.flow.file, span: errors[0] });
+  }
+  const graph = pkg.flow ? buildFlowGraph(pkg.flow, pkg.state, attachments) : { nodes: [], edges: [], externalInputs: [], groups: [] };
+  return { ...graph, diagnostics, sources: pkg.sources, skillplus: pkg };
+}

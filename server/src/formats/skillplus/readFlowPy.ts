@@ -1,0 +1,243 @@
+import type { SyntaxNode } from '@lezer/common';
+import type { Span } from '../../parse/lineIndex';
+import { argumentsOf, childrenOf, dottedName, isDynamic, literalOf, spanOf, textOf, type PyLiteral, type PythonSyntax } from '../../parse/python';
+import { emptyNode, FLOW_ARGUMENTS, TEXT_ARGUMENT, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
+
+/** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
+interface Scope {
+  stage?: FlowStage;
+  /** Where new nodes go: a stage's node list, a case's, a body's. */
+  into?: string[];
+  parent?: FlowNode;
+  branch?: { node: FlowNode; variable: string };
+}
+
+function text(literal: PyLiteral): FlowText | undefined {
+  return literal.kind === 'string' ? { value: literal.value, span: literal.span, offsets: literal.offsets } : undefined;
+}
+
+function value(literal: PyLiteral): FlowValue | undefined {
+  return literal.kind === 'string' || literal.kind === 'number' || literal.kind === 'bool' || literal.kind === 'none' ? { value: literal.value, span: literal.span } : undefined;
+}
+
+/**
+ * Reads `flow.py` statically, as the format note's subset defines it: a
+ * docstring, imports and `def build(flow)`; inside, `with flow.stage(…)`,
+ * `flow.agent/ask/confirm/end(…)`, `with flow.branch/loop/fanout(…)` and
+ * `b.case`/`b.otherwise`, with literal arguments. Anything else is a
+ * `dynamic_flow` problem at its first line, reported once; the nodes
+ * inside it are still read. Nothing is imported or run.
+ */
+export function readFlowPy(py: PythonSyntax): Flow {
+  const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
+  const problem = (code: FlowProblem['code'], span: Span, message: string) => flow.problems.push({ code, message, span });
+  let dynamicReported = false;
+  const dynamic = (node: SyntaxNode, what: string) => {
+    if (dynamicReported) return;
+    dynamicReported = true;
+    const lineEnd = py.text.indexOf('\n', node.from);
+    problem('dynamic_flow', { start: node.from, end: lineEnd === -1 || lineEnd > node.to ? node.to : lineEnd, file: py.file }, `${what} is not part of the static flow subset: the runtime reads flow.py without running it, so it cannot follow this. The nodes inside are still read; write the flow with literal calls only.`);
+  };
+
+  const top = py.tree.topNode;
+  let build: SyntaxNode | undefined;
+  for (const statement of childrenOf(top)) {
+    if (statement.name === 'ImportStatement') continue;
+    if (statement.name === 'ExpressionStatement' && statement.firstChild?.name === 'String') continue;
+    if (statement.name === 'FunctionDefinition' && statement.getChild('VariableName') && textOf(py, statement.getChild('VariableName')!) === 'build' && !build) {
+      build = statement;
+      continue;
+    }
+    dynamic(statement, statement.name === 'FunctionDefinition' ? 'A helper function' : 'Module-level code');
+    if (statement.name === 'FunctionDefinition') readBlock(statement.getChild('Body'), {});
+  }
+  if (!build) problem('invalid_flow_call', { start: 0, end: Math.min(py.text.length, 1), file: py.file }, 'flow.py must define `def build(flow):`, the function the flow is read from.');
+  else readBlock(build.getChild('Body'), {});
+  return flow;
+
+  function readBlock(body: SyntaxNode | null, scope: Scope): void {
+    if (!body) return;
+    for (const statement of childrenOf(body)) readStatement(statement, scope);
+  }
+
+  function readStatement(statement: SyntaxNode, scope: Scope): void {
+    if (statement.name === 'PassStatement' || statement.name === 'Comment') return;
+    if (statement.name === 'ExpressionStatement') {
+      const expression = statement.firstChild;
+      if (expression?.name === 'String' || expression?.name === 'ContinuedString') return;
+      if (expression?.name === 'CallExpression') {
+        const callee = dottedName(py, expression.firstChild);
+        const kind = callee?.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
+        if (kind && ['agent', 'ask', 'confirm', 'end'].includes(kind)) {
+          addNode(readCall(expression, kind), scope);
+          return;
+        }
+      }
+      dynamic(statement, 'This statement');
+      return;
+    }
+    if (statement.name === 'WithStatement') {
+      readWith(statement, scope);
+      return;
+    }
+    // Loops, conditions, assignments: not static; their bodies may still hold nodes.
+    dynamic(statement, `A \`${textOf(py, statement).split(/\s/)[0]}\` statement`);
+    for (const child of childrenOf(statement)) if (child.name === 'Body') readBlock(child, scope);
+  }
+
+  function readWith(statement: SyntaxNode, scope: Scope): void {
+    const call = statement.getChild('CallExpression');
+    const body = statement.getChild('Body');
+    const callee = call ? dottedName(py, call.firstChild) : undefined;
+    const alias = statement.getChild('VariableName');
+    if (!call || !callee) {
+      dynamic(statement, 'This `with` block');
+      readBlock(body, scope);
+      return;
+    }
+    if (scope.branch && (callee === `${scope.branch.variable}.case` || callee === `${scope.branch.variable}.otherwise`)) {
+      readCase(call, callee.endsWith('.otherwise'), body, scope);
+      return;
+    }
+    if (/\.(case|otherwise)$/.test(callee)) {
+      problem('invalid_branch', spanOf(py, call), `\`${callee}\` is used outside the \`with\` of its branch: cases go directly inside \`with flow.branch(…) as ${callee.split('.')[0]}:\`.`);
+      readBlock(body, scope);
+      return;
+    }
+    if (callee === 'flow.stage') {
+      const args = argumentsOf(py, call);
+      const id = args.positional[0] ? text(literalOf(py, args.positional[0])) : undefined;
+      const stage: FlowStage = { id: id?.value ?? `stage@${statement.from}`, idSpan: id?.span ?? spanOf(py, call), nodes: [], span: spanOf(py, statement) };
+      if (!id) problem('invalid_flow_call', spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
+      readKeywords(call, 'stage', (key, literal) => {
+        if (key === 'goal') stage.goal = text(literal);
+      });
+      if (scope.stage) problem('nested_stage', stage.idSpan, `Stage "${stage.id}" is inside stage "${scope.stage.id}": stages are top level only.`);
+      flow.stages.push(stage);
+      readBlock(body, { stage, into: stage.nodes });
+      return;
+    }
+    const kind = callee.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
+    if (kind === 'branch' || kind === 'loop' || kind === 'fanout') {
+      const node = readCall(call, kind);
+      node.span = spanOf(py, statement);
+      addNode(node, scope);
+      if (kind === 'branch') {
+        if (!alias) problem('invalid_branch', spanOf(py, call), 'A branch needs a name for its cases: `with flow.branch(…) as b:`.');
+        readBlock(body, { ...scope, into: [], parent: node, branch: { node, variable: alias ? textOf(py, alias) : 'b' } });
+      } else readBlock(body, { ...scope, into: node.body, parent: node, branch: undefined });
+      return;
+    }
+    dynamic(statement, `\`with ${callee}(…)\``);
+    readBlock(body, scope);
+  }
+
+  function readCase(call: SyntaxNode, otherwise: boolean, body: SyntaxNode | null, scope: Scope): void {
+    const branch = scope.branch!.node;
+    const nodes: string[] = [];
+    if (otherwise) branch.otherwise = { nodes, span: spanOf(py, call) };
+    else {
+      const args = argumentsOf(py, call);
+      const values = args.positional.flatMap((argument) => {
+        const literal = literalOf(py, argument);
+        const found = value(literal);
+        if (!found) dynamic(argument, 'A computed case value');
+        return found ? [found] : [];
+      });
+      const descNode = args.keywords.get('desc');
+      const desc = descNode ? text(literalOf(py, descNode.value)) : undefined;
+      for (const [key, entry] of args.keywords) if (key !== 'desc') problem('invalid_flow_call', spanOf(py, entry.name), `\`case\` takes values or \`desc=\`, not \`${key}=\`.`);
+      branch.cases.push({ values, ...(desc ? { desc } : {}), nodes, span: spanOf(py, call) });
+    }
+    readBlock(body, { ...scope, into: nodes, parent: branch, branch: undefined });
+  }
+
+  function readKeywords(call: SyntaxNode, kind: FlowNodeKind | 'stage', use: (key: string, literal: PyLiteral, name: SyntaxNode) => void): void {
+    const args = argumentsOf(py, call);
+    for (const spread of args.spread) dynamic(spread, '`*args` or `**kwargs`');
+    for (const [key, { name, value: node }] of args.keywords) {
+      const allowed = FLOW_ARGUMENTS[kind];
+      if (!allowed.includes(key)) {
+        problem('invalid_flow_call', spanOf(py, name), `\`${kind}\` takes no \`${key}=\`; it takes ${allowed.map((item) => `\`${item}\``).join(', ')}.`);
+        continue;
+      }
+      const literal = literalOf(py, node);
+      if (isDynamic(literal)) {
+        dynamic(node, `The computed value of \`${key}=\``);
+        continue;
+      }
+      use(key, literal, name);
+    }
+  }
+
+  function readCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
+    const args = argumentsOf(py, call);
+    const idLiteral = args.positional[0] ? literalOf(py, args.positional[0]) : undefined;
+    const id = idLiteral ? text(idLiteral) : undefined;
+    if (!id) {
+      if (idLiteral && isDynamic(idLiteral)) dynamic(args.positional[0], 'A computed node id');
+      else problem('invalid_flow_call', spanOf(py, call), `\`flow.${kind}\` needs a literal id as its first argument.`);
+    }
+    const node = emptyNode(id?.value ?? `${kind}@${call.from}`, id?.span ?? spanOf(py, call), kind, spanOf(py, call));
+    const textKey = TEXT_ARGUMENT[kind];
+    if (args.positional[1]) {
+      const literal = literalOf(py, args.positional[1]);
+      if (isDynamic(literal)) dynamic(args.positional[1], 'A computed text (an f-string, a variable)');
+      else if (textKey) node.text = text(literal);
+      else problem('invalid_flow_call', spanOf(py, args.positional[1]), `\`flow.${kind}\` takes only its id positionally; name the other arguments.`);
+    }
+    for (const extra of args.positional.slice(2)) problem('invalid_flow_call', spanOf(py, extra), `\`flow.${kind}\` takes at most ${textKey ? 'an id and a text' : 'an id'} positionally; name the other arguments.`);
+    readKeywords(call, kind, (key, literal) => assign(node, key, literal));
+    return node;
+  }
+
+  function assign(node: FlowNode, key: string, literal: PyLiteral): void {
+    const list = (item: PyLiteral) => (item.kind === 'list' ? item.items : [item]).flatMap((entry) => text(entry) ?? []);
+    switch (key) {
+      case 'instruction':
+      case 'question':
+      case 'prompt':
+      case 'summary':
+        node.text = text(literal);
+        break;
+      case 'until':
+        node.until = list(literal);
+        break;
+      case 'into':
+      case 'on':
+      case 'goal':
+      case 'over':
+      case 'item':
+      case 'merge':
+        if (literal.kind !== 'none') node[key] = text(literal);
+        break;
+      case 'tool':
+        node.tools = list(literal);
+        break;
+      case 'rule':
+        node.rules = list(literal);
+        break;
+      case 'choices':
+        node.choices = (literal.kind === 'list' ? literal.items : [literal]).flatMap((entry) => value(entry) ?? []);
+        break;
+      case 'max_rounds':
+        node.maxRounds = value(literal);
+        break;
+      case 'max_parallel':
+        node.maxParallel = value(literal);
+        break;
+    }
+  }
+
+  function addNode(node: FlowNode, scope: Scope): void {
+    flow.nodes.push(node);
+    if (scope.stage) node.stage = scope.stage.id;
+    if (scope.parent) node.parent = scope.parent.id;
+    if (!scope.stage) problem('node_outside_stage', node.idSpan, `Node "${node.id}" is outside every stage: put it inside a \`with flow.stage(…)\`.`);
+    if (scope.branch) {
+      problem('invalid_branch', node.idSpan, `Node "${node.id}" is directly inside branch "${scope.branch.node.id}": put it in a \`${scope.branch.variable}.case(…)\` or \`${scope.branch.variable}.otherwise()\`.`);
+      return;
+    }
+    scope.into?.push(node.id);
+  }
+}

@@ -1,0 +1,130 @@
+import * as path from 'node:path';
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import type { Span } from '../../parse/lineIndex';
+import { parsePython, type PythonSyntax } from '../../parse/python';
+import { nodeSpan, pairOf, valueOf } from '../../parse/yamlSyntax';
+import { readText } from '../../workspace/readText';
+import { resolveSkillPath } from '../../workspace/skillPaths';
+import type { FormatContext } from '../formatContext';
+import type { Flow } from './flow';
+import { readFlowPy } from './readFlowPy';
+import { readFlowYaml } from './readFlowYaml';
+import { readState, type StateSchema } from './readState';
+import { readMarkdownFrontmatter, readMarkdownRule, readPythonRules, readSpecIds, readTip, type MarkdownFrontmatter, type Rule, type Tip } from './readTipsRules';
+
+export const DEFAULT_TIP_BUDGET = 2000;
+
+/** Everything a skill+ package is made of, read from its files (never run). */
+export interface SkillPlusPackage {
+  dir: string;
+  version?: string;
+  flow?: Flow;
+  state?: StateSchema;
+  /** `skillplus-state`'s class name (default `State`). */
+  stateClass: string;
+  tipBudget: number;
+  tips: Tip[];
+  /** Reference files that are not tips (no `when:`), for the rules about tip-only keys. */
+  references: MarkdownFrontmatter[];
+  rules: Rule[];
+  spec?: { file: string; ids: ReturnType<typeof readSpecIds> };
+  /** The text of every package file read, by path: spans into them become ranges. */
+  sources: Map<string, string>;
+  /** Python files, for the features that look at their syntax. */
+  python: Map<string, PythonSyntax>;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads the files of a skill+ package: the flow (`flow.py` or `flow.yaml`,
+ * as `metadata.skillplus-flow` says), `state.py`, tips in `references/`,
+ * rules in `rules/`, `spec.md`. Only files inside the skill folder are read;
+ * a binary or oversized file is a finding on that file, not a read.
+ */
+export function readPackage(context: FormatContext): SkillPlusPackage {
+  const { fs, dir, file } = context;
+  const metadataNode = valueOf(context.frontmatter?.doc.contents, 'metadata');
+  const metadata = (context.frontmatterValue?.metadata ?? {}) as Record<string, unknown>;
+  const metaSpan = (key: string): Span => (context.frontmatter ? nodeSpan(context.frontmatter, pairOf(metadataNode, key)?.value ?? pairOf(metadataNode, key)?.key) : undefined) ?? context.frontmatterAnchor;
+  const pkg: SkillPlusPackage = { dir, stateClass: 'State', tipBudget: DEFAULT_TIP_BUDGET, tips: [], references: [], rules: [], sources: new Map(), python: new Map(), diagnostics: [] };
+  const fail = (code: Diagnostic['code'], at: Span, message: string) => pkg.diagnostics.push(diagnostic(code, at.file ?? file, at, message));
+
+  if (typeof metadata['skillplus-version'] === 'string') pkg.version = metadata['skillplus-version'];
+  if (pkg.version !== '0.1') fail('invalid_skillplus_metadata', metaSpan('skillplus-version'), `\`skillplus-version\` is ${JSON.stringify(metadata['skillplus-version'])}; this is skill+ 0.1, written as the string "0.1".`);
+  const budget = metadata['skillplus-tip-budget'];
+  if (budget !== undefined) {
+    if (typeof budget === 'string' && /^\d+$/.test(budget)) pkg.tipBudget = Number(budget);
+    else fail('invalid_skillplus_metadata', metaSpan('skillplus-tip-budget'), '`skillplus-tip-budget` is a whole number of characters, written as a string (`"1500"`).');
+  }
+
+  /** A package file's text, if it is inside the folder and readable; findings otherwise. */
+  const read = (relative: string, at: Span, required: boolean): { file: string; text: string } | undefined => {
+    const resolution = resolveSkillPath(fs, dir, relative);
+    if (resolution.status === 'escapes' || resolution.status === 'backslash') {
+      fail('invalid_skillplus_metadata', at, `\`${relative}\` must be a path inside the skill folder.`);
+      return undefined;
+    }
+    if (resolution.status !== 'found') {
+      if (required) fail(relative.endsWith('.py') && relative.startsWith('state') ? 'invalid_state' : 'invalid_flow_file', at, `\`${relative}\` does not exist in the skill folder${resolution.status === 'case_mismatch' ? ` (only \`${resolution.actual}\`, with another case)` : ''}.`);
+      return undefined;
+    }
+    return readFile(resolution.absolute);
+  };
+  const readFile = (absolute: string): { file: string; text: string } | undefined => {
+    const result = readText(fs, absolute);
+    const at = { start: 0, end: 0, file: absolute };
+    if (result.kind === 'binary') fail('binary_file', at, `${path.basename(absolute)} holds binary data, not text; it is not read.`);
+    else if (result.kind === 'too_large') fail('file_too_large', at, `${path.basename(absolute)} is ${(result.size / 1048576).toFixed(1)} MB; files that large are not read.`);
+    if (result.kind !== 'text') return undefined;
+    pkg.sources.set(absolute, result.text);
+    return { file: absolute, text: result.text };
+  };
+  const python = (found: { file: string; text: string }): PythonSyntax => {
+    const py = parsePython(found.file, found.text);
+    pkg.python.set(found.file, py);
+    return py;
+  };
+
+  // The flow: the metadata's choice, else flow.py, else flow.yaml; both without a choice is ambiguous.
+  const chosen = metadata['skillplus-flow'];
+  const exists = (name: string) => resolveSkillPath(fs, dir, name).status === 'found';
+  let flowName = typeof chosen === 'string' ? chosen : exists('flow.py') ? 'flow.py' : 'flow.yaml';
+  if (typeof chosen !== 'string' && exists('flow.py') && exists('flow.yaml')) {
+    fail('invalid_flow_file', context.frontmatterAnchor, 'Both flow.py and flow.yaml are here and `metadata.skillplus-flow` does not say which is the flow.');
+    flowName = 'flow.py';
+  }
+  const flowFile = read(flowName, typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor, true);
+  if (flowFile) pkg.flow = flowName.endsWith('.py') ? readFlowPy(python(flowFile)) : readFlowYaml(flowFile.file, flowFile.text);
+
+  const stateSetting = typeof metadata['skillplus-state'] === 'string' ? (metadata['skillplus-state'] as string) : 'state.py:State';
+  const [stateName, className = 'State'] = stateSetting.split(':');
+  pkg.stateClass = className;
+  const stateFile = read(stateName, typeof metadata['skillplus-state'] === 'string' ? metaSpan('skillplus-state') : context.frontmatterAnchor, true);
+  if (stateFile) {
+    const py = python(stateFile);
+    pkg.state = readState(py, className);
+    if (!pkg.state.root) fail('invalid_state', { start: 0, end: 0, file: stateFile.file }, `${stateName} defines no class \`${className}\`${pkg.state.models.size > 0 ? ` (it has ${[...pkg.state.models.keys()].join(', ')})` : ''}.`);
+  }
+
+  for (const entry of fs.readDirectory(path.join(dir, 'references')).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.kind !== 'file' || !entry.name.endsWith('.md')) continue;
+    const found = readFile(path.join(dir, 'references', entry.name));
+    if (!found) continue;
+    const frontmatter = readMarkdownFrontmatter(found.file, found.text);
+    const tip = readTip(frontmatter);
+    if (tip) pkg.tips.push(tip);
+    else pkg.references.push(frontmatter);
+  }
+  for (const entry of fs.readDirectory(path.join(dir, 'rules')).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.kind !== 'file' || !/\.(md|py)$/.test(entry.name)) continue;
+    const found = readFile(path.join(dir, 'rules', entry.name));
+    if (!found) continue;
+    if (entry.name.endsWith('.md')) pkg.rules.push(readMarkdownRule(readMarkdownFrontmatter(found.file, found.text)));
+    else pkg.rules.push(...readPythonRules(python(found)));
+  }
+  if (exists('spec.md')) {
+    const spec = read('spec.md', context.frontmatterAnchor, false);
+    if (spec) pkg.spec = { file: spec.file, ids: readSpecIds(spec.file, spec.text) };
+  }
+  return pkg;
+}

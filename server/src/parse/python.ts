@@ -1,0 +1,189 @@
+import type { SyntaxNode, Tree } from '@lezer/common';
+import { parser } from '@lezer/python';
+import type { Span } from './lineIndex';
+
+/**
+ * Python read with `@lezer/python`, never imported or run: a syntax tree
+ * with offsets, and literal values (strings with the file offset of each
+ * character, numbers, booleans, None, lists) for the static subsets that
+ * skill+ files are written in.
+ */
+export interface PythonSyntax {
+  file: string;
+  text: string;
+  tree: Tree;
+  /** Where the parser had to recover: the text there is not Python. */
+  errors: Span[];
+}
+
+export function parsePython(file: string, text: string): PythonSyntax {
+  const tree = parser.parse(text);
+  const errors: Span[] = [];
+  tree.iterate({
+    enter(node) {
+      if (node.type.isError) errors.push({ start: node.from, end: Math.max(node.to, node.from + 1), file });
+    },
+  });
+  return { file, text, tree, errors };
+}
+
+/** A literal as Python would evaluate it; anything else is `dynamic`. */
+export type PyLiteral =
+  | { kind: 'string'; value: string; offsets: number[]; span: Span }
+  | { kind: 'number'; value: number; span: Span }
+  | { kind: 'bool'; value: boolean; span: Span }
+  | { kind: 'none'; value: null; span: Span }
+  | { kind: 'list'; items: PyLiteral[]; span: Span }
+  | { kind: 'dynamic'; span: Span };
+
+export function spanOf(py: PythonSyntax, node: SyntaxNode): Span {
+  return { start: node.from, end: node.to, file: py.file };
+}
+
+export function textOf(py: PythonSyntax, node: SyntaxNode): string {
+  return py.text.slice(node.from, node.to);
+}
+
+/** The children of a node, leaving out punctuation tokens. */
+export function childrenOf(node: SyntaxNode): SyntaxNode[] {
+  const children: SyntaxNode[] = [];
+  for (let child = node.firstChild; child; child = child.nextSibling) {
+    if (!['(', ')', '[', ']', '{', '}', ',', ':', '.'].includes(child.name)) children.push(child);
+  }
+  return children;
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+
+/** One string token (`"…"`, `'…'`, triple-quoted, with `r`/`u`/`b` prefixes) decoded, each character with its offset. */
+function decodeString(py: PythonSyntax, node: SyntaxNode): { value: string; offsets: number[] } | undefined {
+  const raw = textOf(py, node);
+  const prefix = /^[rRuUbB]*/.exec(raw)![0];
+  if (/[fF]/.test(prefix)) return undefined;
+  const rest = raw.slice(prefix.length);
+  const quote = rest.startsWith('"""') || rest.startsWith("'''") ? rest.slice(0, 3) : rest[0];
+  if (!quote || !rest.endsWith(quote) || rest.length < quote.length * 2) return undefined;
+  const start = node.from + prefix.length + quote.length;
+  const body = rest.slice(quote.length, rest.length - quote.length);
+  const isRaw = /[rR]/.test(prefix);
+  let value = '';
+  const offsets: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i];
+    if (char === '\\' && !isRaw && i + 1 < body.length) {
+      const next = body[i + 1];
+      if (next === '\n') {
+        i++;
+        continue;
+      }
+      if (next === 'x' || next === 'u' || next === 'U') {
+        const length = next === 'x' ? 2 : next === 'u' ? 4 : 8;
+        const code = parseInt(body.slice(i + 2, i + 2 + length), 16);
+        if (!Number.isNaN(code)) {
+          const decoded = String.fromCodePoint(code);
+          for (const unit of decoded) {
+            value += unit;
+            offsets.push(start + i);
+          }
+          i += 1 + length;
+          continue;
+        }
+      }
+      value += ESCAPES[next] ?? `\\${next}`;
+      offsets.push(start + i);
+      if (!(next in ESCAPES)) offsets.push(start + i + 1);
+      i++;
+      continue;
+    }
+    value += char;
+    offsets.push(start + i);
+  }
+  offsets.push(start + body.length);
+  return { value, offsets };
+}
+
+/** The literal value of an expression node: strings (also adjacent ones, joined), numbers, booleans, None, lists of them. */
+export function literalOf(py: PythonSyntax, node: SyntaxNode): PyLiteral {
+  const span = spanOf(py, node);
+  switch (node.name) {
+    case 'String': {
+      const decoded = decodeString(py, node);
+      return decoded ? { kind: 'string', ...decoded, span } : { kind: 'dynamic', span };
+    }
+    case 'ContinuedString': {
+      let value = '';
+      const offsets: number[] = [];
+      for (const part of childrenOf(node)) {
+        const decoded = part.name === 'String' ? decodeString(py, part) : undefined;
+        if (!decoded) return { kind: 'dynamic', span };
+        value += decoded.value;
+        offsets.push(...decoded.offsets.slice(0, -1));
+      }
+      offsets.push(node.to);
+      return { kind: 'string', value, offsets, span };
+    }
+    case 'Number': {
+      const value = Number(textOf(py, node).replace(/_/g, ''));
+      return Number.isNaN(value) ? { kind: 'dynamic', span } : { kind: 'number', value, span };
+    }
+    case 'UnaryExpression': {
+      const [operator, operand] = childrenOf(node);
+      const inner = operand ? literalOf(py, operand) : undefined;
+      if (operator && textOf(py, operator) === '-' && inner?.kind === 'number') return { kind: 'number', value: -inner.value, span };
+      return { kind: 'dynamic', span };
+    }
+    case 'Boolean':
+      return { kind: 'bool', value: textOf(py, node) === 'True', span };
+    case 'None':
+      return { kind: 'none', value: null, span };
+    case 'ArrayExpression':
+    case 'TupleExpression':
+      return { kind: 'list', items: childrenOf(node).map((item) => literalOf(py, item)), span };
+    default:
+      return { kind: 'dynamic', span };
+  }
+}
+
+/** Whether a literal holds anything computed (a variable, a call, an f-string). */
+export function isDynamic(literal: PyLiteral): boolean {
+  return literal.kind === 'dynamic' || (literal.kind === 'list' && literal.items.some(isDynamic));
+}
+
+export interface CallArguments {
+  positional: SyntaxNode[];
+  keywords: Map<string, { name: SyntaxNode; value: SyntaxNode }>;
+  /** `*args`, `**kwargs`: what cannot be read statically. */
+  spread: SyntaxNode[];
+}
+
+/** The arguments of a call (or a decorator, or a class's bases), keyword arguments by name. */
+export function argumentsOf(py: PythonSyntax, call: SyntaxNode): CallArguments {
+  const result: CallArguments = { positional: [], keywords: new Map(), spread: [] };
+  const argList = call.getChild('ArgList');
+  if (!argList) return result;
+  const children = childrenOf(argList);
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i];
+    if (child.name === 'VariableName' && children[i + 1]?.name === 'AssignOp' && children[i + 2]) {
+      result.keywords.set(textOf(py, child), { name: child, value: children[i + 2] });
+      i += 2;
+    } else if (child.name === 'ArithOp' || child.name === '*' || child.name === '**') {
+      result.spread.push(child);
+    } else result.positional.push(child);
+  }
+  return result;
+}
+
+/** `a.b.c` of a MemberExpression or VariableName as its dotted parts, or undefined for anything else. */
+export function dottedName(py: PythonSyntax, node: SyntaxNode | null): string | undefined {
+  if (!node) return undefined;
+  if (node.name === 'VariableName') return textOf(py, node);
+  if (node.name === 'MemberExpression') {
+    const children = childrenOf(node);
+    if (children.length === 2 && children[1].name === 'PropertyName') {
+      const left = dottedName(py, children[0]);
+      return left === undefined ? undefined : `${left}.${textOf(py, children[1])}`;
+    }
+  }
+  return undefined;
+}

@@ -144,6 +144,11 @@ export function literalOf(py: PythonSyntax, node: SyntaxNode): PyLiteral {
   }
 }
 
+/** A string literal's text without its quotes and prefix: where renaming it or pointing into it belongs. */
+export function innerSpan(literal: Extract<PyLiteral, { kind: 'string' }>): Span {
+  return { start: literal.offsets[0], end: literal.offsets[literal.offsets.length - 1], file: literal.span.file };
+}
+
 /** Whether a literal holds anything computed (a variable, a call, an f-string). */
 export function isDynamic(literal: PyLiteral): boolean {
   return literal.kind === 'dynamic' || (literal.kind === 'list' && literal.items.some(isDynamic));

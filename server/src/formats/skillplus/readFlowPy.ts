@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Span } from '../../parse/lineIndex';
-import { argumentsOf, childrenOf, dottedName, isDynamic, literalOf, spanOf, textOf, type PyLiteral, type PythonSyntax } from '../../parse/python';
+import { argumentsOf, childrenOf, dottedName, innerSpan, isDynamic, literalOf, spanOf, textOf, type PyLiteral, type PythonSyntax } from '../../parse/python';
 import { emptyNode, FLOW_ARGUMENTS, TEXT_ARGUMENT, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
 
 /** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
@@ -13,11 +13,12 @@ interface Scope {
 }
 
 function text(literal: PyLiteral): FlowText | undefined {
-  return literal.kind === 'string' ? { value: literal.value, span: literal.span, offsets: literal.offsets } : undefined;
+  return literal.kind === 'string' ? { value: literal.value, span: innerSpan(literal), offsets: literal.offsets } : undefined;
 }
 
 function value(literal: PyLiteral): FlowValue | undefined {
-  return literal.kind === 'string' || literal.kind === 'number' || literal.kind === 'bool' || literal.kind === 'none' ? { value: literal.value, span: literal.span } : undefined;
+  if (literal.kind === 'string') return { value: literal.value, span: innerSpan(literal) };
+  return literal.kind === 'number' || literal.kind === 'bool' || literal.kind === 'none' ? { value: literal.value, span: literal.span } : undefined;
 }
 
 /**

@@ -19,7 +19,12 @@ export function readFlowYaml(file: string, text: string): Flow {
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   const span = (node: Node | null | undefined): Span => ({ ...(nodeSpan(yaml, node) ?? { start: 0, end: 0 }), file });
   const problem = (code: FlowProblem['code'], at: Span, message: string) => flow.problems.push({ code, message, span: at });
-  for (const item of yaml.problems) problem('invalid_flow_yaml', { ...item.span, file }, `flow.yaml is not valid YAML: ${item.message}.`);
+  for (const item of yaml.problems) {
+    const lineStart = text.lastIndexOf('\n', item.span.start - 1) + 1;
+    // The usual cause: text starting with `{` read as a flow mapping (`instruction: {x} and more`).
+    const hint = /:\s+\{/.test(text.slice(lineStart, text.indexOf('\n', item.span.start) === -1 ? text.length : text.indexOf('\n', item.span.start))) ? ' Quote text that starts with `{` or holds `: `.' : '';
+    problem('invalid_flow_yaml', { ...item.span, file }, `flow.yaml is not valid YAML: ${item.message}.${hint}`);
+  }
   if (yaml.problems.length > 0) return flow;
 
   const root = yaml.doc.contents as Node | null;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { isScalar, isSeq, type Node } from 'yaml';
 import type { Span } from '../../parse/lineIndex';
-import { argumentsOf, childrenOf, isDynamic, literalOf, spanOf, textOf, type PythonSyntax } from '../../parse/python';
+import { argumentsOf, childrenOf, innerSpan, isDynamic, literalOf, spanOf, textOf, type PythonSyntax } from '../../parse/python';
 import { parseSkillFile } from '../../parse/skillFile';
 import { mapEntries, nodeSpan, parseYamlRegion, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import type { FlowText } from './flow';
@@ -146,7 +146,7 @@ export function readPythonRules(py: PythonSyntax): Rule[] {
         dynamic.push(spanOf(py, entry.value));
         return undefined;
       }
-      return value.kind === 'string' ? { value: value.value, span: value.span, offsets: value.offsets } : undefined;
+      return value.kind === 'string' ? { value: value.value, span: innerSpan(value), offsets: value.offsets } : undefined;
     };
     const id = literal('id');
     const whenEntry = args.keywords.get('when');
@@ -164,7 +164,7 @@ export function readPythonRules(py: PythonSyntax): Rule[] {
       ...(onFail ? { onFail } : {}),
       when: when.flatMap((item) => {
         if (isDynamic(item)) dynamic.push(item.span);
-        return item.kind === 'string' ? [{ value: item.value, span: item.span, offsets: item.offsets }] : [];
+        return item.kind === 'string' ? [{ value: item.value, span: innerSpan(item), offsets: item.offsets }] : [];
       }),
       ...(message ? { message: message.value } : {}),
       function: { name: textOf(py, nameNode), span: spanOf(py, nameNode), params },

@@ -20,14 +20,19 @@ import { toGraphJson } from './compile/graphJson';
 import { codeActions } from './features/codeActions';
 import { completion } from './features/completion';
 import { definition } from './features/definition';
-import { documentDiagnostics, type SeverityOverrides } from './features/diagnostics';
-import type { DocumentView } from './features/documentView';
+import { documentDiagnostics, shownDiagnostics, type SeverityOverrides } from './features/diagnostics';
+import { rangeOf, type DocumentView } from './features/documentView';
 import { hover } from './features/hover';
 import { references } from './features/references';
 import { prepareRename, rename, RenameError } from './features/rename';
 import { codeLenses, foldingRanges, previewLensRange, selectionRanges } from './features/structure';
 import { documentSymbols } from './features/symbols';
-import { AnalysisCache } from './workspace/analysisCache';
+import { packageCodeActions } from './features/skillplus/packageActions';
+import { packageCompletion } from './features/skillplus/packageCompletion';
+import { packageHover } from './features/skillplus/packageHover';
+import { packageDefinition, packagePrepareRename, packageReferences, packageRename } from './features/skillplus/packageNavigation';
+import { packageOutline } from './features/skillplus/packageOutline';
+import { AnalysisCache, type OpenDocument } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
 import { SkillCatalog } from './workspace/skillCatalog';
 import { SkillIndex } from './workspace/skillIndex';
@@ -65,15 +70,47 @@ function readSettings(raw: unknown): Settings {
   return { profile: typeof value.profile === 'string' && isProfileId(value.profile) ? value.profile : 'agentskills', rules, catalogRoots };
 }
 
-function isSkillFile(uri: string): boolean {
-  return uri.startsWith('file:') && path.basename(fileURLToPath(uri)) === 'SKILL.md';
+/** Open documents on disk inside `dir`, as the analysis overlays them. */
+function openIn(dir: string): OpenDocument[] {
+  return documents.all().flatMap((document) => {
+    if (!document.uri.startsWith('file:')) return [];
+    const file = fileURLToPath(document.uri);
+    const relative = path.relative(dir, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? [] : [{ uri: document.uri, file, version: document.version, text: document.getText() }];
+  });
 }
 
-/** The analysed view of an open SKILL.md, or undefined for other documents. */
+/**
+ * The analysed view of an open document: a SKILL.md, or a file of a skill+
+ * package (its SKILL.md in the same folder or the one above, as for
+ * `references/` and `rules/`). Any other document gets no view, so ordinary
+ * Python and Markdown are left to their own extensions.
+ */
 function viewOf(uri: string): DocumentView | undefined {
   const document = documents.get(uri);
-  if (!document || !isSkillFile(uri)) return undefined;
-  return cache.view(uri, document.version, document.getText(), settings.profile);
+  if (!document || !uri.startsWith('file:')) return undefined;
+  const file = fileURLToPath(uri);
+  const open: OpenDocument = { uri, file, version: document.version, text: document.getText() };
+  if (path.basename(file) === 'SKILL.md') return cache.view(open, file, openIn(path.dirname(file)), settings.profile);
+  for (const dir of [path.dirname(file), path.dirname(path.dirname(file))]) {
+    const skillFile = path.join(dir, 'SKILL.md');
+    if (!documents.get(pathToFileURL(skillFile).href) && fs.stat(skillFile)?.kind !== 'file') continue;
+    const view = cache.view(open, skillFile, openIn(dir), settings.profile);
+    if (view.analysis.skillplus && view.analysis.sources.has(file)) return view;
+  }
+  return undefined;
+}
+
+/** A file of a skill+ package other than its SKILL.md: the package features answer there. */
+function isPackageDocument(view: DocumentView): boolean {
+  return view.file !== view.analysis.file;
+}
+
+/** The view the SKILL.md features work on: for a skill+ package, without the flow's nodes, which live in other files. */
+function skillFileView(view: DocumentView): DocumentView {
+  if (!view.analysis.skillplus) return view;
+  const model = { ...view.analysis.model, nodes: [], edges: [], externalInputs: [] };
+  return { ...view, analysis: { ...view.analysis, model } };
 }
 
 function offsetOf(view: DocumentView, position: { line: number; character: number }): number {
@@ -111,7 +148,7 @@ connection.onInitialize((params): InitializeResult => {
       definitionProvider: true,
       referencesProvider: true,
       hoverProvider: true,
-      completionProvider: { triggerCharacters: [' ', '[', ',', '/', ':', '-', '.', '|', "'"] },
+      completionProvider: { triggerCharacters: [' ', '[', ',', '/', ':', '-', '.', '|', "'", '=', '{', '"'] },
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       documentSymbolProvider: true,
       workspaceSymbolProvider: true,
@@ -174,16 +211,27 @@ function rediagnose(uris: string[]): void {
   else for (const uri of uris) schedulePublish(uri);
 }
 
-documents.onDidOpen((event) => {
-  if (!pullDiagnostics && isSkillFile(event.document.uri)) schedulePublish(event.document.uri);
-});
-documents.onDidChangeContent((event) => {
-  if (!pullDiagnostics && isSkillFile(event.document.uri)) schedulePublish(event.document.uri);
-});
+/** An open document changed: every open document of its skill may have new findings (a skill+ package spans files). */
+function documentChanged(uri: string): void {
+  const view = viewOf(uri);
+  if (!view) return;
+  const uris = cache.urisOfSkill(view.analysis.file);
+  if (pullDiagnostics) {
+    if (uris.length > 1) connection.languages.diagnostics.refresh().catch(() => undefined);
+  } else for (const other of uris) schedulePublish(other);
+}
+
+documents.onDidOpen((event) => documentChanged(event.document.uri));
+documents.onDidChangeContent((event) => documentChanged(event.document.uri));
 documents.onDidClose((event) => {
   clearImmediate(pending.get(event.document.uri));
+  const skillFile = cache.skillOf(event.document.uri);
   cache.close(event.document.uri);
-  if (!pullDiagnostics && isSkillFile(event.document.uri)) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  if (!skillFile) return;
+  if (!pullDiagnostics) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  // Its unsaved text no longer counts: the rest of the package is checked against the file on disk.
+  const others = cache.urisOfSkill(skillFile);
+  if (others.length > 0) rediagnose(others);
 });
 
 connection.onDidChangeWatchedFiles((params) => {
@@ -207,34 +255,59 @@ connection.languages.diagnostics.on(async (params, token) => {
   return { kind: DocumentDiagnosticReportKind.Full, items };
 });
 
-connection.onDefinition((params, token) => withView(params.textDocument.uri, token, [], (view) => definition(view, offsetOf(view, params.position))));
-connection.onReferences((params, token) => withView(params.textDocument.uri, token, [], (view) => references(view, offsetOf(view, params.position), params.context.includeDeclaration)));
-connection.onHover((params, token) => withView(params.textDocument.uri, token, null, (view) => hover(view, offsetOf(view, params.position))));
+connection.onDefinition((params, token) =>
+  withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? packageDefinition(view, offsetOf(view, params.position)) : definition(skillFileView(view), offsetOf(view, params.position)))),
+);
+connection.onReferences((params, token) =>
+  withView(params.textDocument.uri, token, [], (view) =>
+    isPackageDocument(view) ? packageReferences(view, offsetOf(view, params.position), params.context.includeDeclaration) : references(skillFileView(view), offsetOf(view, params.position), params.context.includeDeclaration),
+  ),
+);
+connection.onHover((params, token) => withView(params.textDocument.uri, token, null, (view) => (isPackageDocument(view) ? packageHover(view, offsetOf(view, params.position)) : hover(skillFileView(view), offsetOf(view, params.position)))));
 connection.onCompletion((params, token) =>
   withView(params.textDocument.uri, token, [], (view) =>
-    completion({
-      view,
-      offset: offsetOf(view, params.position),
-      profile: PROFILES[settings.profile],
-      lastGoodModel: cache.lastGoodModel(params.textDocument.uri),
-      catalog: catalog.forSkill(view.analysis.dir),
-    }),
+    isPackageDocument(view)
+      ? packageCompletion(view, offsetOf(view, params.position))
+      : completion({
+          view: skillFileView(view),
+          offset: offsetOf(view, params.position),
+          profile: PROFILES[settings.profile],
+          lastGoodModel: view.analysis.skillplus ? undefined : cache.lastGoodModel(params.textDocument.uri),
+          catalog: catalog.forSkill(view.analysis.dir),
+        }),
   ),
 );
 connection.onCodeAction((params, token) =>
-  withView(params.textDocument.uri, token, [], (view) => codeActions(view, { start: offsetOf(view, params.range.start), end: offsetOf(view, params.range.end) })),
+  withView(params.textDocument.uri, token, [], (view) => {
+    const span = { start: offsetOf(view, params.range.start), end: offsetOf(view, params.range.end) };
+    return isPackageDocument(view) ? packageCodeActions(view, span) : [...codeActions(skillFileView(view), span), ...packageCodeActions(view, span)];
+  }),
 );
-connection.onDocumentSymbol((params, token) => withView(params.textDocument.uri, token, [], (view) => documentSymbols(view)));
-connection.onPrepareRename((params, token) => withView(params.textDocument.uri, token, null, (view) => prepareRename(view, offsetOf(view, params.position))));
-connection.onRenameRequest((params, token) => withView(params.textDocument.uri, token, null, (view) => rename(view, offsetOf(view, params.position), params.newName)));
-connection.onFoldingRanges((params, token) => withView(params.textDocument.uri, token, [], (view) => foldingRanges(view)));
-connection.onSelectionRanges((params, token) => withView(params.textDocument.uri, token, [], (view) => selectionRanges(view, params.positions.map((position) => offsetOf(view, position)))));
+connection.onDocumentSymbol((params, token) => withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? packageOutline(view) : documentSymbols(skillFileView(view)))));
+connection.onPrepareRename((params, token) =>
+  withView(params.textDocument.uri, token, null, (view) => (isPackageDocument(view) ? packagePrepareRename(view, offsetOf(view, params.position)) : prepareRename(skillFileView(view), offsetOf(view, params.position)))),
+);
+connection.onRenameRequest((params, token) =>
+  withView(params.textDocument.uri, token, null, (view) =>
+    isPackageDocument(view) ? packageRename(view, offsetOf(view, params.position), params.newName) : rename(skillFileView(view), offsetOf(view, params.position), params.newName),
+  ),
+);
+connection.onFoldingRanges((params, token) => withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? [] : foldingRanges(skillFileView(view)))));
+connection.onSelectionRanges((params, token) =>
+  withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? [] : selectionRanges(skillFileView(view), params.positions.map((position) => offsetOf(view, position))))),
+);
 connection.onCodeLens((params, token) =>
   withView(params.textDocument.uri, token, [], (view) => {
     const uri = params.textDocument.uri;
+    const flow = view.analysis.skillplus?.flow;
+    if (isPackageDocument(view)) {
+      // The flow file opens the package's graph from its first stage.
+      const first = flow?.file === view.file ? flow.stages[0] : undefined;
+      return first ? [{ range: rangeOf(view, first.idSpan), command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] } }] : [];
+    }
     const top = previewLensRange(view);
     const preview = top ? [{ range: top, command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] } }] : [];
-    return [...preview, ...codeLenses(view).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] } }))];
+    return [...preview, ...codeLenses(skillFileView(view)).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] } }))];
   }),
 );
 connection.onWorkspaceSymbol(async (params, token) => {
@@ -254,8 +327,9 @@ connection.onRequest('skillgraph/graph', (params: { uri: string }) => withView(p
 /** Format and problem counts of an open skill, for the status bar. */
 connection.onRequest('skillgraph/skillInfo', (params: { uri: string }) =>
   withView(params.uri, undefined, null, (view) => {
-    const shown = documentDiagnostics(view, settings.rules);
-    return { format: view.analysis.format, name: view.analysis.name ?? null, errors: shown.filter((item) => item.severity === 1).length, warnings: shown.filter((item) => item.severity === 2).length };
+    // The whole skill's findings: for a skill+ package, every file's.
+    const shown = shownDiagnostics(view.analysis.diagnostics, settings.rules);
+    return { format: view.analysis.format, name: view.analysis.name ?? null, errors: shown.filter((item) => item.severity === 'error').length, warnings: shown.filter((item) => item.severity === 'warning').length };
   }),
 );
 

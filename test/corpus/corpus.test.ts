@@ -78,3 +78,21 @@ test('MetaSkill family: OpenSquilla accepts these skills, and no profile finds a
     assert.deepEqual(errors, [], profile);
   }
 });
+
+test('skill+ examples: each is recognised as skill+, every file read, and checks clean (no error, warning or information)', () => {
+  const fs = new NodeFileSystem();
+  const found = discoverSkills(fs, [join(CORPUS, 'skillplus')], CORPUS);
+  assert.deepEqual(found.skills.map((skill) => relative(join(CORPUS, 'skillplus', 'examples'), dirname(skill.file))).sort(), ['competitor-brief', 'customer-refund', 'dependency-upgrade', 'incident-postmortem']);
+  for (const skill of found.skills) {
+    const analysis = analyzeSkill(fs, skill.file);
+    const name = relative(CORPUS, skill.file);
+    assert.equal(analysis.format, 'skillplus', name);
+    assert.deepEqual(analysis.diagnostics.map((item) => `${relative(CORPUS, item.file)} ${item.code}: ${item.message}`), [], name);
+    const pkg = analysis.skillplus!;
+    assert.ok(pkg.flow && pkg.state?.root, `${name}: flow and State read`);
+    assert.ok(pkg.tips.length >= 2 && pkg.rules.length >= 2, `${name}: ${pkg.tips.length} tips, ${pkg.rules.length} rules`);
+    // Every tip and rule is attached somewhere, and the flow reaches the model as nodes of every stage.
+    assert.ok(analysis.model.nodes.length >= 6, `${name}: ${analysis.model.nodes.length} nodes`);
+    assert.deepEqual(pkg.flow.stages.filter((stage) => !analysis.model.nodes.some((node) => node.group === stage.id)).map((stage) => stage.id), [], `${name}: stages with nodes`);
+  }
+});

@@ -98,7 +98,8 @@ test('completion: filters after |, runtime inputs, composed skills, kinds, step 
   assert.ok(labels(await request('textDocument/completion', digest, positionOf(digestText, '| truncate(500)', 2))).includes('truncate'));
   assert.ok(labels(await request('textDocument/completion', digest, positionOf(digestText, 'inputs.user_message', 7))).includes('workspace_dir'));
   const skills = labels(await request('textDocument/completion', digest, positionOf(digestText, 'skill: csv-report', 7)));
-  assert.deepEqual(skills.sort(), ['csv-report', 'release-notes', 'ticket-triage']);
+  // Every sibling skill of examples/ but the MetaSkills themselves.
+  assert.deepEqual(skills.sort(), ['csv-report', 'release-notes', 'ticket-triage', 'trip-planner']);
   assert.deepEqual(labels(await request('textDocument/completion', digest, positionOf(digestText, 'kind: llm_chat', 6))).sort(), ['agent', 'llm_chat', 'llm_classify', 'skill_exec', 'tool_call', 'user_input']);
   const keys = labels(await request('textDocument/completion', digest, positionOf(digestText, '      on_failure: digest_fallback', 6)));
   assert.ok(keys.includes('depends_on') && keys.includes('when') && !keys.includes('tool_args') && !keys.includes('clarify'), keys.join(','));

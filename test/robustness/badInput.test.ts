@@ -23,7 +23,11 @@ function allFiles(dir: string): string[] {
 
 function assertSound(analysis: SkillAnalysis, label: string): void {
   for (const item of analysis.diagnostics) {
-    assert.ok(item.span.start >= 0 && item.span.start <= item.span.end && item.span.end <= analysis.text.length, `${label}: ${item.code} span ${item.span.start}-${item.span.end} outside 0-${analysis.text.length}`);
+    // A finding about another file of the package (skill+) is located in that file's text.
+    const text = item.file === analysis.file ? analysis.text : analysis.sources.get(item.file);
+    assert.ok(text !== undefined || item.span.end === 0, `${label}: ${item.code} in ${item.file}, a file the analysis did not read`);
+    const length = text?.length ?? 0;
+    assert.ok(item.span.start >= 0 && item.span.start <= item.span.end && item.span.end <= length, `${label}: ${item.code} span ${item.span.start}-${item.span.end} outside 0-${length} of ${item.file}`);
     assert.ok(item.message.length > 0, `${label}: ${item.code} has no message`);
   }
 }
@@ -159,4 +163,71 @@ test('MetaSkill bad input: located diagnostics, never a crash or a hang', () => 
   assert.equal(analysis.model.nodes.length, 2000);
   assert.equal(analysis.model.edges.filter((edge) => edge.kind === 'data').length, 1999);
   assert.deepEqual(analysis.diagnostics.filter((item) => item.severity === 'error'), []);
+});
+
+/** The files of a corpus skill+ package, by path relative to the package. */
+function packageFiles(name: string): Record<string, string> {
+  const dir = path.join(CORPUS, 'skillplus', 'examples', name);
+  return Object.fromEntries(allFiles(dir).map((file) => [path.relative(dir, file), readFileSync(file, 'utf8')]));
+}
+
+/** The package at /skills/<name> (its folder named as SKILL.md's `name`). */
+function analyzeFiles(files: Record<string, string | Buffer>, name = 'competitor-brief', fs = new MemoryFileSystem()): SkillAnalysis {
+  for (const [relative, content] of Object.entries(files)) fs.write(path.join('/skills', name, relative), content);
+  return analyzeSkill(fs, path.join('/skills', name, 'SKILL.md'));
+}
+
+test('skill+ packages edited at random in every file: every finding located in its own file, no exception', () => {
+  const pieces = ['(', ')', ':', '"', "'", '{', '}', '[', ']', '\n', '    ', 'with ', 'flow.', ' and ', ' or ', 'not ', '=', ' in [', '---\n', '@rule(', 'def ', 'class ', '\\', '\u0000', '😀', 'stage=', 'into="'];
+  let runs = 0;
+  for (const [index, name] of ['competitor-brief', 'customer-refund', 'dependency-upgrade', 'incident-postmortem'].entries()) {
+    const files = packageFiles(name);
+    const next = random(100 + index);
+    const editable = Object.keys(files).filter((file) => /\.(py|md|yaml)$/.test(file));
+    for (let edit = 0; edit < 60; edit++) {
+      const file = editable[Math.floor(next() * editable.length)];
+      const text = files[file];
+      const at = Math.floor(next() * (text.length + 1));
+      files[file] = next() < 0.3 ? text.slice(0, at) + text.slice(Math.min(text.length, at + Math.floor(next() * 40))) : text.slice(0, at) + pieces[Math.floor(next() * pieces.length)] + text.slice(at);
+      assertSound(analyzeFiles(files, name), `${name} edit ${edit} in ${file}`);
+      runs++;
+    }
+  }
+  assert.equal(runs, 240);
+});
+
+test('skill+ bad input: a flow.py that is not Python, a 10,000-character predicate, escaping paths, a rules folder of junk', () => {
+  const base = packageFiles('competitor-brief');
+  const notPython = analyzeFiles({ ...base, 'flow.py': 'def build(flow:\n    with flow.stage("a"\n        flow.agent("x", "y")\n' });
+  assertSound(notPython, 'flow.py not Python');
+  assert.ok(notPython.diagnostics.some((item) => item.code === 'dynamic_flow' && item.file.endsWith('flow.py')), JSON.stringify(notPython.diagnostics.map((item) => item.code)));
+
+  const long = Array.from({ length: 800 }, (_, i) => `scope_ok=${i % 2 === 0 ? 'true' : 'false'}`).join(' or ');
+  assert.ok(long.length >= 10000);
+  const longTip = analyzeFiles({ ...base, 'references/long.md': `---\nwhen: ${long} and nope=1\n---\nTip.\n` });
+  assertSound(longTip, 'long predicate');
+  assert.deepEqual(longTip.diagnostics.map((item) => [item.code, path.basename(item.file)]), [['unknown_predicate_path', 'long.md']]);
+
+  // skillplus-state and skillplus-flow pointing out of the folder; a symlinked rule to a file outside: nothing outside is read.
+  const memory = new MemoryFileSystem({ '/secret/state.py': 'class State:\n    x: str\n', '/secret/rule.py': '@rule(id="x", on_fail="deny")\ndef x(state, ctx):\n    return True\n' });
+  const skill = base['SKILL.md'].replace('skillplus-state: "state.py:State"', 'skillplus-state: "../../secret/state.py:State"');
+  assert.notEqual(skill, base['SKILL.md']);
+  const recording = new RecordingFileSystem(memory);
+  for (const [relative, content] of Object.entries({ ...base, 'SKILL.md': skill })) memory.write(path.join('/skills/competitor-brief', relative), content);
+  memory.symlink('/skills/competitor-brief/rules/outside.py', '/secret/rule.py');
+  const escaping = analyzeSkill(recording, '/skills/competitor-brief/SKILL.md');
+  assertSound(escaping, 'escaping paths');
+  assert.ok(escaping.diagnostics.some((item) => item.code === 'invalid_skillplus_metadata' && /inside the skill folder/.test(item.message)));
+  assert.deepEqual(recording.touched.filter((file) => file.startsWith('/secret')), []);
+
+  const junk = analyzeFiles({ ...base, 'rules/blob.py': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]), 'rules/empty.md': '', 'rules/only-dashes.md': '---\n', 'references/bad.md': '---\nwhen: [\n---\n' });
+  assertSound(junk, 'junk rules');
+  assert.deepEqual(junk.diagnostics.map((item) => `${path.relative('/skills/competitor-brief', item.file)} ${item.code}`).sort(), [
+    'references/bad.md invalid_frontmatter',
+    'rules/blob.py binary_file',
+    'rules/empty.md invalid_on_fail',
+    'rules/empty.md spec_unlisted_id',
+    'rules/only-dashes.md invalid_on_fail',
+    'rules/only-dashes.md spec_unlisted_id',
+  ]);
 });

@@ -13,7 +13,7 @@ function files(dir: string): string[] {
 
 test('every rule has a unit test that expects it at exact ranges', () => {
   const tests = files(join(root, 'test', 'unit')).filter((file) => file.endsWith('.test.ts')).map((file) => readFileSync(file, 'utf8')).join('\n');
-  const untested = codes.filter((code) => !new RegExp(`expectAt\\([^)]*'${code}'`).test(tests) && !tests.includes(`['${code}'`));
+  const untested = codes.filter((code) => !new RegExp(`expect(At|In)\\([^)]*'${code}'`).test(tests) && !tests.includes(`['${code}'`));
   assert.deepEqual(untested, []);
 });
 

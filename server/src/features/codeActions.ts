@@ -17,7 +17,7 @@ const AIP_SCHEMA_ID = 'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.
 
 /** Quick fixes for the diagnostics overlapping `span`. Every edit is computed from the model, never guessed from text. */
 export function codeActions(view: DocumentView, span: Span): CodeAction[] {
-  const overlapping = view.analysis.diagnostics.filter((item) => item.span.start <= span.end && span.start <= item.span.end);
+  const overlapping = view.analysis.diagnostics.filter((item) => item.file === view.file && item.span.start <= span.end && span.start <= item.span.end);
   return overlapping.flatMap((item) => fixesFor(view, item));
 }
 

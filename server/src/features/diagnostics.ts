@@ -27,11 +27,16 @@ export function toLspDiagnostic(view: DocumentView, item: Diagnostic, docsBase?:
   };
 }
 
-/** The document's diagnostics for the editor, after the user's severity overrides. */
-export function documentDiagnostics(view: DocumentView, overrides: SeverityOverrides, docsBase?: string): LspDiagnostic[] {
-  return view.analysis.diagnostics.flatMap((item) => {
+/** Diagnostics after the user's severity overrides (`off` drops them). */
+export function shownDiagnostics(diagnostics: Diagnostic[], overrides: SeverityOverrides): Diagnostic[] {
+  return diagnostics.flatMap((item) => {
     const override = overrides[item.code];
     if (override === 'off') return [];
-    return [toLspDiagnostic(view, override ? { ...item, severity: override } : item, docsBase)];
+    return [override ? { ...item, severity: override } : item];
   });
+}
+
+/** The document's diagnostics for the editor: those in its own file (a skill+ package spreads them over several). */
+export function documentDiagnostics(view: DocumentView, overrides: SeverityOverrides, docsBase?: string): LspDiagnostic[] {
+  return shownDiagnostics(view.analysis.diagnostics.filter((item) => item.file === view.file), overrides).map((item) => toLspDiagnostic(view, item, docsBase));
 }

@@ -1,23 +1,62 @@
+import { pathToFileURL } from 'node:url';
 import type { SkillAnalysis } from '../analyze';
 import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
 import type { FileSystem } from '../workspace/fileSystem';
 
-/** One analysed SKILL.md as the features see it: the analysis and its line index. */
+/**
+ * One open document as the features see it: the analysis of the skill it
+ * belongs to and its own line index. For most skills the document is the
+ * SKILL.md; for a skill+ package it may be any file of the package
+ * (`flow.py`, `state.py`, a tip), all sharing one analysis.
+ */
 export interface DocumentView {
   uri: string;
   /** The editor's version of the text, for versioned workspace edits. */
   version: number | null;
   analysis: SkillAnalysis;
+  /** The document's file and text (the SKILL.md's are `analysis.file` and `analysis.text`). */
+  file: string;
+  text: string;
   lines: LineIndex;
   fs: FileSystem;
+  /** Line indexes of the package's other files, made when first asked for. */
+  otherLines: Map<string, LineIndex>;
 }
 
-export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem): DocumentView {
-  return { uri, version, analysis, lines: new LineIndex(analysis.text), fs };
+export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem, file = analysis.file, text = analysis.text): DocumentView {
+  return { uri, version, analysis, file, text, lines: new LineIndex(text), fs, otherLines: new Map() };
+}
+
+/** The text of any file of the view's skill (the document, SKILL.md, a package file read by the analysis). */
+export function textOf(view: DocumentView, file: string | undefined): string {
+  if (file === undefined || file === view.file) return view.text;
+  return file === view.analysis.file ? view.analysis.text : view.analysis.sources.get(file) ?? '';
+}
+
+/** The line index of any file of the view's skill. */
+export function linesOf(view: DocumentView, file: string | undefined): LineIndex {
+  if (file === undefined || file === view.file) return view.lines;
+  let lines = view.otherLines.get(file);
+  if (!lines) {
+    lines = new LineIndex(textOf(view, file));
+    view.otherLines.set(file, lines);
+  }
+  return lines;
+}
+
+/** A span in the view's document (spans without a file are in SKILL.md). */
+export function inDocument(view: DocumentView, span: Span): boolean {
+  return (span.file ?? view.analysis.file) === view.file;
 }
 
 export function rangeOf(view: DocumentView, span: Span): LspRange {
-  return view.lines.rangeOf(span);
+  return linesOf(view, span.file ?? view.analysis.file).rangeOf(span);
+}
+
+/** A span in any file of the skill, as an LSP location. */
+export function locationOf(view: DocumentView, span: Span): { uri: string; range: LspRange } {
+  const file = span.file ?? view.analysis.file;
+  return { uri: file === view.file ? view.uri : pathToFileURL(file).href, range: rangeOf(view, span) };
 }
 
 export function contains(span: Span, offset: number): boolean {

@@ -231,15 +231,22 @@ export function parsePredicate(text: string): PredicateRead {
   return predicate ? { predicate, problems } : { problems };
 }
 
-/** Every path a predicate reads, in order. */
-export function predicatePaths(predicate: Predicate): PathRef[] {
+export type PredicateAtom = Extract<Predicate, { path: PathRef }>;
+
+/** Every comparison, membership and bare path of a predicate, in order. */
+export function predicateAtoms(predicate: Predicate): PredicateAtom[] {
   switch (predicate.kind) {
     case 'or':
     case 'and':
-      return predicate.items.flatMap(predicatePaths);
+      return predicate.items.flatMap(predicateAtoms);
     case 'not':
-      return predicatePaths(predicate.operand);
+      return predicateAtoms(predicate.operand);
     default:
-      return [predicate.path];
+      return [predicate];
   }
+}
+
+/** Every path a predicate reads, in order. */
+export function predicatePaths(predicate: Predicate): PathRef[] {
+  return predicateAtoms(predicate).map((atom) => atom.path);
 }

@@ -37,7 +37,10 @@ export type PyLiteral =
   | { kind: 'dynamic'; span: Span };
 
 export function spanOf(py: PythonSyntax, node: SyntaxNode): Span {
-  return { start: node.from, end: node.to, file: py.file };
+  // Statement-like nodes (a decorator, a body line) take their newline along: a range ends at the last character written.
+  let end = node.to;
+  while (end > node.from && /\s/.test(py.text[end - 1])) end--;
+  return { start: node.from, end, file: py.file };
 }
 
 export function textOf(py: PythonSyntax, node: SyntaxNode): string {

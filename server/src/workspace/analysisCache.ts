@@ -1,104 +1,126 @@
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { analyzeSkill } from '../analyze';
+import { analyzeSkill, type SkillAnalysis } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import { createView, type DocumentView } from '../features/documentView';
 import type { SkillModel } from '../model/skillModel';
-import { AnalysisFileSystem, type FileSystem } from './fileSystem';
-import type { SkillCatalog } from './skillCatalog';
 import { YamlChunkCache } from '../parse/yamlChunks';
+import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from './fileSystem';
+import type { SkillCatalog } from './skillCatalog';
 
-/** How long a document's view of its folder is trusted without a file event. */
+/** How long a skill's view of its folder is trusted without a file event. */
 const FOLDER_VIEW_MS = 2000;
 
-interface Entry {
-  key: string;
-  view: DocumentView;
+/** An open document: its URI, file, version and text. */
+export interface OpenDocument {
+  uri: string;
+  file: string;
+  version: number;
+  text: string;
 }
 
+interface SkillEntry {
+  key: string;
+  analysis: SkillAnalysis;
+  yamlCache: YamlChunkCache;
+  folder?: { fs: AnalysisFileSystem; since: number };
+  lastGood?: SkillModel;
+}
 
 /**
- * Analyses of open SKILL.md documents, keyed by document version and
- * profile, so every request on an unchanged document reuses one analysis.
- * Knows which skill folder each document owns, so a change to any file in
- * that folder (a script created, a reference deleted) invalidates exactly
- * the skills that can name it.
+ * Analyses of the skills open documents belong to, keyed by the versions of
+ * every open document in the skill folder and the profile, so every request
+ * on unchanged documents reuses one analysis. A skill+ package is one
+ * analysis however many of its files are open; each open document gets its
+ * own view of it. A change to any file in a skill folder (a script created,
+ * a reference deleted) invalidates exactly the skills that can name it.
  */
 export class AnalysisCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly lastGood = new Map<string, SkillModel>();
-  /** Parsed YAML chunks per document, reused across its versions. */
-  private readonly yamlCaches = new Map<string, YamlChunkCache>();
-  /**
-   * Folder listings and link targets per document, reused across its
-   * versions while the user types: dropped when a watched file in its folder
-   * changes, and after a few seconds anyway, for clients that do not watch files.
-   */
-  private readonly folderViews = new Map<string, { fs: AnalysisFileSystem; since: number }>();
+  private readonly skills = new Map<string, SkillEntry>();
+  private readonly views = new Map<string, { key: string; skillFile: string; view: DocumentView }>();
 
   constructor(private readonly fs: FileSystem, private readonly catalog: SkillCatalog) {}
 
-  /** The analysis of `text` at `version`, reusing the cached one when nothing changed. */
-  view(uri: string, version: number, text: string, profile: ProfileId): DocumentView {
-    const key = `${version}:${profile}`;
-    const cached = this.entries.get(uri);
-    if (cached && cached.key === key) return cached.view;
-    let yamlCache = this.yamlCaches.get(uri);
-    if (!yamlCache) {
-      yamlCache = new YamlChunkCache();
-      this.yamlCaches.set(uri, yamlCache);
+  /**
+   * The view of `document` in the skill whose SKILL.md is `skillFile`.
+   * `open` are the open documents inside that skill's folder (the SKILL.md
+   * among them when it is open): their unsaved text is what is analysed.
+   */
+  view(document: OpenDocument, skillFile: string, open: OpenDocument[], profile: ProfileId): DocumentView {
+    const skill = open.find((item) => item.file === skillFile);
+    const others = open.filter((item) => item.file !== skillFile).sort((a, b) => a.file.localeCompare(b.file));
+    const key = `${profile}|${skill?.version ?? 'disk'}|${others.map((item) => `${item.file}@${item.version}`).join(',')}`;
+    let entry = this.skills.get(skillFile);
+    if (!entry || entry.key !== key) {
+      entry = this.analyze(skillFile, key, skill, others, profile, entry);
+      this.skills.set(skillFile, entry);
     }
-    let folder = this.folderViews.get(uri);
-    if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) {
-      folder = { fs: new AnalysisFileSystem(this.fs), since: Date.now() };
-      this.folderViews.set(uri, folder);
-    }
-    const analysis = analyzeSkill(folder.fs, fileURLToPath(uri), { text, profile, yamlCache, catalog: this.catalog });
-    const view = createView(uri, version, analysis, this.fs);
-    this.entries.set(uri, { key, view });
-    if (analysis.model.nodes.length > 0) this.lastGood.set(uri, analysis.model);
+    const viewKey = `${key}|${document.version}`;
+    const cached = this.views.get(document.uri);
+    if (cached && cached.key === viewKey && cached.skillFile === skillFile) return cached.view;
+    const view = createView(document.uri, document.version, entry.analysis, this.fs, document.file, document.file === skillFile ? entry.analysis.text : document.text);
+    this.views.set(document.uri, { key: viewKey, skillFile, view });
     return view;
   }
 
-  /** The last model with steps, for completion while the current text does not parse. */
-  lastGoodModel(uri: string): SkillModel | undefined {
-    return this.lastGood.get(uri);
+  private analyze(skillFile: string, key: string, skill: OpenDocument | undefined, others: OpenDocument[], profile: ProfileId, previous: SkillEntry | undefined): SkillEntry {
+    const yamlCache = previous?.yamlCache ?? new YamlChunkCache();
+    let folder = previous?.folder;
+    if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) folder = { fs: new AnalysisFileSystem(this.fs), since: Date.now() };
+    const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, item.text]))) : folder.fs;
+    const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, catalog: this.catalog });
+    const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;
+    return { key, analysis, yamlCache, folder, ...(lastGood ? { lastGood } : {}) };
   }
 
-  /** Forgets the analyses of skills whose folder holds `changedFile`; returns their URIs. */
+  /** The last model with steps of the skill a document belongs to, for completion while the current text does not parse. */
+  lastGoodModel(uri: string): SkillModel | undefined {
+    const view = this.views.get(uri);
+    return view ? this.skills.get(view.skillFile)?.lastGood : undefined;
+  }
+
+  /** The open documents whose views belong to the skill `skillFile`. */
+  urisOfSkill(skillFile: string): string[] {
+    return [...this.views].filter(([, item]) => item.skillFile === skillFile).map(([uri]) => uri);
+  }
+
+  /** The SKILL.md the open document `uri` was last analysed with, if any. */
+  skillOf(uri: string): string | undefined {
+    return this.views.get(uri)?.skillFile;
+  }
+
+  /** Forgets the analyses of skills whose folder holds `changedFile`; returns the URIs of their open documents. */
   invalidateFolderOf(changedFile: string): string[] {
-    const affected: string[] = [];
-    for (const uri of this.entries.keys()) {
-      const dir = path.dirname(fileURLToPath(uri));
-      const relative = path.relative(dir, changedFile);
-      if (!relative.startsWith('..') && !path.isAbsolute(relative)) {
-        this.entries.delete(uri);
-        this.folderViews.delete(uri);
-        affected.push(uri);
-      }
-    }
-    return affected;
+    return this.forget((skillFile) => {
+      const relative = path.relative(path.dirname(skillFile), changedFile);
+      return !relative.startsWith('..') && !path.isAbsolute(relative);
+    });
   }
 
   /** Forgets the analyses of MetaSkills (the catalog they compose from changed); returns their URIs. */
   invalidateMetaSkills(): string[] {
-    const affected = [...this.entries].filter(([, entry]) => entry.view.analysis.metaPlan).map(([uri]) => uri);
-    for (const uri of affected) this.entries.delete(uri);
-    return affected;
+    return this.forget((skillFile) => !!this.skills.get(skillFile)?.analysis.metaPlan);
   }
 
   /** Forgets every analysis (settings changed). */
   clear(): string[] {
-    const uris = [...this.entries.keys()];
-    this.entries.clear();
-    this.folderViews.clear();
+    return this.forget(() => true);
+  }
+
+  private forget(affected: (skillFile: string) => boolean): string[] {
+    const uris: string[] = [];
+    for (const skillFile of [...this.skills.keys()].filter(affected)) {
+      const entry = this.skills.get(skillFile)!;
+      // The YAML chunks and the last good model outlive a change on disk; the folder view and the analysis do not.
+      this.skills.set(skillFile, { key: '', analysis: entry.analysis, yamlCache: entry.yamlCache, ...(entry.lastGood ? { lastGood: entry.lastGood } : {}) });
+      uris.push(...this.urisOfSkill(skillFile));
+    }
+    for (const uri of uris) this.views.delete(uri);
     return uris;
   }
 
   close(uri: string): void {
-    this.entries.delete(uri);
-    this.lastGood.delete(uri);
-    this.yamlCaches.delete(uri);
-    this.folderViews.delete(uri);
+    const view = this.views.get(uri);
+    this.views.delete(uri);
+    if (view && this.urisOfSkill(view.skillFile).length === 0) this.skills.delete(view.skillFile);
   }
 }

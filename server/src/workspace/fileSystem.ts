@@ -176,3 +176,37 @@ export class AnalysisFileSystem implements FileSystem {
     return this.realpaths.get(filePath);
   }
 }
+
+/**
+ * The disk as the editor sees it: files open in the editor read as their
+ * unsaved text. A skill+ package spans several files, so an edit in
+ * `state.py` must reach the checks of `flow.py` before it is saved.
+ */
+export class OverlayFileSystem implements FileSystem {
+  private readonly encoded = new Map<string, Uint8Array>();
+
+  constructor(private readonly inner: FileSystem, overlays: Map<string, string>) {
+    for (const [file, text] of overlays) this.encoded.set(path.resolve(file), new TextEncoder().encode(text));
+  }
+
+  stat(filePath: string): EntryStat | undefined {
+    const overlay = this.encoded.get(path.resolve(filePath));
+    const stat = this.inner.stat(filePath);
+    if (!overlay || stat?.kind === 'symlink') return stat;
+    return { kind: 'file', size: overlay.byteLength, mtimeMs: stat?.mtimeMs ?? 0 };
+  }
+
+  readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
+    return this.inner.readDirectory(dirPath);
+  }
+
+  readFile(filePath: string): Uint8Array | undefined {
+    // A link is followed as on disk, then the open buffer of its target (if open) is read.
+    const real = this.inner.realpath(filePath) ?? path.resolve(filePath);
+    return this.encoded.get(real) ?? this.encoded.get(path.resolve(filePath)) ?? this.inner.readFile(filePath);
+  }
+
+  realpath(filePath: string): string | undefined {
+    return this.inner.realpath(filePath) ?? (this.encoded.has(path.resolve(filePath)) ? path.resolve(filePath) : undefined);
+  }
+}

@@ -138,10 +138,14 @@ test('invalid_loop and invalid_fanout: no max_rounds, no exit; a fan-out over a 
 });
 
 test('invalid_flow_file: both front ends without a choice; a flow that is not there', () => {
-  const both = analyzePackage({ 'flow.yaml': FLOW_YAML });
-  assert.match(both.analysis.diagnostics.find((item) => item.code === 'invalid_flow_file')!.message, /Both flow.py and flow.yaml/);
-  const none = analyzePackage({ 'flow.py': null });
-  assert.match(none.analysis.diagnostics.find((item) => item.code === 'invalid_flow_file')!.message, /`flow.yaml` does not exist/);
+  const anchored = { 'SKILL.md': PACKAGE['SKILL.md'].replace('---', '«---»') };
+  const both = analyzePackage({ ...anchored, 'flow.yaml': FLOW_YAML });
+  assert.match(expectIn(both.analysis, 'invalid_flow_file', both.spans['SKILL.md'])[0].message, /Both flow.py and flow.yaml/);
+  const none = analyzePackage({ ...anchored, 'flow.py': null });
+  assert.match(expectIn(none.analysis, 'invalid_flow_file', none.spans['SKILL.md'])[0].message, /`flow.yaml` does not exist/);
+  // A chosen flow that is not there is reported at the choice.
+  const chosen = analyzePackage({ 'SKILL.md': PACKAGE['SKILL.md'].replace('  skillplus-tip-budget', '  skillplus-flow: «flows/main.py»\n  skillplus-tip-budget') });
+  expectIn(chosen.analysis, 'invalid_flow_file', chosen.spans['SKILL.md']);
 });
 
 test('invalid_flow_yaml: unknown keys, two kind keys, text that YAML read as a mapping', () => {

@@ -39,6 +39,9 @@ export function itemsInScope(flow: Flow, node: FlowNode, state: StateSchema | un
   return items;
 }
 
+/** The type of the field a node writes, for a field the quick fix adds. */
+const WRITTEN_TYPE: Partial<Record<FlowNode['kind'], string>> = { confirm: 'bool', fanout: 'list[str]', ask: 'str', agent: 'str' };
+
 function report(out: Diagnostic[], code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): void {
   out.push(diagnostic(code, span.file!, span, message, data));
 }
@@ -54,11 +57,13 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
   const diagnostics: Diagnostic[] = [];
   if (!state?.root) return diagnostics;
   const root = state.root;
-  const unknownPath = (code: Diagnostic['code'], text: FlowText, segments: string[], failedAt: number, candidates: string[], what: string) => {
+  const unknownPath = (code: Diagnostic['code'], text: FlowText, segments: string[], failedAt: number, candidates: string[], what: string, fieldType: string) => {
     const suggestion = closestName(segments[failedAt], candidates);
     const prefix = segments.slice(0, failedAt).join('.');
     const start = prefix.length > 0 ? prefix.length + 1 : 0;
-    report(diagnostics, code, textSpan(text, start, start + segments[failedAt].length), `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`, suggestion ? { suggestion, field: segments[failedAt] } : { field: segments[failedAt] });
+    // A missing top-level field can be added to State by a quick fix, with the type its use asks for.
+    const data = { ...(suggestion ? { suggestion } : {}), ...(failedAt === 0 ? { field: segments[0], fieldType } : {}) };
+    report(diagnostics, code, textSpan(text, start, start + segments[failedAt].length), `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`, data);
   };
   for (const node of flow.nodes) {
     for (const [key, text] of [['into', node.into], ['on', node.on], ['over', node.over]] as const) {
@@ -66,7 +71,7 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
       const segments = text.value.split('.');
       const resolved = resolveStatePath(state, segments);
       if (!resolved.ok) {
-        unknownPath('unknown_state_path', text, segments, resolved.failedAt, resolved.candidates, `\`${key}="${text.value}"\` of node "${node.id}"`);
+        unknownPath('unknown_state_path', text, segments, resolved.failedAt, resolved.candidates, `\`${key}="${text.value}"\` of node "${node.id}"`, key === 'over' ? 'list[str]' : key === 'on' ? 'str' : WRITTEN_TYPE[node.kind] ?? 'str');
         continue;
       }
       if (key !== 'into') continue;
@@ -108,7 +113,7 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
         'unknown_placeholder',
         placeholder.span,
         `\`{${placeholder.path}}\` in node "${node.id}" names no State path${items.size > 0 ? ` and no item in scope (${[...items.keys()].join(', ')})` : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The model would see the braces as they are.`,
-        suggestion ? { suggestion } : undefined,
+        { ...(suggestion ? { suggestion, replacement: segments.map((segment, index) => (index === resolved.failedAt ? suggestion : segment)).join('.') } : {}), ...(resolved.failedAt === 0 ? { field: segments[0], fieldType: 'str' } : {}) },
       );
     }
   }

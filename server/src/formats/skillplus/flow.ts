@@ -96,6 +96,8 @@ export interface FlowProblem {
   code: 'dynamic_flow' | 'invalid_flow_call' | 'nested_stage' | 'node_outside_stage' | 'invalid_flow_yaml' | 'invalid_branch';
   message: string;
   span: Span;
+  /** For the quick fix: the text to quote in flow.yaml. */
+  data?: { quote: { start: number; end: number } };
 }
 
 export interface Flow {

@@ -14,7 +14,7 @@ function at(code: Diagnostic['code'], span: Span, message: string, data?: Record
  * define them.
  */
 export function checkFlowShape(flow: Flow, state: StateSchema | undefined): Diagnostic[] {
-  const diagnostics: Diagnostic[] = flow.problems.map((problem) => at(problem.code, problem.span, problem.message));
+  const diagnostics: Diagnostic[] = flow.problems.map((problem) => at(problem.code, problem.span, problem.message, problem.data));
   const seen = (items: { id: string; idSpan: Span }[], what: string) => {
     const first = new Map<string, Span>();
     for (const item of items) {

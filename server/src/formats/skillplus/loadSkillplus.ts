@@ -18,6 +18,7 @@ export function loadSkillplus(context: FormatContext): FormatResult {
   if (pkg.flow) diagnostics.push(...checkFlowShape(pkg.flow, pkg.state), ...checkBindings(pkg.flow, pkg.state));
   const { diagnostics: crossFile, attachments } = checkTipsAndRules(pkg, context.fs, context.file);
   diagnostics.push(...crossFile);
+  pkg.attachments = attachments;
   for (const py of pkg.python.values()) {
     // flow.py's own reader says what is not static; a state or rule file that is not Python is worth a word at its first error.
     if (py.file === pkg.flow?.file || py.errors.length === 0) continue;

@@ -40,6 +40,9 @@ export interface CheckedPredicate {
   faulty: boolean;
 }
 
+/** The type a field compared with a value would have. */
+const VALUE_TYPE: Record<ValueRef['kind'], string> = { number: 'float', bool: 'bool', null: 'str | None', string: 'str' };
+
 /** Whether a value fits a State type (`=` and `in`). */
 function fits(type: StateType, nullable: boolean, value: ValueRef): boolean {
   if (value.kind === 'null') return nullable;
@@ -80,7 +83,8 @@ export function checkPredicates(owner: PredicateOwner, texts: FlowText[], flow: 
     checked.push(entry);
     if (!read.predicate) continue;
 
-    const checkPath = (path: PathRef): { builtin?: string; type?: StateType; nullable?: boolean } | undefined => {
+    /** `fieldType`: what the path is compared with, for a field the quick fix adds. */
+    const checkPath = (path: PathRef, fieldType: string): { builtin?: string; type?: StateType; nullable?: boolean } | undefined => {
       const [first] = path.segments;
       if (first.name in BUILTINS) {
         if (path.segments.length > 1 && first.name !== 'item') report('unknown_predicate_path', at(path.start, path.end), `\`${first.name}\` is a built-in (${BUILTINS[first.name]}); it has no \`.${path.segments[1].name}\`.`);
@@ -96,7 +100,7 @@ export function checkPredicates(owner: PredicateOwner, texts: FlowText[], flow: 
         'unknown_predicate_path',
         at(segment.start, segment.end),
         `\`${path.segments.slice(0, resolved.failedAt + 1).map((item) => item.name).join('.')}\` is not a State field${resolved.failedAt === 0 ? ' or a built-in (stage, node, round, event, tool, item)' : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} As written, ${consequence(owner)}.`,
-        suggestion ? { suggestion } : undefined,
+        { ...(suggestion ? { suggestion } : {}), ...(resolved.failedAt === 0 ? { field: segment.name, fieldType } : {}) },
       );
       return undefined;
     };
@@ -136,15 +140,15 @@ export function checkPredicates(owner: PredicateOwner, texts: FlowText[], flow: 
           walk(node.operand);
           return;
         case 'truthy':
-          checkPath(node.path);
+          checkPath(node.path, 'bool');
           return;
         case 'compare': {
-          const target = checkPath(node.path);
+          const target = checkPath(node.path, VALUE_TYPE[node.value.kind]);
           checkValue(node.path, target, node.value);
           return;
         }
         case 'in': {
-          const target = checkPath(node.path);
+          const target = checkPath(node.path, 'str');
           for (const value of node.values) checkValue(node.path, target, value);
         }
       }

@@ -18,12 +18,14 @@ export function readFlowYaml(file: string, text: string): Flow {
   const flow: Flow = { file, front: 'yaml', stages: [], nodes: [], problems: [] };
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   const span = (node: Node | null | undefined): Span => ({ ...(nodeSpan(yaml, node) ?? { start: 0, end: 0 }), file });
-  const problem = (code: FlowProblem['code'], at: Span, message: string) => flow.problems.push({ code, message, span: at });
+  const problem = (code: FlowProblem['code'], at: Span, message: string, data?: FlowProblem['data']) => flow.problems.push({ code, message, span: at, ...(data ? { data } : {}) });
   for (const item of yaml.problems) {
+    // The usual cause: text starting with `{` read as a flow mapping (`instruction: {x} and more`); the quick fix quotes it.
     const lineStart = text.lastIndexOf('\n', item.span.start - 1) + 1;
-    // The usual cause: text starting with `{` read as a flow mapping (`instruction: {x} and more`).
-    const hint = /:\s+\{/.test(text.slice(lineStart, text.indexOf('\n', item.span.start) === -1 ? text.length : text.indexOf('\n', item.span.start))) ? ' Quote text that starts with `{` or holds `: `.' : '';
-    problem('invalid_flow_yaml', { ...item.span, file }, `flow.yaml is not valid YAML: ${item.message}.${hint}`);
+    const lineEnd = text.indexOf('\n', item.span.start) === -1 ? text.length : text.indexOf('\n', item.span.start);
+    const braced = /^(\s*(?:-\s+)?[A-Za-z_][\w-]*:\s+)(\{.*?)\s*$/.exec(text.slice(lineStart, lineEnd));
+    const quote = braced ? { start: lineStart + braced[1].length, end: lineStart + braced[1].length + braced[2].length } : undefined;
+    problem('invalid_flow_yaml', { ...item.span, file }, `flow.yaml is not valid YAML: ${item.message}.${quote ? ' Quote text that starts with `{` or holds `: `.' : ''}`, quote ? { quote } : undefined);
   }
   if (yaml.problems.length > 0) return flow;
 
@@ -51,7 +53,9 @@ export function readFlowYaml(file: string, text: string): Flow {
   function textOf(node: Node | null, key: string): FlowText | undefined {
     const found = yamlText(yaml, text, file, node);
     if (!found && node && !(isScalar(node) && node.value === null)) {
-      problem('invalid_flow_yaml', span(node), isMap(node) ? `\`${key}\` was read as a mapping: quote text that starts with \`{\` or holds \`: \`.` : `\`${key}\` must be text.`);
+      const at = span(node);
+      const oneLine = isMap(node) && !text.slice(at.start, at.end).includes('\n');
+      problem('invalid_flow_yaml', at, isMap(node) ? `\`${key}\` was read as a mapping: quote text that starts with \`{\` or holds \`: \`.` : `\`${key}\` must be text.`, oneLine ? { quote: { start: at.start, end: at.end } } : undefined);
     }
     return found;
   }

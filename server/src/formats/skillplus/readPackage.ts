@@ -10,6 +10,7 @@ import type { Flow } from './flow';
 import { readFlowPy } from './readFlowPy';
 import { readFlowYaml } from './readFlowYaml';
 import { readState, type StateSchema } from './readState';
+import type { Attachment } from './tipsRulesRules';
 import { readMarkdownFrontmatter, readMarkdownRule, readPythonRules, readSpecIds, readTip, type MarkdownFrontmatter, type Rule, type Tip } from './readTipsRules';
 
 export const DEFAULT_TIP_BUDGET = 2000;
@@ -33,6 +34,8 @@ export interface SkillPlusPackage {
   /** Python files, for the features that look at their syntax. */
   python: Map<string, PythonSyntax>;
   diagnostics: Diagnostic[];
+  /** Where each tip and rule can fire; filled by the cross-file checks. */
+  attachments: Attachment[];
 }
 
 /**
@@ -46,7 +49,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const metadataNode = valueOf(context.frontmatter?.doc.contents, 'metadata');
   const metadata = (context.frontmatterValue?.metadata ?? {}) as Record<string, unknown>;
   const metaSpan = (key: string): Span => (context.frontmatter ? nodeSpan(context.frontmatter, pairOf(metadataNode, key)?.value ?? pairOf(metadataNode, key)?.key) : undefined) ?? context.frontmatterAnchor;
-  const pkg: SkillPlusPackage = { dir, stateClass: 'State', tipBudget: DEFAULT_TIP_BUDGET, tips: [], references: [], rules: [], sources: new Map(), python: new Map(), diagnostics: [] };
+  const pkg: SkillPlusPackage = { dir, stateClass: 'State', tipBudget: DEFAULT_TIP_BUDGET, tips: [], references: [], rules: [], sources: new Map(), python: new Map(), diagnostics: [], attachments: [] };
   const fail = (code: Diagnostic['code'], at: Span, message: string) => pkg.diagnostics.push(diagnostic(code, at.file ?? file, at, message));
 
   if (typeof metadata['skillplus-version'] === 'string') pkg.version = metadata['skillplus-version'];
@@ -58,14 +61,14 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   }
 
   /** A package file's text, if it is inside the folder and readable; findings otherwise. */
-  const read = (relative: string, at: Span, required: boolean): { file: string; text: string } | undefined => {
+  const read = (relative: string, at: Span, missing?: 'invalid_flow_file' | 'invalid_state'): { file: string; text: string } | undefined => {
     const resolution = resolveSkillPath(fs, dir, relative);
     if (resolution.status === 'escapes' || resolution.status === 'backslash') {
       fail('invalid_skillplus_metadata', at, `\`${relative}\` must be a path inside the skill folder.`);
       return undefined;
     }
     if (resolution.status !== 'found') {
-      if (required) fail(relative.endsWith('.py') && relative.startsWith('state') ? 'invalid_state' : 'invalid_flow_file', at, `\`${relative}\` does not exist in the skill folder${resolution.status === 'case_mismatch' ? ` (only \`${resolution.actual}\`, with another case)` : ''}.`);
+      if (missing) fail(missing, at, `\`${relative}\` does not exist in the skill folder${resolution.status === 'case_mismatch' ? ` (only \`${resolution.actual}\`, with another case)` : ''}.`);
       return undefined;
     }
     return readFile(resolution.absolute);
@@ -93,13 +96,13 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     fail('invalid_flow_file', context.frontmatterAnchor, 'Both flow.py and flow.yaml are here and `metadata.skillplus-flow` does not say which is the flow.');
     flowName = 'flow.py';
   }
-  const flowFile = read(flowName, typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor, true);
+  const flowFile = read(flowName, typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor, 'invalid_flow_file');
   if (flowFile) pkg.flow = flowName.endsWith('.py') ? readFlowPy(python(flowFile)) : readFlowYaml(flowFile.file, flowFile.text);
 
   const stateSetting = typeof metadata['skillplus-state'] === 'string' ? (metadata['skillplus-state'] as string) : 'state.py:State';
   const [stateName, className = 'State'] = stateSetting.split(':');
   pkg.stateClass = className;
-  const stateFile = read(stateName, typeof metadata['skillplus-state'] === 'string' ? metaSpan('skillplus-state') : context.frontmatterAnchor, true);
+  const stateFile = read(stateName, typeof metadata['skillplus-state'] === 'string' ? metaSpan('skillplus-state') : context.frontmatterAnchor, 'invalid_state');
   if (stateFile) {
     const py = python(stateFile);
     pkg.state = readState(py, className);
@@ -123,7 +126,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     else pkg.rules.push(...readPythonRules(python(found)));
   }
   if (exists('spec.md')) {
-    const spec = read('spec.md', context.frontmatterAnchor, false);
+    const spec = read('spec.md', context.frontmatterAnchor);
     if (spec) pkg.spec = { file: spec.file, ids: readSpecIds(spec.file, spec.text) };
   }
   return pkg;

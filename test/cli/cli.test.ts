@@ -56,11 +56,13 @@ test('json: one object matching the schema, 0-based positions, paths as given', 
   assert.deepEqual(report.skills.map((skill) => [skill.dir, skill.format]), [
     ['examples/csv-report', 'aip-0.3'],
     ['examples/mistakes/broken-composition', 'metaskill'],
+    ['examples/mistakes/broken-flow', 'skillplus'],
     ['examples/mistakes/broken-procedure', 'aip-0.3'],
     ['examples/mistakes/skipped-skill', 'agent-skill'],
     ['examples/release-digest', 'metaskill-sop'],
     ['examples/release-notes', 'agent-skill'],
     ['examples/ticket-triage', 'aip-0.5'],
+    ['examples/trip-planner', 'skillplus'],
     ['examples/weekly-digest', 'metaskill'],
   ]);
   const colon = report.diagnostics.find((item) => item.code === 'unquoted_colon')!;
@@ -314,6 +316,40 @@ test('MetaSkill, graph: steps with their kind and composed skill, dependency, su
   const dot = run(['graph', 'examples/weekly-digest', '--format', 'dot']).stdout;
   assert.match(dot, /"metrics" \[label="metrics\\ncsv-report"\];/);
   assert.match(dot, /"digest" -> "digest_fallback" \[label="on failure", style=dotted\];/);
+});
+
+test('skill+, text: each finding in the package file it is about, at its line and column', () => {
+  const { status, stdout, stderr } = run(['check', 'examples/mistakes/broken-flow']);
+  assert.equal(status, 1);
+  const lines = stdout.trim().split('\n').map((line) => line.replace(/: (error|warning|information): .* \[/, ': $1 ['));
+  assert.deepEqual(lines, [
+    'examples/mistakes/broken-flow/flow.py:7:58: error [state_type_mismatch]',
+    'examples/mistakes/broken-flow/flow.py:8:39: error [unknown_placeholder]',
+    'examples/mistakes/broken-flow/flow.py:8:54: error [state_type_mismatch]',
+    'examples/mistakes/broken-flow/flow.py:10:25: error [invalid_loop]',
+    'examples/mistakes/broken-flow/flow.py:10:50: error [predicate_syntax]',
+    'examples/mistakes/broken-flow/flow.py:11:84: warning [missing_script]',
+    'examples/mistakes/broken-flow/flow.py:11:110: error [unknown_rule]',
+    'examples/mistakes/broken-flow/references/thorough.md:2:13: error [unknown_flow_id]',
+    'examples/mistakes/broken-flow/references/thorough.md:2:23: error [unknown_predicate_path]',
+    'examples/mistakes/broken-flow/rules/sources-first.md:2:10: error [invalid_on_fail]',
+    'examples/mistakes/broken-flow/state.py:10:5: information [field_never_written]',
+  ]);
+  assert.equal(stderr, '1 skill checked: 9 errors, 1 warnings, 1 notes\n');
+  assert.equal(run(['check', 'examples/trip-planner']).status, 0);
+});
+
+test('skill+, json, sarif and github: every finding names its own file', () => {
+  const json: ReportJson = JSON.parse(run(['check', 'examples/mistakes/broken-flow', '--format', 'json']).stdout);
+  assert.deepEqual([...new Set(json.diagnostics.map((item) => item.file))], ['examples/mistakes/broken-flow/flow.py', 'examples/mistakes/broken-flow/references/thorough.md', 'examples/mistakes/broken-flow/rules/sources-first.md', 'examples/mistakes/broken-flow/state.py']);
+  const sarif = JSON.parse(run(['check', 'examples/mistakes/broken-flow', '--format', 'sarif']).stdout);
+  const located = (sarif.runs[0].results as { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[]).map((result) => {
+    const location = result.locations[0].physicalLocation;
+    return `${location.artifactLocation.uri}:${location.region.startLine}:${location.region.startColumn}`;
+  });
+  assert.deepEqual(located, json.diagnostics.map((item) => `${item.file}:${item.range.start.line + 1}:${item.range.start.character + 1}`));
+  const github = run(['check', 'examples/mistakes/broken-flow', '--format', 'github']).stdout.trim().split('\n');
+  assert.match(github[7], /^::error file=examples\/mistakes\/broken-flow\/references\/thorough\.md,line=2,col=13,endLine=2,endColumn=18,title=skillgraph unknown_flow_id::/);
 });
 
 test('MetaSkill, --catalog: skills under another folder are composable too', () => {

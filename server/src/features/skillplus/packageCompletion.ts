@@ -255,15 +255,24 @@ function pythonSlot(request: Request): Slot | undefined {
   }
 }
 
-/** The current line up to the cursor, and the keys of the lines above it with their indentation. */
-function lineBefore(text: string, offset: number): { line: string; above: { indent: number; key: string; item: boolean }[] } {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  const above: { indent: number; key: string; item: boolean }[] = [];
-  for (const line of text.slice(0, start).split('\n').reverse()) {
+interface KeyLine {
+  indent: number;
+  key: string;
+  item: boolean;
+}
+
+function keyLines(lines: string[]): KeyLine[] {
+  return lines.flatMap((line) => {
     const match = /^(\s*)(-\s+)?([A-Za-z_][\w-]*):/.exec(line);
-    if (match) above.push({ indent: match[1].length + (match[2]?.length ?? 0), key: match[3], item: !!match[2] });
-  }
-  return { line: text.slice(start, offset), above };
+    return match ? [{ indent: match[1].length + (match[2]?.length ?? 0), key: match[3], item: !!match[2] }] : [];
+  });
+}
+
+/** The current line up to the cursor, and the keys of the lines above (nearest first) and below it. */
+function lineBefore(text: string, offset: number): { line: string; above: KeyLine[]; below: KeyLine[] } {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  return { line: text.slice(start, offset), above: keyLines(text.slice(0, start).split('\n').reverse()), below: end === -1 ? [] : keyLines(text.slice(end + 1).split('\n')) };
 }
 
 /** The value of a one-line YAML scalar before the cursor, without an opening quote. */
@@ -305,9 +314,13 @@ function markdownSlot(request: Request): Slot | undefined {
 
 const NODE_KEYS = new Set<string>(FLOW_NODE_KINDS);
 
-/** The mapping a line at `indent` belongs to: its keys so far and the key of the list item that opens it. */
-function mappingOf(above: { indent: number; key: string; item: boolean }[], indent: number): { head?: string; keys: Set<string> } {
+/** The mapping a line at `indent` belongs to: its keys (above and below the line) and the key of the list item that opens it. */
+function mappingOf(above: KeyLine[], below: KeyLine[], indent: number): { head?: string; keys: Set<string> } {
   const keys = new Set<string>();
+  for (const entry of below) {
+    if (entry.indent < indent || (entry.indent === indent && entry.item)) break;
+    if (entry.indent === indent) keys.add(entry.key);
+  }
   for (const entry of above) {
     if (entry.indent > indent) continue;
     if (entry.indent < indent) break;
@@ -320,10 +333,10 @@ function mappingOf(above: { indent: number; key: string; item: boolean }[], inde
 function yamlSlot(request: Request): Slot | undefined {
   const { view, pkg, offset } = request;
   if (pkg.flow?.file !== view.file) return undefined;
-  const { line, above } = lineBefore(view.text, offset);
-  const opening = /^\s*-\s+/.test(line);
+  const { line, above, below } = lineBefore(view.text, offset);
+  const opening = /^\s*-\s+/.test(line) || /^\s*-$/.test(line);
   const indent = /^\s*(-\s+)?/.exec(line)![0].length;
-  const mapping = opening ? { keys: new Set<string>() } : mappingOf(above, indent);
+  const mapping = opening ? { keys: new Set<string>() } : mappingOf(above, below, indent);
   const kind = mapping.head && NODE_KEYS.has(mapping.head) ? (mapping.head as FlowNodeKind) : undefined;
   const parent = above.find((entry) => entry.indent < indent);
   const keyValue = /^\s*(?:-\s+)?([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);

@@ -7,12 +7,26 @@ let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
 let output: vscode.LogOutputChannel;
 
-interface SkillInfo {
+export interface SkillInfo {
   format: string;
   name: string | null;
+  /** The SKILL.md of the skill the document belongs to (itself, or a skill+ package's). */
+  skillFile: string;
   errors: number;
   warnings: number;
 }
+
+/**
+ * SKILL.md files, and the files a skill+ package is made of. The server
+ * answers for the latter only in folders whose SKILL.md is skill+, so
+ * ordinary Python and Markdown stay with their own extensions.
+ */
+export const DOCUMENT_SELECTOR = [
+  { scheme: 'file', pattern: '**/SKILL.md' },
+  { scheme: 'file', pattern: '**/{flow.py,flow.yaml,state.py,spec.md}' },
+  { scheme: 'file', pattern: '**/references/*.md' },
+  { scheme: 'file', pattern: '**/rules/*.{md,py}' },
+];
 
 function createClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
@@ -21,8 +35,7 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
     debug: { module, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    // Only SKILL.md files: Markdown elsewhere stays with VS Code's own Markdown support.
-    documentSelector: [{ scheme: 'file', pattern: '**/SKILL.md' }],
+    documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
     synchronize: {
       configurationSection: 'skillgraph',
@@ -33,13 +46,18 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
   return new LanguageClient('skillgraph', 'Skillgraph', serverOptions, clientOptions);
 }
 
+/** What the server knows of the skill a document belongs to; null for documents that are not part of one. */
+async function skillInfo(uri: vscode.Uri): Promise<SkillInfo | null> {
+  return client ? client.sendRequest<SkillInfo | null>('skillgraph/skillInfo', { uri: uri.toString() }).catch(() => null) : null;
+}
+
 async function updateStatus(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
-  if (!client || !editor || path.basename(editor.document.uri.fsPath) !== 'SKILL.md') {
+  if (!client || !editor || vscode.languages.match(DOCUMENT_SELECTOR, editor.document) === 0) {
     statusItem.hide();
     return;
   }
-  const info = await client.sendRequest<SkillInfo | null>('skillgraph/skillInfo', { uri: editor.document.uri.toString() }).catch(() => null);
+  const info = await skillInfo(editor.document.uri);
   if (!info) {
     statusItem.hide();
     return;
@@ -56,7 +74,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   statusItem.name = 'Skillgraph';
   statusItem.command = 'workbench.actions.view.problems';
   client = createClient(context);
-  const previews = new GraphPreviews(context, () => client);
+  const previews = new GraphPreviews(context, () => client, skillInfo);
   context.subscriptions.push(
     previews,
     vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) => previews.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, false)),

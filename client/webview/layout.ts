@@ -1,6 +1,6 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
-import type { GraphJson, GraphJsonEdge, GraphJsonNode, GraphJsonPort } from '../../server/src/compile/graphJson';
+import type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/compile/graphJson';
 import type { Direction } from './protocol';
 
 export const ROW = 18;
@@ -35,9 +35,19 @@ export interface PlacedEdge {
   label?: { text: string; x: number; y: number; width: number; height: number };
 }
 
+/** A cluster (a skill+ stage) around its nodes. */
+export interface PlacedGroup {
+  group: GraphJsonGroup;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 export interface Layout {
   nodes: PlacedNode[];
   edges: PlacedEdge[];
+  groups: PlacedGroup[];
   width: number;
   height: number;
   /** Identifies the structure laid out: the same signature can reuse the same positions. */
@@ -45,6 +55,11 @@ export interface Layout {
 }
 
 const elk = new ELK();
+
+/** Room above a cluster's nodes for its title. */
+export const GROUP_HEADER = 30;
+const GROUP_PREFIX = 'group\u241f';
+const groupId = (id: string) => `${GROUP_PREFIX}${id}`;
 
 export function portId(node: string, direction: 'input' | 'output', name: string): string {
   return `${node}\u241f${direction}\u241f${name}`;
@@ -79,6 +94,10 @@ export function badges(node: GraphJsonNode): string[] {
   if (node.oneOf?.length || node.parallel) rows.push([node.parallel ? '∥ parallel' : '', node.oneOf?.length ? `one of: ${node.oneOf.join(' | ')}` : ''].filter(Boolean).join('  '));
   if (node.when) rows.push(`when ${node.when}`);
   if (node.routes?.length) rows.push(`routes: ${node.routes.map((route) => route.to).join(' | ')}`);
+  const tips = node.attachments?.filter((item) => item.kind === 'tip').map((item) => item.id) ?? [];
+  const rules = node.attachments?.filter((item) => item.kind === 'rule').map((item) => (item.soft ? item.id : `${item.id}!`)) ?? [];
+  if (tips.length > 0) rows.push(`tips: ${tips.join(', ')}`);
+  if (rules.length > 0) rows.push(`rules: ${rules.join(', ')}`);
   return rows.map((row) => (row.length > MAX_BADGE ? `${row.slice(0, MAX_BADGE - 1)}…` : row));
 }
 const MAX_BADGE = 48;
@@ -106,7 +125,8 @@ export function nodeSize(node: GraphJsonNode): { width: number; height: number }
 export function signatureOf(graph: GraphJson, direction: Direction): string {
   const nodes = graph.nodes.map((node) => `${node.id}(${node.inputs.map((port) => port.name).join(',')}|${node.outputs.map((port) => port.name).join(',')})`);
   const edges = graph.edges.map((edge) => `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`);
-  return `${direction};${nodes.join(';')};${edges.join(';')}`;
+  const groups = graph.nodes.map((node) => node.group ?? '');
+  return `${direction};${nodes.join(';')};${edges.join(';')};${groups.join(',')}`;
 }
 
 /** Centres a label on the longest segment of an edge's route, where it has the most room. */
@@ -144,6 +164,17 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     portsOf.set(node.id, new Set(ports.map((port) => port.id)));
     return { id: node.id, ...size, ports, layoutOptions: { 'elk.portConstraints': 'FIXED_POS' } };
   });
+  // skill+ stages: each a compound node holding its nodes, laid out with the rest in one pass.
+  const groups = (graph.groups ?? []).filter((group) => shown.some((node) => node.group === group.id));
+  const groupIds = new Set(groups.map((group) => group.id));
+  const top: ElkNode[] = [
+    ...groups.map((group) => ({
+      id: groupId(group.id),
+      layoutOptions: { 'elk.padding': `[top=${GROUP_HEADER},left=14,bottom=14,right=14]` },
+      children: children.filter((_, index) => shown[index].group === group.id),
+    })),
+    ...children.filter((_, index) => !groupIds.has(shown[index].group ?? '')),
+  ];
   const edges: ElkExtendedEdge[] = [];
   const kept: GraphJsonEdge[] = [];
   graph.edges.forEach((edge) => {
@@ -177,16 +208,24 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
       'elk.layered.layering.strategy': 'LONGEST_PATH',
       // Large graphs skip crossing minimisation: list order already keeps a procedure readable, and it is the costliest phase.
       'elk.layered.crossingMinimization.strategy': shown.length > LARGE_GRAPH ? 'NONE' : 'LAYER_SWEEP',
+      // Every coordinate (nodes, ports, edges) comes back in one system, inside clusters too.
+      'elk.json.shapeCoords': 'ROOT',
+      'elk.json.edgeCoords': 'ROOT',
+      // Clusters: edges cross their borders.
+      ...(groups.length > 0 ? { 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : {}),
     },
-    children,
+    children: top,
     edges,
   });
-  const placedNodes: PlacedNode[] = (result.children ?? []).map((child, index) => {
-    const node = shown[index];
+  const byId = new Map(shown.map((node) => [node.id, node]));
+  const laidNodes = (result.children ?? []).flatMap((child) => (child.id.startsWith(GROUP_PREFIX) ? child.children ?? [] : [child]));
+  const placedGroups: PlacedGroup[] = (result.children ?? []).filter((child) => child.id.startsWith(GROUP_PREFIX)).map((child) => ({ group: groups.find((group) => groupId(group.id) === child.id)!, x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 }));
+  const placedNodes: PlacedNode[] = laidNodes.map((child) => {
+    const node = byId.get(child.id)!;
     const ports = (child.ports ?? []).map((port) => {
       const [, direction, name] = port.id.split('\u241f') as [string, 'input' | 'output', string];
       const source = (direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === name)!;
-      return { id: port.id, name, direction, x: (child.x ?? 0) + (port.x ?? 0) + PORT_SIZE / 2, y: (child.y ?? 0) + (port.y ?? 0) + PORT_SIZE / 2, port: source };
+      return { id: port.id, name, direction, x: (port.x ?? 0) + PORT_SIZE / 2, y: (port.y ?? 0) + PORT_SIZE / 2, port: source };
     });
     return { node, x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0, ports };
   });
@@ -196,5 +235,5 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     const text = edgeLabel(kept[index]);
     return { id: laid.id, edge: kept[index], points, ...(text ? { label: labelOnLongestSegment(text, points) } : {}) };
   });
-  return { nodes: placedNodes, edges: placedEdges, width: result.width ?? 0, height: result.height ?? 0, signature: signatureOf(graph, direction) };
+  return { nodes: placedNodes, edges: placedEdges, groups: placedGroups, width: result.width ?? 0, height: result.height ?? 0, signature: signatureOf(graph, direction) };
 }

@@ -89,7 +89,7 @@ function nodeElement(id: string): SVGGElement | null {
 
 function revealNode(id: string): void {
   const node = graph?.nodes.find((candidate) => candidate.id === id);
-  if (node) host.postMessage({ type: 'reveal', range: node.range });
+  if (node) host.postMessage({ type: 'reveal', range: node.range, file: node.file });
 }
 
 svg.addEventListener('click', (event) => {
@@ -104,12 +104,18 @@ svg.addEventListener('click', (event) => {
     revealNode(node.getAttribute('data-id')!);
     return;
   }
+  const cluster = target.closest('.cluster-title') && target.closest('.cluster');
+  if (cluster) {
+    const group = graph?.groups?.find((candidate) => candidate.id === cluster.getAttribute('data-group'));
+    if (group) host.postMessage({ type: 'reveal', range: group.range, file: group.file });
+    return;
+  }
   const edgeElement = target.closest('.edge');
   if (!edgeElement || !graph || !layout) return;
   const placed = layout.edges.find((edge) => edge.edge.from === edgeElement.getAttribute('data-from') && edge.edge.to === edgeElement.getAttribute('data-to') && (edge.edge.label ?? null) === edgeElement.getAttribute('data-label'));
   // A data edge's range is its consuming input; an implicit control edge falls back to the step it leads to.
-  const range = placed?.edge.range ?? graph.nodes.find((node) => node.id === placed?.edge.to)?.range;
-  if (range) host.postMessage({ type: 'reveal', range });
+  const destination = placed?.edge.range ? { range: placed.edge.range, file: placed.edge.file ?? graph.skill.file } : graph.nodes.find((node) => node.id === placed?.edge.to);
+  if (destination) host.postMessage({ type: 'reveal', range: destination.range, file: destination.file });
 });
 
 svg.addEventListener('mouseover', (event) => {

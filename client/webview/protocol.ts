@@ -13,8 +13,8 @@ export type HostMessage =
 
 export type WebviewMessage =
   | { type: 'ready' }
-  /** Reveal and select this range of the skill file (a clicked node or edge). */
-  | { type: 'reveal'; range: LspRange }
+  /** Reveal and select this range (a clicked node, edge or stage), in `file` when it is not the skill file (a skill+ flow file). */
+  | { type: 'reveal'; range: LspRange; file?: string }
   | { type: 'direction'; direction: Direction }
   /** Open a skill the graph names (a MetaSkill's composed skill), by its SKILL.md path as the graph gives it. */
   | { type: 'openSkill'; file: string }

@@ -1,6 +1,6 @@
 import type { GraphJson } from '../../server/src/compile/graphJson';
 import type { GraphProblem } from '../../server/src/compile/graphProblems';
-import { badges, brokenInputs, HEADER, ROW, subtitleOf, type Layout, type PlacedEdge, type PlacedNode } from './layout';
+import { badges, brokenInputs, GROUP_HEADER, HEADER, ROW, subtitleOf, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -65,6 +65,11 @@ const KIND_TITLES: Record<string, string> = {
   tool_call: 'tool call',
   skill_exec: 'skill script',
   user_input: 'question to the user',
+  ask: 'question to the user',
+  confirm: 'yes/no confirmation',
+  branch: 'branch',
+  loop: 'loop',
+  fanout: 'fan-out',
 };
 
 function nodeShape(placed: PlacedNode, group: SVGGElement): void {
@@ -82,7 +87,18 @@ function nodeShape(placed: PlacedNode, group: SVGGElement): void {
     element('rect', { class: 'shape inner', x: 3, y: 3, width: width - 6, height: height - 6, rx: 13 }, group);
   } else if (kind === 'external-input' || kind === 'missing') {
     element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: height / 2 }, group);
-  } else if (kind === 'user_input') {
+  } else if (kind === 'confirm' || kind === 'branch') {
+    const h = HEADER;
+    element('polygon', { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` }, group);
+    if (height > h) element('rect', { class: 'shape body', x: 0, y: h, width, height: height - h, rx: 3 }, group);
+  } else if (kind === 'fanout') {
+    // A stack: one card per element of the list it runs over.
+    element('rect', { class: 'shape stacked', x: 6, y: -6, width, height, rx: 4 }, group);
+    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: 4 }, group);
+  } else if (kind === 'loop') {
+    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: 14 }, group);
+    element('text', { class: 'loop-mark', x: width - 18, y: 18 }, group).textContent = '↻';
+  } else if (kind === 'user_input' || kind === 'ask') {
     const slant = 10;
     element('polygon', { class: 'shape', points: `${slant},0 ${width},0 ${width - slant},${height} 0,${height}` }, group);
   } else {
@@ -158,6 +174,25 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
   if (edgeProblems) group.setAttribute('data-problems', describe(edgeProblems));
 }
 
+/** A stage: a frame behind its nodes and edges. */
+function renderGroupBox(placed: PlacedGroup, parent: SVGGElement): void {
+  element('rect', { class: 'cluster-box', x: placed.x, y: placed.y, width: placed.width, height: placed.height, rx: 8, 'data-group': placed.group.id }, parent);
+}
+
+/** A stage's title and goal, above the edges so a click on it opens the stage in the flow file. */
+function renderGroupTitle(placed: PlacedGroup, parent: SVGGElement): void {
+  const group = element('g', { class: 'cluster', transform: `translate(${placed.x},${placed.y})`, 'data-group': placed.group.id }, parent);
+  const title = text(placed.group.label, { class: 'cluster-title', x: 12, y: GROUP_HEADER / 2 + 5 }, group);
+  title.setAttribute('role', 'link');
+  if (placed.group.description) {
+    const goal = text(placed.group.description, { class: 'cluster-goal', x: 12 + placed.group.label.length * 8 + 12, y: GROUP_HEADER / 2 + 5 }, group);
+    // The goal gets the room the title leaves; the full text is one hover away.
+    const room = Math.max(0, Math.floor((placed.width - 36 - placed.group.label.length * 8) / 7));
+    if (placed.group.description.length > room) goal.textContent = room > 1 ? `${placed.group.description.slice(0, room - 1)}…` : '';
+    element('title', {}, group).textContent = placed.group.description;
+  }
+}
+
 /** Draws a laid-out graph into `svg`, inside a `viewport` group the caller pans and zooms. */
 export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout, problems: ProblemIndex): SVGGElement {
   svg.replaceChildren();
@@ -167,9 +202,13 @@ export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout
     element('path', { class: `arrow arrow-${kind}`, d: 'M0,0 L10,5 L0,10 z' }, marker);
   }
   const viewport = element('g', { class: 'viewport' }, svg);
+  const clusters = element('g', { class: 'clusters' }, viewport);
+  for (const group of layout.groups) renderGroupBox(group, clusters);
   const edges = element('g', { class: 'edges' }, viewport);
+  const titles = element('g', { class: 'cluster-titles' }, viewport);
   const nodes = element('g', { class: 'nodes' }, viewport);
   for (const edge of layout.edges) renderEdge(edge, problems, edges);
+  for (const group of layout.groups) renderGroupTitle(group, titles);
   const broken = brokenInputs(graph);
   for (const node of layout.nodes) renderNode(node, problems, broken, nodes);
   return viewport;

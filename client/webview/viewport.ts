@@ -18,7 +18,7 @@ export class Viewport {
   constructor(private readonly svg: SVGSVGElement) {
     let drag: { x: number; y: number } | undefined;
     svg.addEventListener('pointerdown', (event) => {
-      if ((event.target as Element).closest('.node, .edge')) return;
+      if ((event.target as Element).closest('.node, .edge, .cluster-title')) return;
       drag = { x: event.clientX, y: event.clientY };
       svg.setPointerCapture(event.pointerId);
     });

@@ -329,7 +329,7 @@ connection.onRequest('skillgraph/skillInfo', (params: { uri: string }) =>
   withView(params.uri, undefined, null, (view) => {
     // The whole skill's findings: for a skill+ package, every file's.
     const shown = shownDiagnostics(view.analysis.diagnostics, settings.rules);
-    return { format: view.analysis.format, name: view.analysis.name ?? null, errors: shown.filter((item) => item.severity === 'error').length, warnings: shown.filter((item) => item.severity === 'warning').length };
+    return { format: view.analysis.format, name: view.analysis.name ?? null, skillFile: pathToFileURL(view.analysis.file).href, errors: shown.filter((item) => item.severity === 'error').length, warnings: shown.filter((item) => item.severity === 'warning').length };
   }),
 );
 

@@ -103,7 +103,7 @@ test('clicking a node posts a reveal of its step; clicking a data edge reveals t
   const before = (await posted()).length;
   await page.locator('.node[data-id="choose-focus"] .label').click();
   const node = graph.nodes.find((item) => item.id === 'choose-focus')!;
-  assert.deepEqual((await posted()).slice(before), [{ type: 'reveal', range: node.range }]);
+  assert.deepEqual((await posted()).slice(before), [{ type: 'reveal', range: node.range, file: node.file }]);
   const edge = graph.edges.find((item) => item.kind === 'data' && item.label === 'focus-column')!;
   // The middle of the drawn path (a bent path's bounding-box centre may lie off the line).
   const middle = await page.locator('.edge.data[data-label="focus-column"] path.hit').evaluate((element) => {
@@ -113,7 +113,7 @@ test('clicking a node posts a reveal of its step; clicking a data edge reveals t
     return { x: point.x * matrix.a + point.y * matrix.c + matrix.e, y: point.x * matrix.b + point.y * matrix.d + matrix.f };
   });
   await page.mouse.click(middle.x, middle.y);
-  assert.deepEqual((await posted()).slice(before + 1), [{ type: 'reveal', range: edge.range }]);
+  assert.deepEqual((await posted()).slice(before + 1), [{ type: 'reveal', range: edge.range, file: graph.skill.file }]);
 });
 
 test('the editor cursor highlights its node; search finds a node by name; arrows move between nodes', async () => {
@@ -224,5 +224,41 @@ test('renders a MetaSkill composition: kinds, composed skills that open, guards,
   const broken = toGraphJson(analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, 'mistakes', 'broken-composition', 'SKILL.md')));
   await showGraph(broken);
   assert.equal(await page.locator('.node[data-id="summary"] .badge').textContent(), "when {{ outputs.review }} != ''");
+  assert.deepEqual(errors, []);
+});
+
+test('renders a skill+ flow: stages as clusters around their nodes, node kinds, tips and rules where they fire; a node opens its line in flow.py', async () => {
+  const graph = graphOf('trip-planner');
+  await showGraph(graph);
+  assert.deepEqual(await page.locator('#graph .cluster').evaluateAll((clusters) => clusters.map((cluster) => cluster.getAttribute('data-group'))), ['ask', 'research', 'decide']);
+  // Each node is drawn inside its stage's frame.
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll('#graph .node')].map((node) => {
+      const box = (node as SVGGraphicsElement).getBoundingClientRect();
+      const group = (node as SVGGElement).getAttribute('data-id');
+      return { id: group, x: box.x, y: box.y, right: box.right, bottom: box.bottom };
+    }),
+  );
+  for (const node of graph.nodes.filter((item) => item.group)) {
+    const frame = await page.locator(`.cluster-box[data-group="${node.group}"]`).boundingBox();
+    const box = boxes.find((item) => item.id === node.id)!;
+    assert.ok(frame && box.x >= frame.x - 1 && box.right <= frame.x + frame.width + 1 && box.y >= frame.y - 8 && box.bottom <= frame.y + frame.height + 1, `${node.id} inside ${node.group}`);
+  }
+  assert.deepEqual(await page.locator('#graph .node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('class')!.split(' ')[1])), graph.nodes.map((node) => `kind-${node.kind}`));
+  assert.equal(await page.locator('.node.kind-fanout .shape.stacked').count(), 1);
+  assert.deepEqual(await page.locator('.node[data-id="stop-notes"] .badge').allTextContents(), ['tips: budget-travel', 'rules: cite, no-secrets!']);
+  // The loop's back edge and exit, the branch's cases.
+  assert.equal(await page.locator('.edge.control[data-from="fill"][data-to="refine"]').count(), 1);
+  assert.ok((await page.locator('#graph .edge-label').allTextContents()).some((label) => label.startsWith('until coverage')));
+  await page.locator('#fit').click();
+  const before = (await posted()).length;
+  await page.locator('.node[data-id="route"] .label').click();
+  const route = graph.nodes.find((node) => node.id === 'route')!;
+  assert.equal(route.file, path.join(EXAMPLES, 'trip-planner', 'flow.py'));
+  assert.deepEqual((await posted()).slice(before), [{ type: 'reveal', range: route.range, file: route.file }]);
+  await page.locator('.cluster[data-group="decide"] .cluster-title').click();
+  const decide = graph.groups!.find((group) => group.id === 'decide')!;
+  assert.deepEqual((await posted()).slice(before + 1), [{ type: 'reveal', range: decide.range, file: decide.file }]);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'trip-planner.png') });
   assert.deepEqual(errors, []);
 });

@@ -6,12 +6,17 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { GraphJson } from '../../../server/src/compile/graphJson';
 import { previewHtml } from '../../webview/html';
 import type { Direction, HostMessage, WebviewMessage } from '../../webview/protocol';
+import type { SkillInfo } from '../extension';
 
 const DIRECTION_KEY = 'skillgraph.preview.direction';
 /** Typing pauses this long before the graph is rebuilt. */
 const UPDATE_DELAY_MS = 250;
 
-/** One graph preview per skill file, beside it; the server computes the graph, the webview only draws it. */
+/**
+ * One graph preview per skill, beside it; the server computes the graph,
+ * the webview only draws it. A skill+ package has one preview, opened from
+ * any of its files, following edits in all of them.
+ */
 export class GraphPreviews implements vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -19,18 +24,24 @@ export class GraphPreviews implements vscode.Disposable {
   /** The last graph shown per file, to find the node under the cursor without asking the server. */
   private readonly lastGraph = new Map<string, GraphJson>();
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly client: () => LanguageClient | undefined) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly client: () => LanguageClient | undefined,
+    private readonly skillInfo: (uri: vscode.Uri) => Promise<SkillInfo | null>,
+  ) {
     this.disposables.push(
-      vscode.workspace.onDidChangeTextDocument((event) => this.scheduleUpdate(event.document.uri)),
+      vscode.workspace.onDidChangeTextDocument((event) => this.scheduleUpdates(event.document.uri)),
       vscode.window.onDidChangeTextEditorSelection((event) => this.highlight(event.textEditor)),
     );
   }
 
-  /** Opens (or shows) the preview of a skill file. */
+  /** Opens (or shows) the preview of the skill a file belongs to (a SKILL.md, or any file of a skill+ package). */
   async open(uri: vscode.Uri | undefined, toSide: boolean): Promise<void> {
-    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-    if (!target || path.basename(target.fsPath) !== 'SKILL.md') {
-      void vscode.window.showInformationMessage('Skillgraph: open a SKILL.md to preview its graph.');
+    const from = uri ?? vscode.window.activeTextEditor?.document.uri;
+    const info = from && path.basename(from.fsPath) !== 'SKILL.md' ? await this.skillInfo(from) : null;
+    const target = from && path.basename(from.fsPath) === 'SKILL.md' ? from : info ? vscode.Uri.parse(info.skillFile) : undefined;
+    if (!target) {
+      void vscode.window.showInformationMessage('Skillgraph: open a SKILL.md (or a file of a skill+ package) to preview its graph.');
       return;
     }
     const key = target.toString();
@@ -66,8 +77,12 @@ export class GraphPreviews implements vscode.Disposable {
         await this.update(uri);
         return;
       case 'reveal': {
-        const document = await vscode.workspace.openTextDocument(uri);
-        const editor = await vscode.window.showTextDocument(document, { viewColumn: this.editorColumn(uri, panel), preserveFocus: false });
+        // A skill+ node lives in the flow file; only files the drawn graph names are opened.
+        const graph = this.lastGraph.get(uri.toString());
+        const named = !message.file || message.file === uri.fsPath || !!graph && [...graph.nodes, ...(graph.groups ?? [])].some((item) => item.file === message.file);
+        if (!named) return;
+        const document = await vscode.workspace.openTextDocument(message.file ? vscode.Uri.file(message.file) : uri);
+        const editor = await vscode.window.showTextDocument(document, { viewColumn: this.editorColumn(document.uri, panel), preserveFocus: false });
         const range = new vscode.Range(message.range.start.line, message.range.start.character, message.range.end.line, message.range.end.character);
         editor.selection = new vscode.Selection(range.start, range.end);
         editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
@@ -95,17 +110,21 @@ export class GraphPreviews implements vscode.Disposable {
     return shown?.viewColumn ?? (panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
   }
 
-  private scheduleUpdate(uri: vscode.Uri): void {
-    const key = uri.toString();
-    if (!this.panels.has(key)) return;
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        void this.update(uri);
-      }, UPDATE_DELAY_MS),
-    );
+  /** An edit in a skill's folder (its SKILL.md, or any file of a skill+ package) redraws that skill's preview. */
+  private scheduleUpdates(changed: vscode.Uri): void {
+    for (const key of this.panels.keys()) {
+      const skill = vscode.Uri.parse(key);
+      const relative = path.relative(path.dirname(skill.fsPath), changed.fsPath);
+      if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
+      clearTimeout(this.timers.get(key));
+      this.timers.set(
+        key,
+        setTimeout(() => {
+          this.timers.delete(key);
+          void this.update(skill);
+        }, UPDATE_DELAY_MS),
+      );
+    }
   }
 
   private async update(uri: vscode.Uri): Promise<void> {
@@ -119,22 +138,24 @@ export class GraphPreviews implements vscode.Disposable {
     this.lastGraph.set(uri.toString(), graph);
     const direction = this.context.workspaceState.get<Direction>(DIRECTION_KEY, 'RIGHT');
     await panel.webview.postMessage({ type: 'graph', graph, direction } satisfies HostMessage);
-    const editor = vscode.window.visibleTextEditors.find((candidate) => candidate.document.uri.toString() === uri.toString());
+    const editor = vscode.window.activeTextEditor;
     if (editor) await this.highlight(editor);
   }
 
-  /** Highlights the node whose step holds the cursor. */
+  /** Highlights the node whose step holds the cursor, in the preview of the skill the editor's file belongs to. */
   private async highlight(editor: vscode.TextEditor): Promise<void> {
-    const key = editor.document.uri.toString();
-    const panel = this.panels.get(key);
-    if (!panel) return;
-    const graph = this.lastGraph.get(key);
-    if (!graph) return;
-    const cursor = editor.selection.active;
-    const inside = (range: GraphJson['nodes'][number]['extent']) =>
-      new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character).contains(cursor);
-    const node = graph.nodes.find((candidate) => candidate.kind !== 'external-input' && candidate.kind !== 'missing' && inside(candidate.extent));
-    await panel.webview.postMessage({ type: 'highlight', nodeId: node?.id ?? null } satisfies HostMessage);
+    const file = editor.document.uri.fsPath;
+    for (const [key, graph] of this.lastGraph) {
+      const panel = this.panels.get(key);
+      if (!panel || ![graph.skill.file, ...graph.nodes.map((node) => node.file)].includes(file)) continue;
+      const cursor = editor.selection.active;
+      const inside = (range: GraphJson['nodes'][number]['extent']) =>
+        new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character).contains(cursor);
+      // The innermost node: a loop or fan-out holds its body, whose nodes are drawn on their own.
+      const holding = graph.nodes.filter((candidate) => candidate.kind !== 'external-input' && candidate.kind !== 'missing' && candidate.file === file && inside(candidate.extent));
+      const node = holding.sort((a, b) => a.extent.end.line - a.extent.start.line - (b.extent.end.line - b.extent.start.line))[0];
+      await panel.webview.postMessage({ type: 'highlight', nodeId: node?.id ?? null } satisfies HostMessage);
+    }
   }
 
   /** Saves an export where the user chooses; the dialog asks before replacing, and the write is atomic. */

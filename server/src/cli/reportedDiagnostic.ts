@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import type { SkillAnalysis } from '../analyze';
 import type { Diagnostic, Severity } from '../checks/diagnostic';
 import { RULES, type RuleCode } from '../checks/rules';
-import { LineIndex, type LspRange } from '../parse/lineIndex';
+import { AnalysisLines } from '../compile/analysisLines';
+import type { LineIndex, LspRange } from '../parse/lineIndex';
 import type { FoundSkill } from '../workspace/discover';
 
 /** A diagnostic as every output format sees it: a display path and an LSP range. */
@@ -41,23 +42,9 @@ export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillRe
   const skill = { dir: path.dirname(found.display), ...(analysis.name !== undefined ? { name: analysis.name } : {}), format: analysis.format };
   if (analysis.diagnostics.length === 0) return { skill, diagnostics: [] };
   // A skill+ finding is in the package file it is about (flow.py, references/x.md), shown beside the SKILL.md path.
-  const files = new Map<string, { display: string; lines: LineIndex }>();
-  const fileOf = (file: string) => {
-    let known = files.get(file);
-    if (!known) {
-      const text = file === analysis.file ? analysis.text : analysis.sources.get(file) ?? '';
-      known = { display: file === analysis.file ? found.display : path.join(path.dirname(found.display), path.relative(analysis.dir, file)), lines: new LineIndex(text) };
-      files.set(file, known);
-    }
-    return known;
-  };
-  return {
-    skill,
-    diagnostics: analysis.diagnostics.map((item) => {
-      const { display, lines } = fileOf(item.file);
-      return toReported(item, display, lines);
-    }),
-  };
+  const lines = new AnalysisLines(analysis);
+  const display = (file: string) => (file === analysis.file ? found.display : path.join(path.dirname(found.display), path.relative(analysis.dir, file)));
+  return { skill, diagnostics: analysis.diagnostics.map((item) => toReported(item, display(item.file), lines.of(item.file))) };
 }
 
 /** The whole report from each skill's part, in the order the skills were found. */

@@ -1,5 +1,6 @@
 import type { SkillAnalysis } from '../analyze';
-import { LineIndex, type LspRange } from '../parse/lineIndex';
+import type { LspRange, Span } from '../parse/lineIndex';
+import { AnalysisLines } from './analysisLines';
 import type { EdgeKind, GraphNode, NodeKind, Port } from '../model/skillModel';
 import { graphProblems, type GraphProblem } from './graphProblems';
 
@@ -32,6 +33,19 @@ export interface GraphJsonNode {
   skillFile?: string;
   routes?: { when?: string; to: string; skillFile?: string }[];
   when?: string;
+  /** skill+: the stage the node belongs to (a cluster of the drawing). */
+  group?: string;
+  /** skill+: the tips and rules that can fire at the node. */
+  attachments?: { kind: 'tip' | 'rule'; id: string; file: string; soft?: boolean }[];
+}
+
+/** A cluster of nodes (a skill+ stage), where it is written. */
+export interface GraphJsonGroup {
+  id: string;
+  label: string;
+  description?: string;
+  file: string;
+  range: LspRange;
 }
 
 export interface GraphJsonEdge {
@@ -42,6 +56,8 @@ export interface GraphJsonEdge {
   /** The type the value carries (data edges). */
   type?: string;
   range?: LspRange;
+  /** The file `range` is in, when it is not the skill's SKILL.md (skill+). */
+  file?: string;
   /** Written in the source but pointing at nothing (a `depends_on` naming no step). */
   dangling?: boolean;
   /** The ports the edge joins, when `label` does not name them. */
@@ -55,6 +71,8 @@ export interface GraphJson {
   skill: { name?: string; format: string; dir: string; file: string };
   nodes: GraphJsonNode[];
   edges: GraphJsonEdge[];
+  /** skill+: the stages, drawn as clusters of their nodes. */
+  groups?: GraphJsonGroup[];
   problems: GraphProblem[];
 }
 
@@ -76,8 +94,9 @@ function composition(node: GraphNode, display: (file: string) => string): Partia
 
 /** Converts a model to its JSON form, with 0-based LSP ranges. `display` maps absolute paths to the paths to print. */
 export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => string = (file) => file): GraphJson {
-  const lines = new LineIndex(analysis.text);
+  const lines = new AnalysisLines(analysis);
   const file = display(analysis.file);
+  const fileOf = (span: Span) => display(span.file ?? analysis.file);
   const port = (item: Port): GraphJsonPort => ({
     name: item.name,
     ...(item.type !== undefined ? { type: item.type } : {}),
@@ -98,9 +117,9 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     id: ids.get(node)!,
     kind: node.kind,
     label: node.label,
-    file,
+    file: fileOf(node.nameSpan),
     range: lines.rangeOf(node.nameSpan),
-    extent: lines.rangeOf({ start: Math.min(node.span.start, node.nameSpan.start), end: Math.max(node.span.end, node.nameSpan.end) }),
+    extent: lines.rangeOf({ start: Math.min(node.span.start, node.nameSpan.start), end: Math.max(node.span.end, node.nameSpan.end), ...(node.span.file ? { file: node.span.file } : {}) }),
     ...(node.script ? { script: node.script.path } : {}),
     inputs: node.inputs.map(port),
     outputs: node.outputs.map(port),
@@ -108,6 +127,8 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     ...(node.parallel ? { parallel: true } : {}),
     ...(node.description ? { description: node.description.text.trim() } : {}),
     ...composition(node, display),
+    ...(node.group !== undefined ? { group: node.group } : {}),
+    ...(node.attachments && node.attachments.length > 0 ? { attachments: node.attachments.map((item) => ({ ...item, file: display(item.file) })) } : {}),
   }));
   const known = new Set(nodes.map((node) => node.id));
   // A reference to no step still gets drawn: to or from a `missing` node, as a dangling edge.
@@ -116,7 +137,7 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       if (known.has(end) || !edge.span) continue;
       known.add(end);
       const range = lines.rangeOf(edge.span);
-      nodes.push({ id: end, kind: 'missing', label: end, file, range, extent: range, inputs: [], outputs: [] });
+      nodes.push({ id: end, kind: 'missing', label: end, file: fileOf(edge.span), range, extent: range, inputs: [], outputs: [] });
     }
   }
   const missing = new Set(nodes.filter((node) => node.kind === 'missing').map((node) => node.id));
@@ -128,7 +149,7 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       kind: edge.kind,
       ...(edge.label !== undefined ? { label: edge.label } : {}),
       ...(edge.producer?.type ?? edge.consumer?.type ? { type: (edge.producer?.type ?? edge.consumer?.type)! } : {}),
-      ...(edge.span ? { range: lines.rangeOf(edge.span) } : {}),
+      ...(edge.span ? { range: lines.rangeOf(edge.span), ...(edge.span.file && edge.span.file !== analysis.file ? { file: fileOf(edge.span) } : {}) } : {}),
       ...(missing.has(edge.from) || missing.has(edge.to) ? { dangling: true } : {}),
       ...(edge.kind === 'data' && edge.producer && edge.producer.name !== edge.label ? { fromPort: edge.producer.name } : {}),
       ...(edge.kind === 'data' && edge.consumer && edge.consumer.name !== edge.label ? { toPort: edge.consumer.name } : {}),
@@ -139,17 +160,18 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     if (!externalNames.has(input.name)) {
       externalNames.add(input.name);
       const range = lines.rangeOf(input.nameSpan);
-      nodes.push({ id, kind: 'external-input', label: input.name, file, range, extent: range, inputs: [], outputs: [port(input)] });
+      nodes.push({ id, kind: 'external-input', label: input.name, file: fileOf(input.nameSpan), range, extent: range, inputs: [], outputs: [port(input)] });
     }
     // A MetaSkill input is labelled with the argument it feeds, as its bindings are.
     const label = input.feeds ?? input.name;
-    edges.push({ from: id, to: input.nodeId, kind: 'data', label, ...(input.type ? { type: input.type } : {}), range: lines.rangeOf(input.nameSpan), ...(label !== input.name ? { fromPort: input.name } : {}) });
+    edges.push({ from: id, to: input.nodeId, kind: 'data', label, ...(input.type ? { type: input.type } : {}), range: lines.rangeOf(input.nameSpan), ...(input.nameSpan.file && input.nameSpan.file !== analysis.file ? { file: fileOf(input.nameSpan) } : {}), ...(label !== input.name ? { fromPort: input.name } : {}) });
   }
   return {
     version: 1,
     skill: { ...(model.name !== undefined ? { name: model.name } : {}), format: model.format, dir: display(analysis.dir), file },
     nodes,
     edges,
-    problems: graphProblems(analysis, lines, (node) => ids.get(node) ?? node.id),
+    ...(model.groups && model.groups.length > 0 ? { groups: model.groups.map((group) => ({ id: group.id, label: group.label, ...(group.description ? { description: group.description } : {}), file: fileOf(group.span), range: lines.rangeOf(group.span) })) } : {}),
+    problems: graphProblems(analysis, lines, display, (node) => ids.get(node) ?? node.id),
   };
 }

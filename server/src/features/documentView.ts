@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { SkillAnalysis } from '../analyze';
-import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
+import { AnalysisLines } from '../compile/analysisLines';
+import type { LineIndex, LspRange, Span } from '../parse/lineIndex';
 import type { FileSystem } from '../workspace/fileSystem';
 
 /**
@@ -19,12 +20,14 @@ export interface DocumentView {
   text: string;
   lines: LineIndex;
   fs: FileSystem;
-  /** Line indexes of the package's other files, made when first asked for. */
-  otherLines: Map<string, LineIndex>;
+  /** Line indexes of every file of the skill, made when first asked for. */
+  files: AnalysisLines;
 }
 
 export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem, file = analysis.file, text = analysis.text): DocumentView {
-  return { uri, version, analysis, file, text, lines: new LineIndex(text), fs, otherLines: new Map() };
+  const files = new AnalysisLines(analysis);
+  // The document's own text is what the analysis read (SKILL.md, or the package file overlaid with it).
+  return { uri, version, analysis, file, text, lines: files.of(file), fs, files };
 }
 
 /** The text of any file of the view's skill (the document, SKILL.md, a package file read by the analysis). */
@@ -33,24 +36,13 @@ export function textOf(view: DocumentView, file: string | undefined): string {
   return file === view.analysis.file ? view.analysis.text : view.analysis.sources.get(file) ?? '';
 }
 
-/** The line index of any file of the view's skill. */
-export function linesOf(view: DocumentView, file: string | undefined): LineIndex {
-  if (file === undefined || file === view.file) return view.lines;
-  let lines = view.otherLines.get(file);
-  if (!lines) {
-    lines = new LineIndex(textOf(view, file));
-    view.otherLines.set(file, lines);
-  }
-  return lines;
-}
-
 /** A span in the view's document (spans without a file are in SKILL.md). */
 export function inDocument(view: DocumentView, span: Span): boolean {
   return (span.file ?? view.analysis.file) === view.file;
 }
 
 export function rangeOf(view: DocumentView, span: Span): LspRange {
-  return linesOf(view, span.file ?? view.analysis.file).rangeOf(span);
+  return view.files.rangeOf(span);
 }
 
 /** A span in any file of the skill, as an LSP location. */

@@ -352,6 +352,31 @@ test('skill+, json, sarif and github: every finding names its own file', () => {
   assert.match(github[7], /^::error file=examples\/mistakes\/broken-flow\/references\/thorough\.md,line=2,col=13,endLine=2,endColumn=18,title=skillgraph unknown_flow_id::/);
 });
 
+test('skill+, graph: nodes in flow.py with their stage and the tips and rules that fire there; stages as subgraphs', () => {
+  const graph: GraphJson = JSON.parse(run(['graph', 'examples/trip-planner']).stdout);
+  const validate = new Ajv2020({ allErrors: true }).compile(graphSchema);
+  assert.ok(validate(graph), JSON.stringify(validate.errors));
+  assert.deepEqual(graph.groups!.map((group) => `${group.id}@${group.file}:${group.range.start.line + 1}`), ['ask@examples/trip-planner/flow.py:7', 'research@examples/trip-planner/flow.py:10', 'decide@examples/trip-planner/flow.py:16']);
+  const fanout = graph.nodes.find((node) => node.id === 'per-stop')!;
+  assert.deepEqual([fanout.kind, fanout.group, fanout.file], ['fanout', 'research', 'examples/trip-planner/flow.py']);
+  assert.deepEqual(graph.nodes.find((node) => node.id === 'write')!.attachments, [
+    { kind: 'rule', id: 'cite', file: 'examples/trip-planner/rules/cite.md', soft: true },
+    { kind: 'rule', id: 'no-secrets', file: 'examples/trip-planner/rules/no-secrets.py', soft: false },
+  ]);
+  assert.deepEqual(
+    graph.edges.filter((edge) => edge.kind === 'branch').map((edge) => `${edge.from} -${edge.label}-> ${edge.to}`),
+    ['gate -true-> write', 'gate -otherwise-> stop'],
+  );
+  const mermaid = run(['graph', 'examples/trip-planner', '--format', 'mermaid']).stdout;
+  assert.match(mermaid, /  subgraph g1\["research"\]\n    n2\["route"\]\n/);
+  const broken: GraphJson = JSON.parse(run(['graph', 'examples/mistakes/broken-flow']).stdout);
+  assert.ok(validate(broken), JSON.stringify(validate.errors));
+  // Each problem names its own file; one in a tip is about no node of the flow.
+  assert.deepEqual([...new Set(broken.problems.map((problem) => problem.file))], ['examples/mistakes/broken-flow/flow.py', 'examples/mistakes/broken-flow/references/thorough.md', 'examples/mistakes/broken-flow/rules/sources-first.md', 'examples/mistakes/broken-flow/state.py']);
+  assert.deepEqual(broken.problems.find((problem) => problem.code === 'invalid_loop')!.targets, [{ kind: 'node', id: 'more-sources' }]);
+  assert.deepEqual(broken.problems.find((problem) => problem.code === 'unknown_flow_id')!.targets, []);
+});
+
 test('MetaSkill, --catalog: skills under another folder are composable too', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   mkdirSync(join(dir, 'plans', 'digest'), { recursive: true });

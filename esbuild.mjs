@@ -19,5 +19,5 @@ await Promise.all([
   // `vscode` is provided by the editor's extension host.
   build({ ...common, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
   // The graph preview runs in a browser sandbox: one script and one stylesheet, no remote resources.
-  build({ ...common, platform: 'browser', format: 'iife', target: 'chrome120', minify: true, entryPoints: { webview: 'client/webview/main.ts', 'webview-style': 'client/webview/preview.css' }, outdir: 'dist' }),
+  build({ ...common, platform: 'browser', format: 'iife', target: 'chrome120', minify: true, entryPoints: { webview: 'client/webview/main.ts', 'webview-style': 'client/webview/preview.css', context: 'client/webview/context.ts', 'context-style': 'client/webview/context.css' }, outdir: 'dist' }),
 ]);

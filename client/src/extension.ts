@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { ContextViews } from './preview/contextView';
 import { GraphPreviews } from './preview/graphPreview';
 
 let client: LanguageClient | undefined;
@@ -75,8 +76,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   statusItem.command = 'workbench.actions.view.problems';
   client = createClient(context);
   const previews = new GraphPreviews(context, () => client, skillInfo);
+  const contexts = new ContextViews(context, () => client, skillInfo);
   context.subscriptions.push(
     previews,
+    contexts,
+    vscode.commands.registerCommand('skillgraph.showContext', (uri?: vscode.Uri | string, node?: string) => contexts.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, node)),
     vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) => previews.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, false)),
     vscode.commands.registerCommand('skillgraph.openPreviewToSide', (uri?: vscode.Uri | string) => previews.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, true)),
     output,

@@ -1,5 +1,12 @@
-/** The preview page: everything bundled, a strict Content-Security-Policy, scripts only with the nonce. */
-export function previewHtml(options: { scriptUri: string; styleUri: string; cspSource: string; nonce: string }): string {
+export interface PageOptions {
+  scriptUri: string;
+  styleUri: string;
+  cspSource: string;
+  nonce: string;
+}
+
+/** A webview page's head: everything bundled, a strict Content-Security-Policy, scripts only with the nonce. */
+function head(options: PageOptions, title: string): string {
   const csp = [
     "default-src 'none'",
     `img-src ${options.cspSource} data: blob:`,
@@ -14,8 +21,13 @@ export function previewHtml(options: { scriptUri: string; styleUri: string; cspS
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${options.styleUri}" nonce="${options.nonce}">
-<title>Skillgraph preview</title>
-</head>
+<title>${title}</title>
+</head>`;
+}
+
+/** The graph preview page. */
+export function previewHtml(options: PageOptions): string {
+  return `${head(options, 'Skillgraph preview')}
 <body>
 <div id="toolbar" role="toolbar" aria-label="Graph preview">
   <input id="search" type="search" placeholder="Find a step…" aria-label="Find a step">
@@ -25,12 +37,39 @@ export function previewHtml(options: { scriptUri: string; styleUri: string; cspS
   <button id="direction" title="Switch between left-to-right and top-down">↔</button>
   <button id="export-svg" title="Export as SVG">SVG</button>
   <button id="export-png" title="Export as PNG">PNG</button>
+  <button id="context" title="What the model sees at the selected node (skill+)" hidden>Context</button>
   <span id="status" aria-live="polite"></span>
 </div>
 <div id="skill-problems" hidden></div>
 <div id="canvas"><svg id="graph" role="img" aria-label="Skill graph"></svg></div>
 <svg id="overview" aria-hidden="true" hidden></svg>
 <div id="tooltip" role="tooltip" hidden></div>
+<script nonce="${options.nonce}" src="${options.scriptUri}"></script>
+</body>
+</html>`;
+}
+
+/** The "what the model sees here" page of a skill+ package: a position and a State in, the per-turn context out. */
+export function contextHtml(options: PageOptions): string {
+  return `${head(options, 'What the model sees')}
+<body>
+<form id="position" aria-label="Position and State">
+  <label>Node <select id="node"></select></label>
+  <label>Event <select id="event">
+    <option value="">(the seam before the node)</option>
+    <option>stage_enter</option><option>post_tool</option><option>post_node</option><option>pre_tool</option><option>pre_answer</option>
+  </select></label>
+  <label>Round <input id="round" type="number" min="1" placeholder="1"></label>
+  <label class="state">State (JSON; fields left out keep their defaults)
+    <textarea id="state" rows="8" spellcheck="false"></textarea></label>
+  <button id="apply" type="submit">Show</button>
+  <span id="form-error" role="alert"></span>
+</form>
+<div id="summary" aria-live="polite"></div>
+<div id="bar" aria-hidden="true"></div>
+<main id="parts"></main>
+<section id="gates" hidden><h2>Gates</h2><ul></ul></section>
+<section id="left-out" hidden><h2>Left out</h2><ul></ul></section>
 <script nonce="${options.nonce}" src="${options.scriptUri}"></script>
 </body>
 </html>`;

@@ -19,6 +19,7 @@ const tooltip = document.getElementById('tooltip')!;
 const status = document.getElementById('status')!;
 const search = document.getElementById('search') as HTMLInputElement;
 const skillProblems = document.getElementById('skill-problems')!;
+const contextButton = document.getElementById('context') as HTMLButtonElement;
 const viewport = new Viewport(svg);
 const overview = new Overview(document.getElementById('overview') as unknown as SVGSVGElement, svg, viewport);
 
@@ -26,6 +27,8 @@ let graph: GraphJson | undefined;
 let layout: Layout | undefined;
 let direction: Direction = 'RIGHT';
 let highlighted: string | null = null;
+/** The node last clicked or focused: the context button shows what the model sees there. */
+let selected: string | null = null;
 let generation = 0;
 let fitted = false;
 
@@ -73,6 +76,7 @@ async function show(next: GraphJson): Promise<void> {
   }
   const steps = next.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').length;
   status.textContent = `${steps} step${steps === 1 ? '' : 's'} · ${next.edges.length} edge${next.edges.length === 1 ? '' : 's'}`;
+  contextButton.hidden = next.skill.format !== 'skillplus';
   skillProblems.hidden = problems.skill.length === 0;
   skillProblems.textContent = problems.skill.map((problem) => `${problem.severity}: ${problem.message}`).join('\n');
   markHighlight();
@@ -88,6 +92,7 @@ function nodeElement(id: string): SVGGElement | null {
 }
 
 function revealNode(id: string): void {
+  selected = id;
   const node = graph?.nodes.find((candidate) => candidate.id === id);
   if (node) host.postMessage({ type: 'reveal', range: node.range, file: node.file });
 }
@@ -166,6 +171,7 @@ svg.addEventListener('keydown', (event) => {
 });
 
 function focusNode(id: string): void {
+  selected = id;
   const element = nodeElement(id);
   const placed = layout?.nodes.find((node) => node.node.id === id);
   if (!element || !placed) return;
@@ -207,6 +213,7 @@ document.getElementById('direction')!.addEventListener('click', () => {
   fitted = false;
   if (graph) void show(graph);
 });
+contextButton.addEventListener('click', () => host.postMessage({ type: 'context', nodeId: selected ?? highlighted }));
 document.getElementById('export-svg')!.addEventListener('click', () => {
   if (layout) host.postMessage({ type: 'export', format: 'svg', data: exportSvg(svg, layout) });
 });

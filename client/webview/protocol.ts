@@ -1,6 +1,7 @@
 // The messages between the extension (host) and the graph preview (webview).
 // Both sides import these types, so a change to one side fails the build of the other.
 import type { GraphJson } from '../../server/src/compile/graphJson';
+import type { ModelContext } from '../../server/src/compile/modelContext';
 import type { LspRange } from '../../server/src/parse/lineIndex';
 
 export type Direction = 'RIGHT' | 'DOWN';
@@ -18,5 +19,25 @@ export type WebviewMessage =
   | { type: 'direction'; direction: Direction }
   /** Open a skill the graph names (a MetaSkill's composed skill), by its SKILL.md path as the graph gives it. */
   | { type: 'openSkill'; file: string }
+  /** Show what the model sees at this node (skill+). */
+  | { type: 'context'; nodeId: string | null }
   /** Save an export: SVG text, or a PNG as a base64 data URL. */
   | { type: 'export'; format: 'svg' | 'png'; data: string };
+
+/** The node list of the context page's position picker. */
+export interface ContextNode {
+  id: string;
+  kind: string;
+  stage?: string;
+}
+
+export type ContextHostMessage =
+  | { type: 'context'; context: ModelContext; nodes: ContextNode[] }
+  | { type: 'error'; message: string; nodes: ContextNode[]; node: string };
+
+export type ContextPageMessage =
+  | { type: 'ready' }
+  /** Build the context for this position and State. */
+  | { type: 'compute'; node: string; state: Record<string, unknown>; event?: string; round?: number }
+  /** Open a file a part comes from (relative to the skill folder). */
+  | { type: 'open'; file: string };

@@ -17,6 +17,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { isProfileId, PROFILES, type ProfileId } from './checks/profiles';
 import { isRuleCode } from './checks/rules';
 import { toGraphJson } from './compile/graphJson';
+import { modelContext, type ContextRequest } from './compile/modelContext';
 import { codeActions } from './features/codeActions';
 import { completion } from './features/completion';
 import { definition } from './features/definition';
@@ -323,6 +324,17 @@ connection.onWorkspaceSymbol(async (params, token) => {
 
 /** The graph of an open skill, as `skillgraph graph --format json` prints it (for the graph preview). */
 connection.onRequest('skillgraph/graph', (params: { uri: string }) => withView(params.uri, undefined, null, (view) => toGraphJson(view.analysis)));
+
+/** What a skill+ runtime puts in front of the model at a node for a State (the context view). */
+connection.onRequest('skillgraph/context', (params: { uri: string } & ContextRequest) =>
+  withView(params.uri, undefined, null, (view) => {
+    const pkg = view.analysis.skillplus;
+    if (!pkg) return { error: 'Not a skill+ package.' };
+    const { syntax, text } = view.analysis;
+    const { uri: _uri, ...request } = params;
+    return modelContext(pkg, syntax ? text.slice(syntax.body.start, syntax.body.end) : '', view.analysis.name ?? path.basename(view.analysis.dir), request);
+  }),
+);
 
 /** Format and problem counts of an open skill, for the status bar. */
 connection.onRequest('skillgraph/skillInfo', (params: { uri: string }) =>

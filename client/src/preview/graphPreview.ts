@@ -7,6 +7,7 @@ import type { GraphJson } from '../../../server/src/compile/graphJson';
 import { previewHtml } from '../../webview/html';
 import type { Direction, HostMessage, WebviewMessage } from '../../webview/protocol';
 import type { SkillInfo } from '../extension';
+import { nodeAtCursor } from './nodeAtCursor';
 
 const DIRECTION_KEY = 'skillgraph.preview.direction';
 /** Typing pauses this long before the graph is rebuilt. */
@@ -95,6 +96,10 @@ export class GraphPreviews implements vscode.Disposable {
         if (named) await vscode.window.showTextDocument(vscode.Uri.file(message.file), { viewColumn: this.editorColumn(uri, panel) });
         return;
       }
+      case 'context':
+        // The selected node, else the context view asks which.
+        await vscode.commands.executeCommand('skillgraph.showContext', uri, message.nodeId ?? undefined);
+        return;
       case 'direction':
         await this.context.workspaceState.update(DIRECTION_KEY, message.direction);
         return;
@@ -148,12 +153,7 @@ export class GraphPreviews implements vscode.Disposable {
     for (const [key, graph] of this.lastGraph) {
       const panel = this.panels.get(key);
       if (!panel || ![graph.skill.file, ...graph.nodes.map((node) => node.file)].includes(file)) continue;
-      const cursor = editor.selection.active;
-      const inside = (range: GraphJson['nodes'][number]['extent']) =>
-        new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character).contains(cursor);
-      // The innermost node: a loop or fan-out holds its body, whose nodes are drawn on their own.
-      const holding = graph.nodes.filter((candidate) => candidate.kind !== 'external-input' && candidate.kind !== 'missing' && candidate.file === file && inside(candidate.extent));
-      const node = holding.sort((a, b) => a.extent.end.line - a.extent.start.line - (b.extent.end.line - b.extent.start.line))[0];
+      const node = nodeAtCursor(graph, file, editor.selection.active);
       await panel.webview.postMessage({ type: 'highlight', nodeId: node?.id ?? null } satisfies HostMessage);
     }
   }

@@ -2,6 +2,7 @@ import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
+export const CONTEXT_FORMATS = ['text', 'json'] as const;
 
 export type CheckFormat = (typeof CHECK_FORMATS)[number];
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
@@ -9,6 +10,7 @@ export type GraphFormat = (typeof GRAPH_FORMATS)[number];
 export type Command =
   | { command: 'check'; paths: string[]; format: CheckFormat; profile: ProfileId; catalog: string[]; maxWarnings?: number; jobs?: number }
   | { command: 'graph'; path: string; format: GraphFormat; profile: ProfileId; catalog: string[] }
+  | { command: 'context'; path: string; at: string; state?: string; event?: string; round?: number; tool?: string; format: (typeof CONTEXT_FORMATS)[number] }
   | { command: 'help' }
   | { command: 'version' };
 
@@ -17,12 +19,15 @@ export class UsageError extends Error {}
 export const USAGE = `Usage:
   skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--catalog DIR]... [--max-warnings N] [--jobs N]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
+  skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME] [--format text|json]
   skillgraph --help | --version
 
 check   finds every SKILL.md under the paths (default: .) and reports problems.
         Exit status: 0 clean, 1 errors (or more warnings than --max-warnings), 2 usage or I/O failure.
         --jobs N checks on N threads (default: one per core, up to 4, for 2,000 skills or more).
 graph   prints one skill's graph: steps, typed ports, control and data edges.
+context prints what a skill+ runtime puts in front of the model at one node for one State
+        (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
 --catalog DIR   a folder of skill folders MetaSkills may compose, besides the skills next to
         each MetaSkill (repeatable).
 Profiles: ${PROFILE_IDS.join(', ')} (default agentskills).`;
@@ -43,7 +48,8 @@ export function parseArgs(argv: string[]): Command {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-v') return { command: 'version' };
   const [command, ...rest] = argv;
-  if (command !== 'check' && command !== 'graph') throw new UsageError(`unknown command "${command}"`);
+  if (command !== 'check' && command !== 'graph' && command !== 'context') throw new UsageError(`unknown command "${command}"`);
+  const context: { at?: string; state?: string; event?: string; round?: number; tool?: string } = {};
   const positional: string[] = [];
   let format: string | undefined;
   let profile: ProfileId = 'agentskills';
@@ -72,6 +78,12 @@ export function parseArgs(argv: string[]): Command {
       if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--jobs needs a whole number of at least 1 (got "${text}")`);
       jobs = Number(text);
     } else if (flag === '--catalog') catalog.push(value());
+    else if (command === 'context' && (flag === '--at' || flag === '--state' || flag === '--event' || flag === '--tool')) context[flag.slice(2) as 'at' | 'state' | 'event' | 'tool'] = value();
+    else if (command === 'context' && flag === '--round') {
+      const text = value();
+      if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--round needs a whole number of at least 1 (got "${text}")`);
+      context.round = Number(text);
+    }
     else if (flag === '--help' || flag === '-h') return { command: 'help' };
     else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown option ${flag}`);
     else positional.push(arg);
@@ -79,6 +91,11 @@ export function parseArgs(argv: string[]): Command {
   if (command === 'check') {
     return { command, paths: positional.length > 0 ? positional : ['.'], format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'), profile, catalog, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(jobs !== undefined ? { jobs } : {}) };
   }
-  if (positional.length !== 1) throw new UsageError('graph takes exactly one skill folder or SKILL.md');
+  if (positional.length !== 1) throw new UsageError(`${command} takes exactly one skill folder or SKILL.md`);
+  if (command === 'context') {
+    if (!context.at) throw new UsageError('context needs --at NODE');
+    const { at, ...rest } = context;
+    return { command, path: positional[0], at, ...rest, format: oneOf(format ?? 'text', CONTEXT_FORMATS, '--format') };
+  }
   return { command, path: positional[0], format: oneOf(format ?? 'json', GRAPH_FORMATS, '--format'), profile, catalog };
 }

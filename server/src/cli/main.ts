@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import { toGraphJson } from '../compile/graphJson';
 import { toDot, toMermaid } from '../compile/graphText';
+import { formatModelContext, modelContext } from '../compile/modelContext';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
@@ -64,24 +66,74 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
   return EXIT_CLEAN;
 }
 
-function runGraph(command: Extract<Command, { command: 'graph' }>): number {
-  const fs = new NodeFileSystem();
-  const absolute = path.resolve(command.path);
+/** The SKILL.md a folder or file argument names, or undefined (reported) when there is none. */
+function skillFileOf(fs: NodeFileSystem, argument: string): { file: string; shownDir: string } | undefined {
+  const absolute = path.resolve(argument);
   const real = fs.realpath(absolute);
   const isFile = real !== undefined && fs.stat(real)?.kind === 'file';
   const file = isFile ? absolute : path.join(absolute, 'SKILL.md');
   if (!fs.stat(file)) {
-    process.stderr.write(`skillgraph: ${command.path}: no SKILL.md there\n`);
-    return EXIT_USAGE;
+    process.stderr.write(`skillgraph: ${argument}: no SKILL.md there\n`);
+    return undefined;
   }
+  return { file, shownDir: isFile ? path.dirname(argument) : argument };
+}
+
+function runGraph(command: Extract<Command, { command: 'graph' }>): number {
+  const fs = new NodeFileSystem();
+  const found = skillFileOf(fs, command.path);
+  if (!found) return EXIT_USAGE;
   // Paths in the output read as reached from the argument, like `check` prints them.
-  const shownDir = isFile ? path.dirname(command.path) : command.path;
-  const shown = (target: string) => path.join(shownDir, path.relative(path.dirname(file), target));
+  const shown = (target: string) => path.join(found.shownDir, path.relative(path.dirname(found.file), target));
   const catalog = new SkillCatalog(fs, command.catalog.map((root) => path.resolve(root)));
-  const graph = toGraphJson(analyzeSkill(fs, file, { profile: command.profile, catalog }), shown);
+  const graph = toGraphJson(analyzeSkill(fs, found.file, { profile: command.profile, catalog }), shown);
   const output = command.format === 'mermaid' ? toMermaid(graph) : command.format === 'dot' ? toDot(graph) : JSON.stringify(graph, null, 2) + '\n';
   process.stdout.write(output);
   return EXIT_CLEAN;
+}
+
+function runContext(command: Extract<Command, { command: 'context' }>): number {
+  const fs = new NodeFileSystem();
+  const found = skillFileOf(fs, command.path);
+  if (!found) return EXIT_USAGE;
+  const analysis = analyzeSkill(fs, found.file);
+  if (!analysis.skillplus) {
+    process.stderr.write(`skillgraph: ${command.path} is not a skill+ package (it reads as ${analysis.format})\n`);
+    return EXIT_USAGE;
+  }
+  let state: Record<string, unknown> | undefined;
+  if (command.state) {
+    const read = readStateFile(command.state);
+    if (typeof read === 'string') {
+      process.stderr.write(`skillgraph: ${read}\n`);
+      return EXIT_USAGE;
+    }
+    state = read;
+  }
+  const brief = analysis.syntax ? analysis.text.slice(analysis.syntax.body.start, analysis.syntax.body.end) : '';
+  const context = modelContext(analysis.skillplus, brief, analysis.name ?? path.basename(analysis.dir), { node: command.at, ...(state ? { state } : {}), ...(command.event ? { event: command.event } : {}), ...(command.round ? { round: command.round } : {}), ...(command.tool ? { tool: command.tool } : {}) });
+  if ('error' in context) {
+    process.stderr.write(`skillgraph: ${context.error}\n`);
+    return EXIT_USAGE;
+  }
+  process.stdout.write(command.format === 'json' ? JSON.stringify(context, null, 2) + '\n' : formatModelContext(context));
+  return EXIT_CLEAN;
+}
+
+/** A State given as JSON: an object, or a message saying why not. */
+function readStateFile(file: string): Record<string, unknown> | string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return `${file}: cannot be read`;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : `${file}: a State is a JSON object of field values`;
+  } catch (error) {
+    return `${file}: not JSON (${(error as Error).message})`;
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -106,6 +158,8 @@ async function main(argv: string[]): Promise<number> {
       return runCheck(command);
     case 'graph':
       return runGraph(command);
+    case 'context':
+      return runContext(command);
   }
 }
 

@@ -1,0 +1,113 @@
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { GraphJson } from '../../../server/src/compile/graphJson';
+import type { ModelContext } from '../../../server/src/compile/modelContext';
+import { contextHtml } from '../../webview/html';
+import type { ContextHostMessage, ContextNode, ContextPageMessage } from '../../webview/protocol';
+import type { SkillInfo } from '../extension';
+import { nodeAtCursor } from './nodeAtCursor';
+
+interface Shown {
+  panel: vscode.WebviewPanel;
+  node: string;
+  state: Record<string, unknown>;
+  event?: string;
+  round?: number;
+}
+
+/**
+ * "What the model sees here" for skill+ packages: one panel per package,
+ * showing the runtime's per-turn context at a node for a State the author
+ * edits. The server builds the context; the panel only draws it.
+ */
+export class ContextViews implements vscode.Disposable {
+  private readonly shown = new Map<string, Shown>();
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly client: () => LanguageClient | undefined,
+    private readonly skillInfo: (uri: vscode.Uri) => Promise<SkillInfo | null>,
+  ) {}
+
+  /** Opens the context of the skill+ package `uri` belongs to, at `node` (else the node under the cursor, else a pick). */
+  async open(uri: vscode.Uri | undefined, node: string | undefined): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const from = uri ?? editor?.document.uri;
+    const info = from ? await this.skillInfo(from) : null;
+    if (!from || !info || info.format !== 'skillplus') {
+      void vscode.window.showInformationMessage('Skillgraph: "what the model sees" is for skill+ packages; open a file of one.');
+      return;
+    }
+    const skill = vscode.Uri.parse(info.skillFile);
+    const graph = await this.graph(skill);
+    if (!graph) return;
+    const nodes = nodesOf(graph);
+    const chosen = node ?? (editor && editor.document.uri.toString() === from.toString() ? nodeAtCursor(graph, editor.document.uri.fsPath, editor.selection.active)?.id : undefined) ?? (await pick(nodes));
+    if (!chosen) return;
+    const key = skill.toString();
+    const existing = this.shown.get(key);
+    if (existing) {
+      existing.node = chosen;
+      existing.panel.reveal(undefined, true);
+      await this.update(skill, existing);
+      return;
+    }
+    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel('skillgraph.context', `Model context: ${info.name ?? path.basename(path.dirname(skill.fsPath))}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [dist] });
+    panel.webview.html = contextHtml({
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'context.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'context-style.css')).toString(),
+      cspSource: panel.webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+    });
+    const shown: Shown = { panel, node: chosen, state: {} };
+    this.shown.set(key, shown);
+    panel.onDidDispose(() => this.shown.delete(key));
+    panel.webview.onDidReceiveMessage((message: ContextPageMessage) => void this.receive(skill, shown, message));
+  }
+
+  private async receive(skill: vscode.Uri, shown: Shown, message: ContextPageMessage): Promise<void> {
+    if (message.type === 'ready') return this.update(skill, shown);
+    if (message.type === 'compute') {
+      Object.assign(shown, { node: message.node, state: message.state, event: message.event, round: message.round });
+      return this.update(skill, shown);
+    }
+    // Only a file of this package, named relative to its folder.
+    const file = path.resolve(path.dirname(skill.fsPath), message.file);
+    if (path.relative(path.dirname(skill.fsPath), file).startsWith('..')) return;
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
+  }
+
+  private async graph(skill: vscode.Uri): Promise<GraphJson | null> {
+    // The server analyses open documents.
+    await vscode.workspace.openTextDocument(skill);
+    return (await this.client()?.sendRequest<GraphJson | null>('skillgraph/graph', { uri: skill.toString() }).catch(() => null)) ?? null;
+  }
+
+  private async update(skill: vscode.Uri, shown: Shown): Promise<void> {
+    const client = this.client();
+    const graph = await this.graph(skill);
+    if (!client || !graph) return;
+    const nodes = nodesOf(graph);
+    const result = await client
+      .sendRequest<ModelContext | { error: string } | null>('skillgraph/context', { uri: skill.toString(), node: shown.node, state: shown.state, ...(shown.event ? { event: shown.event } : {}), ...(shown.round ? { round: shown.round } : {}) })
+      .catch((error: Error) => ({ error: error.message }));
+    const message: ContextHostMessage = !result ? { type: 'error', message: 'The package could not be read.', nodes, node: shown.node } : 'error' in result ? { type: 'error', message: result.error, nodes, node: shown.node } : { type: 'context', context: result, nodes };
+    await shown.panel.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    for (const shown of this.shown.values()) shown.panel.dispose();
+  }
+}
+
+function nodesOf(graph: GraphJson): ContextNode[] {
+  return graph.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').map((node) => ({ id: node.id, kind: node.kind, ...(node.group ? { stage: node.group } : {}) }));
+}
+
+async function pick(nodes: ContextNode[]): Promise<string | undefined> {
+  const chosen = await vscode.window.showQuickPick(nodes.map((node) => ({ label: node.id, description: `${node.kind}${node.stage ? ` in ${node.stage}` : ''}` })), { placeHolder: 'At which node? (what the model sees there)' });
+  return chosen?.label;
+}

@@ -89,6 +89,7 @@ function compute(): void {
     formError.textContent = 'The State is a JSON object of field values.';
     return;
   }
+  formError.textContent = '';
   const round = Number(roundInput.value);
   host.postMessage({ type: 'compute', node: nodeSelect.value, state: state as Record<string, unknown>, ...(eventSelect.value ? { event: eventSelect.value } : {}), ...(round >= 1 ? { round } : {}) });
 }

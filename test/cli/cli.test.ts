@@ -377,6 +377,33 @@ test('skill+, graph: nodes in flow.py with their stage and the tips and rules th
   assert.deepEqual(broken.problems.find((problem) => problem.code === 'unknown_flow_id')!.targets, []);
 });
 
+test('context: what the model sees at a node, for the defaults or a State from a file; usage errors exit 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  const stateFile = join(dir, 'state.json');
+  writeFileSync(stateFile, JSON.stringify({ budget: 'low', stops: [{ city: 'Porto', nights: 2 }] }));
+  const text = run(['context', 'examples/trip-planner', '--at', 'stop-notes', '--state', stateFile]);
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /^What the model sees in trip-planner at node "stop-notes" \(stage research, event post_node, round —\)/);
+  assert.match(text.stdout, /Notes on Porto for 2 nights\./);
+  assert.match(text.stdout, /## Soft rule cite \(self-check, named by rule= here\) — rules\/cite\.md {2}\[103 chars · ~26 tokens\]/);
+  assert.match(text.stdout, /- tip budget-travel: already injected at "route" \(once\)/);
+  const json = JSON.parse(run(['context', 'examples/trip-planner', '--at', 'fill', '--round', '2', '--format', 'json']).stdout);
+  assert.deepEqual(json.at, { node: 'fill', stage: 'research', event: 'post_node', round: 2, tool: null });
+  assert.deepEqual(json.parts.map((part: { kind: string; id?: string }) => part.id ?? part.kind), ['brief', 'map', 'thin-notes', 'cite']);
+  writeFileSync(join(dir, 'bad.json'), '[1, 2]');
+  const usage = (args: string[], message: RegExp) => {
+    const result = run(args);
+    assert.equal(result.status, 2, args.join(' '));
+    assert.match(result.stderr, message);
+  };
+  usage(['context', 'examples/trip-planner'], /context needs --at NODE/);
+  usage(['context', 'examples/trip-planner', '--at', 'nowhere'], /No node "nowhere"; nodes: where, money/);
+  usage(['context', 'examples/csv-report', '--at', 'x'], /is not a skill\+ package \(it reads as aip-0\.3\)/);
+  usage(['context', 'examples/trip-planner', '--at', 'fill', '--state', join(dir, 'bad.json')], /a State is a JSON object/);
+  usage(['context', 'examples/trip-planner', '--at', 'fill', '--state', join(dir, 'none.json')], /cannot be read/);
+  usage(['context', 'examples/trip-planner', '--at', 'fill', '--round', '0'], /--round needs a whole number/);
+});
+
 test('MetaSkill, --catalog: skills under another folder are composable too', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   mkdirSync(join(dir, 'plans', 'digest'), { recursive: true });

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { previewHtml } from '../../client/webview/html';
+import { contextHtml, previewHtml } from '../../client/webview/html';
 
 const DIST = path.join(__dirname, '..', '..', 'dist');
 
 /**
- * Serves the preview page exactly as the extension builds it (same HTML,
+ * Serves the preview page (`/`) and the context page (`/context`) exactly as the extension builds them (same HTML,
  * same Content-Security-Policy, same bundle) on loopback. The one stand-in
  * is `acquireVsCodeApi`, which only VS Code's webview host provides: here it
  * records what the page posts, and `__send` plays the extension's messages.
@@ -17,9 +17,12 @@ export async function servePreview(): Promise<{ url: string; close: () => Promis
   const server = http.createServer((request, response) => {
     const address = server.address() as AddressInfo;
     const origin = `http://127.0.0.1:${address.port}`;
-    if (request.url === '/') {
+    if (request.url === '/' || request.url === '/context') {
       const nonce = randomBytes(16).toString('base64');
-      const page = previewHtml({ scriptUri: `${origin}/dist/webview.js`, styleUri: `${origin}/dist/webview-style.css`, cspSource: origin, nonce });
+      const page =
+        request.url === '/'
+          ? previewHtml({ scriptUri: `${origin}/dist/webview.js`, styleUri: `${origin}/dist/webview-style.css`, cspSource: origin, nonce })
+          : contextHtml({ scriptUri: `${origin}/dist/context.js`, styleUri: `${origin}/dist/context-style.css`, cspSource: origin, nonce });
       const fakeHost = `<script nonce="${nonce}">
 window.__posted = [];
 window.__state = undefined;
@@ -40,7 +43,7 @@ window.__send = (message) => window.dispatchEvent(new MessageEvent('message', { 
       response.end();
       return;
     }
-    const file = request.url === '/dist/webview.js' ? 'webview.js' : request.url === '/dist/webview-style.css' ? 'webview-style.css' : undefined;
+    const file = ['webview.js', 'webview-style.css', 'context.js', 'context-style.css'].find((name) => request.url === `/dist/${name}`);
     if (!file) {
       response.writeHead(404);
       response.end();

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { analyzeSkill } from '../../server/src/analyze';
 import { toGraphJson, type GraphJson } from '../../server/src/compile/graphJson';
+import { modelContext } from '../../server/src/compile/modelContext';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { writeAipSkill } from '../../bench/lib/generate';
 import { openBrowser } from '../e2e/browser';
@@ -261,4 +262,43 @@ test('renders a skill+ flow: stages as clusters around their nodes, node kinds, 
   assert.deepEqual((await posted()).slice(before + 1), [{ type: 'reveal', range: decide.range, file: decide.file }]);
   await page.screenshot({ path: path.join(ARTIFACTS, 'trip-planner.png') });
   assert.deepEqual(errors, []);
+});
+
+test('the context page: parts with their sizes, a bar of their shares, what was left out; the State form posts what it holds', async () => {
+  const contextPage = await context.newPage();
+  const pageErrors: string[] = [];
+  contextPage.on('pageerror', (error) => pageErrors.push(String(error)));
+  await contextPage.goto(`${served.url}context`);
+  const sent = () => contextPage.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted);
+  await contextPage.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'));
+  const analysis = analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, 'trip-planner', 'SKILL.md'));
+  const built = modelContext(analysis.skillplus!, analysis.text.slice(analysis.syntax!.body.start), 'trip-planner', { node: 'stop-notes', state: { budget: 'low' } });
+  assert.ok(!('error' in built));
+  const nodes = toGraphJson(analysis).nodes.filter((node) => node.kind !== 'external-input').map((node) => ({ id: node.id, kind: node.kind, ...(node.group ? { stage: node.group } : {}) }));
+  await contextPage.evaluate((message) => (window as unknown as { __send: (m: unknown) => void }).__send(message), { type: 'context', context: built, nodes });
+  await contextPage.locator('#summary', { hasText: 'at "stop-notes"' }).waitFor();
+  assert.deepEqual(await contextPage.locator('.part h2').evaluateAll((headings) => headings.map((heading) => heading.firstChild!.textContent)), built.parts.map((part) => part.title));
+  assert.deepEqual(await contextPage.locator('.part .size').allTextContents(), built.parts.map((part) => `${part.chars.toLocaleString('en')} chars · ~${part.tokens} tokens`));
+  assert.equal(await contextPage.locator('#node').inputValue(), 'stop-notes');
+  assert.deepEqual(JSON.parse(await contextPage.locator('#state').inputValue()), built.state);
+  assert.deepEqual(await contextPage.locator('#left-out li').allTextContents(), built.leftOut.map((item) => `${item.kind} ${item.id}: ${item.reason}`));
+  // The bar's segments share its width as the parts share the characters.
+  const widths = await contextPage.locator('#bar .segment').evaluateAll((segments) => segments.map((segment) => (segment as HTMLElement).getBoundingClientRect().width));
+  const total = widths.reduce((sum, width) => sum + width, 0);
+  built.parts.forEach((part, index) => assert.ok(Math.abs(widths[index] / total - part.chars / built.chars) < 0.01, part.title));
+  // A State that is not JSON is refused on the page; a good one is posted with the position.
+  await contextPage.locator('#state').fill('{ budget: ');
+  await contextPage.locator('#apply').click();
+  assert.match(await contextPage.locator('#form-error').textContent() ?? '', /not JSON/);
+  assert.equal((await sent()).filter((message) => message.type === 'compute').length, 0);
+  await contextPage.locator('#state').fill('{"budget": "high"}');
+  await contextPage.locator('#round').fill('2');
+  await contextPage.locator('#apply').click();
+  assert.deepEqual((await sent()).filter((message) => message.type === 'compute'), [{ type: 'compute', node: 'stop-notes', state: { budget: 'high' }, round: 2 }]);
+  assert.equal(await contextPage.locator('#form-error').textContent(), '');
+  await contextPage.locator('.part.soft-rule a.file').click();
+  assert.deepEqual((await sent()).filter((message) => message.type === 'open'), [{ type: 'open', file: 'rules/cite.md' }]);
+  await contextPage.screenshot({ path: path.join(ARTIFACTS, 'context.png'), fullPage: true });
+  await contextPage.close();
+  assert.deepEqual(pageErrors, []);
 });

@@ -66,7 +66,8 @@ export function packageCompletion(view: DocumentView, offset: number): Completio
 function words(request: Request, prefix: string, items: (Omit<CompletionItem, 'textEdit'> & { insertText?: string })[]): CompletionItem[] {
   const word = /[A-Za-z0-9_.:/@-]*$/.exec(prefix)![0];
   const range = rangeOf(request.view, { start: request.offset - word.length, end: request.offset, file: request.view.file });
-  return items.map(({ insertText, ...item }) => ({ ...item, textEdit: { range, newText: insertText ?? item.label } }));
+  // Kept in the order given (a Literal's values as declared, fields as in the class), not alphabetically.
+  return items.map(({ insertText, ...item }, index) => ({ sortText: String(index).padStart(4, '0'), ...item, textEdit: { range, newText: insertText ?? item.label } }));
 }
 
 function fitsInto(kind: FlowNodeKind | undefined, type: StateType): boolean {

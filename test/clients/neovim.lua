@@ -1,5 +1,6 @@
 -- Headless Neovim (0.7+) as an LSP client of the built server: diagnostics,
--- a definition and a hover. Prints one line per result for neovim.test.ts.
+-- a definition and a hover in the file SKILL_FILE (a SKILL.md, or a file of a
+-- skill+ package). Prints one line per result for neovim.test.ts.
 local function main()
   local file = os.getenv('SKILL_FILE')
   vim.cmd('edit ' .. vim.fn.fnameescape(file))
@@ -24,7 +25,8 @@ local function main()
   local definition = client.request_sync('textDocument/definition', { textDocument = { uri = uri }, position = position('DEFINITION') }, 5000, bufnr)
   for _, location in ipairs(definition and definition.result or {}) do
     local range = location.range
-    io.stdout:write(string.format('DEFINITION %d:%d-%d:%d\n', range.start.line, range.start.character, range['end'].line, range['end'].character))
+    local target = vim.fn.fnamemodify(vim.uri_to_fname(location.uri), ':t')
+    io.stdout:write(string.format('DEFINITION %s %d:%d-%d:%d\n', target, range.start.line, range.start.character, range['end'].line, range['end'].character))
   end
   local hover = client.request_sync('textDocument/hover', { textDocument = { uri = uri }, position = position('HOVER') }, 5000, bufnr)
   local contents = hover and hover.result and hover.result.contents

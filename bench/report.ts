@@ -3,6 +3,7 @@ import type { CatalogResult } from './catalog';
 import type { PeerRun, ScaleResult } from './check';
 import type { PreviewResult } from './preview';
 import type { PeerLatency, ServerResult } from './server';
+import type { SkillplusResult } from './skillplus';
 import { round, type Summary } from './lib/stats';
 
 export interface Results {
@@ -15,6 +16,7 @@ export interface Results {
   catalog: CatalogResult;
   peers: PeerRun[];
   preview: PreviewResult[];
+  skillplus: SkillplusResult;
 }
 
 const ms = (summary: Summary) => `${summary.median} / ${summary.p95}`;
@@ -22,7 +24,7 @@ const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 /** The results as the Markdown page the issue asks for: machine, versions, medians, p95, ratios, targets. */
 export function renderResults(results: Results): string {
-  const { analysis, server, yamlls, scale, catalog, peers, preview } = results;
+  const { analysis, server, yamlls, scale, catalog, peers, preview, skillplus } = results;
   const tenThousand = scale.find((row) => row.skills === 10000)!;
   const preview300 = preview.find((row) => row.steps === 300)!;
   const corpusRows = (label: string) => peers.filter((row) => row.corpus === label);
@@ -50,6 +52,9 @@ export function renderResults(results: Results): string {
     `| 10,000 skills in < 20 s using < 1 GB | ${round(tenThousand.ms / 1000)} s, ${tenThousand.maxRssMiB} MiB | ${verdict(tenThousand.ms < 20000 && tenThousand.maxRssMiB < 1024)} |`,
     `| ahead of every peer on the same work | edit → diagnostics ${server.editToDiagnosticsPull.median} ms vs yaml-language-server ${yamlls.editToDiagnostics.median} ms; plain corpus ${ours.ms} ms vs ${largePlain.filter((row) => row.tool !== 'skillgraph').map((row) => `${row.tool} ${row.ms} ms`).join(', ')} | ${verdict(server.editToDiagnosticsPull.median < yamlls.editToDiagnostics.median && largePlain.every((row) => row.tool === 'skillgraph' || ours.ms < row.ms))} |`,
     `| graph preview: 300-step graph laid out and drawn in < 1 s (median) | ${preview300.total.median} ms median, ${preview300.total.p95} ms p95 | ${verdict(preview300.total.median < 1000)} |`,
+    `| skill+ (${skillplus.nodes} nodes, ${skillplus.tips + skillplus.rules} tips and rules): edit in flow.py → package diagnostics p95 ≤ 25 ms | ${skillplus.editToPackageDiagnostics.p95} ms over all edits; ${skillplus.editToPackageDiagnosticsWarm.p95} ms after each session's first 20 | ${verdict(skillplus.editToPackageDiagnostics.p95 <= 25)} (warm: ${verdict(skillplus.editToPackageDiagnosticsWarm.p95 <= 25)}) |`,
+    `| skill+: completion in a predicate p95 ≤ 10 ms | ${skillplus.predicateCompletion.p95} ms (${skillplus.predicateCompletionAfterEdit.p95} ms right after an edit in flow.py) | ${verdict(skillplus.predicateCompletion.p95 <= 10)} |`,
+    `| skill+: flow preview drawn < 1 s (median) | ${skillplus.preview.total.median} ms median, ${skillplus.preview.total.p95} ms p95 | ${verdict(skillplus.preview.total.median < 1000)} |`,
     '',
     '## Analysis of one SKILL.md against the bare `yaml` parse',
     '',
@@ -119,6 +124,22 @@ export function renderResults(results: Results): string {
     '| steps | request | layout + render | total |',
     '|---|---|---|---|',
     ...preview.map((row) => `| ${row.steps} | ${ms(row.request)} | ${ms(row.render)} | ${ms(row.total)} |`),
+    '',
+    `## skill+ package: ${skillplus.nodes} flow nodes, ${skillplus.tips} tips, ${skillplus.rules} rules`,
+    '',
+    `A generated package (bench/lib/generate.ts: ten stages, asks, confirms, loops and fan-outs, a 36-field State), through the real stdio server with flow.py, state.py, a tip and SKILL.md open and pull diagnostics, as VS Code asks; ${skillplus.sessions} sessions, each on a new server, pooled. An edit is one character typed into (then removed from) a node's instruction in the middle of flow.py; its latency runs from didChange to the diagnostics of flow.py and of the tip back.`,
+    '',
+    '| measure | median / p95 | n |',
+    '|---|---|---|',
+    `| edit in flow.py → diagnostics of flow.py and a tip | ${ms(skillplus.editToPackageDiagnostics)} | ${skillplus.editToPackageDiagnostics.n} |`,
+    `| the same, after each session's first 20 edits | ${ms(skillplus.editToPackageDiagnosticsWarm)} | ${skillplus.editToPackageDiagnosticsWarm.n} |`,
+    `| completion in a tip's predicate (after \`level=\`) | ${ms(skillplus.predicateCompletion)} | ${skillplus.predicateCompletion.n} |`,
+    `| the same right after an edit in flow.py (the package read again first) | ${ms(skillplus.predicateCompletionAfterEdit)} | ${skillplus.predicateCompletionAfterEdit.n} |`,
+    `| flow preview: \`skillgraph/graph\` request | ${ms(skillplus.preview.request)} | ${skillplus.preview.request.n} |`,
+    `| flow preview: layout (stages as ELK clusters) and drawing in Chromium | ${ms(skillplus.preview.render)} | ${skillplus.preview.render.n} |`,
+    `| flow preview: total | ${ms(skillplus.preview.total)} | ${skillplus.preview.total.n} |`,
+    '',
+    `Edit → diagnostics p95 per session: ${skillplus.p95PerSession.join(', ')} ms.`,
     '',
   ];
   return lines.join('\n');

@@ -9,6 +9,7 @@ import { benchCheckScale, benchPeers, plainCorpus } from './check';
 import { machine } from './lib/stats';
 import { benchPreview } from './preview';
 import { benchServer, benchYamlLanguageServer } from './server';
+import { benchSkillplus } from './skillplus';
 import { renderResults, type Results } from './report';
 
 const REPO = path.join(__dirname, '..');
@@ -43,7 +44,9 @@ async function main(): Promise<void> {
   const peers = [...benchPeers(TMP, path.join(CORPUS, 'plain'), 'shared corpus plain/ (21 skills)', PEERS), ...benchPeers(TMP, plainCorpus(TMP, 300), 'generated plain (300 skills)', PEERS)];
   step('graph preview: request to rendered graph');
   const preview = await benchPreview(TMP);
-  const results: Results = { date: new Date().toISOString(), machine: machine(), analysis, server, yamlls, scale, catalog, peers, preview };
+  step('skill+ package: 300 nodes, 50 tips and rules');
+  const skillplus = await benchSkillplus(TMP);
+  const results: Results = { date: new Date().toISOString(), machine: machine(), analysis, server, yamlls, scale, catalog, peers, preview, skillplus };
   writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults(results));
   step('wrote bench/RESULTS.md and bench/results.json');

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { random } from '../../test/helpers/random';
 
@@ -94,4 +94,59 @@ export function writeWorkspace(root: string, count: number): void {
     if (i % 4 === 3) writeAipSkill(root, name, 5 + (i % 26), i);
     else writePlainSkill(root, name, i);
   }
+}
+
+/** A generated skill+ package: `nodes` flow nodes over ten stages, `tips` tips and `rules` rules, all valid. */
+export interface GeneratedPackage {
+  dir: string;
+  flow: string;
+  tip: string;
+  flowText: string;
+  tipText: string;
+}
+
+export function writeSkillplusPackage(root: string, name: string, nodes: number, tips: number, rules: number): GeneratedPackage {
+  const dir = path.join(root, name);
+  for (const folder of ['references', 'rules', 'scripts']) mkdirSync(path.join(dir, folder), { recursive: true });
+  const stages = 10;
+  const perStage = Math.ceil(nodes / stages);
+  const fields = Array.from({ length: 30 }, (_, i) => `    note_${i}: str = ""`);
+  writeFileSync(
+    path.join(dir, 'state.py'),
+    `from typing import Literal\nfrom pydantic import BaseModel, Field\n\n\nclass Item(BaseModel):\n    title: str\n    score: float = 0.0\n\n\nclass State(BaseModel):\n    topic: str\n    level: Literal["low", "mid", "high"] = "low"\n    approved: bool = False\n    coverage: float = 0.0\n    items: list[Item] = Field(default_factory=list)\n    findings: list[str] = Field(default_factory=list)\n${fields.join('\n')}\n`,
+  );
+  const lines = ['"""A generated flow for benchmarks."""', 'from skillplus import Flow', 'from state import State', '', '', 'def build(flow: Flow[State]) -> None:'];
+  let written = 0;
+  for (let s = 0; s < stages && written < nodes; s++) {
+    lines.push(`    with flow.stage("stage-${s}", goal="Stage ${s} of the generated work"):`);
+    const inStage = Math.min(perStage, nodes - written);
+    for (let n = 0; n < inStage; n++, written++) {
+      const id = `n${written}`;
+      if (n === 3) lines.push(`        flow.ask("${id}", "Which level for {topic}?", into="level", choices=["low", "mid", "high"])`);
+      else if (n === 6) {
+        lines.push(`        with flow.loop("${id}", until="coverage >= 0.8", max_rounds=3):`);
+        lines.push(`            flow.agent("${id}-fill", "Fill the gaps about {topic} (note ${n}).", into="coverage", tool="scripts/search.py")`);
+        written++;
+      } else if (n === 10) {
+        lines.push(`        with flow.fanout("${id}", over="items", item="it", into="findings"):`);
+        lines.push(`            flow.agent("${id}-each", "Assess {it.title} scored {it.score}.", rule="rule-0")`);
+        written++;
+      } else if (n === 14) lines.push(`        flow.confirm("${id}", "Continue with {topic} at {level}?", into="approved")`);
+      // Each agent reads the note the node before it wrote, and every tenth the skill's input, as written flows do.
+      else lines.push(`        flow.agent("${id}", "Work on ${n % 10 === 0 ? '{topic}' : 'the topic'}: step ${n} of stage ${s}, keep {note_${n % 30}} in mind and pass the result on.", into="note_${(n + 1) % 30}")`);
+    }
+  }
+  const flowText = lines.join('\n') + '\n';
+  writeFileSync(path.join(dir, 'flow.py'), flowText);
+  writeFileSync(path.join(dir, 'scripts', 'search.py'), '"""Search."""\n');
+  for (let i = 0; i < tips; i++) {
+    writeFileSync(path.join(dir, 'references', `tip-${i}.md`), `---\nwhen: stage=stage-${i % stages} and level=${['low', 'mid', 'high'][i % 3]}\npriority: ${i % 7}\n---\nTip ${i}: keep the work on {topic} short and cite a source for each claim.\n`);
+  }
+  for (let i = 0; i < rules; i++) {
+    if (i % 2 === 0) writeFileSync(path.join(dir, 'rules', `rule-${i}.md`), `---\non_fail: ${i % 4 === 0 ? 'self-check' : 'advise'}\nwhen: event=post_node and stage in [stage-${i % stages}, stage-${(i + 1) % stages}]\n---\nRule ${i}: check the last answer against the sources.\n`);
+    else writeFileSync(path.join(dir, 'rules', `rule-${i}.py`), `from skillplus import rule\n\n\n@rule(id="rule-${i}", on_fail="deny", when="event=pre_tool and tool in [Bash, web_search]")\ndef rule_${i}(state, ctx):\n    return True\n`);
+  }
+  const tipText = readFileSync(path.join(dir, 'references', 'tip-0.md'), 'utf8');
+  writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: A generated skill+ package for benchmarks. Use when measuring Skillgraph.\nmetadata:\n  skillplus-version: "0.1"\n---\n# ${name}\n\nWork through the flow; tips and rules arrive when they apply.\n`);
+  return { dir, flow: path.join(dir, 'flow.py'), tip: path.join(dir, 'references', 'tip-0.md'), flowText, tipText };
 }

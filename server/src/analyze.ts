@@ -16,6 +16,7 @@ import type { ProcedureBlock } from './formats/aip/procedureBlock';
 import type { FormatContext, FormatResult } from './formats/formatContext';
 import type { FormatId, SkillModel } from './model/skillModel';
 import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
+import type { ParseCache } from './parse/parseCache';
 import type { YamlChunkCache } from './parse/yamlChunks';
 import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';
@@ -28,6 +29,8 @@ export interface AnalyzeOptions {
   text?: string;
   /** Parsed YAML chunks of earlier versions of this document (the language server keeps one per document). */
   yamlCache?: YamlChunkCache;
+  /** What earlier analyses of this skill read from its other files (the language server keeps one per skill). */
+  parseCache?: ParseCache;
   /** The skills MetaSkills may compose; by default, read from the folders beside each skill. */
   catalog?: SkillCatalog;
 }
@@ -113,6 +116,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     aipLike: detection.aipLike,
     profile,
     ...(options.yamlCache ? { yamlCache: options.yamlCache } : {}),
+    ...(options.parseCache ? { parseCache: options.parseCache } : {}),
     catalog: options.catalog ?? new SkillCatalog(fs),
   };
   if (frontmatter.value && frontmatter.yaml) {

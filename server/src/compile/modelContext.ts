@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { evaluatePredicate, stateDefaults, type Position, type StateValue } from '../formats/skillplus/evaluate';
-import type { Flow, FlowNode, FlowText } from '../formats/skillplus/flow';
+import { nodesById, type Flow, type FlowNode, type FlowText } from '../formats/skillplus/flow';
 import { predicateInWords } from '../formats/skillplus/predicateWords';
 import type { SkillPlusPackage } from '../formats/skillplus/readPackage';
 import { SOFT_ON_FAIL, type Rule } from '../formats/skillplus/readTipsRules';
@@ -73,7 +73,7 @@ function fill(text: string, state: StateValue, items: Record<string, unknown>): 
 }
 
 function ancestors(flow: Flow, node: FlowNode): FlowNode[] {
-  const byId = new Map(flow.nodes.map((item) => [item.id, item]));
+  const byId = nodesById(flow);
   const found: FlowNode[] = [];
   for (let parent = node.parent ? byId.get(node.parent) : undefined; parent && found.length < flow.nodes.length; parent = parent.parent ? byId.get(parent.parent) : undefined) found.push(parent);
   return found;
@@ -118,7 +118,7 @@ function inWords(texts: FlowText[]): string {
 /** The flow as the model reads it: one line per node, done / ← current / not yet; the current stage's goal and node expanded. */
 function flowMap(flow: Flow, current: FlowNode, state: StateValue, items: Record<string, unknown>): string {
   const index = flow.nodes.indexOf(current);
-  const byId = new Map(flow.nodes.map((node) => [node.id, node]));
+  const byId = nodesById(flow);
   const lines: string[] = [];
   const around = new Set(ancestors(flow, current));
   const nodeLine = (node: FlowNode, depth: number) => {

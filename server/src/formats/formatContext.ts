@@ -3,6 +3,7 @@ import type { Profile } from '../checks/profiles';
 import type { ControlRef, FormatId, GraphEdge, GraphNode, NodeGroup, Port } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { SkillFileSyntax } from '../parse/skillFile';
+import type { ParseCache } from '../parse/parseCache';
 import type { YamlChunkCache } from '../parse/yamlChunks';
 import type { YamlSyntax } from '../parse/yamlSyntax';
 import type { ProcedureBlock } from './aip/procedureBlock';
@@ -26,6 +27,8 @@ export interface FormatContext {
   aipLike: boolean;
   profile: Profile;
   yamlCache?: YamlChunkCache;
+  /** What earlier analyses read from the skill's other files (skill+ packages). */
+  parseCache?: ParseCache;
   /** The skills a MetaSkill may compose. */
   catalog: SkillCatalog;
 }

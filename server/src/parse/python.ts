@@ -1,4 +1,4 @@
-import type { SyntaxNode, Tree } from '@lezer/common';
+import { TreeFragment, type SyntaxNode, type Tree } from '@lezer/common';
 import { parser } from '@lezer/python';
 import type { Span } from './lineIndex';
 
@@ -16,8 +16,13 @@ export interface PythonSyntax {
   errors: Span[];
 }
 
-export function parsePython(file: string, text: string): PythonSyntax {
-  const tree = parser.parse(text);
+/**
+ * Parses Python. Given the same file's previous syntax, only the changed
+ * region is parsed again (lezer reuses the rest of the old tree): the
+ * language server reparses flow.py on every keystroke.
+ */
+export function parsePython(file: string, text: string, previous?: PythonSyntax): PythonSyntax {
+  const tree = previous ? parser.parse(text, changedFragments(previous, text)) : parser.parse(text);
   const errors: Span[] = [];
   tree.iterate({
     enter(node) {
@@ -25,6 +30,20 @@ export function parsePython(file: string, text: string): PythonSyntax {
     },
   });
   return { file, text, tree, errors };
+}
+
+/** The old tree's fragments that the edit from `previous.text` to `text` left untouched (one changed region: the common prefix and suffix kept). */
+function changedFragments(previous: PythonSyntax, text: string): readonly TreeFragment[] {
+  const old = previous.text;
+  let start = 0;
+  while (start < old.length && start < text.length && old.charCodeAt(start) === text.charCodeAt(start)) start++;
+  let endOld = old.length;
+  let endNew = text.length;
+  while (endOld > start && endNew > start && old.charCodeAt(endOld - 1) === text.charCodeAt(endNew - 1)) {
+    endOld--;
+    endNew--;
+  }
+  return TreeFragment.applyChanges(TreeFragment.addTree(previous.tree), [{ fromA: start, toA: endOld, fromB: start, toB: endNew }]);
 }
 
 /** A literal as Python would evaluate it; anything else is `dynamic`. */

@@ -3,6 +3,7 @@ import { analyzeSkill, type SkillAnalysis } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import { createView, type DocumentView } from '../features/documentView';
 import type { SkillModel } from '../model/skillModel';
+import { ParseCache } from '../parse/parseCache';
 import { YamlChunkCache } from '../parse/yamlChunks';
 import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from './fileSystem';
 import type { SkillCatalog } from './skillCatalog';
@@ -22,6 +23,7 @@ interface SkillEntry {
   key: string;
   analysis: SkillAnalysis;
   yamlCache: YamlChunkCache;
+  parseCache: ParseCache;
   folder?: { fs: AnalysisFileSystem; since: number };
   lastGood?: SkillModel;
 }
@@ -64,12 +66,13 @@ export class AnalysisCache {
 
   private analyze(skillFile: string, key: string, skill: OpenDocument | undefined, others: OpenDocument[], profile: ProfileId, previous: SkillEntry | undefined): SkillEntry {
     const yamlCache = previous?.yamlCache ?? new YamlChunkCache();
+    const parseCache = previous?.parseCache ?? new ParseCache();
     let folder = previous?.folder;
     if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) folder = { fs: new AnalysisFileSystem(this.fs), since: Date.now() };
     const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, item.text]))) : folder.fs;
-    const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, catalog: this.catalog });
+    const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, parseCache, catalog: this.catalog });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;
-    return { key, analysis, yamlCache, folder, ...(lastGood ? { lastGood } : {}) };
+    return { key, analysis, yamlCache, parseCache, folder, ...(lastGood ? { lastGood } : {}) };
   }
 
   /** The last model with steps of the skill a document belongs to, for completion while the current text does not parse. */
@@ -111,7 +114,7 @@ export class AnalysisCache {
     for (const skillFile of [...this.skills.keys()].filter(affected)) {
       const entry = this.skills.get(skillFile)!;
       // The YAML chunks and the last good model outlive a change on disk; the folder view and the analysis do not.
-      this.skills.set(skillFile, { key: '', analysis: entry.analysis, yamlCache: entry.yamlCache, ...(entry.lastGood ? { lastGood: entry.lastGood } : {}) });
+      this.skills.set(skillFile, { key: '', analysis: entry.analysis, yamlCache: entry.yamlCache, parseCache: entry.parseCache, ...(entry.lastGood ? { lastGood: entry.lastGood } : {}) });
       uris.push(...this.urisOfSkill(skillFile));
     }
     for (const uri of uris) this.views.delete(uri);

@@ -142,12 +142,14 @@ export class MemoryFileSystem implements FileSystem {
 }
 
 /**
- * Remembers listings, stats and link targets for the length of one
- * analysis: a procedure naming the same folders hundreds of times costs one
- * read of each. File contents are not cached.
+ * Remembers listings, stats, link targets and file contents for as long as
+ * it lives: one analysis (a procedure naming the same folders hundreds of
+ * times costs one read of each), or in the language server a skill's folder
+ * view, dropped on any file event in the folder and after a few seconds.
  */
 export class AnalysisFileSystem implements FileSystem {
   private readonly stats = new Map<string, EntryStat | undefined>();
+  private readonly contents = new Map<string, Uint8Array | undefined>();
   private readonly listings = new Map<string, { name: string; kind: EntryKind }[]>();
   private readonly realpaths = new Map<string, string | undefined>();
 
@@ -168,7 +170,8 @@ export class AnalysisFileSystem implements FileSystem {
   }
 
   readFile(filePath: string): Uint8Array | undefined {
-    return this.inner.readFile(filePath);
+    if (!this.contents.has(filePath)) this.contents.set(filePath, this.inner.readFile(filePath));
+    return this.contents.get(filePath);
   }
 
   realpath(filePath: string): string | undefined {

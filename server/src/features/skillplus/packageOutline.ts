@@ -1,5 +1,5 @@
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
-import type { FlowNode } from '../../formats/skillplus/flow';
+import { nodesById, type FlowNode } from '../../formats/skillplus/flow';
 import { rangeOf, type DocumentView } from '../documentView';
 
 const KINDS: Record<FlowNode['kind'], SymbolKind> = {
@@ -16,7 +16,7 @@ const KINDS: Record<FlowNode['kind'], SymbolKind> = {
 export function packageOutline(view: DocumentView): DocumentSymbol[] {
   const flow = view.analysis.skillplus?.flow;
   if (!flow || flow.file !== view.file) return [];
-  const byId = new Map(flow.nodes.map((node) => [node.id, node]));
+  const byId = nodesById(flow);
   const children = (node: FlowNode): string[] => [...node.body, ...node.cases.flatMap((item) => item.nodes), ...(node.otherwise?.nodes ?? [])];
   const symbol = (node: FlowNode, depth: number): DocumentSymbol => ({
     name: node.id,

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { closestName } from '../../checks/graph/nameDistance';
 import type { Span } from '../../parse/lineIndex';
-import { TEMPLATED_KINDS, type Flow, type FlowNode, type FlowText } from './flow';
+import { nodesById, TEMPLATED_KINDS, type Flow, type FlowNode, type FlowText } from './flow';
 import { textSpan } from './predicates';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
 
@@ -14,9 +14,14 @@ export interface Placeholder {
 
 const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 
+/** Placeholders per node read: the checks and the model both ask. */
+const placeholderCache = new WeakMap<FlowNode, Placeholder[]>();
+
 /** The placeholders of a templated text; `{{` and `}}` are literal braces. */
 export function placeholdersOf(node: FlowNode): Placeholder[] {
   if (!node.text || !TEMPLATED_KINDS.has(node.kind)) return [];
+  const known = placeholderCache.get(node);
+  if (known) return known;
   const found: Placeholder[] = [];
   for (const match of node.text.value.matchAll(PLACEHOLDER)) {
     if (match[1] === undefined) continue;
@@ -24,12 +29,13 @@ export function placeholdersOf(node: FlowNode): Placeholder[] {
     const start = match.index! + 1 + match[1].indexOf(inner);
     found.push({ node, path: inner, span: textSpan(node.text, start, start + inner.length) });
   }
+  placeholderCache.set(node, found);
   return found;
 }
 
 /** The fan-out items in scope at a node: the `item=` names of the fan-outs around it, with the type of one element. */
 export function itemsInScope(flow: Flow, node: FlowNode, state: StateSchema | undefined): Map<string, StateType | undefined> {
-  const byId = new Map(flow.nodes.map((item) => [item.id, item]));
+  const byId = nodesById(flow);
   const items = new Map<string, StateType | undefined>();
   for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) {
     if (parent.kind !== 'fanout' || !parent.item) continue;

@@ -112,3 +112,15 @@ export interface Flow {
 export function emptyNode(id: string, idSpan: Span, kind: FlowNodeKind, span: Span): FlowNode {
   return { id, idSpan, kind, span, tools: [], rules: [], choices: [], cases: [], body: [], until: [] };
 }
+
+const byIdCache = new WeakMap<Flow, Map<string, FlowNode>>();
+
+/** A flow's nodes by id, made once per flow read (asked for at every node). */
+export function nodesById(flow: Flow): Map<string, FlowNode> {
+  let byId = byIdCache.get(flow);
+  if (!byId) {
+    byId = new Map(flow.nodes.map((item) => [item.id, item]));
+    byIdCache.set(flow, byId);
+  }
+  return byId;
+}

@@ -1,7 +1,7 @@
 import type { GraphEdge, GraphNode, NodeGroup, NodeKind, Port } from '../../model/skillModel';
 import { parsePredicate, predicatePaths } from '../../parse/predicate';
 import { placeholdersOf } from './bindings';
-import type { Flow, FlowNode, FlowText } from './flow';
+import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';
 import { BUILTINS, textSpan } from './predicates';
 import type { StateSchema } from './readState';
 import type { Attachment } from './tipsRulesRules';
@@ -30,7 +30,9 @@ function reads(node: FlowNode, state: StateSchema | undefined): Port[] {
     }
   }
   // Items of a fan-out are not State: they have no writer to connect to.
-  return state?.root ? ports.filter((item) => state.root!.fields.some((field) => field.name === item.name.split('.')[0])) : ports;
+  if (!state?.root) return ports;
+  const fields = new Set(state.root.fields.map((field) => field.name));
+  return ports.filter((item) => fields.has(item.name.split('.')[0]));
 }
 
 /**
@@ -42,7 +44,18 @@ function reads(node: FlowNode, state: StateSchema | undefined): Port[] {
  * nodes reading it (inputs of the skill: from outside).
  */
 export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attachments: Attachment[]): FlowGraph {
-  const byId = new Map(flow.nodes.map((node) => [node.id, node]));
+  const byId = nodesById(flow);
+  // Tips and rules by the nodes where they fire (a rule without `when` fires at every node).
+  const firing = new Map<string, NonNullable<GraphNode['attachments']>>();
+  for (const { kind, id, file, soft, nodes } of attachments) {
+    // One entry per tip or rule, shared by the nodes where it fires.
+    const entry = { kind, id, file, ...(soft !== undefined ? { soft } : {}) };
+    for (const node of nodes) {
+      const list = firing.get(node);
+      if (list) list.push(entry);
+      else firing.set(node, [entry]);
+    }
+  }
   const nodes: GraphNode[] = flow.nodes.map((node) => ({
     id: node.id,
     kind: node.kind as NodeKind,
@@ -55,7 +68,7 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
     links: node.tools.filter((tool) => tool.value.startsWith('scripts/')).map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
     controlRefs: [],
     ...(node.stage ? { group: node.stage } : {}),
-    attachments: attachments.filter((item) => item.nodes.includes(node.id)).map(({ kind, id, file, soft }) => ({ kind, id, file, ...(soft !== undefined ? { soft } : {}) })),
+    attachments: firing.get(node.id) ?? [],
   }));
   const edges: GraphEdge[] = [];
   const edge = (from: string, to: string | undefined, kind: GraphEdge['kind'], label?: string) => {
@@ -94,7 +107,12 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
   // Data: each read from the latest earlier writer of its field (or the last writer, across a loop's back edge).
   const order = new Map(flow.nodes.map((node, index) => [node.id, index]));
   const writers = new Map<string, GraphNode[]>();
-  for (const node of nodes) for (const output of node.outputs) writers.set(output.name.split('.')[0], [...(writers.get(output.name.split('.')[0]) ?? []), node]);
+  for (const node of nodes) {
+    for (const output of node.outputs) {
+      const field = output.name.split('.')[0];
+      writers.set(field, [...(writers.get(field) ?? []), node]);
+    }
+  }
   const externalInputs: Port[] = [];
   for (const node of nodes) {
     for (const input of node.inputs) {

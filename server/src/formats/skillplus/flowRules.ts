@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
-import type { Flow, FlowNode } from './flow';
+import { nodesById, type Flow, type FlowNode } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
 
 function at(code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): Diagnostic {
@@ -100,7 +100,7 @@ function checkFanout(node: FlowNode, flow: Flow, state: StateSchema | undefined)
     diagnostics.push(at('invalid_fanout', node.item.span, `\`item="${node.item.value}"\` is also a State field: \`{${node.item.value}}\` in the body could mean either.`));
   }
   // The body runs once per item: writing a scalar field there would keep only one item's value.
-  const byId = new Map(flow.nodes.map((item) => [item.id, item]));
+  const byId = nodesById(flow);
   const pending = [...node.body];
   while (pending.length > 0) {
     const child = byId.get(pending.pop()!);

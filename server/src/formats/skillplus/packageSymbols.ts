@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Span } from '../../parse/lineIndex';
 import { parsePredicate, predicateAtoms, type PathRef, type Predicate } from '../../parse/predicate';
 import { itemsInScope, placeholdersOf } from './bindings';
-import type { FlowNode, FlowText } from './flow';
+import { nodesById, type FlowNode, type FlowText } from './flow';
 import { BUILTINS, textSpan } from './predicates';
 import type { SkillPlusPackage } from './readPackage';
 import type { StateModel, StateSchema } from './readState';
@@ -130,8 +130,9 @@ function collectOccurrences(pkg: SkillPlusPackage): Occurrence[] {
 function placeholderOccurrences(pkg: SkillPlusPackage, node: FlowNode, holder: string, add: (symbol: PackageSymbol, span: Span, role: OccurrenceRole, holder: string) => void) {
   const state = pkg.state!;
   const items = itemsInScope(pkg.flow!, node, state);
+  const byId = nodesById(pkg.flow!);
   const fanouts = new Map<string, FlowNode>();
-  for (let parent = node.parent ? pkg.flow!.nodes.find((item) => item.id === node.parent) : undefined; parent; parent = parent.parent ? pkg.flow!.nodes.find((item) => item.id === parent!.parent) : undefined) {
+  for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) {
     if (parent.kind === 'fanout' && parent.item && !fanouts.has(parent.item.value)) fanouts.set(parent.item.value, parent);
   }
   for (const placeholder of placeholdersOf(node)) {

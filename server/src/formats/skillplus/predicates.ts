@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { closestName } from '../../checks/graph/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import { parsePredicate, type PathRef, type Predicate, type ValueRef } from '../../parse/predicate';
-import type { Flow, FlowNode, FlowText } from './flow';
+import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
 
 /** The built-in names a predicate may read besides State fields. */
@@ -208,14 +208,9 @@ type Maybe = boolean | undefined;
  * are unknown, so anything about them may hold.
  */
 export function positionsWhere(predicate: Predicate, owner: PredicateOwner, flow: Flow): FlowNode[] {
-  const byId = new Map(flow.nodes.map((node) => [node.id, node]));
-  const inLoop = (node: FlowNode): boolean => {
-    for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) if (parent.kind === 'loop') return true;
-    return false;
-  };
   const events = owner.kind === 'tip' || owner.kind === 'soft-rule' ? [...SOFT_EVENTS] : EVENTS;
-  return flow.nodes.filter((node) => {
-    const known: Record<string, string[] | null> = { stage: node.stage ? [node.stage] : [], node: [node.id], event: events, round: inLoop(node) ? null : [] };
+  return flowPositions(flow).filter(({ node, inLoop }) => {
+    const known: Record<string, string[] | null> = { stage: node.stage ? [node.stage] : [], node: [node.id], event: events, round: inLoop ? null : [] };
     const evaluate = (item: Predicate): Maybe => {
       switch (item.kind) {
         case 'and': {
@@ -245,5 +240,22 @@ export function positionsWhere(predicate: Predicate, owner: PredicateOwner, flow
       }
     };
     return evaluate(predicate) !== false;
-  });
+  }).map(({ node }) => node);
+}
+
+const positionCache = new WeakMap<Flow, { node: FlowNode; inLoop: boolean }[]>();
+
+/** Each node with whether a loop is around it: the same for every predicate of a package, so made once per flow. */
+function flowPositions(flow: Flow): { node: FlowNode; inLoop: boolean }[] {
+  let positions = positionCache.get(flow);
+  if (!positions) {
+    const byId = nodesById(flow);
+    const inLoop = (node: FlowNode): boolean => {
+      for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) if (parent.kind === 'loop') return true;
+      return false;
+    };
+    positions = flow.nodes.map((node) => ({ node, inLoop: inLoop(node) }));
+    positionCache.set(flow, positions);
+  }
+  return positions;
 }

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
-import { parsePython, type PythonSyntax } from '../../parse/python';
+import { ParseCache } from '../../parse/parseCache';
+import type { PythonSyntax } from '../../parse/python';
 import { nodeSpan, pairOf, valueOf } from '../../parse/yamlSyntax';
 import { readText } from '../../workspace/readText';
 import { resolveSkillPath } from '../../workspace/skillPaths';
@@ -82,8 +83,10 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     pkg.sources.set(absolute, result.text);
     return { file: absolute, text: result.text };
   };
+  // A server keeps what it read across edits; without one, each file is read once here.
+  const cache = context.parseCache ?? new ParseCache();
   const python = (found: { file: string; text: string }): PythonSyntax => {
-    const py = parsePython(found.file, found.text);
+    const py = cache.python(found.file, found.text);
     pkg.python.set(found.file, py);
     return py;
   };
@@ -97,7 +100,10 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     flowName = 'flow.py';
   }
   const flowFile = read(flowName, typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor, 'invalid_flow_file');
-  if (flowFile) pkg.flow = flowName.endsWith('.py') ? readFlowPy(python(flowFile)) : readFlowYaml(flowFile.file, flowFile.text);
+  if (flowFile) {
+    const py = flowName.endsWith('.py') ? python(flowFile) : undefined;
+    pkg.flow = cache.memo('flow', flowFile.file, flowFile.text, () => (py ? readFlowPy(py) : readFlowYaml(flowFile.file, flowFile.text)));
+  }
 
   const stateSetting = typeof metadata['skillplus-state'] === 'string' ? (metadata['skillplus-state'] as string) : 'state.py:State';
   const [stateName, className = 'State'] = stateSetting.split(':');
@@ -105,7 +111,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const stateFile = read(stateName, typeof metadata['skillplus-state'] === 'string' ? metaSpan('skillplus-state') : context.frontmatterAnchor, 'invalid_state');
   if (stateFile) {
     const py = python(stateFile);
-    pkg.state = readState(py, className);
+    pkg.state = cache.memo(`state:${className}`, stateFile.file, stateFile.text, () => readState(py, className));
     if (!pkg.state.root) fail('invalid_state', { start: 0, end: 0, file: stateFile.file }, `${stateName} defines no class \`${className}\`${pkg.state.models.size > 0 ? ` (it has ${[...pkg.state.models.keys()].join(', ')})` : ''}.`);
   }
 
@@ -113,8 +119,10 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     if (entry.kind !== 'file' || !entry.name.endsWith('.md')) continue;
     const found = readFile(path.join(dir, 'references', entry.name));
     if (!found) continue;
-    const frontmatter = readMarkdownFrontmatter(found.file, found.text);
-    const tip = readTip(frontmatter);
+    const { frontmatter, tip } = cache.memo('tip', found.file, found.text, () => {
+      const read = readMarkdownFrontmatter(found.file, found.text);
+      return { frontmatter: read, tip: readTip(read) };
+    });
     if (tip) pkg.tips.push(tip);
     else pkg.references.push(frontmatter);
   }
@@ -122,12 +130,15 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     if (entry.kind !== 'file' || !/\.(md|py)$/.test(entry.name)) continue;
     const found = readFile(path.join(dir, 'rules', entry.name));
     if (!found) continue;
-    if (entry.name.endsWith('.md')) pkg.rules.push(readMarkdownRule(readMarkdownFrontmatter(found.file, found.text)));
-    else pkg.rules.push(...readPythonRules(python(found)));
+    if (entry.name.endsWith('.md')) pkg.rules.push(cache.memo('rule', found.file, found.text, () => readMarkdownRule(readMarkdownFrontmatter(found.file, found.text))));
+    else {
+      const py = python(found);
+      pkg.rules.push(...cache.memo('rules', found.file, found.text, () => readPythonRules(py)));
+    }
   }
   if (exists('spec.md')) {
     const spec = read('spec.md', context.frontmatterAnchor);
-    if (spec) pkg.spec = { file: spec.file, ids: readSpecIds(spec.file, spec.text) };
+    if (spec) pkg.spec = { file: spec.file, ids: cache.memo('spec', spec.file, spec.text, () => readSpecIds(spec.file, spec.text)) };
   }
   return pkg;
 }

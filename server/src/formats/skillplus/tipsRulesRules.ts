@@ -5,7 +5,9 @@ import type { Span } from '../../parse/lineIndex';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { checkPredicates, positionsWhere, type PredicateOwner } from './predicates';
 import type { SkillPlusPackage } from './readPackage';
-import { ON_FAIL, SOFT_ON_FAIL, TIP_KEYS, type Rule } from './readTipsRules';
+import type { Flow } from './flow';
+import type { StateSchema } from './readState';
+import { ON_FAIL, SOFT_ON_FAIL, TIP_KEYS, type Rule, type Tip } from './readTipsRules';
 
 /** Where a tip or rule can fire: the node ids its `when` may hold at (every node for a rule without `when`). */
 export interface Attachment {
@@ -19,6 +21,22 @@ export interface Attachment {
 
 function report(out: Diagnostic[], code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): void {
   out.push(diagnostic(code, span.file!, span, message, data));
+}
+
+/** The last result per tip and rule (objects a server's parse cache keeps while their file is unchanged). */
+const ownerCache = new WeakMap<Tip | Rule, { key: string; state: StateSchema | undefined; skillFile: string; diagnostics: Diagnostic[]; attachment?: Attachment }>();
+
+const shapeCache = new WeakMap<Flow, string>();
+
+/** What predicates can see of a flow: stage and node ids, kinds and nesting (not the texts a node holds, which change as one types). */
+function flowShape(flow: Flow | undefined): string {
+  if (!flow) return '';
+  let shape = shapeCache.get(flow);
+  if (shape === undefined) {
+    shape = `${flow.stages.map((stage) => stage.id).join(',')}|${flow.nodes.map((node) => `${node.id}:${node.kind}:${node.stage ?? ''}:${node.parent ?? ''}`).join(',')}`;
+    shapeCache.set(flow, shape);
+  }
+  return shape;
 }
 
 function ownerOf(rule: Rule): PredicateOwner {
@@ -38,30 +56,42 @@ export function checkTipsAndRules(pkg: SkillPlusPackage, fs: FileSystem, skillFi
   const { flow, state } = pkg;
   const referenced = new Set(flow?.nodes.flatMap((node) => node.rules.map((rule) => rule.value)) ?? []);
 
-  const attach = (kind: Attachment['kind'], id: string, file: string, owner: PredicateOwner, checked: ReturnType<typeof checkPredicates>['checked'], anchor: Span, soft?: boolean) => {
-    if (!flow) return;
-    const nodes = new Set<string>();
-    if (checked.length === 0) for (const node of flow.nodes) nodes.add(node.id);
-    for (const item of checked) if (item.predicate) for (const node of positionsWhere(item.predicate, owner, flow)) nodes.add(node.id);
-    // A predicate already found wrong says so itself: that it fires nowhere follows from it.
-    const sound = checked.every((item) => !item.faulty);
-    if (nodes.size === 0 && sound && !(kind === 'rule' && referenced.has(id))) {
-      report(diagnostics, 'unused_rule_or_tip', anchor, `${kind === 'tip' ? 'Tip' : 'Rule'} "${id}" applies at no node of the flow: its \`when\` never holds where the flow goes${kind === 'rule' ? ', and no node names it with `rule=`' : ''}.`);
+  /** A tip's or rule's predicates checked, and where it fires; reused while the flow's shape and the State stay the same. */
+  const fires = (source: Tip | Rule, kind: Attachment['kind'], owner: PredicateOwner, anchor: Span, soft?: boolean) => {
+    const key = `${flowShape(flow)}\u0000${kind === 'rule' && referenced.has(source.id) ? 'named' : ''}`;
+    const known = ownerCache.get(source);
+    if (known && known.key === key && known.state === state && known.skillFile === skillFile) {
+      diagnostics.push(...known.diagnostics);
+      if (known.attachment) attachments.push(known.attachment);
+      return;
     }
-    attachments.push({ kind, id, file, ...(soft !== undefined ? { soft } : {}), nodes: [...nodes] });
+    const result = checkPredicates(owner, source.when, flow, state, skillFile);
+    const found = [...result.diagnostics];
+    let attachment: Attachment | undefined;
+    if (flow) {
+      const nodes = new Set<string>();
+      if (result.checked.length === 0) for (const node of flow.nodes) nodes.add(node.id);
+      for (const item of result.checked) if (item.predicate) for (const node of positionsWhere(item.predicate, owner, flow)) nodes.add(node.id);
+      // A predicate already found wrong says so itself: that it fires nowhere follows from it.
+      const sound = result.checked.every((item) => !item.faulty);
+      if (nodes.size === 0 && sound && !(kind === 'rule' && referenced.has(source.id))) {
+        report(found, 'unused_rule_or_tip', anchor, `${kind === 'tip' ? 'Tip' : 'Rule'} "${source.id}" applies at no node of the flow: its \`when\` never holds where the flow goes${kind === 'rule' ? ', and no node names it with `rule=`' : ''}.`);
+      }
+      attachment = { kind, id: source.id, file: source.file, ...(soft !== undefined ? { soft } : {}), nodes: [...nodes] };
+    }
+    ownerCache.set(source, { key, state, skillFile, diagnostics: found, ...(attachment ? { attachment } : {}) });
+    diagnostics.push(...found);
+    if (attachment) attachments.push(attachment);
   };
 
   for (const tip of pkg.tips) {
-    const owner: PredicateOwner = { kind: 'tip', label: `tip "${tip.id}"` };
-    const result = checkPredicates(owner, tip.when, flow, state, skillFile);
-    diagnostics.push(...result.diagnostics);
     for (const problem of tip.frontmatter.problems) report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
     const maxChars = tip.frontmatter.keys.get('max_chars');
     const length = [...tip.body.trim()].length;
     if (tip.maxChars !== undefined && length > tip.maxChars && maxChars) {
       report(diagnostics, 'tip_too_long', maxChars.keySpan, `The tip is ${length} characters, more than its \`max_chars\` of ${tip.maxChars}: it takes more of the tip budget (${pkg.tipBudget}) than planned.`);
     }
-    attach('tip', tip.id, tip.file, owner, result.checked, tip.frontmatter.keys.get('when')!.keySpan);
+    fires(tip, 'tip', { kind: 'tip', label: `tip "${tip.id}"` }, tip.frontmatter.keys.get('when')!.keySpan);
   }
   for (const reference of pkg.references) {
     for (const problem of reference.problems) report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
@@ -94,9 +124,7 @@ export function checkTipsAndRules(pkg: SkillPlusPackage, fs: FileSystem, skillFi
       else ids.set(rule.id, rule);
     }
     const owner = ownerOf(rule);
-    const result = checkPredicates(owner, rule.when, flow, state, skillFile);
-    diagnostics.push(...result.diagnostics);
-    attach('rule', rule.id, rule.file, owner, result.checked, rule.when[0]?.span ?? rule.idSpan, owner.kind === 'soft-rule');
+    fires(rule, 'rule', owner, rule.when[0]?.span ?? rule.idSpan, owner.kind === 'soft-rule');
   }
 
   for (const node of flow?.nodes ?? []) {

@@ -1,35 +1,25 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
-import { openBrowser } from './browser';
-import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
-import { goTo, openFile, previewFrame, runCommand } from './workbench';
+import type { Page } from 'playwright-core';
+import { REPO } from './codeServer';
+import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, type ExamplesWorkbench } from './workbench';
 
 /** A MetaSkill in the real VS Code: highlighting, binding completion, a quick fix, the composition drawn. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-metaskill');
-const workspace = mkdtempSync(path.join(tmpdir(), 'sg-meta-ws-'));
-let server: CodeServer;
-let context: BrowserContext;
+let workbench: ExamplesWorkbench;
 let page: Page;
 
 const line = (text: string) => page.locator('.monaco-editor .view-line', { hasText: text }).first();
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
-  server = await startCodeServer({ vsix: [packageExtension()], workspace, port: 18394 });
-  ({ context, page } = await openBrowser(server.url));
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'weekly-digest' }).waitFor({ timeout: 120000 });
+  workbench = await openExamplesWorkbench({ artifacts: ARTIFACTS, port: 18394, folder: 'weekly-digest' });
+  page = workbench.page;
   await openFile(page, 'weekly-digest/SKILL.md', 'name: weekly-digest');
 });
 
 after(async () => {
-  await context?.close();
-  stopCodeServer(server, ARTIFACTS);
-  rmSync(workspace, { recursive: true, force: true });
+  await workbench?.close();
 });
 
 test('Jinja in the frontmatter is highlighted apart from the YAML string around it', async () => {

@@ -1,34 +1,24 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
-import { openBrowser } from './browser';
-import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
-import { openFile as openIn, previewFrame, runCommand as runIn } from './workbench';
+import type { Page } from 'playwright-core';
+import { REPO } from './codeServer';
+import { openFile as openIn, previewFrame, runCommand as runIn, openExamplesWorkbench, type ExamplesWorkbench } from './workbench';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-preview');
-const workspace = mkdtempSync(path.join(tmpdir(), 'sg-preview-ws-'));
-let server: CodeServer;
-let context: BrowserContext;
+let workbench: ExamplesWorkbench;
 let page: Page;
 const openFile = (relative: string, firstLine: string) => openIn(page, relative, firstLine);
 const runCommand = (title: string) => runIn(page, title);
 const preview = () => previewFrame(page);
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
-  server = await startCodeServer({ vsix: [packageExtension()], workspace, port: 18393 });
-  ({ context, page } = await openBrowser(server.url));
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'csv-report' }).waitFor({ timeout: 120000 });
+  workbench = await openExamplesWorkbench({ artifacts: ARTIFACTS, port: 18393, folder: 'csv-report' });
+  page = workbench.page;
 });
 
 after(async () => {
-  await context?.close();
-  stopCodeServer(server, ARTIFACTS);
-  rmSync(workspace, { recursive: true, force: true });
+  await workbench?.close();
 });
 
 test('the preview opens beside an example and draws its graph', async () => {

@@ -1,34 +1,24 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
-import { openBrowser } from './browser';
-import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
-import { goTo, openFile, previewFrame, runCommand } from './workbench';
+import type { Page } from 'playwright-core';
+import { REPO } from './codeServer';
+import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, type ExamplesWorkbench } from './workbench';
 
 /** A skill+ package in the real VS Code: predicate completion and highlighting in a tip, a rename in state.py flagged in flow.py, the flow drawn, the model's context. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-skillplus');
-const workspace = mkdtempSync(path.join(tmpdir(), 'sg-skillplus-ws-'));
-let server: CodeServer;
-let context: BrowserContext;
+let workbench: ExamplesWorkbench;
 let page: Page;
 
 const line = (text: string) => page.locator('.monaco-editor .view-line', { hasText: text }).first();
 
 before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
-  server = await startCodeServer({ vsix: [packageExtension()], workspace, port: 18395 });
-  ({ context, page } = await openBrowser(server.url));
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'trip-planner' }).waitFor({ timeout: 120000 });
+  workbench = await openExamplesWorkbench({ artifacts: ARTIFACTS, port: 18395, folder: 'trip-planner' });
+  page = workbench.page;
 });
 
 after(async () => {
-  await context?.close();
-  stopCodeServer(server, ARTIFACTS);
-  rmSync(workspace, { recursive: true, force: true });
+  await workbench?.close();
 });
 
 test('in a tip: completion after a Literal field and = offers its values; the predicate is highlighted', async () => {

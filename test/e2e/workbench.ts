@@ -1,5 +1,9 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { openBrowser } from './browser';
+import { packageExtension, REPO, startCodeServer, stopCodeServer } from './codeServer';
 
 /** Opens a workspace file through Quick Open, goes to its top (an editor reopens where it was scrolled) and waits for one of its first lines. */
 export async function openFile(page: Page, relative: string, firstLine: string): Promise<void> {
@@ -33,4 +37,35 @@ export async function goTo(page: Page, line: number, column: number): Promise<vo
 /** The graph preview's document, inside VS Code's two webview frames. */
 export function previewFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
+
+export interface ExamplesWorkbench {
+  page: Page;
+  context: BrowserContext;
+  workspace: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A real VS Code (code-server) on a fresh copy of `examples/` with the
+ * packaged extension installed, in Chromium; ready once the explorer lists
+ * `folder`. Its log goes to `artifacts` when it is closed.
+ */
+export async function openExamplesWorkbench(options: { artifacts: string; port: number; folder: string }): Promise<ExamplesWorkbench> {
+  mkdirSync(options.artifacts, { recursive: true });
+  const workspace = mkdtempSync(path.join(tmpdir(), 'sg-ws-'));
+  cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
+  const server = await startCodeServer({ vsix: [packageExtension()], workspace, port: options.port });
+  const { context, page } = await openBrowser(server.url);
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: options.folder }).waitFor({ timeout: 120000 });
+  return {
+    page,
+    context,
+    workspace,
+    async close() {
+      await context.close();
+      stopCodeServer(server, options.artifacts);
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
 }

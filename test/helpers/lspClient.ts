@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { Diagnostic, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import type { CompletionItem, CompletionList, Diagnostic, DocumentDiagnosticReport, Hover, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 
 export const REPO = path.join(__dirname, '..', '..');
 export const SERVER = path.join(REPO, 'dist', 'server.js');
@@ -34,6 +34,10 @@ export interface ServerSession {
   refreshes: () => number;
   stderr: () => string;
   waitForPush(uri: string, predicate?: (diagnostics: Diagnostic[]) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
+  /** A request about a position in a document (definition, hover, completion, …). */
+  requestAt<T>(method: string, uri: string, position: { line: number; character: number }, extra?: object): Promise<T>;
+  /** A document's diagnostics, pulled (the server must have been started with `pull`). */
+  pullDiagnostics(uri: string): Promise<Diagnostic[]>;
   open(file: string, text?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -117,6 +121,13 @@ export async function startServer(options: {
         });
       }
     },
+    requestAt(method, uri, position, extra = {}) {
+      return connection.sendRequest(method, { textDocument: { uri }, position, ...extra });
+    },
+    async pullDiagnostics(uri) {
+      const report: DocumentDiagnosticReport = await connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+      return report.kind === 'full' ? report.items : [];
+    },
     async open(file, text) {
       const { readFileSync } = await import('node:fs');
       const uri = uriOf(file);
@@ -150,4 +161,14 @@ export function positionOf(text: string, needle: string, shift = 0, occurrence =
   const before = text.slice(0, at + shift);
   const lines = before.split('\n');
   return { line: lines.length - 1, character: lines[lines.length - 1].length };
+}
+
+/** The labels of a completion answer, in order. */
+export function completionLabels(items: CompletionItem[] | CompletionList | null): string[] {
+  return (items ? (Array.isArray(items) ? items : items.items) : []).map((item) => item.label);
+}
+
+/** The Markdown of a hover answer, or '' for none. */
+export function hoverText(hover: Hover | null): string {
+  return hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
 }

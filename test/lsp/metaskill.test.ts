@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { CodeAction, CompletionItem, CompletionList, Diagnostic, DocumentDiagnosticReport, Hover, Location, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import type { CodeAction, CompletionItem, CompletionList, Hover, Location, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { completionLabels, copyExamples, positionOf, startServer, uriOf, type ServerSession, hoverText } from '../helpers/lspClient';
 
 const root = copyExamples();
 const digestFile = path.join(root, 'weekly-digest', 'SKILL.md');
@@ -24,17 +24,11 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function request<T>(method: string, uri: string, position: { line: number; character: number }, extra: object = {}): Promise<T> {
-  return session.connection.sendRequest(method, { textDocument: { uri }, position, ...extra });
-}
+const request = <T>(method: string, uri: string, position: { line: number; character: number }, extra: object = {}) => session.requestAt<T>(method, uri, position, extra);
 
-async function diagnostics(uri: string): Promise<Diagnostic[]> {
-  const report: DocumentDiagnosticReport = await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-  return report.kind === 'full' ? report.items : [];
-}
+const diagnostics = (uri: string) => session.pullDiagnostics(uri);
 
-const labels = (items: CompletionItem[] | CompletionList) => (Array.isArray(items) ? items : items.items).map((item) => item.label);
-const hoverText = (hover: Hover | null) => (hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '');
+const labels = completionLabels;
 const lineOf = (text: string, needle: string) => positionOf(text, needle).line;
 
 test('diagnostics of a MetaSkill over the protocol, with their docs pages', async () => {

@@ -26,9 +26,7 @@ after(async () => {
 
 const at = (line: number, start: number, end: number) => ({ start: { line, character: start }, end: { line, character: end } });
 
-function request<T>(method: string, uri: string, position: { line: number; character: number }, extra: object = {}): Promise<T> {
-  return session.connection.sendRequest(method, { textDocument: { uri }, position, ...extra });
-}
+const request = <T>(method: string, uri: string, position: { line: number; character: number }, extra: object = {}) => session.requestAt<T>(method, uri, position, extra);
 
 test('definition: an input → the output producing it', async () => {
   const result = await request<Location[]>('textDocument/definition', csv, positionOf(csvText, 'name: focus-column', 8, 2));

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { CodeAction, CompletionItem, CompletionList, Diagnostic, DocumentDiagnosticReport, DocumentSymbol, Hover, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, CompletionItem, DocumentSymbol, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { CORPUS } from '../helpers/corpus';
-import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import { completionLabels, copyExamples, positionOf, startServer, uriOf, type ServerSession, hoverText } from '../helpers/lspClient';
 
 const root = copyExamples();
 const trip = path.join(root, 'trip-planner');
@@ -46,18 +46,12 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function request<T>(method: string, uri: string, position: { line: number; character: number }, extra: object = {}): Promise<T> {
-  return session.connection.sendRequest(method, { textDocument: { uri }, position, ...extra });
-}
-async function diagnostics(uri: string): Promise<Diagnostic[]> {
-  const report: DocumentDiagnosticReport = await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-  return report.kind === 'full' ? report.items : [];
-}
+const request = <T>(method: string, uri: string, position: { line: number; character: number }, extra: object = {}) => session.requestAt<T>(method, uri, position, extra);
+const diagnostics = (uri: string) => session.pullDiagnostics(uri);
 async function change(uri: string, version: number, text: string) {
   await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
 }
-const labels = (items: CompletionItem[] | CompletionList | null) => (items ? (Array.isArray(items) ? items : items.items) : []).map((item) => item.label);
-const hoverText = (hover: Hover | null) => (hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '');
+const labels = completionLabels;
 const where = (locations: Location[]) => locations.map((item) => `${path.relative(root, new URL(item.uri).pathname)}:${item.range.start.line + 1}:${item.range.start.character + 1}`);
 
 test('diagnostics: each file of a package gets its own findings, at their ranges', async () => {

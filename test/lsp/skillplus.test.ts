@@ -233,6 +233,40 @@ test('rename: a field across state.py, flow.py and the tips; a stage across the 
   assert.deepEqual(edited, ['flow.py×2', 'spec.md×1']);
 });
 
+test('flow.yaml: quoting text YAML read as a mapping, adding max_rounds to a loop; renaming a node renames the predicates naming it', async () => {
+  const broken = texts.refundFlow.replace(/instruction: Look up \{order_ref\} and record/, 'instruction: {order_ref} and record');
+  await change(uris.refundFlow, 10, broken);
+  try {
+    const found = await diagnostics(uris.refundFlow);
+    const yamlError = found.find((item) => item.code === 'invalid_flow_yaml')!;
+    assert.match(yamlError.message, /Quote text that starts with `\{`/);
+    const actions: CodeAction[] = await session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: uris.refundFlow }, range: yamlError.range, context: { diagnostics: [yamlError] } });
+    const quote = actions.find((action) => action.title === 'Quote the text')!;
+    const edit = Object.values(quote.edit!.changes!)[0][0];
+    assert.equal(edit.newText, JSON.stringify('{order_ref} and record the order, its total, payment method and delivery status.'));
+  } finally {
+    await change(uris.refundFlow, 11, texts.refundFlow);
+  }
+  // A loop with an exit but no bound: the fix adds the key at the column of the loop's other keys.
+  const unbounded = texts.refundFlow.replace('        into: order_ref\n', '        into: order_ref\n      - loop: retry\n        goal: The order is found\n        nodes:\n          - agent: look-again\n            instruction: Look again.\n');
+  await change(uris.refundFlow, 12, unbounded);
+  try {
+    const loop = (await diagnostics(uris.refundFlow)).find((item) => item.code === 'invalid_loop')!;
+    assert.match(loop.message, /needs `max_rounds`/);
+    const actions: CodeAction[] = await session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: uris.refundFlow }, range: loop.range, context: { diagnostics: [loop] } });
+    const add = actions.find((action) => action.title === 'Add max_rounds: 3')!;
+    const insert = Object.values(add.edit!.changes!)[0][0];
+    assert.equal(insert.newText, '\n        max_rounds: 3');
+    assert.deepEqual(insert.range.start, positionOf(unbounded, '      - loop: retry', '      - loop: retry'.length));
+  } finally {
+    await change(uris.refundFlow, 13, texts.refundFlow);
+  }
+  // A node id named by a predicate (the tip waits for node=fill) is renamed there too.
+  const node: WorkspaceEdit = await request('textDocument/rename', uris.flow, positionOf(texts.flow, '"fill"', 2), { newName: 'fill-gaps' });
+  const files = Object.entries(node.changes ?? {}).map(([uri, edits]) => `${path.relative(trip, new URL(uri).pathname)}×${edits.length}`).sort();
+  assert.deepEqual(files, ['flow.py×1', 'references/thin-notes.md×1']);
+});
+
 test('outline of flow.py: stages, and nodes nested as the flow nests them', async () => {
   const symbols: DocumentSymbol[] = await session.connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri: uris.flow } });
   assert.deepEqual(symbols.map((item) => item.name), ['ask', 'research', 'decide']);

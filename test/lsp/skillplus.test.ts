@@ -239,7 +239,7 @@ test('flow.yaml: quoting text YAML read as a mapping, adding max_rounds to a loo
   try {
     const found = await diagnostics(uris.refundFlow);
     const yamlError = found.find((item) => item.code === 'invalid_flow_yaml')!;
-    assert.match(yamlError.message, /Quote text that starts with `\{`/);
+    assert.match(yamlError.message as string, /Quote text that starts with `\{`/);
     const actions: CodeAction[] = await session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: uris.refundFlow }, range: yamlError.range, context: { diagnostics: [yamlError] } });
     const quote = actions.find((action) => action.title === 'Quote the text')!;
     const edit = Object.values(quote.edit!.changes!)[0][0];
@@ -252,7 +252,7 @@ test('flow.yaml: quoting text YAML read as a mapping, adding max_rounds to a loo
   await change(uris.refundFlow, 12, unbounded);
   try {
     const loop = (await diagnostics(uris.refundFlow)).find((item) => item.code === 'invalid_loop')!;
-    assert.match(loop.message, /needs `max_rounds`/);
+    assert.match(loop.message as string, /needs `max_rounds`/);
     const actions: CodeAction[] = await session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri: uris.refundFlow }, range: loop.range, context: { diagnostics: [loop] } });
     const add = actions.find((action) => action.title === 'Add max_rounds: 3')!;
     const insert = Object.values(add.edit!.changes!)[0][0];

@@ -141,6 +141,9 @@ export const RULES = {
   unused_rule_or_tip: { severity: 'information', summary: 'A rule or tip that applies at no node of the flow.' },
   spec_unknown_id: { severity: 'warning', summary: 'spec.md lists a stage or rule id that does not exist.' },
   spec_unlisted_id: { severity: 'information', summary: 'A stage or rule id that spec.md does not list.' },
+  // Compiling (skillgraph compile): findings about a result before it is written
+  compile_todo: { severity: 'warning', summary: 'Something a compiled skill needs that the source does not say: marked TODO in the result.' },
+  compile_unsupported: { severity: 'error', summary: 'Something in the source that the target form cannot express, so the compile would lose it.' },
 } satisfies Record<string, RuleInfo>;
 
 export type RuleCode = keyof typeof RULES;

@@ -1,4 +1,5 @@
 import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
+import { COMPILE_TARGETS, type CompileTarget } from '../compile/compiled';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
@@ -11,6 +12,7 @@ export type Command =
   | { command: 'check'; paths: string[]; format: CheckFormat; profile: ProfileId; catalog: string[]; maxWarnings?: number; jobs?: number }
   | { command: 'graph'; path: string; format: GraphFormat; profile: ProfileId; catalog: string[] }
   | { command: 'context'; path: string; at: string; state?: string; event?: string; round?: number; tool?: string; format: (typeof CONTEXT_FORMATS)[number] }
+  | { command: 'compile'; path: string; to: CompileTarget; out?: string; force: boolean; profile: ProfileId; catalog: string[] }
   | { command: 'help' }
   | { command: 'version' };
 
@@ -20,6 +22,7 @@ export const USAGE = `Usage:
   skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--catalog DIR]... [--max-warnings N] [--jobs N]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
   skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME] [--format text|json]
+  skillgraph compile <skill-dir|SKILL.md> --to ${COMPILE_TARGETS.join('|')} [--out DIR] [--force] [--profile NAME] [--catalog DIR]...
   skillgraph --help | --version
 
 check   finds every SKILL.md under the paths (default: .) and reports problems.
@@ -28,6 +31,12 @@ check   finds every SKILL.md under the paths (default: .) and reports problems.
 graph   prints one skill's graph: steps, typed ports, control and data edges.
 context prints what a skill+ runtime puts in front of the model at one node for one State
         (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
+compile turns one skill into another form: ir (its graph as JSON, any format), aip (a prose skill as an
+        AIP 0.3 package), plain (a structured skill as a plain Agent Skill), meta / meta_sop (a MetaSkill's
+        other form), mermaid, dot. A one-file result goes to stdout without --out; --out DIR writes the
+        package into DIR (the skill is named after DIR), never over an existing file unless --force, and
+        all or nothing. The result is checked first: with errors nothing is written.
+        Exit status: 0 written, 1 the result (or the skill) has errors, 2 usage or I/O failure.
 --catalog DIR   a folder of skill folders MetaSkills may compose, besides the skills next to
         each MetaSkill (repeatable).
 Profiles: ${PROFILE_IDS.join(', ')} (default agentskills).`;
@@ -48,13 +57,16 @@ export function parseArgs(argv: string[]): Command {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-v') return { command: 'version' };
   const [command, ...rest] = argv;
-  if (command !== 'check' && command !== 'graph' && command !== 'context') throw new UsageError(`unknown command "${command}"`);
+  if (command !== 'check' && command !== 'graph' && command !== 'context' && command !== 'compile') throw new UsageError(`unknown command "${command}"`);
   const context: { at?: string; state?: string; event?: string; round?: number; tool?: string } = {};
   const positional: string[] = [];
   let format: string | undefined;
   let profile: ProfileId = 'agentskills';
   let maxWarnings: number | undefined;
   let jobs: number | undefined;
+  let to: string | undefined;
+  let out: string | undefined;
+  let force = false;
   const catalog: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -78,6 +90,9 @@ export function parseArgs(argv: string[]): Command {
       if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--jobs needs a whole number of at least 1 (got "${text}")`);
       jobs = Number(text);
     } else if (flag === '--catalog') catalog.push(value());
+    else if (command === 'compile' && flag === '--to') to = value();
+    else if (command === 'compile' && flag === '--out') out = value();
+    else if (command === 'compile' && flag === '--force') force = true;
     else if (command === 'context' && (flag === '--at' || flag === '--state' || flag === '--event' || flag === '--tool')) context[flag.slice(2) as 'at' | 'state' | 'event' | 'tool'] = value();
     else if (command === 'context' && flag === '--round') {
       const text = value();
@@ -92,6 +107,10 @@ export function parseArgs(argv: string[]): Command {
     return { command, paths: positional.length > 0 ? positional : ['.'], format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'), profile, catalog, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(jobs !== undefined ? { jobs } : {}) };
   }
   if (positional.length !== 1) throw new UsageError(`${command} takes exactly one skill folder or SKILL.md`);
+  if (command === 'compile') {
+    if (to === undefined) throw new UsageError(`compile needs --to ${COMPILE_TARGETS.join('|')}`);
+    return { command, path: positional[0], to: oneOf(to, COMPILE_TARGETS, '--to'), ...(out !== undefined ? { out } : {}), force, profile, catalog };
+  }
   if (command === 'context') {
     if (!context.at) throw new UsageError('context needs --at NODE');
     const { at, ...rest } = context;

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
+import { CompileRefused, compileSkill } from '../compile/compileSkill';
+import { SINGLE_FILE, type CompileResult } from '../compile/compiled';
 import { toGraphJson } from '../compile/graphJson';
 import { toDot, toMermaid } from '../compile/graphText';
 import { formatModelContext, modelContext } from '../compile/modelContext';
@@ -10,7 +12,9 @@ import { NodeFileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { parseArgs, USAGE, UsageError, type Command } from './args';
 import { checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
-import { assembleReport, countBySeverity } from './reportedDiagnostic';
+import { LineIndex } from '../parse/lineIndex';
+import { assembleReport, countBySeverity, toReported } from './reportedDiagnostic';
+import { WriteRefused, writePackage } from './writePackage';
 import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';
 import { formatSarif } from './reporters/sarif';
@@ -120,6 +124,48 @@ function runContext(command: Extract<Command, { command: 'context' }>): number {
   return EXIT_CLEAN;
 }
 
+function runCompile(command: Extract<Command, { command: 'compile' }>): number {
+  const fs = new NodeFileSystem();
+  const found = skillFileOf(fs, command.path);
+  if (!found) return EXIT_USAGE;
+  if (command.out === undefined && SINGLE_FILE[command.to] === undefined) {
+    process.stderr.write(`skillgraph: --to ${command.to} makes a package of several files: give --out DIR\n`);
+    return EXIT_USAGE;
+  }
+  const catalogRoots = command.catalog.map((root) => path.resolve(root));
+  const analysis = analyzeSkill(fs, found.file, { profile: command.profile, catalog: new SkillCatalog(fs, catalogRoots) });
+  // Printed, the result keeps the skill's own name; written, it takes its folder's.
+  const outDir = command.out !== undefined ? path.resolve(command.out) : analysis.dir;
+  let result: CompileResult;
+  try {
+    result = compileSkill(fs, analysis, command.to, outDir, catalogRoots);
+  } catch (error) {
+    if (!(error instanceof CompileRefused)) throw error;
+    process.stderr.write(`skillgraph: ${command.path}: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  const findings = result.diagnostics.map((item) => toReported(item, path.relative(process.cwd(), item.file) || item.file, new LineIndex(result.texts.get(item.file) ?? '')));
+  process.stderr.write(formatText({ skills: [], diagnostics: findings }));
+  const counts = countBySeverity(findings);
+  if (counts.error > 0) {
+    process.stderr.write(`skillgraph: ${counts.error} error${counts.error === 1 ? '' : 's'}; nothing was written\n`);
+    return EXIT_FINDINGS;
+  }
+  if (command.out === undefined) {
+    process.stdout.write(result.files[0].content);
+    return EXIT_CLEAN;
+  }
+  try {
+    const written = writePackage(outDir, result.files, command.force);
+    process.stderr.write(`skillgraph: wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${command.out}${counts.warning > 0 ? ` (${counts.warning} to review, above)` : ''}\n`);
+    return EXIT_CLEAN;
+  } catch (error) {
+    if (!(error instanceof WriteRefused)) throw error;
+    process.stderr.write(`skillgraph: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+}
+
 /** A State given as JSON: an object, or a message saying why not. */
 function readStateFile(file: string): Record<string, unknown> | string {
   let text: string;
@@ -160,6 +206,8 @@ async function main(argv: string[]): Promise<number> {
       return runGraph(command);
     case 'context':
       return runContext(command);
+    case 'compile':
+      return runCompile(command);
   }
 }
 

@@ -62,7 +62,7 @@ export function assembleReport(parts: SkillReport[], misnamed: FoundSkill[]): Ch
   return { skills: parts.map((part) => part.skill), diagnostics };
 }
 
-function toReported(item: Diagnostic, display: string, lines: LineIndex): ReportedDiagnostic {
+export function toReported(item: Diagnostic, display: string, lines: LineIndex): ReportedDiagnostic {
   return { file: display, code: item.code, severity: item.severity, message: item.message, range: lines.rangeOf(item.span) };
 }
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { evaluatePredicate, stateDefaults, type Position, type StateValue } from '../formats/skillplus/evaluate';
-import { nodesById, type Flow, type FlowNode, type FlowText } from '../formats/skillplus/flow';
+import { nodesById, walkFlow, type Flow, type FlowNode, type FlowText } from '../formats/skillplus/flow';
 import { predicateInWords } from '../formats/skillplus/predicateWords';
 import type { SkillPlusPackage } from '../formats/skillplus/readPackage';
 import { SOFT_ON_FAIL, type Rule } from '../formats/skillplus/readTipsRules';
@@ -108,7 +108,7 @@ function holds(texts: FlowText[], state: StateValue, position: Position): boolea
   });
 }
 
-function inWords(texts: FlowText[]): string {
+export function inWords(texts: FlowText[]): string {
   return texts.map((text) => {
     const read = parsePredicate(text.value);
     return read.predicate ? predicateInWords(read.predicate) : text.value;
@@ -118,30 +118,30 @@ function inWords(texts: FlowText[]): string {
 /** The flow as the model reads it: one line per node, done / ← current / not yet; the current stage's goal and node expanded. */
 function flowMap(flow: Flow, current: FlowNode, state: StateValue, items: Record<string, unknown>): string {
   const index = flow.nodes.indexOf(current);
-  const byId = nodesById(flow);
   const lines: string[] = [];
   const around = new Set(ancestors(flow, current));
-  const nodeLine = (node: FlowNode, depth: number) => {
-    const at = flow.nodes.indexOf(node);
-    // A loop or fan-out holding the current node is under way, not done.
-    const mark = node === current ? '← current' : around.has(node) ? 'in progress' : at < index ? 'done' : 'not yet';
-    lines.push(`${'  '.repeat(depth)}- ${node.id} (${node.kind}${node.into ? ` → ${node.into.value}` : ''}) ${mark}`);
-    if (node === current) {
-      if (node.text) lines.push(`${'  '.repeat(depth + 1)}${fill(node.text.value, state, items)}`);
-      const tools = node.tools.map((tool) => tool.value);
-      if (tools.length > 0) lines.push(`${'  '.repeat(depth + 1)}Tools: ${tools.join(', ')}`);
-    }
-    for (const id of [...node.body, ...node.cases.flatMap((item) => item.nodes), ...(node.otherwise?.nodes ?? [])]) if (byId.has(id) && depth < 20) nodeLine(byId.get(id)!, depth + 1);
-  };
-  for (const stage of flow.stages) {
-    const here = stage.id === current.stage;
-    lines.push(`${stage.id}${here && stage.goal ? ` — ${stage.goal.value}` : ''}${here ? ' (current stage)' : ''}`);
-    for (const id of stage.nodes) if (byId.has(id)) nodeLine(byId.get(id)!, 1);
-  }
+  walkFlow(
+    flow,
+    (stage) => {
+      const here = stage.id === current.stage;
+      lines.push(`${stage.id}${here && stage.goal ? ` — ${stage.goal.value}` : ''}${here ? ' (current stage)' : ''}`);
+    },
+    (node, depth) => {
+      const at = flow.nodes.indexOf(node);
+      // A loop or fan-out holding the current node is under way, not done.
+      const mark = node === current ? '← current' : around.has(node) ? 'in progress' : at < index ? 'done' : 'not yet';
+      lines.push(`${'  '.repeat(depth)}- ${node.id} (${node.kind}${node.into ? ` → ${node.into.value}` : ''}) ${mark}`);
+      if (node === current) {
+        if (node.text) lines.push(`${'  '.repeat(depth + 1)}${fill(node.text.value, state, items)}`);
+        const tools = node.tools.map((tool) => tool.value);
+        if (tools.length > 0) lines.push(`${'  '.repeat(depth + 1)}Tools: ${tools.join(', ')}`);
+      }
+    },
+  );
   return lines.join('\n');
 }
 
-function ruleText(rule: Rule): string {
+export function ruleText(rule: Rule): string {
   const body = rule.body?.trim() ?? '';
   return rule.message && !body.startsWith(rule.message) ? `${rule.message}\n${body}`.trim() : body || rule.message || '';
 }

@@ -124,3 +124,24 @@ export function nodesById(flow: Flow): Map<string, FlowNode> {
   }
   return byId;
 }
+
+/** Visits the flow as it nests: each stage, then its nodes depth-first (cases, otherwise and bodies one level deeper). */
+export function walkFlow(flow: Flow, onStage: (stage: FlowStage) => void, onNode: (node: FlowNode, depth: number) => void): void {
+  const byId = nodesById(flow);
+  const visit = (node: FlowNode, depth: number) => {
+    onNode(node, depth);
+    // A malformed flow can nest a node inside itself: the depth bound stops the walk.
+    if (depth >= 20) return;
+    for (const id of [...node.body, ...node.cases.flatMap((item) => item.nodes), ...(node.otherwise?.nodes ?? [])]) {
+      const child = byId.get(id);
+      if (child) visit(child, depth + 1);
+    }
+  };
+  for (const stage of flow.stages) {
+    onStage(stage);
+    for (const id of stage.nodes) {
+      const node = byId.get(id);
+      if (node) visit(node, 1);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CompiledFile } from '../compile/compiled';
+
+export class WriteRefused extends Error {}
+
+/** A result's file path, checked: relative, `/`-separated, no `..`, nothing that could leave the output folder. */
+function targetOf(outDir: string, relative: string): string {
+  const parts = relative.split('/');
+  if (relative === '' || path.isAbsolute(relative) || relative.includes('\\') || relative.includes('\0') || parts.some((part) => part === '' || part === '.' || part === '..')) {
+    throw new WriteRefused(`${relative}: this name would leave the output folder; nothing was written`);
+  }
+  return path.join(outDir, ...parts);
+}
+
+/** Whether `target`'s nearest existing folder is inside `outDir` once links are followed. */
+function staysInside(outDir: string, target: string): boolean {
+  const root = fs.realpathSync(outDir);
+  let existing = path.dirname(target);
+  while (!fs.existsSync(existing)) existing = path.dirname(existing);
+  const real = fs.realpathSync(existing);
+  return real === root || real.startsWith(root + path.sep);
+}
+
+/**
+ * Writes a compiled package into `outDir` (created if missing), all or
+ * nothing: every file goes to a temporary file beside its place first;
+ * only when all are written are they renamed into place. An existing file
+ * is replaced only with `force`, and then kept aside until every rename
+ * succeeded. On any failure the temporary files, the folders this call
+ * created and the set-aside originals are put back as they were, and a
+ * WriteRefused says why. Returns the paths written.
+ */
+export function writePackage(outDir: string, files: CompiledFile[], force: boolean): string[] {
+  const targets = files.map((file) => ({ file, target: targetOf(outDir, file.path) }));
+  const existing = targets.filter(({ target }) => fs.existsSync(target));
+  if (existing.length > 0 && !force) {
+    throw new WriteRefused(`${existing.map(({ target }) => target).join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written (--force replaces ${existing.length === 1 ? 'it' : 'them'})`);
+  }
+  const createdDirs: string[] = [];
+  const temporary: string[] = [];
+  const setAside: { target: string; backup: string }[] = [];
+  const placed: string[] = [];
+  const makeDir = (dir: string) => {
+    if (fs.existsSync(dir)) {
+      if (!fs.statSync(dir).isDirectory()) throw new Error(`${dir} is a file, not a folder`);
+      return;
+    }
+    makeDir(path.dirname(dir));
+    fs.mkdirSync(dir);
+    createdDirs.push(dir);
+  };
+  const suffix = `.skillgraph-${process.pid}-${Date.now().toString(36)}`;
+  try {
+    makeDir(outDir);
+    for (const { file, target } of targets) {
+      if (!staysInside(outDir, target)) throw new WriteRefused(`${file.path}: a link inside the output folder leads out of it; nothing was written`);
+      makeDir(path.dirname(target));
+      const temp = `${target}${suffix}.tmp`;
+      temporary.push(temp);
+      fs.writeFileSync(temp, file.content, { flag: 'wx' });
+    }
+    for (const [index, { target }] of targets.entries()) {
+      if (fs.existsSync(target)) {
+        const backup = `${target}${suffix}.old`;
+        fs.renameSync(target, backup);
+        setAside.push({ target, backup });
+      }
+      fs.renameSync(temporary[index], target);
+      placed.push(target);
+    }
+  } catch (error) {
+    for (const target of placed) fs.rmSync(target, { force: true });
+    for (const { target, backup } of setAside) fs.renameSync(backup, target);
+    for (const temp of temporary) fs.rmSync(temp, { force: true });
+    // Deepest first; a folder that is not empty now holds something else's files and stays.
+    for (const dir of createdDirs.reverse()) {
+      try {
+        fs.rmdirSync(dir);
+      } catch {
+        // not ours to empty
+      }
+    }
+    if (error instanceof WriteRefused) throw error;
+    throw new WriteRefused(`cannot write into ${outDir}: ${(error as Error).message}; nothing was written`);
+  }
+  for (const { backup } of setAside) fs.rmSync(backup, { force: true });
+  return targets.map(({ target }) => target);
+}

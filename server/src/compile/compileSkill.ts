@@ -1,0 +1,103 @@
+import * as path from 'node:path';
+import type { SkillAnalysis } from '../analyze';
+import type { FileSystem } from '../workspace/fileSystem';
+import { SkillCatalog } from '../workspace/skillCatalog';
+import { diagnostic, type Diagnostic } from '../checks/diagnostic';
+import { hasErrors, SINGLE_FILE, targetsFor, type CompiledFile, type CompileResult, type CompileTarget } from './compiled';
+import { toGraphJson } from './graphJson';
+import { toDot, toMermaid } from './graphText';
+import { compositionToSop, sopToComposition } from './metaForms';
+import { plainBodyFromMeta } from './plainFromMeta';
+import { plainBodyFromProcedure } from './plainFromProcedure';
+import { keptBySkillplusPlain, plainBodyFromSkillplus } from './plainFromSkillplus';
+import { proseToAip } from './proseToAip';
+import { checkedResult, frontmatterOf, keptFiles, singleFileResult, skillFileText, sourceTexts } from './resultPackage';
+import { toSkillIr } from './skillIr';
+
+export class CompileRefused extends Error {}
+
+/** A plain skill's frontmatter: the source's, named for its folder, without the metadata only its format reads. */
+function plainFrontmatter(analysis: SkillAnalysis, name: string): Record<string, unknown> {
+  const { kind: _kind, composition: _composition, ...rest } = frontmatterOf(analysis);
+  const metadata = rest.metadata;
+  if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
+    const kept = Object.fromEntries(Object.entries(metadata as Record<string, unknown>).filter(([key, value]) => key !== 'aip' && key !== 'aip-version' && !key.startsWith('skillplus-') && typeof value === 'string'));
+    if (Object.keys(kept).length > 0) rest.metadata = kept;
+    else delete rest.metadata;
+  }
+  // MetaSkill-only keys would make an ordinary skill fail the Agent Skills rules.
+  for (const key of ['meta_priority', 'always', 'final_text_mode', 'triggers', 'description_zh', 'provenance', 'request_template', 'output_contract', 'eval_prompts', 'preference_keys', 'policy_tags']) if (analysis.metaPlan) delete rest[key];
+  return { ...rest, name };
+}
+
+/** The most an Agent Skills description may hold. */
+const DESCRIPTION_LIMIT = 1024;
+
+/**
+ * A plain skill's SKILL.md. A description over the Agent Skills limit (a
+ * MetaSkill may have one) is cut at a sentence end; the body already
+ * holds it whole, and the cut is reported in the result.
+ */
+function plainSkillFile(analysis: SkillAnalysis, name: string, body: string, outDir: string, findings: Diagnostic[]): CompiledFile {
+  const frontmatter = plainFrontmatter(analysis, name);
+  const description = frontmatter.description;
+  if (typeof description === 'string' && description.length > DESCRIPTION_LIMIT) {
+    const head = description.slice(0, DESCRIPTION_LIMIT);
+    const sentence = Math.max(head.lastIndexOf('. '), head.lastIndexOf('。'));
+    frontmatter.description = sentence > DESCRIPTION_LIMIT / 2 ? head.slice(0, sentence + 1) : `${head.slice(0, DESCRIPTION_LIMIT - 1)}…`;
+  }
+  const content = skillFileText(frontmatter, body);
+  if (frontmatter.description !== description) {
+    const at = content.indexOf('\ndescription:') + 1;
+    findings.push(diagnostic('compile_todo', path.join(outDir, 'SKILL.md'), { start: at, end: at + 'description'.length }, `The source's description is ${String(description).length} characters; an Agent Skill's may have ${DESCRIPTION_LIMIT}, so it was cut at a sentence end (the body keeps it whole). Check that what is left still says when to use the skill.`));
+  }
+  return { path: 'SKILL.md', content };
+}
+
+/**
+ * Compiles an analysed skill to one target, into a result to be written
+ * at `outDir` (whose folder name becomes the compiled skill's name);
+ * `catalogRoots` are the catalog folders the source was checked with.
+ * Writes nothing. Throws CompileRefused when the target does not fit the
+ * skill's format. A source with errors compiles only to `ir` (which
+ * carries them) and the drawings; other targets return the source's
+ * errors and no files.
+ */
+export function compileSkill(fs: FileSystem, analysis: SkillAnalysis, target: CompileTarget, outDir: string, catalogRoots: string[] = []): CompileResult {
+  if (!targetsFor(analysis.format).includes(target)) {
+    throw new CompileRefused(`a ${analysis.format} skill does not compile to ${target}; it compiles to ${targetsFor(analysis.format).join(', ')}`);
+  }
+  if (target === 'ir') return singleFileResult(target, outDir, SINGLE_FILE.ir!, `${JSON.stringify(toSkillIr(analysis), null, 2)}\n`);
+  if (target === 'mermaid') return singleFileResult(target, outDir, SINGLE_FILE.mermaid!, toMermaid(toGraphJson(analysis)));
+  if (target === 'dot') return singleFileResult(target, outDir, SINGLE_FILE.dot!, toDot(toGraphJson(analysis)));
+  if (hasErrors(analysis)) return { target, outDir, files: [], diagnostics: analysis.diagnostics.filter((item) => item.severity === 'error'), texts: sourceTexts(analysis) };
+
+  const name = path.basename(outDir);
+  const sources = sourceTexts(analysis);
+  // The result is checked against the skills its source composes from: those beside the source, and the catalog roots.
+  const catalog = new SkillCatalog(fs, [...catalogRoots, path.dirname(analysis.dir)]);
+  if (target === 'aip') {
+    const { files, findings } = proseToAip(analysis, outDir);
+    const written = new Set(files.map((file) => file.path));
+    return checkedResult(target, outDir, [...files, ...keptFiles(fs, analysis, (file) => !written.has(file))], findings, sources, catalog);
+  }
+  if (target === 'plain') {
+    if (analysis.skillplus) {
+      const keep = keptBySkillplusPlain(analysis.skillplus, analysis.dir);
+      const findings: Diagnostic[] = [];
+      return checkedResult(target, outDir, [plainSkillFile(analysis, name, plainBodyFromSkillplus(analysis, analysis.skillplus), outDir, findings), ...keptFiles(fs, analysis, keep)], findings, sources, catalog);
+    }
+    const body = analysis.metaPlan ? plainBodyFromMeta(analysis, analysis.metaPlan) : plainBodyFromProcedure(analysis);
+    // An AIP package's source/ folder is its compiler's record; a plain skill keeps what it runs and reads.
+    const findings: Diagnostic[] = [];
+    return checkedResult(target, outDir, [plainSkillFile(analysis, name, body, outDir, findings), ...keptFiles(fs, analysis, (file) => !file.startsWith('source/'))], findings, sources, catalog);
+  }
+  const plan = analysis.metaPlan!;
+  if (target === 'meta_sop') {
+    const { frontmatter, body, findings } = compositionToSop(analysis, plan);
+    if (findings.length > 0) return { target, outDir, files: [], diagnostics: findings, texts: sources };
+    return checkedResult(target, outDir, [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }], [], sources, catalog);
+  }
+  const { frontmatter, body } = sopToComposition(analysis, plan);
+  return checkedResult(target, outDir, [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }], [], sources, catalog);
+}

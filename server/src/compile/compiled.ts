@@ -1,0 +1,88 @@
+import * as path from 'node:path';
+import type { Diagnostic } from '../checks/diagnostic';
+import type { FormatId } from '../model/skillModel';
+
+/** What `skillgraph compile --to` can make. */
+export const COMPILE_TARGETS = ['ir', 'aip', 'plain', 'meta', 'meta_sop', 'mermaid', 'dot'] as const;
+export type CompileTarget = (typeof COMPILE_TARGETS)[number];
+
+export const TARGET_TITLES: Record<CompileTarget, string> = {
+  ir: 'Graph IR (JSON)',
+  aip: 'AIP 0.3 package',
+  plain: 'Plain Agent Skill',
+  meta: 'MetaSkill with composition.steps',
+  meta_sop: 'MetaSkill as meta_sop prose',
+  mermaid: 'Mermaid diagram',
+  dot: 'Graphviz DOT diagram',
+};
+
+/** The targets that fit a skill of each format (a skill is never compiled to its own form). */
+const FITTING: Record<FormatId, CompileTarget[]> = {
+  'agent-skill': ['ir', 'aip', 'mermaid', 'dot'],
+  'aip-0.3': ['ir', 'plain', 'mermaid', 'dot'],
+  'aip-0.5': ['ir', 'plain', 'mermaid', 'dot'],
+  metaskill: ['ir', 'plain', 'meta_sop', 'mermaid', 'dot'],
+  'metaskill-sop': ['ir', 'plain', 'meta', 'mermaid', 'dot'],
+  skillplus: ['ir', 'plain', 'mermaid', 'dot'],
+};
+
+export function targetsFor(format: FormatId): CompileTarget[] {
+  return FITTING[format];
+}
+
+/** Targets whose result is one file, printed when no output folder is given. */
+export const SINGLE_FILE: Record<CompileTarget, string | undefined> = {
+  ir: 'skill.ir.json',
+  mermaid: 'graph.mmd',
+  dot: 'graph.dot',
+  meta: 'SKILL.md',
+  meta_sop: 'SKILL.md',
+  aip: undefined,
+  plain: undefined,
+};
+
+/** One file of a result, by its path inside the output folder (`/`-separated). */
+export interface CompiledFile {
+  path: string;
+  content: string | Uint8Array;
+}
+
+/**
+ * What a compile produced: the files to write (nothing is written here),
+ * and its findings — about the result (checked as the skill it claims to
+ * be, located in the result's files under `outDir`), and about the source
+ * (what the target cannot express, located in the source's files).
+ * `texts` holds every text a finding points into, for its line and column.
+ */
+export interface CompileResult {
+  target: CompileTarget;
+  outDir: string;
+  files: CompiledFile[];
+  diagnostics: Diagnostic[];
+  texts: Map<string, string>;
+}
+
+export function hasErrors(result: Pick<CompileResult, 'diagnostics'>): boolean {
+  return result.diagnostics.some((item) => item.severity === 'error');
+}
+
+/** A name an Agent Skill may have (lowercase words joined by single hyphens, at most 64 characters), made from any skill name. */
+export function agentSkillName(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return words.slice(0, 64).replace(/-+$/, '') || 'skill';
+}
+
+/**
+ * Where a compiled skill goes unless the user says otherwise: beside the
+ * skill's folder, in `compiled-<target>/<name>/`. Packages that must be
+ * Agent Skills (aip, plain) get a name valid there; a MetaSkill keeps its own.
+ */
+export function defaultOutDir(skillDir: string, name: string | undefined, target: CompileTarget): string {
+  const own = name && /^[\w.-]+$/.test(name) && name !== '.' && name !== '..' ? name : path.basename(skillDir);
+  return path.join(path.dirname(skillDir), `compiled-${target}`, target === 'aip' || target === 'plain' ? agentSkillName(own) : own);
+}

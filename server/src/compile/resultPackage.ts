@@ -1,0 +1,74 @@
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { analyzeSkill, type SkillAnalysis } from '../analyze';
+import type { Diagnostic } from '../checks/diagnostic';
+import { MemoryFileSystem, type FileSystem } from '../workspace/fileSystem';
+import { listPackageFiles } from '../workspace/packageFiles';
+import type { SkillCatalog } from '../workspace/skillCatalog';
+import { UPLOAD_LIMIT_BYTES } from '../formats/agentSkill/uploadSize';
+import type { CompiledFile, CompileResult, CompileTarget } from './compiled';
+
+/** The source's frontmatter as read (an empty record when it could not be read). */
+export function frontmatterOf(analysis: SkillAnalysis): Record<string, unknown> {
+  const value = analysis.frontmatter?.value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+}
+
+/** A SKILL.md from its frontmatter and body. Values are never folded (each stays on its key's line) and YAML 1.1 words such as `yes` are quoted, as PyYAML-based runtimes need. */
+export function skillFileText(frontmatter: Record<string, unknown>, body: string): string {
+  return `---\n${stringify(frontmatter, { lineWidth: 0, version: '1.1' })}---\n\n${body.trimEnd()}\n`;
+}
+
+/** The source's SKILL.md body as written. */
+export function bodyOf(analysis: SkillAnalysis): string {
+  return analysis.syntax ? analysis.text.slice(analysis.syntax.body.start, analysis.syntax.body.end) : '';
+}
+
+/** The title a compiled body starts with: the source body's first `# ` heading, else the name in words. */
+export function titleOf(analysis: SkillAnalysis): string {
+  const heading = /^#\s+(.+?)\s*#*\s*$/m.exec(bodyOf(analysis));
+  if (heading) return heading[1];
+  const name = analysis.name ?? path.basename(analysis.dir);
+  return name.replace(/[-_]+/g, ' ').replace(/^./, (first) => first.toUpperCase());
+}
+
+/**
+ * The files of the source package a result keeps, as they are (bytes, not
+ * re-encoded), by their path relative to the skill folder. Links are not
+ * followed and SKILL.md is left out: the result writes its own.
+ */
+export function keptFiles(fs: FileSystem, analysis: SkillAnalysis, keep: (relative: string) => boolean): CompiledFile[] {
+  const listing = listPackageFiles(fs, analysis.dir, UPLOAD_LIMIT_BYTES);
+  const files: CompiledFile[] = [];
+  for (const entry of listing.files) {
+    if (entry.path === 'SKILL.md' || !keep(entry.path)) continue;
+    const bytes = fs.readFile(path.join(analysis.dir, ...entry.path.split('/')));
+    if (bytes) files.push({ path: entry.path, content: bytes });
+  }
+  return files;
+}
+
+/**
+ * Checks a result as the skill it claims to be, where it would be written
+ * (`outDir`), before anything is written; a MetaSkill composes from
+ * `catalog`. Its findings join those the compile made (`findings`, located
+ * in the result or in the source).
+ */
+export function checkedResult(target: CompileTarget, outDir: string, files: CompiledFile[], findings: Diagnostic[], sourceTexts: Map<string, string>, catalog: SkillCatalog): CompileResult {
+  const memory = new MemoryFileSystem(Object.fromEntries(files.map((file) => [path.join(outDir, ...file.path.split('/')), file.content])));
+  const analysis = analyzeSkill(memory, path.join(outDir, 'SKILL.md'), { catalog });
+  const texts = new Map(sourceTexts);
+  texts.set(analysis.file, analysis.text);
+  for (const [file, text] of analysis.sources) texts.set(file, text);
+  return { target, outDir, files, diagnostics: [...findings, ...analysis.diagnostics], texts };
+}
+
+/** A result that is not a package (IR, a drawing): nothing to check. */
+export function singleFileResult(target: CompileTarget, outDir: string, file: string, content: string): CompileResult {
+  return { target, outDir, files: [{ path: file, content }], diagnostics: [], texts: new Map() };
+}
+
+/** The source's texts, for locating findings about the source. */
+export function sourceTexts(analysis: SkillAnalysis): Map<string, string> {
+  return new Map([[analysis.file, analysis.text], ...analysis.sources]);
+}

@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import { dirname, join, relative } from 'node:path';
+import { test } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020';
+import irSchema from '../../schemas/skill-ir.schema.json';
+import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
+import { compileSkill } from '../../server/src/compile/compileSkill';
+import { defaultOutDir, hasErrors, type CompileResult } from '../../server/src/compile/compiled';
+import { discoverSkills } from '../../server/src/workspace/discover';
+import { MemoryFileSystem, NodeFileSystem } from '../../server/src/workspace/fileSystem';
+import { CORPUS } from '../helpers/corpus';
+
+const fs = new NodeFileSystem();
+const skills = discoverSkills(fs, [CORPUS], CORPUS).skills.map((skill) => analyzeSkill(fs, skill.file));
+const shown = (analysis: SkillAnalysis) => relative(CORPUS, analysis.dir);
+const errorsOf = (result: Pick<CompileResult, 'diagnostics'>) => result.diagnostics.filter((item) => item.severity === 'error').map((item) => `${relative(CORPUS, item.file)}: ${item.code} ${item.message}`);
+
+/** A compiled package read back from where it would be written: what a user gets after `--out`. */
+function reread(result: CompileResult): SkillAnalysis {
+  const memory = new MemoryFileSystem(Object.fromEntries(result.files.map((file) => [join(result.outDir, file.path), file.content])));
+  return analyzeSkill(memory, join(result.outDir, 'SKILL.md'));
+}
+
+test('ir: every corpus skill compiles, errors and all, and the IR validates against schemas/skill-ir.schema.json', () => {
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(irSchema);
+  assert.equal(skills.length, 78);
+  for (const analysis of skills) {
+    const result = compileSkill(fs, analysis, 'ir', analysis.dir);
+    const ir = JSON.parse(result.files[0].content as string);
+    assert.ok(validate(ir), `${shown(analysis)}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+    assert.equal(ir.diagnostics.length, analysis.diagnostics.length, shown(analysis));
+    if (analysis.format === 'skillplus') assert.equal(ir.version, '0.1');
+    else assert.equal(ir.nodes.length, analysis.model.nodes.length, shown(analysis));
+  }
+});
+
+test('plain: every AIP, MetaSkill and skill+ corpus skill without errors compiles to a plain skill that checks with no error; one with errors is refused with them', () => {
+  const counts = { clean: 0, refused: 0 };
+  for (const analysis of skills.filter((item) => item.format !== 'agent-skill')) {
+    const result = compileSkill(fs, analysis, 'plain', defaultOutDir(analysis.dir, analysis.name, 'plain'));
+    if (hasErrors(analysis)) {
+      assert.equal(result.files.length, 0, shown(analysis));
+      assert.deepEqual(result.diagnostics, analysis.diagnostics.filter((item) => item.severity === 'error'));
+      counts.refused++;
+      continue;
+    }
+    assert.deepEqual(errorsOf(result), [], shown(analysis));
+    const back = reread(result);
+    assert.equal(back.format, 'agent-skill', shown(analysis));
+    assert.deepEqual(errorsOf(back), [], shown(analysis));
+    counts.clean++;
+  }
+  // 15 AIP, 5 MetaSkills, 4 skill+; the refused are the 3 AIP skills of test/corpus/expected-errors.md.
+  assert.deepEqual(counts, { clean: 21, refused: 3 });
+});
+
+test('aip: every plain corpus skill without errors compiles to an AIP 0.3 package with no error, its original and schema kept in source/', () => {
+  const counts = { clean: 0, refused: 0 };
+  for (const analysis of skills.filter((item) => item.format === 'agent-skill')) {
+    const result = compileSkill(fs, analysis, 'aip', defaultOutDir(analysis.dir, analysis.name, 'aip'));
+    if (hasErrors(analysis)) {
+      assert.equal(result.files.length, 0);
+      counts.refused++;
+      continue;
+    }
+    assert.deepEqual(errorsOf(result), [], shown(analysis));
+    const back = reread(result);
+    assert.equal(back.format, 'aip-0.3', shown(analysis));
+    assert.deepEqual(errorsOf(back), [], shown(analysis));
+    assert.ok(back.model.nodes.length >= 1, shown(analysis));
+    const paths = result.files.map((file) => file.path);
+    assert.ok(paths.includes('source/original-SKILL.md') && paths.includes('source/procedure.schema.json'), shown(analysis));
+    assert.equal(result.files.find((file) => file.path === 'source/original-SKILL.md')!.content, analysis.text);
+    counts.clean++;
+  }
+  // 21 plain skills and the 33 ordinary skills MetaSkills compose; the refused are the 4 vercel-labs skills whose name is not their folder's (expected-errors.md).
+  assert.deepEqual(counts, { clean: 50, refused: 4 });
+});
+
+test('meta_sop: each corpus MetaSkill either round trips to the same plan, or is refused at every key the SOP form cannot say', () => {
+  const metas = skills.filter((item) => item.format === 'metaskill' && item.metaPlan?.form === 'composition' && item.text.includes('\nkind: meta\n'));
+  assert.equal(metas.length, 5);
+  for (const analysis of metas) {
+    const result = compileSkill(fs, analysis, 'meta_sop', join(dirname(analysis.dir), analysis.name!));
+    const refused = result.diagnostics.filter((item) => item.code === 'compile_unsupported');
+    assert.ok(refused.length > 0, shown(analysis));
+    assert.equal(result.files.length, 0);
+    // Each finding is on a key the source writes.
+    for (const item of refused) assert.match(analysis.text.slice(item.span.start, item.span.end), /^[a-z_]+$/, `${shown(analysis)}: ${item.message}`);
+  }
+});

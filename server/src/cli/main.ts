@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import { CompileRefused, compileSkill } from '../compile/compileSkill';
-import { SINGLE_FILE, type CompileResult } from '../compile/compiled';
+import { SINGLE_FILE, targetsFor, type CompileResult } from '../compile/compiled';
 import { toGraphJson } from '../compile/graphJson';
 import { toDot, toMermaid } from '../compile/graphText';
 import { formatModelContext, modelContext } from '../compile/modelContext';
@@ -128,12 +128,12 @@ function runCompile(command: Extract<Command, { command: 'compile' }>): number {
   const fs = new NodeFileSystem();
   const found = skillFileOf(fs, command.path);
   if (!found) return EXIT_USAGE;
-  if (command.out === undefined && SINGLE_FILE[command.to] === undefined) {
+  const catalogRoots = command.catalog.map((root) => path.resolve(root));
+  const analysis = analyzeSkill(fs, found.file, { profile: command.profile, catalog: new SkillCatalog(fs, catalogRoots) });
+  if (targetsFor(analysis.format).includes(command.to) && command.out === undefined && SINGLE_FILE[command.to] === undefined) {
     process.stderr.write(`skillgraph: --to ${command.to} makes a package of several files: give --out DIR\n`);
     return EXIT_USAGE;
   }
-  const catalogRoots = command.catalog.map((root) => path.resolve(root));
-  const analysis = analyzeSkill(fs, found.file, { profile: command.profile, catalog: new SkillCatalog(fs, catalogRoots) });
   // Printed, the result keeps the skill's own name; written, it takes its folder's.
   const outDir = command.out !== undefined ? path.resolve(command.out) : analysis.dir;
   let result: CompileResult;

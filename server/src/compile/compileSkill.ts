@@ -65,7 +65,7 @@ function plainSkillFile(analysis: SkillAnalysis, name: string, body: string, out
  */
 export function compileSkill(fs: FileSystem, analysis: SkillAnalysis, target: CompileTarget, outDir: string, catalogRoots: string[] = []): CompileResult {
   if (!targetsFor(analysis.format).includes(target)) {
-    throw new CompileRefused(`a ${analysis.format} skill does not compile to ${target}; it compiles to ${targetsFor(analysis.format).join(', ')}`);
+    throw new CompileRefused(`this skill reads as ${analysis.format}, which compiles to ${targetsFor(analysis.format).join(', ')}; not to ${target}`);
   }
   if (target === 'ir') return singleFileResult(target, outDir, SINGLE_FILE.ir!, `${JSON.stringify(toSkillIr(analysis), null, 2)}\n`);
   if (target === 'mermaid') return singleFileResult(target, outDir, SINGLE_FILE.mermaid!, toMermaid(toGraphJson(analysis)));

@@ -66,7 +66,10 @@ export function compositionToSop(analysis: SkillAnalysis, plan: MetaPlan): { fro
     const title = phase.length === 1 ? phase[0].label ?? phase[0].id : phase.map((step) => step.label ?? step.id).join(', ');
     lines.push(`## Phase ${index + 1}: ${title.replace(/[[\]]/g, '')}${annotations.length > 0 ? ` [${annotations.join('; ')}]` : ''}`);
     for (const step of phase) {
-      lines.push(`Invoke \`${step.skill?.value ?? step.id}\` as ${step.kind} with:`, ...withArguments(step).flatMap(([key, value]) => argumentLines(key, value)), `Save as \`${step.id}\`.`, '');
+      const args = withArguments(step);
+      const skill = `\`${step.skill?.value ?? step.id}\` as ${step.kind}`;
+      if (args.length === 0) lines.push(`Run ${skill}. Save as \`${step.id}\`.`, '');
+      else lines.push(`Invoke ${skill} with:`, ...args.flatMap(([key, value]) => argumentLines(key, value)), `Save as \`${step.id}\`.`, '');
     }
   });
   const { composition: _composition, ...rest } = frontmatterOf(analysis);

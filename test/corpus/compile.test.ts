@@ -26,7 +26,7 @@ test('ir: every corpus skill compiles, errors and all, and the IR validates agai
   assert.equal(skills.length, 78);
   for (const analysis of skills) {
     const result = compileSkill(fs, analysis, 'ir', analysis.dir);
-    const ir = JSON.parse(result.files[0].content as string);
+    const ir = JSON.parse(result.files[0].content as string) as { diagnostics: unknown[]; version?: string; nodes: unknown[] };
     assert.ok(validate(ir), `${shown(analysis)}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
     assert.equal(ir.diagnostics.length, analysis.diagnostics.length, shown(analysis));
     if (analysis.format === 'skillplus') assert.equal(ir.version, '0.1');

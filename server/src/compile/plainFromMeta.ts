@@ -2,11 +2,22 @@ import type { SkillAnalysis } from '../analyze';
 import type { MetaPlan, MetaStep } from '../formats/metaskill/metaPlan';
 import { bodyOf, frontmatterOf, titleOf } from './resultPackage';
 
-/** Steps with every `depends_on` before the step (stable: written order among the ready ones). */
+/**
+ * Steps with every `depends_on` before the step (stable: written order
+ * among the ready ones), each `on_failure` substitute right after its
+ * primary, where a reader looks for it.
+ */
 export function stepsInOrder(plan: MetaPlan): MetaStep[] {
+  const byId = new Map(plan.steps.map((step) => [step.id, step]));
+  const substituteOf = new Map<string, MetaStep>();
+  for (const primary of plan.steps) {
+    const substitute = primary.onFailure ? byId.get(primary.onFailure.value) : undefined;
+    if (substitute && substitute !== primary) substituteOf.set(primary.id, substitute);
+  }
+  const substitutes = new Set(substituteOf.values());
   const done = new Set<string>();
   const ordered: MetaStep[] = [];
-  let pending = [...plan.steps];
+  let pending = plan.steps.filter((step) => !substitutes.has(step));
   while (pending.length > 0) {
     const ready = pending.filter((step) => step.dependsOn.every((dependency) => done.has(dependency.value) || !plan.steps.some((other) => other.id === dependency.value)));
     // A cycle (an error the checks report) leaves the rest in written order.
@@ -14,6 +25,11 @@ export function stepsInOrder(plan: MetaPlan): MetaStep[] {
     for (const step of next) {
       ordered.push(step);
       done.add(step.id);
+      const substitute = substituteOf.get(step.id);
+      if (substitute && !done.has(substitute.id)) {
+        ordered.push(substitute);
+        done.add(substitute.id);
+      }
     }
     pending = pending.filter((step) => !next.includes(step));
   }

@@ -164,17 +164,18 @@ export function readProse(syntax: SkillFileSyntax): ProseOutline {
   const loose: ProseOutline['loose'] = [];
   let heading = '';
   let lead: string | undefined;
-  let paragraph: string[] = [];
+  const paragraph: string[] = [];
   for (const line of lines) {
     const title = line.inFence ? null : HEADING.exec(line.text);
     if (title) heading = title[2];
     if (line.inFence || title) continue;
-    if (lead === undefined && source !== 'whole body' && !inStep(line.start)) {
+    // The lead is the first paragraph before the procedure starts.
+    if (lead === undefined && source !== 'whole body' && line.start < steps[0].span.start) {
       if (line.text.trim() === '' && paragraph.length > 0) lead = paragraph.join(' ');
       else if (line.text.trim() !== '' && !/^(\s|[-*+]\s|\d+[.)]\s|>|\|)/.test(line.text)) paragraph.push(line.text.trim());
     }
     if (!inStep(line.start) && line.text.trim() !== '') loose.push({ heading, text: line.text.trim(), span: { start: line.start, end: line.end } });
   }
-  if (lead === undefined && paragraph.length > 0) lead = paragraph.join(' ');
+  if (lead === undefined && paragraph.length > 0 && source !== 'whole body') lead = paragraph.join(' ');
   return { steps, source, ...(lead ? { lead } : {}), loose, fences };
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { compileSkill } from './compileCommand';
 import { ContextViews } from './preview/contextView';
 import { GraphPreviews } from './preview/graphPreview';
 
@@ -90,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       vscode.window.showInformationMessage('Skillgraph: language server restarted.');
     }),
     vscode.commands.registerCommand('skillgraph.showOutput', () => output.show()),
+    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) => compileSkill(client, output, typeof uri === 'string' ? vscode.Uri.parse(uri) : uri)),
     vscode.commands.registerCommand('skillgraph.showReferences', async (uri: string, position: { line: number; character: number }) => {
       const target = vscode.Uri.parse(uri);
       const at = new vscode.Position(position.line, position.character);

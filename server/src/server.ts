@@ -26,7 +26,7 @@ import { rangeOf, type DocumentView } from './features/documentView';
 import { hover } from './features/hover';
 import { references } from './features/references';
 import { prepareRename, rename, RenameError } from './features/rename';
-import { codeLenses, foldingRanges, previewLensRange, selectionRanges } from './features/structure';
+import { codeLenses, compileLensRange, foldingRanges, previewLensRange, selectionRanges } from './features/structure';
 import { documentSymbols } from './features/symbols';
 import { packageCodeActions } from './features/skillplus/packageActions';
 import { packageCompletion } from './features/skillplus/packageCompletion';
@@ -35,6 +35,9 @@ import { packageDefinition, packagePrepareRename, packageReferences, packageRena
 import { packageOutline } from './features/skillplus/packageOutline';
 import { AnalysisCache, type OpenDocument } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
+import { LineIndex } from './parse/lineIndex';
+import { CompileRefused, compileSkill } from './compile/compileSkill';
+import { COMPILE_TARGETS, defaultOutDir, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileTarget } from './compile/compiled';
 import { SkillCatalog } from './workspace/skillCatalog';
 import { SkillIndex } from './workspace/skillIndex';
 
@@ -308,7 +311,9 @@ connection.onCodeLens((params, token) =>
     }
     const top = previewLensRange(view);
     const preview = top ? [{ range: top, command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] } }] : [];
-    return [...preview, ...codeLenses(skillFileView(view)).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] } }))];
+    const first = compileLensRange(view);
+    const compile = first ? [{ range: first, command: { title: 'Compile…', command: 'skillgraph.compileSkill', arguments: [uri] } }] : [];
+    return [...preview, ...compile, ...codeLenses(skillFileView(view)).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] } }))];
   }),
 );
 connection.onWorkspaceSymbol(async (params, token) => {
@@ -333,6 +338,35 @@ connection.onRequest('skillgraph/context', (params: { uri: string } & ContextReq
     const { syntax, text } = view.analysis;
     const { uri: _uri, ...request } = params;
     return modelContext(pkg, syntax ? text.slice(syntax.body.start, syntax.body.end) : '', view.analysis.name ?? path.basename(view.analysis.dir), request);
+  }),
+);
+
+/** The compile targets that fit an open skill, each with its title and default output folder (the Compile Skill command). */
+connection.onRequest('skillgraph/compileTargets', (params: { uri: string }) =>
+  withView(params.uri, undefined, null, (view) => ({
+    skillFile: pathToFileURL(view.analysis.file).href,
+    targets: targetsFor(view.analysis.format).map((id) => ({ id, title: TARGET_TITLES[id], outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id), singleFile: SINGLE_FILE[id] ?? null })),
+  })),
+);
+
+/**
+ * A compile of an open skill into `outDir`, written by nobody: the client
+ * shows the files as an edit to confirm. Texts travel as text, other files
+ * as base64; findings carry their file's URI and range.
+ */
+connection.onRequest('skillgraph/compile', (params: { uri: string; target: CompileTarget; outDir: string }) =>
+  withView(params.uri, undefined, null, (view) => {
+    if (!(COMPILE_TARGETS as readonly string[]).includes(params.target) || !path.isAbsolute(params.outDir)) return { error: 'Unknown target or output folder.' };
+    let result;
+    try {
+      result = compileSkill(fs, view.analysis, params.target, params.outDir, settings.catalogRoots);
+    } catch (error) {
+      if (error instanceof CompileRefused) return { error: error.message };
+      throw error;
+    }
+    const files = result.files.map((file) => (typeof file.content === 'string' ? { path: file.path, text: file.content } : { path: file.path, base64: Buffer.from(file.content).toString('base64') }));
+    const diagnostics = result.diagnostics.map((item) => ({ uri: pathToFileURL(item.file).href, range: new LineIndex(result.texts.get(item.file) ?? '').rangeOf(item.span), severity: item.severity, code: item.code, message: item.message }));
+    return { outDir: result.outDir, files, diagnostics };
   }),
 );
 

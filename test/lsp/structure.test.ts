@@ -87,10 +87,11 @@ test('selection ranges grow from the value through its list, step and steps to t
   assert.deepEqual(chain, [at(62, 34, 46), at(62, 16, 47), span(59, 4, 71, 0), span(23, 2, 71, 0), span(10, 0, 74, 0), span(0, 0, 75, 0)]);
 });
 
-test('code lens: the graph preview at the top, consumers and external inputs per step', async () => {
+test('code lens: the graph preview and Compile at the top, consumers and external inputs per step', async () => {
   const lenses = await session.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: csv } });
   assert.deepEqual(lenses.map((lens) => [lens.range.start.line, lens.command!.title, lens.command!.command]), [
     [0, 'Open graph preview', 'skillgraph.openPreviewToSide'],
+    [0, 'Compile…', 'skillgraph.compileSkill'],
     [23, '1 consumer · external input: csv-path', 'skillgraph.showReferences'],
     [36, '2 consumers', 'skillgraph.showReferences'],
     [48, '1 consumer', 'skillgraph.showReferences'],
@@ -104,4 +105,22 @@ test('skillgraph/graph returns the same graph as the CLI', async () => {
   assert.deepEqual(graph.nodes.map((node) => node.id), ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'input:csv-path']);
   assert.equal(graph.edges.filter((edge) => edge.kind === 'data').length, 6);
   assert.equal(await session.connection.sendRequest('skillgraph/graph', { uri: uriOf(path.join(root, 'nope', 'SKILL.md')) }), null);
+});
+
+test('skillgraph/compileTargets and skillgraph/compile: the targets that fit, each beside the skill; the compiled files of the open text, nothing written', async () => {
+  const info = await session.connection.sendRequest<{ skillFile: string; targets: { id: string; outDir: string; singleFile: string | null }[] }>('skillgraph/compileTargets', { uri: csv });
+  assert.deepEqual(info.targets.map((target) => [target.id, path.relative(root, target.outDir), target.singleFile]), [
+    ['ir', 'compiled-ir/csv-report', 'skill.ir.json'],
+    ['plain', 'compiled-plain/csv-report', null],
+    ['mermaid', 'compiled-mermaid/csv-report', 'graph.mmd'],
+    ['dot', 'compiled-dot/csv-report', 'graph.dot'],
+  ]);
+  const outDir = info.targets[1].outDir;
+  const answer = await session.connection.sendRequest<{ files: { path: string; text?: string; base64?: string }[]; diagnostics: unknown[] }>('skillgraph/compile', { uri: csv, target: 'plain', outDir });
+  assert.deepEqual(answer.diagnostics, []);
+  assert.deepEqual(answer.files.map((file) => file.path), ['SKILL.md', 'references/choosing-a-focus.md', 'scripts/load_table.py', 'scripts/profile_columns.py', 'scripts/write_report.py']);
+  assert.match(answer.files[0].text!, /^---\nname: csv-report\n[\s\S]*### 1\. load-table\n/);
+  assert.equal(Buffer.from(answer.files[2].base64!, 'base64').toString('utf8'), readFileSync(path.join(root, 'csv-report', 'scripts', 'load_table.py'), 'utf8'));
+  assert.deepEqual(await session.connection.sendRequest('skillgraph/compile', { uri: csv, target: 'aip', outDir }), { error: 'this skill reads as aip-0.3, which compiles to ir, plain, mermaid, dot; not to aip' });
+  assert.throws(() => readFileSync(path.join(outDir, 'SKILL.md')));
 });

@@ -66,3 +66,9 @@ export function previewLensRange(view: DocumentView): CodeLens['range'] | undefi
   const open = view.analysis.syntax?.frontmatter?.open;
   return view.analysis.model.nodes.length > 0 && open ? rangeOf(view, open) : undefined;
 }
+
+/** Where the Compile lens goes: the frontmatter's first line, for any skill (a prose skill compiles to AIP). */
+export function compileLensRange(view: DocumentView): CodeLens['range'] | undefined {
+  const open = view.analysis.syntax?.frontmatter?.open;
+  return open ? rangeOf(view, open) : undefined;
+}

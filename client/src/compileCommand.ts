@@ -1,0 +1,94 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+
+interface CompileTargetInfo {
+  id: string;
+  title: string;
+  outDir: string;
+  singleFile: string | null;
+}
+
+interface CompileAnswer {
+  outDir: string;
+  files: ({ path: string; text: string } | { path: string; base64: string })[];
+  diagnostics: { uri: string; range: { start: { line: number; character: number } }; severity: string; code: string; message: string }[];
+}
+
+const encoder = new TextEncoder();
+
+/** A finding as one line for the output channel: `file:line:col: severity: message [code]`. */
+function findingLine(item: CompileAnswer['diagnostics'][number]): string {
+  return `${vscode.Uri.parse(item.uri).fsPath}:${item.range.start.line + 1}:${item.range.start.character + 1}: ${item.severity}: ${item.message} [${item.code}]`;
+}
+
+/**
+ * Skillgraph: Compile Skill… — picks a target that fits the skill, compiles
+ * it in the language server (which writes nothing), and shows the files
+ * as a refactoring preview the author confirms; VS Code then writes them,
+ * and Undo takes them back. An existing file is replaced only after the
+ * author says so. A result with errors is not offered: its findings go to
+ * the output channel.
+ */
+export async function compileSkill(client: LanguageClient | undefined, output: vscode.LogOutputChannel, uri?: vscode.Uri): Promise<void> {
+  const document = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (!client || !document) {
+    vscode.window.showInformationMessage('Skillgraph: open a SKILL.md (or a file of a skill+ package) to compile it.');
+    return;
+  }
+  const info = await client.sendRequest<{ skillFile: string; targets: CompileTargetInfo[] } | null>('skillgraph/compileTargets', { uri: document.toString() });
+  if (!info) {
+    vscode.window.showInformationMessage('Skillgraph: this file is not part of a skill.');
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(
+    info.targets.map((target) => ({ label: target.title, description: target.id, detail: target.singleFile ? path.join(target.outDir, target.singleFile) : `${target.outDir}${path.sep}`, target })),
+    { title: 'Compile skill to…', placeHolder: 'The targets that fit this skill' },
+  );
+  if (!picked) return;
+  const target = picked.target;
+  const answer = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Skillgraph: compiling to ${target.title}…`, cancellable: true },
+    (_progress, token) => client.sendRequest<CompileAnswer | { error: string } | null>('skillgraph/compile', { uri: info.skillFile, target: target.id, outDir: target.outDir }, token).catch(() => null),
+  );
+  if (!answer) return;
+  if ('error' in answer) {
+    vscode.window.showErrorMessage(`Skillgraph: ${answer.error}`);
+    return;
+  }
+  for (const item of answer.diagnostics) output.appendLine(findingLine(item));
+  const errors = answer.diagnostics.filter((item) => item.severity === 'error');
+  if (errors.length > 0) {
+    const show = await vscode.window.showErrorMessage(`Skillgraph: the ${target.title} has ${errors.length} error${errors.length === 1 ? '' : 's'}, so nothing was compiled. ${errors[0].message}`, 'Show all');
+    if (show) output.show();
+    return;
+  }
+  const files = answer.files.map((file) => ({ file, uri: vscode.Uri.file(path.join(answer.outDir, ...file.path.split('/'))) }));
+  const existing: vscode.Uri[] = [];
+  for (const { uri: fileUri } of files) {
+    if (await vscode.workspace.fs.stat(fileUri).then(() => true, () => false)) existing.push(fileUri);
+  }
+  if (existing.length > 0) {
+    const replace = await vscode.window.showWarningMessage(
+      `${existing.length} of the files to write already exist${existing.length === 1 ? '' : ''} in ${answer.outDir} (${existing.map((item) => path.basename(item.fsPath)).slice(0, 3).join(', ')}${existing.length > 3 ? ', …' : ''}).`,
+      { modal: true },
+      'Replace',
+    );
+    if (replace !== 'Replace') return;
+  }
+  const edit = new vscode.WorkspaceEdit();
+  const todos = answer.diagnostics.filter((item) => item.severity === 'warning').length;
+  for (const { file, uri: fileUri } of files) {
+    const contents = 'text' in file ? encoder.encode(file.text) : Uint8Array.from(Buffer.from(file.base64, 'base64'));
+    edit.createFile(fileUri, { overwrite: existing.some((item) => item.fsPath === fileUri.fsPath), contents }, { needsConfirmation: true, label: file.path, description: target.title });
+  }
+  // Confirmation makes VS Code show the Refactor Preview; nothing is written until the author applies it.
+  const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+  if (!applied) return;
+  const main = files.find(({ file }) => file.path === 'SKILL.md' || file.path === target.singleFile);
+  if (main && (await vscode.workspace.fs.stat(main.uri).then(() => true, () => false))) await vscode.window.showTextDocument(main.uri, { preview: false });
+  if (todos > 0) {
+    const show = await vscode.window.showWarningMessage(`Skillgraph: compiled to ${answer.outDir}; ${todos} TODO${todos === 1 ? '' : 's'} to review.`, 'Show');
+    if (show) output.show();
+  }
+}

@@ -82,7 +82,8 @@ export async function compileSkill(client: LanguageClient | undefined, output: v
     const contents = 'text' in file ? encoder.encode(file.text) : Uint8Array.from(Buffer.from(file.base64, 'base64'));
     edit.createFile(fileUri, { overwrite: existing.some((item) => item.fsPath === fileUri.fsPath), contents }, { needsConfirmation: true, label: file.path, description: target.title });
   }
-  // Confirmation makes VS Code show the Refactor Preview; nothing is written until the author applies it.
+  // Confirmation makes VS Code show the Refactor Preview with each file unticked; nothing is written until the author ticks and applies.
+  void vscode.window.showInformationMessage(`Skillgraph: tick the files to write into ${path.basename(answer.outDir)} in the Refactor Preview, then Apply.`);
   const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
   if (!applied) return;
   const main = files.find(({ file }) => file.path === 'SKILL.md' || file.path === target.singleFile);

@@ -70,7 +70,7 @@ export async function compileSkill(client: LanguageClient | undefined, output: v
   }
   if (existing.length > 0) {
     const replace = await vscode.window.showWarningMessage(
-      `${existing.length} of the files to write already exist${existing.length === 1 ? '' : ''} in ${answer.outDir} (${existing.map((item) => path.basename(item.fsPath)).slice(0, 3).join(', ')}${existing.length > 3 ? ', …' : ''}).`,
+      `${existing.length} of the files to write already ${existing.length === 1 ? 'exists' : 'exist'} in ${answer.outDir} (${existing.map((item) => path.basename(item.fsPath)).slice(0, 3).join(', ')}${existing.length > 3 ? ', …' : ''}).`,
       { modal: true },
       'Replace',
     );

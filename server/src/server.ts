@@ -26,7 +26,7 @@ import { rangeOf, type DocumentView } from './features/documentView';
 import { hover } from './features/hover';
 import { references } from './features/references';
 import { prepareRename, rename, RenameError } from './features/rename';
-import { codeLenses, compileLensRange, foldingRanges, previewLensRange, selectionRanges } from './features/structure';
+import { codeLenses, frontmatterLensRange, foldingRanges, previewLensRange, selectionRanges } from './features/structure';
 import { documentSymbols } from './features/symbols';
 import { packageCodeActions } from './features/skillplus/packageActions';
 import { packageCompletion } from './features/skillplus/packageCompletion';
@@ -35,9 +35,8 @@ import { packageDefinition, packagePrepareRename, packageReferences, packageRena
 import { packageOutline } from './features/skillplus/packageOutline';
 import { AnalysisCache, type OpenDocument } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
-import { LineIndex } from './parse/lineIndex';
 import { CompileRefused, compileSkill } from './compile/compileSkill';
-import { COMPILE_TARGETS, defaultOutDir, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileTarget } from './compile/compiled';
+import { COMPILE_TARGETS, defaultOutDir, resultLines, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileTarget } from './compile/compiled';
 import { SkillCatalog } from './workspace/skillCatalog';
 import { SkillIndex } from './workspace/skillIndex';
 
@@ -311,7 +310,7 @@ connection.onCodeLens((params, token) =>
     }
     const top = previewLensRange(view);
     const preview = top ? [{ range: top, command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] } }] : [];
-    const first = compileLensRange(view);
+    const first = frontmatterLensRange(view);
     const compile = first ? [{ range: first, command: { title: 'Compile…', command: 'skillgraph.compileSkill', arguments: [uri] } }] : [];
     return [...preview, ...compile, ...codeLenses(skillFileView(view)).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] } }))];
   }),
@@ -365,7 +364,8 @@ connection.onRequest('skillgraph/compile', (params: { uri: string; target: Compi
       throw error;
     }
     const files = result.files.map((file) => (typeof file.content === 'string' ? { path: file.path, text: file.content } : { path: file.path, base64: Buffer.from(file.content).toString('base64') }));
-    const diagnostics = result.diagnostics.map((item) => ({ uri: pathToFileURL(item.file).href, range: new LineIndex(result.texts.get(item.file) ?? '').rangeOf(item.span), severity: item.severity, code: item.code, message: item.message }));
+    const lines = resultLines(result);
+    const diagnostics = result.diagnostics.map((item) => ({ uri: pathToFileURL(item.file).href, range: lines.of(item.file).rangeOf(item.span), severity: item.severity, code: item.code, message: item.message }));
     return { outDir: result.outDir, files, diagnostics };
   }),
 );

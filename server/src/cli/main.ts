@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import { CompileRefused, compileSkill } from '../compile/compileSkill';
-import { SINGLE_FILE, targetsFor, type CompileResult } from '../compile/compiled';
+import { resultLines, SINGLE_FILE, targetsFor, type CompileResult } from '../compile/compiled';
 import { toGraphJson } from '../compile/graphJson';
 import { toDot, toMermaid } from '../compile/graphText';
 import { formatModelContext, modelContext } from '../compile/modelContext';
@@ -12,7 +12,6 @@ import { NodeFileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { parseArgs, USAGE, UsageError, type Command } from './args';
 import { checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
-import { LineIndex } from '../parse/lineIndex';
 import { assembleReport, countBySeverity, toReported } from './reportedDiagnostic';
 import { WriteRefused, writePackage } from './writePackage';
 import { formatGithub } from './reporters/github';
@@ -144,7 +143,8 @@ function runCompile(command: Extract<Command, { command: 'compile' }>): number {
     process.stderr.write(`skillgraph: ${command.path}: ${error.message}\n`);
     return EXIT_USAGE;
   }
-  const findings = result.diagnostics.map((item) => toReported(item, path.relative(process.cwd(), item.file) || item.file, new LineIndex(result.texts.get(item.file) ?? '')));
+  const lines = resultLines(result);
+  const findings = result.diagnostics.map((item) => toReported(item, path.relative(process.cwd(), item.file) || item.file, lines.of(item.file)));
   process.stderr.write(formatText({ skills: [], diagnostics: findings }));
   const counts = countBySeverity(findings);
   if (counts.error > 0) {

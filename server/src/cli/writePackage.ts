@@ -13,9 +13,8 @@ function targetOf(outDir: string, relative: string): string {
   return path.join(outDir, ...parts);
 }
 
-/** Whether `target`'s nearest existing folder is inside `outDir` once links are followed. */
-function staysInside(outDir: string, target: string): boolean {
-  const root = fs.realpathSync(outDir);
+/** Whether `target`'s nearest existing folder is inside `root` (the output folder's real path) once links are followed. */
+function staysInside(root: string, target: string): boolean {
   let existing = path.dirname(target);
   while (!fs.existsSync(existing)) existing = path.dirname(existing);
   const real = fs.realpathSync(existing);
@@ -53,8 +52,9 @@ export function writePackage(outDir: string, files: CompiledFile[], force: boole
   const suffix = `.skillgraph-${process.pid}-${Date.now().toString(36)}`;
   try {
     makeDir(outDir);
+    const root = fs.realpathSync(outDir);
     for (const { file, target } of targets) {
-      if (!staysInside(outDir, target)) throw new WriteRefused(`${file.path}: a link inside the output folder leads out of it; nothing was written`);
+      if (!staysInside(root, target)) throw new WriteRefused(`${file.path}: a link inside the output folder leads out of it; nothing was written`);
       makeDir(path.dirname(target));
       const temp = `${target}${suffix}.tmp`;
       temporary.push(temp);

@@ -26,7 +26,7 @@ function plainFrontmatter(analysis: SkillAnalysis, name: string): Record<string,
     else delete rest.metadata;
   }
   // MetaSkill-only keys would make an ordinary skill fail the Agent Skills rules.
-  for (const key of ['meta_priority', 'always', 'final_text_mode', 'triggers', 'description_zh', 'provenance', 'request_template', 'output_contract', 'eval_prompts', 'preference_keys', 'policy_tags']) if (analysis.metaPlan) delete rest[key];
+  if (analysis.metaPlan) for (const key of ['meta_priority', 'always', 'final_text_mode', 'triggers', 'description_zh', 'provenance', 'request_template', 'output_contract', 'eval_prompts', 'preference_keys', 'policy_tags']) delete rest[key];
   return { ...rest, name };
 }
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Diagnostic } from '../checks/diagnostic';
 import type { FormatId } from '../model/skillModel';
+import { AnalysisLines } from './analysisLines';
 
 /** What `skillgraph compile --to` can make. */
 export const COMPILE_TARGETS = ['ir', 'aip', 'plain', 'meta', 'meta_sop', 'mermaid', 'dot'] as const;
@@ -60,6 +61,12 @@ export interface CompileResult {
   files: CompiledFile[];
   diagnostics: Diagnostic[];
   texts: Map<string, string>;
+}
+
+/** Line indexes for the texts a result's findings point into, each made once however many findings it has. */
+export function resultLines(result: CompileResult): AnalysisLines {
+  const file = path.join(result.outDir, 'SKILL.md');
+  return new AnalysisLines({ file, text: result.texts.get(file) ?? '', sources: result.texts });
 }
 
 export function hasErrors(result: Pick<CompileResult, 'diagnostics'>): boolean {

@@ -19,7 +19,7 @@ export function stepsInOrder(plan: MetaPlan): MetaStep[] {
   const ordered: MetaStep[] = [];
   let pending = plan.steps.filter((step) => !substitutes.has(step));
   while (pending.length > 0) {
-    const ready = pending.filter((step) => step.dependsOn.every((dependency) => done.has(dependency.value) || !plan.steps.some((other) => other.id === dependency.value)));
+    const ready = pending.filter((step) => step.dependsOn.every((dependency) => done.has(dependency.value) || !byId.has(dependency.value)));
     // A cycle (an error the checks report) leaves the rest in written order.
     const next = ready.length > 0 ? ready : pending;
     for (const step of next) {

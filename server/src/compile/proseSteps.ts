@@ -37,11 +37,14 @@ const SEQUENCE_WORD = /^(?:first|then|next|after that|afterwards|finally|lastly)
 
 function bodyLines(syntax: SkillFileSyntax): Line[] {
   const lines: Line[] = [];
+  // Fences are in text order: one pointer follows them down the body.
+  let fence = 0;
   let start = syntax.body.start;
   while (start < syntax.body.end) {
     let end = syntax.text.indexOf('\n', start);
     if (end === -1 || end > syntax.body.end) end = syntax.body.end;
-    const inFence = syntax.fences.some((fence) => fence.open.start <= start && start < (fence.close?.end ?? syntax.body.end));
+    while (fence < syntax.fences.length && (syntax.fences[fence].close?.end ?? syntax.body.end) <= start) fence++;
+    const inFence = fence < syntax.fences.length && syntax.fences[fence].open.start <= start;
     lines.push({ text: syntax.text.slice(start, end).replace(/\r$/, ''), start, end, inFence });
     start = end + 1;
   }

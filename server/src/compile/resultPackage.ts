@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import { analyzeSkill, type SkillAnalysis } from '../analyze';
 import type { Diagnostic } from '../checks/diagnostic';
 import { MemoryFileSystem, type FileSystem } from '../workspace/fileSystem';
-import { listPackageFiles } from '../workspace/packageFiles';
+import { walkPackageFiles } from '../workspace/packageFiles';
 import type { SkillCatalog } from '../workspace/skillCatalog';
 import { UPLOAD_LIMIT_BYTES } from '../formats/agentSkill/uploadSize';
 import type { CompiledFile, CompileResult, CompileTarget } from './compiled';
@@ -38,12 +38,14 @@ export function titleOf(analysis: SkillAnalysis): string {
  * followed and SKILL.md is left out: the result writes its own.
  */
 export function keptFiles(fs: FileSystem, analysis: SkillAnalysis, keep: (relative: string) => boolean): CompiledFile[] {
-  const listing = listPackageFiles(fs, analysis.dir, UPLOAD_LIMIT_BYTES);
+  const paths: string[] = [];
+  walkPackageFiles(fs, analysis.dir, UPLOAD_LIMIT_BYTES, (file) => paths.push(path.relative(analysis.dir, file).split(path.sep).join('/')));
   const files: CompiledFile[] = [];
-  for (const entry of listing.files) {
-    if (entry.path === 'SKILL.md' || !keep(entry.path)) continue;
-    const bytes = fs.readFile(path.join(analysis.dir, ...entry.path.split('/')));
-    if (bytes) files.push({ path: entry.path, content: bytes });
+  // In a stable order, whatever order the folder lists its files in.
+  for (const relative of paths.sort()) {
+    if (relative === 'SKILL.md' || !keep(relative)) continue;
+    const bytes = fs.readFile(path.join(analysis.dir, ...relative.split('/')));
+    if (bytes) files.push({ path: relative, content: bytes });
   }
   return files;
 }

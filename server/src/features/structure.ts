@@ -63,12 +63,11 @@ export function codeLenses(view: DocumentView): CodeLens[] {
 
 /** Where the "open graph preview" lens goes: the top of a skill that has a graph. */
 export function previewLensRange(view: DocumentView): CodeLens['range'] | undefined {
-  const open = view.analysis.syntax?.frontmatter?.open;
-  return view.analysis.model.nodes.length > 0 && open ? rangeOf(view, open) : undefined;
+  return view.analysis.model.nodes.length > 0 ? frontmatterLensRange(view) : undefined;
 }
 
-/** Where the Compile lens goes: the frontmatter's first line, for any skill (a prose skill compiles to AIP). */
-export function compileLensRange(view: DocumentView): CodeLens['range'] | undefined {
+/** The frontmatter's first line, where the lenses about the whole skill go (Compile on any skill: a prose skill compiles to AIP). */
+export function frontmatterLensRange(view: DocumentView): CodeLens['range'] | undefined {
   const open = view.analysis.syntax?.frontmatter?.open;
   return open ? rangeOf(view, open) : undefined;
 }

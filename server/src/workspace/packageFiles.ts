@@ -1,21 +1,13 @@
 import * as path from 'node:path';
 import type { FileSystem } from './fileSystem';
 
-export interface PackageListing {
-  /** Regular files below the folder, `/`-separated relative paths, in a stable order. */
-  files: { path: string; size: number }[];
-  total: number;
-  /** The walk stopped early because the files passed `limit` bytes. */
-  overLimit: boolean;
-}
-
 /**
- * The regular files of a skill folder. Links are not followed (so nothing
- * outside the folder is listed) and the walk stops once the sizes pass
- * `limit`, so a huge folder costs no more than the limit.
+ * Walks the regular files of a skill folder, summing their sizes, and
+ * calls `onFile` with each one's absolute path and size. Links are not
+ * followed (so nothing outside the folder is reached) and the walk stops
+ * once the sizes pass `limit`, so a huge folder costs no more than the limit.
  */
-export function listPackageFiles(fs: FileSystem, dir: string, limit: number): PackageListing {
-  const files: PackageListing['files'] = [];
+export function walkPackageFiles(fs: FileSystem, dir: string, limit: number, onFile?: (file: string, size: number) => void): { total: number; overLimit: boolean } {
   let total = 0;
   const pending = [dir];
   while (pending.length > 0 && total <= limit) {
@@ -26,10 +18,9 @@ export function listPackageFiles(fs: FileSystem, dir: string, limit: number): Pa
       else if (entry.kind === 'file') {
         const size = fs.stat(child)?.size ?? 0;
         total += size;
-        files.push({ path: path.relative(dir, child).split(path.sep).join('/'), size });
+        onFile?.(child, size);
       }
     }
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, total, overLimit: total > limit };
+  return { total, overLimit: total > limit };
 }

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { findingLine, MAX_ROUNDS, refineWithModel, type CheckedFiles } from './refineWithModel';
 
 interface CompileTargetInfo {
   id: string;
@@ -9,25 +10,60 @@ interface CompileTargetInfo {
   singleFile: string | null;
 }
 
-interface CompileAnswer {
+interface CompileAnswer extends CheckedFiles {
   outDir: string;
-  files: ({ path: string; text: string } | { path: string; base64: string })[];
-  diagnostics: { uri: string; range: { start: { line: number; character: number } }; severity: string; code: string; message: string }[];
 }
 
 const encoder = new TextEncoder();
 
-/** A finding as one line for the output channel: `file:line:col: severity: message [code]`. */
-function findingLine(item: CompileAnswer['diagnostics'][number]): string {
-  return `${vscode.Uri.parse(item.uri).fsPath}:${item.range.start.line + 1}:${item.range.start.character + 1}: ${item.severity}: ${item.message} [${item.code}]`;
+/**
+ * Offers to refine an `aip` scaffold with a language model of the editor
+ * (vscode.lm). Returns the files to offer: the model's when an answer
+ * checked without errors, else the scaffold; undefined when the author
+ * dismissed the choice.
+ */
+async function refined(client: LanguageClient, output: vscode.LogOutputChannel, skillFile: string, target: CompileTargetInfo, scaffold: CompileAnswer): Promise<CheckedFiles | undefined> {
+  const models = await vscode.lm.selectChatModels().then((found) => found, () => []);
+  if (models.length === 0) {
+    void vscode.window.showInformationMessage('Skillgraph: no language model is available in this editor, so the package is the deterministic scaffold.');
+    return scaffold;
+  }
+  const choice = await vscode.window.showQuickPick(
+    [{ label: 'Use the scaffold as it is', description: 'deterministic', model: undefined as vscode.LanguageModelChat | undefined }, ...models.map((model) => ({ label: `Refine with ${model.name}`, description: model.vendor, model }))],
+    { title: 'Refine the AIP package with a language model?', placeHolder: `Each answer is checked by Skillgraph and sent back with its errors, at most ${MAX_ROUNDS} times` },
+  );
+  if (!choice) return undefined;
+  const model = choice.model;
+  if (!model) return scaffold;
+  const source = scaffold.files.find((file) => file.path === 'source/original-SKILL.md');
+  const refinement = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Skillgraph: refining with ${model.name}`, cancellable: true }, (progress, token) =>
+    refineWithModel(
+      model,
+      source && 'text' in source ? source.text : '',
+      scaffold,
+      (files) => client.sendRequest<CompileAnswer | { error: string } | null>('skillgraph/checkCompiled', { uri: skillFile, target: target.id, outDir: scaffold.outDir, files }, token).then((answer) => (answer && !('error' in answer) ? answer : undefined), () => undefined),
+      (round) => progress.report({ message: `answer ${round} of at most ${MAX_ROUNDS}` }),
+      token,
+    ),
+  );
+  if (refinement.accepted) {
+    output.appendLine(`${model.name} refined the package in ${refinement.rounds} answer${refinement.rounds === 1 ? '' : 's'}.`);
+    for (const item of refinement.accepted.diagnostics) output.appendLine(findingLine(item));
+    void vscode.window.showInformationMessage(`Skillgraph: ${model.name} refined the package; its answer ${refinement.rounds} checked without errors.`);
+    return refinement.accepted;
+  }
+  output.appendLine(`Kept the scaffold: ${refinement.reason}.`);
+  void vscode.window.showWarningMessage(`Skillgraph: kept the deterministic scaffold: ${refinement.reason}.`);
+  return scaffold;
 }
 
 /**
  * Skillgraph: Compile Skill… — picks a target that fits the skill, compiles
  * it in the language server (which writes nothing), and shows the files
  * as a refactoring preview the author confirms; VS Code then writes them,
- * and Undo takes them back. An existing file is replaced only after the
- * author says so. A result with errors is not offered: its findings go to
+ * and Undo takes them back. An `aip` scaffold can first be refined by a
+ * language model of the editor. An existing file is replaced only after
+ * the author says so. A result with errors is not offered: its findings go to
  * the output channel.
  */
 export async function compileSkill(client: LanguageClient | undefined, output: vscode.LogOutputChannel, uri?: vscode.Uri): Promise<void> {
@@ -63,7 +99,10 @@ export async function compileSkill(client: LanguageClient | undefined, output: v
     if (show) output.show();
     return;
   }
-  const files = answer.files.map((file) => ({ file, uri: vscode.Uri.file(path.join(answer.outDir, ...file.path.split('/'))) }));
+  // An AIP scaffold may be refined by the editor's language model first.
+  const offered = target.id === 'aip' ? await refined(client, output, info.skillFile, target, answer) : answer;
+  if (!offered) return;
+  const files = offered.files.map((file) => ({ file, uri: vscode.Uri.file(path.join(answer.outDir, ...file.path.split('/'))) }));
   const existing: vscode.Uri[] = [];
   for (const { uri: fileUri } of files) {
     if (await vscode.workspace.fs.stat(fileUri).then(() => true, () => false)) existing.push(fileUri);
@@ -77,7 +116,7 @@ export async function compileSkill(client: LanguageClient | undefined, output: v
     if (replace !== 'Replace') return;
   }
   const edit = new vscode.WorkspaceEdit();
-  const todos = answer.diagnostics.filter((item) => item.severity === 'warning').length;
+  const todos = offered.diagnostics.filter((item) => item.severity === 'warning').length;
   for (const { file, uri: fileUri } of files) {
     const contents = 'text' in file ? encoder.encode(file.text) : Uint8Array.from(Buffer.from(file.base64, 'base64'));
     edit.createFile(fileUri, { overwrite: existing.some((item) => item.fsPath === fileUri.fsPath), contents }, { needsConfirmation: true, label: file.path, description: target.title });

@@ -35,8 +35,9 @@ import { packageDefinition, packagePrepareRename, packageReferences, packageRena
 import { packageOutline } from './features/skillplus/packageOutline';
 import { AnalysisCache, type OpenDocument } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
-import { CompileRefused, compileSkill } from './compile/compileSkill';
-import { COMPILE_TARGETS, defaultOutDir, resultLines, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileTarget } from './compile/compiled';
+import { checkRevision, CompileRefused, compileSkill } from './compile/compileSkill';
+import { COMPILE_TARGETS, defaultOutDir, isPackagePath, resultLines, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileResult, type CompileTarget } from './compile/compiled';
+import type { LspRange } from './parse/lineIndex';
 import { SkillCatalog } from './workspace/skillCatalog';
 import { SkillIndex } from './workspace/skillIndex';
 
@@ -340,6 +341,17 @@ connection.onRequest('skillgraph/context', (params: { uri: string } & ContextReq
   }),
 );
 
+/** A file of a compile as it travels: text as text, anything else as base64. */
+type WireFile = { path: string; text: string } | { path: string; base64: string };
+
+/** A compile result for the client: its files and its findings with their file's URI and range. */
+function compileAnswer(result: CompileResult): { outDir: string; files: WireFile[]; diagnostics: { uri: string; range: LspRange; severity: string; code: string; message: string }[] } {
+  const files = result.files.map((file) => (typeof file.content === 'string' ? { path: file.path, text: file.content } : { path: file.path, base64: Buffer.from(file.content).toString('base64') }));
+  const lines = resultLines(result);
+  const diagnostics = result.diagnostics.map((item) => ({ uri: pathToFileURL(item.file).href, range: lines.of(item.file).rangeOf(item.span), severity: item.severity, code: item.code, message: item.message }));
+  return { outDir: result.outDir, files, diagnostics };
+}
+
 /** The compile targets that fit an open skill, each with its title and default output folder (the Compile Skill command). */
 connection.onRequest('skillgraph/compileTargets', (params: { uri: string }) =>
   withView(params.uri, undefined, null, (view) => ({
@@ -363,10 +375,20 @@ connection.onRequest('skillgraph/compile', (params: { uri: string; target: Compi
       if (error instanceof CompileRefused) return { error: error.message };
       throw error;
     }
-    const files = result.files.map((file) => (typeof file.content === 'string' ? { path: file.path, text: file.content } : { path: file.path, base64: Buffer.from(file.content).toString('base64') }));
-    const lines = resultLines(result);
-    const diagnostics = result.diagnostics.map((item) => ({ uri: pathToFileURL(item.file).href, range: lines.of(item.file).rangeOf(item.span), severity: item.severity, code: item.code, message: item.message }));
-    return { outDir: result.outDir, files, diagnostics };
+    return compileAnswer(result);
+  }),
+);
+
+/**
+ * A revision of a compile's files (the client's language model refining an
+ * `aip` scaffold), checked as the compile checks its own result. Paths
+ * that would leave the package are refused.
+ */
+connection.onRequest('skillgraph/checkCompiled', (params: { uri: string; target: CompileTarget; outDir: string; files: WireFile[] }) =>
+  withView(params.uri, undefined, null, (view) => {
+    if (!(COMPILE_TARGETS as readonly string[]).includes(params.target) || !path.isAbsolute(params.outDir) || !params.files.every((file) => isPackagePath(file.path))) return { error: 'Unknown target, output folder or file name.' };
+    const files = params.files.map((file) => ({ path: file.path, content: 'text' in file ? file.text : new Uint8Array(Buffer.from(file.base64, 'base64')) }));
+    return compileAnswer(checkRevision(fs, view.analysis, params.target, params.outDir, files, settings.catalogRoots));
   }),
 );
 

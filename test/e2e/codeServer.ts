@@ -1,8 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { build } from 'esbuild';
 
 export const REPO = path.join(__dirname, '..', '..');
 export const TOOLS = process.env.E2E_TOOLS ?? path.join(REPO, '.e2e-tools');
@@ -104,4 +105,14 @@ export function packageExtension(folder = REPO, extraArgs = ['--readme-path', 'c
   const vsix = path.join(mkdtempSync(path.join(tmpdir(), 'sg-vsix-')), 'extension.vsix');
   execFileSync(path.join(REPO, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', ...extraArgs, '-o', vsix], { cwd: folder, stdio: 'pipe' });
   return vsix;
+}
+
+/** A test-only extension packaged from its package.json and TypeScript entry (bundled as `main` names it), with a one-line README. */
+export async function packageTestExtension(packageJson: string, entry: string, readme: string): Promise<string> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'sg-test-ext-'));
+  cpSync(packageJson, path.join(folder, 'package.json'));
+  writeFileSync(path.join(folder, 'README.md'), `${readme}\n`);
+  const main = (JSON.parse(readFileSync(packageJson, 'utf8')) as { main: string }).main;
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile: path.join(folder, main), logLevel: 'warning' });
+  return packageExtension(folder, ['--skip-license']);
 }

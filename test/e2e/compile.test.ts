@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
-import { openFile, runCommand, openExamplesWorkbench, type ExamplesWorkbench } from './workbench';
+import { compileTo, openFile, openExamplesWorkbench, tickAndApply, type ExamplesWorkbench } from './workbench';
 
 /** Skillgraph: Compile Skill… in the real VS Code: a target picked, the files previewed as a refactoring, written only when applied. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-compile');
@@ -22,36 +22,17 @@ after(async () => {
   await workbench?.close();
 });
 
-/** Runs the command on the open skill and picks `target` among the targets it offers; returns the offered titles. */
-async function compileTo(target: string): Promise<string[]> {
-  await page.locator('.monaco-editor .view-lines').first().click();
-  await runCommand(page, 'Skillgraph: Compile Skill…');
-  // The palette's own row goes first: wait for the targets' list.
-  const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: target }).first();
-  await choice.waitFor({ timeout: 30000 });
-  const offered = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
-  await page.screenshot({ path: path.join(ARTIFACTS, 'targets.png') });
-  await choice.click();
-  return offered;
-}
-
 test('a plain skill compiles to AIP through the refactor preview: nothing is written until Apply, then the package is there and opens', async () => {
   const out = path.join(workbench.workspace, 'compiled-aip', 'release-notes');
-  const offered = await compileTo('AIP 0.3 package');
+  const offered = await compileTo(page, 'AIP 0.3 package', ARTIFACTS);
   // Only the targets that fit a plain skill: no plain, no MetaSkill forms.
   assert.deepEqual(offered.map((label) => label.split(/,|\s{2}/)[0].trim()), ['Graph IR (JSON)', 'AIP 0.3 package', 'Mermaid diagram', 'Graphviz DOT diagram']);
-  const apply = page.getByRole('button', { name: 'Apply', exact: true });
-  await apply.waitFor({ timeout: 30000 });
+  // Without a language model in the editor, the command says so and offers the scaffold.
+  await page.locator('.notifications-toasts', { hasText: 'no language model is available' }).waitFor({ timeout: 30000 });
   // The preview lists each file it would create; none is on disk yet.
-  for (const file of ['SKILL.md', 'original-SKILL.md', 'procedure.schema.json', 'style.md']) await page.locator('.monaco-list-row', { hasText: file }).first().waitFor();
-  assert.ok(!existsSync(out), 'nothing is written before Apply');
-  // Entries that need confirmation start unticked: the author ticks the files to write.
-  const rows = page.locator('.monaco-list-row', { hasText: '(creating)' });
-  const count = await rows.count();
-  assert.equal(count, 5);
-  for (let index = 0; index < count; index++) await rows.nth(index).getByRole('checkbox').click();
-  await page.screenshot({ path: path.join(ARTIFACTS, 'refactor-preview.png') });
-  await apply.click();
+  const created = await tickAndApply(page, () => assert.ok(!existsSync(out), 'nothing is written before Apply'), path.join(ARTIFACTS, 'refactor-preview.png'));
+  assert.equal(created.length, 5);
+  for (const file of ['SKILL.md', 'original-SKILL.md', 'procedure.schema.json', 'style.md']) assert.ok(created.some((row) => row.startsWith(file)), created.join(' | '));
   await page.locator('.monaco-editor .view-line', { hasText: 'name: find-previous-tag' }).first().waitFor({ timeout: 30000 });
   const skillMd = readFileSync(path.join(out, 'SKILL.md'), 'utf8');
   assert.match(skillMd, /^---\nname: release-notes\n[\s\S]*\n {4}schemaId: https:\/\/raw\.githubusercontent\.com\/zach-blumenfeld\/aip\/v0\.3a3\//);
@@ -67,7 +48,7 @@ test('compiling again asks before replacing a file there, and Cancel leaves it a
   const out = path.join(workbench.workspace, 'compiled-aip', 'release-notes');
   writeFileSync(path.join(out, 'SKILL.md'), 'edited by hand\n');
   await openFile(page, 'release-notes/SKILL.md', 'name: release-notes');
-  await compileTo('AIP 0.3 package');
+  await compileTo(page, 'AIP 0.3 package', ARTIFACTS);
   const dialog = page.locator('.monaco-dialog-box', { hasText: 'already exist' });
   await dialog.waitFor({ timeout: 30000 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'replace-question.png') });

@@ -1,21 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { build } from 'esbuild';
 import { openBrowser } from './browser';
-import { packageExtension, REPO, startCodeServer } from './codeServer';
+import { packageExtension, packageTestExtension, REPO, startCodeServer } from './codeServer';
 
 test('the in-editor API suite passes inside VS Code (code-server extension host)', async () => {
   const workspace = mkdtempSync(path.join(tmpdir(), 'sg-inhost-ws-'));
   cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
-  const runner = mkdtempSync(path.join(tmpdir(), 'sg-inhost-ext-'));
-  cpSync(path.join(__dirname, 'inHost', 'runnerPackage.json'), path.join(runner, 'package.json'));
-  writeFileSync(path.join(runner, 'README.md'), '# Skillgraph in-editor test runner\n\nRuns the in-editor suite; for tests only.\n');
-  await build({ entryPoints: [path.join(__dirname, 'inHost', 'runner.ts')], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile: path.join(runner, 'runner.js'), logLevel: 'warning' });
   const results = path.join(mkdtempSync(path.join(tmpdir(), 'sg-inhost-out-')), 'results.json');
-  const runnerVsix = packageExtension(runner, ['--skip-license']);
+  const runnerVsix = await packageTestExtension(path.join(__dirname, 'inHost', 'runnerPackage.json'), path.join(__dirname, 'inHost', 'runner.ts'), '# Skillgraph in-editor test runner\n\nRuns the in-editor suite; for tests only.');
   const server = await startCodeServer({ vsix: [packageExtension(), runnerVsix], workspace, port: 18392, env: { SKILLGRAPH_E2E_RESULTS: results } });
   // The extension host starts when a window connects, so one browser page is opened.
   const { context } = await openBrowser(server.url);

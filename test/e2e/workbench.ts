@@ -39,6 +39,36 @@ export function previewFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
 }
 
+/** Runs *Skillgraph: Compile Skill…* on the open skill and picks `target`; returns the rows offered (their labels). */
+export async function compileTo(page: Page, target: string, artifacts: string): Promise<string[]> {
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await runCommand(page, 'Skillgraph: Compile Skill…');
+  // The palette's own row goes first: wait for the targets' list.
+  const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: target }).first();
+  await choice.waitFor({ timeout: 30000 });
+  const offered = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
+  await page.screenshot({ path: path.join(artifacts, 'targets.png') });
+  await choice.click();
+  return offered;
+}
+
+/**
+ * In the Refactor Preview a compile opens: runs `before` while nothing is
+ * applied, ticks every file (entries that need confirmation start
+ * unticked), takes a screenshot and applies. Returns the rows' texts.
+ */
+export async function tickAndApply(page: Page, before: () => void, screenshot: string): Promise<string[]> {
+  const apply = page.getByRole('button', { name: 'Apply', exact: true });
+  await apply.waitFor({ timeout: 60000 });
+  before();
+  const rows = page.locator('.monaco-list-row', { hasText: '(creating)' });
+  const texts = await rows.allTextContents();
+  for (let index = 0; index < texts.length; index++) await rows.nth(index).getByRole('checkbox').click();
+  await page.screenshot({ path: screenshot });
+  await apply.click();
+  return texts;
+}
+
 export interface ExamplesWorkbench {
   page: Page;
   context: BrowserContext;
@@ -48,14 +78,14 @@ export interface ExamplesWorkbench {
 
 /**
  * A real VS Code (code-server) on a fresh copy of `examples/` with the
- * packaged extension installed, in Chromium; ready once the explorer lists
+ * packaged extension installed (and any other `vsix`), in Chromium; ready once the explorer lists
  * `folder`. Its log goes to `artifacts` when it is closed.
  */
-export async function openExamplesWorkbench(options: { artifacts: string; port: number; folder: string }): Promise<ExamplesWorkbench> {
+export async function openExamplesWorkbench(options: { artifacts: string; port: number; folder: string; vsix?: string[]; env?: Record<string, string>; settings?: object }): Promise<ExamplesWorkbench> {
   mkdirSync(options.artifacts, { recursive: true });
   const workspace = mkdtempSync(path.join(tmpdir(), 'sg-ws-'));
   cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
-  const server = await startCodeServer({ vsix: [packageExtension()], workspace, port: options.port });
+  const server = await startCodeServer({ vsix: [packageExtension(), ...(options.vsix ?? [])], workspace, port: options.port, ...(options.env ? { env: options.env } : {}), ...(options.settings ? { settings: options.settings } : {}) });
   const { context, page } = await openBrowser(server.url);
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: options.folder }).waitFor({ timeout: 120000 });
   return {

@@ -124,3 +124,15 @@ test('skillgraph/compileTargets and skillgraph/compile: the targets that fit, ea
   assert.deepEqual(await session.connection.sendRequest('skillgraph/compile', { uri: csv, target: 'aip', outDir }), { error: 'this skill reads as aip-0.3, which compiles to ir, plain, mermaid, dot; not to aip' });
   assert.throws(() => readFileSync(path.join(outDir, 'SKILL.md')));
 });
+
+test('skillgraph/checkCompiled: a revision of the compiled files is checked as the compile checks its own; names leaving the package are refused', async () => {
+  const outDir = path.join(root, 'compiled-plain', 'csv-report');
+  const compiled = await session.connection.sendRequest<{ files: { path: string; text?: string; base64?: string }[] }>('skillgraph/compile', { uri: csv, target: 'plain', outDir });
+  const skillMd = compiled.files[0].text!;
+  const broken = compiled.files.map((file) => (file.path === 'SKILL.md' ? { path: 'SKILL.md', text: skillMd.replace('name: csv-report', 'name: CSV report') } : file));
+  const checked = await session.connection.sendRequest<{ diagnostics: { uri: string; code: string; severity: string; range: { start: { line: number } } }[] }>('skillgraph/checkCompiled', { uri: csv, target: 'plain', outDir, files: broken });
+  assert.deepEqual(checked.diagnostics.filter((item) => item.severity === 'error').map((item) => [path.relative(root, new URL(item.uri).pathname), item.code, item.range.start.line]), [['compiled-plain/csv-report/SKILL.md', 'invalid_name', 1], ['compiled-plain/csv-report/SKILL.md', 'name_mismatch', 1]]);
+  const clean = await session.connection.sendRequest<{ diagnostics: unknown[] }>('skillgraph/checkCompiled', { uri: csv, target: 'plain', outDir, files: compiled.files });
+  assert.deepEqual(clean.diagnostics, []);
+  assert.deepEqual(await session.connection.sendRequest('skillgraph/checkCompiled', { uri: csv, target: 'plain', outDir, files: [...compiled.files, { path: '../escape.md', text: 'x' }] }), { error: 'Unknown target, output folder or file name.' });
+});

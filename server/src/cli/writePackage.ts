@@ -1,16 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CompiledFile } from '../compile/compiled';
+import { isPackagePath, type CompiledFile } from '../compile/compiled';
 
 export class WriteRefused extends Error {}
 
-/** A result's file path, checked: relative, `/`-separated, no `..`, nothing that could leave the output folder. */
+/** A result's file path, checked (see isPackagePath), under the output folder. */
 function targetOf(outDir: string, relative: string): string {
-  const parts = relative.split('/');
-  if (relative === '' || path.isAbsolute(relative) || relative.includes('\\') || relative.includes('\0') || parts.some((part) => part === '' || part === '.' || part === '..')) {
-    throw new WriteRefused(`${relative}: this name would leave the output folder; nothing was written`);
-  }
-  return path.join(outDir, ...parts);
+  if (!isPackagePath(relative)) throw new WriteRefused(`${relative}: this name would leave the output folder; nothing was written`);
+  return path.join(outDir, ...relative.split('/'));
 }
 
 /** Whether `target`'s nearest existing folder is inside `root` (the output folder's real path) once links are followed. */

@@ -54,6 +54,11 @@ function plainSkillFile(analysis: SkillAnalysis, name: string, body: string, out
   return { path: 'SKILL.md', content };
 }
 
+/** A result is checked against the skills its source composes from: those beside the source, and the catalog roots. */
+function resultCatalog(fs: FileSystem, analysis: SkillAnalysis, catalogRoots: string[]): SkillCatalog {
+  return new SkillCatalog(fs, [...catalogRoots, path.dirname(analysis.dir)]);
+}
+
 /**
  * Compiles an analysed skill to one target, into a result to be written
  * at `outDir` (whose folder name becomes the compiled skill's name);
@@ -74,8 +79,7 @@ export function compileSkill(fs: FileSystem, analysis: SkillAnalysis, target: Co
 
   const name = path.basename(outDir);
   const sources = sourceTexts(analysis);
-  // The result is checked against the skills its source composes from: those beside the source, and the catalog roots.
-  const catalog = new SkillCatalog(fs, [...catalogRoots, path.dirname(analysis.dir)]);
+  const catalog = resultCatalog(fs, analysis, catalogRoots);
   if (target === 'aip') {
     const { files, findings } = proseToAip(analysis, outDir);
     const written = new Set(files.map((file) => file.path));
@@ -100,4 +104,13 @@ export function compileSkill(fs: FileSystem, analysis: SkillAnalysis, target: Co
   }
   const { frontmatter, body } = sopToComposition(analysis, plan);
   return checkedResult(target, outDir, [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }], [], sources, catalog);
+}
+
+/**
+ * Checks a revision of a compile's result (a language model's refinement
+ * of an `aip` scaffold) exactly as compileSkill checks its own result: as
+ * the skill it claims to be, where it would be written. Writes nothing.
+ */
+export function checkRevision(fs: FileSystem, analysis: SkillAnalysis, target: CompileTarget, outDir: string, files: CompiledFile[], catalogRoots: string[] = []): CompileResult {
+  return checkedResult(target, outDir, files, [], sourceTexts(analysis), resultCatalog(fs, analysis, catalogRoots));
 }

@@ -42,6 +42,12 @@ export const SINGLE_FILE: Record<CompileTarget, string | undefined> = {
   plain: undefined,
 };
 
+/** Whether a result's file path stays inside its package: relative, `/`-separated, without `.`, `..` or empty parts. */
+export function isPackagePath(relative: string): boolean {
+  const parts = relative.split('/');
+  return relative !== '' && !path.isAbsolute(relative) && !relative.includes('\\') && !relative.includes('\0') && !parts.some((part) => part === '' || part === '.' || part === '..');
+}
+
 /** One file of a result, by its path inside the output folder (`/`-separated). */
 export interface CompiledFile {
   path: string;

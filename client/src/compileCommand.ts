@@ -1,17 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { findingLine, MAX_ROUNDS, refineWithModel, type CheckedFiles } from './refineWithModel';
+import type { CompileAnswer } from '../../server/src/compile/compiled';
+import { findingLine, MAX_ROUNDS, refineWithModel } from './refineWithModel';
 
 interface CompileTargetInfo {
   id: string;
   title: string;
   outDir: string;
   singleFile: string | null;
-}
-
-interface CompileAnswer extends CheckedFiles {
-  outDir: string;
 }
 
 const encoder = new TextEncoder();
@@ -22,7 +19,7 @@ const encoder = new TextEncoder();
  * checked without errors, else the scaffold; undefined when the author
  * dismissed the choice.
  */
-async function refined(client: LanguageClient, output: vscode.LogOutputChannel, skillFile: string, target: CompileTargetInfo, scaffold: CompileAnswer): Promise<CheckedFiles | undefined> {
+async function refined(client: LanguageClient, output: vscode.LogOutputChannel, skillFile: string, target: CompileTargetInfo, scaffold: CompileAnswer): Promise<CompileAnswer | undefined> {
   const models = await vscode.lm.selectChatModels().then((found) => found, () => []);
   if (models.length === 0) {
     void vscode.window.showInformationMessage('Skillgraph: no language model is available in this editor, so the package is the deterministic scaffold.');

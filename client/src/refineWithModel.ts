@@ -1,20 +1,7 @@
 import * as vscode from 'vscode';
+import type { CompileAnswer, WireFile } from '../../server/src/compile/compiled';
 
-/** A compiled file as the language server sends it. */
-export type WireFile = { path: string; text: string } | { path: string; base64: string };
-
-export interface Finding {
-  uri: string;
-  range: { start: { line: number; character: number } };
-  severity: string;
-  code: string;
-  message: string;
-}
-
-export interface CheckedFiles {
-  files: WireFile[];
-  diagnostics: Finding[];
-}
+type Finding = CompileAnswer['diagnostics'][number];
 
 /** At most this many answers are asked for: each is checked and, with errors, sent back with them. */
 export const MAX_ROUNDS = 3;
@@ -28,7 +15,7 @@ function filesBlock(files: { path: string; text: string }[]): string {
   return files.map((file) => `=== FILE: ${file.path} ===\n${file.text.replace(/\n$/, '')}\n=== END ===`).join('\n\n');
 }
 
-function instructions(source: string, scaffold: CheckedFiles): string {
+function instructions(source: string, scaffold: CompileAnswer): string {
   return [
     'You refine an AIP 0.3 skill package that Skillgraph compiled, deterministically, from a prose skill.',
     'Improve, where the prose supports it: step boundaries, step names (kebab-case), input and output names and types (string, integer, float, boolean, object, list[string], list[object]), and the scripts.',
@@ -68,7 +55,7 @@ function revised(scaffold: WireFile[], answer: string): WireFile[] | undefined {
 
 export interface Refinement {
   /** The revised files and their findings, when an answer checked without errors. */
-  accepted?: CheckedFiles;
+  accepted?: CompileAnswer;
   rounds: number;
   /** Why the scaffold was kept, when it was. */
   reason?: string;
@@ -84,8 +71,8 @@ export interface Refinement {
 export async function refineWithModel(
   model: vscode.LanguageModelChat,
   source: string,
-  scaffold: CheckedFiles,
-  check: (files: WireFile[]) => Promise<CheckedFiles | undefined>,
+  scaffold: CompileAnswer,
+  check: (files: WireFile[]) => Promise<CompileAnswer | undefined>,
   onRound: (round: number) => void,
   token: vscode.CancellationToken,
 ): Promise<Refinement> {

@@ -36,8 +36,7 @@ import { packageOutline } from './features/skillplus/packageOutline';
 import { AnalysisCache, type OpenDocument } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
 import { checkRevision, CompileRefused, compileSkill } from './compile/compileSkill';
-import { COMPILE_TARGETS, defaultOutDir, isPackagePath, resultLines, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileResult, type CompileTarget } from './compile/compiled';
-import type { LspRange } from './parse/lineIndex';
+import { COMPILE_TARGETS, defaultOutDir, isPackagePath, resultLines, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileAnswer, type CompileResult, type CompileTarget, type WireFile } from './compile/compiled';
 import { SkillCatalog } from './workspace/skillCatalog';
 import { SkillIndex } from './workspace/skillIndex';
 
@@ -341,11 +340,8 @@ connection.onRequest('skillgraph/context', (params: { uri: string } & ContextReq
   }),
 );
 
-/** A file of a compile as it travels: text as text, anything else as base64. */
-type WireFile = { path: string; text: string } | { path: string; base64: string };
-
 /** A compile result for the client: its files and its findings with their file's URI and range. */
-function compileAnswer(result: CompileResult): { outDir: string; files: WireFile[]; diagnostics: { uri: string; range: LspRange; severity: string; code: string; message: string }[] } {
+function compileAnswer(result: CompileResult): CompileAnswer {
   const files = result.files.map((file) => (typeof file.content === 'string' ? { path: file.path, text: file.content } : { path: file.path, base64: Buffer.from(file.content).toString('base64') }));
   const lines = resultLines(result);
   const diagnostics = result.diagnostics.map((item) => ({ uri: pathToFileURL(item.file).href, range: lines.of(item.file).rangeOf(item.span), severity: item.severity, code: item.code, message: item.message }));

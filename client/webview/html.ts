@@ -34,7 +34,8 @@ export function previewHtml(options: PageOptions): string {
   <button id="zoom-in" title="Zoom in (+)">+</button>
   <button id="zoom-out" title="Zoom out (-)">−</button>
   <button id="fit" title="Fit to view (0)">Fit</button>
-  <button id="direction" title="Switch between left-to-right and top-down">↔</button>
+  <button id="direction" title="Layout direction">Auto</button>
+  <button id="focus" aria-pressed="false" title="Focus: only the cursor's step and the steps it takes from or gives to">Focus</button>
   <button id="export-svg" title="Export as SVG">SVG</button>
   <button id="export-png" title="Export as PNG">PNG</button>
   <button id="context" title="What the model sees at the selected node (skill+)" hidden>Context</button>

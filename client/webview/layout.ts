@@ -5,8 +5,17 @@ import type { Direction } from './protocol';
 
 export const ROW = 18;
 export const HEADER = 40;
+/** Height of each further line of a wrapped step name. */
+export const NAME_LINE = 15;
 const CHAR = 7;
 const PORT_SIZE = 6;
+/** A step name longer than this wraps (at a hyphen, underscore or space) onto a second line; past two lines it is shortened. */
+const NAME_CHARS = 24;
+const MIN_WIDTH = 150;
+/** A subtitle (a script path) or a badge (a guard, tips, rules) may widen a node to this many characters, and is cut past it. */
+const LINE_CHARS = 34;
+/** A type longer than this is abbreviated in port rows and edge labels (full on hover). */
+const TYPE_CHARS = 14;
 /** Graphs with more nodes than this get the cheaper layout options. */
 const LARGE_GRAPH = 150;
 
@@ -14,6 +23,7 @@ export interface PlacedPort {
   id: string;
   name: string;
   direction: 'input' | 'output';
+  /** Where edges attach: the node's left/right side left-to-right, its top/bottom top-down. */
   x: number;
   y: number;
   port: GraphJsonPort;
@@ -32,7 +42,10 @@ export interface PlacedEdge {
   id: string;
   edge: GraphJsonEdge;
   points: { x: number; y: number }[];
+  /** The label drawn on the edge. */
   label?: { text: string; x: number; y: number; width: number; height: number };
+  /** The whole label, for the hover, when what is drawn is less. */
+  title?: string;
 }
 
 /** A cluster (a skill+ stage) around its nodes. */
@@ -50,6 +63,7 @@ export interface Layout {
   groups: PlacedGroup[];
   width: number;
   height: number;
+  direction: Direction;
   /** Identifies the structure laid out: the same signature can reuse the same positions. */
   signature: string;
 }
@@ -69,8 +83,59 @@ function textWidth(text: string): number {
   return text.length * CHAR;
 }
 
-function portText(port: GraphJsonPort): string {
-  return port.type ? `${port.name}: ${port.type}` : port.name;
+/** Cuts `text` to `max` characters with an ellipsis. */
+export function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(1, max - 1))}…` : text;
+}
+
+/** A long type keeps its head: `list[dict[str, Any]]` reads `list[…]`. */
+function abbreviateType(type: string): string {
+  if (type.length <= TYPE_CHARS) return type;
+  const open = type.search(/[[<(]/);
+  return open > 0 && open < TYPE_CHARS - 2 ? `${type.slice(0, open + 1)}…${type.at(-1)}` : shorten(type, TYPE_CHARS);
+}
+
+/** A port's row, abbreviated to `max` characters: the type goes first, then the name. */
+export function portText(port: GraphJsonPort, max = Infinity): string {
+  const full = port.type ? `${port.name}: ${port.type}` : port.name;
+  if (full.length <= max) return full;
+  const short = port.type ? `${port.name}: ${abbreviateType(port.type)}` : port.name;
+  return shorten(short, max);
+}
+
+/**
+ * A step name in at most two lines of about NAME_CHARS: broken after a
+ * hyphen, underscore, dot, slash or space where one is near the limit, and
+ * shortened with an ellipsis past two lines (the full name is on hover).
+ */
+export function nameLines(name: string): string[] {
+  if (name.length <= NAME_CHARS) return [name];
+  let cut = -1;
+  for (let i = Math.floor(NAME_CHARS / 2); i < NAME_CHARS; i++) if (/[-_ ./]/.test(name[i])) cut = i + 1;
+  if (cut < 0) cut = NAME_CHARS;
+  const rest = name.slice(cut).trimStart();
+  return [name.slice(0, cut).trimEnd(), shorten(rest, NAME_CHARS)];
+}
+
+/** The height of a node's header: its name's lines and the subtitle under them. */
+export function headerHeight(node: GraphJsonNode): number {
+  return HEADER + (nameLines(node.label).length - 1) * NAME_LINE;
+}
+
+/** How many characters a port row may have in a node `width` wide: left-to-right inputs and outputs share a row, top-down each has its own. */
+export function portChars(width: number, direction: Direction): number {
+  return direction === 'DOWN' ? Math.floor((width - 24) / CHAR) : Math.floor((width - 40) / 2 / CHAR);
+}
+
+/** How many port rows a node has: inputs beside outputs left-to-right; top-down (narrow panels) inputs, then outputs, under each other. */
+export function portRows(node: GraphJsonNode, direction: Direction): number {
+  return direction === 'DOWN' ? node.inputs.length + node.outputs.length : Math.max(node.inputs.length, node.outputs.length);
+}
+
+/** The row of a port (0 is the first under the header). */
+export function portRow(node: GraphJsonNode, port: Pick<PlacedPort, 'direction' | 'port'>, direction: Direction): number {
+  if (port.direction === 'input') return node.inputs.indexOf(port.port);
+  return (direction === 'DOWN' ? node.inputs.length : 0) + node.outputs.indexOf(port.port);
 }
 
 /** Inputs drawn as broken stubs instead of edges from an external source: likely typos of an upstream output. */
@@ -88,6 +153,14 @@ export function edgeLabel(edge: GraphJsonEdge): string | undefined {
   return edge.label;
 }
 
+/** What an edge shows on its line: the type abbreviated, at most two name-lengths long. */
+function shortEdgeLabel(edge: GraphJsonEdge): string | undefined {
+  const full = edgeLabel(edge);
+  if (full === undefined || full.length <= NAME_CHARS) return full;
+  const short = edge.kind === 'data' && edge.type ? `${edge.label}: ${abbreviateType(edge.type)}` : full;
+  return shorten(short, NAME_CHARS);
+}
+
 /** The text rows under a node's ports: AIP `one_of`/`parallel`, a MetaSkill step's guard and route cases. */
 export function badges(node: GraphJsonNode): string[] {
   const rows: string[] = [];
@@ -98,9 +171,8 @@ export function badges(node: GraphJsonNode): string[] {
   const rules = node.attachments?.filter((item) => item.kind === 'rule').map((item) => (item.soft ? item.id : `${item.id}!`)) ?? [];
   if (tips.length > 0) rows.push(`tips: ${tips.join(', ')}`);
   if (rules.length > 0) rows.push(`rules: ${rules.join(', ')}`);
-  return rows.map((row) => (row.length > MAX_BADGE ? `${row.slice(0, MAX_BADGE - 1)}…` : row));
+  return rows;
 }
-const MAX_BADGE = 48;
 
 /** What runs a step, shown under its name: a script, a composed skill, or its kind. */
 export function subtitleOf(node: GraphJsonNode): string {
@@ -109,16 +181,28 @@ export function subtitleOf(node: GraphJsonNode): string {
   return node.kind === 'step' ? 'agent judgment' : node.kind.replace('_', ' ');
 }
 
-export function nodeSize(node: GraphJsonNode): { width: number; height: number } {
-  const rows = Math.max(node.inputs.length, node.outputs.length);
-  const left = Math.max(0, ...node.inputs.map((port) => textWidth(portText(port))));
-  const right = Math.max(0, ...node.outputs.map((port) => textWidth(portText(port))));
-  const subtitle = textWidth(subtitleOf(node)) + 24;
-  const rowsBelow = badges(node);
-  const badgeWidth = Math.max(0, ...rowsBelow.map((row) => textWidth(row) + 16));
-  if (node.kind === 'external-input' || node.kind === 'missing') return { width: Math.max(90, textWidth(node.label) + 36), height: 32 };
-  const width = Math.max(150, textWidth(node.label) + 48, left + right + 40, subtitle, badgeWidth);
-  return { width, height: HEADER + rows * ROW + rowsBelow.length * ROW + (rows > 0 ? 8 : 4) };
+/**
+ * A node is as wide as its name needs (two lines of it at most), or as its
+ * subtitle and badges need up to LINE_CHARS; port rows widen it (up to the
+ * same limit) only left-to-right, where inputs and outputs share a row —
+ * top-down, the compact layout of narrow panels, they never do. What does
+ * not fit is cut, with the full text on hover, so a long type or path never
+ * stretches the graph.
+ */
+export function nodeSize(node: GraphJsonNode, direction: Direction): { width: number; height: number } {
+  if (node.kind === 'external-input' || node.kind === 'missing') return { width: Math.max(90, textWidth(shorten(node.label, NAME_CHARS)) + 36), height: 32 };
+  const rows = portRows(node, direction);
+  const cap = textWidth('x'.repeat(LINE_CHARS)) + 24;
+  const lines = [subtitleOf(node), ...badges(node)].map((line) => textWidth(line) + 24);
+  const side = (ports: GraphJsonPort[]) => Math.max(0, ...ports.map((port) => textWidth(portText(port))));
+  const portWidth = direction === 'DOWN' ? 0 : side(node.inputs) + side(node.outputs) + 40;
+  const width = Math.max(MIN_WIDTH, ...nameLines(node.label).map((line) => textWidth(line) + 48), Math.min(cap, Math.max(portWidth, ...lines)));
+  return { width, height: headerHeight(node) + rows * ROW + badges(node).length * ROW + (rows > 0 ? 8 : 4) };
+}
+
+/** How many characters of a subtitle or badge fit in a node `width` wide. */
+export function lineChars(width: number): number {
+  return Math.floor((width - 24) / CHAR);
 }
 
 /** The structure of a graph: node ids, ports and edges. Labels, types and problems do not move anything. */
@@ -147,18 +231,29 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
   const skipped = new Set(graph.nodes.filter((node) => node.kind === 'external-input' && node.outputs.every((port) => graph.edges.filter((edge) => edge.from === node.id).every((edge) => broken.has(portId(edge.to, 'input', port.name))))).map((node) => node.id));
   const shown = graph.nodes.filter((node) => !skipped.has(node.id));
   const portsOf = new Map<string, Set<string>>();
+  const down = direction === 'DOWN';
   const children: ElkNode[] = shown.map((node) => {
-    const size = nodeSize(node);
+    const size = nodeSize(node, direction);
     const external = node.kind === 'external-input';
+    const header = headerHeight(node);
+    // Left-to-right, a port sits beside its row; top-down, inputs spread along the top and outputs along the bottom, in row order.
+    const along = (row: number, count: number) => (size.width * (row + 1)) / (count + 1) - PORT_SIZE / 2;
+    const rowY = (row: number) => header + row * ROW + ROW / 2 - PORT_SIZE / 2;
+
     const ports: ElkPort[] = [
-      ...node.inputs.map((port, row) => ({ id: portId(node.id, 'input', port.name), x: -PORT_SIZE / 2, y: HEADER + row * ROW + ROW / 2 - PORT_SIZE / 2, width: PORT_SIZE, height: PORT_SIZE, layoutOptions: { 'elk.port.side': 'WEST' } })),
-      ...node.outputs.map((port, row) => ({
-        id: portId(node.id, 'output', port.name),
-        x: size.width - PORT_SIZE / 2,
-        y: external ? size.height / 2 - PORT_SIZE / 2 : HEADER + row * ROW + ROW / 2 - PORT_SIZE / 2,
+      ...node.inputs.map((port, row) => ({
+        id: portId(node.id, 'input', port.name),
+        ...(down ? { x: along(row, node.inputs.length), y: -PORT_SIZE / 2 } : { x: -PORT_SIZE / 2, y: rowY(row) }),
         width: PORT_SIZE,
         height: PORT_SIZE,
-        layoutOptions: { 'elk.port.side': 'EAST' },
+        layoutOptions: { 'elk.port.side': down ? 'NORTH' : 'WEST' },
+      })),
+      ...node.outputs.map((port, row) => ({
+        id: portId(node.id, 'output', port.name),
+        ...(down ? { x: along(row, node.outputs.length), y: size.height - PORT_SIZE / 2 } : { x: size.width - PORT_SIZE / 2, y: external ? size.height / 2 - PORT_SIZE / 2 : rowY(row) }),
+        width: PORT_SIZE,
+        height: PORT_SIZE,
+        layoutOptions: { 'elk.port.side': down ? 'SOUTH' : 'EAST' },
       })),
     ];
     portsOf.set(node.id, new Set(ports.map((port) => port.id)));
@@ -199,8 +294,9 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
       'elk.edgeRouting': 'ORTHOGONAL',
       // Room between layers for the edge labels, which are placed after layout (labels
       // given to ELK become dummy nodes and made a 300-step layout take half a minute).
-      'elk.layered.spacing.nodeNodeBetweenLayers': '90',
-      'elk.spacing.nodeNode': '36',
+      // Top-down, the labels sit across vertical segments: layers need less room between them, and siblings more.
+      'elk.layered.spacing.nodeNodeBetweenLayers': down ? '56' : '90',
+      'elk.spacing.nodeNode': down ? '48' : '36',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
       // Cheaper crossing minimisation: the greedy switch pass alone cost most of a large layout.
       'elk.layered.thoroughness': '1',
@@ -233,8 +329,10 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
   const placedEdges: PlacedEdge[] = (result.edges ?? []).map((laid, index) => {
     const sections = laid.sections ?? [];
     const points = sections.flatMap((section) => [section.startPoint, ...(section.bendPoints ?? []), section.endPoint]);
-    const text = edgeLabel(kept[index]);
-    return { id: laid.id, edge: kept[index], points, ...(text ? { label: labelOnLongestSegment(text, points) } : {}) };
+    const full = edgeLabel(kept[index]);
+    // Top-down, a data edge's value is named by the port rows at both ends, and labels across parallel vertical edges would collide: it is on hover only.
+    const text = down && kept[index].kind === 'data' ? undefined : shortEdgeLabel(kept[index]);
+    return { id: laid.id, edge: kept[index], points, ...(text ? { label: labelOnLongestSegment(text, points) } : {}), ...(full !== undefined && text !== full ? { title: full } : {}) };
   });
-  return { nodes: placedNodes, edges: placedEdges, groups: placedGroups, width: result.width ?? 0, height: result.height ?? 0, signature: signatureOf(graph, direction) };
+  return { nodes: placedNodes, edges: placedEdges, groups: placedGroups, width: result.width ?? 0, height: result.height ?? 0, direction, signature: signatureOf(graph, direction) };
 }

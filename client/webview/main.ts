@@ -2,7 +2,7 @@ import type { GraphJson } from '../../server/src/compile/graphJson';
 import { exportPng, exportSvg } from './exportImage';
 import { layoutGraph, signatureOf, type Layout } from './layout';
 import { Overview } from './overview';
-import type { Direction, HostMessage, WebviewMessage } from './protocol';
+import type { Direction, DirectionChoice, HostMessage, WebviewMessage } from './protocol';
 import { indexProblems, renderGraph } from './render';
 import { Viewport, type Transform } from './viewport';
 
@@ -20,12 +20,25 @@ const status = document.getElementById('status')!;
 const search = document.getElementById('search') as HTMLInputElement;
 const skillProblems = document.getElementById('skill-problems')!;
 const contextButton = document.getElementById('context') as HTMLButtonElement;
+const directionButton = document.getElementById('direction') as HTMLButtonElement;
+const focusButton = document.getElementById('focus') as HTMLButtonElement;
 const viewport = new Viewport(svg);
 const overview = new Overview(document.getElementById('overview') as unknown as SVGSVGElement, svg, viewport);
 
+/** A step name's line is at least this high on screen after a fit (11 px asked, with a margin for rounding). */
+const READABLE_PX = 12;
+/** Panel shapes (width ÷ height) past which the automatic direction turns left-to-right, or back top-down; in between it stays. */
+const WIDE = 1.25;
+const NARROW = 0.95;
+
+/** The whole graph of the skill (in focus mode only part of it is drawn). */
 let graph: GraphJson | undefined;
+/** The layout of what is drawn. */
 let layout: Layout | undefined;
-let direction: Direction = 'RIGHT';
+let choice: DirectionChoice = 'auto';
+let direction: Direction = shapeDirection();
+/** Focus mode: only the cursor's step and the steps one edge away are drawn. */
+let focusMode = false;
 let highlighted: string | null = null;
 /** The node last clicked or focused: the context button shows what the model sees there. */
 let selected: string | null = null;
@@ -39,10 +52,58 @@ if (saved) {
 }
 viewport.onChange(() => host.setState({ transform: viewport.transform }));
 
-// Until the user zooms or pans, the graph stays fitted as the panel opens or is resized.
+/** The direction that suits the panel: top-down when tall or narrow, left-to-right when wide; near square, the current one stays. */
+function shapeDirection(current?: Direction): Direction {
+  const { width, height } = svg.getBoundingClientRect();
+  const ratio = width / Math.max(height, 1);
+  if (ratio >= WIDE) return 'RIGHT';
+  if (ratio <= NARROW) return 'DOWN';
+  return current ?? 'DOWN';
+}
+
+/** The zoom at which a line of a step name is READABLE_PX high on screen, measured on the drawn text. */
+function readableScale(): number {
+  const line = svg.querySelector<SVGTSpanElement>('.node .label tspan');
+  const height = line?.getBBox().height ?? 0;
+  return height > 0 ? READABLE_PX / height : 0;
+}
+
+/** Fits the drawing at a readable zoom, then scrolls the cursor's step into view. */
+function fitView(): void {
+  if (!layout) return;
+  viewport.fit(layout.width, layout.height, readableScale(), layout.direction === 'DOWN' ? 'vertical' : 'horizontal');
+  follow();
+}
+
+/** Keeps the cursor's step in view by scrolling, never zooming. */
+function follow(): void {
+  const placed = highlighted ? layout?.nodes.find((node) => node.node.id === highlighted) : undefined;
+  if (placed) viewport.reveal(placed.x, placed.y, placed.width, placed.height);
+}
+
+function showDirection(): void {
+  const arrow = direction === 'RIGHT' ? '↔' : '↕';
+  directionButton.textContent = choice === 'auto' ? `Auto ${arrow}` : arrow;
+  directionButton.title = `Layout: ${choice === 'auto' ? "automatic, from the panel's shape" : direction === 'RIGHT' ? 'left to right' : 'top down'} (click: ${choice === 'auto' ? 'left to right' : choice === 'RIGHT' ? 'top down' : 'automatic'})`;
+}
+
+// The direction follows the panel's shape unless the user chose one; until the user zooms or pans, the graph stays fitted.
 new ResizeObserver(() => {
-  if (layout && !viewport.moved) viewport.fit(layout.width, layout.height);
+  if (graph && choice === 'auto' && shapeDirection(direction) !== direction) {
+    direction = shapeDirection(direction);
+    fitted = false;
+    void show(graph);
+  } else if (layout && !viewport.moved) fitView();
 }).observe(svg);
+
+/** What is drawn: the whole graph, or in focus mode the cursor's step with its producers and consumers one edge away. */
+function drawnPart(whole: GraphJson): { part: GraphJson; anchor?: GraphJson['nodes'][number] } {
+  const anchor = focusMode ? whole.nodes.find((node) => node.id === (highlighted ?? selected)) : undefined;
+  if (!anchor) return { part: whole };
+  const edges = whole.edges.filter((edge) => edge.from === anchor.id || edge.to === anchor.id);
+  const ids = new Set([anchor.id, ...edges.flatMap((edge) => [edge.from, edge.to])]);
+  return { part: { ...whole, nodes: whole.nodes.filter((node) => ids.has(node.id)), edges }, anchor };
+}
 
 /** Reuses the previous positions when only labels, types or problems changed, so nothing jumps while typing. */
 function carryOver(previous: Layout, next: GraphJson): Layout {
@@ -62,20 +123,24 @@ function carryOver(previous: Layout, next: GraphJson): Layout {
 
 async function show(next: GraphJson): Promise<void> {
   const current = ++generation;
-  const reuse = layout && layout.signature === signatureOf(next, direction);
-  const laidOut = reuse ? carryOver(layout!, next) : await layoutGraph(next, direction);
+  showDirection();
+  const { part, anchor } = drawnPart(next);
+  const reuse = layout && layout.signature === signatureOf(part, direction);
+  const laidOut = reuse ? carryOver(layout!, part) : await layoutGraph(part, direction);
   if (current !== generation) return; // a newer graph arrived while this one was laid out
   graph = next;
   layout = laidOut;
   const problems = indexProblems(next);
-  viewport.attach(renderGraph(svg, next, laidOut, problems));
+  viewport.attach(renderGraph(svg, part, laidOut, problems));
   overview.show(laidOut);
   if (!fitted) {
-    viewport.fit(laidOut.width, laidOut.height);
+    fitView();
     fitted = true;
   }
   const steps = next.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').length;
-  status.textContent = `${steps} step${steps === 1 ? '' : 's'} · ${next.edges.length} edge${next.edges.length === 1 ? '' : 's'}`;
+  const whole = `${steps} step${steps === 1 ? '' : 's'} · ${next.edges.length} edge${next.edges.length === 1 ? '' : 's'}`;
+  const neighbours = part.nodes.length - 1;
+  status.textContent = !focusMode ? whole : anchor ? `Focus: ${anchor.label}, ${neighbours} neighbour${neighbours === 1 ? '' : 's'} · ${whole}` : `Focus: put the cursor in a step · ${whole}`;
   contextButton.hidden = next.skill.format !== 'skillplus';
   skillProblems.hidden = problems.skill.length === 0;
   skillProblems.textContent = problems.skill.map((problem) => `${problem.severity}: ${problem.message}`).join('\n');
@@ -202,14 +267,22 @@ document.addEventListener('keydown', (event) => {
   if (event.target === search) return;
   if (event.key === '+' || event.key === '=') viewport.zoom(1.2);
   if (event.key === '-') viewport.zoom(1 / 1.2);
-  if (event.key === '0' && layout) viewport.fit(layout.width, layout.height);
+  if (event.key === '0') fitView();
 });
 document.getElementById('zoom-in')!.addEventListener('click', () => viewport.zoom(1.2));
 document.getElementById('zoom-out')!.addEventListener('click', () => viewport.zoom(1 / 1.2));
-document.getElementById('fit')!.addEventListener('click', () => layout && viewport.fit(layout.width, layout.height));
-document.getElementById('direction')!.addEventListener('click', () => {
-  direction = direction === 'RIGHT' ? 'DOWN' : 'RIGHT';
-  host.postMessage({ type: 'direction', direction });
+document.getElementById('fit')!.addEventListener('click', fitView);
+// Automatic → left to right → top down → automatic; an explicit choice is remembered by the extension.
+directionButton.addEventListener('click', () => {
+  choice = choice === 'auto' ? 'RIGHT' : choice === 'RIGHT' ? 'DOWN' : 'auto';
+  direction = choice === 'auto' ? shapeDirection() : choice;
+  host.postMessage({ type: 'direction', direction: choice });
+  fitted = false;
+  if (graph) void show(graph);
+});
+focusButton.addEventListener('click', () => {
+  focusMode = !focusMode;
+  focusButton.setAttribute('aria-pressed', String(focusMode));
   fitted = false;
   if (graph) void show(graph);
 });
@@ -224,12 +297,23 @@ document.getElementById('export-png')!.addEventListener('click', async () => {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (message.type === 'graph') {
-    if (message.direction !== direction) fitted = false;
-    direction = message.direction;
+    const next = message.direction === 'auto' ? shapeDirection(direction) : message.direction;
+    if (next !== direction) fitted = false;
+    choice = message.direction;
+    direction = next;
     void show(message.graph);
   } else if (message.type === 'highlight') {
+    const moved = message.nodeId !== highlighted;
     highlighted = message.nodeId;
-    markHighlight();
+    if (!moved) return;
+    if (focusMode && graph) {
+      // A new centre: lay out its neighbourhood.
+      fitted = false;
+      void show(graph);
+    } else {
+      markHighlight();
+      follow();
+    }
   }
 });
 

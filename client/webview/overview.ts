@@ -2,18 +2,24 @@ import type { Layout } from './layout';
 import type { Viewport } from './viewport';
 
 const SVG = 'http://www.w3.org/2000/svg';
-/** Graphs with more nodes than this get an overview in the corner. */
+/** Graphs with more nodes than this always get an overview in the corner. */
 const OVERVIEW_FROM = 15;
 
-/** A miniature of the whole graph with the visible area marked; clicking it moves the view there. */
+/**
+ * A miniature of the whole graph with the visible area marked; clicking it
+ * moves the view there. Shown for large graphs, and for any graph part of
+ * which is out of view (one fitted to its width, or zoomed in).
+ */
 export class Overview {
   private layout: Layout | undefined;
+  /** The layout the miniature was last drawn for: it is drawn only while shown (a hidden SVG has no size to scale to). */
+  private drawn: Layout | undefined;
   private readonly frame: SVGRectElement;
 
   constructor(private readonly svg: SVGSVGElement, private readonly main: SVGSVGElement, private readonly viewport: Viewport) {
     this.frame = document.createElementNS(SVG, 'rect');
     this.frame.setAttribute('class', 'overview-frame');
-    viewport.onChange(() => this.updateFrame());
+    viewport.onChange(() => this.update());
     svg.addEventListener('pointerdown', (event) => {
       if (!this.layout) return;
       const box = svg.getBoundingClientRect();
@@ -24,8 +30,16 @@ export class Overview {
 
   show(layout: Layout): void {
     this.layout = layout;
-    this.svg.toggleAttribute('hidden', layout.nodes.length < OVERVIEW_FROM);
-    if (this.svg.hasAttribute('hidden')) return;
+    this.update();
+  }
+
+  private scale(): number {
+    const box = this.svg.getBoundingClientRect();
+    return this.layout ? Math.min(box.width / Math.max(this.layout.width, 1), box.height / Math.max(this.layout.height, 1)) : 1;
+  }
+
+  private draw(layout: Layout): void {
+    this.drawn = layout;
     this.svg.replaceChildren();
     const scale = this.scale();
     for (const node of layout.nodes) {
@@ -38,19 +52,17 @@ export class Overview {
       this.svg.appendChild(rect);
     }
     this.svg.appendChild(this.frame);
-    this.updateFrame();
   }
 
-  private scale(): number {
-    const box = this.svg.getBoundingClientRect();
-    return this.layout ? Math.min(box.width / Math.max(this.layout.width, 1), box.height / Math.max(this.layout.height, 1)) : 1;
-  }
-
-  private updateFrame(): void {
-    if (!this.layout || this.svg.hasAttribute('hidden')) return;
-    const scale = this.scale();
+  private update(): void {
+    if (!this.layout) return;
     const view = this.main.getBoundingClientRect();
     const { x, y, scale: zoom } = this.viewport.transform;
+    const outside = x < 0 || y < 0 || x + this.layout.width * zoom > view.width || y + this.layout.height * zoom > view.height;
+    this.svg.toggleAttribute('hidden', this.layout.nodes.length < OVERVIEW_FROM && !outside);
+    if (this.svg.hasAttribute('hidden')) return;
+    if (this.drawn !== this.layout) this.draw(this.layout);
+    const scale = this.scale();
     this.frame.setAttribute('x', String((-x / zoom) * scale));
     this.frame.setAttribute('y', String((-y / zoom) * scale));
     this.frame.setAttribute('width', String((view.width / zoom) * scale));

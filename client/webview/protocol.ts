@@ -5,10 +5,12 @@ import type { ModelContext } from '../../server/src/compile/modelContext';
 import type { LspRange } from '../../server/src/parse/lineIndex';
 
 export type Direction = 'RIGHT' | 'DOWN';
+/** The user's choice of direction: `auto` follows the panel's shape (top-down when narrow, left-to-right when wide). */
+export type DirectionChoice = Direction | 'auto';
 
 export type HostMessage =
   /** A new graph to show (after the file changed). */
-  | { type: 'graph'; graph: GraphJson; direction: Direction }
+  | { type: 'graph'; graph: GraphJson; direction: DirectionChoice }
   /** The node under the editor's cursor, or null. */
   | { type: 'highlight'; nodeId: string | null };
 
@@ -16,7 +18,7 @@ export type WebviewMessage =
   | { type: 'ready' }
   /** Reveal and select this range (a clicked node, edge or stage), in `file` when it is not the skill file (a skill+ flow file). */
   | { type: 'reveal'; range: LspRange; file?: string }
-  | { type: 'direction'; direction: Direction }
+  | { type: 'direction'; direction: DirectionChoice }
   /** Open a skill the graph names (a MetaSkill's composed skill), by its SKILL.md path as the graph gives it. */
   | { type: 'openSkill'; file: string }
   /** Show what the model sees at this node (skill+). */

@@ -1,6 +1,7 @@
 import type { GraphJson } from '../../server/src/compile/graphJson';
 import type { GraphProblem } from '../../server/src/compile/graphProblems';
-import { badges, brokenInputs, GROUP_HEADER, HEADER, ROW, subtitleOf, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
+import type { Direction } from './protocol';
+import { badges, brokenInputs, GROUP_HEADER, headerHeight, lineChars, NAME_LINE, nameLines, portChars, portRow, portRows, portText, ROW, shorten, subtitleOf, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -15,6 +16,18 @@ function text(content: string, attributes: Record<string, string | number>, pare
   const node = element('text', attributes, parent);
   node.textContent = content;
   return node;
+}
+
+/** Gives what is drawn in `parent` from now on a hover text, by wrapping it in a group titled `full` (the text itself keeps only what it shows). */
+function hoverGroup(full: string, parent: Element): SVGGElement {
+  const group = element('g', {}, parent);
+  element('title', {}, group).textContent = full;
+  return group;
+}
+
+/** A text cut to fit; when cut, the full text is one hover away. */
+function fitted(full: string, shown: string, attributes: Record<string, string | number>, parent: Element): SVGTextElement {
+  return text(shown, attributes, shown === full ? parent : hoverGroup(full, parent));
 }
 
 /** Problems indexed by what they are about. */
@@ -75,8 +88,8 @@ const KIND_TITLES: Record<string, string> = {
 function nodeShape(placed: PlacedNode, group: SVGGElement): void {
   const { width, height } = placed;
   const kind = placed.node.kind;
+  const h = headerHeight(placed.node);
   if (kind === 'router' || kind === 'llm_classify') {
-    const h = HEADER;
     element('polygon', { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` }, group);
     if (height > h) element('rect', { class: 'shape body', x: 0, y: h, width, height: height - h, rx: 3 }, group);
   } else if (kind === 'decision') {
@@ -88,7 +101,6 @@ function nodeShape(placed: PlacedNode, group: SVGGElement): void {
   } else if (kind === 'external-input' || kind === 'missing') {
     element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: height / 2 }, group);
   } else if (kind === 'confirm' || kind === 'branch') {
-    const h = HEADER;
     element('polygon', { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` }, group);
     if (height > h) element('rect', { class: 'shape body', x: 0, y: h, width, height: height - h, rx: 3 }, group);
   } else if (kind === 'fanout') {
@@ -107,32 +119,41 @@ function nodeShape(placed: PlacedNode, group: SVGGElement): void {
   }
 }
 
-function renderNode(placed: PlacedNode, problems: ProblemIndex, broken: Set<string>, parent: SVGGElement): void {
+function renderNode(placed: PlacedNode, direction: Direction, problems: ProblemIndex, broken: Set<string>, parent: SVGGElement): void {
   const node = placed.node;
   const scripted = node.script !== undefined;
   const classes = ['node', `kind-${node.kind}`, scripted ? 'scripted' : 'judgment', worst(problems.nodes.get(node.id))].filter(Boolean);
   const group = element('g', { class: classes.join(' '), transform: `translate(${placed.x},${placed.y})`, 'data-id': node.id, tabindex: 0, role: 'button' }, parent);
   group.setAttribute('aria-label', `${KIND_TITLES[node.kind] ?? node.kind} ${node.label}${node.script ? `, runs ${node.script}` : node.skill ? `, runs ${node.skill}` : ''}`);
   nodeShape(placed, group);
+  const header = headerHeight(node);
   if (node.kind === 'external-input' || node.kind === 'missing') {
-    text(node.kind === 'missing' ? `? ${node.label}` : node.label, { class: 'label', x: placed.width / 2, y: placed.height / 2 + 4, 'text-anchor': 'middle' }, group);
+    const name = node.kind === 'missing' ? `? ${node.label}` : node.label;
+    const shown = shorten(name, lineChars(placed.width));
+    const label = text('', { class: 'label', 'text-anchor': 'middle' }, shown === name ? group : hoverGroup(name, group));
+    element('tspan', { x: placed.width / 2, y: placed.height / 2 + 4 }, label).textContent = shown;
   } else {
-    text(node.label, { class: 'label', x: 12, y: 17 }, group);
-    const subtitle = text(subtitleOf(node), { class: ['subtitle', scripted ? 'script-name' : '', node.skillFile ? 'open-skill' : ''].filter(Boolean).join(' '), x: 12, y: 32 }, group);
+    // One tspan per line of the name, so each line's on-screen height can be measured.
+    const lines = nameLines(node.label);
+    const label = text('', { class: 'label' }, lines.length > 1 ? hoverGroup(node.label, group) : group);
+    lines.forEach((line, index) => (element('tspan', { x: 12, y: 17 + index * NAME_LINE }, label).textContent = line));
+    const subtitleText = subtitleOf(node);
+    const subtitle = fitted(subtitleText, shorten(subtitleText, lineChars(placed.width)), { class: ['subtitle', scripted ? 'script-name' : '', node.skillFile ? 'open-skill' : ''].filter(Boolean).join(' '), x: 12, y: header - 8 }, group);
     // A composed skill opens from its node.
     if (node.skillFile) {
       subtitle.setAttribute('data-file', node.skillFile);
       subtitle.setAttribute('role', 'link');
     }
   }
-  const rows = Math.max(node.inputs.length, node.outputs.length);
-  badges(node).forEach((badge, index) => text(badge, { class: 'badge', x: 12, y: HEADER + (rows + index) * ROW + 13 }, group));
+  const rows = portRows(node, direction);
+  badges(node).forEach((badge, index) => fitted(badge, shorten(badge, lineChars(placed.width)), { class: 'badge', x: 12, y: header + (rows + index) * ROW + 13 }, group));
   const count = problems.nodes.get(node.id)?.length ?? 0;
   if (count > 0) {
     const mark = element('g', { class: 'problem-mark', transform: `translate(${placed.width - 10},-6)` }, group);
     element('circle', { r: 8 }, mark);
     text(String(count), { x: 0, y: 4, 'text-anchor': 'middle' }, mark);
   }
+  const chars = portChars(placed.width, direction);
   for (const port of placed.ports) {
     if (node.kind === 'external-input') continue;
     const portProblems = problems.ports.get(port.id);
@@ -140,13 +161,21 @@ function renderNode(placed: PlacedNode, problems: ProblemIndex, broken: Set<stri
     const localY = port.y - placed.y;
     const portGroup = element('g', { class: ['port', port.direction, worst(portProblems)].filter(Boolean).join(' '), 'data-port': port.name }, group);
     element('circle', { cx: localX, cy: localY, r: 3 }, portGroup);
-    const label = port.port.type ? `${port.name}: ${port.port.type}` : port.name;
-    text(label, port.direction === 'input' ? { x: localX + 8, y: localY + 4 } : { x: localX - 8, y: localY + 4, 'text-anchor': 'end' }, portGroup);
+    // The row: beside the port left-to-right; top-down the port is on the top or bottom edge and the row keeps its place inside.
+    const rowY = header + portRow(node, port, direction) * ROW + ROW / 2 + 4;
+    const at: Record<string, string | number> = port.direction === 'input' ? { x: 8, y: rowY } : { x: placed.width - 8, y: rowY, 'text-anchor': 'end' };
+    fitted(portText(port.port), portText(port.port, chars), at, portGroup);
     if (broken.has(port.id)) {
       // A dangling input: a stub that leads nowhere, ending in a break mark.
       const stub = element('g', { class: 'broken-stub' }, portGroup);
-      element('line', { x1: localX - 30, y1: localY, x2: localX - 4, y2: localY }, stub);
-      text('✕', { x: localX - 38, y: localY + 4, 'text-anchor': 'middle' }, stub);
+      if (localY <= 0) {
+        // Top-down, inputs are on the top edge: the stub comes from above.
+        element('line', { x1: localX, y1: localY - 30, x2: localX, y2: localY - 4 }, stub);
+        text('✕', { x: localX, y: localY - 34, 'text-anchor': 'middle' }, stub);
+      } else {
+        element('line', { x1: localX - 30, y1: localY, x2: localX - 4, y2: localY }, stub);
+        text('✕', { x: localX - 38, y: localY + 4, 'text-anchor': 'middle' }, stub);
+      }
     }
     if (portProblems) portGroup.setAttribute('data-problems', describe(portProblems));
   }
@@ -165,6 +194,7 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
   const cycle = edgeProblems?.some((problem) => problem.code === 'dependency_cycle');
   const classes = ['edge', edge.kind, edge.dangling ? 'dangling' : '', cycle ? 'cycle' : '', worst(edgeProblems)].filter(Boolean);
   const group = element('g', { class: classes.join(' '), 'data-from': edge.from, 'data-to': edge.to, ...(edge.label !== undefined ? { 'data-label': edge.label } : {}) }, parent);
+  if (placed.title) element('title', {}, group).textContent = placed.title;
   element('path', { class: 'hit', d: pathOf(placed) }, group);
   element('path', { class: 'line', d: pathOf(placed), 'marker-end': `url(#arrow-${edge.kind})` }, group);
   if (placed.label) {
@@ -210,6 +240,6 @@ export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout
   for (const edge of layout.edges) renderEdge(edge, problems, edges);
   for (const group of layout.groups) renderGroupTitle(group, titles);
   const broken = brokenInputs(graph);
-  for (const node of layout.nodes) renderNode(node, problems, broken, nodes);
+  for (const node of layout.nodes) renderNode(node, layout.direction, problems, broken, nodes);
   return viewport;
 }

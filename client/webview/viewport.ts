@@ -30,12 +30,20 @@ export class Viewport {
       this.apply();
     });
     svg.addEventListener('pointerup', () => (drag = undefined));
+    // The wheel scrolls, as in an editor (a graph fitted to its width is read by scrolling); with Ctrl or ⌘ (and a pinch) it zooms.
     svg.addEventListener(
       'wheel',
       (event) => {
         event.preventDefault();
-        const box = svg.getBoundingClientRect();
-        this.zoomAt(Math.exp(-event.deltaY * 0.0015), event.clientX - box.left, event.clientY - box.top);
+        if (event.ctrlKey || event.metaKey) {
+          const box = svg.getBoundingClientRect();
+          this.zoomAt(Math.exp(-event.deltaY * 0.0015), event.clientX - box.left, event.clientY - box.top);
+        } else {
+          this.moved = true;
+          const [dx, dy] = event.shiftKey ? [event.deltaY, event.deltaX] : [event.deltaX, event.deltaY];
+          this.transform = { ...this.transform, x: this.transform.x - dx, y: this.transform.y - dy };
+          this.apply();
+        }
       },
       { passive: false },
     );
@@ -63,13 +71,24 @@ export class Viewport {
     this.zoomAt(factor, box.width / 2, box.height / 2);
   }
 
-  /** Fits a width × height drawing into the visible area, never enlarging past 1:1. */
-  fit(width: number, height: number): void {
+  /**
+   * Fits a width × height drawing into the visible area, never enlarging
+   * past 1:1 and never shrinking below `readable` (the zoom at which step
+   * names stay legible). When the whole drawing would need less, it fits
+   * across the layout's direction instead (the width of a top-down graph,
+   * the height of a left-to-right one) and starts at the beginning; the
+   * rest is reached by scrolling. Returns whether everything is in view.
+   */
+  fit(width: number, height: number, readable = MIN_SCALE, along: 'vertical' | 'horizontal' = 'vertical'): boolean {
     const box = this.svg.getBoundingClientRect();
-    const scale = Math.max(MIN_SCALE, Math.min(1, (box.width - 40) / Math.max(width, 1), (box.height - 40) / Math.max(height, 1)));
-    this.transform = { scale, x: (box.width - width * scale) / 2, y: Math.max(20, (box.height - height * scale) / 2) };
+    const across = along === 'vertical' ? (box.width - 40) / Math.max(width, 1) : (box.height - 40) / Math.max(height, 1);
+    const whole = Math.min(1, across, along === 'vertical' ? (box.height - 40) / Math.max(height, 1) : (box.width - 40) / Math.max(width, 1));
+    const scale = Math.max(MIN_SCALE, whole >= readable ? whole : Math.max(readable, Math.min(1, across)));
+    const centred = (room: number, size: number) => Math.max(20, (room - size * scale) / 2);
+    this.transform = { scale, x: centred(box.width, width), y: centred(box.height, height) };
     this.moved = false;
     this.apply();
+    return whole >= readable;
   }
 
   /** Brings a point of the drawing to the centre of the view. */
@@ -77,6 +96,16 @@ export class Viewport {
     const box = this.svg.getBoundingClientRect();
     this.transform = { ...this.transform, x: box.width / 2 - x * this.transform.scale, y: box.height / 2 - y * this.transform.scale };
     this.apply();
+  }
+
+  /** Scrolls (never zooms) a box of the drawing into view: when any of it is outside the view, it comes to the centre. */
+  reveal(x: number, y: number, width: number, height: number): void {
+    const box = this.svg.getBoundingClientRect();
+    const { scale } = this.transform;
+    const left = this.transform.x + x * scale;
+    const top = this.transform.y + y * scale;
+    const inside = left >= 0 && top >= 0 && left + width * scale <= box.width && top + height * scale <= box.height;
+    if (!inside) this.center(x + width / 2, y + height / 2);
   }
 
   private apply(): void {

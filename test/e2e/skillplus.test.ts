@@ -93,6 +93,8 @@ test('the flow preview opens from flow.py: stages as clusters, nodes by kind; a 
   assert.equal(await preview.locator('.node.kind-fanout').count(), 1);
   assert.equal(await preview.locator('.node.kind-loop').count(), 1);
   await page.screenshot({ path: path.join(ARTIFACTS, 'flow-preview.png') });
+  // The flow is taller than the panel at a readable zoom: find the node first, which scrolls it into view.
+  await preview.locator('#search').fill('write');
   await preview.locator('.node[data-id="write"] .label').click();
   // The node's id is selected in flow.py (line 20, columns 29-33).
   await page.locator('.statusbar-item', { hasText: 'Ln 20, Col 34 (5 selected)' }).waitFor({ timeout: 30000 });
@@ -100,6 +102,7 @@ test('the flow preview opens from flow.py: stages as clusters, nodes by kind; a 
 
 test('what the model sees at a node chosen in the preview: the tips for that node and State, with sizes', async () => {
   const preview = previewFrame(page);
+  await preview.locator('#search').fill('route');
   await preview.locator('.node[data-id="route"] .label').click();
   await preview.locator('#context').click();
   const panel = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');

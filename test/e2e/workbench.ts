@@ -13,8 +13,13 @@ export async function openFile(page: Page, relative: string, firstLine: string):
   await page.locator('.quick-input-widget input').fill(relative);
   // Recently opened files are listed first: pick the row of this skill's folder.
   await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) }).first().click();
-  await page.keyboard.press('Control+Home');
-  await page.locator('.monaco-editor .view-line', { hasText: firstLine }).first().waitFor();
+  // The editor may take the keys only once it has opened: go to the top until the first line shows.
+  const first = page.locator('.monaco-editor .view-line', { hasText: firstLine }).first();
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await page.keyboard.press('Control+Home');
+    if (await first.waitFor({ timeout: 5000 }).then(() => true, () => false)) return;
+  }
+  await first.waitFor();
 }
 
 /** Runs a command from the command palette by its title. */

@@ -29,6 +29,13 @@ async function showGraph(graph: GraphJson, direction: 'RIGHT' | 'DOWN' = 'RIGHT'
   await page.locator('#status', { hasText: `${steps} step` }).waitFor();
 }
 
+/** Whether an element's box lies inside the page's view. */
+async function inView(locator: ReturnType<Page['locator']>): Promise<boolean> {
+  const box = await locator.boundingBox();
+  const size = page.viewportSize()!;
+  return !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height;
+}
+
 async function posted(): Promise<{ type: string; [key: string]: unknown }[]> {
   return page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted);
 }
@@ -189,6 +196,8 @@ test('a large graph gets an overview; clicking it moves the view', async () => {
   assert.notEqual(await page.locator('#graph .viewport').getAttribute('transform'), before);
   await page.screenshot({ path: path.join(ARTIFACTS, 'large-40-steps.png') });
   await showGraph(graphOf('csv-report'));
+  // The view is still where the large graph left it; once fitted, a small graph is wholly in view and needs no overview.
+  await page.locator('#fit').click();
   assert.equal(await page.locator('#overview').isVisible(), false, 'small graphs need no overview');
 });
 
@@ -202,6 +211,28 @@ test('themes: VS Code dark and high-contrast colours apply through CSS variables
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(30, 30, 30)');
   assert.equal(await page.locator('.node[data-id="load-table"] .shape').first().evaluate((shape) => getComputedStyle(shape).fill), 'rgb(37, 37, 38)');
   await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report-dark.png') });
+});
+
+test('compact nodes: a long name wraps onto two lines, a long type is abbreviated, the full texts are on hover', async () => {
+  const graph = structuredClone(graphOf('csv-report'));
+  const step = graph.nodes.find((node) => node.id === 'profile-columns')!;
+  step.label = 'profile-every-column-of-the-loaded-table-carefully';
+  step.outputs[0].type = 'list[dict[str, ColumnStatistics]]';
+  await showGraph(graph, 'DOWN');
+  const node = page.locator('.node[data-id="profile-columns"]');
+  assert.deepEqual(await node.locator('.label tspan').allTextContents(), ['profile-every-column-of-', 'the-loaded-table-carefu…']);
+  assert.equal(await node.locator('title').first().textContent(), step.label);
+  const port = node.locator(`.port[data-port="${step.outputs[0].name}"]`);
+  assert.equal(await port.locator('text').textContent(), `${step.outputs[0].name}: list[…]`);
+  assert.equal(await port.locator('title').textContent(), `${step.outputs[0].name}: list[dict[str, ColumnStatistics]]`);
+  // The node is as wide as the name's longer line needs, not as the type.
+  const width = Number(await node.locator('.shape').first().getAttribute('width'));
+  assert.ok(width < 'profile-every-column-of-'.length * 7 + 60, `node ${width} px wide`);
+  // Top-down, inputs attach to the top edge and outputs to the bottom.
+  const circles = await node.locator('.port circle').evaluateAll((items) => items.map((item) => ({ input: item.closest('.port')!.classList.contains('input'), y: Number(item.getAttribute('cy')) })));
+  const height = Number(await node.locator('.shape').first().getAttribute('height'));
+  assert.ok(circles.every((circle) => Math.abs(circle.y - (circle.input ? 0 : height)) <= 4), `${JSON.stringify(circles)} on a node ${height} px high`);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'compact-top-down.png') });
 });
 
 test('renders a MetaSkill composition: kinds, composed skills that open, guards, substitutes and binding edges into arguments', async () => {
@@ -251,7 +282,9 @@ test('renders a skill+ flow: stages as clusters around their nodes, node kinds, 
   // The loop's back edge and exit, the branch's cases.
   assert.equal(await page.locator('.edge.control[data-from="fill"][data-to="refine"]').count(), 1);
   assert.ok((await page.locator('#graph .edge-label').allTextContents()).some((label) => label.startsWith('until coverage')));
-  await page.locator('#fit').click();
+  // Fit keeps names readable, which leaves part of this flow out of view: zoom out (the user's choice) until the last stage shows.
+  const title = page.locator('.cluster[data-group="decide"] .cluster-title');
+  for (let step = 0; step < 10 && !(await inView(title)); step++) await page.keyboard.press('-');
   const before = (await posted()).length;
   await page.locator('.node[data-id="route"] .label').click();
   const route = graph.nodes.find((node) => node.id === 'route')!;

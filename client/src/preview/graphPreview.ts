@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { GraphJson } from '../../../server/src/compile/graphJson';
 import { previewHtml } from '../../webview/html';
-import type { Direction, HostMessage, WebviewMessage } from '../../webview/protocol';
+import type { DirectionChoice, HostMessage, WebviewMessage } from '../../webview/protocol';
 import type { SkillInfo } from '../extension';
 import { nodeAtCursor } from './nodeAtCursor';
 
@@ -141,7 +141,7 @@ export class GraphPreviews implements vscode.Disposable {
     const graph = await client.sendRequest<GraphJson | null>('skillgraph/graph', { uri: uri.toString() }).catch(() => null);
     if (!graph) return;
     this.lastGraph.set(uri.toString(), graph);
-    const direction = this.context.workspaceState.get<Direction>(DIRECTION_KEY, 'RIGHT');
+    const direction = this.context.workspaceState.get<DirectionChoice>(DIRECTION_KEY, 'auto');
     await panel.webview.postMessage({ type: 'graph', graph, direction } satisfies HostMessage);
     const editor = vscode.window.activeTextEditor;
     if (editor) await this.highlight(editor);

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { compileSkill } from './compileCommand';
+import { nativeFingerprint, shownByVsCode } from './nativeFindings';
 import { ContextViews } from './preview/contextView';
 import { GraphPreviews } from './preview/graphPreview';
 
@@ -30,6 +31,18 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'file', pattern: '**/rules/*.{md,py}' },
 ];
 
+/** Whether Skillgraph shows its findings that VS Code's own skill checks already show (docs/vscode.md). */
+function repeatVsCodeFindings(): boolean {
+  return vscode.workspace.getConfiguration('skillgraph').get<boolean>('diagnostics.repeatVSCodeFindings', false);
+}
+
+/** Skillgraph's diagnostics of a document without those VS Code already shows there. */
+function withoutRepeats(uri: vscode.Uri, items: vscode.Diagnostic[]): vscode.Diagnostic[] {
+  if (repeatVsCodeFindings() || path.basename(uri.fsPath) !== 'SKILL.md') return items;
+  const native = vscode.languages.getDiagnostics(uri).filter((item) => item.source === undefined);
+  return native.length === 0 ? items : items.filter((item) => !shownByVsCode(item, native));
+}
+
 function createClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
@@ -43,6 +56,16 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
       configurationSection: 'skillgraph',
       // Scripts, references and assets of skill folders: creating or deleting one re-checks the skills naming it.
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*'),
+    },
+    middleware: {
+      async provideDiagnostics(document, previousResultId, token, next) {
+        const report = await next(document, previousResultId, token);
+        const uri = document instanceof vscode.Uri ? document : document.uri;
+        return report && report.kind === 'full' ? { ...report, items: withoutRepeats(uri, report.items) } : report;
+      },
+      handleDiagnostics(uri, diagnostics, next) {
+        next(uri, withoutRepeats(uri, diagnostics));
+      },
     },
   };
   return new LanguageClient('skillgraph', 'Skillgraph', serverOptions, clientOptions);
@@ -99,10 +122,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await vscode.commands.executeCommand('editor.action.showReferences', target, at, locations);
     }),
     vscode.window.onDidChangeActiveTextEditor(() => void updateStatus()),
-    vscode.languages.onDidChangeDiagnostics(() => void updateStatus()),
+    vscode.languages.onDidChangeDiagnostics((event) => {
+      void updateStatus();
+      refreshWhenVsCodeFindingsChange(event.uris);
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('skillgraph.diagnostics.repeatVSCodeFindings')) client?.getFeature('textDocument/diagnostic').refresh();
+    }),
   );
   await client.start();
   await updateStatus();
+}
+
+/** VS Code's own findings of each SKILL.md, as last seen: Skillgraph's are pulled again (and filtered again) when they change. */
+const nativeSeen = new Map<string, string>();
+
+function refreshWhenVsCodeFindingsChange(uris: readonly vscode.Uri[]): void {
+  let changed = false;
+  for (const uri of uris) {
+    if (path.basename(uri.fsPath) !== 'SKILL.md') continue;
+    const fingerprint = nativeFingerprint(vscode.languages.getDiagnostics(uri));
+    if (nativeSeen.get(uri.toString()) === fingerprint) continue;
+    nativeSeen.set(uri.toString(), fingerprint);
+    changed = true;
+  }
+  if (changed && !repeatVsCodeFindings()) client?.getFeature('textDocument/diagnostic').refresh();
 }
 
 export async function deactivate(): Promise<void> {

@@ -23,7 +23,7 @@ test('the in-editor API suite passes inside VS Code (code-server extension host)
     cpSync(results, path.join(REPO, 'test-artifacts', 'e2e', 'in-host-results.json'));
     assert.match(report.vscode, /^1\.139\./);
     assert.deepEqual(report.results.filter((result) => !result.ok), []);
-    assert.equal(report.results.length, 10);
+    assert.equal(report.results.length, 11);
   } finally {
     await context.close();
     server.stop();

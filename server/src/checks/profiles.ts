@@ -65,7 +65,8 @@ export const PROFILES: Record<ProfileId, Profile> = {
   // The upload validator is strict: it rejects unknown keys and values that are not strings where the spec asks for strings.
   'claude-api': { id: 'claude-api', consumer: 'the Claude API upload', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: { unknown_frontmatter_key: 'error', portable_value: 'error' } },
   codex: { id: 'codex', consumer: 'Codex', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: {} },
-  vscode: { id: 'vscode', consumer: "VS Code's skill validator", knownKeys: new Set(VSCODE_KEYS), nameRequired: true, nestedMetadata: false, severities: {} },
+  // VS Code (1.139) warns, rather than fails, when the name and the folder differ.
+  vscode: { id: 'vscode', consumer: "VS Code's skill validator", knownKeys: new Set(VSCODE_KEYS), nameRequired: true, nestedMetadata: false, severities: { name_mismatch: 'warning' } },
   // OpenSquilla skips a skill only when its frontmatter does not load or has no string `name` (and over 256,000 bytes):
   // the spec's naming and length rules are portability advice there.
   opensquilla: {

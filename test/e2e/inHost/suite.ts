@@ -143,6 +143,32 @@ const tests: [string, () => Promise<void>][] = [
       assert.ok(hovers.length > 0);
     },
   ],
+  [
+    "a finding VS Code's own skill check shows at the same place is left out; its quick fix stays; a setting shows it again",
+    async () => {
+      const settings = vscode.workspace.getConfiguration('skillgraph');
+      await settings.update('profile', 'vscode', vscode.ConfigurationTarget.Global);
+      const folder = skillUri('overlap-folder');
+      const file = vscode.Uri.joinPath(folder, 'SKILL.md');
+      await vscode.workspace.fs.writeFile(file, Buffer.from('---\nname: other-name\ndescription: Does one thing. Use when testing the overlap.\nfoo: bar\n---\n\n# Body\n'));
+      try {
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+        const codes = () => vscode.languages.getDiagnostics(file).filter((item) => item.source === 'skillgraph').map(codeOf);
+        // VS Code's own finding, then Skillgraph's without the same one.
+        await until(() => vscode.languages.getDiagnostics(file).find((item) => item.source === undefined && /should match the folder name/.test(item.message)));
+        await until(() => codes().includes('unknown_frontmatter_key') && !codes().includes('name_mismatch'));
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file, new vscode.Range(1, 8, 1, 8));
+        assert.ok(actions.some((action) => action.title === 'Rename the skill to "overlap-folder" (its folder name)'), actions.map((action) => action.title).join(', '));
+        await settings.update('diagnostics.repeatVSCodeFindings', true, vscode.ConfigurationTarget.Global);
+        await until(() => codes().includes('name_mismatch'));
+      } finally {
+        await settings.update('diagnostics.repeatVSCodeFindings', undefined, vscode.ConfigurationTarget.Global);
+        await settings.update('profile', undefined, vscode.ConfigurationTarget.Global);
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        await vscode.workspace.fs.delete(folder, { recursive: true });
+      }
+    },
+  ],
 ];
 
 /** Runs every test and reports each; never throws. */

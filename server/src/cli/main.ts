@@ -32,6 +32,9 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
   const discovery = discoverSkills(fs, command.paths, process.cwd());
   for (const missing of discovery.missing) process.stderr.write(`skillgraph: ${missing}: no such file or folder\n`);
   if (discovery.missing.length > 0) return EXIT_USAGE;
+  for (const file of discovery.outside) process.stderr.write(`skillgraph: ${file} is not part of a skill (no SKILL.md in its folder or above); skipped\n`);
+  // A hook passes whatever changed: files of no skill alone are nothing to check, not a mistake.
+  if (discovery.skills.length === 0 && discovery.misnamed.length === 0 && discovery.outside.length === command.paths.length) return EXIT_CLEAN;
   if (discovery.skills.length === 0 && discovery.misnamed.length === 0) {
     process.stderr.write(`skillgraph: no SKILL.md found under ${command.paths.join(', ')}\n`);
     return EXIT_USAGE;

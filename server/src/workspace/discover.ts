@@ -14,6 +14,8 @@ export interface Discovery {
   misnamed: FoundSkill[];
   /** Arguments that do not exist. */
   missing: string[];
+  /** File arguments that belong to no skill (no SKILL.md in their folder or above it). */
+  outside: string[];
 }
 
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -22,9 +24,12 @@ const SKIPPED = new Set(['.git', 'node_modules']);
  * Finds skills under the given files and folders. Skips `.git` and
  * `node_modules`; follows a linked folder only when it stays inside the
  * argument's tree, and visits every real folder once, so link loops end.
+ * A file other than a SKILL.md stands for the skill it belongs to (the
+ * nearest SKILL.md in its folder or above, not above `cwd` when it is
+ * inside it): a hook passes changed files, a `flow.py` or a script among them.
  */
 export function discoverSkills(fs: FileSystem, args: string[], cwd: string): Discovery {
-  const discovery: Discovery = { skills: [], misnamed: [], missing: [] };
+  const discovery: Discovery = { skills: [], misnamed: [], missing: [], outside: [] };
   const seenFiles = new Set<string>();
   for (const arg of args) {
     const absolute = path.resolve(cwd, arg);
@@ -39,12 +44,27 @@ export function discoverSkills(fs: FileSystem, args: string[], cwd: string): Dis
       const found = { file: absolute, display: arg };
       if (path.basename(absolute) === 'SKILL.md') addOnce(discovery.skills, seenFiles, found);
       else if (path.basename(absolute).toLowerCase() === 'skill.md') discovery.misnamed.push(found);
+      else {
+        const owner = owningSkill(fs, absolute, cwd);
+        if (owner) addOnce(discovery.skills, seenFiles, { file: owner, display: path.isAbsolute(arg) ? owner : path.relative(cwd, owner) });
+        else discovery.outside.push(arg);
+      }
       continue;
     }
     walk(fs, absolute, arg, real, new Set<string>(), discovery, seenFiles);
   }
   discovery.skills.sort((a, b) => a.display.localeCompare(b.display));
   return discovery;
+}
+
+/** The SKILL.md of the skill a file belongs to: the nearest in its folder or above (up to `cwd` when the file is inside it). */
+function owningSkill(fs: FileSystem, file: string, cwd: string): string | undefined {
+  const top = isWithin(cwd, file) ? cwd : path.parse(file).root;
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'SKILL.md');
+    if (fs.stat(candidate)?.kind === 'file') return candidate;
+    if (dir === top || path.dirname(dir) === dir) return undefined;
+  }
 }
 
 function addOnce(list: FoundSkill[], seen: Set<string>, found: FoundSkill): void {

@@ -1,0 +1,109 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { before, test } from 'node:test';
+import { parse } from 'yaml';
+import { REPO, trackedCopy } from '../helpers/trackedCopy';
+
+// The composite action of action.yml, run as a runner would run it, minus
+// the two steps that are other actions (set up Node: this machine has it;
+// upload to code scanning: GitHub's service): each `run` step in bash with
+// `-eo pipefail`, its `${{ inputs.* }}` and `${{ github.action_path }}`
+// filled in, the action in a copy of this repository's tracked files.
+
+interface Step {
+  name: string;
+  uses?: string;
+  if?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+  'working-directory'?: string;
+}
+interface Action {
+  inputs: Record<string, { default: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(readFileSync(path.join(REPO, 'action.yml'), 'utf8')) as Action;
+let actionPath: string;
+let workspace: string;
+
+function expand(text: string, inputs: Record<string, string>): string {
+  return text.replace(/\$\{\{\s*(inputs\.([\w-]+)|github\.action_path)\s*\}\}/g, (_, whole: string, name?: string) => {
+    if (whole === 'github.action_path') return actionPath;
+    assert.ok(name! in action.inputs, `unknown input ${name}`);
+    return inputs[name!] ?? action.inputs[name!].default;
+  });
+}
+
+function runStep(step: Step, inputs: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value, inputs)]));
+  const cwd = step['working-directory'] ? expand(step['working-directory'], inputs) : workspace;
+  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expand(step.run!, inputs)], { cwd, env: { ...process.env, ...env, GITHUB_ACTION_PATH: actionPath, GITHUB_WORKSPACE: workspace }, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const check = (inputs: Record<string, string>) => runStep(action.runs.steps.find((step) => step.name === 'Check the skills')!, inputs);
+
+before(() => {
+  actionPath = trackedCopy('sg-action-');
+  workspace = mkdtempSync(path.join(tmpdir(), 'sg-action-ws-'));
+  cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
+  // A skill with a warning and nothing worse, for max-warnings.
+  mkdirSync(path.join(workspace, 'warned'));
+  writeFileSync(path.join(workspace, 'warned', 'SKILL.md'), '---\nname: warned\ndescription: Shows one warning. Use when testing max-warnings.\nfoo: bar\n---\n\n# Warned\n');
+  const build = runStep(action.runs.steps.find((step) => step.name === 'Build Skillgraph')!, {});
+  assert.equal(build.status, 0, build.stderr);
+});
+
+test('the action is composite: Node first, the check, then the SARIF upload only when asked (and even after a failed check)', () => {
+  assert.equal(action.runs.using, 'composite');
+  const steps = action.runs.steps;
+  assert.match(steps[0].uses ?? '', /^actions\/setup-node@v\d+$/);
+  assert.equal(steps[0].with?.['node-version'], '${{ inputs.node-version }}');
+  const upload = steps.at(-1)!;
+  assert.match(upload.uses ?? '', /^github\/codeql-action\/upload-sarif@v\d+$/);
+  assert.equal(upload.if, "${{ always() && inputs.sarif != '' }}");
+  assert.equal(upload.with?.sarif_file, '${{ inputs.sarif }}');
+  assert.deepEqual(Object.keys(action.inputs).sort(), ['max-warnings', 'node-version', 'paths', 'profile', 'sarif']);
+});
+
+test('clean skills: exit 0, notes as annotations on their files', () => {
+  const { status, stdout, stderr } = check({ paths: 'csv-report release-notes' });
+  assert.equal(status, 0, stderr);
+  assert.match(stdout, /^::notice file=csv-report\/SKILL\.md,line=28,col=15,endLine=28,endColumn=23,title=skillgraph external_input::/m);
+  assert.doesNotMatch(stdout, /^::(error|warning)/m);
+});
+
+test('errors fail the step; paths on separate lines are all checked', () => {
+  const { status, stdout } = check({ paths: 'mistakes/broken-procedure\nmistakes/skipped-skill' });
+  assert.equal(status, 1);
+  assert.match(stdout, /^::error file=mistakes\/broken-procedure\/SKILL\.md,line=\d+.*title=skillgraph dependency_cycle::/m);
+  assert.match(stdout, /^::error file=mistakes\/skipped-skill\/SKILL\.md,line=3,.*title=skillgraph unquoted_colon::/m);
+});
+
+test('max-warnings and profile reach the check', () => {
+  assert.equal(check({ paths: 'warned' }).status, 0);
+  const limited = check({ paths: 'warned', 'max-warnings': '0' });
+  assert.equal(limited.status, 1);
+  assert.match(limited.stdout, /^::warning file=warned\/SKILL\.md,line=4,.*unknown_frontmatter_key::/m);
+  // The Claude API upload rejects unknown keys: an error under that profile.
+  const strict = check({ paths: 'warned', profile: 'claude-api' });
+  assert.equal(strict.status, 1);
+  assert.match(strict.stdout, /^::error file=warned\/SKILL\.md,line=4,.*unknown_frontmatter_key::/m);
+});
+
+test('sarif: the report is written for the upload step, and the annotations still decide the exit status', () => {
+  const { status } = check({ paths: 'mistakes/broken-procedure', sarif: 'skillgraph.sarif' });
+  assert.equal(status, 1);
+  const sarif = JSON.parse(readFileSync(path.join(workspace, 'skillgraph.sarif'), 'utf8'));
+  assert.equal(sarif.version, '2.1.0');
+  assert.ok(sarif.runs[0].results.some((result: { ruleId: string }) => result.ruleId === 'dependency_cycle'));
+  // A usage mistake is not a finding: the SARIF run's exit 2 ends the step with it.
+  const mistaken = check({ paths: 'no-such-folder', sarif: 'skillgraph.sarif' });
+  assert.equal(mistaken.status, 2);
+  assert.match(mistaken.stderr, /no-such-folder: no such file or folder/);
+});

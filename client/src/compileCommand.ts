@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { skillEditor } from './skillEditor';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { CompileAnswer } from '../../server/src/compile/compiled';
 import { findingLine, MAX_ROUNDS, refineWithModel } from './refineWithModel';
@@ -64,7 +65,7 @@ async function refined(client: LanguageClient, output: vscode.LogOutputChannel, 
  * the output channel.
  */
 export async function compileSkill(client: LanguageClient | undefined, output: vscode.LogOutputChannel, uri?: vscode.Uri): Promise<void> {
-  const document = uri ?? vscode.window.activeTextEditor?.document.uri;
+  const document = uri ?? skillEditor()?.document.uri;
   if (!client || !document) {
     vscode.window.showInformationMessage('Skillgraph: open a SKILL.md (or a file of a skill+ package) to compile it.');
     return;

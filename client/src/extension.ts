@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { compileSkill } from './compileCommand';
 import { nativeFingerprint, shownByVsCode } from './nativeFindings';
+import { DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
 import { ContextViews } from './preview/contextView';
 import { GraphPreviews } from './preview/graphPreview';
 
@@ -18,18 +19,6 @@ export interface SkillInfo {
   errors: number;
   warnings: number;
 }
-
-/**
- * SKILL.md files, and the files a skill+ package is made of. The server
- * answers for the latter only in folders whose SKILL.md is skill+, so
- * ordinary Python and Markdown stay with their own extensions.
- */
-export const DOCUMENT_SELECTOR = [
-  { scheme: 'file', pattern: '**/SKILL.md' },
-  { scheme: 'file', pattern: '**/{flow.py,flow.yaml,state.py,spec.md}' },
-  { scheme: 'file', pattern: '**/references/*.md' },
-  { scheme: 'file', pattern: '**/rules/*.{md,py}' },
-];
 
 /** Whether Skillgraph shows its findings that VS Code's own skill checks already show (docs/vscode.md). */
 function repeatVsCodeFindings(): boolean {
@@ -114,7 +103,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       vscode.window.showInformationMessage('Skillgraph: language server restarted.');
     }),
     vscode.commands.registerCommand('skillgraph.showOutput', () => output.show()),
-    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) => compileSkill(client, output, typeof uri === 'string' ? vscode.Uri.parse(uri) : uri)),
+    vscode.commands.registerCommand('skillgraph.openExample', () => openExample(context)),
+    // From the palette with a preview in front, the skill is the preview's.
+    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) => compileSkill(client, output, typeof uri === 'string' ? vscode.Uri.parse(uri) : uri ?? (skillEditor() ? undefined : previews.shownSkill()))),
     vscode.commands.registerCommand('skillgraph.showReferences', async (uri: string, position: { line: number; character: number }) => {
       const target = vscode.Uri.parse(uri);
       const at = new vscode.Position(position.line, position.character);
@@ -132,6 +123,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   await client.start();
   await updateStatus();
+}
+
+/**
+ * Opens the example skill the walkthrough starts from: a copy in the
+ * extension's own storage (made once, then reused with whatever the user
+ * changed), never a file of the user's workspace.
+ */
+async function openExample(context: vscode.ExtensionContext): Promise<void> {
+  const target = vscode.Uri.joinPath(context.globalStorageUri, 'examples', 'csv-report');
+  const skill = vscode.Uri.joinPath(target, 'SKILL.md');
+  const exists = await vscode.workspace.fs.stat(skill).then(() => true, () => false);
+  if (!exists) await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', 'csv-report'), target, { overwrite: false });
+  // Beside the walkthrough, so its next steps (the preview, compile) find the skill in a visible editor.
+  await vscode.window.showTextDocument(skill, { viewColumn: vscode.ViewColumn.Beside });
 }
 
 /** VS Code's own findings of each SKILL.md, as last seen: Skillgraph's are pulled again (and filtered again) when they change. */

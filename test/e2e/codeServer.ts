@@ -100,10 +100,10 @@ export function stopCodeServer(server: CodeServer | undefined, artifacts: string
   rmSync(server.dir, { recursive: true, force: true });
 }
 
-/** Packages an extension folder as a .vsix with vsce (by default Skillgraph itself, as `npm run package` does). */
-export function packageExtension(folder = REPO, extraArgs = ['--readme-path', 'client/README.md']): string {
+/** Packages an extension folder as a .vsix with vsce (by default Skillgraph itself, with the options of `npm run package`). */
+export function packageExtension(folder = REPO, extraArgs = ['--readme-path', 'client/README.md', '--baseImagesUrl', 'https://github.com/skillgraph/skillgraph/raw/HEAD/client']): string {
   const vsix = path.join(mkdtempSync(path.join(tmpdir(), 'sg-vsix-')), 'extension.vsix');
-  execFileSync(path.join(REPO, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', ...extraArgs, '-o', vsix], { cwd: folder, stdio: 'pipe' });
+  execFileSync(path.join(REPO, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', ...extraArgs, '-o', vsix], { cwd: folder, stdio: 'pipe' });
   return vsix;
 }
 
@@ -114,5 +114,6 @@ export async function packageTestExtension(packageJson: string, entry: string, r
   writeFileSync(path.join(folder, 'README.md'), `${readme}\n`);
   const main = (JSON.parse(readFileSync(packageJson, 'utf8')) as { main: string }).main;
   await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile: path.join(folder, main), logLevel: 'warning' });
-  return packageExtension(folder, ['--skip-license']);
+  // Test-only extensions have no repository to name.
+  return packageExtension(folder, ['--skip-license', '--allow-missing-repository']);
 }

@@ -7,6 +7,7 @@ import type { ModelContext } from '../../../server/src/compile/modelContext';
 import { contextHtml } from '../../webview/html';
 import type { ContextHostMessage, ContextNode, ContextPageMessage } from '../../webview/protocol';
 import type { SkillInfo } from '../extension';
+import { skillEditor } from '../skillEditor';
 import { nodeAtCursor } from './nodeAtCursor';
 
 interface Shown {
@@ -33,7 +34,7 @@ export class ContextViews implements vscode.Disposable {
 
   /** Opens the context of the skill+ package `uri` belongs to, at `node` (else the node under the cursor, else a pick). */
   async open(uri: vscode.Uri | undefined, node: string | undefined): Promise<void> {
-    const editor = vscode.window.activeTextEditor;
+    const editor = skillEditor();
     const from = uri ?? editor?.document.uri;
     const info = from ? await this.skillInfo(from) : null;
     if (!from || !info || info.format !== 'skillplus') {

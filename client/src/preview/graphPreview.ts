@@ -7,6 +7,7 @@ import type { GraphJson } from '../../../server/src/compile/graphJson';
 import { previewHtml } from '../../webview/html';
 import type { DirectionChoice, HostMessage, WebviewMessage } from '../../webview/protocol';
 import type { SkillInfo } from '../extension';
+import { skillEditor } from '../skillEditor';
 import { nodeAtCursor } from './nodeAtCursor';
 
 const DIRECTION_KEY = 'skillgraph.preview.direction';
@@ -36,9 +37,16 @@ export class GraphPreviews implements vscode.Disposable {
     );
   }
 
+  /** The skill of the preview the user is looking at (the active one, else a visible one): commands run from it act on that skill. */
+  shownSkill(): vscode.Uri | undefined {
+    const panels = [...this.panels];
+    const [key] = panels.find(([, panel]) => panel.active) ?? panels.find(([, panel]) => panel.visible) ?? [];
+    return key ? vscode.Uri.parse(key) : undefined;
+  }
+
   /** Opens (or shows) the preview of the skill a file belongs to (a SKILL.md, or any file of a skill+ package). */
   async open(uri: vscode.Uri | undefined, toSide: boolean): Promise<void> {
-    const from = uri ?? vscode.window.activeTextEditor?.document.uri;
+    const from = uri ?? skillEditor()?.document.uri;
     const info = from && path.basename(from.fsPath) !== 'SKILL.md' ? await this.skillInfo(from) : null;
     const target = from && path.basename(from.fsPath) === 'SKILL.md' ? from : info ? vscode.Uri.parse(info.skillFile) : undefined;
     if (!target) {

@@ -1,25 +1,19 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { isMap, type Node } from 'yaml';
 import type { Span } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../parse/yamlSyntax';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import { isRuleCode, type RuleCode } from './rules';
+import * as precompiled from './schemaValidators.generated';
 
 type SchemaObject = Record<string, unknown> & { description?: string; properties?: Record<string, SchemaObject>; 'x-code'?: string };
 
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
-// `x-code` ties a schema node to the diagnostic code its errors carry.
-ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
+/** The validators compiled at build time, by the `$id` of their schema. */
+const validators = new Map<string, ValidateFunction>(Object.entries(precompiled.ids).map(([name, id]) => [id, precompiled[name as keyof typeof precompiled.ids]]));
 
-const compiled = new Map<object, ValidateFunction>();
-
-/** Compiles a schema once per process. */
-function compileSchema(schema: object): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
+function validatorFor(schema: { $id?: string }): ValidateFunction {
+  const validate = schema.$id ? validators.get(schema.$id) : undefined;
+  if (!validate) throw new Error(`no precompiled validator for the schema ${schema.$id ?? '(without $id)'}: add it to schemaSet.ts`);
   return validate;
 }
 
@@ -43,8 +37,8 @@ export interface SchemaTarget {
  * missing key on its parent's key, an unknown key on that key, any other
  * error on the offending value. Only the innermost errors are kept.
  */
-export function validateAgainstSchema(schema: object, value: unknown, target: SchemaTarget): Diagnostic[] {
-  const validate = compileSchema(schema);
+export function validateAgainstSchema(schema: { $id?: string }, value: unknown, target: SchemaTarget): Diagnostic[] {
+  const validate = validatorFor(schema);
   if (validate(value)) return [];
   const errors = innermost(validate.errors ?? []);
   const seen = new Set<string>();

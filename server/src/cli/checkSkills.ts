@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import type { FoundSkill } from '../workspace/discover';
@@ -12,6 +12,13 @@ const PARALLEL_FROM = 2000;
 const MAX_AUTO_JOBS = 4;
 /** Skills handed to a thread at a time: large enough to keep messages rare, small enough to balance uneven skills. */
 const BATCH = 16;
+/** The argument that makes the CLI's entry serve check batches in a thread instead of running a command. */
+export const CHECK_THREAD_FLAG = '--skillgraph-check-thread';
+
+/** worker_threads is loaded only by runs that start threads (it costs a one-skill run several milliseconds of start-up). */
+function workerThreads(): typeof WorkerThreads {
+  return require('node:worker_threads') as typeof WorkerThreads;
+}
 
 interface WorkerSetup {
   profile: ProfileId;
@@ -67,7 +74,7 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
   const analyseHere = (batch: Batch) => analyseBatch(fs, catalog, options.profile, batch);
 
   const startWorker = () => {
-    const worker = new Worker(entry, { workerData: { profile: options.profile, catalogRoots: options.catalogRoots } satisfies WorkerSetup });
+    const worker = new (workerThreads().Worker)(entry, { argv: [CHECK_THREAD_FLAG], workerData: { profile: options.profile, catalogRoots: options.catalogRoots } satisfies WorkerSetup });
     const inFlight: Batch[] = [];
     let started = false;
     const send = () => {
@@ -120,6 +127,7 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
 
 /** The thread side of checkSkills: analyses each batch it is handed and posts back the reports. */
 export function serveCheckBatches(): void {
+  const { parentPort, workerData } = workerThreads();
   const { profile, catalogRoots } = workerData as WorkerSetup;
   const fs = new NodeFileSystem();
   const catalog = new SkillCatalog(fs, catalogRoots);

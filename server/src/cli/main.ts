@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isMainThread } from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import { CompileRefused, compileSkill } from '../compile/compileSkill';
 import { resultLines, SINGLE_FILE, targetsFor, type CompileResult } from '../compile/compiled';
@@ -11,7 +10,7 @@ import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { parseArgs, USAGE, UsageError, type Command } from './args';
-import { checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
+import { CHECK_THREAD_FLAG, checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
 import { assembleReport, countBySeverity, toReported } from './reportedDiagnostic';
 import { WriteRefused, writePackage } from './writePackage';
 import { formatGithub } from './reporters/github';
@@ -219,8 +218,8 @@ function fail(error: unknown): void {
   process.exitCode = EXIT_USAGE;
 }
 
-// The same file runs the check threads a large run starts.
-if (isMainThread) {
+// The same file runs the check threads a large run starts (they get the flag).
+if (!process.argv.includes(CHECK_THREAD_FLAG)) {
   // A reader that stops early (`skillgraph check | head`) closes the pipe: stop quietly, as other command-line tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;

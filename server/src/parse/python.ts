@@ -1,6 +1,14 @@
 import { TreeFragment, type SyntaxNode, type Tree } from '@lezer/common';
-import { parser } from '@lezer/python';
+import type * as LezerPython from '@lezer/python';
 import type { Span } from './lineIndex';
+
+let grammar: typeof LezerPython.parser | undefined;
+
+/** The Python grammar is built on first use: only skill+ packages need it, and building it costs every other run's start-up several milliseconds. */
+function pythonParser(): typeof LezerPython.parser {
+  grammar ??= (require('@lezer/python') as typeof LezerPython).parser;
+  return grammar;
+}
 
 /**
  * Python read with `@lezer/python`, never imported or run: a syntax tree
@@ -22,6 +30,7 @@ export interface PythonSyntax {
  * language server reparses flow.py on every keystroke.
  */
 export function parsePython(file: string, text: string, previous?: PythonSyntax): PythonSyntax {
+  const parser = pythonParser();
   const tree = previous ? parser.parse(text, changedFragments(previous, text)) : parser.parse(text);
   const errors: Span[] = [];
   tree.iterate({

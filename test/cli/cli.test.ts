@@ -415,3 +415,21 @@ test('MetaSkill, --catalog: skills under another folder are composable too', () 
   assert.match(alone.stdout, /runs "writer", which is not in the catalog/);
   assert.equal(run(['check', join(dir, 'plans'), '--catalog', join(dir, 'shared')]).status, 0);
 });
+
+test('the launcher runs the CLI with its code cache, and without it or with one that does not fit', () => {
+  const copy = mkdtempSync(join(tmpdir(), 'sg-launch-'));
+  mkdirSync(join(copy, 'dist'));
+  for (const file of ['cli.js', 'cli-main.js']) cpSync(join(root, 'dist', file), join(copy, 'dist', file));
+  const check = () => spawnSync(process.execPath, [join(copy, 'dist', 'cli.js'), 'check', join(root, 'examples', 'mistakes', 'skipped-skill')], { encoding: 'utf8' });
+  const expected = run(['check', 'examples/mistakes/skipped-skill']);
+  assert.equal(expected.status, 1);
+  // No cache beside the bundle.
+  const without = check();
+  assert.equal(without.status, 1, without.stderr);
+  assert.match(without.stdout, /unquoted_colon/);
+  // A cache V8 cannot use (another build's, damaged): refused, the bundle compiles as usual.
+  writeFileSync(join(copy, 'dist', 'cli-main.cache'), readFileSync(join(root, 'dist', 'cli-main.cache')).subarray(0, 1000));
+  const damaged = check();
+  assert.equal(damaged.status, 1, damaged.stderr);
+  assert.equal(damaged.stdout, without.stdout);
+});

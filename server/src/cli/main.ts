@@ -23,7 +23,7 @@ const EXIT_CLEAN = 0;
 const EXIT_FINDINGS = 1;
 const EXIT_USAGE = 2;
 
-/** Docs ship beside dist/ in the package: dist/cli.js → docs/rules. */
+/** Docs ship beside dist/ in the package: dist/cli-main.js → docs/rules. */
 const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
 
 async function runCheck(command: Extract<Command, { command: 'check' }>): Promise<number> {

@@ -113,7 +113,7 @@ export function benchPeers(root: string, corpusDir: string, label: string, peers
 
   return [
     { tool: 'skillgraph', how: `node dist/cli.js check <corpus> --format json (every rule, default profile)`, corpus: label, skills: dirs.length, ms: round(ours.ms), maxRssMiB: round(ours.maxRssMiB), findings: oursReport.diagnostics.length },
-    { tool: 'skills-ref', how: 'node skills-ref/dist/cli.js validate <skill> once per skill, sequentially (its CLI takes one skill); time summed, memory the largest run, findings the "- " lines it prints', corpus: label, skills: dirs.length, ms: round(refMs), maxRssMiB: round(refRss), findings: refFindings },
+    { tool: 'skills-ref (CLI, one process per skill)', how: 'node skills-ref/dist/cli.js validate <skill> once per skill, sequentially (its CLI takes one skill, so this counts a Node start per skill: its library in one process is compared below); time summed, memory the largest run, findings the "- " lines it prints', corpus: label, skills: dirs.length, ms: round(refMs), maxRssMiB: round(refRss), findings: refFindings },
     { tool: 'claude-code-lint', how: 'claudelint check-all --no-cache --format json, in a project holding the same skills under .claude/skills/; findings = errorCount + warningCount', corpus: label, skills: dirs.length, ms: round(claudelint.ms), maxRssMiB: round(claudelint.maxRssMiB), findings: claudeReport.errorCount + claudeReport.warningCount },
   ];
 }

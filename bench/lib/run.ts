@@ -11,11 +11,16 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs a Node program to completion, timing it and reading its peak memory through the maxRss preload. */
-export function runNode(script: string, args: string[], options: { cwd?: string } = {}): Run {
+/**
+ * Runs a Node program to completion, timing it and reading its peak memory
+ * through the maxRss preload (`memory: false` leaves the preload out, for
+ * start-up times, where even it would count).
+ */
+export function runNode(script: string, args: string[], options: { cwd?: string; memory?: boolean } = {}): Run {
   const rssFile = path.join(mkdtempSync(path.join(tmpdir(), 'sg-rss-')), 'maxrss');
+  const preload = options.memory === false ? [] : ['--require', path.join(__dirname, 'maxRss.cjs')];
   const start = performance.now();
-  const result = spawnSync(process.execPath, ['--require', path.join(__dirname, 'maxRss.cjs'), script, ...args], {
+  const result = spawnSync(process.execPath, [...preload, script, ...args], {
     cwd: options.cwd,
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,

@@ -1,0 +1,95 @@
+// Side-by-side measures reported as ratios of medians, each side alternating
+// with the other in the same run so a busier moment of the machine weighs on
+// both: the CLI on one skill against a bare `node -e 0`, every rule against
+// skills-ref's library on the same plain skills, and edit latency in one
+// server holding procedures of 10, 300 and 1,000 steps.
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startServer } from '../test/helpers/lspClient';
+import { writeAipSkill } from './lib/generate';
+import { runNode } from './lib/run';
+import { round, summarize, since, type Summary } from './lib/stats';
+
+const REPO = path.join(__dirname, '..');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+
+export interface Alternated {
+  /** What each side ran. */
+  ours: string;
+  theirs: string;
+  oursMs: number[];
+  theirsMs: number[];
+  oursMedian: number;
+  theirsMedian: number;
+  /** Median of ours ÷ median of theirs. */
+  ratio: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Runs two Node programs in turn, `rounds` times each (without the memory preload), and compares their medians. */
+function alternate(rounds: number, ours: [string, string[]], theirs: [string, string[]]): Alternated {
+  const oursMs: number[] = [];
+  const theirsMs: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    oursMs.push(round(runNode(ours[0], ours[1], { memory: false }).ms));
+    theirsMs.push(round(runNode(theirs[0], theirs[1], { memory: false }).ms));
+  }
+  const show = ([script, args]: [string, string[]]) => ['node', path.relative(REPO, script) || script, ...args.map((arg) => (path.isAbsolute(arg) ? path.relative(REPO, arg) : arg))].join(' ');
+  return { ours: show(ours), theirs: show(theirs), oursMs, theirsMs, oursMedian: round(median(oursMs)), theirsMedian: round(median(theirsMs)), ratio: round(median(oursMs) / median(theirsMs)) };
+}
+
+/** `skillgraph check` on one skill (a plain one, an AIP one) against starting Node and doing nothing. */
+export function benchStartup(): { plain: Alternated; aip: Alternated } {
+  // runNode runs a script: `-e 0` goes through as node's own arguments.
+  const bare: [string, string[]] = ['-e', ['0']];
+  return {
+    plain: alternate(21, [CLI, ['check', path.join(REPO, 'examples', 'release-notes')]], bare),
+    aip: alternate(21, [CLI, ['check', path.join(REPO, 'examples', 'csv-report')]], bare),
+  };
+}
+
+/** Every rule on a plain corpus against skills-ref validating the same skills through its library, in one process. */
+export function benchSkillsRefLibrary(corpusDir: string, label: string, peers: string): Alternated & { corpus: string } {
+  return { corpus: label, ...alternate(7, [CLI, ['check', corpusDir, '--format', 'json']], [path.join(__dirname, 'lib', 'skillsRefLibrary.mjs'), [peers, corpusDir]]) };
+}
+
+export interface EditScaling {
+  steps: number;
+  pull: Summary;
+}
+
+const ROUNDS = 100;
+
+/**
+ * One server with three procedures open (10, 300 and 1,000 steps); a
+ * character typed into, then removed from, a step description in the
+ * middle of each, round-robin, each edit timed to its pulled diagnostics.
+ */
+export async function benchEditScaling(root: string): Promise<EditScaling[]> {
+  const skills = [10, 300, 1000].map((steps) => writeAipSkill(path.join(root, 'scaling'), `procedure-${steps}`, steps));
+  const session = await startServer({ root: path.join(root, 'scaling'), pull: true });
+  const open = skills.map((skill) => ({ skill, uri: pathToFileURL(skill.file).href, text: skill.text, version: 1, times: [] as number[] }));
+  for (const doc of open) {
+    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: 1, text: doc.text } });
+    await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const doc of open) {
+      // The middle step's description: "… and pass the result on." gains, then loses, an "x".
+      const middle = doc.text.indexOf('and pass the result on', Math.floor(doc.text.length / 2));
+      const before = doc.text.slice(0, middle);
+      const line = before.split('\n').length - 1;
+      const character = middle - before.lastIndexOf('\n') - 1;
+      const inserting = round % 2 === 0;
+      doc.text = inserting ? `${before}x${doc.text.slice(middle)}` : `${before.slice(0, -1)}${doc.text.slice(middle)}`;
+      const range = inserting ? { start: { line, character }, end: { line, character } } : { start: { line, character: character - 1 }, end: { line, character } };
+      const start = performance.now();
+      await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [{ range, text: inserting ? 'x' : '' }] });
+      await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
+      doc.times.push(since(start));
+    }
+  }
+  await session.close();
+  return open.map((doc) => ({ steps: doc.skill.steps, pull: summarize(doc.times) }));
+}

@@ -1,0 +1,85 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
+import { toGraphJson } from '../../server/src/compile/graphJson';
+import { AnalysisCache, type OpenDocument } from '../../server/src/workspace/analysisCache';
+import { discoverSkills } from '../../server/src/workspace/discover';
+import { NodeFileSystem, OverlayFileSystem } from '../../server/src/workspace/fileSystem';
+import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
+import { writeAipSkill } from '../../bench/lib/generate';
+import { CORPUS } from '../helpers/corpus';
+import { random } from '../helpers/random';
+
+// The language server re-analyses a skill on every edit reusing what the
+// last analysis built (YAML chunks of unchanged regions, the Python trees of
+// skill+ files): after any sequence of edits the result must be exactly
+// what a fresh analysis of the same text gives. Random edit sequences on
+// every corpus skill (SKILL.md, and flow.py of skill+ packages) and on
+// generated procedures large enough (over 16 KB) to be parsed in chunks.
+
+const EDITS = 12;
+/** What an edit types: ordinary text, and the characters that change YAML, Markdown and Python structure. */
+const TYPED = ['a', 'x', ' ', '  ', '\n', ':', ': ', '-', '- ', '#', '"', "'", '{', '}', '[', ']', '|', '>', '\t', '(', ')', '=', ',', 'step', 'name: ', 'outputs.'];
+
+function edit(text: string, next: () => number): string {
+  const at = Math.floor(next() * (text.length + 1));
+  const choice = next();
+  if (choice < 0.55) {
+    const typed = TYPED[Math.floor(next() * TYPED.length)];
+    return text.slice(0, at) + typed + text.slice(at);
+  }
+  if (choice < 0.85) return text.slice(0, at) + text.slice(Math.min(text.length, at + 1 + Math.floor(next() * 12)));
+  // A whole line duplicated or removed: structure changes, as when a step is copied or cut.
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const end = text.indexOf('\n', at);
+  const line = text.slice(start, end === -1 ? text.length : end + 1);
+  return next() < 0.5 ? text.slice(0, start) + line + text.slice(start) : text.slice(0, start) + text.slice(start + line.length);
+}
+
+/** Everything an analysis gives the features: findings with their places, the graph (nodes, ports, edges, spans), the format. */
+function observable(analysis: SkillAnalysis): unknown {
+  return {
+    format: analysis.format,
+    diagnostics: analysis.diagnostics.map((item) => ({ code: item.code, severity: item.severity, file: item.file, start: item.span.start, end: item.span.end, message: item.message })),
+    graph: toGraphJson(analysis),
+  };
+}
+
+test('after every random edit, the incremental analysis equals a fresh one, on every corpus skill and on large procedures', (t) => {
+  const fs = new NodeFileSystem();
+  const generated = mkdtempSync(path.join(tmpdir(), 'sg-incremental-'));
+  for (const steps of [60, 150]) writeAipSkill(generated, `procedure-${steps}`, steps);
+  const skills = [...discoverSkills(fs, [CORPUS], CORPUS).skills, ...discoverSkills(fs, [generated], generated).skills];
+  assert.ok(skills.length >= 80, `${skills.length} skills`);
+  assert.ok(readFileSync(skills.at(-1)!.file, 'utf8').length > 16 * 1024, 'a generated procedure is parsed in chunks');
+  const catalog = new SkillCatalog(fs);
+  let compared = 0;
+  let withFindings = 0;
+  skills.forEach((skill, index) => {
+    const next = random(1000 + index);
+    const cache = new AnalysisCache(fs, catalog);
+    // A skill+ package's flow (flow.py, or flow.yaml) is edited too.
+    const flowFile = ['flow.py', 'flow.yaml'].map((name) => path.join(path.dirname(skill.file), name)).find((file) => existsSync(file));
+    const packaged = analyzeSkill(fs, skill.file).format === 'skillplus';
+    const documents: OpenDocument[] = [{ uri: `file://${skill.file}`, file: skill.file, version: 1, text: readFileSync(skill.file, 'utf8') }];
+    if (packaged && flowFile) documents.push({ uri: `file://${flowFile}`, file: flowFile, version: 1, text: readFileSync(flowFile, 'utf8') });
+    for (let round = 0; round <= EDITS; round++) {
+      if (round > 0) {
+        const target = documents[Math.floor(next() * documents.length)];
+        target.text = edit(target.text, next);
+        target.version++;
+      }
+      const incremental = cache.view(documents[0], skill.file, documents, 'agentskills').analysis;
+      const others = new Map(documents.slice(1).map((item) => [item.file, item.text]));
+      const fresh = analyzeSkill(others.size > 0 ? new OverlayFileSystem(fs, others) : fs, skill.file, { text: documents[0].text, catalog });
+      assert.deepEqual(observable(incremental), observable(fresh), `${skill.display} after ${round} edits`);
+      compared++;
+      if (fresh.diagnostics.length > 0) withFindings++;
+    }
+  });
+  t.diagnostic(`${skills.length} skills, ${compared} analyses compared (${withFindings} with findings)`);
+  assert.ok(withFindings > compared / 2, 'the edits break things: most analyses have findings to compare');
+});

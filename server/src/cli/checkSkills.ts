@@ -3,7 +3,7 @@ import type * as WorkerThreads from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import type { FoundSkill } from '../workspace/discover';
-import { NodeFileSystem } from '../workspace/fileSystem';
+import { ListingCache, NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { reportSkill, type SkillReport } from './reportedDiagnostic';
 
@@ -33,11 +33,13 @@ export interface CheckOptions {
   catalogRoots: string[];
   /** Threads to analyse on, this one included (see jobsFor). */
   jobs: number;
+  /** The disk as this thread reads it (the caller's, so listings made while discovering serve the analyses). */
+  fs: FileSystem;
   onProgress?: (done: number) => void;
 }
 
 /** One batch analysed on the calling thread: the same work whichever thread runs it. */
-function analyseBatch(fs: NodeFileSystem, catalog: SkillCatalog, profile: ProfileId, batch: Batch): BatchDone {
+function analyseBatch(fs: FileSystem, catalog: SkillCatalog, profile: ProfileId, batch: Batch): BatchDone {
   return batch.map(({ index, found }) => ({ index, report: reportSkill(found, analyzeSkill(fs, found.file, { profile, catalog })) }));
 }
 
@@ -55,7 +57,7 @@ export function jobsFor(skills: number, requested: number | undefined): number {
  * one after another.
  */
 export async function checkSkills(entry: string, skills: FoundSkill[], options: CheckOptions): Promise<SkillReport[]> {
-  const fs = new NodeFileSystem();
+  const fs = options.fs;
   // One catalog per thread for the whole run: each folder of skills is listed and read once.
   const catalog = new SkillCatalog(fs, options.catalogRoots);
   const reports: SkillReport[] = new Array(skills.length);
@@ -129,7 +131,7 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
 export function serveCheckBatches(): void {
   const { parentPort, workerData } = workerThreads();
   const { profile, catalogRoots } = workerData as WorkerSetup;
-  const fs = new NodeFileSystem();
+  const fs = new ListingCache(new NodeFileSystem());
   const catalog = new SkillCatalog(fs, catalogRoots);
   parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, catalog, profile, batch)));
   parentPort!.postMessage('ready');

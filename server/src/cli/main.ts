@@ -7,7 +7,7 @@ import { toGraphJson } from '../compile/graphJson';
 import { toDot, toMermaid } from '../compile/graphText';
 import { formatModelContext, modelContext } from '../compile/modelContext';
 import { discoverSkills } from '../workspace/discover';
-import { NodeFileSystem } from '../workspace/fileSystem';
+import { ListingCache, NodeFileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { parseArgs, USAGE, UsageError, type Command } from './args';
 import { CHECK_THREAD_FLAG, checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
@@ -27,7 +27,7 @@ const EXIT_USAGE = 2;
 const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
 
 async function runCheck(command: Extract<Command, { command: 'check' }>): Promise<number> {
-  const fs = new NodeFileSystem();
+  const fs = new ListingCache(new NodeFileSystem());
   const discovery = discoverSkills(fs, command.paths, process.cwd());
   for (const missing of discovery.missing) process.stderr.write(`skillgraph: ${missing}: no such file or folder\n`);
   if (discovery.missing.length > 0) return EXIT_USAGE;
@@ -45,6 +45,7 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
     profile: command.profile,
     catalogRoots: command.catalog.map((root) => path.resolve(root)),
     jobs,
+    fs,
     ...(progress ? { onProgress: (done: number) => process.stderr.write(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),
   });
   if (progress) process.stderr.write('\r\x1b[K');

@@ -142,6 +142,39 @@ export class MemoryFileSystem implements FileSystem {
 }
 
 /**
+ * The disk with its folder listings remembered, and nothing else: in a
+ * `check` run discovery lists every skill folder, and each skill's analysis
+ * lists it again to resolve the paths it names; one listing serves both.
+ * Contents are not kept, so memory does not grow with the files read.
+ */
+export class ListingCache implements FileSystem {
+  private readonly listings = new Map<string, { name: string; kind: EntryKind }[]>();
+
+  constructor(private readonly inner: FileSystem) {}
+
+  stat(filePath: string): EntryStat | undefined {
+    return this.inner.stat(filePath);
+  }
+
+  readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
+    let listing = this.listings.get(dirPath);
+    if (!listing) {
+      listing = this.inner.readDirectory(dirPath);
+      this.listings.set(dirPath, listing);
+    }
+    return listing;
+  }
+
+  readFile(filePath: string): Uint8Array | undefined {
+    return this.inner.readFile(filePath);
+  }
+
+  realpath(filePath: string): string | undefined {
+    return this.inner.realpath(filePath);
+  }
+}
+
+/**
  * Remembers listings, stats, link targets and file contents for as long as
  * it lives: one analysis (a procedure naming the same folders hundreds of
  * times costs one read of each), or in the language server a skill's folder

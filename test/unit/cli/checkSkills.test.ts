@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkSkills } from '../../../server/src/cli/checkSkills';
 import type { FoundSkill } from '../../../server/src/workspace/discover';
+import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 
 function skills(count: number): FoundSkill[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'sg-threads-'));
@@ -18,10 +19,10 @@ function skills(count: number): FoundSkill[] {
 
 test('threads that cannot start leave their batches to this one: every skill is still reported, in order', async () => {
   const found = skills(60);
-  const alone = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', catalogRoots: [], jobs: 1 });
+  const alone = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', catalogRoots: [], jobs: 1, fs: new NodeFileSystem() });
   const progress: number[] = [];
   // Workers on a missing entry file fail to load; the run must neither hang nor lose a skill.
-  const withBrokenThreads = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', catalogRoots: [], jobs: 3, onProgress: (done) => progress.push(done) });
+  const withBrokenThreads = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', catalogRoots: [], jobs: 3, fs: new NodeFileSystem(), onProgress: (done) => progress.push(done) });
   assert.equal(withBrokenThreads.length, 60);
   assert.deepEqual(withBrokenThreads, alone);
   assert.deepEqual(alone.map((part) => part.diagnostics.map((item) => item.code)), found.map(() => ['missing_file']));

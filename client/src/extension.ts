@@ -134,7 +134,15 @@ async function openExample(context: vscode.ExtensionContext): Promise<void> {
   const target = vscode.Uri.joinPath(context.globalStorageUri, 'examples', 'csv-report');
   const skill = vscode.Uri.joinPath(target, 'SKILL.md');
   const exists = await vscode.workspace.fs.stat(skill).then(() => true, () => false);
-  if (!exists) await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', 'csv-report'), target, { overwrite: false });
+  if (!exists) {
+    try {
+      await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', 'csv-report'), target, { overwrite: false });
+    } catch (error) {
+      // A folder left there without its SKILL.md is the user's to remove: it is never replaced.
+      void vscode.window.showErrorMessage(`Skillgraph: could not copy the example to ${target.fsPath}: ${(error as Error).message}`);
+      return;
+    }
+  }
   // Beside the walkthrough, so its next steps (the preview, compile) find the skill in a visible editor.
   await vscode.window.showTextDocument(skill, { viewColumn: vscode.ViewColumn.Beside });
 }

@@ -150,7 +150,7 @@ export class MemoryFileSystem implements FileSystem {
 export class ListingCache implements FileSystem {
   private readonly listings = new Map<string, { name: string; kind: EntryKind }[]>();
 
-  constructor(private readonly inner: FileSystem) {}
+  constructor(protected readonly inner: FileSystem) {}
 
   stat(filePath: string): EntryStat | undefined {
     return this.inner.stat(filePath);
@@ -180,34 +180,22 @@ export class ListingCache implements FileSystem {
  * times costs one read of each), or in the language server a skill's folder
  * view, dropped on any file event in the folder and after a few seconds.
  */
-export class AnalysisFileSystem implements FileSystem {
+export class AnalysisFileSystem extends ListingCache {
   private readonly stats = new Map<string, EntryStat | undefined>();
   private readonly contents = new Map<string, Uint8Array | undefined>();
-  private readonly listings = new Map<string, { name: string; kind: EntryKind }[]>();
   private readonly realpaths = new Map<string, string | undefined>();
 
-  constructor(private readonly inner: FileSystem) {}
-
-  stat(filePath: string): EntryStat | undefined {
+  override stat(filePath: string): EntryStat | undefined {
     if (!this.stats.has(filePath)) this.stats.set(filePath, this.inner.stat(filePath));
     return this.stats.get(filePath);
   }
 
-  readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
-    let listing = this.listings.get(dirPath);
-    if (!listing) {
-      listing = this.inner.readDirectory(dirPath);
-      this.listings.set(dirPath, listing);
-    }
-    return listing;
-  }
-
-  readFile(filePath: string): Uint8Array | undefined {
+  override readFile(filePath: string): Uint8Array | undefined {
     if (!this.contents.has(filePath)) this.contents.set(filePath, this.inner.readFile(filePath));
     return this.contents.get(filePath);
   }
 
-  realpath(filePath: string): string | undefined {
+  override realpath(filePath: string): string | undefined {
     if (!this.realpaths.has(filePath)) this.realpaths.set(filePath, this.inner.realpath(filePath));
     return this.realpaths.get(filePath);
   }

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { startServer } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
 import { runNode } from './lib/run';
-import { round, summarize, since, type Summary } from './lib/stats';
+import { percentile, round, summarize, since, type Summary } from './lib/stats';
 
 const REPO = path.join(__dirname, '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -25,8 +25,6 @@ export interface Alternated {
   ratio: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 /** Runs two Node programs in turn, `rounds` times each (without the memory preload), and compares their medians. */
 function alternate(rounds: number, ours: [string, string[]], theirs: [string, string[]]): Alternated {
   const oursMs: number[] = [];
@@ -36,6 +34,7 @@ function alternate(rounds: number, ours: [string, string[]], theirs: [string, st
     theirsMs.push(round(runNode(theirs[0], theirs[1], { memory: false }).ms));
   }
   const show = ([script, args]: [string, string[]]) => ['node', path.relative(REPO, script) || script, ...args.map((arg) => (path.isAbsolute(arg) ? path.relative(REPO, arg) : arg))].join(' ');
+  const median = (values: number[]) => percentile(values, 50);
   return { ours: show(ours), theirs: show(theirs), oursMs, theirsMs, oursMedian: round(median(oursMs)), theirsMedian: round(median(theirsMs)), ratio: round(median(oursMs) / median(theirsMs)) };
 }
 

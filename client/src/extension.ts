@@ -47,13 +47,11 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*'),
     },
     middleware: {
+      // VS Code's client pulls diagnostics (the server pushes only to clients that cannot), so the pull is where they are filtered.
       async provideDiagnostics(document, previousResultId, token, next) {
         const report = await next(document, previousResultId, token);
         const uri = document instanceof vscode.Uri ? document : document.uri;
         return report && report.kind === 'full' ? { ...report, items: withoutRepeats(uri, report.items) } : report;
-      },
-      handleDiagnostics(uri, diagnostics, next) {
-        next(uri, withoutRepeats(uri, diagnostics));
       },
     },
   };

@@ -192,7 +192,7 @@ export function subtitleOf(node: GraphJsonNode): string {
 export function nodeSize(node: GraphJsonNode, direction: Direction): { width: number; height: number } {
   if (node.kind === 'external-input' || node.kind === 'missing') return { width: Math.max(90, textWidth(shorten(node.label, NAME_CHARS)) + 36), height: 32 };
   const rows = portRows(node, direction);
-  const cap = textWidth('x'.repeat(LINE_CHARS)) + 24;
+  const cap = LINE_CHARS * CHAR + 24;
   const lines = [subtitleOf(node), ...badges(node)].map((line) => textWidth(line) + 24);
   const side = (ports: GraphJsonPort[]) => Math.max(0, ...ports.map((port) => textWidth(portText(port))));
   const portWidth = direction === 'DOWN' ? 0 : side(node.inputs) + side(node.outputs) + 40;

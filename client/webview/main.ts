@@ -89,8 +89,9 @@ function showDirection(): void {
 
 // The direction follows the panel's shape unless the user chose one; until the user zooms or pans, the graph stays fitted.
 new ResizeObserver(() => {
-  if (graph && choice === 'auto' && shapeDirection(direction) !== direction) {
-    direction = shapeDirection(direction);
+  const suited = shapeDirection(direction);
+  if (graph && choice === 'auto' && suited !== direction) {
+    direction = suited;
     fitted = false;
     void show(graph);
   } else if (layout && !viewport.moved) fitView();

@@ -77,9 +77,9 @@ export class Viewport {
    * names stay legible). When the whole drawing would need less, it fits
    * across the layout's direction instead (the width of a top-down graph,
    * the height of a left-to-right one) and starts at the beginning; the
-   * rest is reached by scrolling. Returns whether everything is in view.
+   * rest is reached by scrolling.
    */
-  fit(width: number, height: number, readable = MIN_SCALE, along: 'vertical' | 'horizontal' = 'vertical'): boolean {
+  fit(width: number, height: number, readable = MIN_SCALE, along: 'vertical' | 'horizontal' = 'vertical'): void {
     const box = this.svg.getBoundingClientRect();
     const across = along === 'vertical' ? (box.width - 40) / Math.max(width, 1) : (box.height - 40) / Math.max(height, 1);
     const whole = Math.min(1, across, along === 'vertical' ? (box.height - 40) / Math.max(height, 1) : (box.width - 40) / Math.max(width, 1));
@@ -88,7 +88,6 @@ export class Viewport {
     this.transform = { scale, x: centred(box.width, width), y: centred(box.height, height) };
     this.moved = false;
     this.apply();
-    return whole >= readable;
   }
 
   /** Brings a point of the drawing to the centre of the view. */

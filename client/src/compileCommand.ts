@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { skillEditor } from './skillEditor';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { CompileAnswer } from '../../server/src/compile/compiled';
 import { findingLine, MAX_ROUNDS, refineWithModel } from './refineWithModel';
@@ -64,8 +63,7 @@ async function refined(client: LanguageClient, output: vscode.LogOutputChannel, 
  * the author says so. A result with errors is not offered: its findings go to
  * the output channel.
  */
-export async function compileSkill(client: LanguageClient | undefined, output: vscode.LogOutputChannel, uri?: vscode.Uri): Promise<void> {
-  const document = uri ?? skillEditor()?.document.uri;
+export async function compileSkill(client: LanguageClient | undefined, output: vscode.LogOutputChannel, document: vscode.Uri | undefined): Promise<void> {
   if (!client || !document) {
     vscode.window.showInformationMessage('Skillgraph: open a SKILL.md (or a file of a skill+ package) to compile it.');
     return;

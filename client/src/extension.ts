@@ -88,12 +88,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = createClient(context);
   const previews = new GraphPreviews(context, () => client, skillInfo);
   const contexts = new ContextViews(context, () => client, skillInfo);
+  /** What a command acts on: the file it was given, else the skill file in view, else (from the palette with a preview in front) the preview's skill. */
+  const commandTarget = (uri?: vscode.Uri | string) => (typeof uri === 'string' ? vscode.Uri.parse(uri) : uri) ?? skillEditor()?.document.uri ?? previews.shownSkill();
   context.subscriptions.push(
     previews,
     contexts,
-    vscode.commands.registerCommand('skillgraph.showContext', (uri?: vscode.Uri | string, node?: string) => contexts.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, node)),
-    vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) => previews.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, false)),
-    vscode.commands.registerCommand('skillgraph.openPreviewToSide', (uri?: vscode.Uri | string) => previews.open(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri, true)),
+    vscode.commands.registerCommand('skillgraph.showContext', (uri?: vscode.Uri | string, node?: string) => contexts.open(commandTarget(uri), node)),
+    vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) => previews.open(commandTarget(uri), false)),
+    vscode.commands.registerCommand('skillgraph.openPreviewToSide', (uri?: vscode.Uri | string) => previews.open(commandTarget(uri), true)),
     output,
     statusItem,
     vscode.commands.registerCommand('skillgraph.restartServer', async () => {
@@ -102,8 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand('skillgraph.showOutput', () => output.show()),
     vscode.commands.registerCommand('skillgraph.openExample', () => openExample(context)),
-    // From the palette with a preview in front, the skill is the preview's.
-    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) => compileSkill(client, output, typeof uri === 'string' ? vscode.Uri.parse(uri) : uri ?? (skillEditor() ? undefined : previews.shownSkill()))),
+    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) => compileSkill(client, output, commandTarget(uri))),
     vscode.commands.registerCommand('skillgraph.showReferences', async (uri: string, position: { line: number; character: number }) => {
       const target = vscode.Uri.parse(uri);
       const at = new vscode.Position(position.line, position.character);

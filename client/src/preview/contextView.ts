@@ -32,10 +32,10 @@ export class ContextViews implements vscode.Disposable {
     private readonly skillInfo: (uri: vscode.Uri) => Promise<SkillInfo | null>,
   ) {}
 
-  /** Opens the context of the skill+ package `uri` belongs to, at `node` (else the node under the cursor, else a pick). */
-  async open(uri: vscode.Uri | undefined, node: string | undefined): Promise<void> {
+  /** Opens the context of the skill+ package `from` belongs to, at `node` (else the node under the cursor, else a pick). */
+  async open(from: vscode.Uri | undefined, node: string | undefined): Promise<void> {
+    // The editor, for the node under its cursor when it shows that file.
     const editor = skillEditor();
-    const from = uri ?? editor?.document.uri;
     const info = from ? await this.skillInfo(from) : null;
     if (!from || !info || info.format !== 'skillplus') {
       void vscode.window.showInformationMessage('Skillgraph: "what the model sees" is for skill+ packages; open a file of one.');

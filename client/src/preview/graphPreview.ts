@@ -7,7 +7,6 @@ import type { GraphJson } from '../../../server/src/compile/graphJson';
 import { previewHtml } from '../../webview/html';
 import type { DirectionChoice, HostMessage, WebviewMessage } from '../../webview/protocol';
 import type { SkillInfo } from '../extension';
-import { skillEditor } from '../skillEditor';
 import { nodeAtCursor } from './nodeAtCursor';
 
 const DIRECTION_KEY = 'skillgraph.preview.direction';
@@ -45,8 +44,7 @@ export class GraphPreviews implements vscode.Disposable {
   }
 
   /** Opens (or shows) the preview of the skill a file belongs to (a SKILL.md, or any file of a skill+ package). */
-  async open(uri: vscode.Uri | undefined, toSide: boolean): Promise<void> {
-    const from = uri ?? skillEditor()?.document.uri;
+  async open(from: vscode.Uri | undefined, toSide: boolean): Promise<void> {
     const info = from && path.basename(from.fsPath) !== 'SKILL.md' ? await this.skillInfo(from) : null;
     const target = from && path.basename(from.fsPath) === 'SKILL.md' ? from : info ? vscode.Uri.parse(info.skillFile) : undefined;
     if (!target) {

@@ -77,6 +77,59 @@ export function writeAipSkill(root: string, name: string, steps: number, seed = 
   return { dir, file: path.join(dir, 'SKILL.md'), text, procedure, steps };
 }
 
+/**
+ * An AIP 0.5 procedure of about `steps` steps: rounds of a decision whose
+ * question a router branches on, an execution step (with its script) and a
+ * client task on the two branches, joining at the next decision; one `end`.
+ */
+export function writeAip05Skill(root: string, name: string, steps: number): GeneratedSkill {
+  const dir = path.join(root, name);
+  mkdirSync(path.join(dir, 'scripts'), { recursive: true });
+  const rounds = Math.max(1, Math.floor((steps - 1) / 4));
+  const lines = ['purpose: >', `  A generated AIP 0.5 procedure of ${rounds * 4 + 1} steps for tests and benchmarks.`, 'trigger_when:', '  - Measuring Skillgraph.', 'steps:'];
+  for (let i = 0; i < rounds; i++) {
+    const next = i + 1 < rounds ? `check-${i + 1}` : 'done';
+    const script = `scripts/apply_${i}.py`;
+    writeFileSync(path.join(dir, script), '"""A generated step script."""\n');
+    lines.push(
+      `  - name: check-${i}`,
+      '    kind: decision',
+      `    description: Decide whether round ${i} needs a change, from the ticket and the last result.`,
+      '    inputs:',
+      `      - name: ${i === 0 ? 'ticket' : `result-${i - 1}`}`,
+      '        type: string',
+      '    questions:',
+      `      needs-change-${i}:`,
+      '        type: noul',
+      `        instructions: Does round ${i} need a change?`,
+      '    thresholds:',
+      `      needs-change-${i}: 0.4`,
+      `    inputs_to: route-${i}`,
+      `  - name: route-${i}`,
+      '    kind: router',
+      '    description: Changes are applied by script; the rest is reviewed.',
+      `    branch_on: needs-change-${i}`,
+      '    branches:',
+      `      "true": apply-${i}`,
+      `      "false": review-${i}`,
+      `  - name: apply-${i}`,
+      '    kind: execution',
+      `    description: Apply the change of round ${i}.`,
+      `    script: ${script}`,
+      `    inputs_to: ${next}`,
+      `  - name: review-${i}`,
+      '    kind: client_task',
+      `    description: Review round ${i} and note what was found.`,
+      `    inputs_to: ${next}`,
+    );
+  }
+  lines.push('  - name: done', '    kind: end', '    description: The ticket, handled.');
+  const procedure = lines.join('\n') + '\n';
+  const text = `---\nname: ${name}\ndescription: A generated AIP 0.5 procedure. Use when measuring Skillgraph.\nmetadata:\n  aip-version: "0.5a1"\n---\n\n# AIP runtime — format 0.5a1\n\nRun the procedure below as a graph.\n\n\`\`\`yaml\n${procedure}\`\`\`\n`;
+  writeFileSync(path.join(dir, 'SKILL.md'), text);
+  return { dir, file: path.join(dir, 'SKILL.md'), text, procedure, steps: rounds * 4 + 1 };
+}
+
 /** A plain skill like the corpus's: frontmatter, a body of a few sections, links to a reference. */
 export function writePlainSkill(root: string, name: string, seed: number): void {
   const next = random(seed);

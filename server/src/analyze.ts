@@ -14,6 +14,7 @@ import type { SkillPlusPackage } from './formats/skillplus/readPackage';
 import type { MetaPlan } from './formats/metaskill/metaPlan';
 import type { ProcedureBlock } from './formats/aip/procedureBlock';
 import type { FormatContext, FormatResult } from './formats/formatContext';
+import type { ModelCache } from './model/modelCache';
 import type { FormatId, SkillModel } from './model/skillModel';
 import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
 import type { ParseCache } from './parse/parseCache';
@@ -31,6 +32,8 @@ export interface AnalyzeOptions {
   yamlCache?: YamlChunkCache;
   /** What earlier analyses of this skill read from its other files (the language server keeps one per skill). */
   parseCache?: ParseCache;
+  /** Steps and graph findings of earlier analyses of this skill (the language server keeps one per skill). */
+  modelCache?: ModelCache;
   /** The skills MetaSkills may compose; by default, read from the folders beside each skill. */
   catalog?: SkillCatalog;
 }
@@ -117,6 +120,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     profile,
     ...(options.yamlCache ? { yamlCache: options.yamlCache } : {}),
     ...(options.parseCache ? { parseCache: options.parseCache } : {}),
+    ...(options.modelCache ? { modelCache: options.modelCache } : {}),
     catalog: options.catalog ?? new SkillCatalog(fs),
   };
   if (frontmatter.value && frontmatter.yaml) {

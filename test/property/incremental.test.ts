@@ -7,9 +7,12 @@ import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { toGraphJson } from '../../server/src/compile/graphJson';
 import { AnalysisCache, type OpenDocument } from '../../server/src/workspace/analysisCache';
 import { discoverSkills } from '../../server/src/workspace/discover';
-import { NodeFileSystem, OverlayFileSystem } from '../../server/src/workspace/fileSystem';
+import { NodeFileSystem, OverlayFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
-import { writeAipSkill } from '../../bench/lib/generate';
+import { writeAip05Skill, writeAipSkill } from '../../bench/lib/generate';
+import type { Port } from '../../server/src/model/skillModel';
+import { createView } from '../../server/src/features/documentView';
+import { documentSymbols } from '../../server/src/features/symbols';
 import { CORPUS } from '../helpers/corpus';
 import { random } from '../helpers/random';
 
@@ -39,12 +42,14 @@ function edit(text: string, next: () => number): string {
   return next() < 0.5 ? text.slice(0, start) + line + text.slice(start) : text.slice(0, start) + text.slice(start + line.length);
 }
 
-/** Everything an analysis gives the features: findings with their places, the graph (nodes, ports, edges, spans), the format. */
-function observable(analysis: SkillAnalysis): unknown {
+/** Everything an analysis gives the features: findings with their places and fix data, the whole model (nodes, ports, edges, spans), its graph, the outline. */
+function observable(analysis: SkillAnalysis, fs: FileSystem): unknown {
   return {
     format: analysis.format,
-    diagnostics: analysis.diagnostics.map((item) => ({ code: item.code, severity: item.severity, file: item.file, start: item.span.start, end: item.span.end, message: item.message })),
+    diagnostics: analysis.diagnostics.map((item) => ({ code: item.code, severity: item.severity, file: item.file, start: item.span.start, end: item.span.end, message: item.message, data: item.data })),
+    model: analysis.model,
     graph: toGraphJson(analysis),
+    symbols: documentSymbols(createView(`file://${analysis.file}`, 1, analysis, fs)),
   };
 }
 
@@ -75,11 +80,59 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
       const incremental = cache.view(documents[0], skill.file, documents, 'agentskills').analysis;
       const others = new Map(documents.slice(1).map((item) => [item.file, item.text]));
       const fresh = analyzeSkill(others.size > 0 ? new OverlayFileSystem(fs, others) : fs, skill.file, { text: documents[0].text, catalog });
-      assert.deepEqual(observable(incremental), observable(fresh), `${skill.display} after ${round} edits`);
+      assert.deepEqual(observable(incremental, fs), observable(fresh, fs), `${skill.display} after ${round} edits`);
       compared++;
       if (fresh.diagnostics.length > 0) withFindings++;
     }
   });
   t.diagnostic(`${skills.length} skills, ${compared} analyses compared (${withFindings} with findings)`);
   assert.ok(withFindings > compared / 2, 'the edits break things: most analyses have findings to compare');
+});
+
+/** What the graph checks see of a model: names, kinds, ports and their types, edges; not spans or prose. */
+function graphShape(analysis: SkillAnalysis): string {
+  const ports = (list: Port[]) => list.map((port) => [port.name, port.type, port.nullable]);
+  return JSON.stringify([analysis.model.nodes.map((node) => [node.id, node.kind, ports(node.inputs), ports(node.outputs)]), analysis.model.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label])]);
+}
+
+/** A character typed into a step's name, description, type or reference, or one removed there: edits that keep the YAML a procedure. */
+const STEP_LINE = /^ +(?:- )?(name|description|type|inputs_to|depends_on|branch_on|script): \S.*$/gm;
+function editInsideStep(text: string, next: () => number): string {
+  const lines = [...text.matchAll(STEP_LINE)];
+  const line = lines[Math.floor(next() * lines.length)];
+  const valueStart = line.index! + line[0].indexOf(': ') + 2;
+  const at = valueStart + Math.floor(next() * (line.index! + line[0].length - valueStart));
+  if (next() < 0.3 && at > valueStart) return text.slice(0, at - 1) + text.slice(at);
+  return text.slice(0, at) + ['a', 'x', '-', '_', '0'][Math.floor(next() * 5)] + text.slice(at);
+}
+
+test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept steps and graph findings equal a fresh analysis', (t) => {
+  const fs = new NodeFileSystem();
+  const root = mkdtempSync(path.join(tmpdir(), 'sg-incremental-steps-'));
+  const skills = [writeAipSkill(root, 'procedure-03', 150), writeAip05Skill(root, 'procedure-05', 120)];
+  const catalog = new SkillCatalog(fs);
+  let compared = 0;
+  let graphChanged = 0;
+  for (const [index, skill] of skills.entries()) {
+    assert.ok(skill.text.length > 16 * 1024, 'parsed in chunks');
+    const next = random(7000 + index);
+    const cache = new AnalysisCache(fs, catalog);
+    const document: OpenDocument = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
+    let shape = graphShape(analyzeSkill(fs, skill.file, { text: document.text, catalog }));
+    for (let round = 0; round < 60; round++) {
+      // Mostly single characters inside step values; every fifth edit anywhere, which may break the structure.
+      document.text = round % 5 === 4 ? edit(document.text, next) : editInsideStep(document.text, next);
+      document.version++;
+      const incremental = cache.view(document, skill.file, [document], 'agentskills').analysis;
+      const fresh = analyzeSkill(fs, skill.file, { text: document.text, catalog });
+      assert.deepEqual(observable(incremental, fs), observable(fresh, fs), `${path.basename(skill.dir)} after ${round + 1} edits`);
+      compared++;
+      const now = graphShape(fresh);
+      if (now !== shape) graphChanged++;
+      shape = now;
+    }
+  }
+  t.diagnostic(`${compared} analyses compared, ${graphChanged} of them after an edit that changed the graph`);
+  // Both paths are exercised: edits that leave the graph as it was (kept findings moved) and edits that change it (checks run again).
+  assert.ok(graphChanged > 10 && graphChanged < compared - 10, `${graphChanged} of ${compared} edits changed the graph`);
 });

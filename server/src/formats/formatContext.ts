@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { Profile } from '../checks/profiles';
+import type { ModelCache } from '../model/modelCache';
 import type { ControlRef, FormatId, GraphEdge, GraphNode, NodeGroup, Port } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { SkillFileSyntax } from '../parse/skillFile';
@@ -29,6 +30,8 @@ export interface FormatContext {
   yamlCache?: YamlChunkCache;
   /** What earlier analyses read from the skill's other files (skill+ packages). */
   parseCache?: ParseCache;
+  /** Steps and graph findings of earlier analyses of this skill, reused where the text did not change them. */
+  modelCache?: ModelCache;
   /** The skills a MetaSkill may compose. */
   catalog: SkillCatalog;
 }

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { analyzeSkill, type SkillAnalysis } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import { createView, type DocumentView } from '../features/documentView';
+import { ModelCache } from '../model/modelCache';
 import type { SkillModel } from '../model/skillModel';
 import { ParseCache } from '../parse/parseCache';
 import { YamlChunkCache } from '../parse/yamlChunks';
@@ -24,6 +25,7 @@ interface SkillEntry {
   analysis: SkillAnalysis;
   yamlCache: YamlChunkCache;
   parseCache: ParseCache;
+  modelCache: ModelCache;
   folder?: { fs: AnalysisFileSystem; since: number };
   lastGood?: SkillModel;
 }
@@ -67,12 +69,13 @@ export class AnalysisCache {
   private analyze(skillFile: string, key: string, skill: OpenDocument | undefined, others: OpenDocument[], profile: ProfileId, previous: SkillEntry | undefined): SkillEntry {
     const yamlCache = previous?.yamlCache ?? new YamlChunkCache();
     const parseCache = previous?.parseCache ?? new ParseCache();
+    const modelCache = previous?.modelCache ?? new ModelCache();
     let folder = previous?.folder;
     if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) folder = { fs: new AnalysisFileSystem(this.fs), since: Date.now() };
     const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, item.text]))) : folder.fs;
-    const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, parseCache, catalog: this.catalog });
+    const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, parseCache, modelCache, catalog: this.catalog });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;
-    return { key, analysis, yamlCache, parseCache, folder, ...(lastGood ? { lastGood } : {}) };
+    return { key, analysis, yamlCache, parseCache, modelCache, folder, ...(lastGood ? { lastGood } : {}) };
   }
 
   /** The last model with steps of the skill a document belongs to, for completion while the current text does not parse. */
@@ -114,7 +117,7 @@ export class AnalysisCache {
     for (const skillFile of [...this.skills.keys()].filter(affected)) {
       const entry = this.skills.get(skillFile)!;
       // The YAML chunks and the last good model outlive a change on disk; the folder view and the analysis do not.
-      this.skills.set(skillFile, { key: '', analysis: entry.analysis, yamlCache: entry.yamlCache, parseCache: entry.parseCache, ...(entry.lastGood ? { lastGood: entry.lastGood } : {}) });
+      this.skills.set(skillFile, { key: '', analysis: entry.analysis, yamlCache: entry.yamlCache, parseCache: entry.parseCache, modelCache: entry.modelCache, ...(entry.lastGood ? { lastGood: entry.lastGood } : {}) });
       uris.push(...this.urisOfSkill(skillFile));
     }
     for (const uri of uris) this.views.delete(uri);

@@ -5,6 +5,7 @@ import { checkCycles } from '../../checks/graph/cycles';
 import { checkTypes, explainUnresolved, resolveDataFlow } from '../../checks/graph/dataFlow';
 import { checkDuplicateInputs } from '../../checks/graph/duplicateInputs';
 import { checkDuplicateSteps } from '../../checks/graph/duplicateSteps';
+import type { GraphChecks } from '../../model/modelCache';
 import type { GraphEdge, GraphNode, Port, SkillModel } from '../../model/skillModel';
 import type { FormatContext, FormatResult } from '../formatContext';
 import type { ProcedureBlock } from './procedureBlock';
@@ -15,19 +16,26 @@ export interface GraphRules {
   unknownRefCode: 'unknown_dependency' | 'unknown_step_reference';
   /** Which unresolved inputs are external; the others are left unexplained (0.5 scripts write state we cannot see). */
   isExternal: (input: Port) => boolean;
+  /** The format's own rules over the whole graph, kept with the shared ones when the graph is unchanged. */
+  formatChecks?: () => Diagnostic[];
 }
 
 /** The graph checks both AIP versions share, run over the loaded steps. */
 export function checkProcedureGraph(context: FormatContext, block: ProcedureBlock, nodes: GraphNode[], edges: GraphEdge[], diagnostics: Diagnostic[], rules: GraphRules): FormatResult {
-  const model: SkillModel = { dir: context.dir, file: context.file, format: 'aip-0.3', nodes, edges, externalInputs: [] };
-  diagnostics.push(...checkDuplicateSteps(model), ...checkDuplicateInputs(model), ...checkControlRefs(model, rules.unknownRefCode));
-  if (rules.acyclic) diagnostics.push(...checkCycles(model));
-  const flow = resolveDataFlow(model);
-  const externalInputs = flow.unresolved.filter(rules.isExternal);
-  diagnostics.push(...flow.diagnostics, ...explainUnresolved(model, flow.order, externalInputs), ...checkTypes(model));
+  const run = (): GraphChecks => {
+    const model: SkillModel = { dir: context.dir, file: context.file, format: 'aip-0.3', nodes, edges, externalInputs: [] };
+    const found = [...(rules.formatChecks?.() ?? []), ...checkDuplicateSteps(model), ...checkDuplicateInputs(model), ...checkControlRefs(model, rules.unknownRefCode)];
+    if (rules.acyclic) found.push(...checkCycles(model));
+    const flow = resolveDataFlow(model);
+    const externalInputs = flow.unresolved.filter(rules.isExternal);
+    found.push(...flow.diagnostics, ...explainUnresolved(model, flow.order, externalInputs), ...checkTypes(model));
+    return { diagnostics: found, edges: flow.edges, externalInputs };
+  };
+  const graph = context.modelCache ? context.modelCache.graphChecks(context.file, nodes, edges, run) : run();
+  diagnostics.push(...graph.diagnostics);
 
   // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose repeats them.
   const declared = nodes.flatMap((node) => [...(node.script ? [node.script] : []), ...node.links]).map((link) => link.path);
   diagnostics.push(...checkProseLinks({ fs: context.fs, dir: context.dir, file: context.file }, context.syntax.text, [block.fence.content], declared));
-  return { nodes, edges: [...edges, ...flow.edges], externalInputs, procedure: block, diagnostics };
+  return { nodes, edges: [...edges, ...graph.edges], externalInputs: graph.externalInputs, procedure: block, diagnostics };
 }

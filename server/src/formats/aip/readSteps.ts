@@ -1,6 +1,7 @@
 import { isMap, type Node } from 'yaml';
 import type { ControlRef, FileLink, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
+import type { FormatContext } from '../formatContext';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 /** Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check. */
@@ -24,6 +25,15 @@ export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: P
     });
   }
   return ports;
+}
+
+/**
+ * The node `build` reads from the step `item`, or the one it read from the
+ * same YAML node in an earlier analysis (the server's caches keep both while
+ * the step's text is unchanged), moved to where the step now is.
+ */
+export function keptStep(context: FormatContext, loader: string, yaml: YamlSyntax, item: Node, index: number, build: () => { node: GraphNode; key?: string }): GraphNode {
+  return context.modelCache ? context.modelCache.step(item, loader, index, nodeSpan(yaml, item)!.start, build) : build().node;
 }
 
 /** The name, description and span every step has, whatever its format. */

@@ -3,11 +3,12 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkLink } from '../../checks/fileLinks';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
-import { seqItems, valueOf, scalarString } from '../../parse/yamlSyntax';
+import type { Node } from 'yaml';
+import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
 import type { FormatContext, FormatResult } from '../formatContext';
 import { readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
+import { keptStep, readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
 
@@ -34,23 +35,17 @@ export function loadAip03(context: FormatContext): FormatResult {
     ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure' }),
   );
 
-  const nodes: GraphNode[] = [];
+  const yaml = block.yaml;
+  const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
+  const nodes = items.map((item, index) => keptStep(context, 'aip-0.3', yaml, item, index, () => ({ node: readStep(yaml, item, index) })));
   const edges: GraphEdge[] = [];
-  seqItems(valueOf(block.yaml.doc.contents, 'steps')).forEach((item, index) => {
-    const node = readStepBase(block.yaml, item, index, 'step');
-    node.controlRefs = readControlRefs(block.yaml, item, 'depends_on', 'depends_on');
-    node.oneOf = readStringList(block.yaml, valueOf(item, 'one_of')).map((entry) => entry.value);
-    node.parallel = scalarString(valueOf(item, 'parallel')) === 'true';
-    const script = readLink(block.yaml, item, 'script', 'script');
-    if (script) node.script = script;
-    const hasDependsOn = valueOf(item, 'depends_on') !== undefined;
-    if (hasDependsOn) {
+  nodes.forEach((node, index) => {
+    if (valueOf(items[index], 'depends_on') !== undefined) {
       for (const ref of node.controlRefs) edges.push({ from: ref.target, to: node.id, kind: 'control', span: ref.span });
     } else if (index > 0) {
       // Without `depends_on`, a step follows the previous list item.
       edges.push({ from: nodes[index - 1].id, to: node.id, kind: 'control' });
     }
-    nodes.push(node);
   });
 
   for (const node of nodes) {
@@ -62,4 +57,14 @@ export function loadAip03(context: FormatContext): FormatResult {
     checkLink({ fs, dir, file }, target, node.script.span, 'missing_script', `The script \`${target}\` of step "${node.id}"`, diagnostics);
   }
   return checkProcedureGraph(context, block, nodes, edges, diagnostics, { acyclic: true, unknownRefCode: 'unknown_dependency', isExternal: () => true });
+}
+
+function readStep(yaml: YamlSyntax, item: Node, index: number): GraphNode {
+  const node = readStepBase(yaml, item, index, 'step');
+  node.controlRefs = readControlRefs(yaml, item, 'depends_on', 'depends_on');
+  node.oneOf = readStringList(yaml, valueOf(item, 'one_of')).map((entry) => entry.value);
+  node.parallel = scalarString(valueOf(item, 'parallel')) === 'true';
+  const script = readLink(yaml, item, 'script', 'script');
+  if (script) node.script = script;
+  return node;
 }

@@ -3,10 +3,11 @@ import type { Diagnostic } from '../../checks/diagnostic';
 import { checkLink } from '../../checks/fileLinks';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
-import { nodeSpan, scalarString, seqItems, valueOf } from '../../parse/yamlSyntax';
+import type { Node } from 'yaml';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import { readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
+import { keptStep, readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkStepGraph } from './stepGraph';
 import { checkRuntimeBlock } from './runtimeBlock';
@@ -31,62 +32,71 @@ export function loadAip05(context: FormatContext): FormatResult {
   );
 
   const yaml = block.yaml;
-  const nodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
-  seqItems(valueOf(yaml.doc.contents, 'steps')).forEach((item, index) => {
-    const kindText = scalarString(valueOf(item, 'kind'));
-    const kind = KINDS.find((known) => known === kindText) ?? 'step';
-    const node = readStepBase(yaml, item, index, kind);
-    node.outputs = readScalarMap(yaml, valueOf(item, 'questions')).map(
-      (question): Port => ({
-        name: question.key,
-        direction: 'output',
-        nodeId: node.id,
-        type: ANSWER_TYPES[scalarString(valueOf(valueOf(valueOf(item, 'questions'), question.key), 'type')) ?? ''],
-        nullable: false,
-        span: question.keySpan,
-        nameSpan: question.keySpan,
-      }),
-    );
-    // A router reads the state key it branches on: that key is an input, fed by the question that answers it.
-    const branchOn = valueOf(item, 'branch_on');
-    const branchKey = scalarString(branchOn);
-    if (kind === 'router' && branchKey !== undefined) {
-      const span = nodeSpan(yaml, branchOn)!;
-      node.inputs.push({ name: branchKey, direction: 'input', nodeId: node.id, nullable: false, span, nameSpan: span });
-    }
-    node.controlRefs = readControlRefs(yaml, item, 'inputs_to', 'inputs_to');
-    for (const branch of readScalarMap(yaml, valueOf(item, 'branches'))) {
-      if (branch.value !== undefined) node.controlRefs.push({ target: branch.value, span: branch.valueSpan!, via: 'branch', label: branch.key });
-    }
-    for (const ref of node.controlRefs) {
-      edges.push({ from: node.id, to: ref.target, kind: ref.via === 'branch' ? 'branch' : 'control', span: ref.span, ...(ref.label !== undefined ? { label: ref.label } : {}) });
-    }
-    const script = readLink(yaml, item, 'script', 'script');
-    if (script) node.script = script;
-    const template = readLink(yaml, item, 'template', 'template');
-    node.links = [
-      ...(template ? [template] : []),
-      ...readStringList(yaml, valueOf(item, 'assets')).map(({ value, span }) => ({ path: value, span, role: 'asset' as const })),
-      ...seqItems(valueOf(item, 'references')).flatMap((reference) => {
-        const link = readLink(yaml, reference, 'path', 'reference');
-        return link ? [link] : [];
-      }),
-    ];
-    nodes.push(node);
-  });
+  const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
+  const nodes = items.map((item, index) => keptStep(context, 'aip-0.5', yaml, item, index, () => readStep(yaml, item, index)));
+  const edges: GraphEdge[] = nodes.flatMap((node) =>
+    node.controlRefs.map((ref): GraphEdge => ({ from: node.id, to: ref.target, kind: ref.via === 'branch' ? 'branch' : 'control', span: ref.span, ...(ref.label !== undefined ? { label: ref.label } : {}) })),
+  );
 
   for (const node of nodes) {
     for (const link of [...(node.script ? [node.script] : []), ...node.links]) {
       checkLink({ fs, dir, file }, link.path, link.span, 'missing_resource', `The ${link.role} \`${link.path}\` of step "${node.id}"`, diagnostics);
     }
   }
-  diagnostics.push(...checkStepGraph(file, yaml, nodes, edges));
   const start = nodes[0]?.id;
   return checkProcedureGraph(context, block, nodes, edges, diagnostics, {
     acyclic: false,
     unknownRefCode: 'unknown_step_reference',
     // State keys the start step needs come from outside; later steps may read keys scripts wrote.
     isExternal: (input) => input.nodeId === start,
+    formatChecks: () => checkStepGraph(file, yaml, nodes, edges),
   });
+}
+
+/**
+ * One step as the graph sees it. Its key adds what the 0.5 graph rules read
+ * beyond names and ports: the labels each question can answer, the
+ * questions thresholds name.
+ */
+function readStep(yaml: YamlSyntax, item: Node, index: number): { node: GraphNode; key: string } {
+  const kindText = scalarString(valueOf(item, 'kind'));
+  const kind = KINDS.find((known) => known === kindText) ?? 'step';
+  const node = readStepBase(yaml, item, index, kind);
+  const questions = valueOf(item, 'questions');
+  node.outputs = readScalarMap(yaml, questions).map(
+    (question): Port => ({
+      name: question.key,
+      direction: 'output',
+      nodeId: node.id,
+      type: ANSWER_TYPES[scalarString(valueOf(valueOf(questions, question.key), 'type')) ?? ''],
+      nullable: false,
+      span: question.keySpan,
+      nameSpan: question.keySpan,
+    }),
+  );
+  // A router reads the state key it branches on: that key is an input, fed by the question that answers it.
+  const branchOn = valueOf(item, 'branch_on');
+  const branchKey = scalarString(branchOn);
+  if (kind === 'router' && branchKey !== undefined) {
+    const span = nodeSpan(yaml, branchOn)!;
+    node.inputs.push({ name: branchKey, direction: 'input', nodeId: node.id, nullable: false, span, nameSpan: span });
+  }
+  node.controlRefs = readControlRefs(yaml, item, 'inputs_to', 'inputs_to');
+  for (const branch of readScalarMap(yaml, valueOf(item, 'branches'))) {
+    if (branch.value !== undefined) node.controlRefs.push({ target: branch.value, span: branch.valueSpan!, via: 'branch', label: branch.key });
+  }
+  const script = readLink(yaml, item, 'script', 'script');
+  if (script) node.script = script;
+  const template = readLink(yaml, item, 'template', 'template');
+  node.links = [
+    ...(template ? [template] : []),
+    ...readStringList(yaml, valueOf(item, 'assets')).map(({ value, span }) => ({ path: value, span, role: 'asset' as const })),
+    ...seqItems(valueOf(item, 'references')).flatMap((reference) => {
+      const link = readLink(yaml, reference, 'path', 'reference');
+      return link ? [link] : [];
+    }),
+  ];
+  const answers = mapEntries(questions).map((question) => `${question.key}=${scalarString(valueOf(question.value, 'type')) ?? ''}:${mapEntries(valueOf(question.value, 'criteria')).map((entry) => entry.key).join(',')}`);
+  const key = `${branchKey ?? ''}|${answers.join(';')}|${mapEntries(valueOf(item, 'branches')).map((entry) => entry.key).join(',')}|${mapEntries(valueOf(item, 'thresholds')).map((entry) => entry.key).join(',')}`;
+  return { node, key };
 }

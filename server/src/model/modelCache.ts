@@ -1,0 +1,188 @@
+import type { Diagnostic } from '../checks/diagnostic';
+import type { Span } from '../parse/lineIndex';
+import { movedNode } from './movedSpans';
+import type { GraphEdge, GraphNode, Port } from './skillModel';
+
+/** A step as one loader built it from one YAML node. */
+interface KeptStep {
+  loader: string;
+  index: number;
+  named: boolean;
+  node: GraphNode;
+  /** What of the step the graph checks read (see `graphKey`). */
+  key: string;
+}
+
+/** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
+export interface GraphChecks {
+  diagnostics: Diagnostic[];
+  edges: GraphEdge[];
+  externalInputs: Port[];
+}
+
+/**
+ * Parts of a skill's model kept between analyses of successive versions of
+ * its text, so an edit inside one step costs about the same however many
+ * steps there are. The language server keeps one per skill, beside its
+ * YAML chunk cache; the CLI analyses each skill once and uses none.
+ *
+ * Steps are kept on the YAML node they were read from: the chunk cache
+ * hands back the same node while the step's text is unchanged, so a kept
+ * step is reused, its spans moved if text above it grew or shrank. The
+ * checks over the whole graph are kept with the graph they ran on: when an
+ * edit leaves every name, type, reference and edge as it was (typing in a
+ * description), their findings are the same, only moved with the steps.
+ */
+export class ModelCache {
+  private readonly steps = new WeakMap<object, KeptStep>();
+  private readonly keys = new WeakMap<GraphNode, string>();
+  private lastGraph?: { file: string; keys: string[]; nodes: GraphNode[]; edges: GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
+
+  /**
+   * The node `loader` builds from the YAML node `source` at list position
+   * `index`, whose span now starts at `start`. `build` may add to the key
+   * what else of the step its graph checks read.
+   */
+  step(source: object, loader: string, index: number, start: number, build: () => { node: GraphNode; key?: string }): GraphNode {
+    const kept = this.steps.get(source);
+    // A step without a name is called by its position, so it is kept only at the same position.
+    if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
+      const delta = start - kept.node.span.start;
+      if (delta === 0) return kept.node;
+      const node = movedNode(kept.node, delta);
+      this.steps.set(source, { ...kept, index, node });
+      this.keys.set(node, kept.key);
+      return node;
+    }
+    const built = build();
+    const key = graphKey(built.node) + (built.key ?? '');
+    this.steps.set(source, { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key });
+    this.keys.set(built.node, key);
+    return built.node;
+  }
+
+  /**
+   * `run()`'s checks of the graph of `nodes` and `edges` (the control
+   * edges), or the last run's findings moved onto these nodes when the graph
+   * is the same. Runs them whenever a finding cannot be placed on a step.
+   */
+  graphChecks(file: string, nodes: GraphNode[], edges: GraphEdge[], run: () => GraphChecks): GraphChecks {
+    const keys = nodes.map((node) => this.keys.get(node) ?? graphKey(node));
+    const last = this.lastGraph;
+    if (last?.placed && last.file === file && sameList(last.keys, keys, (a, b) => a === b) && sameList(last.edges, edges, sameEdge)) {
+      const checks = movedChecks(last.placed, last.checks, last.nodes, nodes);
+      this.lastGraph = { ...last, nodes, edges, checks };
+      return checks;
+    }
+    const checks = run();
+    this.lastGraph = { file, keys, nodes, edges, checks, placed: placeChecks(checks, nodes) };
+    return checks;
+  }
+}
+
+function sameList<T>(a: T[], b: T[], same: (a: T, b: T) => boolean): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (!same(a[index], b[index])) return false;
+  return true;
+}
+
+function sameEdge(a: GraphEdge, b: GraphEdge): boolean {
+  return a.from === b.from && a.to === b.to && a.kind === b.kind && a.label === b.label && !a.span === !b.span;
+}
+
+/** Everything of a step the format-neutral graph checks read: names, kinds, ports, references. Not spans, not prose. */
+function graphKey(node: GraphNode): string {
+  const ports = (list: Port[]) => list.map((port) => `${port.name}\u0002${port.type ?? ''}\u0002${port.nullable}\u0002${port.typeSpan ? 1 : 0}\u0002${port.feeds ?? ''}`).join('\u0003');
+  const refs = node.controlRefs.map((ref) => `${ref.via}\u0002${ref.target}\u0002${ref.label ?? ''}`).join('\u0003');
+  return `${node.id}\u0001${node.kind}\u0001${node.label}\u0001${ports(node.inputs)}\u0001${ports(node.outputs)}\u0001${refs}`;
+}
+
+/** The spans of a step the graph checks can point at, in a fixed order, so one step's can be matched with another's. */
+function spansOf(node: GraphNode): Span[] {
+  const spans = [node.span, node.nameSpan];
+  for (const port of [...node.inputs, ...node.outputs]) spans.push(port.span, port.nameSpan, ...(port.typeSpan ? [port.typeSpan] : []));
+  for (const ref of node.controlRefs) spans.push(ref.span);
+  return spans;
+}
+
+/** The index of the step whose span holds `span` (steps are in text order), or -1. */
+function stepHolding(nodes: GraphNode[], span: Span): number {
+  let low = 0;
+  let high = nodes.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (nodes[middle].span.start <= span.start) low = middle + 1;
+    else high = middle - 1;
+  }
+  return high >= 0 && span.end <= nodes[high].span.end ? high : -1;
+}
+
+/** Where a span of the graph checks is: which step, which of its spans (`spansOf`). */
+type SpanPlace = [step: number, at: number];
+/** Where a port is: which step, which list, which item. */
+type PortPlace = [step: number, list: 'inputs' | 'outputs', at: number];
+
+/** Where every span and port the checks returned sits among the steps, found once per run and valid while the graph stays the same. */
+interface PlacedChecks {
+  diagnostics: SpanPlace[];
+  edges: { span?: SpanPlace; consumer?: PortPlace; producer?: PortPlace }[];
+  externalInputs: PortPlace[];
+}
+
+/** The places of everything in `checks`, or undefined when something is not a step's own span or port (then the checks run every time). */
+function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | undefined {
+  const spanPlace = (span: Span): SpanPlace | undefined => {
+    const step = stepHolding(nodes, span);
+    const at = step === -1 ? -1 : spansOf(nodes[step]).indexOf(span);
+    return at === -1 ? undefined : [step, at];
+  };
+  const portPlace = (port: Port): PortPlace | undefined => {
+    const step = stepHolding(nodes, port.span);
+    const list = port.direction === 'input' ? 'inputs' : 'outputs';
+    const at = step === -1 ? -1 : nodes[step][list].indexOf(port);
+    return at === -1 ? undefined : [step, list, at];
+  };
+  const diagnostics: SpanPlace[] = [];
+  for (const item of checks.diagnostics) {
+    const place = spanPlace(item.span);
+    if (!place) return undefined;
+    diagnostics.push(place);
+  }
+  const edges: PlacedChecks['edges'] = [];
+  for (const edge of checks.edges) {
+    const place = { ...(edge.span ? { span: spanPlace(edge.span) } : {}), ...(edge.consumer ? { consumer: portPlace(edge.consumer) } : {}), ...(edge.producer ? { producer: portPlace(edge.producer) } : {}) };
+    if ((edge.span && !place.span) || (edge.consumer && !place.consumer) || (edge.producer && !place.producer)) return undefined;
+    edges.push(place);
+  }
+  const externalInputs: PortPlace[] = [];
+  for (const input of checks.externalInputs) {
+    const place = portPlace(input);
+    if (!place) return undefined;
+    externalInputs.push(place);
+  }
+  return { diagnostics, edges, externalInputs };
+}
+
+/** The last checks on the same graph's new nodes: what sits in a step kept in place is kept as it was. */
+function movedChecks(placed: PlacedChecks, checks: GraphChecks, before: GraphNode[], after: GraphNode[]): GraphChecks {
+  const spanLists = new Map<number, Span[]>();
+  const span = ([step, at]: SpanPlace): Span => {
+    let spans = spanLists.get(step);
+    if (!spans) spanLists.set(step, (spans = spansOf(after[step])));
+    return spans[at];
+  };
+  const port = ([step, list, at]: PortPlace): Port => after[step][list][at];
+  const kept = (place: SpanPlace | PortPlace | undefined) => !place || before[place[0]] === after[place[0]];
+  return {
+    diagnostics: checks.diagnostics.map((item, index) => {
+      const place = placed.diagnostics[index];
+      return kept(place) ? item : { ...item, span: span(place) };
+    }),
+    edges: checks.edges.map((edge, index) => {
+      const place = placed.edges[index];
+      if (kept(place.span) && kept(place.consumer) && kept(place.producer)) return edge;
+      return { ...edge, ...(place.span ? { span: span(place.span) } : {}), ...(place.consumer ? { consumer: port(place.consumer) } : {}), ...(place.producer ? { producer: port(place.producer) } : {}) };
+    }),
+    externalInputs: placed.externalInputs.map(port),
+  };
+}

@@ -21,7 +21,7 @@ import type { ParseCache } from './parse/parseCache';
 import type { YamlChunkCache } from './parse/yamlChunks';
 import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';
-import { decodeText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
+import { editorText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
 import { SkillCatalog } from './workspace/skillCatalog';
 
 export interface AnalyzeOptions {
@@ -73,7 +73,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   const file = path.resolve(skillFile);
   const dir = path.dirname(file);
   let profile = PROFILES[options.profile ?? 'agentskills'];
-  const read: TextRead = options.text !== undefined ? decodeText(new TextEncoder().encode(options.text)) : readText(fs, file);
+  const read: TextRead = options.text !== undefined ? editorText(options.text) : readText(fs, file);
   const empty = (diagnostics: Diagnostic[]): SkillAnalysis => ({
     dir,
     file,
@@ -89,6 +89,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   }
   if (read.kind === 'binary') return empty([diagnostic('binary_file', file, WHOLE_FILE_START, 'SKILL.md holds binary data (a NUL byte), not Markdown text.')]);
 
+  options.modelCache?.nextAnalysis();
   const syntax = parseSkillFile(read.text);
   // The frontmatter is read before the format is known; a MetaSkill's is read again below, as its runtime reads it.
   const diagnostics: Diagnostic[] = syntax.problems.map((problem) => diagnostic(problem.code, file, problem.span, problem.message));

@@ -34,9 +34,18 @@ export interface GraphChecks {
  * description), their findings are the same, only moved with the steps.
  */
 export class ModelCache {
-  private readonly steps = new WeakMap<object, KeptStep>();
-  private readonly keys = new WeakMap<GraphNode, string>();
+  // Plain maps of this analysis's steps and the last one's, not weak maps: cheaper on every keystroke, and memory follows the current text.
+  private steps = new Map<object, KeptStep>();
+  private previousSteps = new Map<object, KeptStep>();
+  private keys = new Map<GraphNode, string>();
   private lastGraph?: { file: string; keys: string[]; nodes: GraphNode[]; edges: GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
+
+  /** Starts the next analysis: what it does not reuse of the last one's steps is dropped when the one after starts. */
+  nextAnalysis(): void {
+    this.previousSteps = this.steps;
+    this.steps = new Map();
+    this.keys = new Map();
+  }
 
   /**
    * The node `loader` builds from the YAML node `source` at list position
@@ -44,13 +53,12 @@ export class ModelCache {
    * what else of the step its graph checks read.
    */
   step(source: object, loader: string, index: number, start: number, build: () => { node: GraphNode; key?: string }): GraphNode {
-    const kept = this.steps.get(source);
+    const kept = this.previousSteps.get(source) ?? this.steps.get(source);
     // A step without a name is called by its position, so it is kept only at the same position.
     if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
       const delta = start - kept.node.span.start;
-      if (delta === 0) return kept.node;
-      const node = movedNode(kept.node, delta);
-      this.steps.set(source, { ...kept, index, node });
+      const node = delta === 0 ? kept.node : movedNode(kept.node, delta);
+      this.steps.set(source, delta === 0 && kept.index === index ? kept : { ...kept, index, node });
       this.keys.set(node, kept.key);
       return node;
     }
@@ -181,7 +189,12 @@ function movedChecks(placed: PlacedChecks, checks: GraphChecks, before: GraphNod
     edges: checks.edges.map((edge, index) => {
       const place = placed.edges[index];
       if (kept(place.span) && kept(place.consumer) && kept(place.producer)) return edge;
-      return { ...edge, ...(place.span ? { span: span(place.span) } : {}), ...(place.consumer ? { consumer: port(place.consumer) } : {}), ...(place.producer ? { producer: port(place.producer) } : {}) };
+      const copy: GraphEdge = { from: edge.from, to: edge.to, kind: edge.kind };
+      if ('label' in edge) copy.label = edge.label;
+      if (place.span) copy.span = span(place.span);
+      if (place.consumer) copy.consumer = port(place.consumer);
+      if (place.producer) copy.producer = port(place.producer);
+      return copy;
     }),
     externalInputs: placed.externalInputs.map(port),
   };

@@ -24,13 +24,36 @@ export function readText(fs: FileSystem, filePath: string): TextRead {
   return decodeText(bytes);
 }
 
-/** Decodes bytes already in memory (an editor buffer, a read file). */
+const PROBE_BYTES = 8000;
+
+/** Decodes bytes already in memory (a read file). */
 export function decodeText(bytes: Uint8Array): TextRead {
   // A NUL byte in the first block is how git and editors tell binary from text.
-  const probe = bytes.subarray(0, 8000);
+  const probe = bytes.subarray(0, PROBE_BYTES);
   if (probe.includes(0)) return { kind: 'binary' };
   // ignoreBOM keeps the mark in the text, so it can be reported and then stripped here.
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   const bom = text.charCodeAt(0) === 0xfeff;
   return { kind: 'text', text: bom ? text.slice(1) : text, bom };
+}
+
+/**
+ * An editor's buffer, read as `decodeText` reads the same text as bytes
+ * (the NUL probe over the first 8,000 bytes, the byte-order mark, lone
+ * surrogates becoming U+FFFD), without encoding the whole text on every
+ * keystroke.
+ */
+export function editorText(text: string): TextRead {
+  const nul = text.indexOf('\0');
+  if (nul !== -1 && new TextEncoder().encode(text.slice(0, nul)).byteLength < PROBE_BYTES) return { kind: 'binary' };
+  const es2024 = text as unknown as WellFormed;
+  const wellFormed = es2024.isWellFormed() ? text : es2024.toWellFormed();
+  const bom = wellFormed.charCodeAt(0) === 0xfeff;
+  return { kind: 'text', text: bom ? wellFormed.slice(1) : wellFormed, bom };
+}
+
+/** ES2024's string methods (Node 20 has them; the project's library types are ES2022). */
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
 }

@@ -9,7 +9,7 @@ export type PathResolution =
   | { status: 'backslash' };
 
 /** Resolutions per snapshot of the disk: an AnalysisFileSystem answers the same until it is dropped. */
-const resolutions = new WeakMap<FileSystem, Map<string, PathResolution>>();
+const resolutions = new WeakMap<FileSystem, Map<string, Map<string, PathResolution>>>();
 
 /**
  * Resolves a path a skill names, relative to the skill folder, without ever
@@ -18,16 +18,15 @@ const resolutions = new WeakMap<FileSystem, Map<string, PathResolution>>();
  */
 export function resolveSkillPath(fs: FileSystem, skillDir: string, relative: string): PathResolution {
   if (!(fs instanceof AnalysisFileSystem)) return resolveUncached(fs, skillDir, relative);
-  let memo = resolutions.get(fs);
-  if (!memo) {
-    memo = new Map();
-    resolutions.set(fs, memo);
-  }
-  const key = `${skillDir}\0${relative}`;
-  let resolution = memo.get(key);
+  let byDir = resolutions.get(fs);
+  if (!byDir) resolutions.set(fs, (byDir = new Map()));
+  // Keyed by folder, then path: no key string is built for each of a procedure's hundreds of mentions.
+  let memo = byDir.get(skillDir);
+  if (!memo) byDir.set(skillDir, (memo = new Map()));
+  let resolution = memo.get(relative);
   if (!resolution) {
     resolution = resolveUncached(fs, skillDir, relative);
-    memo.set(key, resolution);
+    memo.set(relative, resolution);
   }
   return resolution;
 }

@@ -3,7 +3,7 @@ import type { Span } from '../parse/lineIndex';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
-import { findPathMentions } from '../parse/pathMentions';
+import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { RuleCode } from './rules';
 
@@ -50,9 +50,14 @@ export function checkLink(context: LinkCheck, target: string, span: Span, missin
  * of references reliably, not chains).
  */
 export function checkProseLinks(context: LinkCheck, text: string, regions: Span[], declaredPaths: string[]): Diagnostic[] {
+  return checkMentionedPaths(context, findPathMentions(text, regions), declaredPaths);
+}
+
+/** `checkProseLinks` over mentions already found. */
+export function checkMentionedPaths(context: LinkCheck, mentions: PathMention[], declaredPaths: string[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const declared = new Set(declaredPaths);
-  for (const mention of findPathMentions(text, regions)) {
+  for (const mention of mentions) {
     if (declared.has(mention.path)) continue;
     const absolute = checkLink(context, mention.path, mention.span, 'missing_file', `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``, diagnostics);
     if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== path.resolve(context.file)) {

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { Span } from '../parse/lineIndex';
+import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { movedNode } from './movedSpans';
 import type { GraphEdge, GraphNode, Port } from './skillModel';
 
@@ -11,6 +12,8 @@ interface KeptStep {
   node: GraphNode;
   /** What of the step the graph checks read (see `graphKey`). */
   key: string;
+  /** The paths its text mentions, found when first asked, and where the step started then. */
+  mentions?: { at: number; found: PathMention[] };
 }
 
 /** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
@@ -37,14 +40,14 @@ export class ModelCache {
   // Plain maps of this analysis's steps and the last one's, not weak maps: cheaper on every keystroke, and memory follows the current text.
   private steps = new Map<object, KeptStep>();
   private previousSteps = new Map<object, KeptStep>();
-  private keys = new Map<GraphNode, string>();
+  private byNode = new Map<GraphNode, KeptStep>();
   private lastGraph?: { file: string; keys: string[]; nodes: GraphNode[]; edges: GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
 
   /** Starts the next analysis: what it does not reuse of the last one's steps is dropped when the one after starts. */
   nextAnalysis(): void {
     this.previousSteps = this.steps;
     this.steps = new Map();
-    this.keys = new Map();
+    this.byNode = new Map();
   }
 
   /**
@@ -57,16 +60,47 @@ export class ModelCache {
     // A step without a name is called by its position, so it is kept only at the same position.
     if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
       const delta = start - kept.node.span.start;
-      const node = delta === 0 ? kept.node : movedNode(kept.node, delta);
-      this.steps.set(source, delta === 0 && kept.index === index ? kept : { ...kept, index, node });
-      this.keys.set(node, kept.key);
-      return node;
+      const entry = delta === 0 && kept.index === index ? kept : { ...kept, index, node: delta === 0 ? kept.node : movedNode(kept.node, delta) };
+      this.steps.set(source, entry);
+      this.byNode.set(entry.node, entry);
+      return entry.node;
     }
     const built = build();
-    const key = graphKey(built.node) + (built.key ?? '');
-    this.steps.set(source, { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key });
-    this.keys.set(built.node, key);
-    return built.node;
+    const entry: KeptStep = { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key: graphKey(built.node) + (built.key ?? '') };
+    this.steps.set(source, entry);
+    this.byNode.set(entry.node, entry);
+    return entry.node;
+  }
+
+  /**
+   * The paths mentioned in `region` of `text` (the block holding the
+   * steps), as `findPathMentions` finds them: a kept step's are moved, not
+   * searched for again; only the text between steps and new steps is searched.
+   */
+  mentions(text: string, region: Span, nodes: GraphNode[]): PathMention[] {
+    const found: PathMention[] = [];
+    let from = region.start;
+    const between = (end: number) => {
+      // Most of the text between steps is a line break and a `- `: a path needs a `/`.
+      const slash = text.indexOf('/', from);
+      if (slash !== -1 && slash < end) found.push(...findPathMentions(text, [{ start: from, end }]));
+    };
+    for (const node of nodes) {
+      const entry = this.byNode.get(node);
+      // Steps out of text order, or not read through this cache: search the block whole.
+      if (!entry || node.span.start < from || node.span.end > region.end) return findPathMentions(text, [region]);
+      between(node.span.start);
+      const known = entry.mentions;
+      if (!known) entry.mentions = { at: node.span.start, found: findPathMentions(text, [node.span]) };
+      else if (known.at !== node.span.start) {
+        const delta = node.span.start - known.at;
+        entry.mentions = { at: node.span.start, found: known.found.map((mention) => ({ ...mention, span: { start: mention.span.start + delta, end: mention.span.end + delta } })) };
+      }
+      found.push(...entry.mentions!.found);
+      from = node.span.end;
+    }
+    between(region.end);
+    return found;
   }
 
   /**
@@ -75,7 +109,7 @@ export class ModelCache {
    * is the same. Runs them whenever a finding cannot be placed on a step.
    */
   graphChecks(file: string, nodes: GraphNode[], edges: GraphEdge[], run: () => GraphChecks): GraphChecks {
-    const keys = nodes.map((node) => this.keys.get(node) ?? graphKey(node));
+    const keys = nodes.map((node) => this.byNode.get(node)?.key ?? graphKey(node));
     const last = this.lastGraph;
     if (last?.placed && last.file === file && sameList(last.keys, keys, (a, b) => a === b) && sameList(last.edges, edges, sameEdge)) {
       const checks = movedChecks(last.placed, last.checks, last.nodes, nodes);

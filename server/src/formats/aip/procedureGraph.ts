@@ -1,4 +1,5 @@
-import { checkProseLinks } from '../../checks/fileLinks';
+import { checkMentionedPaths } from '../../checks/fileLinks';
+import { findPathMentions } from '../../parse/pathMentions';
 import type { Diagnostic } from '../../checks/diagnostic';
 import { checkControlRefs } from '../../checks/graph/controlRefs';
 import { checkCycles } from '../../checks/graph/cycles';
@@ -35,7 +36,12 @@ export function checkProcedureGraph(context: FormatContext, block: ProcedureBloc
   diagnostics.push(...graph.diagnostics);
 
   // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose repeats them.
-  const declared = nodes.flatMap((node) => [...(node.script ? [node.script] : []), ...node.links]).map((link) => link.path);
-  diagnostics.push(...checkProseLinks({ fs: context.fs, dir: context.dir, file: context.file }, context.syntax.text, [block.fence.content], declared));
+  const declared: string[] = [];
+  for (const node of nodes) {
+    if (node.script) declared.push(node.script.path);
+    for (const link of node.links) declared.push(link.path);
+  }
+  const mentions = context.modelCache ? context.modelCache.mentions(context.syntax.text, block.fence.content, nodes) : findPathMentions(context.syntax.text, [block.fence.content]);
+  diagnostics.push(...checkMentionedPaths({ fs: context.fs, dir: context.dir, file: context.file }, mentions, declared));
   return { nodes, edges: [...edges, ...graph.edges], externalInputs: graph.externalInputs, procedure: block, diagnostics };
 }

@@ -37,23 +37,34 @@ export interface SkillFileSyntax {
   problems: SkillFileProblem[];
 }
 
+/** One line: its span without the line break (and a CR before it), and where the next line starts. */
 interface Line {
   span: Span;
-  text: string;
+  next: number;
 }
 
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    const next = end === -1 ? text.length + 1 : end + 1;
-    if (end === -1) end = text.length;
-    const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-    lines.push({ span: { start, end: contentEnd }, text: text.slice(start, contentEnd) });
-    start = next;
-  }
-  return lines;
+/** The line starting at `start`. Lines are read one at a time: most of a long body is never sliced or kept. */
+function lineAt(text: string, start: number): Line {
+  const newline = text.indexOf('\n', start);
+  const end = newline === -1 ? text.length : newline;
+  const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+  return { span: { start, end: contentEnd }, next: newline === -1 ? text.length + 1 : newline + 1 };
+}
+
+function lineText(text: string, line: Line): string {
+  return text.slice(line.span.start, line.span.end);
+}
+
+/** Whether a line can be a fence marker: up to three spaces, then a backtick or a tilde (what both fence patterns require first). */
+function mayBeFence(text: string, line: Line): boolean {
+  let at = line.span.start;
+  while (at < line.span.end && at - line.span.start < 3 && text.charCodeAt(at) === 32) at++;
+  const code = text.charCodeAt(at);
+  return at < line.span.end && (code === 96 || code === 126);
+}
+
+function isDashes(text: string, line: Line): boolean {
+  return text.startsWith('---', line.span.start) && lineText(text, line).trimEnd() === '---';
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -65,88 +76,91 @@ const FENCE_CLOSE = /^ {0,3}[`~]+\s*$/;
  * already be free of a byte-order mark (the workspace layer strips it).
  */
 export function parseSkillFile(text: string): SkillFileSyntax {
-  const lines = splitLines(text);
+  const first = lineAt(text, 0);
   const problems: SkillFileProblem[] = [];
   const crlf = text.includes('\r\n');
   if (crlf) {
     problems.push({
       code: 'crlf_line_endings',
       message: 'SKILL.md uses CRLF line endings; most clients accept them, but some packagers reject the file. Prefer LF.',
-      span: lines[0].span,
+      span: first.span,
     });
   }
 
   let frontmatter: Frontmatter | undefined;
-  let bodyStartLine = 0;
-  if (lines[0].text.trimEnd() === '---') {
-    const closeIndex = lines.findIndex((line, i) => i > 0 && line.text.trimEnd() === '---');
-    if (closeIndex === -1) {
-      frontmatter = { open: lines[0].span, content: { start: nextLineStart(text, lines[0]), end: text.length } };
+  let bodyStart = 0;
+  if (lineText(text, first).trimEnd() === '---') {
+    let close: Line | undefined;
+    for (let line = first; line.next <= text.length; ) {
+      line = lineAt(text, line.next);
+      if (isDashes(text, line)) {
+        close = line;
+        break;
+      }
+    }
+    const contentStart = nextLineStart(text, first);
+    if (!close) {
+      frontmatter = { open: first.span, content: { start: contentStart, end: text.length } };
       problems.push({
         code: 'invalid_frontmatter',
         message: 'The frontmatter opened here never closes: add a line holding only `---` after its last key. Until then agents cannot read this skill.',
-        span: lines[0].span,
+        span: first.span,
       });
-      bodyStartLine = lines.length;
+      bodyStart = text.length;
     } else {
-      const contentStart = nextLineStart(text, lines[0]);
-      const contentEnd = closeIndex === 1 ? contentStart : lines[closeIndex].span.start;
-      frontmatter = { open: lines[0].span, content: { start: contentStart, end: contentEnd }, close: lines[closeIndex].span };
-      bodyStartLine = closeIndex + 1;
+      frontmatter = { open: first.span, content: { start: contentStart, end: close.span.start }, close: close.span };
+      bodyStart = Math.min(close.next, text.length);
     }
   } else {
     problems.push({
       code: 'missing_frontmatter',
       message: 'SKILL.md must start with YAML frontmatter: a first line `---`, the `name` and `description` keys, and a closing `---`.',
-      span: lines[0].span,
+      span: first.span,
     });
   }
 
-  const bodyStart = bodyStartLine < lines.length ? lines[bodyStartLine].span.start : text.length;
   const body: Span = { start: bodyStart, end: text.length };
-  const fences = readFences(text, lines.slice(bodyStartLine), problems);
+  const fences = readFences(text, bodyStart, problems);
   return { text, frontmatter, body, fences, crlf, problems };
 }
 
 function nextLineStart(text: string, line: Line): number {
-  return Math.min(text.length, line.span.end + (text.charCodeAt(line.span.end) === 13 ? 2 : 1));
+  return Math.min(text.length, line.next);
 }
 
-function readFences(text: string, lines: Line[], problems: SkillFileProblem[]): Fence[] {
+function readFences(text: string, from: number, problems: SkillFileProblem[]): Fence[] {
   const fences: Fence[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = FENCE_OPEN.exec(lines[i].text);
+  for (let start = from; start <= text.length; ) {
+    const line = lineAt(text, start);
+    start = line.next;
+    const open = mayBeFence(text, line) ? FENCE_OPEN.exec(lineText(text, line)) : null;
     if (!open) continue;
     const marker = open[1];
     // A backtick fence's info string may not contain a backtick (CommonMark).
     if (marker[0] === '`' && open[2].includes('`')) continue;
-    const contentStart = nextLineStart(text, lines[i]);
-    let closeAt = -1;
-    for (let j = i + 1; j < lines.length; j++) {
-      // The pattern first: it rejects a content line at its first characters, where trimming would copy each one.
-      if (!FENCE_CLOSE.test(lines[j].text)) continue;
-      const candidate = lines[j].text.trim();
-      if (candidate[0] === marker[0] && candidate.length >= marker.length) {
-        closeAt = j;
+    const contentStart = nextLineStart(text, line);
+    let close: Line | undefined;
+    for (let at = line.next; at <= text.length; ) {
+      const candidate = lineAt(text, at);
+      at = candidate.next;
+      if (!mayBeFence(text, candidate) || !FENCE_CLOSE.test(lineText(text, candidate))) continue;
+      const trimmed = lineText(text, candidate).trim();
+      if (trimmed[0] === marker[0] && trimmed.length >= marker.length) {
+        close = candidate;
         break;
       }
     }
-    if (closeAt === -1) {
-      fences.push({ info: open[2].trim(), open: lines[i].span, content: { start: contentStart, end: text.length } });
+    if (!close) {
+      fences.push({ info: open[2].trim(), open: line.span, content: { start: contentStart, end: text.length } });
       problems.push({
         code: 'unclosed_fence',
         message: `This code fence (${marker}) never closes, so everything after it is read as code. Add a closing ${marker} line.`,
-        span: lines[i].span,
+        span: line.span,
       });
       break;
     }
-    fences.push({
-      info: open[2].trim(),
-      open: lines[i].span,
-      content: { start: contentStart, end: lines[closeAt].span.start },
-      close: lines[closeAt].span,
-    });
-    i = closeAt;
+    fences.push({ info: open[2].trim(), open: line.span, content: { start: contentStart, end: close.span.start }, close: close.span });
+    start = close.next;
   }
   return fences;
 }

@@ -55,12 +55,22 @@ function lineText(text: string, line: Line): string {
   return text.slice(line.span.start, line.span.end);
 }
 
-/** Whether a line can be a fence marker: up to three spaces, then a backtick or a tilde (what both fence patterns require first). */
-function mayBeFence(text: string, line: Line): boolean {
-  let at = line.span.start;
-  while (at < line.span.end && at - line.span.start < 3 && text.charCodeAt(at) === 32) at++;
-  const code = text.charCodeAt(at);
-  return at < line.span.end && (code === 96 || code === 126);
+/** Where lines that can be a fence marker start: up to three spaces, then a backtick or a tilde (what both fence patterns require first). */
+const FENCE_LINE = /^ {0,3}[`~]/gm;
+
+/**
+ * The next line at or after `from` (a line start) that can be a fence
+ * marker. The pattern finds candidates without visiting the lines between;
+ * its `^` also matches after a lone CR or a line separator, which do not
+ * start a line here, so each match is checked to follow a line break.
+ */
+function nextFenceLine(text: string, from: number): Line | undefined {
+  FENCE_LINE.lastIndex = from;
+  for (let match = FENCE_LINE.exec(text); match; match = FENCE_LINE.exec(text)) {
+    if (match.index === from || text.charCodeAt(match.index - 1) === 10) return lineAt(text, match.index);
+    FENCE_LINE.lastIndex = match.index + 1;
+  }
+  return undefined;
 }
 
 function isDashes(text: string, line: Line): boolean {
@@ -130,20 +140,16 @@ function nextLineStart(text: string, line: Line): number {
 
 function readFences(text: string, from: number, problems: SkillFileProblem[]): Fence[] {
   const fences: Fence[] = [];
-  for (let start = from; start <= text.length; ) {
-    const line = lineAt(text, start);
-    start = line.next;
-    const open = mayBeFence(text, line) ? FENCE_OPEN.exec(lineText(text, line)) : null;
+  for (let line = nextFenceLine(text, from); line; line = nextFenceLine(text, line.next)) {
+    const open = FENCE_OPEN.exec(lineText(text, line));
     if (!open) continue;
     const marker = open[1];
     // A backtick fence's info string may not contain a backtick (CommonMark).
     if (marker[0] === '`' && open[2].includes('`')) continue;
     const contentStart = nextLineStart(text, line);
     let close: Line | undefined;
-    for (let at = line.next; at <= text.length; ) {
-      const candidate = lineAt(text, at);
-      at = candidate.next;
-      if (!mayBeFence(text, candidate) || !FENCE_CLOSE.test(lineText(text, candidate))) continue;
+    for (let candidate = nextFenceLine(text, line.next); candidate; candidate = nextFenceLine(text, candidate.next)) {
+      if (!FENCE_CLOSE.test(lineText(text, candidate))) continue;
       const trimmed = lineText(text, candidate).trim();
       if (trimmed[0] === marker[0] && trimmed.length >= marker.length) {
         close = candidate;
@@ -160,7 +166,7 @@ function readFences(text: string, from: number, problems: SkillFileProblem[]): F
       break;
     }
     fences.push({ info: open[2].trim(), open: line.span, content: { start: contentStart, end: close.span.start }, close: close.span });
-    start = close.next;
+    line = close;
   }
   return fences;
 }

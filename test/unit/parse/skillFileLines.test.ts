@@ -51,7 +51,7 @@ function reference(text: string) {
   return { frontmatter, body: { start: body, end: text.length }, fences };
 }
 
-const LINES = ['---', '--- ', '---x', ' ---', '```', '```yaml', '``` `x`', '````', '  ```', '    ```', '~~~', '~~~ yaml', '~~', '`~`', 'name: x', 'text', '', '  - item', '```\r', '---\r', 'a\u2028b'];
+const LINES = ['---', '--- ', '---x', ' ---', '```', '```yaml', '``` `x`', '````', '  ```', '    ```', '~~~', '~~~ yaml', '~~', '`~`', 'name: x', 'text', '', '  - item', '```\r', '---\r', 'a\u2028b', 'x\r```', 'x\u2028~~~ yaml'];
 
 test('the container read line by line equals the plain reading of every line, on random texts', () => {
   const next = random(99);

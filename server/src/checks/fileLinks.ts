@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
-import type { FileSystem } from '../workspace/fileSystem';
+import { AnalysisFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
@@ -57,10 +57,11 @@ export function checkProseLinks(context: LinkCheck, text: string, regions: Span[
 export function checkMentionedPaths(context: LinkCheck, mentions: PathMention[], declaredPaths: string[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const declared = new Set(declaredPaths);
+  const self = path.resolve(context.file);
   for (const mention of mentions) {
     if (declared.has(mention.path)) continue;
     const absolute = checkLink(context, mention.path, mention.span, 'missing_file', `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``, diagnostics);
-    if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== path.resolve(context.file)) {
+    if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== self) {
       const chained = linkedMarkdown(context, absolute);
       if (chained.length > 0) {
         diagnostics.push(
@@ -72,7 +73,21 @@ export function checkMentionedPaths(context: LinkCheck, mentions: PathMention[],
   return diagnostics;
 }
 
+/** What each Markdown file links on to, per snapshot of the disk (AnalysisFileSystem): a skill linking one guide from every section reads it once. */
+const linkedFrom = new WeakMap<FileSystem, Map<string, string[]>>();
+
 function linkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
+  // Only a snapshot answers the same until it is dropped.
+  if (!(context.fs instanceof AnalysisFileSystem)) return readLinkedMarkdown(context, markdownFile);
+  let known = linkedFrom.get(context.fs);
+  if (!known) linkedFrom.set(context.fs, (known = new Map()));
+  const key = `${context.dir}\0${context.file}\0${markdownFile}`;
+  let names = known.get(key);
+  if (!names) known.set(key, (names = readLinkedMarkdown(context, markdownFile)));
+  return names;
+}
+
+function readLinkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
   const read = readText(context.fs, markdownFile);
   if (read.kind !== 'text') return [];
   const names = new Set<string>();

@@ -55,20 +55,27 @@ function lineText(text: string, line: Line): string {
   return text.slice(line.span.start, line.span.end);
 }
 
-/** Where lines that can be a fence marker start: up to three spaces, then a backtick or a tilde (what both fence patterns require first). */
-const FENCE_LINE = /^ {0,3}[`~]/gm;
-
 /**
  * The next line at or after `from` (a line start) that can be a fence
- * marker. The pattern finds candidates without visiting the lines between;
- * its `^` also matches after a lone CR or a line separator, which do not
- * start a line here, so each match is checked to follow a line break.
+ * marker: up to three spaces, then a backtick or a tilde (what both fence
+ * patterns require first). Jumps from one backtick or tilde to the next
+ * (native searches) instead of visiting the lines between; a multiline
+ * pattern anchored at `^` was slower, trying every position.
  */
 function nextFenceLine(text: string, from: number): Line | undefined {
-  FENCE_LINE.lastIndex = from;
-  for (let match = FENCE_LINE.exec(text); match; match = FENCE_LINE.exec(text)) {
-    if (match.index === from || text.charCodeAt(match.index - 1) === 10) return lineAt(text, match.index);
-    FENCE_LINE.lastIndex = match.index + 1;
+  let tick = -2;
+  let tilde = -2;
+  for (let at = from; at <= text.length; ) {
+    if (tick !== -1 && tick < at) tick = text.indexOf('`', at);
+    if (tilde !== -1 && tilde < at) tilde = text.indexOf('~', at);
+    const hit = tick === -1 ? tilde : tilde === -1 ? tick : Math.min(tick, tilde);
+    if (hit === -1) return undefined;
+    const lineStart = text.lastIndexOf('\n', hit - 1) + 1;
+    let spaces = lineStart;
+    while (spaces < hit && text.charCodeAt(spaces) === 32) spaces++;
+    if (spaces === hit && hit - lineStart <= 3) return lineAt(text, lineStart);
+    const newline = text.indexOf('\n', hit);
+    at = newline === -1 ? text.length + 1 : newline + 1;
   }
   return undefined;
 }

@@ -11,6 +11,8 @@ interface ParsedChunk {
   value: unknown;
   /** Where the chunk sits in the region; its nodes' ranges are read through it (nodeRange). */
   place: ChunkPlace;
+  /** The composition that last used it: a chunk serves one place per composition. */
+  usedIn: number;
 }
 
 /**
@@ -18,36 +20,98 @@ interface ParsedChunk {
  * successive versions. A keystroke changes one chunk (a top-level key or one
  * step); the others are reused and moved, not parsed again.
  * One cache belongs to one document: reused nodes are moved, not copied.
+ *
+ * Most chunks are found by position: text before the first changed
+ * character and after the last one is the same as last time, so a chunk
+ * lying wholly there is the one that stood at the same place (or the same
+ * place moved by the change in length), without slicing or hashing its
+ * text. Only the chunks around the change are looked up by text (a step
+ * pasted elsewhere, an undo) or parsed.
  */
 export class YamlChunkCache {
-  private chunks = new Map<string, ParsedChunk[]>();
+  /** The last composition's chunks by text. */
+  private byText = new Map<string, ParsedChunk[]>();
+  /** The last composed region and its chunks in order, with their starts then. */
+  private last?: { source: string; chunks: ParsedChunk[]; starts: number[] };
+  private composition = 0;
 
   /**
-   * Takes the parse of `text` (parsing it if unknown) and places it at
-   * `offset`; undefined when the chunk cannot be parsed on its own.
+   * The chunk for each range of `source` (undefined where one cannot be
+   * parsed on its own), each placed at its range's start.
    */
-  take(text: string, offset: number, used: Map<string, ParsedChunk[]>): ParsedChunk | undefined {
-    let chunk = this.chunks.get(text)?.pop();
-    if (chunk) {
-      chunk.place.offset = offset;
-    } else {
-      // Checked per new chunk, not over the whole text on every keystroke.
-      if (NOT_CHUNKABLE.test(text)) return undefined;
-      const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
-      const place = { offset };
-      placeNodes(doc.contents, place);
-      chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place };
+  chunksFor(source: string, ranges: Entry[]): (ParsedChunk | undefined)[] {
+    const composition = ++this.composition;
+    const found: (ParsedChunk | undefined)[] = new Array(ranges.length);
+    const last = this.last;
+    if (last) {
+      const before = commonPrefix(last.source, source);
+      const after = commonSuffix(last.source, source, Math.min(last.source.length, source.length) - before);
+      const delta = source.length - last.source.length;
+      let j = 0;
+      ranges.forEach((range, index) => {
+        const unchanged = range.end <= before ? 0 : range.start >= source.length - after ? delta : undefined;
+        if (unchanged === undefined) return;
+        const oldStart = range.start - unchanged;
+        while (j < last.starts.length && last.starts[j] < oldStart) j++;
+        const chunk = last.chunks[j];
+        if (j < last.starts.length && last.starts[j] === oldStart && chunk.text.length === range.end - range.start && chunk.usedIn !== composition) {
+          chunk.usedIn = composition;
+          chunk.place.offset = range.start;
+          found[index] = chunk;
+        }
+      });
     }
-    const same = used.get(text);
-    if (same) same.push(chunk);
-    else used.set(text, [chunk]);
-    return chunk;
+    ranges.forEach((range, index) => {
+      if (found[index]) return;
+      const text = source.slice(range.start, range.end);
+      let chunk = this.byText.get(text)?.find((known) => known.usedIn !== composition);
+      if (chunk) {
+        chunk.place.offset = range.start;
+      } else {
+        // Checked per new chunk, not over the whole text on every keystroke.
+        if (NOT_CHUNKABLE.test(text)) return;
+        const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
+        const place = { offset: range.start };
+        placeNodes(doc.contents, place);
+        chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place, usedIn: composition };
+      }
+      chunk.usedIn = composition;
+      found[index] = chunk;
+    });
+    return found;
   }
 
-  /** Keeps only the chunks the last composition used, so memory follows the current text. */
-  retain(used: Map<string, ParsedChunk[]>): void {
-    this.chunks = used;
+  /** Keeps `chunks`, the ones the last successful composition of `source` used, so memory follows the current text. */
+  retain(source: string, chunks: ParsedChunk[]): void {
+    const byText = new Map<string, ParsedChunk[]>();
+    for (const chunk of chunks) {
+      const same = byText.get(chunk.text);
+      if (same) same.push(chunk);
+      else byText.set(chunk.text, [chunk]);
+    }
+    this.byText = byText;
+    this.last = { source, chunks, starts: chunks.map((chunk) => chunk.place.offset) };
   }
+}
+
+/** Characters compared at a time: string equality on slices runs natively, far faster than a loop over characters. */
+const BLOCK = 512;
+
+/** How many characters `a` and `b` share at the start. */
+function commonPrefix(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let at = 0;
+  while (at + BLOCK <= limit && a.slice(at, at + BLOCK) === b.slice(at, at + BLOCK)) at += BLOCK;
+  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  return at;
+}
+
+/** How many characters `a` and `b` share at the end, at most `limit`. */
+function commonSuffix(a: string, b: string, limit: number): number {
+  let at = 0;
+  while (at + BLOCK <= limit && a.slice(a.length - at - BLOCK, a.length - at) === b.slice(b.length - at - BLOCK, b.length - at)) at += BLOCK;
+  while (at < limit && a.charCodeAt(a.length - at - 1) === b.charCodeAt(b.length - at - 1)) at++;
+  return at;
 }
 
 interface Entry {
@@ -136,21 +200,24 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
   if (source.length < CHUNK_THRESHOLD) return undefined;
   const entries = topLevelEntries(source);
   if (!entries) return undefined;
-  const used = new Map<string, ParsedChunk[]>();
+  const layout = entries.map((entry) => {
+    const split = entry.key === 'steps' ? listItems(source, entry) : undefined;
+    return { entry, head: split ? split.header : entry, items: split?.items };
+  });
+  const chunks = cache.chunksFor(source, layout.flatMap((part) => [part.head, ...(part.items ?? [])]));
+  let next = 0;
   const contents = new YAMLMap();
   const value: Record<string, unknown> = {};
-  for (const entry of entries) {
-    const split = entry.key === 'steps' ? listItems(source, entry) : undefined;
-    const head = split ? split.header : entry;
-    const chunk = cache.take(source.slice(head.start, head.end), head.start, used);
+  for (const { entry, items } of layout) {
+    const chunk = chunks[next++];
     if (!chunk || chunk.doc.errors.length > 0 || !isMap(chunk.doc.contents) || chunk.doc.contents.items.length !== 1) return undefined;
     const pair = chunk.doc.contents.items[0] as Pair<Node, Node | null>;
-    if (split) {
+    if (items) {
       const seq = new YAMLSeq();
       const values: unknown[] = [];
       let firstList: Node | undefined;
-      for (const item of split.items) {
-        const itemChunk = cache.take(source.slice(item.start, item.end), item.start, used);
+      for (let item = 0; item < items.length; item++) {
+        const itemChunk = chunks[next++];
         const list = itemChunk?.doc.contents;
         if (!itemChunk || itemChunk.doc.errors.length > 0 || !isSeq(list) || list.items.length !== 1) return undefined;
         firstList ??= list;
@@ -168,7 +235,7 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
     }
     contents.items.push(pair);
   }
-  cache.retain(used);
+  cache.retain(source, chunks as ParsedChunk[]);
   const firstPair = contents.items[0] as Pair<Node, Node | null>;
   contents.range = [nodeRange(firstPair.key)![0], source.length, source.length];
   const doc = new Document() as Document.Parsed;

@@ -96,3 +96,23 @@ test('moved chunks answer position lookups at their new place, as a whole parse 
   const renamed = text.indexOf('step-0070-renamed');
   assert.deepEqual(describe(chunked, renamed).path, ['steps', 70, 'name']);
 });
+
+test('a step pasted twice, then edited around, is parsed once per place: equal copies never share nodes', () => {
+  const fs = new MemoryFileSystem();
+  const cache = new YamlChunkCache();
+  let text = generated();
+  const stepsOf = (analysis: SkillAnalysis) => [...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items];
+  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  // The text of step 40 pasted after step 41 and again after step 60 (repeated names are a finding, not a parse problem).
+  const step = (name: string) => text.slice(text.indexOf(`  - name: ${name}\n`), text.indexOf('  - name: ', text.indexOf(`  - name: ${name}\n`) + 1));
+  const copy = step('step-0040');
+  text = text.replace(step('step-0042'), copy + step('step-0042')).replace(step('step-0061'), copy + step('step-0061'));
+  for (const edit of [(t: string) => t, (t: string) => t.replace('step-0001\n', 'step-0001x\n'), (t: string) => t.replace('step-0070\n', 'step-070\n')]) {
+    text = edit(text);
+    const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache });
+    assert.deepEqual(observable(chunked), observable(analyzeSkill(fs, FILE, { text })));
+    const steps = stepsOf(chunked);
+    assert.equal(new Set(steps).size, steps.length, 'every step its own node');
+    assert.equal(steps.filter((node) => String((node as { toJSON(): { name: string } }).toJSON().name) === 'step-0040').length, 3);
+  }
+});

@@ -104,7 +104,8 @@ test('a step pasted twice, then edited around, is parsed once per place: equal c
   const stepsOf = (analysis: SkillAnalysis) => [...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items];
   analyzeSkill(fs, FILE, { text, yamlCache: cache });
   // The text of step 40 pasted after step 41 and again after step 60 (repeated names are a finding, not a parse problem).
-  const step = (name: string) => text.slice(text.indexOf(`  - name: ${name}\n`), text.indexOf('  - name: ', text.indexOf(`  - name: ${name}\n`) + 1));
+  // A whole list item: from its line to the next item at the same indentation (an input's `- name:` is deeper).
+  const step = (name: string) => text.slice(text.indexOf(`\n  - name: ${name}\n`) + 1, text.indexOf('\n  - name: ', text.indexOf(`\n  - name: ${name}\n`) + 1) + 1);
   const copy = step('step-0040');
   text = text.replace(step('step-0042'), copy + step('step-0042')).replace(step('step-0061'), copy + step('step-0061'));
   for (const edit of [(t: string) => t, (t: string) => t.replace('step-0001\n', 'step-0001x\n'), (t: string) => t.replace('step-0070\n', 'step-070\n')]) {
@@ -114,5 +115,6 @@ test('a step pasted twice, then edited around, is parsed once per place: equal c
     const steps = stepsOf(chunked);
     assert.equal(new Set(steps).size, steps.length, 'every step its own node');
     assert.equal(steps.filter((node) => String((node as { toJSON(): { name: string } }).toJSON().name) === 'step-0040').length, 3);
+    assert.equal(chunked.model.nodes.length, 82);
   }
 });

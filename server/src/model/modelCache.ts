@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { Span } from '../parse/lineIndex';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
-import { movedNode } from './movedSpans';
+import { spansIn } from './spansIn';
 import type { GraphEdge, GraphNode, Port } from './skillModel';
 
 /** A step as one loader built it from one YAML node. */
@@ -12,8 +12,10 @@ interface KeptStep {
   node: GraphNode;
   /** What of the step the graph checks read (see `graphKey`). */
   key: string;
-  /** The paths its text mentions, found when first asked, and where the step started then. */
-  mentions?: { at: number; found: PathMention[] };
+  /** Every span object in the node, each once: what moves when the step moves. */
+  spans: Span[];
+  /** The paths its text mentions, found when first asked; their spans move with the step's. */
+  mentions?: PathMention[];
 }
 
 /** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
@@ -35,6 +37,13 @@ export interface GraphChecks {
  * checks over the whole graph are kept with the graph they ran on: when an
  * edit leaves every name, type, reference and edge as it was (typing in a
  * description), their findings are the same, only moved with the steps.
+ *
+ * Like the chunk cache's YAML nodes, a kept step is moved in place, not
+ * copied: findings, data edges and external inputs hold the same span and
+ * port objects, so they move with it at no cost, and an edit does not
+ * allocate a copy of every step below it. An analysis is therefore current
+ * only until the next analysis of the same skill, which is how the server
+ * uses them (each request reads the latest one, synchronously).
  */
 export class ModelCache {
   // Plain maps of this analysis's steps and the last one's, not weak maps: cheaper on every keystroke, and memory follows the current text.
@@ -60,13 +69,23 @@ export class ModelCache {
     // A step without a name is called by its position, so it is kept only at the same position.
     if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
       const delta = start - kept.node.span.start;
-      const entry = delta === 0 && kept.index === index ? kept : { ...kept, index, node: delta === 0 ? kept.node : movedNode(kept.node, delta) };
-      this.steps.set(source, entry);
-      this.byNode.set(entry.node, entry);
-      return entry.node;
+      if (delta !== 0) {
+        for (const span of kept.spans) {
+          span.start += delta;
+          span.end += delta;
+        }
+        for (const mention of kept.mentions ?? []) {
+          mention.span.start += delta;
+          mention.span.end += delta;
+        }
+      }
+      kept.index = index;
+      this.steps.set(source, kept);
+      this.byNode.set(kept.node, kept);
+      return kept.node;
     }
     const built = build();
-    const entry: KeptStep = { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key: graphKey(built.node) + (built.key ?? '') };
+    const entry: KeptStep = { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key: graphKey(built.node) + (built.key ?? ''), spans: spansIn(built.node) };
     this.steps.set(source, entry);
     this.byNode.set(entry.node, entry);
     return entry.node;
@@ -74,8 +93,8 @@ export class ModelCache {
 
   /**
    * The paths mentioned in `region` of `text` (the block holding the
-   * steps), as `findPathMentions` finds them: a kept step's are moved, not
-   * searched for again; only the text between steps and new steps is searched.
+   * steps), as `findPathMentions` finds them: a kept step's are not
+   * searched for again (they move with it); only the text between steps and new steps is searched.
    */
   mentions(text: string, region: Span, nodes: GraphNode[]): PathMention[] {
     const found: PathMention[] = [];
@@ -90,13 +109,8 @@ export class ModelCache {
       // Steps out of text order, or not read through this cache: search the block whole.
       if (!entry || node.span.start < from || node.span.end > region.end) return findPathMentions(text, [region]);
       between(node.span.start);
-      const known = entry.mentions;
-      if (!known) entry.mentions = { at: node.span.start, found: findPathMentions(text, [node.span]) };
-      else if (known.at !== node.span.start) {
-        const delta = node.span.start - known.at;
-        entry.mentions = { at: node.span.start, found: known.found.map((mention) => ({ ...mention, span: { start: mention.span.start + delta, end: mention.span.end + delta } })) };
-      }
-      found.push(...entry.mentions!.found);
+      entry.mentions ??= findPathMentions(text, [node.span]);
+      found.push(...entry.mentions);
       from = node.span.end;
     }
     between(region.end);
@@ -164,15 +178,26 @@ type SpanPlace = [step: number, at: number];
 /** Where a port is: which step, which list, which item. */
 type PortPlace = [step: number, list: 'inputs' | 'outputs', at: number];
 
-/** Where every span and port the checks returned sits among the steps, found once per run and valid while the graph stays the same. */
+/**
+ * Where every span and port the checks returned sits among the steps, found
+ * once per run and valid while the graph stays the same; and, per step,
+ * which findings, edges and external inputs hold something of it.
+ */
 interface PlacedChecks {
   diagnostics: SpanPlace[];
   edges: { span?: SpanPlace; consumer?: PortPlace; producer?: PortPlace }[];
   externalInputs: PortPlace[];
+  byStep: Map<number, { diagnostics: number[]; edges: number[]; externalInputs: number[] }>;
 }
 
 /** The places of everything in `checks`, or undefined when something is not a step's own span or port (then the checks run every time). */
 function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | undefined {
+  const byStep: PlacedChecks['byStep'] = new Map();
+  const holding = (step: number) => {
+    let held = byStep.get(step);
+    if (!held) byStep.set(step, (held = { diagnostics: [], edges: [], externalInputs: [] }));
+    return held;
+  };
   const spanPlace = (span: Span): SpanPlace | undefined => {
     const step = stepHolding(nodes, span);
     const at = step === -1 ? -1 : spansOf(nodes[step]).indexOf(span);
@@ -185,51 +210,53 @@ function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | un
     return at === -1 ? undefined : [step, list, at];
   };
   const diagnostics: SpanPlace[] = [];
-  for (const item of checks.diagnostics) {
+  for (const [index, item] of checks.diagnostics.entries()) {
     const place = spanPlace(item.span);
     if (!place) return undefined;
     diagnostics.push(place);
+    holding(place[0]).diagnostics.push(index);
   }
   const edges: PlacedChecks['edges'] = [];
-  for (const edge of checks.edges) {
+  for (const [index, edge] of checks.edges.entries()) {
     const place = { ...(edge.span ? { span: spanPlace(edge.span) } : {}), ...(edge.consumer ? { consumer: portPlace(edge.consumer) } : {}), ...(edge.producer ? { producer: portPlace(edge.producer) } : {}) };
     if ((edge.span && !place.span) || (edge.consumer && !place.consumer) || (edge.producer && !place.producer)) return undefined;
     edges.push(place);
+    for (const step of new Set([place.span?.[0], place.consumer?.[0], place.producer?.[0]])) if (step !== undefined) holding(step).edges.push(index);
   }
   const externalInputs: PortPlace[] = [];
-  for (const input of checks.externalInputs) {
+  for (const [index, input] of checks.externalInputs.entries()) {
     const place = portPlace(input);
     if (!place) return undefined;
     externalInputs.push(place);
+    holding(place[0]).externalInputs.push(index);
   }
-  return { diagnostics, edges, externalInputs };
+  return { diagnostics, edges, externalInputs, byStep };
 }
 
-/** The last checks on the same graph's new nodes: what sits in a step kept in place is kept as it was. */
+/**
+ * The last checks on the same graph's new nodes. Kept steps were moved in
+ * place, so what they hold is already right; only what a rebuilt step (the
+ * one edited) holds is pointed at its new spans and ports.
+ */
 function movedChecks(placed: PlacedChecks, checks: GraphChecks, before: GraphNode[], after: GraphNode[]): GraphChecks {
-  const spanLists = new Map<number, Span[]>();
-  const span = ([step, at]: SpanPlace): Span => {
-    let spans = spanLists.get(step);
-    if (!spans) spanLists.set(step, (spans = spansOf(after[step])));
-    return spans[at];
-  };
+  const rebuilt: number[] = [];
+  for (let step = 0; step < after.length; step++) if (before[step] !== after[step] && placed.byStep.has(step)) rebuilt.push(step);
+  if (rebuilt.length === 0) return checks;
+  const span = ([step, at]: SpanPlace): Span => spansOf(after[step])[at];
   const port = ([step, list, at]: PortPlace): Port => after[step][list][at];
-  const kept = (place: SpanPlace | PortPlace | undefined) => !place || before[place[0]] === after[place[0]];
-  return {
-    diagnostics: checks.diagnostics.map((item, index) => {
-      const place = placed.diagnostics[index];
-      return kept(place) ? item : { ...item, span: span(place) };
-    }),
-    edges: checks.edges.map((edge, index) => {
+  const moved: GraphChecks = { diagnostics: [...checks.diagnostics], edges: [...checks.edges], externalInputs: [...checks.externalInputs] };
+  for (const step of rebuilt) {
+    const held = placed.byStep.get(step)!;
+    for (const index of held.diagnostics) moved.diagnostics[index] = { ...checks.diagnostics[index], span: span(placed.diagnostics[index]) };
+    for (const index of held.edges) {
       const place = placed.edges[index];
-      if (kept(place.span) && kept(place.consumer) && kept(place.producer)) return edge;
-      const copy: GraphEdge = { from: edge.from, to: edge.to, kind: edge.kind };
-      if ('label' in edge) copy.label = edge.label;
+      const copy: GraphEdge = { ...checks.edges[index] };
       if (place.span) copy.span = span(place.span);
       if (place.consumer) copy.consumer = port(place.consumer);
       if (place.producer) copy.producer = port(place.producer);
-      return copy;
-    }),
-    externalInputs: placed.externalInputs.map(port),
-  };
+      moved.edges[index] = copy;
+    }
+    for (const index of held.externalInputs) moved.externalInputs[index] = port(placed.externalInputs[index]);
+  }
+  return moved;
 }

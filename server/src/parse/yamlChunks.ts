@@ -124,44 +124,47 @@ const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)/;
 /** Anchors, aliases, tags, directives and document markers tie chunks together: parse such text whole. */
 const NOT_CHUNKABLE = /(^|[\s[{,])[&*!][^\s]|^%|^(---|\.\.\.)[ \t]*$/m;
 
-/**
- * Calls `visit` with the start and end offsets of each line of `text` in
- * [from, to) until it returns false, without splitting the text: these
- * scans run over the whole procedure on every keystroke.
- */
-function forEachLine(text: string, from: number, to: number, visit: (start: number, end: number) => boolean): void {
-  for (let start = from; start <= to; ) {
-    let end = text.indexOf('\n', start);
-    if (end === -1 || end > to) end = to;
-    if (!visit(start, end)) return;
-    start = end + 1;
-  }
+const WHITESPACE = /\s/;
+/** A line break followed by a line that starts at column 0 with content (not blank, not a comment). */
+const COLUMN_ZERO = /\n[^\s#]/g;
+
+function lineEnd(text: string, start: number): number {
+  const end = text.indexOf('\n', start);
+  return end === -1 ? text.length : end;
 }
 
-const WHITESPACE = /\s/;
-
-/** Splits a top-level mapping into its entries by the lines that start a key at column 0. */
+/**
+ * Splits a top-level mapping into its entries by the lines that start a key
+ * at column 0. These scans run over the whole procedure on every keystroke,
+ * so they jump between the lines that matter instead of visiting each line.
+ */
 function topLevelEntries(text: string): Entry[] | undefined {
-  const entries: Entry[] = [];
-  let seenKey = false;
-  let chunkable = true;
-  forEachLine(text, 0, text.length, (start, end) => {
-    if (start === end || text[start] === '#') return true;
-    if (WHITESPACE.test(text[start])) {
-      // Indented lines continue the entry above (most lines: nothing to copy); before any key they are content no chunk can hold.
-      if (seenKey) return true;
+  let start = 0;
+  // Before the first key only blank and comment lines may stand: indented content there belongs to no chunk.
+  for (;;) {
+    if (start > text.length) return undefined;
+    const end = lineEnd(text, start);
+    if (start !== end && text[start] !== '#') {
+      if (!WHITESPACE.test(text[start])) break;
       const trimmed = text.slice(start, end).trim();
-      return (chunkable = trimmed === '' || trimmed.startsWith('#'));
+      if (trimmed !== '' && !trimmed.startsWith('#')) return undefined;
     }
+    start = end + 1;
+  }
+  // From there, indented lines continue the entry above: only lines with content at column 0 start one.
+  const entries: Entry[] = [];
+  while (start !== -1) {
+    const end = lineEnd(text, start);
     const key = KEY_LINE.exec(text.slice(start, end));
     // Content at column 0 that starts no key (a flow collection running on, say) cannot be chunked.
-    if (!key) return (chunkable = false);
+    if (!key) return undefined;
     if (entries.length > 0) entries[entries.length - 1].end = start;
     entries.push({ key: key[1], start, end: text.length });
-    seenKey = true;
-    return true;
-  });
-  if (!chunkable || entries.length === 0 || new Set(entries.map((entry) => entry.key)).size !== entries.length) return undefined;
+    COLUMN_ZERO.lastIndex = end;
+    const next = COLUMN_ZERO.exec(text);
+    start = next ? next.index + 1 : -1;
+  }
+  if (new Set(entries.map((entry) => entry.key)).size !== entries.length) return undefined;
   return entries;
 }
 
@@ -170,16 +173,17 @@ function listItems(text: string, entry: Entry): { header: Entry; items: Entry[] 
   const body = text.slice(entry.start, entry.end);
   const firstItem = /\n([ \t]*)- /.exec(body);
   if (!firstItem || body.slice(0, firstItem.index).split('\n')[0].replace(KEY_LINE, '').trim() !== '') return undefined;
-  const marker = `${firstItem[1]}- `;
-  const bare = marker.trimEnd();
+  const bare = `${firstItem[1]}-`;
   const items: Entry[] = [];
-  forEachLine(text, entry.start, entry.end, (start, end) => {
-    if (text.startsWith(marker, start) || (end - start === bare.length && text.startsWith(bare, start))) {
-      if (items.length > 0) items[items.length - 1].end = start;
-      items.push({ key: '-', start, end: entry.end });
-    }
-    return true;
-  });
+  // An item starts a line with the marker and a space, or is the marker alone on its line.
+  const needle = `\n${bare}`;
+  for (let at = text.indexOf(needle, entry.start); at !== -1 && at < entry.end; at = text.indexOf(needle, at + 1)) {
+    const start = at + 1;
+    const after = start + bare.length;
+    if (text[after] !== ' ' && text[after] !== '\n' && after !== entry.end && after !== text.length) continue;
+    if (items.length > 0) items[items.length - 1].end = start;
+    items.push({ key: '-', start, end: entry.end });
+  }
   if (items.length === 0) return undefined;
   return { header: { key: entry.key, start: entry.start, end: items[0].start }, items };
 }

@@ -45,18 +45,24 @@ export interface GraphChecks {
  * only until the next analysis of the same skill, which is how the server
  * uses them (each request reads the latest one, synchronously).
  */
+/** Where a kept step lives: on the YAML node it was read from, as long as the chunk cache keeps that node (the nodes' chunk place lives there too). */
+const KEPT = Symbol('kept step');
+type Source = { [KEPT]?: KeptStep };
+
 export class ModelCache {
-  // Plain maps of this analysis's steps and the last one's, not weak maps: cheaper on every keystroke, and memory follows the current text.
-  private steps = new Map<object, KeptStep>();
-  private previousSteps = new Map<object, KeptStep>();
-  private byNode = new Map<GraphNode, KeptStep>();
+  /** This analysis's steps in the order the loader asked for them: the graph checks and mentions find a node's entry by its index, not by a lookup. */
+  private order: KeptStep[] = [];
   private lastGraph?: { file: string; keys: string[]; nodes: GraphNode[]; edges: GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
 
-  /** Starts the next analysis: what it does not reuse of the last one's steps is dropped when the one after starts. */
+  /** Starts the next analysis of the skill. */
   nextAnalysis(): void {
-    this.previousSteps = this.steps;
-    this.steps = new Map();
-    this.byNode = new Map();
+    this.order = [];
+  }
+
+  /** The entry of `nodes[index]`, if this analysis built or kept it. */
+  private entryAt(nodes: GraphNode[], index: number): KeptStep | undefined {
+    const entry = this.order[index];
+    return entry?.node === nodes[index] ? entry : undefined;
   }
 
   /**
@@ -65,7 +71,7 @@ export class ModelCache {
    * what else of the step its graph checks read.
    */
   step(source: object, loader: string, index: number, start: number, build: () => { node: GraphNode; key?: string }): GraphNode {
-    const kept = this.previousSteps.get(source) ?? this.steps.get(source);
+    const kept = (source as Source)[KEPT];
     // A step without a name is called by its position, so it is kept only at the same position.
     if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
       const delta = start - kept.node.span.start;
@@ -80,14 +86,13 @@ export class ModelCache {
         }
       }
       kept.index = index;
-      this.steps.set(source, kept);
-      this.byNode.set(kept.node, kept);
+      this.order.push(kept);
       return kept.node;
     }
     const built = build();
     const entry: KeptStep = { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key: graphKey(built.node) + (built.key ?? ''), spans: spansIn(built.node) };
-    this.steps.set(source, entry);
-    this.byNode.set(entry.node, entry);
+    (source as Source)[KEPT] = entry;
+    this.order.push(entry);
     return entry.node;
   }
 
@@ -104,8 +109,8 @@ export class ModelCache {
       const slash = text.indexOf('/', from);
       if (slash !== -1 && slash < end) found.push(...findPathMentions(text, [{ start: from, end }]));
     };
-    for (const node of nodes) {
-      const entry = this.byNode.get(node);
+    for (const [index, node] of nodes.entries()) {
+      const entry = this.entryAt(nodes, index);
       // Steps out of text order, or not read through this cache: search the block whole.
       if (!entry || node.span.start < from || node.span.end > region.end) return findPathMentions(text, [region]);
       between(node.span.start);
@@ -123,7 +128,7 @@ export class ModelCache {
    * is the same. Runs them whenever a finding cannot be placed on a step.
    */
   graphChecks(file: string, nodes: GraphNode[], edges: GraphEdge[], run: () => GraphChecks): GraphChecks {
-    const keys = nodes.map((node) => this.byNode.get(node)?.key ?? graphKey(node));
+    const keys = nodes.map((node, index) => this.entryAt(nodes, index)?.key ?? graphKey(node));
     const last = this.lastGraph;
     if (last?.placed && last.file === file && sameList(last.keys, keys, (a, b) => a === b) && sameList(last.edges, edges, sameEdge)) {
       const checks = movedChecks(last.placed, last.checks, last.nodes, nodes);

@@ -18,6 +18,10 @@ interface KeptStep {
   mentions?: PathMention[];
 }
 
+/** Where a kept step lives: on the YAML node it was read from, as long as the chunk cache keeps that node (the nodes' chunk place lives there too). */
+const KEPT = Symbol('kept step');
+type Source = { [KEPT]?: KeptStep };
+
 /** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
 export interface GraphChecks {
   diagnostics: Diagnostic[];
@@ -45,10 +49,6 @@ export interface GraphChecks {
  * only until the next analysis of the same skill, which is how the server
  * uses them (each request reads the latest one, synchronously).
  */
-/** Where a kept step lives: on the YAML node it was read from, as long as the chunk cache keeps that node (the nodes' chunk place lives there too). */
-const KEPT = Symbol('kept step');
-type Source = { [KEPT]?: KeptStep };
-
 export class ModelCache {
   /** This analysis's steps in the order the loader asked for them: the graph checks and mentions find a node's entry by its index, not by a lookup. */
   private order: KeptStep[] = [];
@@ -99,7 +99,8 @@ export class ModelCache {
   /**
    * The paths mentioned in `region` of `text` (the block holding the
    * steps), as `findPathMentions` finds them: a kept step's are not
-   * searched for again (they move with it); only the text between steps and new steps is searched.
+   * searched for again (they move with it); only new steps and the text
+   * between steps are searched.
    */
   mentions(text: string, region: Span, nodes: GraphNode[]): PathMention[] {
     const found: PathMention[] = [];

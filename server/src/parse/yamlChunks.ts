@@ -31,9 +31,28 @@ interface ParsedChunk {
 export class YamlChunkCache {
   /** The last composition's chunks by text. */
   private byText = new Map<string, ParsedChunk[]>();
-  /** The last composed region and its chunks in order, with their starts then. */
-  private last?: { source: string; chunks: ParsedChunk[]; starts: number[] };
+  /** The last composed region, how it was split, and its chunks in order with their starts then. */
+  private last?: { source: string; layout: Layout; chunks: ParsedChunk[]; starts: number[] };
+  private change?: Change & { source: string };
   private composition = 0;
+
+  /** Where `source` differs from the last composed region (worked out once per text). */
+  private changeFor(source: string): Change | undefined {
+    const last = this.last;
+    if (!last) return undefined;
+    if (this.change?.source !== source) {
+      const before = commonPrefix(last.source, source);
+      const after = commonSuffix(last.source, source, Math.min(last.source.length, source.length) - before);
+      this.change = { source, before, after, delta: source.length - last.source.length };
+    }
+    return this.change;
+  }
+
+  /** The last split of the region moved to `source`, when the change cannot have moved a split (see movedLayout). */
+  layoutFor(source: string): Layout | undefined {
+    const change = this.changeFor(source);
+    return change && this.last ? movedLayout(this.last.layout, source, change) : undefined;
+  }
 
   /**
    * The chunk for each range of `source` (undefined where one cannot be
@@ -43,10 +62,9 @@ export class YamlChunkCache {
     const composition = ++this.composition;
     const found: (ParsedChunk | undefined)[] = new Array(ranges.length);
     const last = this.last;
-    if (last) {
-      const before = commonPrefix(last.source, source);
-      const after = commonSuffix(last.source, source, Math.min(last.source.length, source.length) - before);
-      const delta = source.length - last.source.length;
+    const change = this.changeFor(source);
+    if (last && change) {
+      const { before, after, delta } = change;
       let j = 0;
       ranges.forEach((range, index) => {
         const unchanged = range.end <= before ? 0 : range.start >= source.length - after ? delta : undefined;
@@ -81,8 +99,8 @@ export class YamlChunkCache {
     return found;
   }
 
-  /** Keeps `chunks`, the ones the last successful composition of `source` used, so memory follows the current text. */
-  retain(source: string, chunks: ParsedChunk[]): void {
+  /** Keeps `chunks`, the ones the last successful composition of `source` (split as `layout`) used, so memory follows the current text. */
+  retain(source: string, layout: Layout, chunks: ParsedChunk[]): void {
     const byText = new Map<string, ParsedChunk[]>();
     for (const chunk of chunks) {
       const same = byText.get(chunk.text);
@@ -90,7 +108,7 @@ export class YamlChunkCache {
       else byText.set(chunk.text, [chunk]);
     }
     this.byText = byText;
-    this.last = { source, chunks, starts: chunks.map((chunk) => chunk.place.offset) };
+    this.last = { source, layout, chunks, starts: chunks.map((chunk) => chunk.place.offset) };
   }
 }
 
@@ -114,7 +132,7 @@ function commonSuffix(a: string, b: string, limit: number): number {
   return at;
 }
 
-interface Entry {
+export interface Entry {
   key: string;
   start: number;
   end: number;
@@ -169,7 +187,7 @@ function topLevelEntries(text: string): Entry[] | undefined {
 }
 
 /** Splits the value of `steps:` into its list items, by the lines at the first item's indentation. */
-function listItems(text: string, entry: Entry): { header: Entry; items: Entry[] } | undefined {
+function listItems(text: string, entry: Entry): { header: Entry; items: Entry[]; bare: string } | undefined {
   const body = text.slice(entry.start, entry.end);
   const firstItem = /\n([ \t]*)- /.exec(body);
   if (!firstItem || body.slice(0, firstItem.index).split('\n')[0].replace(KEY_LINE, '').trim() !== '') return undefined;
@@ -185,7 +203,70 @@ function listItems(text: string, entry: Entry): { header: Entry; items: Entry[] 
     items.push({ key: '-', start, end: entry.end });
   }
   if (items.length === 0) return undefined;
-  return { header: { key: entry.key, start: entry.start, end: items[0].start }, items };
+  return { header: { key: entry.key, start: entry.start, end: items[0].start }, items, bare };
+}
+
+/** Where a new text differs from the last: the characters shared at the start and at the end, and the change in length. */
+interface Change {
+  before: number;
+  after: number;
+  delta: number;
+}
+
+/** A top-level entry of the region and, for `steps`, its header and its list items: one chunk each. */
+export interface Part {
+  entry: Entry;
+  head: Entry;
+  items?: Entry[];
+}
+export interface Layout {
+  parts: Part[];
+  /** The list marker of the steps (`  -`), when they were split. */
+  bare?: string;
+}
+
+/** The region split into its parts: top-level entries, and the steps into items. */
+export function splitRegion(source: string): Layout | undefined {
+  const entries = topLevelEntries(source);
+  if (!entries) return undefined;
+  let bare: string | undefined;
+  const parts = entries.map((entry): Part => {
+    const split = entry.key === 'steps' ? listItems(source, entry) : undefined;
+    if (split) bare = split.bare;
+    return split ? { entry, head: split.header, items: split.items } : { entry, head: entry };
+  });
+  return { parts, ...(bare !== undefined ? { bare } : {}) };
+}
+
+/**
+ * The last split moved to the new text, or undefined when the change may
+ * have moved one: the lines it touches must all lie inside one item of the
+ * steps or one other entry (after the first key and the steps' first item,
+ * which decide how the rest is split), and none of them may start a key at
+ * column 0 or a list item, now or before. Typing inside a step then costs
+ * a look at the lines it changed, not a scan of the whole procedure.
+ */
+function movedLayout(layout: Layout, source: string, change: Change): Layout | undefined {
+  // The changed lines, in the new text: from the start of the line where the texts part to the end of the line where they meet again.
+  const start = change.before === 0 ? 0 : source.lastIndexOf('\n', change.before - 1) + 1;
+  const meet = source.indexOf('\n', source.length - change.after);
+  const end = meet === -1 ? source.length + 1 : meet + 1;
+  const oldEnd = end - change.delta;
+  const starts = layout.parts.flatMap((part) => [part.entry.start, ...(part.items ?? []).map((item) => item.start)]);
+  if (starts.some((at) => at >= start && at < oldEnd)) return undefined;
+  let owner: Part | undefined;
+  for (const part of layout.parts) if (part.entry.start < start) owner = part;
+  if (!owner || (owner.items && owner.items[0].start >= start)) return undefined;
+  for (let line = start; line < end && line <= source.length; ) {
+    const lineEnd = source.indexOf('\n', line);
+    const stop = lineEnd === -1 ? source.length : lineEnd;
+    if (line < stop && !WHITESPACE.test(source[line]) && source[line] !== '#') return undefined;
+    if (layout.bare !== undefined && source.startsWith(layout.bare, line)) return undefined;
+    line = stop + 1;
+  }
+  const moved = (at: number) => (at < start ? at : at + change.delta);
+  const entry = (item: Entry): Entry => ({ key: item.key, start: moved(item.start), end: moved(item.end) });
+  return { ...layout, parts: layout.parts.map((part) => ({ entry: entry(part.entry), head: entry(part.head), ...(part.items ? { items: part.items.map(entry) } : {}) })) };
 }
 
 export interface ChunkedParse {
@@ -202,17 +283,13 @@ export interface ChunkedParse {
  */
 export function parseChunked(source: string, cache: YamlChunkCache): ChunkedParse | undefined {
   if (source.length < CHUNK_THRESHOLD) return undefined;
-  const entries = topLevelEntries(source);
-  if (!entries) return undefined;
-  const layout = entries.map((entry) => {
-    const split = entry.key === 'steps' ? listItems(source, entry) : undefined;
-    return { entry, head: split ? split.header : entry, items: split?.items };
-  });
-  const chunks = cache.chunksFor(source, layout.flatMap((part) => [part.head, ...(part.items ?? [])]));
+  const layout = cache.layoutFor(source) ?? splitRegion(source);
+  if (!layout) return undefined;
+  const chunks = cache.chunksFor(source, layout.parts.flatMap((part) => [part.head, ...(part.items ?? [])]));
   let next = 0;
   const contents = new YAMLMap();
   const value: Record<string, unknown> = {};
-  for (const { entry, items } of layout) {
+  for (const { entry, items } of layout.parts) {
     const chunk = chunks[next++];
     if (!chunk || chunk.doc.errors.length > 0 || !isMap(chunk.doc.contents) || chunk.doc.contents.items.length !== 1) return undefined;
     const pair = chunk.doc.contents.items[0] as Pair<Node, Node | null>;
@@ -239,7 +316,7 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
     }
     contents.items.push(pair);
   }
-  cache.retain(source, chunks as ParsedChunk[]);
+  cache.retain(source, layout, chunks as ParsedChunk[]);
   const firstPair = contents.items[0] as Pair<Node, Node | null>;
   contents.range = [nodeRange(firstPair.key)![0], source.length, source.length];
   const doc = new Document() as Document.Parsed;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
-import { CHUNK_THRESHOLD, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { CHUNK_THRESHOLD, splitRegion, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { parseSkillFile } from '../../../server/src/parse/skillFile';
 import { nodeAtPath, nodeSpan, yamlLocationAt } from '../../../server/src/parse/yamlSyntax';
 import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeAipSkill } from '../../../bench/lib/generate';
@@ -117,4 +118,39 @@ test('a step pasted twice, then edited around, is parsed once per place: equal c
     assert.equal(steps.filter((node) => String((node as { toJSON(): { name: string } }).toJSON().name) === 'step-0040').length, 3);
     assert.equal(chunked.model.nodes.length, 82);
   }
+});
+
+test('typing inside a step moves the last split of the procedure; a change that can start a key or a step splits it again', () => {
+  const fs = new MemoryFileSystem();
+  const cache = new YamlChunkCache();
+  let text = generated();
+  const region = (skillText: string) => {
+    const syntax = parseSkillFile(skillText);
+    return skillText.slice(syntax.fences[0].content.start, syntax.fences[0].content.end);
+  };
+  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  const next = random(5);
+  let moved = 0;
+  for (let edit = 0; edit < 40; edit++) {
+    const descriptions = [...text.matchAll(/and pass the result on/g)];
+    const at = descriptions[Math.floor(next() * descriptions.length)].index!;
+    text = text.slice(0, at) + (edit % 2 === 0 ? 'x' : 'x\n      y') + text.slice(at);
+    const shifted = cache.layoutFor(region(text));
+    if (shifted) {
+      assert.deepEqual(shifted, splitRegion(region(text)), `edit ${edit}`);
+      moved++;
+    }
+    analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  }
+  assert.equal(moved, 40, 'every edit inside a description moves the split');
+  // A new step or a new top-level key, at a step's start or inside one, and text in the steps' header: split again.
+  const inside = text.indexOf('and pass the result on', text.indexOf('name: step-0040'));
+  const changes = [
+    text.replace('  - name: step-0040\n', '  - name: pasted\n    description: x\n  - name: step-0040\n'),
+    text.replace('  - name: step-0040\n', 'notes: x\n  - name: step-0040\n'),
+    text.replace('steps:\n', 'steps:\n  # a comment\n'),
+    `${text.slice(0, inside)}and\nnotes: x\n      pass${text.slice(inside + 8)}`,
+    `${text.slice(0, inside)}and\n  - name: split\n    description: >\n      pass${text.slice(inside + 8)}`,
+  ];
+  for (const changed of changes) assert.equal(cache.layoutFor(region(changed)), undefined, changed.slice(inside - 40, inside + 60));
 });

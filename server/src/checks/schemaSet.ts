@@ -11,6 +11,11 @@ import composition from '../../../schemas/metaskill.composition.schema.json';
 /** Each schema under the name its validator is exported as. */
 export const SCHEMAS = { frontmatter, aip03, aip05, composition } as const;
 
+/** Where a procedure schema defines one step. */
+export const STEP_POINTER = '#/$defs/step';
+/** The procedure schemas whose step is also exported on its own, under these names. */
+export const STEP_SCHEMAS = { aip03Step: aip03, aip05Step: aip05 } as const;
+
 /** An ajv that compiles as the analyzer needs: every error (not the first), with the data and schema node (for messages), strict. */
 export function createAjv(options: { source?: boolean } = {}): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...(options.source ? { code: { source: true } } : {}) });

@@ -39,7 +39,7 @@ export interface SchemaTarget {
  */
 export function validateAgainstSchema(schema: { $id?: string }, value: unknown, target: SchemaTarget): Diagnostic[] {
   const validate = validatorFor(schema);
-  if (validate(value)) return [];
+  if (validStepByStep(schema, validate, value) || validate(value)) return [];
   const errors = innermost(validate.errors ?? []);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
@@ -51,6 +51,42 @@ export function validateAgainstSchema(schema: { $id?: string }, value: unknown, 
     diagnostics.push(diagnostic(located.code, target.file, located.span, located.message));
   }
   return diagnostics;
+}
+
+/** Steps a step validator passed, per validator: a procedure's unchanged steps (the chunk cache hands back the same values) are not checked again. */
+const validSteps = new WeakMap<ValidateFunction, WeakSet<object>>();
+
+/** What the fast check needs of a procedure schema: its steps' `minItems` and the validator of one step. */
+function stepList(schema: { $id?: string; properties?: unknown }): { minItems: number; step: ValidateFunction } | undefined {
+  const steps = (schema.properties as Record<string, SchemaObject> | undefined)?.steps as (SchemaObject & { minItems?: number; items?: { $ref?: string } }) | undefined;
+  const step = schema.$id ? validators.get(`${schema.$id}#/$defs/step`) : undefined;
+  // Only a list that says nothing across its items but how many there must be can be checked item by item.
+  if (!steps || !step || steps.items?.$ref !== '#/$defs/step' || Object.keys(steps).some((key) => !['type', 'minItems', 'items', 'description'].includes(key))) return undefined;
+  return { minItems: steps.minItems ?? 0, step };
+}
+
+/**
+ * Whether a procedure is valid, checked step by step: the procedure with
+ * only its first `minItems` steps, then each other step alone, skipping
+ * steps found valid before. The same verdict as the whole validator where
+ * `stepList` allows it; `false` (invalid, or no fast check) sends the
+ * caller to the whole validator, whose errors are reported.
+ */
+function validStepByStep(schema: { $id?: string }, validate: ValidateFunction, value: unknown): boolean {
+  const list = stepList(schema);
+  if (!list || typeof value !== 'object' || value === null) return false;
+  const steps = (value as { steps?: unknown }).steps;
+  if (!Array.isArray(steps) || steps.length < list.minItems || !validate({ ...value, steps: steps.slice(0, list.minItems) })) return false;
+  let known = validSteps.get(list.step);
+  if (!known) validSteps.set(list.step, (known = new WeakSet()));
+  for (let index = list.minItems; index < steps.length; index++) {
+    const step: unknown = steps[index];
+    const memo = typeof step === 'object' && step !== null;
+    if (memo && known.has(step)) continue;
+    if (!list.step(step)) return false;
+    if (memo) known.add(step);
+  }
+  return true;
 }
 
 const WRAPPERS = ['if', 'anyOf', 'oneOf', 'allOf', 'not'];

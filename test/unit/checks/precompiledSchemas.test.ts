@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
@@ -8,6 +9,10 @@ import * as precompiled from '../../../server/src/checks/schemaValidators.genera
 import { discoverSkills } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { CORPUS } from '../../helpers/corpus';
+import { random } from '../../helpers/random';
+import { writeAip05Skill, writeAipSkill } from '../../../bench/lib/generate';
+import { validateAgainstSchema } from '../../../server/src/checks/schemaValidation';
+import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
@@ -55,4 +60,40 @@ test('the validators generated at build time report exactly what ajv compiling t
   t.diagnostic(`${skills.length} skills, ${compared} values compared (${failing} with errors)`);
   // Both outcomes are exercised: values that fit a schema and values that do not.
   assert.ok(compared > 400 && failing > 100 && failing < compared, `${compared} values compared, ${failing} with errors`);
+});
+
+test('a procedure checked step by step (unchanged steps skipped) is found valid exactly when ajv finds the whole of it valid', (t) => {
+  const runtime = createAjv();
+  const root = mkdtempSync(join(tmpdir(), 'sg-steps-'));
+  const procedures = [writeAipSkill(root, 'p03', 40), writeAip05Skill(root, 'p05', 40)].map((skill) => parse(skill.procedure) as { steps: Record<string, unknown>[] });
+  const target = (value: unknown) => ({ file: '/x/SKILL.md', yaml: parseYamlRegion(JSON.stringify(value), { start: 0, end: JSON.stringify(value).length }), rootSpan: { start: 0, end: 0 }, defaultCode: 'schema_violation' as const, rootName: 'the procedure' });
+  const next = random(3);
+  let valid = 0;
+  let invalid = 0;
+  for (const [index, schema] of [SCHEMAS.aip03, SCHEMAS.aip05].entries()) {
+    const compiled = runtime.compile(schema);
+    const base = procedures[index];
+    // Each variant shares the unchanged steps' objects with the procedure, as the chunk cache does between edits.
+    const variants: unknown[] = [base, base];
+    for (let round = 0; round < 60; round++) {
+      const at = Math.floor(next() * base.steps.length);
+      const steps = [...base.steps];
+      const kind = round % 6;
+      if (kind === 0) steps[at] = { ...steps[at], name: 5 };
+      else if (kind === 1) steps[at] = Object.fromEntries(Object.entries(steps[at]).filter(([key]) => key !== 'name'));
+      else if (kind === 2) steps[at] = { ...steps[at], surprise: true };
+      else if (kind === 3) steps[at] = { ...steps[at], description: `${String(steps[at].description)} edited` };
+      else if (kind === 4) steps.splice(1);
+      else steps.splice(at, 1);
+      variants.push({ ...base, steps }, kind === 5 ? { ...base, unknown_root_key: 1, steps } : base);
+    }
+    for (const value of variants) {
+      const expected = compiled(value);
+      assert.equal(validateAgainstSchema(schema, value, target(value)).length === 0, expected, JSON.stringify(value).slice(0, 120));
+      if (expected) valid++;
+      else invalid++;
+    }
+  }
+  t.diagnostic(`${valid} valid and ${invalid} invalid procedures compared`);
+  assert.ok(valid > 60 && invalid > 60, `${valid} valid, ${invalid} invalid`);
 });

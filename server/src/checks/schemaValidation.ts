@@ -30,6 +30,12 @@ export interface SchemaTarget {
   rootName: string;
   /** Where the validated value sits in the YAML document (`['composition']`), when it is not the root. */
   basePath?: string[];
+  /**
+   * The value's steps may be the very objects an earlier analysis checked
+   * (the server's chunk cache hands them back): check step by step, skipping
+   * those. Without it (the CLI reads each skill once) that would only add work.
+   */
+  stepsKept?: boolean;
 }
 
 /**
@@ -39,7 +45,7 @@ export interface SchemaTarget {
  */
 export function validateAgainstSchema(schema: { $id?: string }, value: unknown, target: SchemaTarget): Diagnostic[] {
   const validate = validatorFor(schema);
-  if (validStepByStep(schema, validate, value) || validate(value)) return [];
+  if ((target.stepsKept && validStepByStep(schema, validate, value)) || validate(value)) return [];
   const errors = innermost(validate.errors ?? []);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];

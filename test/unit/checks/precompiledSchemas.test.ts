@@ -66,7 +66,7 @@ test('a procedure checked step by step (unchanged steps skipped) is found valid 
   const runtime = createAjv();
   const root = mkdtempSync(join(tmpdir(), 'sg-steps-'));
   const procedures = [writeAipSkill(root, 'p03', 40), writeAip05Skill(root, 'p05', 40)].map((skill) => parse(skill.procedure) as { steps: Record<string, unknown>[] });
-  const target = (value: unknown) => ({ file: '/x/SKILL.md', yaml: parseYamlRegion(JSON.stringify(value), { start: 0, end: JSON.stringify(value).length }), rootSpan: { start: 0, end: 0 }, defaultCode: 'schema_violation' as const, rootName: 'the procedure' });
+  const target = (value: unknown) => ({ file: '/x/SKILL.md', yaml: parseYamlRegion(JSON.stringify(value), { start: 0, end: JSON.stringify(value).length }), rootSpan: { start: 0, end: 0 }, defaultCode: 'schema_violation' as const, rootName: 'the procedure', stepsKept: true });
   const next = random(3);
   let valid = 0;
   let invalid = 0;

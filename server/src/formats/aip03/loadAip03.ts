@@ -32,7 +32,7 @@ export function loadAip03(context: FormatContext): FormatResult {
   const block = readProcedureBlock(syntax, file, false, diagnostics, context.yamlCache);
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(
-    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure' }),
+    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure', stepsKept: context.yamlCache !== undefined }),
   );
 
   const yaml = block.yaml;

@@ -28,7 +28,7 @@ export function loadAip05(context: FormatContext): FormatResult {
   diagnostics.push(...checkRuntimeBlock(syntax, file, context.frontmatter, block?.fence.open.start ?? syntax.body.end, block?.fence.open ?? context.frontmatterAnchor));
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(
-    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure' }),
+    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure', stepsKept: context.yamlCache !== undefined }),
   );
 
   const yaml = block.yaml;

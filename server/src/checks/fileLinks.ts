@@ -73,18 +73,10 @@ export function checkMentionedPaths(context: LinkCheck, mentions: PathMention[],
   return diagnostics;
 }
 
-/** What each Markdown file links on to, per snapshot of the disk (AnalysisFileSystem): a skill linking one guide from every section reads it once. */
-const linkedFrom = new WeakMap<FileSystem, Map<string, string[]>>();
-
+/** What a Markdown file links on to; a snapshot of the disk reads it once (a skill linking one guide from every section). */
 function linkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
-  // Only a snapshot answers the same until it is dropped.
-  if (!(context.fs instanceof AnalysisFileSystem)) return readLinkedMarkdown(context, markdownFile);
-  let known = linkedFrom.get(context.fs);
-  if (!known) linkedFrom.set(context.fs, (known = new Map()));
-  const key = `${context.dir}\0${context.file}\0${markdownFile}`;
-  let names = known.get(key);
-  if (!names) known.set(key, (names = readLinkedMarkdown(context, markdownFile)));
-  return names;
+  const read = () => readLinkedMarkdown(context, markdownFile);
+  return context.fs instanceof AnalysisFileSystem ? context.fs.remembered('linked markdown', `${context.dir}\0${context.file}`, markdownFile, read) : read();
 }
 
 function readLinkedMarkdown(context: LinkCheck, markdownFile: string): string[] {

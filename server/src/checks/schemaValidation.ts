@@ -65,9 +65,11 @@ const validSteps = new WeakMap<ValidateFunction, WeakSet<object>>();
 /** What the fast check needs of a procedure schema: its steps' `minItems` and the validator of one step. */
 function stepList(schema: { $id?: string; properties?: unknown }): { minItems: number; step: ValidateFunction } | undefined {
   const steps = (schema.properties as Record<string, SchemaObject> | undefined)?.steps as (SchemaObject & { minItems?: number; items?: { $ref?: string } }) | undefined;
-  const step = schema.$id ? validators.get(`${schema.$id}#/$defs/step`) : undefined;
+  // The items' validator is the one precompiled for what they refer to, if any.
+  const ref = steps?.items?.$ref;
+  const step = schema.$id && ref?.startsWith('#') ? validators.get(`${schema.$id}${ref}`) : undefined;
   // Only a list that says nothing across its items but how many there must be can be checked item by item.
-  if (!steps || !step || steps.items?.$ref !== '#/$defs/step' || Object.keys(steps).some((key) => !['type', 'minItems', 'items', 'description'].includes(key))) return undefined;
+  if (!steps || !step || Object.keys(steps).some((key) => !['type', 'minItems', 'items', 'description'].includes(key))) return undefined;
   return { minItems: steps.minItems ?? 0, step };
 }
 

@@ -258,8 +258,7 @@ function movedLayout(layout: Layout, source: string, change: Change): Layout | u
   for (const part of layout.parts) if (part.entry.start < start) owner = part;
   if (!owner || (owner.items && owner.items[0].start >= start)) return undefined;
   for (let line = start; line < end && line <= source.length; ) {
-    const lineEnd = source.indexOf('\n', line);
-    const stop = lineEnd === -1 ? source.length : lineEnd;
+    const stop = lineEnd(source, line);
     if (line < stop && !WHITESPACE.test(source[line]) && source[line] !== '#') return undefined;
     if (layout.bare !== undefined && source.startsWith(layout.bare, line)) return undefined;
     line = stop + 1;

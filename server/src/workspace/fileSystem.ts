@@ -199,6 +199,24 @@ export class AnalysisFileSystem extends ListingCache {
     if (!this.realpaths.has(filePath)) this.realpaths.set(filePath, this.inner.realpath(filePath));
     return this.realpaths.get(filePath);
   }
+
+  private readonly derived = new Map<string, Map<string, Map<string, unknown>>>();
+
+  /**
+   * `compute()` once per kind of result, scope and key for as long as this
+   * snapshot lives: what is worked out from the disk alone (a path's
+   * resolution in a skill folder, the files a Markdown file links to)
+   * answers the same until it is dropped. Nested maps, so no key string is
+   * built for each of a procedure's hundreds of lookups.
+   */
+  remembered<T>(kind: string, scope: string, key: string, compute: () => T): T {
+    let scopes = this.derived.get(kind);
+    if (!scopes) this.derived.set(kind, (scopes = new Map()));
+    let known = scopes.get(scope);
+    if (!known) scopes.set(scope, (known = new Map()));
+    if (!known.has(key)) known.set(key, compute());
+    return known.get(key) as T;
+  }
 }
 
 /**

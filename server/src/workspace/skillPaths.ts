@@ -8,27 +8,14 @@ export type PathResolution =
   | { status: 'escapes' }
   | { status: 'backslash' };
 
-/** Resolutions per snapshot of the disk: an AnalysisFileSystem answers the same until it is dropped. */
-const resolutions = new WeakMap<FileSystem, Map<string, Map<string, PathResolution>>>();
-
 /**
  * Resolves a path a skill names, relative to the skill folder, without ever
  * looking outside it: `..`, absolute paths and links leading out are
- * reported, not followed.
+ * reported, not followed. A snapshot of the disk resolves each path once.
  */
 export function resolveSkillPath(fs: FileSystem, skillDir: string, relative: string): PathResolution {
-  if (!(fs instanceof AnalysisFileSystem)) return resolveUncached(fs, skillDir, relative);
-  let byDir = resolutions.get(fs);
-  if (!byDir) resolutions.set(fs, (byDir = new Map()));
-  // Keyed by folder, then path: no key string is built for each of a procedure's hundreds of mentions.
-  let memo = byDir.get(skillDir);
-  if (!memo) byDir.set(skillDir, (memo = new Map()));
-  let resolution = memo.get(relative);
-  if (!resolution) {
-    resolution = resolveUncached(fs, skillDir, relative);
-    memo.set(relative, resolution);
-  }
-  return resolution;
+  const resolve = () => resolveUncached(fs, skillDir, relative);
+  return fs instanceof AnalysisFileSystem ? fs.remembered('resolution', skillDir, relative, resolve) : resolve();
 }
 
 function resolveUncached(fs: FileSystem, skillDir: string, relative: string): PathResolution {

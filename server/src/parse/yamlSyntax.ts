@@ -1,7 +1,8 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type DocumentOptions, type Node, type Pair, type ParseOptions, type ScalarTag, type SchemaOptions, type YAMLMap } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type DocumentOptions, type Node, type Pair, type ParseOptions, type ScalarTag, type Schema, type SchemaOptions, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
 import { nodeRange } from './nodeRange';
+import { readPlainMapping } from './plainMapping';
 
 export interface YamlProblem {
   code: 'yaml_syntax' | 'yaml_alias_limit';
@@ -21,6 +22,12 @@ export interface YamlSyntax {
   /** The plain JavaScript value, or undefined when it could not be built. */
   value: unknown;
   problems: YamlProblem[];
+  /**
+   * Set when the region was read as plain `key: value` lines (readPlainMapping):
+   * it parses without problems, its keys are unique strings, and `doc` is
+   * built by `yaml` only when something asks for a node.
+   */
+  plain?: true;
 }
 
 /** Aliases are expanded only this many times: a "billion laughs" document stops here. */
@@ -54,15 +61,39 @@ const DIALECTS: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOptio
   },
 };
 
+const schemas = new Map<YamlDialect, Schema>();
+
+/** The schema `yaml` reads a dialect with (its tags type plain scalars), made once. */
+function schemaOf(dialect: YamlDialect): Schema {
+  let schema = schemas.get(dialect);
+  if (!schema) schemas.set(dialect, (schema = parseDocument('', DIALECTS[dialect]).schema));
+  return schema;
+}
+
 /**
  * Parses a YAML region. With a `cache` (the language server keeps one per
  * open document), a large region is parsed chunk by chunk and unchanged
- * chunks are reused; the result is the same as a whole parse.
+ * chunks are reused; the result is the same as a whole parse. A frontmatter
+ * of plain `key: value` lines is read without `yaml` (readPlainMapping), its
+ * nodes parsed only if asked for.
  */
 export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChunkCache, dialect: YamlDialect = 'strict'): YamlSyntax {
   const source = fileText.slice(region.start, region.end);
   const chunked = cache && dialect === 'strict' ? parseChunked(source, cache) : undefined;
   if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
+  const plain = dialect === 'strict' ? undefined : readPlainMapping(source, schemaOf(dialect));
+  if (plain) {
+    let doc: Document.Parsed | undefined;
+    return {
+      get doc() {
+        return (doc ??= parseDocument(source, DIALECTS[dialect]));
+      },
+      base: region.start,
+      value: plain,
+      problems: [],
+      plain: true,
+    };
+  }
   const doc = parseDocument(source, DIALECTS[dialect]);
   const problems: YamlProblem[] = [];
   for (const error of doc.errors) {
@@ -120,6 +151,7 @@ export function pairOf(map: unknown, key: string): Pair<Node, Node | null> | und
  * earlier key it repeats (the last one wins where duplicates are allowed).
  */
 export function repeatedKeys(yaml: YamlSyntax): { key: string; node: Node; first: Node }[] {
+  if (yaml.plain) return [];
   const repeated: { key: string; node: Node; first: Node }[] = [];
   const visit = (node: unknown) => {
     if (isMap(node)) {

@@ -35,11 +35,10 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
     .map((found) => (found.code === 'invalid_name' && profile.id === 'opensquilla' && typeof value.name === 'string' && value.name !== '' ? { ...found, severity: 'warning' as const } : found));
   diagnostics.push(...view.diagnostics);
 
-  const nameSpan = keySpan(yaml, 'name', context.anchor);
   const folder = path.basename(context.dir);
   if (typeof value.name === 'string' && value.name !== folder) {
     diagnostics.push(
-      diagnostic('name_mismatch', file, valueSpan(yaml, 'name') ?? nameSpan, `\`name\` is "${value.name}" but the skill folder is "${folder}"; they must be equal.`, {
+      diagnostic('name_mismatch', file, valueSpan(yaml, 'name') ?? keySpan(yaml, 'name', context.anchor), `\`name\` is "${value.name}" but the skill folder is "${folder}"; they must be equal.`, {
         expected: folder,
       }),
     );
@@ -86,6 +85,8 @@ function schemaView({ value, format, file, yaml, profile }: FrontmatterContext):
 
 function unknownKeys({ file, yaml, profile }: FrontmatterContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  // Plain lines hold each key once, as its value's keys: when all are known there is nothing to point at, so no nodes are built.
+  if (yaml.plain && Object.keys(yaml.value as object).every((key) => profile.knownKeys.has(key))) return diagnostics;
   for (const entry of mapEntries(yaml.doc.contents)) {
     if (profile.knownKeys.has(entry.key)) continue;
     const suggestion = closestName(entry.key, profile.knownKeys);

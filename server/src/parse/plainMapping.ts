@@ -1,0 +1,99 @@
+import { isScalar, type CollectionTag, type Schema, type ScalarTag } from 'yaml';
+
+/**
+ * The frontmatter nearly every skill has, read without the `yaml` parser:
+ * lines of `key: value`, and under a key with no value one level of
+ * `key: value` lines indented alike (`metadata:`). A `check` of a few
+ * hundred skills spends most of its time building `yaml` documents for
+ * five-line frontmatters while the parser's code is still cold; this reads
+ * them in a fraction of that.
+ *
+ * It answers only where YAML leaves no doubt and gives up (undefined) on
+ * anything else: comments, anchors, tags, flow collections, block scalars,
+ * a value that runs onto the next line, a key that repeats, an escape or a
+ * quote inside a quoted value, a plain value that could end a key early
+ * (`: `, ` #`, a trailing `:`) or starts with an indicator, tabs, CR,
+ * trailing spaces, control characters, numbers and dates. Then the caller
+ * parses with `yaml` as before. Plain scalars are typed by the schema the
+ * caller's `yaml` dialect uses (`true`, `null`, PyYAML's `yes`), and only
+ * booleans and nulls are taken; keys must read as strings. A test checks the
+ * value against `yaml`'s on every corpus frontmatter and on mutations of them.
+ */
+export function readPlainMapping(source: string, schema: Schema): Record<string, unknown> | undefined {
+  if (DOUBTFUL_CHARACTER.test(source)) return undefined;
+  const root: Record<string, unknown> = {};
+  // The key with no value that the indented lines below it fill, and their indentation once seen.
+  let parent: { key: string; map: Record<string, unknown> | null } | undefined;
+  let childIndent = 0;
+  let lineStart = 0;
+  while (lineStart < source.length) {
+    let lineEnd = source.indexOf('\n', lineStart);
+    if (lineEnd === -1) lineEnd = source.length;
+    const line = source.slice(lineStart, lineEnd);
+    lineStart = lineEnd + 1;
+    if (line.length === 0) continue;
+    const indent = line.length - line.trimStart().length;
+    if (indent > 0) {
+      if (!parent || (childIndent > 0 && indent !== childIndent)) return undefined;
+      childIndent = indent;
+      const entry = readEntry(line.slice(indent), schema);
+      if (!entry || entry.value === PARENT) return undefined;
+      const map = (parent.map ??= {});
+      if (Object.hasOwn(map, entry.key)) return undefined;
+      map[entry.key] = entry.value;
+      root[parent.key] = map;
+      continue;
+    }
+    const entry = readEntry(line, schema);
+    if (!entry || Object.hasOwn(root, entry.key)) return undefined;
+    if (entry.value === PARENT) {
+      parent = { key: entry.key, map: null };
+      childIndent = 0;
+      root[entry.key] = null;
+    } else {
+      parent = undefined;
+      root[entry.key] = entry.value;
+    }
+  }
+  return root;
+}
+
+/** Characters whose reading depends on rules this reader leaves to `yaml`: tabs, CR, controls, BOM, lone surrogates, comments. */
+const DOUBTFUL_CHARACTER = /[\0-\x09\x0b-\x1f\x7f-\x9f\ufeff\ud800-\udfff#]/;
+const ENTRY = /^([A-Za-z_][A-Za-z0-9_-]{0,127}):(?: +(.*))?$/;
+/** A plain value starting with one of these is something else in YAML (a sequence, flow collection, alias, tag, block scalar, …). */
+const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
+/** The marker of a key whose value is the indented lines below it, or null when there are none. */
+const PARENT = Symbol('parent');
+
+function readEntry(line: string, schema: Schema): { key: string; value: unknown } | undefined {
+  const match = ENTRY.exec(line);
+  if (!match || plainType(match[1], schema) !== 'string') return undefined;
+  const text = match[2];
+  if (text === undefined) return { key: match[1], value: PARENT };
+  if (text.length === 0 || text !== text.trim()) return undefined;
+  const quote = text[0];
+  if (quote === '"' || quote === "'") {
+    const inner = text.slice(1, -1);
+    if (text.length < 2 || text[text.length - 1] !== quote || inner.includes(quote) || (quote === '"' && inner.includes('\\'))) return undefined;
+    return { key: match[1], value: inner };
+  }
+  if (INDICATOR.test(text) || text.includes(': ') || text.endsWith(':')) return undefined;
+  const type = plainType(text, schema);
+  if (type === undefined) return undefined;
+  return { key: match[1], value: type === 'string' ? text : type.value };
+}
+
+/** How the schema types a plain scalar: a string, a boolean or null (with its value), or undefined for anything else (numbers, dates, …). */
+function plainType(text: string, schema: Schema): 'string' | { value: boolean | null } | undefined {
+  const tag = schema.tags.find((candidate): candidate is ScalarTag => isScalarTag(candidate) && candidate.default === true && candidate.test?.test(text) === true);
+  if (!tag) return 'string';
+  // `yaml`'s boolean and null tags resolve to a Scalar node; what is wanted is the value it holds.
+  const resolved = tag.resolve(text, () => undefined, {});
+  const value = isScalar(resolved) ? resolved.value : resolved;
+  return typeof value === 'boolean' || value === null ? { value } : undefined;
+}
+
+function isScalarTag(tag: ScalarTag | CollectionTag): tag is ScalarTag {
+  return !('collection' in tag) || tag.collection === undefined;
+}

@@ -44,6 +44,22 @@ export function checkLink(context: LinkCheck, target: string, span: Span, missin
 }
 
 /**
+ * `checkLink` for a path a step declares (its script, a resource). The
+ * findings are worked out once per snapshot of the disk for the `link`
+ * object, which the language server keeps, moved, while the step's text is
+ * unchanged; they point at its span, so they move with it.
+ */
+export function checkStepLink(context: LinkCheck, link: { path: string; span: Span }, missingCode: RuleCode, label: () => string, out: Diagnostic[]): void {
+  const check = (): Diagnostic[] => {
+    const found: Diagnostic[] = [];
+    checkLink(context, link.path, link.span, missingCode, label(), found);
+    return found;
+  };
+  const found = context.fs instanceof AnalysisFileSystem ? context.fs.rememberedFor('step link', link, check) : check();
+  for (const diagnostic of found) out.push(diagnostic);
+}
+
+/**
  * Checks the paths mentioned in prose regions, except those declared
  * elsewhere (and checked there); for Markdown files they link
  * to, warns when those files link on to further files (agents read one level
@@ -60,14 +76,23 @@ export function checkMentionedPaths(context: LinkCheck, mentions: PathMention[],
   const self = path.resolve(context.file);
   for (const mention of mentions) {
     if (declared.has(mention.path)) continue;
-    const absolute = checkLink(context, mention.path, mention.span, 'missing_file', `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``, diagnostics);
-    if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== self) {
-      const chained = linkedMarkdown(context, absolute);
-      if (chained.length > 0) {
-        diagnostics.push(
-          diagnostic('nested_reference', context.file, mention.span, `\`${mention.path}\` links on to ${chained.map((name) => `\`${name}\``).join(', ')}; agents follow references one level deep reliably, so link those files from SKILL.md directly.`),
-        );
-      }
+    // A kept step's mentions are the same objects from one analysis to the next (see checkStepLink).
+    const check = () => checkMention(context, mention, self);
+    const found = context.fs instanceof AnalysisFileSystem ? context.fs.rememberedFor('mention', mention, check) : check();
+    for (const diagnostic of found) diagnostics.push(diagnostic);
+  }
+  return diagnostics;
+}
+
+function checkMention(context: LinkCheck, mention: PathMention, self: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const absolute = checkLink(context, mention.path, mention.span, 'missing_file', `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``, diagnostics);
+  if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== self) {
+    const chained = linkedMarkdown(context, absolute);
+    if (chained.length > 0) {
+      diagnostics.push(
+        diagnostic('nested_reference', context.file, mention.span, `\`${mention.path}\` links on to ${chained.map((name) => `\`${name}\``).join(', ')}; agents follow references one level deep reliably, so link those files from SKILL.md directly.`),
+      );
     }
   }
   return diagnostics;

@@ -174,6 +174,9 @@ export class ListingCache implements FileSystem {
   }
 }
 
+/** Where rememberedFor keeps a result on its object: not enumerable, so models compared or serialised do not show it. */
+const REMEMBERED = Symbol('remembered');
+
 /**
  * Remembers listings, stats, link targets and file contents for as long as
  * it lives: one analysis (a procedure naming the same folders hundreds of
@@ -216,6 +219,22 @@ export class AnalysisFileSystem extends ListingCache {
     if (!known) scopes.set(scope, (known = new Map()));
     if (!known.has(key)) known.set(key, compute());
     return known.get(key) as T;
+  }
+
+  /**
+   * `compute()` once per kind of result and object for as long as this
+   * snapshot lives. The language server keeps a step's links and mentions
+   * (the same objects, moved in place) while its text is unchanged, so the
+   * findings about the paths they name are not worked out again for each
+   * of a procedure's steps on every keystroke.
+   */
+  rememberedFor<T>(kind: string, holder: object, compute: () => T): T {
+    // Kept on the object itself (a property read, where a WeakMap lookup per step cost more than the check it saved).
+    const slot = (holder as { [REMEMBERED]?: { snapshot: AnalysisFileSystem; kind: string; value: unknown } })[REMEMBERED];
+    if (slot?.snapshot === this && slot.kind === kind) return slot.value as T;
+    const value = compute();
+    Object.defineProperty(holder, REMEMBERED, { value: { snapshot: this, kind, value }, configurable: true, writable: true, enumerable: false });
+    return value;
   }
 }
 

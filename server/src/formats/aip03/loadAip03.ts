@@ -1,6 +1,6 @@
 import procedureSchema from '../../../../schemas/aip-0.3.procedure.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { checkLink } from '../../checks/fileLinks';
+import { checkStepLink } from '../../checks/fileLinks';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
 import type { Node } from 'yaml';
@@ -40,7 +40,7 @@ export function loadAip03(context: FormatContext): FormatResult {
   const nodes = items.map((item, index) => keptStep(context, 'aip-0.3', yaml, item, index, () => ({ node: readStep(yaml, item, index) })));
   const edges: GraphEdge[] = [];
   nodes.forEach((node, index) => {
-    if (valueOf(items[index], 'depends_on') !== undefined) {
+    if (namesPredecessors.has(node)) {
       for (const ref of node.controlRefs) edges.push({ from: ref.target, to: node.id, kind: 'control', span: ref.span });
     } else if (index > 0) {
       // Without `depends_on`, a step follows the previous list item.
@@ -54,14 +54,22 @@ export function loadAip03(context: FormatContext): FormatResult {
     if (!target.startsWith('scripts/') && !target.includes('..') && !target.startsWith('/')) {
       diagnostics.push(diagnostic('script_outside_scripts', file, node.script.span, `\`${target}\` is not under \`scripts/\`; AIP keeps every step's script there.`));
     }
-    checkLink({ fs, dir, file }, target, node.script.span, 'missing_script', `The script \`${target}\` of step "${node.id}"`, diagnostics);
+    checkStepLink({ fs, dir, file }, node.script, 'missing_script', () => `The script \`${target}\` of step "${node.id}"`, diagnostics);
   }
   return checkProcedureGraph(context, block, nodes, edges, diagnostics, { acyclic: true, unknownRefCode: 'unknown_dependency', isExternal: () => true });
 }
 
+/**
+ * The steps with a `depends_on` (even an empty one): they follow only what it
+ * names, the others the step before them. Noted when a step is read, so a
+ * kept step (the server keeps unchanged ones) is not looked up again.
+ */
+const namesPredecessors = new WeakSet<GraphNode>();
+
 function readStep(yaml: YamlSyntax, item: Node, index: number): GraphNode {
   const node = readStepBase(yaml, item, index, 'step');
   node.controlRefs = readControlRefs(yaml, item, 'depends_on', 'depends_on');
+  if (valueOf(item, 'depends_on') !== undefined) namesPredecessors.add(node);
   node.oneOf = readStringList(yaml, valueOf(item, 'one_of')).map((entry) => entry.value);
   node.parallel = scalarString(valueOf(item, 'parallel')) === 'true';
   const script = readLink(yaml, item, 'script', 'script');

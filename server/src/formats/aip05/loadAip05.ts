@@ -1,6 +1,6 @@
 import procedureSchema from '../../../../schemas/aip-0.5.procedure.schema.json';
 import type { Diagnostic } from '../../checks/diagnostic';
-import { checkLink } from '../../checks/fileLinks';
+import { checkStepLink } from '../../checks/fileLinks';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Node } from 'yaml';
@@ -40,7 +40,7 @@ export function loadAip05(context: FormatContext): FormatResult {
 
   for (const node of nodes) {
     for (const link of [...(node.script ? [node.script] : []), ...node.links]) {
-      checkLink({ fs, dir, file }, link.path, link.span, 'missing_resource', `The ${link.role} \`${link.path}\` of step "${node.id}"`, diagnostics);
+      checkStepLink({ fs, dir, file }, link, 'missing_resource', () => `The ${link.role} \`${link.path}\` of step "${node.id}"`, diagnostics);
     }
   }
   const start = nodes[0]?.id;

@@ -98,11 +98,11 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   // Only OpenSquilla reads a MetaSkill: its YAML reading (PyYAML) and its frontmatter rules decide, whatever the profile.
   // A top-level `kind: meta` line says which reading to try first; the value read decides, and a wrong guess is read again.
   const looksMeta = syntax.frontmatter ? META_KIND_LINE.test(read.text.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end)) : false;
-  let frontmatter = readFrontmatter(syntax, file, looksMeta);
+  let frontmatter = readFrontmatter(syntax, file, looksMeta, options.yamlCache);
   let detection = detectFormat(frontmatter.value, syntax);
   const isMeta = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
   if (isMeta !== looksMeta) {
-    frontmatter = readFrontmatter(syntax, file, isMeta);
+    frontmatter = readFrontmatter(syntax, file, isMeta, options.yamlCache);
     detection = detectFormat(frontmatter.value, syntax);
   }
   if (detection.format === 'metaskill' || detection.format === 'metaskill-sop') profile = PROFILES.opensquilla;

@@ -9,6 +9,7 @@ import { AnalysisCache, type OpenDocument } from '../../server/src/workspace/ana
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem, OverlayFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
+import { CHUNK_THRESHOLD } from '../../server/src/parse/yamlChunks';
 import { writeAip05Skill, writeAipSkill } from '../../bench/lib/generate';
 import type { Port } from '../../server/src/model/skillModel';
 import { createView } from '../../server/src/features/documentView';
@@ -21,7 +22,7 @@ import { random } from '../helpers/random';
 // skill+ files): after any sequence of edits the result must be exactly
 // what a fresh analysis of the same text gives. Random edit sequences on
 // every corpus skill (SKILL.md, and flow.py of skill+ packages) and on
-// generated procedures large enough (over 16 KB) to be parsed in chunks.
+// generated procedures; procedures over CHUNK_THRESHOLD (2 KB) are parsed in chunks.
 
 const EDITS = 12;
 /** What an edit types: ordinary text, and the characters that change YAML, Markdown and Python structure. */
@@ -59,7 +60,7 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
   for (const steps of [60, 150]) writeAipSkill(generated, `procedure-${steps}`, steps);
   const skills = [...discoverSkills(fs, [CORPUS], CORPUS).skills, ...discoverSkills(fs, [generated], generated).skills];
   assert.ok(skills.length >= 80, `${skills.length} skills`);
-  assert.ok(readFileSync(skills.at(-1)!.file, 'utf8').length > 16 * 1024, 'a generated procedure is parsed in chunks');
+  assert.ok(readFileSync(skills.at(-1)!.file, 'utf8').length > CHUNK_THRESHOLD, 'a generated procedure is parsed in chunks');
   const catalog = new SkillCatalog(fs);
   let compared = 0;
   let withFindings = 0;
@@ -116,7 +117,7 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
   let graphKept = 0;
   let broken = 0;
   for (const [index, skill] of skills.entries()) {
-    assert.ok(skill.text.length > 16 * 1024, 'parsed in chunks');
+    assert.ok(skill.text.length > CHUNK_THRESHOLD, 'parsed in chunks');
     const next = random(7000 + index);
     const cache = new AnalysisCache(fs, catalog);
     // Every seventh description names a reference that does not exist: findings whose places move with the steps' text.

@@ -29,6 +29,8 @@ export interface GraphChecks {
   externalInputs: Port[];
 }
 
+const SLASH = 0x2f;
+
 /**
  * Parts of a skill's model kept between analyses of successive versions of
  * its text, so an edit inside one step costs about the same however many
@@ -107,8 +109,10 @@ export class ModelCache {
     let from = region.start;
     const between = (end: number) => {
       // Most of the text between steps is a line break and a `- `: a path needs a `/`.
-      const slash = text.indexOf('/', from);
-      if (slash !== -1 && slash < end) found.push(...findPathMentions(text, [{ start: from, end }]));
+      // Looked for in the gap alone: a search from `from` on would run into the next steps' text each time.
+      let slash = from;
+      while (slash < end && text.charCodeAt(slash) !== SLASH) slash++;
+      if (slash < end) found.push(...findPathMentions(text, [{ start: from, end }]));
     };
     for (const [index, node] of nodes.entries()) {
       const entry = this.entryAt(nodes, index);

@@ -75,34 +75,48 @@ function schemaOf(dialect: YamlDialect): Schema {
  * open document), a large region is parsed chunk by chunk and unchanged
  * chunks are reused; the result is the same as a whole parse. A frontmatter
  * of plain `key: value` lines is read without `yaml` (readPlainMapping), its
- * nodes parsed only if asked for.
+ * nodes parsed only if asked for. With a `cache`, a region whose text is the
+ * same as last time is not parsed again.
  */
 export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChunkCache, dialect: YamlDialect = 'strict'): YamlSyntax {
   const source = fileText.slice(region.start, region.end);
   const chunked = cache && dialect === 'strict' ? parseChunked(source, cache) : undefined;
   if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
+  const parsed = cache ? cache.whole(source, dialect, () => parseWhole(source, dialect)) : parseWhole(source, dialect);
+  return {
+    get doc() {
+      return parsed.doc();
+    },
+    base: region.start,
+    value: parsed.value,
+    problems: parsed.problems.map((problem) => ({ ...problem, span: { start: region.start + problem.span.start, end: region.start + problem.span.end } })),
+    ...(parsed.plain ? { plain: true as const } : {}),
+  };
+}
+
+/**
+ * A region parsed whole, its problems' spans relative to the region: the
+ * same text parses the same wherever it sits, so the language server reuses
+ * it while the region's text is unchanged (an edit elsewhere in the file).
+ */
+export interface WholeParse {
+  doc: () => Document.Parsed;
+  value: unknown;
+  problems: YamlProblem[];
+  plain?: true;
+}
+
+function parseWhole(source: string, dialect: YamlDialect): WholeParse {
   const plain = dialect === 'strict' ? undefined : readPlainMapping(source, schemaOf(dialect));
   if (plain) {
     let doc: Document.Parsed | undefined;
-    return {
-      get doc() {
-        return (doc ??= parseDocument(source, DIALECTS[dialect]));
-      },
-      base: region.start,
-      value: plain,
-      problems: [],
-      plain: true,
-    };
+    return { doc: () => (doc ??= parseDocument(source, DIALECTS[dialect])), value: plain, problems: [], plain: true };
   }
   const doc = parseDocument(source, DIALECTS[dialect]);
   const problems: YamlProblem[] = [];
   for (const error of doc.errors) {
     const [start, end] = error.pos;
-    problems.push({
-      code: 'yaml_syntax',
-      message: firstLine(error.message),
-      span: { start: region.start + start, end: region.start + Math.max(end, start) },
-    });
+    problems.push({ code: 'yaml_syntax', message: firstLine(error.message), span: { start, end: Math.max(end, start) } });
   }
   let value: unknown;
   if (doc.errors.length === 0) {
@@ -112,11 +126,11 @@ export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChun
       problems.push({
         code: 'yaml_alias_limit',
         message: `YAML aliases expand too much (${firstLine(String((error as Error).message))}); this looks like an alias bomb and is not read further.`,
-        span: { start: region.start, end: Math.min(region.end, region.start + firstLineLength(source)) },
+        span: { start: 0, end: firstLineLength(source) },
       });
     }
   }
-  return { doc, base: region.start, value, problems };
+  return { doc: () => doc, value, problems };
 }
 
 function firstLine(message: string): string {

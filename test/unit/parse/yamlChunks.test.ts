@@ -154,3 +154,16 @@ test('typing inside a step moves the last split of the procedure; a change that 
   ];
   for (const changed of changes) assert.equal(cache.layoutFor(region(changed)), undefined, changed.slice(inside - 40, inside + 60));
 });
+
+test('an edit inside the procedure, then one outside it (the procedure text unchanged, moved): the chunks are placed as a whole parse places them', () => {
+  const fs = new MemoryFileSystem({ '/skills/procedure-80/scripts/.keep': '' });
+  const cache = new YamlChunkCache();
+  const text = generated();
+  const inside = text.replace('step-0040\n    description: >\n      ', 'step-0040\n    description: >\n      x');
+  // The frontmatter's description loses a word: the procedure below moves up, its text as after the first edit.
+  const outside = inside.replace(/^description: (\S+) /m, 'description: ');
+  assert.notEqual(outside, inside);
+  for (const version of [text, inside, outside]) {
+    assert.deepEqual(observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text: version })));
+  }
+});

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { nodeAtPath, nodeSpan, parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
 
 test('node spans are file offsets, shifted by the region start', () => {
@@ -27,4 +28,34 @@ test('an alias bomb stops at the alias limit', () => {
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   assert.deepEqual(yaml.problems.map((problem) => problem.code), ['yaml_alias_limit']);
   assert.equal(yaml.value, undefined);
+});
+
+test('with a cache, a region whose text is unchanged is not parsed again, and reads as a fresh parse wherever it now sits', () => {
+  const cache = new YamlChunkCache();
+  const region = 'steps:\n  - name: a\n    note: b: c\n';
+  const at = (prefix: string, body = region) => {
+    const text = `${prefix}${body}`;
+    return { text, span: { start: prefix.length, end: text.length } };
+  };
+  const first = at('intro\n');
+  const kept = parseYamlRegion(first.text, first.span, cache);
+  assert.ok(kept.problems.length > 0, 'the region has a syntax error');
+  // Text typed above the region moves it; its parse is taken back, its places moved.
+  const moved = at('a longer intro\n\n');
+  const again = parseYamlRegion(moved.text, moved.span, cache);
+  assert.equal(again.doc, kept.doc, 'the same parse');
+  const fresh = parseYamlRegion(moved.text, moved.span);
+  assert.deepEqual(again.problems, fresh.problems);
+  const alone = parseYamlRegion(region, { start: 0, end: region.length });
+  assert.deepEqual(
+    again.problems.map((problem) => [problem.span.start, problem.span.end]),
+    alone.problems.map((problem) => [problem.span.start + moved.span.start, problem.span.end + moved.span.start]),
+    'problems are placed in the file, where the region now sits',
+  );
+  assert.deepEqual(nodeSpan(again, nodeAtPath(again, ['steps', 0, 'name']).node), nodeSpan(fresh, nodeAtPath(fresh, ['steps', 0, 'name']).node));
+  // A change inside the region, even one that keeps its length, is parsed.
+  const changed = at('a longer intro\n\n', region.replace('name: a', 'name: z'));
+  const reparsed = parseYamlRegion(changed.text, changed.span, cache);
+  assert.notEqual(reparsed.doc, kept.doc);
+  assert.equal(changed.text.slice(nodeSpan(reparsed, nodeAtPath(reparsed, ['steps', 0, 'name']).node)!.start).startsWith('z'), true);
 });

@@ -8,6 +8,7 @@ import { AnalysisCache, type OpenDocument } from '../../../server/src/workspace/
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { writeAipSkill } from '../../../bench/lib/generate';
+import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
 
 const findings = (diagnostics: { code: string; span: { start: number } }[]) =>
   diagnostics
@@ -19,7 +20,7 @@ test("a kept step's link findings are worked out again once the disk changes, no
   const root = mkdtempSync(path.join(tmpdir(), 'sg-kept-links-'));
   try {
     const skill = writeAipSkill(root, 'procedure', 80);
-    assert.ok(skill.text.length > 16 * 1024, 'parsed in chunks, so unchanged steps are kept');
+    assert.ok(skill.text.length > CHUNK_THRESHOLD, 'parsed in chunks, so unchanged steps are kept');
     // A script of a step past the first (half the steps have one): its step is kept by the edit below.
     const script = /script: (scripts\/step_0\d*[1-9]\d*\.py)/.exec(skill.text)![1];
     rmSync(path.join(skill.dir, script));

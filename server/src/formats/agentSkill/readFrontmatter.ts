@@ -1,6 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
+import type { YamlChunkCache } from '../../parse/yamlChunks';
 import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface FrontmatterRead {
@@ -20,12 +21,13 @@ const UNQUOTED_COLON = /^(\s*)([A-Za-z0-9_-]+):[ \t]+(?!["'|>&*!{[])([^#\n]*?(?:
  * OpenSquilla does (YAML 1.1, a repeated key keeps its last value, which is
  * worth a warning); otherwise a repeated key is an error, as the strict YAML
  * readers of most clients make it, and the value (last key wins) is still
- * returned so the rest of the skill can be checked.
+ * returned so the rest of the skill can be checked. With the server's
+ * `cache` of this document, it is parsed again only when its text changed.
  */
-export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = false): FrontmatterRead {
+export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = false, cache?: YamlChunkCache): FrontmatterRead {
   const frontmatter = syntax.frontmatter;
   if (!frontmatter) return { diagnostics: [] };
-  const yaml = parseYamlRegion(syntax.text, frontmatter.content, undefined, pyyaml ? 'pyyaml' : 'frontmatter');
+  const yaml = parseYamlRegion(syntax.text, frontmatter.content, cache, pyyaml ? 'pyyaml' : 'frontmatter');
   const diagnostics: Diagnostic[] = [];
   if (yaml.problems.length === 0) {
     for (const repeated of repeatedKeys(yaml)) {

@@ -97,6 +97,12 @@ function decodeString(py: PythonSyntax, node: SyntaxNode): { value: string; offs
   const start = node.from + prefix.length + quote.length;
   const body = rest.slice(quote.length, rest.length - quote.length);
   const isRaw = /[rR]/.test(prefix);
+  // Most strings hold no backslash: the value is the body, each character where it stands.
+  if (isRaw || !body.includes('\\')) {
+    const offsets: number[] = new Array(body.length + 1);
+    for (let i = 0; i <= body.length; i++) offsets[i] = start + i;
+    return { value: body, offsets };
+  }
   let value = '';
   const offsets: number[] = [];
   for (let i = 0; i < body.length; i++) {

@@ -3,7 +3,7 @@ import { parsePredicate, predicatePaths } from '../../parse/predicate';
 import { placeholdersOf } from './bindings';
 import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';
 import { BUILTINS, textSpan } from './predicates';
-import type { StateSchema } from './readState';
+import type { StateField, StateSchema } from './readState';
 import type { Attachment } from './tipsRulesRules';
 
 export interface FlowGraph {
@@ -18,7 +18,7 @@ function port(name: string, direction: Port['direction'], nodeId: string, at: Fl
 }
 
 /** The State paths a node reads: its placeholders, `on`, `over`, and the paths of its `until` predicates. */
-function reads(node: FlowNode, state: StateSchema | undefined): Port[] {
+function reads(node: FlowNode, fields: Map<string, StateField> | undefined): Port[] {
   const ports: Port[] = placeholdersOf(node).map((placeholder) => ({ name: placeholder.path, direction: 'input', nodeId: node.id, nullable: false, span: placeholder.span, nameSpan: placeholder.span }));
   for (const text of [node.on, node.over]) if (text) ports.push(port(text.value, 'input', node.id, text));
   for (const text of node.until) {
@@ -30,9 +30,7 @@ function reads(node: FlowNode, state: StateSchema | undefined): Port[] {
     }
   }
   // Items of a fan-out are not State: they have no writer to connect to.
-  if (!state?.root) return ports;
-  const fields = new Set(state.root.fields.map((field) => field.name));
-  return ports.filter((item) => fields.has(item.name.split('.')[0]));
+  return fields ? ports.filter((item) => fields.has(item.name.split('.')[0])) : ports;
 }
 
 /**
@@ -45,6 +43,8 @@ function reads(node: FlowNode, state: StateSchema | undefined): Port[] {
  */
 export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attachments: Attachment[]): FlowGraph {
   const byId = nodesById(flow);
+  // The State's top-level fields by name, looked up for every read of every node.
+  const fields = state?.root ? new Map(state.root.fields.map((field) => [field.name, field])) : undefined;
   // Tips and rules by the nodes where they fire (a rule without `when` fires at every node).
   const firing = new Map<string, NonNullable<GraphNode['attachments']>>();
   for (const { kind, id, file, soft, nodes } of attachments) {
@@ -63,7 +63,7 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
     span: node.span,
     nameSpan: node.idSpan,
     ...(node.text ? { description: { text: node.text.value, span: node.text.span } } : {}),
-    inputs: reads(node, state),
+    inputs: reads(node, fields),
     outputs: node.into ? [port(node.into.value, 'output', node.id, node.into)] : [],
     links: node.tools.filter((tool) => tool.value.startsWith('scripts/')).map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
     controlRefs: [],
@@ -105,25 +105,35 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
   flow.stages.forEach((stage, index) => sequence(stage.nodes, flow.stages.slice(index + 1).find((later) => later.nodes.length > 0)?.nodes[0]));
 
   // Data: each read from the latest earlier writer of its field (or the last writer, across a loop's back edge).
-  const order = new Map(flow.nodes.map((node, index) => [node.id, index]));
-  const writers = new Map<string, GraphNode[]>();
-  for (const node of nodes) {
+  // Writers of each field in flow order, with their places in it, so a read finds the latest earlier one by bisection.
+  const writers = new Map<string, { node: GraphNode; index: number }[]>();
+  nodes.forEach((node, index) => {
     for (const output of node.outputs) {
       const field = output.name.split('.')[0];
-      writers.set(field, [...(writers.get(field) ?? []), node]);
+      const list = writers.get(field);
+      if (list) list.push({ node, index });
+      else writers.set(field, [{ node, index }]);
     }
-  }
+  });
   const externalInputs: Port[] = [];
-  for (const node of nodes) {
+  nodes.forEach((node, index) => {
     for (const input of node.inputs) {
       const field = input.name.split('.')[0];
-      const candidates = (writers.get(field) ?? []).filter((writer) => writer !== node);
-      const earlier = candidates.filter((writer) => order.get(writer.id)! < order.get(node.id)!);
-      const producer = earlier[earlier.length - 1] ?? candidates[candidates.length - 1];
+      const list = writers.get(field) ?? [];
+      let low = 0;
+      let high = list.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (list[middle].index < index) low = middle + 1;
+        else high = middle;
+      }
+      // The latest writer before this node; else the last one other than itself (a loop's back edge).
+      const last = list[list.length - 1]?.node === node ? list[list.length - 2] : list[list.length - 1];
+      const producer = low > 0 ? list[low - 1].node : last?.node;
       if (producer) edges.push({ from: producer.id, to: node.id, kind: 'data', label: input.name, span: input.nameSpan, consumer: input, producer: producer.outputs[0] });
-      else if (state?.root?.fields.find((item) => item.name === field)?.input) externalInputs.push(input);
+      else if (fields?.get(field)?.input) externalInputs.push(input);
     }
-  }
+  });
   const groups: NodeGroup[] = flow.stages.map((stage) => ({ id: stage.id, label: stage.id, span: stage.idSpan, ...(stage.goal ? { description: stage.goal.value } : {}) }));
   return { nodes, edges, externalInputs, groups };
 }

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
-import { goTo as goToIn } from './workbench';
+import { goTo as goToIn, showProblems } from './workbench';
 
 /** Screenshots of each step, kept as test artifacts. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e');
@@ -49,7 +49,7 @@ after(async () => {
 
 test('opening a skill shows the squiggle and the Problems row', async () => {
   await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 60000 });
-  await page.keyboard.press('Control+Shift+M');
+  await showProblems(page);
   const row = await problemRow('did you mean "raw-data"');
   await row.first().waitFor({ timeout: 30000 });
   assert.match(await row.first().innerText(), /No step produces "raw_data"; did you mean "raw-data", produced upstream\?[\s\S]*skillgraph[\s\S]*input_name_typo[\s\S]*Ln 34, Col 15/);

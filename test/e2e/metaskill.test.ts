@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
-import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, type ExamplesWorkbench } from './workbench';
+import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, showProblems, type ExamplesWorkbench } from './workbench';
 
 /** A MetaSkill in the real VS Code: highlighting, binding completion, a quick fix, the composition drawn. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-metaskill');
@@ -60,7 +60,7 @@ test('completion after outputs. ranks the steps in scope first; picking another 
 
 test('a quick fix adds the missing depends_on and the binding diagnostic goes', async () => {
   await openFile(page, 'mistakes/broken-composition/SKILL.md', 'name: broken-composition');
-  await page.keyboard.press('Control+Shift+M');
+  await showProblems(page);
   const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'not among the steps "review" depends on' });
   await row.first().waitFor({ timeout: 60000 });
   await page.locator('.monaco-editor .view-lines').first().click();

@@ -11,8 +11,8 @@ export async function openFile(page: Page, relative: string, firstLine: string):
   await page.locator('.part.sidebar .composite.title').first().click();
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').fill(relative);
-  // Recently opened files are listed first: pick the row of this skill's folder.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) }).first().click();
+  // Recently opened files are listed first, and the search's own rows come later on a loaded machine: pick the row of this file in this skill's folder.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) }).filter({ hasText: path.basename(relative) }).first().click();
   // The editor may take the keys only once it has opened: go to the top until the first line shows.
   const first = page.locator('.monaco-editor .view-line', { hasText: firstLine }).first();
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -20,6 +20,21 @@ export async function openFile(page: Page, relative: string, firstLine: string):
     if (await first.waitFor({ timeout: 5000 }).then(() => true, () => false)) return;
   }
   await first.waitFor();
+}
+
+/**
+ * Shows the Problems panel. Its key toggles it, and a key pressed while
+ * Quick Open is still closing can be lost on a loaded machine: press it
+ * until the panel shows, never when it already does.
+ */
+export async function showProblems(page: Page): Promise<void> {
+  const panel = page.locator('.markers-panel');
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (await panel.isVisible()) return;
+    await page.keyboard.press('Control+Shift+M');
+    if (await panel.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) return;
+  }
+  await panel.waitFor({ state: 'visible' });
 }
 
 /** Runs a command from the command palette by its title. */

@@ -83,15 +83,27 @@ export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChun
   const chunked = cache && dialect === 'strict' ? parseChunked(source, cache) : undefined;
   if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
   const parsed = cache ? cache.whole(source, dialect, () => parseWhole(source, dialect)) : parseWhole(source, dialect);
-  return {
-    get doc() {
-      return parsed.doc();
-    },
-    base: region.start,
-    value: parsed.value,
-    problems: parsed.problems.map((problem) => ({ ...problem, span: { start: region.start + problem.span.start, end: region.start + problem.span.end } })),
-    ...(parsed.plain ? { plain: true as const } : {}),
-  };
+  return new PlacedParse(parsed, region.start);
+}
+
+/** A whole parse placed where its region now sits; the nodes of a plain reading are built on first use. */
+class PlacedParse implements YamlSyntax {
+  readonly value: unknown;
+  readonly problems: YamlProblem[];
+  readonly plain?: true;
+
+  constructor(
+    private readonly parsed: WholeParse,
+    readonly base: number,
+  ) {
+    this.value = parsed.value;
+    this.problems = parsed.problems.map((problem) => ({ ...problem, span: { start: base + problem.span.start, end: base + problem.span.end } }));
+    if (parsed.plain) this.plain = true;
+  }
+
+  get doc(): Document.Parsed {
+    return this.parsed.doc();
+  }
 }
 
 /**

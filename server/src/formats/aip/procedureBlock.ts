@@ -1,4 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
 import type { YamlChunkCache } from '../../parse/yamlChunks';
@@ -9,6 +10,15 @@ export interface ProcedureBlock {
   yaml: YamlSyntax;
   /** The procedure as a plain object, when it parsed to a mapping. */
   value?: Record<string, unknown>;
+}
+
+/**
+ * The procedure checked against its version's schema. `stepsKept`: the
+ * server's chunk cache hands back unchanged steps, so they are checked step
+ * by step and the ones found valid before are skipped (validStepByStep).
+ */
+export function checkProcedureSchema(schema: { $id?: string }, block: ProcedureBlock, value: Record<string, unknown>, file: string, stepsKept: boolean): Diagnostic[] {
+  return validateAgainstSchema(schema, value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure', stepsKept });
 }
 
 /**

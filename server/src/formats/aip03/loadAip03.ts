@@ -1,12 +1,11 @@
 import procedureSchema from '../../../../schemas/aip-0.3.procedure.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkStepLink } from '../../checks/fileLinks';
-import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
 import type { Node } from 'yaml';
 import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
 import type { FormatContext, FormatResult } from '../formatContext';
-import { readProcedureBlock } from '../aip/procedureBlock';
+import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
 import { keptStep, readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
 import { checkAipMetadata } from './aipMetadata';
@@ -31,9 +30,7 @@ export function loadAip03(context: FormatContext): FormatResult {
 
   const block = readProcedureBlock(syntax, file, false, diagnostics, context.yamlCache);
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  diagnostics.push(
-    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure', stepsKept: context.yamlCache !== undefined }),
-  );
+  diagnostics.push(...checkProcedureSchema(procedureSchema, block, block.value, file, context.yamlCache !== undefined));
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));

@@ -1,11 +1,10 @@
 import procedureSchema from '../../../../schemas/aip-0.5.procedure.schema.json';
 import type { Diagnostic } from '../../checks/diagnostic';
 import { checkStepLink } from '../../checks/fileLinks';
-import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
-import { readProcedureBlock } from '../aip/procedureBlock';
+import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
 import { keptStep, readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
 import type { FormatContext, FormatResult } from '../formatContext';
@@ -27,9 +26,7 @@ export function loadAip05(context: FormatContext): FormatResult {
   const block = readProcedureBlock(syntax, file, true, diagnostics, context.yamlCache);
   diagnostics.push(...checkRuntimeBlock(syntax, file, context.frontmatter, block?.fence.open.start ?? syntax.body.end, block?.fence.open ?? context.frontmatterAnchor));
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  diagnostics.push(
-    ...validateAgainstSchema(procedureSchema, block.value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure', stepsKept: context.yamlCache !== undefined }),
-  );
+  diagnostics.push(...checkProcedureSchema(procedureSchema, block, block.value, file, context.yamlCache !== undefined));
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
-import { AnalysisFileSystem, type FileSystem } from '../workspace/fileSystem';
+import { rememberedIn, rememberedOn, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
@@ -55,7 +55,7 @@ export function checkStepLink(context: LinkCheck, link: { path: string; span: Sp
     checkLink(context, link.path, link.span, missingCode, label(), found);
     return found;
   };
-  const found = context.fs instanceof AnalysisFileSystem ? context.fs.rememberedFor('step link', link, check) : check();
+  const found = rememberedOn(context.fs, 'step link', link, check);
   for (const diagnostic of found) out.push(diagnostic);
 }
 
@@ -78,7 +78,7 @@ export function checkMentionedPaths(context: LinkCheck, mentions: PathMention[],
     if (declared.has(mention.path)) continue;
     // A kept step's mentions are the same objects from one analysis to the next (see checkStepLink).
     const check = () => checkMention(context, mention, self);
-    const found = context.fs instanceof AnalysisFileSystem ? context.fs.rememberedFor('mention', mention, check) : check();
+    const found = rememberedOn(context.fs, 'mention', mention, check);
     for (const diagnostic of found) diagnostics.push(diagnostic);
   }
   return diagnostics;
@@ -101,7 +101,7 @@ function checkMention(context: LinkCheck, mention: PathMention, self: string): D
 /** What a Markdown file links on to; a snapshot of the disk reads it once (a skill linking one guide from every section). */
 function linkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
   const read = () => readLinkedMarkdown(context, markdownFile);
-  return context.fs instanceof AnalysisFileSystem ? context.fs.remembered('linked markdown', `${context.dir}\0${context.file}`, markdownFile, read) : read();
+  return rememberedIn(context.fs, 'linked markdown', `${context.dir}\0${context.file}`, markdownFile, read);
 }
 
 function readLinkedMarkdown(context: LinkCheck, markdownFile: string): string[] {

@@ -62,8 +62,18 @@ export function validateAgainstSchema(schema: { $id?: string }, value: unknown, 
 /** Steps a step validator passed, per validator: a procedure's unchanged steps (the chunk cache hands back the same values) are not checked again. */
 const validSteps = new WeakMap<ValidateFunction, WeakSet<object>>();
 
+type StepList = { minItems: number; step: ValidateFunction } | undefined;
+
+/** `stepList` per schema: a schema never changes, and the server asks on every keystroke. */
+const stepLists = new WeakMap<object, StepList>();
+
+function stepListOf(schema: { $id?: string; properties?: unknown }): StepList {
+  if (!stepLists.has(schema)) stepLists.set(schema, stepList(schema));
+  return stepLists.get(schema);
+}
+
 /** What the fast check needs of a procedure schema: its steps' `minItems` and the validator of one step. */
-function stepList(schema: { $id?: string; properties?: unknown }): { minItems: number; step: ValidateFunction } | undefined {
+function stepList(schema: { $id?: string; properties?: unknown }): StepList {
   const steps = (schema.properties as Record<string, SchemaObject> | undefined)?.steps as (SchemaObject & { minItems?: number; items?: { $ref?: string } }) | undefined;
   // The items' validator is the one precompiled for what they refer to, if any.
   const ref = steps?.items?.$ref;
@@ -81,7 +91,7 @@ function stepList(schema: { $id?: string; properties?: unknown }): { minItems: n
  * caller to the whole validator, whose errors are reported.
  */
 function validStepByStep(schema: { $id?: string }, validate: ValidateFunction, value: unknown): boolean {
-  const list = stepList(schema);
+  const list = stepListOf(schema);
   if (!list || typeof value !== 'object' || value === null) return false;
   const steps = (value as { steps?: unknown }).steps;
   if (!Array.isArray(steps) || steps.length < list.minItems || !validate({ ...value, steps: steps.slice(0, list.minItems) })) return false;

@@ -227,6 +227,16 @@ export function mapEntries(node: unknown): { key: string; keyNode: Node; value: 
 }
 
 /**
+ * The scalar keys of the document's top-level map. A plain reading holds
+ * each key once, as its value's keys, so it answers without building the
+ * document's nodes.
+ */
+export function topKeys(yaml: YamlSyntax): string[] {
+  if (yaml.plain) return Object.keys(yaml.value as object);
+  return mapEntries(yaml.doc.contents).map((entry) => entry.key);
+}
+
+/**
  * Walks a JSON-pointer-like path of keys and indexes from the root and
  * returns the deepest node reached, the pair that holds it (for key ranges)
  * and how many segments matched.

@@ -71,7 +71,7 @@ export class AnalysisCache {
     const parseCache = previous?.parseCache ?? new ParseCache();
     const modelCache = previous?.modelCache ?? new ModelCache();
     let folder = previous?.folder;
-    if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) folder = { fs: new AnalysisFileSystem(this.fs), since: Date.now() };
+    if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) folder = { fs: new AnalysisFileSystem(this.fs, true), since: Date.now() };
     const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, item.text]))) : folder.fs;
     const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, parseCache, modelCache, catalog: this.catalog });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;

@@ -184,6 +184,15 @@ const REMEMBERED = Symbol('remembered');
  * view, dropped on any file event in the folder and after a few seconds.
  */
 export class AnalysisFileSystem extends ListingCache {
+  /**
+   * `spansAnalyses`: this snapshot serves several analyses (the server's
+   * folder view), so results kept on an analysis's objects (`rememberedFor`)
+   * can pay back; a snapshot made for one analysis does not keep them.
+   */
+  constructor(inner: FileSystem, private readonly spansAnalyses = false) {
+    super(inner);
+  }
+
   private readonly stats = new Map<string, EntryStat | undefined>();
   private readonly contents = new Map<string, Uint8Array | undefined>();
   private readonly realpaths = new Map<string, string | undefined>();
@@ -229,6 +238,7 @@ export class AnalysisFileSystem extends ListingCache {
    * of a procedure's steps on every keystroke.
    */
   rememberedFor<T>(kind: string, holder: object, compute: () => T): T {
+    if (!this.spansAnalyses) return compute();
     // Kept on the object itself (a property read, where a WeakMap lookup per step cost more than the check it saved).
     const slot = (holder as { [REMEMBERED]?: { snapshot: AnalysisFileSystem; kind: string; value: unknown } })[REMEMBERED];
     if (slot?.snapshot === this && slot.kind === kind) return slot.value as T;
@@ -270,4 +280,14 @@ export class OverlayFileSystem implements FileSystem {
   realpath(filePath: string): string | undefined {
     return this.inner.realpath(filePath) ?? (this.encoded.has(path.resolve(filePath)) ? path.resolve(filePath) : undefined);
   }
+}
+
+/** `compute()`, remembered per kind, scope and key while `fs` is a snapshot of the disk (`AnalysisFileSystem.remembered`). */
+export function rememberedIn<T>(fs: FileSystem, kind: string, scope: string, key: string, compute: () => T): T {
+  return fs instanceof AnalysisFileSystem ? fs.remembered(kind, scope, key, compute) : compute();
+}
+
+/** `compute()`, remembered on `holder` while `fs` is a snapshot serving several analyses (`AnalysisFileSystem.rememberedFor`). */
+export function rememberedOn<T>(fs: FileSystem, kind: string, holder: object, compute: () => T): T {
+  return fs instanceof AnalysisFileSystem ? fs.rememberedFor(kind, holder, compute) : compute();
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { AnalysisFileSystem, type EntryKind, type FileSystem } from './fileSystem';
+import { rememberedIn, type EntryKind, type FileSystem } from './fileSystem';
 
 export type PathResolution =
   | { status: 'found'; absolute: string; kind: 'file' | 'directory' }
@@ -15,7 +15,7 @@ export type PathResolution =
  */
 export function resolveSkillPath(fs: FileSystem, skillDir: string, relative: string): PathResolution {
   const resolve = () => resolveUncached(fs, skillDir, relative);
-  return fs instanceof AnalysisFileSystem ? fs.remembered('resolution', skillDir, relative, resolve) : resolve();
+  return rememberedIn(fs, 'resolution', skillDir, relative, resolve);
 }
 
 function resolveUncached(fs: FileSystem, skillDir: string, relative: string): PathResolution {

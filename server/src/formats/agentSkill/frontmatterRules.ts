@@ -6,7 +6,7 @@ import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { FormatId } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import { closestName } from '../../checks/graph/nameDistance';
-import { mapEntries, nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { mapEntries, nodeAtPath, nodeSpan, pairOf, topKeys, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface FrontmatterContext {
   file: string;
@@ -85,8 +85,8 @@ function schemaView({ value, format, file, yaml, profile }: FrontmatterContext):
 
 function unknownKeys({ file, yaml, profile }: FrontmatterContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  // Plain lines hold each key once, as its value's keys: when all are known there is nothing to point at, so no nodes are built.
-  if (yaml.plain && Object.keys(yaml.value as object).every((key) => profile.knownKeys.has(key))) return diagnostics;
+  // When every key is known there is nothing to point at, and a plain reading's nodes are not built.
+  if (topKeys(yaml).every((key) => profile.knownKeys.has(key))) return diagnostics;
   for (const entry of mapEntries(yaml.doc.contents)) {
     if (profile.knownKeys.has(entry.key)) continue;
     const suggestion = closestName(entry.key, profile.knownKeys);

@@ -22,6 +22,10 @@ interface KeptStep {
 const KEPT = Symbol('kept step');
 type Source = { [KEPT]?: KeptStep };
 
+/** Where `ModelCache.edgesOf` keeps a node's edges: on the node, which a kept step keeps. */
+const EDGES = Symbol('kept edges');
+type WithEdges = { [EDGES]?: { after: string | undefined; edges: GraphEdge[] } };
+
 /** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
 export interface GraphChecks {
   diagnostics: Diagnostic[];
@@ -99,6 +103,21 @@ export class ModelCache {
   }
 
   /**
+   * The edges `build` makes for `node`, the same objects as last time while
+   * the node is kept and `after` (what else they read: the name of the step
+   * before it) is the same: an edit then allocates no edge per step, and the
+   * graph checks compare last time's edges by identity.
+   */
+  edgesOf(node: GraphNode, after: string | undefined, build: () => GraphEdge[]): GraphEdge[] {
+    const kept = (node as WithEdges)[EDGES];
+    if (kept && kept.after === after) return kept.edges;
+    const edges = build();
+    // Not enumerable: models compared or serialised do not show it.
+    Object.defineProperty(node, EDGES, { value: { after, edges }, configurable: true, writable: true, enumerable: false });
+    return edges;
+  }
+
+  /**
    * The paths mentioned in `region` of `text` (the block holding the
    * steps), as `findPathMentions` finds them: a kept step's are not
    * searched for again (they move with it); only new steps and the text
@@ -153,7 +172,7 @@ function sameList<T>(a: T[], b: T[], same: (a: T, b: T) => boolean): boolean {
 }
 
 function sameEdge(a: GraphEdge, b: GraphEdge): boolean {
-  return a.from === b.from && a.to === b.to && a.kind === b.kind && a.label === b.label && !a.span === !b.span;
+  return a === b || (a.from === b.from && a.to === b.to && a.kind === b.kind && a.label === b.label && !a.span === !b.span);
 }
 
 /** Everything of a step the format-neutral graph checks read: names, kinds, ports, references. Not spans, not prose. */

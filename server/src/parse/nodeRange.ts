@@ -21,6 +21,12 @@ export function nodeRange(node: Node | null | undefined): [number, number, numbe
   return offset === 0 ? range : [range[0] + offset, range[1] + offset, range[2] + offset];
 }
 
+/** `nodeRange(node)[0]`, without building the range: asked for every step on every keystroke. */
+export function nodeStart(node: Node | null | undefined): number | undefined {
+  const range = (node as Placed | null | undefined)?.range;
+  return range ? range[0] + ((node as Placed)[PLACE]?.offset ?? 0) : undefined;
+}
+
 /** Ties every node under `root` to `place`, once, when its chunk is parsed. */
 export function placeNodes(root: unknown, place: ChunkPlace): void {
   if (root === null || typeof root !== 'object') return;

@@ -17,6 +17,8 @@ interface ParsedChunk {
   place: ChunkPlace;
   /** The composition that last used it: a chunk serves one place per composition. */
   usedIn: number;
+  /** The composition that parsed it. */
+  parsedIn: number;
 }
 
 /**
@@ -35,8 +37,13 @@ interface ParsedChunk {
 export class YamlChunkCache {
   /** The last composition's chunks by text. */
   private byText = new Map<string, ParsedChunk[]>();
-  /** The last composed region, how it was split, and its chunks in order with their starts then. */
-  private last?: { source: string; layout: Layout; chunks: ParsedChunk[]; starts: number[] };
+  /**
+   * The last composed region, how it was split, and its chunks in order with
+   * their starts then. `layoutAt`: the text the layout's entries now describe
+   * (they are moved in place, so after a move that no composition followed
+   * they describe a text that is not `source`).
+   */
+  private last?: { source: string; layout: Layout; layoutAt: string; chunks: ParsedChunk[]; starts: number[] };
   private change?: Change & { source: string };
   private composition = 0;
 
@@ -54,8 +61,12 @@ export class YamlChunkCache {
 
   /** The last split of the region moved to `source`, when the change cannot have moved a split (see movedLayout). */
   layoutFor(source: string): Layout | undefined {
+    const last = this.last;
+    if (last?.layoutAt === source) return last.layout;
     const change = this.changeFor(source);
-    return change && this.last ? movedLayout(this.last.layout, source, change) : undefined;
+    if (!change || !last || last.layoutAt !== last.source || !movedLayout(last.layout, source, change)) return undefined;
+    last.layoutAt = source;
+    return last.layout;
   }
 
   /**
@@ -95,7 +106,7 @@ export class YamlChunkCache {
         const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
         const place = { offset: range.start };
         placeNodes(doc.contents, place);
-        chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place, usedIn: composition };
+        chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place, usedIn: composition, parsedIn: composition };
       }
       chunk.usedIn = composition;
       found[index] = chunk;
@@ -115,16 +126,29 @@ export class YamlChunkCache {
     return parsed;
   }
 
-  /** Keeps `chunks`, the ones the last successful composition of `source` (split as `layout`) used, so memory follows the current text. */
+  /**
+   * Keeps `chunks`, the ones the last successful composition of `source`
+   * (split as `layout`) used, so memory follows the current text. Every
+   * chunk it reused was kept by the composition before, so only the chunks
+   * it dropped and the ones it parsed change what is kept.
+   */
   retain(source: string, layout: Layout, chunks: ParsedChunk[]): void {
-    const byText = new Map<string, ParsedChunk[]>();
-    for (const chunk of chunks) {
-      const same = byText.get(chunk.text);
-      if (same) same.push(chunk);
-      else byText.set(chunk.text, [chunk]);
+    const composition = this.composition;
+    for (const chunk of this.last?.chunks ?? []) {
+      if (chunk.usedIn === composition) continue;
+      const same = this.byText.get(chunk.text)?.filter((known) => known !== chunk);
+      if (same?.length) this.byText.set(chunk.text, same);
+      else this.byText.delete(chunk.text);
     }
-    this.byText = byText;
-    this.last = { source, layout, chunks, starts: chunks.map((chunk) => chunk.place.offset) };
+    for (const chunk of chunks) {
+      if (chunk.parsedIn !== composition) continue;
+      const same = this.byText.get(chunk.text);
+      if (same) same.push(chunk);
+      else this.byText.set(chunk.text, [chunk]);
+    }
+    const starts = new Array<number>(chunks.length);
+    for (let index = 0; index < chunks.length; index++) starts[index] = chunks[index].place.offset;
+    this.last = { source, layout, layoutAt: source, chunks, starts };
     // The change was worked out against the composition this one replaces: the same text again (an edit outside the region) changes nothing from here.
     this.change = undefined;
   }
@@ -239,6 +263,8 @@ export interface Part {
 }
 export interface Layout {
   parts: Part[];
+  /** The range of each chunk in order: every part's head, then its items (the same objects). */
+  chunks: Entry[];
   /** The list marker of the steps (`  -`), when they were split. */
   bare?: string;
 }
@@ -248,42 +274,72 @@ export function splitRegion(source: string): Layout | undefined {
   const entries = topLevelEntries(source);
   if (!entries) return undefined;
   let bare: string | undefined;
+  const chunks: Entry[] = [];
   const parts = entries.map((entry): Part => {
     const split = entry.key === 'steps' ? listItems(source, entry) : undefined;
     if (split) bare = split.bare;
+    chunks.push(split ? split.header : entry);
+    if (split) for (const item of split.items) chunks.push(item);
     return split ? { entry, head: split.header, items: split.items } : { entry, head: entry };
   });
-  return { parts, ...(bare !== undefined ? { bare } : {}) };
+  return { parts, chunks, ...(bare !== undefined ? { bare } : {}) };
 }
 
 /**
- * The last split moved to the new text, or undefined when the change may
- * have moved one: the lines it touches must all lie inside one item of the
- * steps or one other entry (after the first key and the steps' first item,
- * which decide how the rest is split), and none of them may start a key at
- * column 0 or a list item, now or before. Typing inside a step then costs
- * a look at the lines it changed, not a scan of the whole procedure.
+ * Moves the last split to the new text, in place, and says whether it
+ * could: not when the change may have moved a split. The lines it touches
+ * must all lie inside one item of the steps or one other entry (after the
+ * first key and the steps' first item, which decide how the rest is split),
+ * and none of them may start a key at column 0 or a list item, now or
+ * before. Typing inside a step then costs a look at the lines it changed
+ * and a shift of the starts below, not a scan of the whole procedure.
  */
-function movedLayout(layout: Layout, source: string, change: Change): Layout | undefined {
+function movedLayout(layout: Layout, source: string, change: Change): boolean {
   // The changed lines, in the new text: from the start of the line where the texts part to the end of the line where they meet again.
   const start = change.before === 0 ? 0 : source.lastIndexOf('\n', change.before - 1) + 1;
   const meet = source.indexOf('\n', source.length - change.after);
   const end = meet === -1 ? source.length + 1 : meet + 1;
   const oldEnd = end - change.delta;
-  const starts = layout.parts.flatMap((part) => [part.entry.start, ...(part.items ?? []).map((item) => item.start)]);
-  if (starts.some((at) => at >= start && at < oldEnd)) return undefined;
+  // Chunks are in text order, and each starts a part or an item: the first at or after the changed lines must start after them.
+  const chunks = layout.chunks;
+  const after = firstAtOrAfter(chunks, start);
+  if (after < chunks.length && chunks[after].start < oldEnd) return false;
   let owner: Part | undefined;
   for (const part of layout.parts) if (part.entry.start < start) owner = part;
-  if (!owner || (owner.items && owner.items[0].start >= start)) return undefined;
+  if (!owner || (owner.items && owner.items[0].start >= start)) return false;
   for (let line = start; line < end && line <= source.length; ) {
     const stop = lineEnd(source, line);
-    if (line < stop && !WHITESPACE.test(source[line]) && source[line] !== '#') return undefined;
-    if (layout.bare !== undefined && source.startsWith(layout.bare, line)) return undefined;
+    if (line < stop && !WHITESPACE.test(source[line]) && source[line] !== '#') return false;
+    if (layout.bare !== undefined && source.startsWith(layout.bare, line)) return false;
     line = stop + 1;
   }
-  const moved = (at: number) => (at < start ? at : at + change.delta);
-  const entry = (item: Entry): Entry => ({ key: item.key, start: moved(item.start), end: moved(item.end) });
-  return { ...layout, parts: layout.parts.map((part) => ({ entry: entry(part.entry), head: entry(part.head), ...(part.items ? { items: part.items.map(entry) } : {}) })) };
+  // Every entry ends where the next starts or at the region's end: only those past the changed lines move.
+  const delta = change.delta;
+  for (let index = after; index < chunks.length; index++) {
+    chunks[index].start += delta;
+    chunks[index].end += delta;
+  }
+  if (after > 0) chunks[after - 1].end += delta;
+  for (const part of layout.parts) {
+    // A steps part's entry is not a chunk (its header and items are); other parts' entries are their heads.
+    if (part.items) {
+      if (part.entry.start >= start) part.entry.start += delta;
+      if (part.entry.end >= start) part.entry.end += delta;
+    }
+  }
+  return true;
+}
+
+/** The index of the first chunk starting at or after `offset` (chunks are in text order). */
+function firstAtOrAfter(chunks: Entry[], offset: number): number {
+  let low = 0;
+  let high = chunks.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (chunks[middle].start < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 export interface ChunkedParse {
@@ -302,7 +358,7 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
   if (source.length < CHUNK_THRESHOLD) return undefined;
   const layout = cache.layoutFor(source) ?? splitRegion(source);
   if (!layout) return undefined;
-  const chunks = cache.chunksFor(source, layout.parts.flatMap((part) => [part.head, ...(part.items ?? [])]));
+  const chunks = cache.chunksFor(source, layout.chunks);
   let next = 0;
   const contents = new YAMLMap();
   const value: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type DocumentOptions, type Node, type Pair, type ParseOptions, type ScalarTag, type Schema, type SchemaOptions, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
-import { nodeRange } from './nodeRange';
+import { nodeRange, nodeStart } from './nodeRange';
 import { readPlainMapping } from './plainMapping';
 
 export interface YamlProblem {
@@ -159,6 +159,12 @@ export function nodeSpan(yaml: YamlSyntax, node: Node | null | undefined): Span 
   const range = nodeRange(node);
   if (!range) return undefined;
   return { start: yaml.base + range[0], end: yaml.base + range[1] };
+}
+
+/** Where a node's value starts in the file (`nodeSpan(yaml, node).start`). */
+export function nodeStartIn(yaml: YamlSyntax, node: Node | null | undefined): number | undefined {
+  const start = nodeStart(node);
+  return start === undefined ? undefined : yaml.base + start;
 }
 
 /** The map pair whose key is `key`, if any. */

@@ -1,8 +1,8 @@
 import { isMap, type Node } from 'yaml';
-import type { ControlRef, FileLink, GraphNode, NodeKind, Port } from '../../model/skillModel';
+import type { ControlRef, FileLink, GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, nodeStartIn, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 /** Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check. */
 export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: Port['direction'], nodeId: string): Port[] {
@@ -33,7 +33,12 @@ export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: P
  * the step's text is unchanged), moved to where the step now is.
  */
 export function keptStep(context: FormatContext, loader: string, yaml: YamlSyntax, item: Node, index: number, build: () => { node: GraphNode; key?: string }): GraphNode {
-  return context.modelCache ? context.modelCache.step(item, loader, index, nodeSpan(yaml, item)!.start, build) : build().node;
+  return context.modelCache ? context.modelCache.step(item, loader, index, nodeStartIn(yaml, item)!, build) : build().node;
+}
+
+/** The edges `build` makes for a step read by `keptStep`, kept with it while `after` (another step's name they read) is the same. */
+export function keptEdges(context: FormatContext, node: GraphNode, after: string | undefined, build: () => GraphEdge[]): GraphEdge[] {
+  return context.modelCache ? context.modelCache.edgesOf(node, after, build) : build();
 }
 
 /** The name, description and span every step has, whatever its format. */

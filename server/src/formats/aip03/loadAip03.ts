@@ -7,7 +7,7 @@ import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/ya
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { keptStep, readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
+import { keptEdges, keptStep, readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
 
@@ -37,12 +37,13 @@ export function loadAip03(context: FormatContext): FormatResult {
   const nodes = items.map((item, index) => keptStep(context, 'aip-0.3', yaml, item, index, () => ({ node: readStep(yaml, item, index) })));
   const edges: GraphEdge[] = [];
   nodes.forEach((node, index) => {
-    if (namesPredecessors.has(node)) {
-      for (const ref of node.controlRefs) edges.push({ from: ref.target, to: node.id, kind: 'control', span: ref.span });
-    } else if (index > 0) {
-      // Without `depends_on`, a step follows the previous list item.
-      edges.push({ from: nodes[index - 1].id, to: node.id, kind: 'control' });
-    }
+    const named = namesPredecessors.has(node);
+    // Without `depends_on`, a step follows the previous list item.
+    const after = named || index === 0 ? undefined : nodes[index - 1].id;
+    const into = keptEdges(context, node, after, () =>
+      named ? node.controlRefs.map((ref): GraphEdge => ({ from: ref.target, to: node.id, kind: 'control', span: ref.span })) : after === undefined ? [] : [{ from: after, to: node.id, kind: 'control' }],
+    );
+    for (const edge of into) edges.push(edge);
   });
 
   for (const node of nodes) {

@@ -6,7 +6,7 @@ import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { keptStep, readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
+import { keptEdges, keptStep, readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkStepGraph } from './stepGraph';
 import { checkRuntimeBlock } from './runtimeBlock';
@@ -32,7 +32,9 @@ export function loadAip05(context: FormatContext): FormatResult {
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
   const nodes = items.map((item, index) => keptStep(context, 'aip-0.5', yaml, item, index, () => readStep(yaml, item, index)));
   const edges: GraphEdge[] = nodes.flatMap((node) =>
-    node.controlRefs.map((ref): GraphEdge => ({ from: node.id, to: ref.target, kind: ref.via === 'branch' ? 'branch' : 'control', span: ref.span, ...(ref.label !== undefined ? { label: ref.label } : {}) })),
+    keptEdges(context, node, undefined, () =>
+      node.controlRefs.map((ref): GraphEdge => ({ from: node.id, to: ref.target, kind: ref.via === 'branch' ? 'branch' : 'control', span: ref.span, ...(ref.label !== undefined ? { label: ref.label } : {}) })),
+    ),
   );
 
   for (const node of nodes) {

@@ -19,6 +19,16 @@ export class ParseCache {
     return syntax;
   }
 
+  private readonly pieces = new Map<string, KeptPieces<unknown>>();
+
+  /** The pieces of this file's last reading of this kind, kept by their text for the next reading (see KeptPieces). */
+  kept<T>(kind: string, file: string): KeptPieces<T> {
+    const key = `${kind}\u0000${file}`;
+    let kept = this.pieces.get(key);
+    if (!kept) this.pieces.set(key, (kept = new KeptPieces()));
+    return kept as KeptPieces<T>;
+  }
+
   /** `read(text)` for this file and kind of reading, reused while the text is the same. Results are shared: never change them. */
   memo<T>(kind: string, file: string, text: string, read: () => T): T {
     const key = `${kind}\u0000${file}`;
@@ -27,5 +37,39 @@ export class ParseCache {
     const value = read();
     this.memos.set(key, { text, value });
     return value;
+  }
+}
+
+/**
+ * What one reading of a file made of each piece of its text (a call in
+ * flow.py), by the piece's text, for the next reading: a piece whose text is
+ * unchanged reads the same, only moved. Only the last reading's pieces are
+ * kept, so memory follows the current text.
+ */
+export class KeptPieces<T> {
+  private last = new Map<string, { at: number; value: T }>();
+  private next = new Map<string, { at: number; value: T }>();
+
+  /**
+   * What the last reading made of `text` and where the piece then started,
+   * for the reader to move and to note where it now starts. Once per reading:
+   * the same text again (a pasted copy) is read afresh, into its own value.
+   */
+  take(text: string): { at: number; value: T } | undefined {
+    if (this.next.has(text)) return undefined;
+    const known = this.last.get(text);
+    if (known) this.next.set(text, known);
+    return known;
+  }
+
+  /** What this reading made of `text`, starting at `at`, unless a piece of the same text was taken or kept already. */
+  keep(text: string, at: number, value: T): void {
+    if (!this.next.has(text)) this.next.set(text, { at, value });
+  }
+
+  /** Ends a reading: what it did not use is dropped. */
+  done(): void {
+    this.last = this.next;
+    this.next = new Map();
   }
 }

@@ -14,14 +14,26 @@ export interface Placeholder {
 
 const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 
-/** Placeholders per node read: the checks and the model both ask. */
-const placeholderCache = new WeakMap<FlowNode, Placeholder[]>();
+/**
+ * Placeholders per node read: the checks and the model both ask, and a node
+ * flow.py's reader kept from the last reading keeps them too, moved with it
+ * (`at`: where the node's text started when they were found).
+ */
+const placeholderCache = new WeakMap<FlowNode, { at: number; found: Placeholder[] }>();
 
 /** The placeholders of a templated text; `{{` and `}}` are literal braces. */
 export function placeholdersOf(node: FlowNode): Placeholder[] {
   if (!node.text || !TEMPLATED_KINDS.has(node.kind)) return [];
   const known = placeholderCache.get(node);
-  if (known) return known;
+  if (known) {
+    const delta = node.text.span.start - known.at;
+    for (const placeholder of delta === 0 ? [] : known.found) {
+      placeholder.span.start += delta;
+      placeholder.span.end += delta;
+    }
+    known.at = node.text.span.start;
+    return known.found;
+  }
   const found: Placeholder[] = [];
   for (const match of node.text.value.matchAll(PLACEHOLDER)) {
     if (match[1] === undefined) continue;
@@ -29,7 +41,7 @@ export function placeholdersOf(node: FlowNode): Placeholder[] {
     const start = match.index! + 1 + match[1].indexOf(inner);
     found.push({ node, path: inner, span: textSpan(node.text, start, start + inner.length) });
   }
-  placeholderCache.set(node, found);
+  placeholderCache.set(node, { at: node.text.span.start, found });
   return found;
 }
 

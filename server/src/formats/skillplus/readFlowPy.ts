@@ -1,7 +1,8 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Span } from '../../parse/lineIndex';
+import type { KeptPieces } from '../../parse/parseCache';
 import { argumentsOf, childrenOf, dottedName, innerSpan, isDynamic, literalOf, spanOf, textOf, type PyLiteral, type PythonSyntax } from '../../parse/python';
-import { emptyNode, FLOW_ARGUMENTS, TEXT_ARGUMENT, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
+import { emptyNode, FLOW_ARGUMENTS, movablePartsOf, moveParts, type MovableParts, TEXT_ARGUMENT, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
 
 /** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
 interface Scope {
@@ -29,11 +30,14 @@ function value(literal: PyLiteral): FlowValue | undefined {
  * `dynamic_flow` problem at its first line, reported once; the nodes
  * inside it are still read. Nothing is imported or run.
  */
-export function readFlowPy(py: PythonSyntax): Flow {
+export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode; parts: MovableParts }>): Flow {
   const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
   const problem = (code: FlowProblem['code'], span: Span, message: string) => flow.problems.push({ code, message, span });
   let dynamicReported = false;
+  /** Dynamic parts met, reported or not (only the first is). */
+  let dynamicParts = 0;
   const dynamic = (node: SyntaxNode, what: string) => {
+    dynamicParts++;
     if (dynamicReported) return;
     dynamicReported = true;
     const lineEnd = py.text.indexOf('\n', node.from);
@@ -54,6 +58,7 @@ export function readFlowPy(py: PythonSyntax): Flow {
   }
   if (!build) problem('invalid_flow_call', { start: 0, end: Math.min(py.text.length, 1), file: py.file }, 'flow.py must define `def build(flow):`, the function the flow is read from.');
   else readBlock(build.getChild('Body'), {});
+  kept?.done();
   return flow;
 
   function readBlock(body: SyntaxNode | null, scope: Scope): void {
@@ -70,7 +75,7 @@ export function readFlowPy(py: PythonSyntax): Flow {
         const callee = dottedName(py, expression.firstChild);
         const kind = callee?.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
         if (kind && ['agent', 'ask', 'confirm', 'end'].includes(kind)) {
-          addNode(readCall(expression, kind), scope);
+          addNode(readPlainCall(expression, kind), scope);
           return;
         }
       }
@@ -169,6 +174,35 @@ export function readFlowPy(py: PythonSyntax): Flow {
       }
       use(key, literal, name);
     }
+  }
+
+  /**
+   * A node written as a plain call (`flow.agent(…)`, not a `with` block).
+   * With the pieces the last reading of this file kept, a call whose text
+   * and kind it read without a problem is not read again: its node is the
+   * same object, moved where the call now is. An edit in one node of
+   * flow.py then reads that node, not all of them. Like the YAML chunks of
+   * a procedure, a kept node is moved in place: the flow of the last
+   * reading is current only until the next one.
+   */
+  function readPlainCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
+    if (!kept) return readCall(call, kind);
+    const piece = `${kind}\u0000${py.text.slice(call.from, call.to)}`;
+    const known = kept.take(piece);
+    if (known) {
+      moveParts(known.value.parts, call.from - known.at);
+      known.at = call.from;
+      // Where it sits is worked out again by addNode.
+      delete known.value.node.stage;
+      delete known.value.node.parent;
+      return known.value.node;
+    }
+    const problems = flow.problems.length;
+    const parts = dynamicParts;
+    const node = readCall(call, kind);
+    // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had one is read again each time.
+    if (flow.problems.length === problems && dynamicParts === parts) kept.keep(piece, call.from, { node, parts: movablePartsOf(node) });
+    return node;
   }
 
   function readCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {

@@ -1,6 +1,7 @@
 import { TreeFragment, type SyntaxNode, type Tree } from '@lezer/common';
 import type * as LezerPython from '@lezer/python';
 import type { Span } from './lineIndex';
+import { commonPrefix, commonSuffix } from './textChange';
 
 let grammar: typeof LezerPython.parser | undefined;
 
@@ -44,14 +45,10 @@ export function parsePython(file: string, text: string, previous?: PythonSyntax)
 /** The old tree's fragments that the edit from `previous.text` to `text` left untouched (one changed region: the common prefix and suffix kept). */
 function changedFragments(previous: PythonSyntax, text: string): readonly TreeFragment[] {
   const old = previous.text;
-  let start = 0;
-  while (start < old.length && start < text.length && old.charCodeAt(start) === text.charCodeAt(start)) start++;
-  let endOld = old.length;
-  let endNew = text.length;
-  while (endOld > start && endNew > start && old.charCodeAt(endOld - 1) === text.charCodeAt(endNew - 1)) {
-    endOld--;
-    endNew--;
-  }
+  const start = commonPrefix(old, text);
+  const after = commonSuffix(old, text, Math.min(old.length, text.length) - start);
+  const endOld = old.length - after;
+  const endNew = text.length - after;
   return TreeFragment.applyChanges(TreeFragment.addTree(previous.tree), [{ fromA: start, toA: endOld, fromB: start, toB: endNew }]);
 }
 

@@ -1,5 +1,6 @@
 import { Document, isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
+import { commonPrefix, commonSuffix } from './textChange';
 import type { WholeParse, YamlDialect, YamlProblem } from './yamlSyntax';
 
 /**
@@ -152,26 +153,6 @@ export class YamlChunkCache {
     // The change was worked out against the composition this one replaces: the same text again (an edit outside the region) changes nothing from here.
     this.change = undefined;
   }
-}
-
-/** Characters compared at a time: string equality on slices runs natively, far faster than a loop over characters. */
-const BLOCK = 512;
-
-/** How many characters `a` and `b` share at the start. */
-function commonPrefix(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let at = 0;
-  while (at + BLOCK <= limit && a.slice(at, at + BLOCK) === b.slice(at, at + BLOCK)) at += BLOCK;
-  while (at < limit && a.charCodeAt(at) === b.charCodeAt(at)) at++;
-  return at;
-}
-
-/** How many characters `a` and `b` share at the end, at most `limit`. */
-function commonSuffix(a: string, b: string, limit: number): number {
-  let at = 0;
-  while (at + BLOCK <= limit && a.slice(a.length - at - BLOCK, a.length - at) === b.slice(b.length - at - BLOCK, b.length - at)) at += BLOCK;
-  while (at < limit && a.charCodeAt(a.length - at - 1) === b.charCodeAt(b.length - at - 1)) at++;
-  return at;
 }
 
 export interface Entry {

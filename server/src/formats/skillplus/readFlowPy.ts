@@ -179,7 +179,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
   /**
    * A node written as a plain call (`flow.agent(…)`, not a `with` block).
    * With the pieces the last reading of this file kept, a call whose text
-   * and kind it read without a problem is not read again: its node is the
+   * it read without a problem is not read again: its node is the
    * same object, moved where the call now is. An edit in one node of
    * flow.py then reads that node, not all of them. Like the YAML chunks of
    * a procedure, a kept node is moved in place: the flow of the last
@@ -187,14 +187,12 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
    */
   function readPlainCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
     if (!kept) return readCall(call, kind);
-    const piece = `${kind}\u0000${py.text.slice(call.from, call.to)}`;
+    // The text names the kind (`flow.agent(`).
+    const piece = py.text.slice(call.from, call.to);
     const known = kept.take(piece);
     if (known) {
       moveParts(known.value.parts, call.from - known.at);
       known.at = call.from;
-      // Where it sits is worked out again by addNode.
-      delete known.value.node.stage;
-      delete known.value.node.parent;
       return known.value.node;
     }
     const problems = flow.problems.length;
@@ -266,8 +264,11 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
 
   function addNode(node: FlowNode, scope: Scope): void {
     flow.nodes.push(node);
+    // A node kept from the last reading may have left its stage or parent: only then is the field removed (a delete slows the object down).
     if (scope.stage) node.stage = scope.stage.id;
+    else if (node.stage !== undefined) delete node.stage;
     if (scope.parent) node.parent = scope.parent.id;
+    else if (node.parent !== undefined) delete node.parent;
     if (!scope.stage) problem('node_outside_stage', node.idSpan, `Node "${node.id}" is outside every stage: put it inside a \`with flow.stage(…)\`.`);
     if (scope.branch) {
       problem('invalid_branch', node.idSpan, `Node "${node.id}" is directly inside branch "${scope.branch.node.id}": put it in a \`${scope.branch.variable}.case(…)\` or \`${scope.branch.variable}.otherwise()\`.`);

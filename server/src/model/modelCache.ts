@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../checks/diagnostic';
+import { firstNotBefore } from '../parse/bisect';
 import type { Span } from '../parse/lineIndex';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { spansIn } from './spansIn';
@@ -192,13 +193,7 @@ function spansOf(node: GraphNode): Span[] {
 
 /** The index of the step whose span holds `span` (steps are in text order), or -1. */
 function stepHolding(nodes: GraphNode[], span: Span): number {
-  let low = 0;
-  let high = nodes.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (nodes[middle].span.start <= span.start) low = middle + 1;
-    else high = middle - 1;
-  }
+  const high = firstNotBefore(nodes.length, (index) => nodes[index].span.start <= span.start) - 1;
   return high >= 0 && span.end <= nodes[high].span.end ? high : -1;
 }
 

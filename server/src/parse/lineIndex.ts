@@ -1,3 +1,5 @@
+import { firstNotBefore } from './bisect';
+
 /** A zero-based LSP position: line and UTF-16 character. */
 export interface Position {
   line: number;
@@ -35,14 +37,9 @@ export class LineIndex {
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
-    let low = 0;
-    let high = this.lineStarts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (this.lineStarts[mid] <= clamped) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low, character: clamped - this.lineStarts[low] };
+    // The last line starting at or before the offset (the first starts at 0).
+    const line = firstNotBefore(this.lineStarts.length, (index) => this.lineStarts[index] <= clamped) - 1;
+    return { line, character: clamped - this.lineStarts[line] };
   }
 
   offsetAt(position: Position): number {

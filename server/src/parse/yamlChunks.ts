@@ -1,5 +1,6 @@
 import { Document, isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
+import { firstNotBefore } from './bisect';
 import { commonPrefix, commonSuffix } from './textChange';
 import type { WholeParse, YamlDialect, YamlProblem } from './yamlSyntax';
 
@@ -283,7 +284,7 @@ function movedLayout(layout: Layout, source: string, change: Change): boolean {
   const oldEnd = end - change.delta;
   // Chunks are in text order, and each starts a part or an item: the first at or after the changed lines must start after them.
   const chunks = layout.chunks;
-  const after = firstAtOrAfter(chunks, start);
+  const after = firstNotBefore(chunks.length, (index) => chunks[index].start < start);
   if (after < chunks.length && chunks[after].start < oldEnd) return false;
   let owner: Part | undefined;
   for (const part of layout.parts) if (part.entry.start < start) owner = part;
@@ -311,17 +312,6 @@ function movedLayout(layout: Layout, source: string, change: Change): boolean {
   return true;
 }
 
-/** The index of the first chunk starting at or after `offset` (chunks are in text order). */
-function firstAtOrAfter(chunks: Entry[], offset: number): number {
-  let low = 0;
-  let high = chunks.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (chunks[middle].start < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 export interface ChunkedParse {
   doc: Document.Parsed;

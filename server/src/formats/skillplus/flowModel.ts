@@ -1,4 +1,5 @@
 import type { GraphEdge, GraphNode, NodeGroup, NodeKind, Port } from '../../model/skillModel';
+import { firstNotBefore } from '../../parse/bisect';
 import { parsePredicate, predicatePaths } from '../../parse/predicate';
 import { placeholdersOf } from './bindings';
 import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';
@@ -120,16 +121,10 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
     for (const input of node.inputs) {
       const field = input.name.split('.')[0];
       const list = writers.get(field) ?? [];
-      let low = 0;
-      let high = list.length;
-      while (low < high) {
-        const middle = (low + high) >> 1;
-        if (list[middle].index < index) low = middle + 1;
-        else high = middle;
-      }
+      const earlier = firstNotBefore(list.length, (at) => list[at].index < index);
       // The latest writer before this node; else the last one other than itself (a loop's back edge).
       const last = list[list.length - 1]?.node === node ? list[list.length - 2] : list[list.length - 1];
-      const producer = low > 0 ? list[low - 1].node : last?.node;
+      const producer = earlier > 0 ? list[earlier - 1].node : last?.node;
       if (producer) edges.push({ from: producer.id, to: node.id, kind: 'data', label: input.name, span: input.nameSpan, consumer: input, producer: producer.outputs[0] });
       else if (fields?.get(field)?.input) externalInputs.push(input);
     }

@@ -55,6 +55,8 @@ const HEX_ESCAPES: Record<string, number> = { x: 2, u: 4, U: 8 };
  */
 export function scalarText(fileText: string, span: Span, style: ScalarStyle | undefined, parsed: string): ScalarText {
   const source = fileText.slice(span.start, span.end);
+  const verbatim = verbatimLine(source, span.start, style, parsed);
+  if (verbatim) return verbatim;
   let pieces: Piece[] | undefined;
   if (style === 'PLAIN' || style === undefined) pieces = foldFlow(splitLines(source, span.start, (text, base) => plainPieces(text, base)));
   else if (style === 'QUOTE_SINGLE') pieces = quoted(source, span.start, "'");
@@ -66,6 +68,27 @@ export function scalarText(fileText: string, span: Span, style: ScalarStyle | un
     return { value: parsed, offsets: [...pieces.map((piece) => piece.offset), Math.min(span.end, Math.max(end, span.start))], exact: true };
   }
   return { value: parsed, offsets: new Array(parsed.length + 1).fill(span.start), exact: false };
+}
+
+/**
+ * The common case, without retracing it a character at a time (a MetaSkill
+ * re-reads every template of its frontmatter on each keystroke): a scalar
+ * on one line whose value is its text as written, inside its quotes if it
+ * has them (no escapes, no doubled quotes). Undefined for anything else.
+ */
+function verbatimLine(source: string, base: number, style: ScalarStyle | undefined, parsed: string): ScalarText | undefined {
+  if (source.includes('\n') || source.includes('\r')) return undefined;
+  const quote = style === 'QUOTE_DOUBLE' ? '"' : style === 'QUOTE_SINGLE' ? "'" : undefined;
+  if (quote === undefined && style !== 'PLAIN' && style !== undefined) return undefined;
+  const from = quote ? 1 : 0;
+  if (quote && (source.length < 2 || source[0] !== quote || source[source.length - 1] !== quote)) return undefined;
+  const inner = quote ? source.slice(1, -1) : source;
+  if (inner !== parsed || (quote === '"' && inner.includes('\\')) || (quote === "'" && inner.includes("'"))) return undefined;
+  const offsets = new Array<number>(inner.length + 1);
+  for (let index = 0; index < inner.length; index++) offsets[index] = base + from + index;
+  // The end: after the last character, or the scalar's start when it is empty (as the retracing gives it).
+  offsets[inner.length] = inner.length > 0 ? base + from + inner.length : base;
+  return { value: parsed, offsets, exact: true };
 }
 
 /** The value span of characters [from, to) of a scalar, in file offsets. */
@@ -91,8 +114,11 @@ function splitLines(source: string, base: number, read: (text: string, base: num
   }
 }
 
+/** One piece per UTF-16 unit, as offsets count them (a character above U+FFFF is two). */
 function plainPieces(text: string, base: number): Piece[] {
-  return [...text].map((char, i) => ({ char, offset: base + i, blank: char === ' ' || char === '\t' }));
+  const pieces: Piece[] = [];
+  for (let i = 0; i < text.length; i++) pieces.push({ char: text[i], offset: base + i, blank: text[i] === ' ' || text[i] === '\t' });
+  return pieces;
 }
 
 /**

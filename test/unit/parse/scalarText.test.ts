@@ -75,6 +75,33 @@ test('valueSpan maps a range of the value to the file, and an untraceable style 
   assert.deepEqual(valueSpan(fallback, 4, 8), { start: 3, end: 3 });
 });
 
+test('one-line scalars read as written, and plain ones over lines, map each value character (each UTF-16 unit) to itself in the file', () => {
+  const source = [
+    'plain: a 😀 {{ x }} 短剧',
+    'double: "b 😀 {{ y }} 镜头"',
+    "single: 'c 😀 {{ z }}'",
+    'empty: ""',
+    'wrapped: d 😀',
+    '  e 😀 f',
+    '',
+  ].join('\n');
+  const scalars = traced(source).filter((item) => !['plain', 'double', 'single', 'empty', 'wrapped'].includes(item.value));
+  assert.equal(scalars.length, 5);
+  for (const item of scalars) {
+    assert.ok(item.exact, item.text);
+    assert.equal(item.offsets.length, item.value.length + 1, `${item.text}: one offset per unit and the end`);
+    for (let i = 0; i < item.value.length; i++) {
+      if (item.value[i] === ' ' && item.text.includes('\n')) continue;
+      assert.equal(source[item.offsets[i]], item.value[i], `${item.text}: unit ${i}`);
+    }
+  }
+  // The end of a one-line value is just after its last character; an empty one ends where it starts.
+  const double = scalars[1];
+  assert.equal(source[double.offsets[double.value.length]], '"');
+  const empty = scalars[3];
+  assert.deepEqual(empty.offsets, [source.indexOf('""')]);
+});
+
 test('every string scalar of the corpus MetaSkills is retraced exactly', () => {
   const root = join(CORPUS, 'metaskill', 'opensquilla-opensquilla');
   let count = 0;
@@ -83,6 +110,7 @@ test('every string scalar of the corpus MetaSkills is retraced exactly', () => {
     const end = text.indexOf('\n---\n', 4);
     for (const item of traced(text.slice(0, end + 1))) {
       assert.ok(item.exact, `${folder}: ${item.style} ${JSON.stringify(item.text.slice(0, 80))}`);
+      assert.equal(item.offsets.length, item.value.length + 1, `${folder}: ${JSON.stringify(item.text.slice(0, 80))}`);
       count++;
     }
   }

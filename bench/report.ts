@@ -1,6 +1,7 @@
 import type { AnalysisResult } from './analysis';
 import type { CatalogResult } from './catalog';
 import type { PeerRun, ScaleResult } from './check';
+import type { MetaskillEdits } from './metaskill';
 import type { PreviewResult } from './preview';
 import type { Alternated, EditScaling } from './ratios';
 import type { PeerLatency, ServerResult } from './server';
@@ -20,6 +21,7 @@ export interface Results {
   library: (Alternated & { corpus: string })[];
   startup: { plain: Alternated; aip: Alternated };
   scaling: EditScaling[];
+  metaskillEdits: MetaskillEdits[];
   preview: PreviewResult[];
   skillplus: SkillplusResult;
 }
@@ -29,7 +31,7 @@ const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 /** The results as the Markdown page the issue asks for: machine, versions, medians, p95, ratios, targets. */
 export function renderResults(results: Results): string {
-  const { analysis, server, yamlls, scale, catalog, peers, library, startup, scaling, preview, skillplus } = results;
+  const { analysis, server, yamlls, scale, catalog, peers, library, startup, scaling, metaskillEdits, preview, skillplus } = results;
   const tenThousand = scale.find((row) => row.skills === 10000)!;
   const preview300 = preview.find((row) => row.steps === 300)!;
   const corpusRows = (label: string) => peers.filter((row) => row.corpus === label);
@@ -148,6 +150,14 @@ export function renderResults(results: Results): string {
     '| steps | median / p95 | n |',
     '|---|---|---|',
     ...scaling.map((row) => `| ${row.steps} | ${ms(row.pull)} | ${row.pull.n} |`),
+    '',
+    '## MetaSkill: edit latency on the corpus\'s largest compositions (one server)',
+    '',
+    'One server holds the three largest MetaSkills of the shared corpus open; a character is typed into (then removed from) the middle of each in turn (inside its frontmatter\'s steps), each edit timed from didChange to its pulled diagnostics. No target yet: each keystroke parses the whole frontmatter (see the README, What an edit costs).',
+    '',
+    '| skill | bytes | steps | median / p95 | n |',
+    '|---|---|---|---|---|',
+    ...metaskillEdits.map((row) => `| ${row.skill} | ${row.bytes} | ${row.steps} | ${ms(row.pull)} | ${row.pull.n} |`),
     '',
     '## Graph preview: request to rendered graph',
     '',

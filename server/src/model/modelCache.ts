@@ -2,7 +2,7 @@ import type { Diagnostic } from '../checks/diagnostic';
 import { firstNotBefore } from '../parse/bisect';
 import type { Span } from '../parse/lineIndex';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
-import { spansIn } from './spansIn';
+import { movablePartsIn, moveParts, type MovableParts } from './spansIn';
 import type { GraphEdge, GraphNode, Port } from './skillModel';
 
 /** A step as one loader built it from one YAML node. */
@@ -13,8 +13,8 @@ interface KeptStep {
   node: GraphNode;
   /** What of the step the graph checks read (see `graphKey`). */
   key: string;
-  /** Every span object in the node, each once: what moves when the step moves. */
-  spans: Span[];
+  /** What moves when the step moves. */
+  parts: MovableParts;
   /** The paths its text mentions, found when first asked; their spans move with the step's. */
   mentions?: PathMention[];
 }
@@ -83,10 +83,7 @@ export class ModelCache {
     if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
       const delta = start - kept.node.span.start;
       if (delta !== 0) {
-        for (const span of kept.spans) {
-          span.start += delta;
-          span.end += delta;
-        }
+        moveParts(kept.parts, delta);
         for (const mention of kept.mentions ?? []) {
           mention.span.start += delta;
           mention.span.end += delta;
@@ -97,7 +94,7 @@ export class ModelCache {
       return kept.node;
     }
     const built = build();
-    const entry: KeptStep = { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key: graphKey(built.node) + (built.key ?? ''), spans: spansIn(built.node) };
+    const entry: KeptStep = { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key: graphKey(built.node) + (built.key ?? ''), parts: movablePartsIn(built.node) };
     (source as Source)[KEPT] = entry;
     this.order.push(entry);
     return entry.node;

@@ -5,21 +5,43 @@ function isSpan(value: object): value is Span {
 }
 
 /**
- * Every span object in a part of the model, each once even where two
- * fields share one (a router's branch key is both an input's span and its
- * name's): the list a kept step is moved by. Walks every field, so a span
- * added to the model later moves too; it runs once per step built, not per
- * keystroke.
+ * What moves when a kept part of a model (an AIP step, a skill+ flow node)
+ * moves with the text above it: every span object in it and every list of
+ * character offsets (`offsets`: the file offset of each character of a
+ * text read from a string), each once even where two fields share one (a
+ * router's branch key is both an input's span and its name's).
  */
-export function spansIn(value: unknown): Span[] {
-  const found = new Set<Span>();
+export interface MovableParts {
+  spans: Span[];
+  offsets: number[][];
+}
+
+/**
+ * The movable parts of a value. Walks every field, so a span added to the
+ * model later moves too; it runs once per part built, not per keystroke.
+ */
+export function movablePartsIn(value: unknown): MovableParts {
+  const spans = new Set<Span>();
+  const offsets = new Set<number[]>();
   const walk = (item: unknown): void => {
     if (Array.isArray(item)) for (const part of item) walk(part);
     else if (item !== null && typeof item === 'object') {
-      if (isSpan(item)) found.add(item);
-      for (const part of Object.values(item)) walk(part);
+      if (isSpan(item)) spans.add(item);
+      for (const [key, part] of Object.entries(item)) {
+        if (key === 'offsets' && Array.isArray(part)) offsets.add(part as number[]);
+        else walk(part);
+      }
     }
   };
   walk(value);
-  return [...found];
+  return { spans: [...spans], offsets: [...offsets] };
+}
+
+/** Moves parts by `delta` characters, in place. */
+export function moveParts(parts: MovableParts, delta: number): void {
+  for (const span of parts.spans) {
+    span.start += delta;
+    span.end += delta;
+  }
+  for (const list of parts.offsets) for (let index = 0; index < list.length; index++) list[index] += delta;
 }

@@ -312,7 +312,6 @@ function movedLayout(layout: Layout, source: string, change: Change): boolean {
   return true;
 }
 
-
 export interface ChunkedParse {
   doc: Document.Parsed;
   value: unknown;

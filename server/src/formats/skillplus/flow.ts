@@ -1,5 +1,4 @@
 import type { Span } from '../../parse/lineIndex';
-import { spansIn } from '../../model/spansIn';
 
 /**
  * The flow of a skill+ package as both front ends (`flow.py`, `flow.yaml`)
@@ -112,36 +111,6 @@ export interface Flow {
 
 export function emptyNode(id: string, idSpan: Span, kind: FlowNodeKind, span: Span): FlowNode {
   return { id, idSpan, kind, span, tools: [], rules: [], choices: [], cases: [], body: [], until: [] };
-}
-
-/** What moves when a node read from flow.py moves: its spans and the character offsets of its texts, each once. */
-export interface MovableParts {
-  spans: Span[];
-  offsets: number[][];
-}
-
-export function movablePartsOf(node: FlowNode): MovableParts {
-  const offsets = new Set<number[]>();
-  const walk = (item: unknown): void => {
-    if (Array.isArray(item)) for (const part of item) walk(part);
-    else if (item !== null && typeof item === 'object') {
-      for (const [key, part] of Object.entries(item)) {
-        if (key === 'offsets' && Array.isArray(part)) offsets.add(part as number[]);
-        else walk(part);
-      }
-    }
-  };
-  walk(node);
-  return { spans: spansIn(node), offsets: [...offsets] };
-}
-
-/** Moves a node's parts by `delta` characters, in place. */
-export function moveParts(parts: MovableParts, delta: number): void {
-  for (const span of parts.spans) {
-    span.start += delta;
-    span.end += delta;
-  }
-  for (const list of parts.offsets) for (let index = 0; index < list.length; index++) list[index] += delta;
 }
 
 const byIdCache = new WeakMap<Flow, Map<string, FlowNode>>();

@@ -1,8 +1,9 @@
 import type { SyntaxNode } from '@lezer/common';
+import { movablePartsIn, moveParts, type MovableParts } from '../../model/spansIn';
 import type { Span } from '../../parse/lineIndex';
 import type { KeptPieces } from '../../parse/parseCache';
 import { argumentsOf, childrenOf, dottedName, innerSpan, isDynamic, literalOf, spanOf, textOf, type PyLiteral, type PythonSyntax } from '../../parse/python';
-import { emptyNode, FLOW_ARGUMENTS, movablePartsOf, moveParts, type MovableParts, TEXT_ARGUMENT, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
+import { emptyNode, FLOW_ARGUMENTS, TEXT_ARGUMENT, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
 
 /** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
 interface Scope {
@@ -199,7 +200,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
     const parts = dynamicParts;
     const node = readCall(call, kind);
     // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had one is read again each time.
-    if (flow.problems.length === problems && dynamicParts === parts) kept.keep(piece, call.from, { node, parts: movablePartsOf(node) });
+    if (flow.problems.length === problems && dynamicParts === parts) kept.keep(piece, call.from, { node, parts: movablePartsIn(node) });
     return node;
   }
 

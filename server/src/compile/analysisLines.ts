@@ -4,19 +4,28 @@ import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
 /**
  * Line indexes for every file of an analysis: SKILL.md, and for a skill+
  * package each file its spans point into. A span without a file is in
- * SKILL.md.
+ * SKILL.md. The language server makes one per version of an open
+ * document, from the last one (an edit then costs the lines it touched).
  */
 export class AnalysisLines {
   private readonly indexes = new Map<string, LineIndex>();
+  /** The indexes of an earlier version of the skill's files, each made into this version's when first asked for (and then dropped, so versions do not chain). */
+  private readonly earlier: Map<string, LineIndex>;
 
-  constructor(private readonly analysis: Pick<SkillAnalysis, 'file' | 'text' | 'sources'>) {}
+  constructor(
+    private readonly analysis: Pick<SkillAnalysis, 'file' | 'text' | 'sources'>,
+    earlier?: AnalysisLines,
+  ) {
+    this.earlier = new Map(earlier?.indexes);
+  }
 
   of(file: string | undefined): LineIndex {
     const key = file ?? this.analysis.file;
     let index = this.indexes.get(key);
     if (!index) {
-      index = new LineIndex(key === this.analysis.file ? this.analysis.text : this.analysis.sources.get(key) ?? '');
+      index = LineIndex.after(this.earlier.get(key), key === this.analysis.file ? this.analysis.text : this.analysis.sources.get(key) ?? '');
       this.indexes.set(key, index);
+      this.earlier.delete(key);
     }
     return index;
   }

@@ -24,8 +24,9 @@ export interface DocumentView {
   files: AnalysisLines;
 }
 
-export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem, file = analysis.file, text = analysis.text): DocumentView {
-  const files = new AnalysisLines(analysis);
+/** The view of `file` in `analysis`; `earlier`, a view of an earlier version of the same document, lends its line indexes. */
+export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem, file = analysis.file, text = analysis.text, earlier?: DocumentView): DocumentView {
+  const files = new AnalysisLines(analysis, earlier?.files);
   // The document's own text is what the analysis read (SKILL.md, or the package file overlaid with it).
   return { uri, version, analysis, file, text, lines: files.of(file), fs, files };
 }

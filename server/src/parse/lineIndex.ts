@@ -1,4 +1,5 @@
 import { firstNotBefore } from './bisect';
+import { changedRegion } from './textChange';
 
 /** A zero-based LSP position: line and UTF-16 character. */
 export interface Position {
@@ -28,11 +29,34 @@ export interface Span {
  * the `yaml` package gives) and converts here, once, at the edge.
  */
 export class LineIndex {
-  private readonly lineStarts: number[] = [0];
+  /** The offset each line starts at (a typed array: the server makes one per keystroke, for texts of thousands of lines). */
+  private readonly lineStarts: Uint32Array;
 
-  constructor(private readonly text: string) {
-    // indexOf scans natively: this runs on the whole text after every keystroke.
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+  constructor(private readonly text: string, lineStarts?: Uint32Array) {
+    this.lineStarts = lineStarts ?? new Uint32Array([0, ...lineBreaksIn(text, 0, text.length)]);
+  }
+
+  /**
+   * The index of `text`, made from `earlier`'s (an index of an earlier
+   * version of the same file) where the two texts agree: the lines above
+   * and below the change are copied, not searched for again.
+   */
+  static after(earlier: LineIndex | undefined, text: string): LineIndex {
+    if (!earlier) return new LineIndex(text);
+    if (earlier.text === text) return earlier;
+    const old = earlier.text;
+    const { before, after } = changedRegion(old, text);
+    const delta = text.length - old.length;
+    const starts = earlier.lineStarts;
+    // Lines starting at or before the change keep their start; those whose line break is in the common end move by delta.
+    const kept = firstNotBefore(starts.length, (index) => starts[index] <= before);
+    const moved = firstNotBefore(starts.length, (index) => starts[index] <= old.length - after);
+    const added = lineBreaksIn(text, before, text.length - after);
+    const result = new Uint32Array(kept + added.length + starts.length - moved);
+    result.set(starts.subarray(0, kept));
+    result.set(added, kept);
+    for (let index = moved, at = kept + added.length; index < starts.length; index++, at++) result[at] = starts[index] + delta;
+    return new LineIndex(text, result);
   }
 
   positionAt(offset: number): Position {
@@ -52,4 +76,12 @@ export class LineIndex {
   rangeOf(span: Span): LspRange {
     return { start: this.positionAt(span.start), end: this.positionAt(span.end) };
   }
+}
+
+/** The starts of the lines whose line break lies in [from, to) of `text`. */
+function lineBreaksIn(text: string, from: number, to: number): number[] {
+  const starts: number[] = [];
+  // indexOf scans natively.
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
 }

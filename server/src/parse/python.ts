@@ -1,7 +1,7 @@
 import { TreeFragment, type SyntaxNode, type Tree } from '@lezer/common';
 import type * as LezerPython from '@lezer/python';
 import type { Span } from './lineIndex';
-import { commonPrefix, commonSuffix } from './textChange';
+import { changedRegion } from './textChange';
 
 let grammar: typeof LezerPython.parser | undefined;
 
@@ -45,8 +45,7 @@ export function parsePython(file: string, text: string, previous?: PythonSyntax)
 /** The old tree's fragments that the edit from `previous.text` to `text` left untouched (one changed region: the common prefix and suffix kept). */
 function changedFragments(previous: PythonSyntax, text: string): readonly TreeFragment[] {
   const old = previous.text;
-  const start = commonPrefix(old, text);
-  const after = commonSuffix(old, text, Math.min(old.length, text.length) - start);
+  const { before: start, after } = changedRegion(old, text);
   const endOld = old.length - after;
   const endNew = text.length - after;
   return TreeFragment.applyChanges(TreeFragment.addTree(previous.tree), [{ fromA: start, toA: endOld, fromB: start, toB: endNew }]);

@@ -1,7 +1,7 @@
 import { Document, isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
-import { commonPrefix, commonSuffix } from './textChange';
+import { changedRegion } from './textChange';
 import type { WholeParse, YamlDialect, YamlProblem } from './yamlSyntax';
 
 /**
@@ -54,8 +54,7 @@ export class YamlChunkCache {
     const last = this.last;
     if (!last) return undefined;
     if (this.change?.source !== source) {
-      const before = commonPrefix(last.source, source);
-      const after = commonSuffix(last.source, source, Math.min(last.source.length, source.length) - before);
+      const { before, after } = changedRegion(last.source, source);
       this.change = { source, before, after, delta: source.length - last.source.length };
     }
     return this.change;

@@ -61,7 +61,7 @@ export class AnalysisCache {
     const viewKey = `${key}|${document.version}`;
     const cached = this.views.get(document.uri);
     if (cached && cached.key === viewKey && cached.skillFile === skillFile) return cached.view;
-    const view = createView(document.uri, document.version, entry.analysis, this.fs, document.file, document.file === skillFile ? entry.analysis.text : document.text);
+    const view = createView(document.uri, document.version, entry.analysis, this.fs, document.file, document.file === skillFile ? entry.analysis.text : document.text, cached?.view);
     this.views.set(document.uri, { key: viewKey, skillFile, view });
     return view;
   }

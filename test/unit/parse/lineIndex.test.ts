@@ -18,3 +18,32 @@ test('offsets outside the text are clamped', () => {
   assert.deepEqual(index.positionAt(99), { line: 1, character: 1 });
   assert.equal(index.offsetAt({ line: 9, character: 0 }), 3);
 });
+
+test('an index made from an earlier version equals one made from scratch', () => {
+  // A seeded generator: the same edits on every run.
+  let seed = 7;
+  const random = (below: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % below;
+  };
+  const pieces = ['\n', '\r\n', 'a', 'bc', '😀', '\n\n', ' x\ny\n'];
+  let text = 'first\nsecond\r\nthird\n';
+  let index = new LineIndex(text);
+  for (let round = 0; round < 600; round++) {
+    const start = random(text.length + 1);
+    const end = Math.min(text.length, start + random(6));
+    const inserted = Array.from({ length: random(3) }, () => pieces[random(pieces.length)]).join('');
+    text = text.slice(0, start) + inserted + text.slice(end);
+    index = LineIndex.after(index, text);
+    const fresh = new LineIndex(text);
+    for (let offset = 0; offset <= text.length; offset++) assert.deepEqual(index.positionAt(offset), fresh.positionAt(offset), `round ${round}, offset ${offset}`);
+    const lines = fresh.positionAt(text.length).line;
+    for (let line = 0; line <= lines + 1; line++) assert.equal(index.offsetAt({ line, character: 1 }), fresh.offsetAt({ line, character: 1 }));
+  }
+});
+
+test('an index of the same text is the earlier one', () => {
+  const earlier = new LineIndex('a\nb');
+  assert.equal(LineIndex.after(earlier, 'a\nb'), earlier);
+  assert.deepEqual(LineIndex.after(undefined, 'a\nb').positionAt(2), { line: 1, character: 0 });
+});

@@ -1,8 +1,9 @@
-import { Document, isMap, isSeq, parseDocument, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
+import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
 import { changedRegion } from './textChange';
-import type { WholeParse, YamlDialect, YamlProblem } from './yamlSyntax';
+import { DIALECTS, type YamlDialect, type YamlOptions } from './yamlDialects';
+import type { WholeParse, YamlProblem } from './yamlSyntax';
 
 /**
  * Below this size a region is parsed whole: a step or two, where chunks save
@@ -24,7 +25,25 @@ interface ParsedChunk {
 }
 
 /**
- * Parsed chunks of one document's YAML region, kept between analyses of
+ * The YAML regions of one document kept between analyses of successive
+ * versions, each read in its own dialect: the procedure (strict YAML) and
+ * the frontmatter (as its consumer reads it; a MetaSkill's is read again as
+ * PyYAML when its first reading guessed wrong). One cache belongs to one
+ * document: reused nodes are moved, not copied.
+ */
+export class YamlChunkCache {
+  private readonly regions = new Map<YamlDialect, RegionChunks>();
+
+  /** The chunks of the region read in `dialect`. */
+  region(dialect: YamlDialect): RegionChunks {
+    let region = this.regions.get(dialect);
+    if (!region) this.regions.set(dialect, (region = new RegionChunks(DIALECTS[dialect])));
+    return region;
+  }
+}
+
+/**
+ * Parsed chunks of one YAML region of a document, kept between analyses of
  * successive versions. A keystroke changes one chunk (a top-level key or one
  * step); the others are reused and moved, not parsed again.
  * One cache belongs to one document: reused nodes are moved, not copied.
@@ -36,7 +55,9 @@ interface ParsedChunk {
  * text. Only the chunks around the change are looked up by text (a step
  * pasted elsewhere, an undo) or parsed.
  */
-export class YamlChunkCache {
+export class RegionChunks {
+  constructor(private readonly options: YamlOptions) {}
+
   /** The last composition's chunks by text. */
   private byText = new Map<string, ParsedChunk[]>();
   /**
@@ -76,6 +97,8 @@ export class YamlChunkCache {
    */
   chunksFor(source: string, ranges: Entry[]): (ParsedChunk | undefined)[] {
     const composition = ++this.composition;
+    // Chunks are about to move: the last composed document no longer stands where it did.
+    this.lastParse = undefined;
     const found: (ParsedChunk | undefined)[] = new Array(ranges.length);
     const last = this.last;
     const change = this.changeFor(source);
@@ -103,8 +126,9 @@ export class YamlChunkCache {
         chunk.place.offset = range.start;
       } else {
         // Checked per new chunk, not over the whole text on every keystroke.
-        if (NOT_CHUNKABLE.test(text)) return;
-        const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true, strict: true });
+        if (DOCUMENT_LINES.test(text)) return;
+        const doc = parseDocument(text, this.options);
+        if (holdsAlias(doc)) return;
         const place = { offset: range.start };
         placeNodes(doc.contents, place);
         chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place, usedIn: composition, parsedIn: composition };
@@ -115,15 +139,22 @@ export class YamlChunkCache {
     return found;
   }
 
-  /** The last whole parse of a region per dialect (the frontmatter, a procedure too small to chunk). */
-  private readonly wholes = new Map<YamlDialect, { source: string; parsed: WholeParse }>();
+  /** The last document composed of chunks, and its text. */
+  private lastParse?: { source: string; parse: ChunkedParse };
+
+  /** The last composed document, when its text is `source` (the region unchanged by an edit elsewhere in the file). */
+  composed(source: string): ChunkedParse | undefined {
+    return this.lastParse?.source === source ? this.lastParse.parse : undefined;
+  }
+
+  /** The last whole parse of the region (a frontmatter of plain lines, a procedure too small or too odd to chunk). */
+  private lastWhole?: { source: string; parsed: WholeParse };
 
   /** `parse()` of `source`, or the last one when the region's text is the same (an edit elsewhere in the file). */
-  whole(source: string, dialect: YamlDialect, parse: () => WholeParse): WholeParse {
-    const last = this.wholes.get(dialect);
-    if (last?.source === source) return last.parsed;
+  whole(source: string, parse: () => WholeParse): WholeParse {
+    if (this.lastWhole?.source === source) return this.lastWhole.parsed;
     const parsed = parse();
-    this.wholes.set(dialect, { source, parsed });
+    this.lastWhole = { source, parsed };
     return parsed;
   }
 
@@ -133,7 +164,8 @@ export class YamlChunkCache {
    * chunk it reused was kept by the composition before, so only the chunks
    * it dropped and the ones it parsed change what is kept.
    */
-  retain(source: string, layout: Layout, chunks: ParsedChunk[]): void {
+  retain(source: string, layout: Layout, chunks: ParsedChunk[], parse: ChunkedParse): void {
+    this.lastParse = { source, parse };
     const composition = this.composition;
     for (const chunk of this.last?.chunks ?? []) {
       if (chunk.usedIn === composition) continue;
@@ -162,8 +194,26 @@ export interface Entry {
 }
 
 const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]|$)/;
-/** Anchors, aliases, tags, directives and document markers tie chunks together: parse such text whole. */
-const NOT_CHUNKABLE = /(^|[\s[{,])[&*!][^\s]|^%|^(---|\.\.\.)[ \t]*$/m;
+/** Directives and document markers tie chunks together (a `%TAG` handle, a second document): parse such text whole. */
+const DOCUMENT_LINES = /^%|^(---|\.\.\.)[ \t]*$/m;
+
+/**
+ * Whether a chunk uses an alias: its anchor may stand in another chunk (or
+ * expand past the alias limit a whole parse enforces), so such text is
+ * parsed whole. Anchors and tags alone mean the same in a chunk as in the
+ * whole; a `*` or `&` in prose (Markdown bold in a block scalar) is not
+ * an alias, which is why the parsed chunk is asked, not its text.
+ */
+function holdsAlias(doc: Document.Parsed): boolean {
+  let found = false;
+  visit(doc, {
+    Alias() {
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
 
 const WHITESPACE = /\s/;
 /** A line break followed by a line that starts at column 0 with content (not blank, not a comment). */
@@ -209,7 +259,18 @@ function topLevelEntries(text: string): Entry[] | undefined {
   return entries;
 }
 
-/** Splits the value of `steps:` into its list items, by the lines at the first item's indentation. */
+/**
+ * The lists split into items, by the top-level key holding them: a
+ * procedure's `steps`, and a MetaSkill frontmatter's `composition`, whose
+ * `steps` key holds its list.
+ */
+const LISTS: Record<string, string | undefined> = { steps: undefined, composition: 'steps' };
+
+/**
+ * Splits the list of an entry of LISTS into its items, by the lines at the
+ * first item's indentation. The header (the key, the inner key, comments)
+ * is one chunk; parseChunked checks that it holds nothing else.
+ */
 function listItems(text: string, entry: Entry): { header: Entry; items: Entry[]; bare: string } | undefined {
   const body = text.slice(entry.start, entry.end);
   const firstItem = /\n([ \t]*)- /.exec(body);
@@ -236,7 +297,7 @@ interface Change {
   delta: number;
 }
 
-/** A top-level entry of the region and, for `steps`, its header and its list items: one chunk each. */
+/** A top-level entry of the region and, for a list (LISTS), its header and its list items: one chunk each. */
 export interface Part {
   entry: Entry;
   head: Entry;
@@ -246,18 +307,18 @@ export interface Layout {
   parts: Part[];
   /** The range of each chunk in order: every part's head, then its items (the same objects). */
   chunks: Entry[];
-  /** The list marker of the steps (`  -`), when they were split. */
+  /** The list marker of the split list's items (`  -`); one list is split, the first of LISTS. */
   bare?: string;
 }
 
-/** The region split into its parts: top-level entries, and the steps into items. */
+/** The region split into its parts: top-level entries, and a list (LISTS) into its items. */
 export function splitRegion(source: string): Layout | undefined {
   const entries = topLevelEntries(source);
   if (!entries) return undefined;
   let bare: string | undefined;
   const chunks: Entry[] = [];
   const parts = entries.map((entry): Part => {
-    const split = entry.key === 'steps' ? listItems(source, entry) : undefined;
+    const split = bare === undefined && Object.hasOwn(LISTS, entry.key) ? listItems(source, entry) : undefined;
     if (split) bare = split.bare;
     chunks.push(split ? split.header : entry);
     if (split) for (const item of split.items) chunks.push(item);
@@ -323,8 +384,10 @@ export interface ChunkedParse {
  * when the text cannot be chunked safely or a chunk has errors: the caller
  * then parses it whole, so diagnostics are always the whole parse's.
  */
-export function parseChunked(source: string, cache: YamlChunkCache): ChunkedParse | undefined {
+export function parseChunked(source: string, cache: RegionChunks): ChunkedParse | undefined {
   if (source.length < CHUNK_THRESHOLD) return undefined;
+  const kept = cache.composed(source);
+  if (kept) return kept;
   const layout = cache.layoutFor(source) ?? splitRegion(source);
   if (!layout) return undefined;
   const chunks = cache.chunksFor(source, layout.chunks);
@@ -336,6 +399,11 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
     if (!chunk || chunk.doc.errors.length > 0 || !isMap(chunk.doc.contents) || chunk.doc.contents.items.length !== 1) return undefined;
     const pair = chunk.doc.contents.items[0] as Pair<Node, Node | null>;
     if (items) {
+      // The header must hold the key (and the inner key) alone: its value, as parsed (the nodes are changed below), is null there.
+      const inner = LISTS[entry.key];
+      const headerValue = (chunk.value as Record<string, unknown>)[entry.key];
+      const holder = inner === undefined ? (headerValue === null ? pair : undefined) : listHolder(pair.value, headerValue, inner);
+      if (!holder) return undefined;
       const seq = new YAMLSeq();
       const values: unknown[] = [];
       let firstList: Node | undefined;
@@ -347,21 +415,38 @@ export function parseChunked(source: string, cache: YamlChunkCache): ChunkedPars
         seq.items.push(list.items[0]);
         values.push((itemChunk.value as unknown[])[0]);
       }
-      // The whole parse starts the sequence at its first `- `, before the first item's own node.
+      // The whole parse starts the sequence at its first `- `, before the first item's own node, and ends a map holding it where the sequence ends.
       const first = nodeRange(firstList)!;
       const last = nodeRange(seq.items[seq.items.length - 1] as Node)!;
       seq.range = [first[0], last[1], last[2]];
-      pair.value = seq;
-      value[entry.key] = values;
+      holder.value = seq;
+      if (inner === undefined) {
+        value[entry.key] = values;
+      } else {
+        // Its own range is in its chunk's offsets (nodeRange adds the chunk's place).
+        const map = pair.value as YAMLMap;
+        const place = nodeRange(map)![0] - map.range![0];
+        map.range = [map.range![0], last[1] - place, last[2] - place];
+        value[entry.key] = { [inner]: values };
+      }
     } else {
       value[entry.key] = (chunk.value as Record<string, unknown>)[entry.key];
     }
     contents.items.push(pair);
   }
-  cache.retain(source, layout, chunks as ParsedChunk[]);
   const firstPair = contents.items[0] as Pair<Node, Node | null>;
   contents.range = [nodeRange(firstPair.key)![0], source.length, source.length];
   const doc = new Document() as Document.Parsed;
   doc.contents = contents as unknown as Document.Parsed['contents'];
-  return { doc, value, problems: [] };
+  const parse = { doc, value, problems: [] };
+  cache.retain(source, layout, chunks as ParsedChunk[], parse);
+  return parse;
+}
+
+/** The pair of a list's inner key (`steps` under `composition`), when the header's value, as parsed, is that key alone with no value. */
+function listHolder(node: Node | null, parsed: unknown, inner: string): Pair<Node, Node | null> | undefined {
+  if (!isMap(node) || node.items.length !== 1 || parsed === null || typeof parsed !== 'object') return undefined;
+  const keys = Object.keys(parsed);
+  if (keys.length !== 1 || keys[0] !== inner || (parsed as Record<string, unknown>)[inner] !== null) return undefined;
+  return node.items[0] as Pair<Node, Node | null>;
 }

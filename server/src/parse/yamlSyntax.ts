@@ -1,8 +1,11 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type DocumentOptions, type Node, type Pair, type ParseOptions, type ScalarTag, type Schema, type SchemaOptions, type YAMLMap } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
 import { nodeRange, nodeStart } from './nodeRange';
 import { readPlainMapping } from './plainMapping';
+import { DIALECTS, schemaOf, type YamlDialect } from './yamlDialects';
+
+export type { YamlDialect } from './yamlDialects';
 
 export interface YamlProblem {
   code: 'yaml_syntax' | 'yaml_alias_limit';
@@ -34,43 +37,6 @@ export interface YamlSyntax {
 const MAX_ALIAS_COUNT = 100;
 
 /**
- * How a region is read. `strict`: YAML 1.2, and a repeated key is a syntax
- * error (what most skill readers do). `frontmatter`: YAML 1.2, repeated keys
- * kept (the last wins) so the caller can say which consumer minds.
- * `pyyaml`: YAML 1.1 as PyYAML reads it (`yes`/`no`/`on`/`off` are booleans,
- * `y`/`n` are not), repeated keys kept.
- */
-export type YamlDialect = 'strict' | 'frontmatter' | 'pyyaml';
-
-/** PyYAML's booleans: YAML 1.1's without the single letters `y` and `n`, which PyYAML reads as strings. */
-const PYYAML_BOOL = { true: /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/, false: /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/ };
-
-const DIALECTS: Record<YamlDialect, ParseOptions & DocumentOptions & SchemaOptions> = {
-  strict: { prettyErrors: false, uniqueKeys: true, strict: true },
-  frontmatter: { prettyErrors: false, uniqueKeys: false, strict: true },
-  pyyaml: {
-    prettyErrors: false,
-    uniqueKeys: false,
-    strict: true,
-    version: '1.1',
-    customTags: (tags) =>
-      tags.map((tag) => {
-        if (typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:bool' || !(tag.test instanceof RegExp) || 'collection' in tag) return tag;
-        return { ...(tag as ScalarTag), test: tag.test.test('true') ? PYYAML_BOOL.true : PYYAML_BOOL.false };
-      }),
-  },
-};
-
-const schemas = new Map<YamlDialect, Schema>();
-
-/** The schema `yaml` reads a dialect with (its tags type plain scalars), made once. */
-function schemaOf(dialect: YamlDialect): Schema {
-  let schema = schemas.get(dialect);
-  if (!schema) schemas.set(dialect, (schema = parseDocument('', DIALECTS[dialect]).schema));
-  return schema;
-}
-
-/**
  * Parses a YAML region. With a `cache` (the language server keeps one per
  * open document), a large region is parsed chunk by chunk and unchanged
  * chunks are reused; the result is the same as a whole parse. A frontmatter
@@ -80,9 +46,10 @@ function schemaOf(dialect: YamlDialect): Schema {
  */
 export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChunkCache, dialect: YamlDialect = 'strict'): YamlSyntax {
   const source = fileText.slice(region.start, region.end);
-  const chunked = cache && dialect === 'strict' ? parseChunked(source, cache) : undefined;
+  const chunks = cache?.region(dialect);
+  const chunked = chunks ? parseChunked(source, chunks) : undefined;
   if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
-  const parsed = cache ? cache.whole(source, dialect, () => parseWhole(source, dialect)) : parseWhole(source, dialect);
+  const parsed = chunks ? chunks.whole(source, () => parseWhole(source, dialect)) : parseWhole(source, dialect);
   return new PlacedParse(parsed, region.start);
 }
 

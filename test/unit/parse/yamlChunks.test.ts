@@ -1,15 +1,17 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { CHUNK_THRESHOLD, splitRegion, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
-import { nodeAtPath, nodeSpan, yamlLocationAt } from '../../../server/src/parse/yamlSyntax';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { nodeAtPath, nodeSpan, parseYamlRegion, yamlLocationAt, type YamlSyntax } from '../../../server/src/parse/yamlSyntax';
 import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeAipSkill } from '../../../bench/lib/generate';
 import { random } from '../../helpers/random';
+import { CORPUS } from '../../helpers/corpus';
 
 const FILE = '/skills/procedure-80/SKILL.md';
 
@@ -66,11 +68,31 @@ test('unchanged chunks are reused: the second analysis parses only the edited st
   assert.deepEqual(observable(second), observable(analyzeSkill(fs, FILE, { text: edited })));
 });
 
-test('anchors, small regions and broken YAML are parsed whole', () => {
+test('aliases, small regions and broken YAML are parsed whole; anchors, tags and Markdown asterisks are chunked alike', () => {
   const fs = new MemoryFileSystem();
-  const cache = new YamlChunkCache();
-  const text = generated().replace('purpose: >', 'purpose: &p >');
-  assert.deepEqual(observable(analyzeSkill(fs, FILE, { text, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text })));
+  const text = generated();
+  const versions = [
+    // An alias in one step of an anchor in another: chunk by chunk it would not resolve.
+    text.replace('step-0002\n    description: >', 'step-0002\n    description: &shared >').replace('step-0060\n    description: >\n', 'step-0060\n    description: *shared\n    notes: >\n'),
+    // An anchor without an alias, a tag, and `**` and `&` in prose: the same in a chunk as in the whole.
+    text.replace('purpose: >', 'purpose: &p >').replace('step-0010\n    description: >\n      ', 'step-0010\n    description: !!str >\n      **Bold** & *more* '),
+    // The steps' header holding more than the key: a whole parse rejects a mapping followed by a list.
+    text.replace('steps:\n  - name: step-0000', 'steps:\n  note: x\n  - name: step-0000'),
+    // A directive line, a second document.
+    text.replace('steps:\n', '%YAML 1.2\nsteps:\n'),
+    text.replace('trigger_when:', '---\ntrigger_when:'),
+  ];
+  for (const version of versions) {
+    assert.notEqual(version, text);
+    const cache = new YamlChunkCache();
+    analyzeSkill(fs, FILE, { text, yamlCache: cache });
+    assert.deepEqual(observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text: version })));
+  }
+  // The alias resolves as in the whole parse: the step's description is its anchor's text.
+  assert.ok(versions[0].includes('description: *shared'));
+  const steps = (analyzeSkill(fs, FILE, { text: versions[0], yamlCache: new YamlChunkCache() }).procedure!.yaml.value as { steps: { description: string }[] }).steps;
+  assert.ok(steps[2].description.startsWith('Score metrics'), steps[2].description);
+  assert.equal(steps[60].description, steps[2].description);
 });
 
 test('moved chunks answer position lookups at their new place, as a whole parse does', () => {
@@ -135,7 +157,7 @@ test('typing inside a step moves the last split of the procedure; a change that 
     const descriptions = [...text.matchAll(/and pass the result on/g)];
     const at = descriptions[Math.floor(next() * descriptions.length)].index!;
     text = text.slice(0, at) + (edit % 2 === 0 ? 'x' : 'x\n      y') + text.slice(at);
-    const shifted = cache.layoutFor(region(text));
+    const shifted = cache.region('strict').layoutFor(region(text));
     if (shifted) {
       assert.deepEqual(shifted, splitRegion(region(text)), `edit ${edit}`);
       moved++;
@@ -152,7 +174,7 @@ test('typing inside a step moves the last split of the procedure; a change that 
     `${text.slice(0, inside)}and\nnotes: x\n      pass${text.slice(inside + 8)}`,
     `${text.slice(0, inside)}and\n  - name: split\n    description: >\n      pass${text.slice(inside + 8)}`,
   ];
-  for (const changed of changes) assert.equal(cache.layoutFor(region(changed)), undefined, changed.slice(inside - 40, inside + 60));
+  for (const changed of changes) assert.equal(cache.region('strict').layoutFor(region(changed)), undefined, changed.slice(inside - 40, inside + 60));
 });
 
 test('an edit inside the procedure, then one outside it (the procedure text unchanged, moved): the chunks are placed as a whole parse places them', () => {
@@ -165,5 +187,97 @@ test('an edit inside the procedure, then one outside it (the procedure text unch
   assert.notEqual(outside, inside);
   for (const version of [text, inside, outside]) {
     assert.deepEqual(observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text: version })));
+  }
+});
+
+/** A YAML tree as every reader of it sees it: each node's kind, range (in file offsets) and scalar value, in order. */
+function tree(yaml: YamlSyntax, node: unknown = yaml.doc.contents): unknown {
+  if (isMap(node)) return { map: nodeSpan(yaml, node as Node), items: node.items.map((pair) => [tree(yaml, pair.key), tree(yaml, pair.value)]) };
+  if (isSeq(node)) return { seq: nodeSpan(yaml, node as Node), items: node.items.map((item) => tree(yaml, item)) };
+  if (isScalar(node)) return { scalar: nodeSpan(yaml, node as Node), value: node.value, type: node.type };
+  return node ?? null;
+}
+
+const META_DIR = path.join(CORPUS, 'metaskill', 'opensquilla-opensquilla');
+
+/** The corpus MetaSkills with `composition.steps` in a frontmatter large enough to be chunked. */
+function chunkedMetaSkills(): { name: string; text: string }[] {
+  return readdirSync(META_DIR)
+    .filter((name) => existsSync(path.join(META_DIR, name, 'SKILL.md')))
+    .map((name) => ({ name, text: readFileSync(path.join(META_DIR, name, 'SKILL.md'), 'utf8') }))
+    .filter(({ text }) => {
+      const content = parseSkillFile(text).frontmatter?.content;
+      return /^composition:/m.test(text) && !!content && content.end - content.start >= CHUNK_THRESHOLD;
+    });
+}
+
+const frontmatterOf = (text: string, cache?: YamlChunkCache) => parseYamlRegion(text, parseSkillFile(text).frontmatter!.content, cache, 'pyyaml');
+const metaStepsOf = (yaml: YamlSyntax) => [...(nodeAtPath(yaml, ['composition', 'steps']).node as unknown as { items: unknown[] }).items];
+
+test("a MetaSkill's frontmatter parsed in chunks equals a whole parse, tree and value, after every random edit", () => {
+  const skills = chunkedMetaSkills();
+  assert.ok(skills.length >= 4, `${skills.length} MetaSkills`);
+  const next = random(17);
+  let clean = 0;
+  for (const skill of skills) {
+    let text = skill.text;
+    const cache = new YamlChunkCache();
+    for (let round = 0; round < 30; round++) {
+      const chunked = frontmatterOf(text, cache);
+      const whole = frontmatterOf(text);
+      assert.deepEqual(chunked.value, whole.value, `${skill.name}, round ${round}`);
+      assert.deepEqual(chunked.problems, whole.problems);
+      if (whole.problems.length === 0) {
+        assert.deepEqual(tree(chunked), tree(whole), `${skill.name}, round ${round}`);
+        clean++;
+      }
+      // Type into a random place of the steps; now and then a line break, a new item or a key at column 0 (the split changes).
+      // Each edit is made to the skill as it is, one or two at a time: the cache goes from any version to any other, broken or not.
+      const from = round % 2 === 0 ? skill.text : text;
+      const content = parseSkillFile(from).frontmatter!.content;
+      const stepsAt = from.indexOf('\n  steps:\n');
+      const anywhere = stepsAt + 10 + Math.floor(next() * (content.end - stepsAt - 10));
+      // Mostly at the end of a line, as when typing a value; a third of the time anywhere (an indentation, a key: YAML breaks).
+      const at = round % 3 === 0 ? anywhere : from.indexOf('\n', anywhere);
+      const typed = round % 10 === 9 ? ['\n', '\n    - ', '\nkey: x\n'][Math.floor(next() * 3)] : ['x', ' y', 'z'][Math.floor(next() * 3)];
+      text = from.slice(0, at) + typed + from.slice(at);
+    }
+  }
+  assert.ok(clean > 40, `${clean} rounds parsed without problems`);
+});
+
+test("an edit inside one MetaSkill step parses that step again and keeps every other step's nodes", () => {
+  for (const skill of chunkedMetaSkills()) {
+    let text = skill.text;
+    const cache = new YamlChunkCache();
+    let last = metaStepsOf(frontmatterOf(text, cache));
+    const ids = [...text.matchAll(/^ {4}- id: \S+$/gm)];
+    assert.ok(ids.length >= 10, `${skill.name}: ${ids.length} steps found`);
+    for (const id of [ids[1], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
+      // The step's id gains a letter: text above the later steps grows by one.
+      const end = text.indexOf(`\n${id[0]}\n`) + 1 + id[0].length;
+      text = `${text.slice(0, end)}x${text.slice(end)}`;
+      const chunked = frontmatterOf(text, cache);
+      assert.deepEqual(tree(chunked), tree(frontmatterOf(text)));
+      const steps = metaStepsOf(chunked);
+      assert.equal(steps.length, last.length);
+      assert.equal(steps.filter((step) => last.includes(step)).length, steps.length - 1, `${skill.name}: only the edited step is parsed again`);
+      last = steps;
+    }
+    // The same text again (an edit in the body): the same document.
+    assert.equal(frontmatterOf(text, cache).doc, frontmatterOf(text, cache).doc);
+  }
+});
+
+test('a text composed again after a version whose composition failed is placed as a whole parse places it', () => {
+  const fs = new MemoryFileSystem();
+  const cache = new YamlChunkCache();
+  const text = generated();
+  // Text added above the steps moves every chunk; a broken step further down makes the composition fail after the chunks were placed.
+  const broken = text.replace('step-0001\n', 'step-0001x\n').replace('step-0070\n', 'step-0070\n    bad: [\n');
+  for (const version of [text, broken, text]) {
+    const chunked = analyzeSkill(fs, FILE, { text: version, yamlCache: cache }).procedure!.yaml;
+    const whole = analyzeSkill(fs, FILE, { text: version }).procedure!.yaml;
+    assert.deepEqual(tree(chunked), tree(whole));
   }
 });

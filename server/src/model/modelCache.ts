@@ -23,6 +23,10 @@ interface KeptStep {
 const KEPT = Symbol('kept step');
 type Source = { [KEPT]?: KeptStep };
 
+/** Where `ModelCache.part` keeps what it keeps: on the YAML node it was read from, like a kept step. */
+const KEPT_PART = Symbol('kept part');
+type PartSource = { [KEPT_PART]?: { reader: string; index: number; named: boolean; start: number; value: unknown; parts: MovableParts } };
+
 /** Where `ModelCache.edgesOf` keeps a node's edges: on the node, which a kept step keeps. */
 const EDGES = Symbol('kept edges');
 type WithEdges = { [EDGES]?: { after: string | undefined; edges: GraphEdge[] } };
@@ -98,6 +102,26 @@ export class ModelCache {
     (source as Source)[KEPT] = entry;
     this.order.push(entry);
     return entry.node;
+  }
+
+  /**
+   * What `reader` reads from the YAML node `source` at list position `index`
+   * (a MetaSkill step), kept as `step` keeps a graph step: the same object
+   * while the chunk cache hands back the same node, its `parts` moved to
+   * the node's new `start`. A part without a name (`named` false) is kept
+   * only at the same position; the caller updates what holds the position.
+   */
+  part<T>(source: object, reader: string, index: number, start: number, build: () => { value: T; named: boolean; parts: MovableParts }): T {
+    const kept = (source as PartSource)[KEPT_PART];
+    if (kept && kept.reader === reader && (kept.named || kept.index === index)) {
+      if (start !== kept.start) moveParts(kept.parts, start - kept.start);
+      kept.start = start;
+      kept.index = index;
+      return kept.value as T;
+    }
+    const built = build();
+    (source as PartSource)[KEPT_PART] = { reader, index, named: built.named, start, value: built.value, parts: built.parts };
+    return built.value;
   }
 
   /**

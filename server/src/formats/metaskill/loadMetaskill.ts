@@ -25,7 +25,7 @@ export function loadMetaskill(context: FormatContext): FormatResult {
     plan = readSop(context, diagnostics);
   } else {
     if (!context.frontmatter || !context.frontmatterValue) return { nodes: [], edges: [], diagnostics };
-    plan = readComposition(context.frontmatter, syntax.text);
+    plan = readComposition(context.frontmatter, syntax.text, context.modelCache);
     diagnostics.push(...checkPlan(context.frontmatter, file, context.frontmatterAnchor, plan));
     // OpenSquilla's lint scans the whole file of a `kind: meta` skill for raw user text.
     diagnostics.push(...checkRawUserMessage(file, syntax.text));

@@ -2,7 +2,9 @@ import { isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
 import { readExpression, readTemplate } from '../../parse/jinja';
 import type { Span } from '../../parse/lineIndex';
 import { scalarText, valueSpan, type ScalarStyle } from '../../parse/scalarText';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, nodeStartIn, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import type { ModelCache } from '../../model/modelCache';
+import type { MovableParts } from '../../model/spansIn';
 import type { ClarifyField, Located, MetaPlan, MetaStep, MetaTemplate } from './metaPlan';
 
 /** The instruction of a step, by the keys the runtime reads it from. */
@@ -93,14 +95,39 @@ function readStep(yaml: YamlSyntax, fileText: string, item: Node, index: number)
 }
 
 /**
+ * What moves with a step when text above it grows or shrinks: its spans and
+ * the offsets of its templates' text. Listed, not found by a walk
+ * (`movablePartsIn`): a template's Jinja reading holds positions inside the
+ * template's value, which do not move.
+ */
+function movableParts(step: MetaStep): MovableParts {
+  const spans = new Set<Span>([step.span, step.idSpan, ...step.dependsOn.map((entry) => entry.span), ...step.routes.map((route) => route.to.span), ...step.clarifyFields.map((field) => field.span)]);
+  for (const span of [step.kindSpan, step.skill?.span, step.onFailure?.span]) if (span) spans.add(span);
+  for (const template of step.templates) spans.add(template.keySpan).add(template.valueSpan);
+  return { spans: [...spans], offsets: step.templates.map((template) => template.source.offsets) };
+}
+
+/**
  * The plan of a `kind: meta` frontmatter, as far as it can be read: steps
  * that are not mappings are skipped (the structure rules report them), and
- * `final_text_mode: step:<id>` is located on its id.
+ * `final_text_mode: step:<id>` is located on its id. With the server's
+ * `modelCache`, a step whose YAML node the chunk cache kept is not read
+ * again, only moved.
  */
-export function readComposition(yaml: YamlSyntax, fileText: string): MetaPlan {
+export function readComposition(yaml: YamlSyntax, fileText: string, modelCache?: ModelCache): MetaPlan {
   const root = yaml.doc.contents as Node | null;
+  const read = (item: Node, index: number): MetaStep => {
+    if (!modelCache) return readStep(yaml, fileText, item, index);
+    const build = () => {
+      const value = readStep(yaml, fileText, item, index);
+      return { value, named: value.hasId, parts: movableParts(value) };
+    };
+    const step = modelCache.part(item, 'metaskill', index, nodeStartIn(yaml, item)!, build);
+    step.index = index;
+    return step;
+  };
   const steps = seqItems(valueOf(valueOf(root, 'composition'), 'steps'))
-    .map((item, index) => (isMap(item) ? readStep(yaml, fileText, item, index) : undefined))
+    .map((item, index) => (isMap(item) ? read(item, index) : undefined))
     .filter((step): step is MetaStep => step !== undefined);
   const modeNode = valueOf(root, 'final_text_mode');
   let finalTextStep: Located | undefined;

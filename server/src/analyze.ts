@@ -128,7 +128,8 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     diagnostics.push(...checkFrontmatter({ file, dir, yaml: frontmatter.yaml, value: frontmatter.value, anchor, profile, format: detection.format }));
   }
   if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
-  if (profile.id === 'opensquilla' && new TextEncoder().encode(read.text).byteLength > OPENSQUILLA_MAX_BYTES) {
+  // Counted without encoding the text: this runs on every keystroke in a MetaSkill.
+  if (profile.id === 'opensquilla' && Buffer.byteLength(read.text, 'utf8') > OPENSQUILLA_MAX_BYTES) {
     diagnostics.push(diagnostic('loader_size_limit', file, anchor, `SKILL.md is over ${OPENSQUILLA_MAX_BYTES.toLocaleString('en')} bytes; OpenSquilla skips larger skill files. Move detail into \`references/\`.`));
   }
 

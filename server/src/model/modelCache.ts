@@ -15,7 +15,7 @@ interface KeptStep {
   key: string;
   /** What moves when the step moves. */
   parts: MovableParts;
-  /** The paths its text mentions, found when first asked; their spans move with the step's. */
+  /** The paths its text mentions, found when first asked; their spans are added to `parts`, so they move with the step's. */
   mentions?: PathMention[];
 }
 
@@ -86,13 +86,7 @@ export class ModelCache {
     // A step without a name is called by its position, so it is kept only at the same position.
     if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
       const delta = start - kept.node.span.start;
-      if (delta !== 0) {
-        moveParts(kept.parts, delta);
-        for (const mention of kept.mentions ?? []) {
-          mention.span.start += delta;
-          mention.span.end += delta;
-        }
-      }
+      if (delta !== 0) moveParts(kept.parts, delta);
       kept.index = index;
       this.order.push(kept);
       return kept.node;
@@ -160,7 +154,10 @@ export class ModelCache {
       // Steps out of text order, or not read through this cache: search the block whole.
       if (!entry || node.span.start < from || node.span.end > region.end) return findPathMentions(text, [region]);
       between(node.span.start);
-      entry.mentions ??= findPathMentions(text, [node.span]);
+      if (!entry.mentions) {
+        entry.mentions = findPathMentions(text, [node.span]);
+        for (const mention of entry.mentions) entry.parts.spans.push(mention.span);
+      }
       found.push(...entry.mentions);
       from = node.span.end;
     }

@@ -35,8 +35,13 @@ export async function benchMetaskillEdits(corpus: string): Promise<MetaskillEdit
     doc.steps = graph.nodes.filter((node) => node.kind !== 'external-input').length;
   }
   const bytes = open.map((doc) => Buffer.byteLength(doc.text));
-  // The first space after the middle of the file: inside the frontmatter's steps in all three.
-  const at = open.map((doc) => doc.text.indexOf(' ', Math.floor(doc.text.length / 2)));
+  // The first space between two letters after the middle of the file: inside a value of the frontmatter's steps in all three
+  // (the first space of any kind fell in an indentation in one of them, where an "x" breaks the YAML and each edit measured a whole parse).
+  const at = open.map((doc) => {
+    const between = /[A-Za-z] [A-Za-z]/g;
+    between.lastIndex = Math.floor(doc.text.length / 2);
+    return between.exec(doc.text)!.index + 1;
+  });
   for (let round = 0; round < EDITS; round++) {
     for (const [index, doc] of open.entries()) {
       const before = doc.text.slice(0, at[index]);

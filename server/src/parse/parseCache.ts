@@ -54,11 +54,13 @@ export class KeptPieces<T> {
    * What the last reading made of `text` and where the piece then started,
    * for the reader to move and to note where it now starts. Once per reading:
    * the same text again (a pasted copy) is read afresh, into its own value.
+   * `usable` may refuse it (pieces that share objects: see readFlowPy).
    */
-  take(text: string): { at: number; value: T } | undefined {
+  take(text: string, usable: (value: T) => boolean = () => true): { at: number; value: T } | undefined {
     if (this.next.has(text)) return undefined;
     const known = this.last.get(text);
-    if (known) this.next.set(text, known);
+    if (!known || !usable(known.value)) return undefined;
+    this.next.set(text, known);
     return known;
   }
 

@@ -1,15 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { placeholdersOf } from '../../../server/src/formats/skillplus/bindings';
-import type { FlowNode } from '../../../server/src/formats/skillplus/flow';
-import type { MovableParts } from '../../../server/src/model/spansIn';
-import { readFlowPy } from '../../../server/src/formats/skillplus/readFlowPy';
+import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/readFlowPy';
 import { KeptPieces } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';
 
 import { CORPUS } from '../../helpers/corpus';
+import { writeSkillplusPackage } from '../../../bench/lib/generate';
 
 const EXAMPLES = path.join(CORPUS, 'skillplus', 'examples');
 const FLOWS = [
@@ -19,7 +19,7 @@ const FLOWS = [
     .filter((file) => existsSync(file)),
 ];
 
-type Kept = KeptPieces<{ node: FlowNode; parts: MovableParts }>;
+type Kept = KeptPieces<FlowPiece>;
 const read = (text: string, kept?: Kept) => readFlowPy(parsePython('/p/flow.py', text), kept);
 
 test('flow.py read again with the last reading kept gives what a fresh reading gives, wherever its nodes moved', () => {
@@ -79,4 +79,68 @@ test('a call pasted twice gets a node of its own per place; a call read with a p
   const withOne = read(flow(dynamicCall), kept);
   assert.deepEqual(withOne.problems, read(flow(dynamicCall)).problems);
   assert.equal(withOne.problems.filter((problem) => problem.code === 'dynamic_flow').length, 1);
+});
+
+test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps its unchanged calls; copies of a kept stage or call get nodes of their own', () => {
+  const pkg = writeSkillplusPackage(mkdtempSync(path.join(tmpdir(), 'sg-kept-stages-')), 'generated-flow', 120, 2, 2);
+  const text = pkg.flowText;
+  const kept: Kept = new KeptPieces();
+  const before = read(text, kept);
+  assert.ok(before.stages.length >= 5 && before.nodes.some((node) => node.parent), 'stages with loops, fan-outs or branches');
+  // One character typed into a node of the third stage: every other stage is the same object, its nodes too; in the third,
+  // the plain calls not edited are kept, the edited one is read again.
+  const target = before.nodes.find((node) => node.stage === before.stages[2].id && node.kind === 'agent' && node.text && !node.parent)!;
+  const at = target.text!.span.start + 1;
+  const edited = text.slice(0, at) + 'x' + text.slice(at);
+  const after = read(edited, kept);
+  assert.deepEqual(after, read(edited));
+  for (const [index, stage] of before.stages.entries()) {
+    if (index === 2) assert.notEqual(after.stages[index], stage, 'the edited stage is read again');
+    else assert.equal(after.stages[index], stage, `stage ${stage.id} is kept`);
+  }
+  for (const node of before.nodes) {
+    const now = after.nodes.find((item) => item.id === node.id)!;
+    const plainCall = ['agent', 'ask', 'confirm', 'end'].includes(node.kind);
+    if (node === target) assert.notEqual(now, node);
+    else if (node.stage !== before.stages[2].id || plainCall) assert.equal(now, node, `${node.id} is kept`);
+  }
+  // The kept stages moved with the text above them (one character): a second edit further up moves them all again.
+  const again = read(`# a comment\n${edited}`, kept);
+  assert.deepEqual(again, read(`# a comment\n${edited}`));
+  assert.equal(again.stages[0], before.stages[0]);
+  // A whole stage pasted after itself, and one of its calls pasted into another stage: every place its own node.
+  const firstStage = text.slice(text.indexOf('    with flow.stage('), text.indexOf('    with flow.stage(', text.indexOf('    with flow.stage(') + 1));
+  const call = `        ${before.nodes.find((node) => node.stage === before.stages[0].id && node.kind === 'agent' && !node.parent)!.id}`;
+  const callLine = firstStage.split('\n').find((line) => line.includes(`flow.agent("${call.trim()}"`))!;
+  assert.ok(callLine, 'a plain call of the first stage');
+  const lastStage = text.lastIndexOf('    with flow.stage(');
+  const pasted = text.slice(0, lastStage) + firstStage + text.slice(lastStage).replace('):\n', `):\n${callLine}\n`);
+  for (let round = 0; round < 2; round++) {
+    const copies = read(pasted, kept);
+    assert.deepEqual(copies, read(pasted));
+    assert.equal(new Set(copies.nodes).size, copies.nodes.length, 'no node placed twice');
+    assert.equal(copies.nodes.length, before.nodes.length + before.nodes.filter((node) => node.stage === before.stages[0].id).length + 1);
+  }
+});
+
+test('a call kept on its own and the stage holding it never place one node twice, whichever comes first; a stage with a problem is read again', () => {
+  const stage = (id: string, body: string) => `    with flow.stage("${id}"):\n${body}`;
+  const call = '        flow.agent("a", "Do {topic}.", into="plan")\n';
+  const flow = (...stages: string[]) => `from skillplus import Flow\n\n\ndef build(flow):\n${stages.join('')}`;
+  const original = flow(stage('s', call + '        flow.end("done")\n'), stage('t', '        flow.end("t-end")\n'));
+  // The call copied into a stage before its own, then after it: each time right after a reading that kept both the call and its stage.
+  for (const copy of [flow(stage('first', call), stage('s', call + '        flow.end("done")\n'), stage('t', '        flow.end("t-end")\n')), flow(stage('s', call + '        flow.end("done")\n'), stage('t', call + '        flow.end("t-end")\n'))]) {
+    const kept: Kept = new KeptPieces();
+    read(original, kept);
+    const both = read(copy, kept);
+    assert.deepEqual(both, read(copy));
+    assert.equal(new Set(both.nodes).size, both.nodes.length, 'no node placed twice');
+  }
+  // A stage holding a dynamic part: an edit in another stage must still report it.
+  const dynamic = flow(stage('s', '        flow.agent("b", text)\n'), stage('t', '        flow.end("t-end")\n'));
+  const kept: Kept = new KeptPieces();
+  read(dynamic, kept);
+  const edited = dynamic.replace('"t-end"', '"t-end2"');
+  assert.deepEqual(read(edited, kept).problems, read(edited).problems);
+  assert.equal(read(edited, kept).problems.length, 1);
 });

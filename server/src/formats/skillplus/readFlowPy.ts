@@ -31,8 +31,18 @@ function value(literal: PyLiteral): FlowValue | undefined {
  * `dynamic_flow` problem at its first line, reported once; the nodes
  * inside it are still read. Nothing is imported or run.
  */
-export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode; parts: MovableParts }>): Flow {
+/**
+ * What a reading of flow.py keeps of a piece of its text for the next one:
+ * a node written as a plain call, or a whole stage (a `with flow.stage`
+ * block) with the nodes it holds, its movable parts
+ * found when it first moves.
+ */
+export type FlowPiece = { kind: 'node'; node: FlowNode; parts: MovableParts } | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
+
+export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow {
   const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
+  /** The nodes this reading placed: a kept stage shares its nodes with the calls it holds, and a node is placed once. */
+  const placed = new Set<FlowNode>();
   const problem = (code: FlowProblem['code'], span: Span, message: string) => flow.problems.push({ code, message, span });
   let dynamicReported = false;
   /** Dynamic parts met, reported or not (only the first is). */
@@ -112,16 +122,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
       return;
     }
     if (callee === 'flow.stage') {
-      const args = argumentsOf(py, call);
-      const id = args.positional[0] ? text(literalOf(py, args.positional[0])) : undefined;
-      const stage: FlowStage = { id: id?.value ?? `stage@${statement.from}`, idSpan: id?.span ?? spanOf(py, call), nodes: [], span: spanOf(py, statement) };
-      if (!id) problem('invalid_flow_call', spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
-      readKeywords(call, 'stage', (key, literal) => {
-        if (key === 'goal') stage.goal = text(literal);
-      });
-      if (scope.stage) problem('nested_stage', stage.idSpan, `Stage "${stage.id}" is inside stage "${scope.stage.id}": stages are top level only.`);
-      flow.stages.push(stage);
-      readBlock(body, { stage, into: stage.nodes });
+      readStage(statement, call, body, scope);
       return;
     }
     const kind = callee.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
@@ -137,6 +138,44 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
     }
     dynamic(statement, `\`with ${callee}(…)\``);
     readBlock(body, scope);
+  }
+
+  /**
+   * A `with flow.stage(…)` block. With the pieces the last reading kept, a
+   * stage whose text is unchanged is not read again: the same stage and
+   * nodes, moved. An edit inside one stage
+   * then walks that stage, not every stage of the flow.
+   */
+  function readStage(statement: SyntaxNode, call: SyntaxNode, body: SyntaxNode | null, scope: Scope): void {
+    // What a stage reads depends on its text alone (its nodes start a scope of their own), but for being nested: a problem, and then it is not kept.
+    const piece = kept ? py.text.slice(statement.from, statement.to) : undefined;
+    const known = piece === undefined ? undefined : kept!.take(piece, (value) => value.kind === 'stage' && value.nodes.every((node) => !placed.has(node)));
+    if (known?.value.kind === 'stage') {
+      const delta = statement.from - known.at;
+      if (delta !== 0) moveParts((known.value.parts ??= movablePartsIn({ stage: known.value.stage, nodes: known.value.nodes })), delta);
+      known.at = statement.from;
+      flow.stages.push(known.value.stage);
+      for (const node of known.value.nodes) {
+        flow.nodes.push(node);
+        placed.add(node);
+      }
+      return;
+    }
+    const problems = flow.problems.length;
+    const parts = dynamicParts;
+    const first = flow.nodes.length;
+    const args = argumentsOf(py, call);
+    const id = args.positional[0] ? text(literalOf(py, args.positional[0])) : undefined;
+    const stage: FlowStage = { id: id?.value ?? `stage@${statement.from}`, idSpan: id?.span ?? spanOf(py, call), nodes: [], span: spanOf(py, statement) };
+    if (!id) problem('invalid_flow_call', spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
+    readKeywords(call, 'stage', (key, literal) => {
+      if (key === 'goal') stage.goal = text(literal);
+    });
+    if (scope.stage) problem('nested_stage', stage.idSpan, `Stage "${stage.id}" is inside stage "${scope.stage.id}": stages are top level only.`);
+    flow.stages.push(stage);
+    readBlock(body, { stage, into: stage.nodes });
+    // As with calls, a stage read with a problem (its own or a node's) is read again each time.
+    if (piece !== undefined && flow.problems.length === problems && dynamicParts === parts) kept!.keep(piece, statement.from, { kind: 'stage', stage, nodes: flow.nodes.slice(first) });
   }
 
   function readCase(call: SyntaxNode, otherwise: boolean, body: SyntaxNode | null, scope: Scope): void {
@@ -190,8 +229,8 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
     if (!kept) return readCall(call, kind);
     // The text names the kind (`flow.agent(`).
     const piece = py.text.slice(call.from, call.to);
-    const known = kept.take(piece);
-    if (known) {
+    const known = kept.take(piece, (value) => value.kind === 'node' && !placed.has(value.node));
+    if (known?.value.kind === 'node') {
       moveParts(known.value.parts, call.from - known.at);
       known.at = call.from;
       return known.value.node;
@@ -200,7 +239,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
     const parts = dynamicParts;
     const node = readCall(call, kind);
     // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had one is read again each time.
-    if (flow.problems.length === problems && dynamicParts === parts) kept.keep(piece, call.from, { node, parts: movablePartsIn(node) });
+    if (flow.problems.length === problems && dynamicParts === parts) kept.keep(piece, call.from, { kind: 'node', node, parts: movablePartsIn(node) });
     return node;
   }
 
@@ -265,6 +304,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<{ node: FlowNode;
 
   function addNode(node: FlowNode, scope: Scope): void {
     flow.nodes.push(node);
+    placed.add(node);
     // A node kept from the last reading may have left its stage or parent: only then is the field removed (a delete slows the object down).
     if (scope.stage) node.stage = scope.stage.id;
     else if (node.stage !== undefined) delete node.stage;

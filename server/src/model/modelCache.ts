@@ -7,9 +7,6 @@ import type { GraphEdge, GraphNode, Port } from './skillModel';
 
 /** A step as one loader built it from one YAML node. */
 interface KeptStep {
-  loader: string;
-  index: number;
-  named: boolean;
   node: GraphNode;
   /** What of the step the graph checks read (see `graphKey`). */
   key: string;
@@ -19,13 +16,9 @@ interface KeptStep {
   mentions?: PathMention[];
 }
 
-/** Where a kept step lives: on the YAML node it was read from, as long as the chunk cache keeps that node (the nodes' chunk place lives there too). */
-const KEPT = Symbol('kept step');
-type Source = { [KEPT]?: KeptStep };
-
-/** Where `ModelCache.part` keeps what it keeps: on the YAML node it was read from, like a kept step. */
-const KEPT_PART = Symbol('kept part');
-type PartSource = { [KEPT_PART]?: { reader: string; index: number; named: boolean; start: number; value: unknown; parts: MovableParts } };
+/** Where `ModelCache.part` keeps what a reader made of a YAML node: on the node, as long as the chunk cache keeps it (the node's chunk place lives there too). */
+const KEPT = Symbol('kept part');
+type Source = { [KEPT]?: { reader: string; index: number; named: boolean; start: number; value: unknown; parts: MovableParts } };
 
 /** Where `ModelCache.edgesOf` keeps a node's edges: on the node, which a kept step keeps. */
 const EDGES = Symbol('kept edges');
@@ -82,31 +75,24 @@ export class ModelCache {
    * what else of the step its graph checks read.
    */
   step(source: object, loader: string, index: number, start: number, build: () => { node: GraphNode; key?: string }): GraphNode {
-    const kept = (source as Source)[KEPT];
-    // A step without a name is called by its position, so it is kept only at the same position.
-    if (kept && kept.loader === loader && (kept.named || kept.index === index)) {
-      const delta = start - kept.node.span.start;
-      if (delta !== 0) moveParts(kept.parts, delta);
-      kept.index = index;
-      this.order.push(kept);
-      return kept.node;
-    }
-    const built = build();
-    const entry: KeptStep = { loader, index, named: built.node.id !== `steps[${index}]`, node: built.node, key: graphKey(built.node) + (built.key ?? ''), parts: movablePartsIn(built.node) };
-    (source as Source)[KEPT] = entry;
+    const entry = this.part(source, loader, index, start, () => {
+      const built = build();
+      const kept: KeptStep = { node: built.node, key: graphKey(built.node) + (built.key ?? ''), parts: movablePartsIn(built.node) };
+      return { value: kept, named: built.node.id !== `steps[${index}]`, parts: kept.parts };
+    });
     this.order.push(entry);
     return entry.node;
   }
 
   /**
    * What `reader` reads from the YAML node `source` at list position `index`
-   * (a MetaSkill step), kept as `step` keeps a graph step: the same object
-   * while the chunk cache hands back the same node, its `parts` moved to
-   * the node's new `start`. A part without a name (`named` false) is kept
-   * only at the same position; the caller updates what holds the position.
+   * (a graph step through `step`, a MetaSkill step): the same object while
+   * the chunk cache hands back the same node, its `parts` moved to the
+   * node's new `start`. A part without a name (`named` false) is kept only
+   * at the same position; the caller updates what holds the position.
    */
   part<T>(source: object, reader: string, index: number, start: number, build: () => { value: T; named: boolean; parts: MovableParts }): T {
-    const kept = (source as PartSource)[KEPT_PART];
+    const kept = (source as Source)[KEPT];
     if (kept && kept.reader === reader && (kept.named || kept.index === index)) {
       if (start !== kept.start) moveParts(kept.parts, start - kept.start);
       kept.start = start;
@@ -114,7 +100,7 @@ export class ModelCache {
       return kept.value as T;
     }
     const built = build();
-    (source as PartSource)[KEPT_PART] = { reader, index, named: built.named, start, value: built.value, parts: built.parts };
+    (source as Source)[KEPT] = { reader, index, named: built.named, start, value: built.value, parts: built.parts };
     return built.value;
   }
 

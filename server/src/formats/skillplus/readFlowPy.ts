@@ -24,6 +24,14 @@ function value(literal: PyLiteral): FlowValue | undefined {
 }
 
 /**
+ * What a reading of flow.py keeps of a piece of its text for the next one:
+ * a node written as a plain call, or a whole stage (a `with flow.stage`
+ * block) with the nodes it holds, its movable parts found when it first
+ * moves.
+ */
+export type FlowPiece = { kind: 'node'; node: FlowNode; parts: MovableParts } | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
+
+/**
  * Reads `flow.py` statically, as the format note's subset defines it: a
  * docstring, imports and `def build(flow)`; inside, `with flow.stage(…)`,
  * `flow.agent/ask/confirm/end(…)`, `with flow.branch/loop/fanout(…)` and
@@ -31,14 +39,6 @@ function value(literal: PyLiteral): FlowValue | undefined {
  * `dynamic_flow` problem at its first line, reported once; the nodes
  * inside it are still read. Nothing is imported or run.
  */
-/**
- * What a reading of flow.py keeps of a piece of its text for the next one:
- * a node written as a plain call, or a whole stage (a `with flow.stage`
- * block) with the nodes it holds, its movable parts
- * found when it first moves.
- */
-export type FlowPiece = { kind: 'node'; node: FlowNode; parts: MovableParts } | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
-
 export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow {
   const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
   /** The nodes this reading placed: a kept stage shares its nodes with the calls it holds, and a node is placed once. */
@@ -143,8 +143,8 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
   /**
    * A `with flow.stage(…)` block. With the pieces the last reading kept, a
    * stage whose text is unchanged is not read again: the same stage and
-   * nodes, moved. An edit inside one stage
-   * then walks that stage, not every stage of the flow.
+   * nodes, moved. An edit inside one stage then walks that stage, not every
+   * stage of the flow.
    */
   function readStage(statement: SyntaxNode, call: SyntaxNode, body: SyntaxNode | null, scope: Scope): void {
     // What a stage reads depends on its text alone (its nodes start a scope of their own), but for being nested: a problem, and then it is not kept.

@@ -102,7 +102,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const flowFile = read(flowName, typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor, 'invalid_flow_file');
   if (flowFile) {
     const py = flowName.endsWith('.py') ? python(flowFile) : undefined;
-    pkg.flow = cache.memo('flow', flowFile.file, flowFile.text, () => (py ? readFlowPy(py, context.parseCache?.kept('flow calls', flowFile.file)) : readFlowYaml(flowFile.file, flowFile.text)));
+    pkg.flow = cache.memo('flow', flowFile.file, flowFile.text, () => (py ? readFlowPy(py, context.parseCache?.kept('flow pieces', flowFile.file)) : readFlowYaml(flowFile.file, flowFile.text)));
   }
 
   const stateSetting = typeof metadata['skillplus-state'] === 'string' ? (metadata['skillplus-state'] as string) : 'state.py:State';

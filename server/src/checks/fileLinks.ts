@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
-import { rememberedIn, rememberedOn, type FileSystem } from '../workspace/fileSystem';
+import { keepOn, recalledOn, rememberedIn, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { RuleCode } from './rules';
+import type { FileLink } from '../model/skillModel';
 
 export interface LinkCheck {
   fs: FileSystem;
@@ -44,18 +45,18 @@ export function checkLink(context: LinkCheck, target: string, span: Span, missin
 }
 
 /**
- * `checkLink` for a path a step declares (its script, a resource). The
- * findings are worked out once per snapshot of the disk for the `link`
- * object, which the language server keeps, moved, while the step's text is
- * unchanged; they point at its span, so they move with it.
+ * `checkLink` for a path the step `stepId` declares (its script, a
+ * resource). The findings are worked out once per snapshot of the disk for
+ * the `link` object, which the language server keeps, moved, while the
+ * step's text is unchanged; they point at its span, so they move with it.
  */
-export function checkStepLink(context: LinkCheck, link: { path: string; span: Span }, missingCode: RuleCode, label: () => string, out: Diagnostic[]): void {
-  const check = (): Diagnostic[] => {
-    const found: Diagnostic[] = [];
-    checkLink(context, link.path, link.span, missingCode, label(), found);
-    return found;
-  };
-  const found = rememberedOn(context.fs, 'step link', link, check);
+export function checkStepLink(context: LinkCheck, link: FileLink, missingCode: RuleCode, stepId: string, out: Diagnostic[]): void {
+  let found = recalledOn<Diagnostic[]>(context.fs, 'step link', link);
+  if (!found) {
+    found = [];
+    checkLink(context, link.path, link.span, missingCode, `The ${link.role} \`${link.path}\` of step "${stepId}"`, found);
+    keepOn(context.fs, 'step link', link, found);
+  }
   for (const diagnostic of found) out.push(diagnostic);
 }
 
@@ -66,28 +67,26 @@ export function checkStepLink(context: LinkCheck, link: { path: string; span: Sp
  * of references reliably, not chains).
  */
 export function checkProseLinks(context: LinkCheck, text: string, regions: Span[], declaredPaths: string[]): Diagnostic[] {
-  return checkMentionedPaths(context, findPathMentions(text, regions), declaredPaths);
+  return checkMentionedPaths(context, findPathMentions(text, regions), new Set(declaredPaths));
 }
 
 /** `checkProseLinks` over mentions already found. */
-export function checkMentionedPaths(context: LinkCheck, mentions: PathMention[], declaredPaths: string[]): Diagnostic[] {
+export function checkMentionedPaths(context: LinkCheck, mentions: readonly PathMention[], declared: ReadonlySet<string>): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const declared = new Set(declaredPaths);
-  const self = path.resolve(context.file);
   for (const mention of mentions) {
     if (declared.has(mention.path)) continue;
     // A kept step's mentions are the same objects from one analysis to the next (see checkStepLink).
-    const check = () => checkMention(context, mention, self);
-    const found = rememberedOn(context.fs, 'mention', mention, check);
+    let found = recalledOn<Diagnostic[]>(context.fs, 'mention', mention);
+    if (!found) found = keepOn(context.fs, 'mention', mention, checkMention(context, mention));
     for (const diagnostic of found) diagnostics.push(diagnostic);
   }
   return diagnostics;
 }
 
-function checkMention(context: LinkCheck, mention: PathMention, self: string): Diagnostic[] {
+function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const absolute = checkLink(context, mention.path, mention.span, 'missing_file', `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``, diagnostics);
-  if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== self) {
+  if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== path.resolve(context.file)) {
     const chained = linkedMarkdown(context, absolute);
     if (chained.length > 0) {
       diagnostics.push(

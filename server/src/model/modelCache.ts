@@ -14,6 +14,8 @@ interface KeptStep {
   parts: MovableParts;
   /** The paths its text mentions, found when first asked; their spans are added to `parts`, so they move with the step's. */
   mentions?: PathMention[];
+  /** The paths mentioned between the step before and this one, found again when a step beside them changed; their spans are the last in `parts`. */
+  between?: PathMention[];
 }
 
 /** Where `ModelCache.part` keeps what a reader made of a YAML node: on the node, as long as the chunk cache keeps it (the node's chunk place lives there too). */
@@ -24,6 +26,25 @@ type Source = { [KEPT]?: { reader: string; index: number; named: boolean; start:
 const EDGES = Symbol('kept edges');
 type WithEdges = { [EDGES]?: { after: string | undefined; edges: GraphEdge[] } };
 
+/** `listOf(step)` for every step, one after another, and where each step's part ends. */
+export function concatParts<T>(count: number, listOf: (step: number) => readonly T[]): { items: T[]; ends: number[] } {
+  const items: T[] = [];
+  const ends = new Array<number>(count);
+  for (let step = 0; step < count; step++) {
+    for (const item of listOf(step)) items.push(item);
+    ends[step] = items.length;
+  }
+  return { items, ends };
+}
+
+/** A list made of one part per step (see `ModelCache.perStep`): its items, where each step's part ends, what else it was made from. */
+interface StepLists<T = unknown> {
+  analysis: number;
+  key: readonly unknown[];
+  items: T[];
+  ends: number[];
+}
+
 /** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
 export interface GraphChecks {
   diagnostics: Diagnostic[];
@@ -32,6 +53,13 @@ export interface GraphChecks {
 }
 
 const SLASH = 0x2f;
+
+/** The paths mentioned from `start` to `end` of `text`: the text between steps is mostly a line break and a `- `, and a path needs a `/`. */
+function mentionsBetween(text: string, start: number, end: number): PathMention[] {
+  let slash = start;
+  while (slash < end && text.charCodeAt(slash) !== SLASH) slash++;
+  return slash < end ? findPathMentions(text, [{ start, end }]) : [];
+}
 
 /**
  * Parts of a skill's model kept between analyses of successive versions of
@@ -45,6 +73,10 @@ const SLASH = 0x2f;
  * checks over the whole graph are kept with the graph they ran on: when an
  * edit leaves every name, type, reference and edge as it was (typing in a
  * description), their findings are the same, only moved with the steps.
+ * The lists every step adds to (control edges, script and link findings,
+ * declared paths, the findings about paths the text mentions) are kept one
+ * part per step: an edit makes again only the parts of the steps it
+ * changed, so it does not walk every step's part (`perStep`).
  *
  * Like the chunk cache's YAML nodes, a kept step is moved in place, not
  * copied: findings, data edges and external inputs hold the same span and
@@ -56,11 +88,89 @@ const SLASH = 0x2f;
 export class ModelCache {
   /** This analysis's steps in the order the loader asked for them: the graph checks and mentions find a node's entry by its index, not by a lookup. */
   private order: KeptStep[] = [];
-  private lastGraph?: { file: string; keys: string[]; nodes: GraphNode[]; edges: GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
+  /** The last analysis's `order`, to tell which steps an edit changed. */
+  private lastOrder: KeptStep[] = [];
+  /** Counts analyses: a list kept per step is spliced only into the analysis right after the one that made it. */
+  private analysis = 0;
+  private lastGraph?: { analysis: number; file: string; keys: string[]; nodes: GraphNode[]; edges: readonly GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
+  private readonly lists = new Map<string, StepLists>();
+  private readonly sets = new Map<string, Set<unknown>>();
 
   /** Starts the next analysis of the skill. */
   nextAnalysis(): void {
+    this.analysis++;
+    this.lastOrder = this.order;
     this.order = [];
+  }
+
+  /**
+   * The indices at which this analysis's steps are not the last analysis's
+   * (built again, or kept from another index), in order; undefined when the
+   * two differ in length (a step added or removed: nothing lines up).
+   * Pointer comparisons over two arrays, so it costs little per step.
+   */
+  private changedSteps(): number[] | undefined {
+    const { order, lastOrder } = this;
+    if (order.length !== lastOrder.length) return undefined;
+    const changed: number[] = [];
+    for (let index = 0; index < order.length; index++) if (order[index] !== lastOrder[index]) changed.push(index);
+    return changed;
+  }
+
+  /**
+   * The lists `listOf(step)` for every step, one after another: a list
+   * (edges, findings, paths) each step adds its part to, which depends only
+   * on that step, on `key` (compared item by item), and with
+   * `readsPrevious` on the step before it too. While the steps line up with
+   * the last analysis's and the key is the same, only the parts of the steps
+   * that changed (and of the steps after those, with `readsPrevious`) are
+   * made again; the others are last time's, the same objects, which moved
+   * with their steps. So an edit in one step does not walk every step's
+   * part. `same`: every part made again equals last time's (by `equal`),
+   * so the whole list does. The list is read-only: it may be last time's.
+   */
+  perStep<T>(name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[], equal: (a: T, b: T) => boolean = Object.is): { items: readonly T[]; same: boolean } {
+    const last = this.lists.get(name) as StepLists<T> | undefined;
+    const lined = last && last.analysis === this.analysis - 1 && last.ends.length === count && this.order.length === count && sameList(last.key, key, Object.is);
+    const changed = lined ? this.changedSteps() : undefined;
+    if (!last || !changed) {
+      const { items, ends } = concatParts(count, listOf);
+      this.lists.set(name, { analysis: this.analysis, key, items, ends });
+      return { items, same: false };
+    }
+    const redo: number[] = [];
+    for (const step of changed) {
+      if (redo[redo.length - 1] !== step) redo.push(step);
+      if (readsPrevious && step + 1 < count) redo.push(step + 1);
+    }
+    if (redo.length === 0) {
+      last.analysis = this.analysis;
+      return { items: last.items, same: true };
+    }
+    const items: T[] = [];
+    const ends = new Array<number>(count);
+    const startOf = (step: number) => (step === 0 ? 0 : last.ends[step - 1]);
+    let same = true;
+    let next = 0;
+    // Last time's parts of the steps from `next` up to `step`, as they were.
+    const copyUpTo = (step: number) => {
+      const from = startOf(next);
+      const shift = items.length - from;
+      for (let index = from; index < startOf(step); index++) items.push(last.items[index]);
+      for (let kept = next; kept < step; kept++) ends[kept] = last.ends[kept] + shift;
+    };
+    for (const step of redo) {
+      copyUpTo(step);
+      const part = listOf(step);
+      const was = startOf(step);
+      if (same && (part.length !== last.ends[step] - was || part.some((item, index) => !equal(item, last.items[was + index])))) same = false;
+      for (const item of part) items.push(item);
+      ends[step] = items.length;
+      next = step + 1;
+    }
+    copyUpTo(count);
+    this.lists.set(name, { analysis: this.analysis, key, items, ends });
+    return { items, same };
   }
 
   /** The entry of `nodes[index]`, if this analysis built or kept it. */
@@ -119,36 +229,53 @@ export class ModelCache {
     return edges;
   }
 
+  /** The set of a `perStep` list's items: last time's set while the list is the same, so it can stand in a key. */
+  setOf<T>(name: string, list: { items: readonly T[]; same: boolean }): ReadonlySet<T> {
+    const last = this.sets.get(name) as Set<T> | undefined;
+    if (last && list.same) return last;
+    const set = new Set(list.items);
+    this.sets.set(name, set);
+    return set;
+  }
+
   /**
-   * The paths mentioned in `region` of `text` (the block holding the
-   * steps), as `findPathMentions` finds them: a kept step's are not
-   * searched for again (they move with it); only new steps and the text
-   * between steps are searched.
+   * `check` of the paths mentioned in `region` of `text` (the block holding
+   * the steps), as `findPathMentions` finds them, in text order. Each step
+   * owns the mentions in its text and in the text between it and the step
+   * before: a kept step's are not searched for again (they move with it),
+   * and while `key` (what `check` reads besides the mentions) is the same,
+   * neither are its findings looked at (see `perStep`). The text before the
+   * first step and after the last is searched every time.
    */
-  mentions(text: string, region: Span, nodes: GraphNode[]): PathMention[] {
-    const found: PathMention[] = [];
-    let from = region.start;
-    const between = (end: number) => {
-      // Most of the text between steps is a line break and a `- `: a path needs a `/`.
-      // Looked for in the gap alone: a search from `from` on would run into the next steps' text each time.
-      let slash = from;
-      while (slash < end && text.charCodeAt(slash) !== SLASH) slash++;
-      if (slash < end) found.push(...findPathMentions(text, [{ start: from, end }]));
-    };
-    for (const [index, node] of nodes.entries()) {
-      const entry = this.entryAt(nodes, index);
-      // Steps out of text order, or not read through this cache: search the block whole.
-      if (!entry || node.span.start < from || node.span.end > region.end) return findPathMentions(text, [region]);
-      between(node.span.start);
+  mentionFindings(text: string, region: Span, nodes: GraphNode[], key: readonly unknown[], check: (mentions: PathMention[]) => Diagnostic[]): Diagnostic[] {
+    // Steps not read through this cache: search the block whole.
+    if (nodes.length === 0 || this.order.length !== nodes.length) return check(findPathMentions(text, [region]));
+    let disordered = false;
+    const part = (step: number): Diagnostic[] => {
+      const node = nodes[step];
+      const from = step === 0 ? node.span.start : nodes[step - 1].span.end;
+      const entry = this.entryAt(nodes, step);
+      // Steps out of text order, or not read through this cache: the block is searched whole below.
+      if (!entry || node.span.start < from || node.span.end > region.end) {
+        disordered = true;
+        return [];
+      }
       if (!entry.mentions) {
         entry.mentions = findPathMentions(text, [node.span]);
         for (const mention of entry.mentions) entry.parts.spans.push(mention.span);
       }
-      found.push(...entry.mentions);
-      from = node.span.end;
+      // The text between steps is searched again only when a step beside it changed; its mentions' spans are the last ones in `parts`, so they move with the step and are replaced here.
+      if (entry.between) entry.parts.spans.length -= entry.between.length;
+      entry.between = mentionsBetween(text, from, node.span.start);
+      for (const mention of entry.between) entry.parts.spans.push(mention.span);
+      return check(entry.between.length === 0 ? entry.mentions : [...entry.between, ...entry.mentions]);
+    };
+    const steps = this.perStep('mention findings', nodes.length, key, true, part);
+    if (disordered) {
+      this.lists.delete('mention findings');
+      return check(findPathMentions(text, [region]));
     }
-    between(region.end);
-    return found;
+    return [...check(mentionsBetween(text, region.start, nodes[0].span.start)), ...steps.items, ...check(mentionsBetween(text, nodes[nodes.length - 1].span.end, region.end))];
   }
 
   /**
@@ -156,21 +283,30 @@ export class ModelCache {
    * edges), or the last run's findings moved onto these nodes when the graph
    * is the same. Runs them whenever a finding cannot be placed on a step.
    */
-  graphChecks(file: string, nodes: GraphNode[], edges: GraphEdge[], run: () => GraphChecks): GraphChecks {
-    const keys = nodes.map((node, index) => this.entryAt(nodes, index)?.key ?? graphKey(node));
+  graphChecks(file: string, nodes: GraphNode[], edges: readonly GraphEdge[], run: () => GraphChecks): GraphChecks {
     const last = this.lastGraph;
+    const keyAt = (index: number) => this.entryAt(nodes, index)?.key ?? graphKey(nodes[index]);
+    // The keys of steps that did not change are last time's: only the changed ones are looked up.
+    const changed = last && last.analysis === this.analysis - 1 && last.keys.length === nodes.length && this.order.length === nodes.length ? this.changedSteps() : undefined;
+    let keys: string[];
+    if (last && changed) {
+      keys = last.keys.slice();
+      for (const index of changed) keys[index] = keyAt(index);
+    } else {
+      keys = nodes.map((_, index) => keyAt(index));
+    }
     if (last?.placed && last.file === file && sameList(last.keys, keys, (a, b) => a === b) && sameList(last.edges, edges, sameEdge)) {
       const checks = movedChecks(last.placed, last.checks, last.nodes, nodes);
-      this.lastGraph = { ...last, nodes, edges, checks };
+      this.lastGraph = { ...last, analysis: this.analysis, nodes, edges, checks };
       return checks;
     }
     const checks = run();
-    this.lastGraph = { file, keys, nodes, edges, checks, placed: placeChecks(checks, nodes) };
+    this.lastGraph = { analysis: this.analysis, file, keys, nodes, edges, checks, placed: placeChecks(checks, nodes) };
     return checks;
   }
 }
 
-function sameList<T>(a: T[], b: T[], same: (a: T, b: T) => boolean): boolean {
+function sameList<T>(a: readonly T[], b: readonly T[], same: (a: T, b: T) => boolean): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) if (!same(a[index], b[index])) return false;
   return true;

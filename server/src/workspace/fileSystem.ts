@@ -231,22 +231,28 @@ export class AnalysisFileSystem extends ListingCache {
   }
 
   /**
-   * `compute()` once per kind of result and object for as long as this
-   * snapshot lives. The language server keeps a step's links and mentions
-   * (the same objects, moved in place) while its text is unchanged, so the
-   * findings about the paths they name are not worked out again for each
-   * of a procedure's steps on every keystroke.
+   * What `keep` kept on `holder` for `kind` in this snapshot, once per kind
+   * of result and object for as long as the snapshot lives. The language
+   * server keeps a step's links and mentions (the same objects, moved in
+   * place) while its text is unchanged, so the findings about the paths
+   * they name are not worked out again for each of a procedure's steps on
+   * every keystroke.
    */
-  rememberedFor<T>(kind: string, holder: object, compute: () => T): T {
-    if (!this.spansAnalyses) return compute();
+  recalled<T>(kind: string, holder: object): T | undefined {
+    if (!this.spansAnalyses) return undefined;
     // Kept on the object itself (a property read, where a WeakMap lookup per step cost more than the check it saved).
-    const slot = (holder as { [REMEMBERED]?: { snapshot: AnalysisFileSystem; kind: string; value: unknown } })[REMEMBERED];
-    if (slot?.snapshot === this && slot.kind === kind) return slot.value as T;
-    const value = compute();
-    Object.defineProperty(holder, REMEMBERED, { value: { snapshot: this, kind, value }, configurable: true, writable: true, enumerable: false });
+    const slot = (holder as Remembering)[REMEMBERED];
+    return slot?.snapshot === this && slot.kind === kind ? (slot.value as T) : undefined;
+  }
+
+  /** Keeps `value` on `holder` for `recalled`, while this snapshot serves several analyses; returns it. */
+  keep<T>(kind: string, holder: object, value: T): T {
+    if (this.spansAnalyses) Object.defineProperty(holder, REMEMBERED, { value: { snapshot: this, kind, value }, configurable: true, writable: true, enumerable: false });
     return value;
   }
 }
+
+type Remembering = { [REMEMBERED]?: { snapshot: AnalysisFileSystem; kind: string; value: unknown } };
 
 /**
  * The disk as the editor sees it: files open in the editor read as their
@@ -287,7 +293,12 @@ export function rememberedIn<T>(fs: FileSystem, kind: string, scope: string, key
   return fs instanceof AnalysisFileSystem ? fs.remembered(kind, scope, key, compute) : compute();
 }
 
-/** `compute()`, remembered on `holder` while `fs` is a snapshot serving several analyses (`AnalysisFileSystem.rememberedFor`). */
-export function rememberedOn<T>(fs: FileSystem, kind: string, holder: object, compute: () => T): T {
-  return fs instanceof AnalysisFileSystem ? fs.rememberedFor(kind, holder, compute) : compute();
+/** What `keepOn` kept on `holder` for `kind` while `fs` is the same snapshot serving several analyses (`AnalysisFileSystem.recalled`). */
+export function recalledOn<T>(fs: FileSystem, kind: string, holder: object): T | undefined {
+  return fs instanceof AnalysisFileSystem ? fs.recalled<T>(kind, holder) : undefined;
+}
+
+/** Keeps `value` on `holder` for `recalledOn`; returns it. Looked up before it is worked out, so a kept result costs no closure per step. */
+export function keepOn<T>(fs: FileSystem, kind: string, holder: object, value: T): T {
+  return fs instanceof AnalysisFileSystem ? fs.keep(kind, holder, value) : value;
 }

@@ -1,5 +1,5 @@
 import { checkMentionedPaths } from '../../checks/fileLinks';
-import { findPathMentions } from '../../parse/pathMentions';
+import { findPathMentions, type PathMention } from '../../parse/pathMentions';
 import type { Diagnostic } from '../../checks/diagnostic';
 import { checkControlRefs } from '../../checks/graph/controlRefs';
 import { checkCycles } from '../../checks/graph/cycles';
@@ -10,6 +10,7 @@ import type { GraphChecks } from '../../model/modelCache';
 import type { GraphEdge, GraphNode, Port, SkillModel } from '../../model/skillModel';
 import type { FormatContext, FormatResult } from '../formatContext';
 import type { ProcedureBlock } from './procedureBlock';
+import { perStep } from './readSteps';
 
 export interface GraphRules {
   /** `depends_on` graphs (0.3) must be acyclic; `inputs_to` graphs (0.5) may loop. */
@@ -22,9 +23,9 @@ export interface GraphRules {
 }
 
 /** The graph checks both AIP versions share, run over the loaded steps. */
-export function checkProcedureGraph(context: FormatContext, block: ProcedureBlock, nodes: GraphNode[], edges: GraphEdge[], diagnostics: Diagnostic[], rules: GraphRules): FormatResult {
+export function checkProcedureGraph(context: FormatContext, block: ProcedureBlock, nodes: GraphNode[], edges: readonly GraphEdge[], diagnostics: Diagnostic[], rules: GraphRules): FormatResult {
   const run = (): GraphChecks => {
-    const model: SkillModel = { dir: context.dir, file: context.file, format: 'aip-0.3', nodes, edges, externalInputs: [] };
+    const model: SkillModel = { dir: context.dir, file: context.file, format: 'aip-0.3', nodes, edges: [...edges], externalInputs: [] };
     const found = [...(rules.formatChecks?.() ?? []), ...checkDuplicateSteps(model), ...checkDuplicateInputs(model), ...checkControlRefs(model, rules.unknownRefCode)];
     if (rules.acyclic) found.push(...checkCycles(model));
     const flow = resolveDataFlow(model);
@@ -36,12 +37,18 @@ export function checkProcedureGraph(context: FormatContext, block: ProcedureBloc
   diagnostics.push(...graph.diagnostics);
 
   // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose repeats them.
-  const declared: string[] = [];
-  for (const node of nodes) {
-    if (node.script) declared.push(node.script.path);
-    for (const link of node.links) declared.push(link.path);
-  }
-  const mentions = context.modelCache ? context.modelCache.mentions(context.syntax.text, block.fence.content, nodes) : findPathMentions(context.syntax.text, [block.fence.content]);
-  diagnostics.push(...checkMentionedPaths({ fs: context.fs, dir: context.dir, file: context.file }, mentions, declared));
+  const declaredPaths = perStep(context, 'declared paths', nodes.length, [], false, (index) => declaredBy(nodes[index]));
+  const declared = context.modelCache ? context.modelCache.setOf('declared paths', declaredPaths) : new Set(declaredPaths.items);
+  const { fs, dir, file } = context;
+  const check = (mentions: PathMention[]) => checkMentionedPaths({ fs, dir, file }, mentions, declared);
+  const text = context.syntax.text;
+  const region = block.fence.content;
+  const findings = context.modelCache ? context.modelCache.mentionFindings(text, region, nodes, [fs, declared], check) : check(findPathMentions(text, [region]));
+  for (const finding of findings) diagnostics.push(finding);
   return { nodes, edges: [...edges, ...graph.edges], externalInputs: graph.externalInputs, procedure: block, diagnostics };
+}
+
+/** The paths a step declares: its script and resources. */
+function declaredBy(node: GraphNode): string[] {
+  return [...(node.script ? [node.script.path] : []), ...node.links.map((link) => link.path)];
 }

@@ -2,6 +2,7 @@ import { isMap, type Node } from 'yaml';
 import type { ControlRef, FileLink, GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
+import { concatParts } from '../../model/modelCache';
 import { mapEntries, nodeSpan, nodeStartIn, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 /** Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check. */
@@ -39,6 +40,11 @@ export function keptStep(context: FormatContext, loader: string, yaml: YamlSynta
 /** The edges `build` makes for a step read by `keptStep`, kept with it while `after` (another step's name they read) is the same. */
 export function keptEdges(context: FormatContext, node: GraphNode, after: string | undefined, build: () => GraphEdge[]): GraphEdge[] {
   return context.modelCache ? context.modelCache.edgesOf(node, after, build) : build();
+}
+
+/** `ModelCache.perStep` when the server keeps the model; each step's part made anew otherwise (the CLI). */
+export function perStep<T>(context: FormatContext, name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[], equal?: (a: T, b: T) => boolean): { items: readonly T[]; same: boolean } {
+  return context.modelCache ? context.modelCache.perStep(name, count, key, readsPrevious, listOf, equal) : { items: concatParts(count, listOf).items, same: false };
 }
 
 /** The name, description and span every step has, whatever its format. */

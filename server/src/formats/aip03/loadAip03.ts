@@ -7,7 +7,7 @@ import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/ya
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { keptEdges, keptStep, readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
+import { keptEdges, keptStep, perStep, readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
 
@@ -35,25 +35,29 @@ export function loadAip03(context: FormatContext): FormatResult {
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
   const nodes = items.map((item, index) => keptStep(context, 'aip-0.3', yaml, item, index, () => ({ node: readStep(yaml, item, index) })));
-  const edges: GraphEdge[] = [];
-  nodes.forEach((node, index) => {
+  const edges = perStep(context, 'control edges', nodes.length, [], true, (index) => {
+    const node = nodes[index];
     const named = namesPredecessors.has(node);
     // Without `depends_on`, a step follows the previous list item.
     const after = named || index === 0 ? undefined : nodes[index - 1].id;
-    const into = keptEdges(context, node, after, () =>
+    return keptEdges(context, node, after, () =>
       named ? node.controlRefs.map((ref): GraphEdge => ({ from: ref.target, to: node.id, kind: 'control', span: ref.span })) : after === undefined ? [] : [{ from: after, to: node.id, kind: 'control' }],
     );
-    for (const edge of into) edges.push(edge);
-  });
+  }).items;
 
-  for (const node of nodes) {
-    if (!node.script) continue;
-    const target = node.script.path;
+  const links = { fs, dir, file };
+  const scriptFindings = perStep(context, 'script findings', nodes.length, [fs], false, (index) => {
+    const { script, id } = nodes[index];
+    if (!script) return NONE;
+    const found: Diagnostic[] = [];
+    const target = script.path;
     if (!target.startsWith('scripts/') && !target.includes('..') && !target.startsWith('/')) {
-      diagnostics.push(diagnostic('script_outside_scripts', file, node.script.span, `\`${target}\` is not under \`scripts/\`; AIP keeps every step's script there.`));
+      found.push(diagnostic('script_outside_scripts', file, script.span, `\`${target}\` is not under \`scripts/\`; AIP keeps every step's script there.`));
     }
-    checkStepLink({ fs, dir, file }, node.script, 'missing_script', () => `The script \`${target}\` of step "${node.id}"`, diagnostics);
-  }
+    checkStepLink(links, script, 'missing_script', id, found);
+    return found;
+  }).items;
+  for (const finding of scriptFindings) diagnostics.push(finding);
   return checkProcedureGraph(context, block, nodes, edges, diagnostics, { acyclic: true, unknownRefCode: 'unknown_dependency', isExternal: () => true });
 }
 
@@ -63,6 +67,8 @@ export function loadAip03(context: FormatContext): FormatResult {
  * kept step (the server keeps unchanged ones) is not looked up again.
  */
 const namesPredecessors = new WeakSet<GraphNode>();
+
+const NONE: readonly Diagnostic[] = [];
 
 function readStep(yaml: YamlSyntax, item: Node, index: number): GraphNode {
   const node = readStepBase(yaml, item, index, 'step');

@@ -6,7 +6,7 @@ import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { keptEdges, keptStep, readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
+import { keptEdges, keptStep, perStep, readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkStepGraph } from './stepGraph';
 import { checkRuntimeBlock } from './runtimeBlock';
@@ -31,17 +31,22 @@ export function loadAip05(context: FormatContext): FormatResult {
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
   const nodes = items.map((item, index) => keptStep(context, 'aip-0.5', yaml, item, index, () => readStep(yaml, item, index)));
-  const edges: GraphEdge[] = nodes.flatMap((node) =>
-    keptEdges(context, node, undefined, () =>
+  const edges = perStep(context, 'control edges', nodes.length, [], false, (index) => {
+    const node = nodes[index];
+    return keptEdges(context, node, undefined, () =>
       node.controlRefs.map((ref): GraphEdge => ({ from: node.id, to: ref.target, kind: ref.via === 'branch' ? 'branch' : 'control', span: ref.span, ...(ref.label !== undefined ? { label: ref.label } : {}) })),
-    ),
-  );
+    );
+  }).items;
 
-  for (const node of nodes) {
-    for (const link of [...(node.script ? [node.script] : []), ...node.links]) {
-      checkStepLink({ fs, dir, file }, link, 'missing_resource', () => `The ${link.role} \`${link.path}\` of step "${node.id}"`, diagnostics);
-    }
-  }
+  const links = { fs, dir, file };
+  const linkFindings = perStep(context, 'link findings', nodes.length, [fs], false, (index) => {
+    const node = nodes[index];
+    const found: Diagnostic[] = [];
+    if (node.script) checkStepLink(links, node.script, 'missing_resource', node.id, found);
+    for (const link of node.links) checkStepLink(links, link, 'missing_resource', node.id, found);
+    return found;
+  }).items;
+  for (const finding of linkFindings) diagnostics.push(finding);
   const start = nodes[0]?.id;
   return checkProcedureGraph(context, block, nodes, edges, diagnostics, {
     acyclic: false,

@@ -8,7 +8,7 @@ import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax 
  * step), one `end`, every step reachable and able to reach the end, router
  * branches on values their question can give, thresholds on asked questions.
  */
-export function checkStepGraph(file: string, yaml: YamlSyntax, nodes: GraphNode[], edges: GraphEdge[]): Diagnostic[] {
+export function checkStepGraph(file: string, yaml: YamlSyntax, nodes: GraphNode[], edges: readonly GraphEdge[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   if (nodes.length === 0) return diagnostics;
   const start = nodes[0];

@@ -1,0 +1,114 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
+import { ModelCache } from '../../../server/src/model/modelCache';
+import { ParseCache } from '../../../server/src/parse/parseCache';
+import { CHUNK_THRESHOLD, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { AnalysisFileSystem, MemoryFileSystem, type FileSystem } from '../../../server/src/workspace/fileSystem';
+import { aip03, ROOT } from '../../helpers/fixture';
+
+// The language server keeps, per step, the parts of the lists an AIP
+// loader makes from every step (control edges, script findings, declared
+// paths, the findings about paths the text mentions), and makes again only
+// the parts of the steps an edit changed and of the steps after them. After
+// each edit the findings and the model must equal a fresh analysis.
+
+const STEPS = 30;
+
+/** A 0.3 procedure over the chunking threshold: one script outside `scripts/`, one missing, a comment between two steps naming a missing file. */
+function procedure(): string {
+  const lines = ['purpose: Kept lists.', 'trigger_when:', '  - Testing.', 'steps:'];
+  for (let index = 0; index < STEPS; index++) {
+    // Step 2 names step 9's script, which is checked where step 9 declares it, not where step 2 mentions it.
+    lines.push(`  - name: step-${index}`, `    description: Step ${index} reads ${index === 2 ? 'scripts/absent.py' : 'references/guide.md'} first.`);
+    if (index === 5) lines.push('    script: tools/outside.py');
+    else if (index === 9) lines.push('    script: scripts/absent.py');
+    else if (index % 2 === 0) lines.push(`    script: scripts/step_${index}.py`);
+    lines.push('    outputs:', `      - name: value-${index}`, '        type: string');
+    if (index > 0) lines.push('    inputs:', `      - name: value-${index - 1}`, '        type: string');
+    if (index === 14) lines.push('  # The next step follows references/gone.md.');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function disk(): { memory: MemoryFileSystem; file: string; text: string } {
+  const { skillMd, files } = aip03('kept-lists', procedure());
+  const dir = path.join(ROOT, 'kept-lists');
+  const memory = new MemoryFileSystem({ [path.join(dir, 'SKILL.md')]: skillMd });
+  for (const [relative, content] of Object.entries(files)) memory.write(path.join(dir, relative), content);
+  memory.write(path.join(dir, 'references', 'guide.md'), '# Guide\n');
+  memory.write(path.join(dir, 'tools', 'outside.py'), '"""Outside scripts/."""\n');
+  for (let index = 0; index < STEPS; index += 2) memory.write(path.join(dir, 'scripts', `step_${index}.py`), '"""A step."""\n');
+  return { memory, file: path.join(dir, 'SKILL.md'), text: skillMd };
+}
+
+/** What a fresh analysis must equal: findings with their places, the model's nodes and edges. */
+function observable(analysis: SkillAnalysis): unknown {
+  return {
+    diagnostics: analysis.diagnostics.map((item) => [item.code, item.span.start, item.span.end, item.message]),
+    nodes: analysis.model.nodes,
+    edges: analysis.model.edges,
+  };
+}
+
+function codes(analysis: SkillAnalysis): string[] {
+  return analysis.diagnostics.map((item) => item.code).sort();
+}
+
+test('per-step lists are spliced: after edits above, inside and between steps, and a renamed step, the findings and graph equal a fresh analysis', () => {
+  const { memory, file, text: original } = disk();
+  assert.ok(original.length > CHUNK_THRESHOLD * 2, 'parsed in chunks');
+  const fs: FileSystem = new AnalysisFileSystem(memory, true);
+  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const first = analyzeSkill(fs, file, { text: original, ...caches });
+  assert.deepEqual(codes(first), ['missing_file', 'missing_script', 'script_outside_scripts']);
+  const outside = first.diagnostics.find((item) => item.code === 'script_outside_scripts')!;
+
+  const versions: [string, (text: string) => string][] = [
+    ['typing in a step description', (text) => text.replace('Step 20 reads', 'Step 20 now reads')],
+    ['typing above the steps', (text) => text.replace('purpose: Kept lists.', 'purpose: Kept lists, longer.')],
+    ['the step before the comment edited', (text) => text.replace('Step 14 reads', 'Step 14 reads, then')],
+    ['the comment between steps edited', (text) => text.replace('references/gone.md', 'references/also-gone.md')],
+    ['a comment naming a file removed', (text) => text.replace('  # The next step follows references/also-gone.md.\n', '')],
+    ['a step renamed: the next one follows it under its new name', (text) => text.replace('  - name: step-11\n', '  - name: step-eleven\n')],
+    // No name or edge changes: only the step's key tells the graph checks to run again.
+    ['an output type changed', (text) => text.replace('      - name: value-20\n        type: string', '      - name: value-20\n        type: integer')],
+    ['a script moved under scripts/', (text) => text.replace('tools/outside.py', 'scripts/step_4.py')],
+    ['a declared script renamed: the mention in another step is now checked', (text) => text.replace('script: scripts/absent.py', 'script: scripts/absent-too.py')],
+    ['the same text again', (text) => text],
+  ];
+  let text = original;
+  let last = first;
+  for (const [label, change] of versions) {
+    const next = change(text);
+    assert.notEqual(next === text, label !== 'the same text again', `${label}: the edit applies`);
+    text = next;
+    const analysis = analyzeSkill(fs, file, { text, ...caches });
+    assert.deepEqual(observable(analysis), observable(analyzeSkill(fs, file, { text })), label);
+    if (label === 'typing in a step description') {
+      // Step 5's finding was not made again: the same object, in the same place.
+      assert.ok(analysis.diagnostics.includes(outside), 'a kept step keeps its findings');
+      assert.equal(analysis.diagnostics.filter((item) => item.code === 'missing_file').length, 1);
+    }
+    if (label === 'the same text again') assert.deepEqual(analysis.diagnostics, last.diagnostics);
+    last = analysis;
+  }
+  assert.deepEqual(codes(last), ['missing_file', 'missing_script', 'type_mismatch'], 'the comment is gone, the script moved, the mention no longer declared, the types differ');
+});
+
+test('a step kept across a new snapshot of the disk has its findings worked out again; within one snapshot they stand', () => {
+  const { memory, file, text } = disk();
+  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const snapshot = new AnalysisFileSystem(memory, true);
+  assert.ok(analyzeSkill(snapshot, file, { text, ...caches }).diagnostics.some((item) => item.code === 'missing_script'));
+  memory.write(path.join(path.dirname(file), 'scripts', 'absent.py'), '"""Now here."""\n');
+  memory.write(path.join(path.dirname(file), 'references', 'gone.md'), '# Notes\n');
+  const edited = text.replace('Step 20 reads', 'Step 20 now reads');
+  // The snapshot still says what the disk held when it was taken, as its findings do.
+  assert.deepEqual(codes(analyzeSkill(snapshot, file, { text: edited, ...caches })), ['missing_file', 'missing_script', 'script_outside_scripts']);
+  const fresh = new AnalysisFileSystem(memory, true);
+  const again = analyzeSkill(fresh, file, { text, ...caches });
+  assert.deepEqual(codes(again), ['script_outside_scripts']);
+  assert.deepEqual(observable(again), observable(analyzeSkill(fresh, file, { text })));
+});

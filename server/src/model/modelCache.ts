@@ -1,6 +1,9 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import { firstNotBefore } from '../parse/bisect';
 import type { Span } from '../parse/lineIndex';
+import { nodeStart, startPlace, type ChunkPlace } from '../parse/nodeRange';
+import type { YamlSyntax } from '../parse/yamlSyntax';
+import type { Node } from 'yaml';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { movablePartsIn, moveParts, type MovableParts } from './spansIn';
 import type { GraphEdge, GraphNode, Port } from './skillModel';
@@ -20,7 +23,17 @@ interface KeptStep {
 
 /** Where `ModelCache.part` keeps what a reader made of a YAML node: on the node, as long as the chunk cache keeps it (the node's chunk place lives there too). */
 const KEPT = Symbol('kept part');
-type Source = { [KEPT]?: { reader: string; index: number; named: boolean; start: number; value: unknown; parts: MovableParts } };
+interface Kept {
+  reader: string;
+  index: number;
+  named: boolean;
+  start: number;
+  value: unknown;
+  parts: MovableParts;
+  /** Where the node starts in its chunk (see `step`), once asked. */
+  at?: { place: ChunkPlace; offset: number };
+}
+type Source = { [KEPT]?: Kept };
 
 /** Where `ModelCache.edgesOf` keeps a node's edges: on the node, which a kept step keeps. */
 const EDGES = Symbol('kept edges');
@@ -90,6 +103,9 @@ export class ModelCache {
   private order: KeptStep[] = [];
   /** The last analysis's `order`, to tell which steps an edit changed. */
   private lastOrder: KeptStep[] = [];
+  /** The YAML node each step of `order` was read from, and what is kept on it, by index. */
+  private sources: { node: Node; kept: Kept }[] = [];
+  private lastSources: { node: Node; kept: Kept }[] = [];
   /** Counts analyses: a list kept per step is spliced only into the analysis right after the one that made it. */
   private analysis = 0;
   private lastGraph?: { analysis: number; file: string; keys: string[]; nodes: GraphNode[]; edges: readonly GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
@@ -101,6 +117,8 @@ export class ModelCache {
     this.analysis++;
     this.lastOrder = this.order;
     this.order = [];
+    this.lastSources = this.sources;
+    this.sources = [];
   }
 
   /**
@@ -180,16 +198,30 @@ export class ModelCache {
   }
 
   /**
-   * The node `loader` builds from the YAML node `source` at list position
-   * `index`, whose span now starts at `start`. `build` may add to the key
-   * what else of the step its graph checks read.
+   * The node `loader` reads from the YAML node `source` of `yaml` at list
+   * position `index`. `read` may add to the key what else of the step its
+   * graph checks read.
    */
-  step(source: object, loader: string, index: number, start: number, build: () => { node: GraphNode; key?: string }): GraphNode {
-    const entry = this.part(source, loader, index, start, () => {
-      const built = build();
+  step(source: Node, loader: string, index: number, yaml: YamlSyntax, read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string }): GraphNode {
+    const last = this.lastSources[index];
+    if (last?.node === source && last.kept.reader === loader && last.kept.at) {
+      // The same node at the same index as last time: kept without reading the node, whose chunk's place (just moved by the chunk cache) gives its start. At 1,000 steps, reading every step's node cost more than moving the steps below an edit.
+      const { kept } = last;
+      const start = yaml.base + kept.at!.place.offset + kept.at!.offset;
+      if (start !== kept.start) moveParts(kept.parts, start - kept.start);
+      kept.start = start;
+      this.sources.push(last);
+      this.order.push(kept.value as KeptStep);
+      return (kept.value as KeptStep).node;
+    }
+    const entry = this.part(source, loader, index, yaml.base + nodeStart(source)!, () => {
+      const built = read(yaml, source, index);
       const kept: KeptStep = { node: built.node, key: graphKey(built.node) + (built.key ?? ''), parts: movablePartsIn(built.node) };
       return { value: kept, named: built.node.id !== `steps[${index}]`, parts: kept.parts };
     });
+    const kept = (source as Source)[KEPT]!;
+    kept.at ??= startPlace(source);
+    this.sources.push({ node: source, kept });
     this.order.push(entry);
     return entry.node;
   }

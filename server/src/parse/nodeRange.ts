@@ -27,6 +27,15 @@ export function nodeStart(node: Node | null | undefined): number | undefined {
   return range ? range[0] + ((node as Placed)[PLACE]?.offset ?? 0) : undefined;
 }
 
+/** A node's own start in its chunk and the chunk's place, so its start can be worked out later without reading the node. */
+export function startPlace(node: Node): { place: ChunkPlace; offset: number } | undefined {
+  const range = (node as Placed).range;
+  return range ? { place: (node as Placed)[PLACE] ?? UNPLACED, offset: range[0] } : undefined;
+}
+
+/** The place of a node parsed with its whole region. */
+const UNPLACED: ChunkPlace = Object.freeze({ offset: 0 });
+
 /** Ties every node under `root` to `place`, once, when its chunk is parsed. */
 export function placeNodes(root: unknown, place: ChunkPlace): void {
   if (root === null || typeof root !== 'object') return;

@@ -3,7 +3,7 @@ import type { ControlRef, FileLink, GraphEdge, GraphNode, NodeKind, Port } from 
 import type { Span } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
 import { concatParts } from '../../model/modelCache';
-import { mapEntries, nodeSpan, nodeStartIn, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 /** Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check. */
 export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: Port['direction'], nodeId: string): Port[] {
@@ -33,8 +33,8 @@ export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: P
  * same YAML node in an earlier analysis (the server's caches keep both while
  * the step's text is unchanged), moved to where the step now is.
  */
-export function keptStep(context: FormatContext, loader: string, yaml: YamlSyntax, item: Node, index: number, build: () => { node: GraphNode; key?: string }): GraphNode {
-  return context.modelCache ? context.modelCache.step(item, loader, index, nodeStartIn(yaml, item)!, build) : build().node;
+export function keptStep(context: FormatContext, loader: string, yaml: YamlSyntax, item: Node, index: number, read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string }): GraphNode {
+  return context.modelCache ? context.modelCache.step(item, loader, index, yaml, read) : read(yaml, item, index).node;
 }
 
 /** The edges `build` makes for a step read by `keptStep`, kept with it while `after` (another step's name they read) is the same. */

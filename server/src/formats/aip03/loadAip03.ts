@@ -34,7 +34,7 @@ export function loadAip03(context: FormatContext): FormatResult {
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
-  const nodes = items.map((item, index) => keptStep(context, 'aip-0.3', yaml, item, index, () => ({ node: readStep(yaml, item, index) })));
+  const nodes = items.map((item, index) => keptStep(context, 'aip-0.3', yaml, item, index, readStep));
   const edges = perStep(context, 'control edges', nodes.length, [], true, (index) => {
     const node = nodes[index];
     const named = namesPredecessors.has(node);
@@ -70,7 +70,7 @@ const namesPredecessors = new WeakSet<GraphNode>();
 
 const NONE: readonly Diagnostic[] = [];
 
-function readStep(yaml: YamlSyntax, item: Node, index: number): GraphNode {
+function readStep(yaml: YamlSyntax, item: Node, index: number): { node: GraphNode } {
   const node = readStepBase(yaml, item, index, 'step');
   node.controlRefs = readControlRefs(yaml, item, 'depends_on', 'depends_on');
   if (valueOf(item, 'depends_on') !== undefined) namesPredecessors.add(node);
@@ -78,5 +78,5 @@ function readStep(yaml: YamlSyntax, item: Node, index: number): GraphNode {
   node.parallel = scalarString(valueOf(item, 'parallel')) === 'true';
   const script = readLink(yaml, item, 'script', 'script');
   if (script) node.script = script;
-  return node;
+  return { node };
 }

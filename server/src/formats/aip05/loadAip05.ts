@@ -30,7 +30,7 @@ export function loadAip05(context: FormatContext): FormatResult {
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
-  const nodes = items.map((item, index) => keptStep(context, 'aip-0.5', yaml, item, index, () => readStep(yaml, item, index)));
+  const nodes = items.map((item, index) => keptStep(context, 'aip-0.5', yaml, item, index, readStep));
   const edges = perStep(context, 'control edges', nodes.length, [], false, (index) => {
     const node = nodes[index];
     return keptEdges(context, node, undefined, () =>

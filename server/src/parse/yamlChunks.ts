@@ -66,7 +66,7 @@ export class RegionChunks {
    * (they are moved in place, so after a move that no composition followed
    * they describe a text that is not `source`).
    */
-  private last?: { source: string; layout: Layout; layoutAt: string; chunks: ParsedChunk[]; starts: number[] };
+  private last?: { source: string; layout: Layout; layoutAt: string; chunks: ParsedChunk[]; starts: number[]; lists: ComposedLists };
   private change?: Change & { source: string };
   private composition = 0;
 
@@ -139,6 +139,15 @@ export class RegionChunks {
     return found;
   }
 
+  /**
+   * The chunks and list items the last composition made of `layout`, when
+   * it was split the same way (the same layout, moved): a list item whose
+   * chunk is the same as then is last time's, without reading its chunk.
+   */
+  lastComposed(layout: Layout): { chunks: ParsedChunk[]; lists: ComposedLists } | undefined {
+    return this.last?.layout === layout ? this.last : undefined;
+  }
+
   /** The last document composed of chunks, and its text. */
   private lastParse?: { source: string; parse: ChunkedParse };
 
@@ -164,7 +173,7 @@ export class RegionChunks {
    * chunk it reused was kept by the composition before, so only the chunks
    * it dropped and the ones it parsed change what is kept.
    */
-  retain(source: string, layout: Layout, chunks: ParsedChunk[], parse: ChunkedParse): void {
+  retain(source: string, layout: Layout, chunks: ParsedChunk[], parse: ChunkedParse, lists: ComposedLists): void {
     this.lastParse = { source, parse };
     const composition = this.composition;
     for (const chunk of this.last?.chunks ?? []) {
@@ -181,11 +190,14 @@ export class RegionChunks {
     }
     const starts = new Array<number>(chunks.length);
     for (let index = 0; index < chunks.length; index++) starts[index] = chunks[index].place.offset;
-    this.last = { source, layout, layoutAt: source, chunks, starts };
+    this.last = { source, layout, layoutAt: source, chunks, starts, lists };
     // The change was worked out against the composition this one replaces: the same text again (an edit outside the region) changes nothing from here.
     this.change = undefined;
   }
 }
+
+/** A composition's list items and their values, for each part of its layout that is a list. */
+type ComposedLists = ({ items: unknown[]; values: unknown[] } | undefined)[];
 
 export interface Entry {
   key: string;
@@ -391,6 +403,8 @@ export function parseChunked(source: string, cache: RegionChunks): ChunkedParse 
   const layout = cache.layoutFor(source) ?? splitRegion(source);
   if (!layout) return undefined;
   const chunks = cache.chunksFor(source, layout.chunks);
+  const last = cache.lastComposed(layout);
+  const lists: ComposedLists = [];
   let next = 0;
   const contents = new YAMLMap();
   const value: Record<string, unknown> = {};
@@ -406,19 +420,27 @@ export function parseChunked(source: string, cache: RegionChunks): ChunkedParse 
       if (!holder) return undefined;
       const seq = new YAMLSeq();
       const values: unknown[] = [];
-      let firstList: Node | undefined;
+      const lastList = last?.lists[lists.length];
+      const firstChunk = chunks[next];
       for (let item = 0; item < items.length; item++) {
-        const itemChunk = chunks[next++];
+        const index = next++;
+        const itemChunk = chunks[index];
+        // An item whose chunk the last composition used at the same place: last time's node and value, its chunk not read (at 1,000 steps, reading every item's chunk cost more than parsing the one edited).
+        if (lastList && last!.chunks[index] === itemChunk) {
+          seq.items.push(lastList.items[item]);
+          values.push(lastList.values[item]);
+          continue;
+        }
         const list = itemChunk?.doc.contents;
         if (!itemChunk || itemChunk.doc.errors.length > 0 || !isSeq(list) || list.items.length !== 1) return undefined;
-        firstList ??= list;
         seq.items.push(list.items[0]);
         values.push((itemChunk.value as unknown[])[0]);
       }
+      lists.push({ items: seq.items, values });
       // The whole parse starts the sequence at its first `- `, before the first item's own node, and ends a map holding it where the sequence ends.
-      const first = nodeRange(firstList)!;
-      const last = nodeRange(seq.items[seq.items.length - 1] as Node)!;
-      seq.range = [first[0], last[1], last[2]];
+      const first = nodeRange(firstChunk!.doc.contents as Node)!;
+      const end = nodeRange(seq.items[seq.items.length - 1] as Node)!;
+      seq.range = [first[0], end[1], end[2]];
       holder.value = seq;
       if (inner === undefined) {
         value[entry.key] = values;
@@ -426,10 +448,11 @@ export function parseChunked(source: string, cache: RegionChunks): ChunkedParse 
         // Its own range is in its chunk's offsets (nodeRange adds the chunk's place).
         const map = pair.value as YAMLMap;
         const place = nodeRange(map)![0] - map.range![0];
-        map.range = [map.range![0], last[1] - place, last[2] - place];
+        map.range = [map.range![0], end[1] - place, end[2] - place];
         value[entry.key] = { [inner]: values };
       }
     } else {
+      lists.push(undefined);
       value[entry.key] = (chunk.value as Record<string, unknown>)[entry.key];
     }
     contents.items.push(pair);
@@ -439,7 +462,7 @@ export function parseChunked(source: string, cache: RegionChunks): ChunkedParse 
   const doc = new Document() as Document.Parsed;
   doc.contents = contents as unknown as Document.Parsed['contents'];
   const parse = { doc, value, problems: [] };
-  cache.retain(source, layout, chunks as ParsedChunk[], parse);
+  cache.retain(source, layout, chunks as ParsedChunk[], parse, lists);
   return parse;
 }
 

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { isMap, type Node } from 'yaml';
 import type { Span } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../parse/yamlSyntax';
+import { listDerivation } from '../parse/yamlChunks';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import { isRuleCode, type RuleCode } from './rules';
 import * as precompiled from './schemaValidators.generated';
@@ -61,6 +62,8 @@ export function validateAgainstSchema(schema: { $id?: string }, value: unknown, 
 
 /** Steps a step validator passed, per validator: a procedure's unchanged steps (the chunk cache hands back the same values) are not checked again. */
 const validSteps = new WeakMap<ValidateFunction, WeakSet<object>>();
+/** Step lists a step validator passed whole, per validator. */
+const validLists = new WeakMap<ValidateFunction, WeakSet<unknown[]>>();
 
 type StepList = { minItems: number; step: ValidateFunction } | undefined;
 
@@ -97,13 +100,22 @@ function validStepByStep(schema: { $id?: string }, validate: ValidateFunction, v
   if (!Array.isArray(steps) || steps.length < list.minItems || !validate({ ...value, steps: steps.slice(0, list.minItems) })) return false;
   let known = validSteps.get(list.step);
   if (!known) validSteps.set(list.step, (known = new WeakSet()));
-  for (let index = list.minItems; index < steps.length; index++) {
+  let lists = validLists.get(list.step);
+  if (!lists) validLists.set(list.step, (lists = new WeakSet()));
+  // A list made from one found valid, with some items replaced: only those are looked at.
+  const derived = listDerivation(steps);
+  const indices = derived && lists.has(derived.from) ? derived.changed : undefined;
+  const count = indices ? indices.length : steps.length;
+  for (let at = 0; at < count; at++) {
+    const index = indices ? indices[at] : at;
+    if (index < list.minItems) continue;
     const step: unknown = steps[index];
     const memo = typeof step === 'object' && step !== null;
     if (memo && known.has(step)) continue;
     if (!list.step(step)) return false;
     if (memo) known.add(step);
   }
+  lists.add(steps);
   return true;
 }
 

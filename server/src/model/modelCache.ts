@@ -165,10 +165,26 @@ export class ModelCache {
       last.analysis = this.analysis;
       return { items: last.items, same: true };
     }
+    const startOf = (step: number) => (step === 0 ? 0 : last.ends[step - 1]);
+    const parts = redo.map((step) => listOf(step));
+    let same = true;
+    let resized = false;
+    parts.forEach((part, at) => {
+      const was = startOf(redo[at]);
+      if (part.length !== last.ends[redo[at]] - was) {
+        resized = true;
+        same = false;
+      } else if (same && part.some((item, index) => !equal(item, last.items[was + index]))) same = false;
+    });
+    if (!resized) {
+      // Typing in a step's prose: every part keeps its length, so last time's list is copied whole and the new parts written over theirs.
+      const items = last.items.slice();
+      parts.forEach((part, at) => part.forEach((item, index) => (items[startOf(redo[at]) + index] = item)));
+      this.lists.set(name, { analysis: this.analysis, key, items, ends: last.ends });
+      return { items, same };
+    }
     const items: T[] = [];
     const ends = new Array<number>(count);
-    const startOf = (step: number) => (step === 0 ? 0 : last.ends[step - 1]);
-    let same = true;
     let next = 0;
     // Last time's parts of the steps from `next` up to `step`, as they were.
     const copyUpTo = (step: number) => {
@@ -177,15 +193,12 @@ export class ModelCache {
       for (let index = from; index < startOf(step); index++) items.push(last.items[index]);
       for (let kept = next; kept < step; kept++) ends[kept] = last.ends[kept] + shift;
     };
-    for (const step of redo) {
+    redo.forEach((step, at) => {
       copyUpTo(step);
-      const part = listOf(step);
-      const was = startOf(step);
-      if (same && (part.length !== last.ends[step] - was || part.some((item, index) => !equal(item, last.items[was + index])))) same = false;
-      for (const item of part) items.push(item);
+      for (const item of parts[at]) items.push(item);
       ends[step] = items.length;
       next = step + 1;
-    }
+    });
     copyUpTo(count);
     this.lists.set(name, { analysis: this.analysis, key, items, ends });
     return { items, same };

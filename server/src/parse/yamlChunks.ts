@@ -196,6 +196,19 @@ export class RegionChunks {
   }
 }
 
+/** The list values a composition made from the last one's: which items differ (see `listDerivation`). */
+const derivations = new WeakMap<unknown[], { from: unknown[]; changed: number[] }>();
+
+/**
+ * The list value `values` was made from, when a composition took it from
+ * the last one's with the items at `changed` replaced (the same length, the
+ * other items the same objects), so a check of the last list need look
+ * only at those items.
+ */
+export function listDerivation(values: unknown[]): { from: unknown[]; changed: number[] } | undefined {
+  return derivations.get(values);
+}
+
 /** A composition's list items and their values, for each part of its layout that is a list. */
 type ComposedLists = ({ items: unknown[]; values: unknown[] } | undefined)[];
 
@@ -421,6 +434,7 @@ export function parseChunked(source: string, cache: RegionChunks): ChunkedParse 
       const seq = new YAMLSeq();
       const values: unknown[] = [];
       const lastList = last?.lists[lists.length];
+      const changed: number[] = [];
       const firstChunk = chunks[next];
       for (let item = 0; item < items.length; item++) {
         const index = next++;
@@ -435,8 +449,10 @@ export function parseChunked(source: string, cache: RegionChunks): ChunkedParse 
         if (!itemChunk || itemChunk.doc.errors.length > 0 || !isSeq(list) || list.items.length !== 1) return undefined;
         seq.items.push(list.items[0]);
         values.push((itemChunk.value as unknown[])[0]);
+        changed.push(item);
       }
       lists.push({ items: seq.items, values });
+      if (lastList) derivations.set(values, { from: lastList.values, changed });
       // The whole parse starts the sequence at its first `- `, before the first item's own node, and ends a map holding it where the sequence ends.
       const first = nodeRange(firstChunk!.doc.contents as Node)!;
       const end = nodeRange(seq.items[seq.items.length - 1] as Node)!;

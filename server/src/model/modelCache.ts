@@ -35,6 +35,12 @@ interface Kept {
 }
 type Source = { [KEPT]?: Kept };
 
+/** Moves what is kept to where its node now starts. */
+function moveTo(kept: Kept, start: number): void {
+  if (start !== kept.start) moveParts(kept.parts, start - kept.start);
+  kept.start = start;
+}
+
 /** Where `ModelCache.edgesOf` keeps a node's edges: on the node, which a kept step keeps. */
 const EDGES = Symbol('kept edges');
 type WithEdges = { [EDGES]?: { after: string | undefined; edges: GraphEdge[] } };
@@ -220,9 +226,7 @@ export class ModelCache {
     if (last?.node === source && last.kept.reader === loader && last.kept.at) {
       // The same node at the same index as last time: kept without reading the node, whose chunk's place (just moved by the chunk cache) gives its start. At 1,000 steps, reading every step's node cost more than moving the steps below an edit.
       const { kept } = last;
-      const start = yaml.base + kept.at!.place.offset + kept.at!.offset;
-      if (start !== kept.start) moveParts(kept.parts, start - kept.start);
-      kept.start = start;
+      moveTo(kept, yaml.base + kept.at!.place.offset + kept.at!.offset);
       this.sources.push(last);
       this.order.push(kept.value as KeptStep);
       return (kept.value as KeptStep).node;
@@ -249,8 +253,7 @@ export class ModelCache {
   part<T>(source: object, reader: string, index: number, start: number, build: () => { value: T; named: boolean; parts: MovableParts }): T {
     const kept = (source as Source)[KEPT];
     if (kept && kept.reader === reader && (kept.named || kept.index === index)) {
-      if (start !== kept.start) moveParts(kept.parts, start - kept.start);
-      kept.start = start;
+      moveTo(kept, start);
       kept.index = index;
       return kept.value as T;
     }

@@ -150,10 +150,11 @@ export class ModelCache {
    * that changed (and of the steps after those, with `readsPrevious`) are
    * made again; the others are last time's, the same objects, which moved
    * with their steps. So an edit in one step does not walk every step's
-   * part. `same`: every part made again equals last time's (by `equal`),
-   * so the whole list does. The list is read-only: it may be last time's.
+   * part. `same`: every part made again holds last time's items (the same
+   * objects, or equal strings), so the whole list does. The list is
+   * read-only: it may be last time's.
    */
-  perStep<T>(name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[], equal: (a: T, b: T) => boolean = Object.is): { items: readonly T[]; same: boolean } {
+  perStep<T>(name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[]): { items: readonly T[]; same: boolean } {
     const last = this.lists.get(name) as StepLists<T> | undefined;
     const lined = last && last.analysis === this.analysis - 1 && last.ends.length === count && this.order.length === count && sameList(last.key, key, Object.is);
     const changed = lined ? this.changedSteps() : undefined;
@@ -180,7 +181,7 @@ export class ModelCache {
       if (part.length !== last.ends[redo[at]] - was) {
         resized = true;
         same = false;
-      } else if (same && part.some((item, index) => !equal(item, last.items[was + index]))) same = false;
+      } else if (same && part.some((item, index) => item !== last.items[was + index])) same = false;
     });
     if (!resized) {
       // Typing in a step's prose: every part keeps its length, so last time's list is copied whole and the new parts written over theirs.

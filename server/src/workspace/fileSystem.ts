@@ -174,7 +174,7 @@ export class ListingCache implements FileSystem {
   }
 }
 
-/** Where rememberedFor keeps a result on its object: not enumerable, so models compared or serialised do not show it. */
+/** Where `keep` keeps a result on its object: not enumerable, so models compared or serialised do not show it. */
 const REMEMBERED = Symbol('remembered');
 
 /**
@@ -186,7 +186,7 @@ const REMEMBERED = Symbol('remembered');
 export class AnalysisFileSystem extends ListingCache {
   /**
    * `spansAnalyses`: this snapshot serves several analyses (the server's
-   * folder view), so results kept on an analysis's objects (`rememberedFor`)
+   * folder view), so results kept on an analysis's objects (`keep`)
    * can pay back; a snapshot made for one analysis does not keep them.
    */
   constructor(inner: FileSystem, private readonly spansAnalyses = false) {

@@ -40,7 +40,8 @@ export function checkProcedureGraph(context: FormatContext, block: ProcedureBloc
   const declaredPaths = perStep(context, 'declared paths', nodes.length, [], false, (index) => declaredBy(nodes[index]));
   const declared = context.modelCache ? context.modelCache.setOf('declared paths', declaredPaths) : new Set(declaredPaths.items);
   const { fs, dir, file } = context;
-  const check = (mentions: PathMention[]) => checkMentionedPaths({ fs, dir, file }, mentions, declared);
+  const links = { fs, dir, file };
+  const check = (mentions: PathMention[]) => checkMentionedPaths(links, mentions, declared);
   const text = context.syntax.text;
   const region = block.fence.content;
   const findings = context.modelCache ? context.modelCache.mentionFindings(text, region, nodes, [fs, declared], check) : check(findPathMentions(text, [region]));

@@ -43,8 +43,8 @@ export function keptEdges(context: FormatContext, node: GraphNode, after: string
 }
 
 /** `ModelCache.perStep` when the server keeps the model; each step's part made anew otherwise (the CLI). */
-export function perStep<T>(context: FormatContext, name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[], equal?: (a: T, b: T) => boolean): { items: readonly T[]; same: boolean } {
-  return context.modelCache ? context.modelCache.perStep(name, count, key, readsPrevious, listOf, equal) : { items: concatParts(count, listOf).items, same: false };
+export function perStep<T>(context: FormatContext, name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[]): { items: readonly T[]; same: boolean } {
+  return context.modelCache ? context.modelCache.perStep(name, count, key, readsPrevious, listOf) : { items: concatParts(count, listOf).items, same: false };
 }
 
 /** The name, description and span every step has, whatever its format. */

@@ -1,4 +1,5 @@
 import type { Span } from './lineIndex';
+import { ownCopy } from './ownCopy';
 
 export interface PathMention {
   path: string;
@@ -18,6 +19,7 @@ const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i;
  * the search (fenced examples of other projects' code are left out).
  */
 export function findPathMentions(text: string, regions: Span[]): PathMention[] {
+  // Paths are copied out of the text: the server keeps mentions while later versions of a long document are typed.
   const mentions: PathMention[] = [];
   for (const region of regions) {
     const slice = text.slice(region.start, region.end);
@@ -29,12 +31,12 @@ export function findPathMentions(text: string, regions: Span[]): PathMention[] {
       if (clean === '') continue;
       const start = region.start + match.index! + match[0].indexOf(target);
       linked.add(start);
-      mentions.push({ path: clean, span: { start, end: start + target.length }, link: true });
+      mentions.push({ path: ownCopy(clean), span: { start, end: start + target.length }, link: true });
     }
     for (const match of slice.matchAll(BARE_MENTION)) {
       const start = region.start + match.index!;
       if (linked.has(start)) continue;
-      mentions.push({ path: match[1], span: { start, end: start + match[1].length }, link: false });
+      mentions.push({ path: ownCopy(match[1]), span: { start, end: start + match[1].length }, link: false });
     }
   }
   return mentions;

@@ -1,4 +1,5 @@
 import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
+import { ownCopy } from './ownCopy';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
 import { changedRegion } from './textChange';
@@ -127,11 +128,12 @@ export class RegionChunks {
       } else {
         // Checked per new chunk, not over the whole text on every keystroke.
         if (DOCUMENT_LINES.test(text)) return;
-        const doc = parseDocument(text, this.options);
+        const own = ownCopy(text);
+        const doc = parseDocument(own, this.options);
         if (holdsAlias(doc)) return;
         const place = { offset: range.start };
         placeNodes(doc.contents, place);
-        chunk = { text, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place, usedIn: composition, parsedIn: composition };
+        chunk = { text: own, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place, usedIn: composition, parsedIn: composition };
       }
       chunk.usedIn = composition;
       found[index] = chunk;
@@ -452,7 +454,11 @@ export function parseChunked(source: string, cache: RegionChunks): ChunkedParse 
         changed.push(item);
       }
       lists.push({ items: seq.items, values });
-      if (lastList) derivations.set(values, { from: lastList.values, changed });
+      if (lastList) {
+        derivations.set(values, { from: lastList.values, changed });
+        // The last list is no longer composed: forgetting what it was made from keeps one link, not every list typed since the file was opened.
+        derivations.delete(lastList.values);
+      }
       // The whole parse starts the sequence at its first `- `, before the first item's own node, and ends a map holding it where the sequence ends.
       const first = nodeRange(firstChunk!.doc.contents as Node)!;
       const end = nodeRange(seq.items[seq.items.length - 1] as Node)!;

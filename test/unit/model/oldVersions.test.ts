@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { analyzeSkill } from '../../../server/src/analyze';
+import { ModelCache } from '../../../server/src/model/modelCache';
+import { ParseCache } from '../../../server/src/parse/parseCache';
+import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
+import { aip03, ROOT } from '../../helpers/fixture';
+
+// The server keeps what an analysis made (chunks, steps, findings) for the
+// next keystroke. Nothing it keeps may hold on to the text it was made from:
+// V8 makes a slice of a long string a view of the whole string, so one kept
+// slice per version would keep every version of a large document typed
+// since it was opened. Measured as the heap left after full collections.
+
+setFlagsFromString('--expose-gc');
+const collect: () => void = runInNewContext('gc');
+
+const STEPS = 200;
+const PROSE = 'It reads the rows, keeps the ones that matter and writes what it found, '.repeat(6);
+
+/** A 0.3 procedure of long steps, each mentioning a reference, so that a version of the text is worth measuring. */
+function procedure(): string {
+  const lines = ['purpose: Held versions.', 'trigger_when:', '  - Testing.', 'steps:'];
+  for (let index = 0; index < STEPS; index++) {
+    lines.push(`  - name: step-${index}`, `    description: Step ${index} follows references/guide-${index}.md. ${PROSE}`);
+    lines.push('    outputs:', `      - name: value-${index}`, '        type: string');
+    if (index > 0) lines.push('    inputs:', `      - name: value-${index - 1}`, '        type: string');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The objects left after full collections (compiled code, which grows as the edits get optimized, left out). */
+function heapAfterCollection(): number {
+  collect();
+  collect();
+  return getHeapSpaceStatistics()
+    .filter((space) => space.space_name === 'old_space' || space.space_name === 'large_object_space')
+    .reduce((sum, space) => sum + space.space_used_size, 0);
+}
+
+/** Types a character into, then out of, step `at(round)`'s description, `rounds` times, with the caches the server keeps. */
+function typeInto(at: (round: number) => number, rounds: number): { grown: number; textLength: number } {
+  const { skillMd } = aip03('held-versions', procedure());
+  const dir = path.join(ROOT, 'held-versions');
+  const file = path.join(dir, 'SKILL.md');
+  const fs = new AnalysisFileSystem(new MemoryFileSystem({ [file]: skillMd }), true);
+  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  let text = skillMd;
+  let place = 0;
+  const edit = (round: number) => {
+    const inserting = round % 2 === 0;
+    if (inserting) place = text.indexOf(`Step ${at(round)} follows`) + 'Step'.length;
+    // A new string each time, made as an editor's document makes it.
+    text = inserting ? `${text.slice(0, place)}x${text.slice(place)}` : `${text.slice(0, place)}${text.slice(place + 1)}`;
+    const analysis = analyzeSkill(fs, file, { text, ...caches });
+    assert.equal(analysis.diagnostics.filter((item) => item.code === 'missing_file').length, STEPS, `every mention is checked: ${[...new Set(analysis.diagnostics.map((item) => item.code + ' ' + item.message))].slice(0, 5).join('; ')}`);
+  };
+  analyzeSkill(fs, file, { text, ...caches });
+  // The first edits make what is kept from then on (the chunk layout, per-step lists).
+  for (let round = 0; round < 6; round++) edit(round);
+  const before = heapAfterCollection();
+  for (let round = 6; round < 6 + rounds; round++) edit(round);
+  return { grown: heapAfterCollection() - before, textLength: text.length };
+}
+
+test('typing in many steps of a long procedure keeps no earlier version of its text', () => {
+  // Each pair of edits goes to another step: its chunk, step and mention findings are made from the new text and kept.
+  const { grown, textLength } = typeInto((round) => (Math.floor(round / 2) * 37) % STEPS, 120);
+  assert.ok(textLength > 100_000, 'a version is large enough to see');
+  // 60 steps edited: a version kept per step would be 60 texts. The heap moves by a few hundred KB from run to run, with nothing kept.
+  assert.ok(grown < 8 * textLength, `heap grew by ${grown} bytes over 60 steps edited (text: ${textLength} bytes)`);
+});
+
+test('typing in one step over and over keeps no chain of earlier versions', () => {
+  // Each list of steps is made from the last one: a link kept from every list to the one before keeps each one's replaced step and its array of 200.
+  const { grown, textLength } = typeInto(() => STEPS / 2, 600);
+  assert.ok(grown < 8 * textLength, `heap grew by ${grown} bytes over 600 edits of one step (text: ${textLength} bytes)`);
+});

@@ -1,6 +1,7 @@
 import { TreeFragment, type SyntaxNode, type Tree } from '@lezer/common';
 import type * as LezerPython from '@lezer/python';
 import type { Span } from './lineIndex';
+import { ownCopy } from './ownCopy';
 import { changedRegion } from './textChange';
 
 let grammar: typeof LezerPython.parser | undefined;
@@ -97,7 +98,8 @@ function decodeString(py: PythonSyntax, node: SyntaxNode): { value: string; offs
   if (isRaw || !body.includes('\\')) {
     const offsets: number[] = new Array(body.length + 1);
     for (let i = 0; i <= body.length; i++) offsets[i] = start + i;
-    return { value: body, offsets };
+    // Copied out of the file's text: a flow node kept for the next keystroke would otherwise keep this version of the whole file.
+    return { value: ownCopy(body), offsets };
   }
   let value = '';
   const offsets: number[] = [];

@@ -3,11 +3,16 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { analyzeSkill } from '../../../server/src/analyze';
+import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/readFlowPy';
 import { ModelCache } from '../../../server/src/model/modelCache';
-import { ParseCache } from '../../../server/src/parse/parseCache';
+import { KeptPieces, ParseCache } from '../../../server/src/parse/parseCache';
+import { parsePython } from '../../../server/src/parse/python';
 import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
+import { writeSkillplusPackage } from '../../../bench/lib/generate';
 import { aip03, ROOT } from '../../helpers/fixture';
 
 // The server keeps what an analysis made (chunks, steps, findings) for the
@@ -79,4 +84,25 @@ test('typing in one step over and over keeps no chain of earlier versions', () =
   // Each list of steps is made from the last one: a link kept from every list to the one before keeps each one's replaced step and its array of 200.
   const { grown, textLength } = typeInto(() => STEPS / 2, 600);
   assert.ok(grown < 8 * textLength, `heap grew by ${grown} bytes over 600 edits of one step (text: ${textLength} bytes)`);
+});
+
+test('typing in many nodes of a long flow.py keeps no earlier version of its text', () => {
+  const { flowText } = writeSkillplusPackage(mkdtempSync(path.join(tmpdir(), 'held-flow-')), 'held-flow', 1000, 1, 1);
+  const kept = new KeptPieces<FlowPiece>();
+  const read = (text: string) => readFlowPy(parsePython('/p/flow.py', text), kept);
+  const nodes = read(flowText).nodes.length;
+  let text = flowText;
+  let place = 0;
+  const edit = (round: number) => {
+    // Into an agent's text, a different node every other edit: the node is read from this version and kept.
+    if (round % 2 === 0) place = text.indexOf(': step ', text.indexOf(`flow.agent("n${(Math.floor(round / 2) * 37) % 900}"`)) + 2;
+    text = round % 2 === 0 ? `${text.slice(0, place)}x${text.slice(place)}` : `${text.slice(0, place)}${text.slice(place + 1)}`;
+    assert.equal(read(text).nodes.length, nodes);
+  };
+  for (let round = 0; round < 6; round++) edit(round);
+  const before = heapAfterCollection();
+  for (let round = 6; round < 126; round++) edit(round);
+  const grown = heapAfterCollection() - before;
+  assert.ok(text.length > 100_000, 'a version is large enough to see');
+  assert.ok(grown < 8 * text.length, `heap grew by ${grown} bytes over 60 nodes edited (text: ${text.length} bytes)`);
 });

@@ -9,8 +9,10 @@ import { YamlChunkCache } from '../parse/yamlChunks';
 import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from './fileSystem';
 import type { SkillCatalog } from './skillCatalog';
 
-/** How long a skill's view of its folder is trusted without a file event. */
+/** How long a skill's view of its folder is trusted without a file event; then it is checked against the disk. */
 const FOLDER_VIEW_MS = 2000;
+/** How long a view that still matches the disk is kept: what it remembers of paths typed and gone does not pile up. */
+const FOLDER_VIEW_MAX_MS = 60_000;
 
 /** An open document: its URI, file, version and text. */
 export interface OpenDocument {
@@ -26,7 +28,8 @@ interface SkillEntry {
   yamlCache: YamlChunkCache;
   parseCache: ParseCache;
   modelCache: ModelCache;
-  folder?: { fs: AnalysisFileSystem; since: number };
+  /** The skill's view of its folder, made at `made`, last found to match the disk at `since`. */
+  folder?: { fs: AnalysisFileSystem; made: number; since: number };
   lastGood?: SkillModel;
 }
 
@@ -70,8 +73,11 @@ export class AnalysisCache {
     const yamlCache = previous?.yamlCache ?? new YamlChunkCache();
     const parseCache = previous?.parseCache ?? new ParseCache();
     const modelCache = previous?.modelCache ?? new ModelCache();
+    const now = Date.now();
     let folder = previous?.folder;
-    if (!folder || Date.now() - folder.since > FOLDER_VIEW_MS) folder = { fs: new AnalysisFileSystem(this.fs, true), since: Date.now() };
+    // A view whose time is up is asked again of the disk, not made anew: while nothing changed, the findings kept on its answers stand, and the keystroke that finds it expired costs a few listings, not every finding about the disk.
+    if (folder && now - folder.since > FOLDER_VIEW_MS) folder = now - folder.made <= FOLDER_VIEW_MAX_MS && folder.fs.matchesDisk() ? { ...folder, since: now } : undefined;
+    folder ??= { fs: new AnalysisFileSystem(this.fs, true), made: now, since: now };
     const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, item.text]))) : folder.fs;
     const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, parseCache, modelCache, catalog: this.catalog });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;

@@ -172,6 +172,15 @@ export class ListingCache implements FileSystem {
   realpath(filePath: string): string | undefined {
     return this.inner.realpath(filePath);
   }
+
+  /** Whether every folder listed still lists the same entries, in the same order. */
+  protected listingsMatch(): boolean {
+    for (const [dirPath, listing] of this.listings) {
+      const now = this.inner.readDirectory(dirPath);
+      if (now.length !== listing.length || now.some((entry, index) => entry.name !== listing[index].name || entry.kind !== listing[index].kind)) return false;
+    }
+    return true;
+  }
 }
 
 /** Where `keep` keeps a result on its object: not enumerable, so models compared or serialised do not show it. */
@@ -203,13 +212,39 @@ export class AnalysisFileSystem extends ListingCache {
   }
 
   override readFile(filePath: string): Uint8Array | undefined {
-    if (!this.contents.has(filePath)) this.contents.set(filePath, this.inner.readFile(filePath));
+    if (!this.contents.has(filePath)) {
+      // A snapshot that may be checked against the disk later notes what the file was when read (see `matchesDisk`).
+      if (this.spansAnalyses) this.stat(filePath);
+      this.contents.set(filePath, this.inner.readFile(filePath));
+    }
     return this.contents.get(filePath);
   }
 
   override realpath(filePath: string): string | undefined {
     if (!this.realpaths.has(filePath)) this.realpaths.set(filePath, this.inner.realpath(filePath));
     return this.realpaths.get(filePath);
+  }
+
+  /**
+   * Whether the disk still answers as it did to this snapshot: every folder
+   * listed lists the same entries, every path stat'ed (a file read was
+   * stat'ed first) has the same kind, size and modification time, every
+   * link resolves to the same target, every file read without a time
+   * reads the same. Then all that was worked out from
+   * those answers stands too. The server asks this when a folder view's
+   * time is up: asking again is a handful of calls, where a new snapshot
+   * makes every finding about the disk be worked out again.
+   */
+  matchesDisk(): boolean {
+    if (!this.listingsMatch()) return false;
+    for (const [filePath, stat] of this.stats) {
+      const now = this.inner.stat(filePath);
+      if (now?.kind !== stat?.kind || now?.size !== stat?.size || now?.mtimeMs !== stat?.mtimeMs) return false;
+    }
+    for (const [filePath, target] of this.realpaths) if (this.inner.realpath(filePath) !== target) return false;
+    // A file read without a modification time to compare (not stat'ed, or 0: unknown, as in memory) is read again.
+    for (const [filePath, content] of this.contents) if (!this.stats.get(filePath)?.mtimeMs && !sameBytes(this.inner.readFile(filePath), content)) return false;
+    return true;
   }
 
   private readonly derived = new Map<string, Map<string, Map<string, unknown>>>();
@@ -250,6 +285,10 @@ export class AnalysisFileSystem extends ListingCache {
     if (this.spansAnalyses) Object.defineProperty(holder, REMEMBERED, { value: { snapshot: this, kind, value }, configurable: true, writable: true, enumerable: false });
     return value;
   }
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && Buffer.compare(a, b) === 0);
 }
 
 type Remembering = { [REMEMBERED]?: { snapshot: AnalysisFileSystem; kind: string; value: unknown } };

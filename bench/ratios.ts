@@ -3,9 +3,10 @@
 // both: the CLI on one skill against a bare `node -e 0`, every rule against
 // skills-ref's library on the same plain skills, and edit latency in one
 // server holding procedures of 10, 300 and 1,000 steps.
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../test/helpers/lspClient';
+import { startServer, type ServerSession } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
 import { runNode } from './lib/run';
 import { percentile, round, summarize, since, type Summary } from './lib/stats';
@@ -61,6 +62,25 @@ export interface EditScaling {
 const ROUNDS = 100;
 
 /**
+ * The bench's keystroke in a generated procedure, timed from didChange to
+ * its pulled diagnostics: the middle step's description ("… and pass the
+ * result on.") gains an "x" on even rounds and loses it on odd ones.
+ */
+async function timedKeystroke(session: ServerSession, doc: { uri: string; text: string; version: number }, round: number): Promise<number> {
+  const middle = doc.text.indexOf('and pass the result on', Math.floor(doc.text.length / 2));
+  const before = doc.text.slice(0, middle);
+  const line = before.split('\n').length - 1;
+  const character = middle - before.lastIndexOf('\n') - 1;
+  const inserting = round % 2 === 0;
+  doc.text = inserting ? `${before}x${doc.text.slice(middle)}` : `${before.slice(0, -1)}${doc.text.slice(middle)}`;
+  const change = inserting ? { range: { start: { line, character }, end: { line, character } }, text: 'x' } : { range: { start: { line, character: character - 1 }, end: { line, character } }, text: '' };
+  const start = performance.now();
+  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [change] });
+  await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
+  return since(start);
+}
+
+/**
  * One server with three procedures open (10, 300 and 1,000 steps); a
  * character typed into, then removed from, a step description in the
  * middle of each, round-robin, each edit timed to its pulled diagnostics.
@@ -75,20 +95,57 @@ export async function benchEditScaling(root: string): Promise<EditScaling[]> {
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const doc of open) {
-      // The middle step's description: "… and pass the result on." gains, then loses, an "x".
-      const middle = doc.text.indexOf('and pass the result on', Math.floor(doc.text.length / 2));
-      const before = doc.text.slice(0, middle);
-      const line = before.split('\n').length - 1;
-      const character = middle - before.lastIndexOf('\n') - 1;
-      const inserting = round % 2 === 0;
-      doc.text = inserting ? `${before}x${doc.text.slice(middle)}` : `${before.slice(0, -1)}${doc.text.slice(middle)}`;
-      const range = inserting ? { start: { line, character }, end: { line, character } } : { start: { line, character: character - 1 }, end: { line, character } };
-      const start = performance.now();
-      await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [{ range, text: inserting ? 'x' : '' }] });
-      await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
-      doc.times.push(since(start));
+      doc.times.push(await timedKeystroke(session, doc, round));
     }
   }
   await session.close();
   return open.map((doc) => ({ steps: doc.skill.steps, pull: summarize(doc.times) }));
+}
+
+export interface Typing {
+  steps: number;
+  /** Milliseconds between keystrokes, and for how long they came. */
+  everyMs: number;
+  forMs: number;
+  pull: Summary & { p99: number; max: number };
+  /** The server's resident memory after the open and after the typing (MiB), where /proc tells it. */
+  rssOpenMiB?: number;
+  rssEndMiB?: number;
+}
+
+/** The server's resident set, from /proc (Linux); undefined elsewhere. */
+function residentMiB(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? round(Number(kb[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Typing as a person types: one server, the 1,000-step procedure alone, a
+ * keystroke every 60 ms for 15 s (the same edit as above), each timed to
+ * its pulled diagnostics. Unlike the back-to-back rounds above, the server
+ * idles between keystrokes and the typing outlasts the two seconds its view
+ * of the skill folder is trusted for; its memory is read before and after.
+ */
+export async function benchTyping(root: string): Promise<Typing> {
+  const everyMs = 60;
+  const forMs = 15_000;
+  const skill = writeAipSkill(path.join(root, 'typing'), 'procedure-1000', 1000);
+  const session = await startServer({ root: path.join(root, 'typing'), pull: true });
+  const doc = { uri: pathToFileURL(skill.file).href, text: skill.text, version: 1 };
+  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: doc.version, text: doc.text } });
+  await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
+  const rssOpenMiB = residentMiB(session.process.pid);
+  const times: number[] = [];
+  const end = performance.now() + forMs;
+  for (let round = 0; performance.now() < end; round++) {
+    times.push(await timedKeystroke(session, doc, round));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  const rssEndMiB = residentMiB(session.process.pid);
+  await session.close();
+  return { steps: 1000, everyMs, forMs, pull: { ...summarize(times), p99: round(percentile(times, 99)), max: round(Math.max(...times)) }, ...(rssOpenMiB !== undefined ? { rssOpenMiB } : {}), ...(rssEndMiB !== undefined ? { rssEndMiB } : {}) };
 }

@@ -3,7 +3,7 @@ import type { CatalogResult } from './catalog';
 import type { PeerRun, ScaleResult } from './check';
 import type { MetaskillEdits } from './metaskill';
 import type { PreviewResult } from './preview';
-import type { Alternated, EditScaling } from './ratios';
+import type { Alternated, EditScaling, Typing } from './ratios';
 import type { PeerLatency, ServerResult } from './server';
 import type { SkillplusResult } from './skillplus';
 import { round, type Summary } from './lib/stats';
@@ -21,6 +21,7 @@ export interface Results {
   library: (Alternated & { corpus: string })[];
   startup: { plain: Alternated; aip: Alternated };
   scaling: EditScaling[];
+  typing: Typing;
   metaskillEdits: MetaskillEdits[];
   preview: PreviewResult[];
   skillplus: SkillplusResult;
@@ -31,7 +32,7 @@ const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 /** The results as the Markdown page the issue asks for: machine, versions, medians, p95, ratios, targets. */
 export function renderResults(results: Results): string {
-  const { analysis, server, yamlls, scale, catalog, peers, library, startup, scaling, metaskillEdits, preview, skillplus } = results;
+  const { analysis, server, yamlls, scale, catalog, peers, library, startup, scaling, typing, metaskillEdits, preview, skillplus } = results;
   const tenThousand = scale.find((row) => row.skills === 10000)!;
   const preview300 = preview.find((row) => row.steps === 300)!;
   const corpusRows = (label: string) => peers.filter((row) => row.corpus === label);
@@ -150,6 +151,14 @@ export function renderResults(results: Results): string {
     '| steps | median / p95 | n |',
     '|---|---|---|',
     ...scaling.map((row) => `| ${row.steps} | ${ms(row.pull)} | ${row.pull.n} |`),
+    '',
+    '## Typing into a 1,000-step procedure (one server)',
+    '',
+    `The same keystroke, into the ${typing.steps}-step procedure alone, one every ${typing.everyMs} ms for ${typing.forMs / 1000} s, as a person types: the server idles between keystrokes, and the typing outlasts the two seconds its view of the skill folder is trusted for before it is checked against the disk. No target is set. Memory is the server's resident set, read from /proc after the open and after the typing.`,
+    '',
+    '| median / p95 | p99 | max | n | server memory after open → after typing |',
+    '|---|---|---|---|---|',
+    `| ${ms(typing.pull)} | ${typing.pull.p99} | ${typing.pull.max} | ${typing.pull.n} | ${typing.rssOpenMiB !== undefined && typing.rssEndMiB !== undefined ? `${typing.rssOpenMiB} → ${typing.rssEndMiB} MiB` : 'not read (no /proc)'} |`,
     '',
     '## MetaSkill: edit latency on the corpus\'s largest compositions (one server)',
     '',

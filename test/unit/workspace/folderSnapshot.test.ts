@@ -74,95 +74,92 @@ test('on the disk, a file read is compared by its modification time and size, no
 // The cache reads the time from Date.now: the clock is moved on, not waited for.
 const waitPastFolderView = () => mock.timers.tick(2100);
 
-test('an expired folder view that still matches the disk keeps its findings; once the disk changed they are worked out again', () => {
+type Findings = { code: string }[];
+
+/**
+ * A generated procedure in a temporary folder (`prepare` changes the folder
+ * first), open in the server's analysis cache, the clock in the test's
+ * hands. `analyse` applies an edit (a replacement) if given and returns the
+ * findings.
+ */
+function withOpenProcedure(steps: number, prepare: (dir: string, root: string) => void, run: (open: { dir: string; root: string; analyse: (edit?: [string, string]) => Findings }) => void): void {
   mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
   const root = mkdtempSync(path.join(tmpdir(), 'sg-folder-view-'));
   try {
-    const skill = writeAipSkill(root, 'procedure', 40);
-    rmSync(path.join(skill.dir, 'references', 'guide.md'));
+    const skill = writeAipSkill(root, 'procedure', steps);
+    prepare(skill.dir, root);
     const fs = new NodeFileSystem();
     const cache = new AnalysisCache(fs, new SkillCatalog(fs));
     const document: OpenDocument = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
-    const type = (from: string, to: string) => {
-      document.text = document.text.replace(from, to);
-      document.version++;
-      return cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics.filter((found) => found.code === 'missing_file');
+    const analyse = (edit?: [string, string]) => {
+      if (edit) {
+        document.text = document.text.replace(edit[0], edit[1]);
+        document.version++;
+      }
+      return cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics;
     };
-    const missing = cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics.filter((found) => found.code === 'missing_file');
+    run({ dir: skill.dir, root, analyse });
+  } finally {
+    mock.timers.reset();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const missingFiles = (findings: Findings) => findings.filter((found) => found.code === 'missing_file');
+const SPACE: [string, string] = ['pass the result on', 'pass the result  on'];
+const UNSPACE: [string, string] = ['pass the result  on', 'pass the result on'];
+
+test('an expired folder view that still matches the disk keeps its findings; once the disk changed they are worked out again', () => {
+  withOpenProcedure(40, (dir) => rmSync(path.join(dir, 'references', 'guide.md')), ({ dir, analyse }) => {
+    const missing = missingFiles(analyse());
     assert.ok(missing.length >= 20, 'every mention of the deleted guide is missing');
 
     waitPastFolderView();
     // The view is asked again and still holds: the findings of the steps the edit left alone are the same objects, not made again.
-    const kept = type('pass the result on', 'pass the result  on');
+    const kept = missingFiles(analyse(SPACE));
     assert.equal(kept.length, missing.length);
     assert.ok(kept.filter((found) => missing.includes(found)).length >= missing.length - 1, 'findings kept with the view');
 
     // The guide written back, with no file event: the next keystroke past the view's time sees it.
-    mkdirSync(path.join(skill.dir, 'references'), { recursive: true });
-    writeFileSync(path.join(skill.dir, 'references', 'guide.md'), '# Guide\n');
-    assert.equal(type('pass the result  on', 'pass the result on').length, missing.length, 'within the view\'s time, its answers stand');
+    mkdirSync(path.join(dir, 'references'), { recursive: true });
+    writeFileSync(path.join(dir, 'references', 'guide.md'), '# Guide\n');
+    assert.equal(missingFiles(analyse(UNSPACE)).length, missing.length, "within the view's time, its answers stand");
     waitPastFolderView();
-    assert.deepEqual(type('pass the result on', 'pass the result  on'), [], 'the view no longer matched the disk');
-  } finally {
-    mock.timers.reset();
-    rmSync(root, { recursive: true, force: true });
-  }
+    assert.deepEqual(missingFiles(analyse(SPACE)), [], 'the view no longer matched the disk');
+  });
 });
 
 test('a link in the folder retargeted: the view is made anew', () => {
-  mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
-  const root = mkdtempSync(path.join(tmpdir(), 'sg-folder-link-'));
-  try {
-    const skill = writeAipSkill(root, 'procedure', 12);
-    const guide = path.join(skill.dir, 'references', 'guide.md');
-    const elsewhere = path.join(root, 'elsewhere');
-    mkdirSync(elsewhere);
-    writeFileSync(path.join(elsewhere, 'guide.md'), readFileSync(guide));
+  const prepare = (dir: string, root: string) => {
+    const guide = path.join(dir, 'references', 'guide.md');
+    mkdirSync(path.join(root, 'elsewhere'));
+    writeFileSync(path.join(root, 'elsewhere', 'guide.md'), readFileSync(guide));
     rmSync(guide);
-    symlinkSync(path.join(elsewhere, 'guide.md'), guide);
-    const fs = new NodeFileSystem();
-    const cache = new AnalysisCache(fs, new SkillCatalog(fs));
-    const document: OpenDocument = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
-    const codes = () => cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics.map((found) => found.code);
-    const before = codes();
-    // The guide now leads out of the skill folder.
+    symlinkSync(path.join(root, 'elsewhere', 'guide.md'), guide);
+  };
+  withOpenProcedure(12, prepare, ({ dir, root, analyse }) => {
+    const codes = (findings: Findings) => findings.map((found) => found.code);
+    const before = codes(analyse());
+    // The guide now leads to a file that does not exist.
+    const guide = path.join(dir, 'references', 'guide.md');
     rmSync(guide);
     symlinkSync(path.join(root, 'missing.md'), guide);
     waitPastFolderView();
-    document.text = document.text.replace('pass the result on', 'pass the result  on');
-    document.version++;
-    assert.notDeepEqual(codes(), before, 'the link is read again');
-  } finally {
-    mock.timers.reset();
-    rmSync(root, { recursive: true, force: true });
-  }
+    assert.notDeepEqual(codes(analyse(SPACE)), before, 'the link is read again');
+  });
 });
 
 test('a folder view that keeps matching the disk is still made anew after a minute, so what it remembers does not pile up', () => {
-  mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
-  const root = mkdtempSync(path.join(tmpdir(), 'sg-folder-age-'));
-  try {
-    const skill = writeAipSkill(root, 'procedure', 12);
-    rmSync(path.join(skill.dir, 'references', 'guide.md'));
-    const fs = new NodeFileSystem();
-    const cache = new AnalysisCache(fs, new SkillCatalog(fs));
-    const document: OpenDocument = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
-    const missing = () => {
-      document.text = document.text.includes('result  on') ? document.text.replace('result  on', 'result on') : document.text.replace('result on', 'result  on');
-      document.version++;
-      return cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics.filter((found) => found.code === 'missing_file');
-    };
-    const first = missing();
+  withOpenProcedure(12, (dir) => rmSync(path.join(dir, 'references', 'guide.md')), ({ analyse }) => {
+    const first = missingFiles(analyse());
     assert.ok(first.length > 0);
+    const last = first[first.length - 1];
     // A keystroke every 2.1 s for just under a minute: the view is checked each time and kept.
-    for (let seconds = 2.1; seconds < 60; seconds += 2.1) {
+    for (let seconds = 2.1, round = 0; seconds < 60; seconds += 2.1, round++) {
       waitPastFolderView();
-      assert.ok(missing().includes(first[first.length - 1]), `kept at ${seconds.toFixed(1)} s`);
+      assert.ok(missingFiles(analyse(round % 2 === 0 ? SPACE : UNSPACE)).includes(last), `kept at ${seconds.toFixed(1)} s`);
     }
     waitPastFolderView();
-    assert.ok(!missing().includes(first[first.length - 1]), 'made anew past a minute');
-  } finally {
-    mock.timers.reset();
-    rmSync(root, { recursive: true, force: true });
-  }
+    assert.ok(!missingFiles(analyse(SPACE)).includes(last) && !missingFiles(analyse(UNSPACE)).includes(last), 'made anew past a minute');
+  });
 });

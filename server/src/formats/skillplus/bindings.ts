@@ -60,8 +60,23 @@ export function itemsInScope(flow: Flow, node: FlowNode, state: StateSchema | un
 /** The type of the field a node writes, for a field the quick fix adds. */
 const WRITTEN_TYPE: Partial<Record<FlowNode['kind'], string>> = { confirm: 'bool', fanout: 'list[str]', ask: 'str', agent: 'str' };
 
+/** A finding of its own span (a copy): findings kept with a node are moved with it, apart from the node's spans. */
 function report(out: Diagnostic[], code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): void {
-  out.push(diagnostic(code, span.file!, span, message, data));
+  out.push(diagnostic(code, span.file!, { ...span }, message, data));
+}
+
+/**
+ * What `nodeBindings` found at a node, for a node flow.py's reader kept
+ * from the last reading (the same object, moved): found again only when
+ * the State or the fan-out items around the node changed. `at`: where the
+ * node started when its findings were last placed.
+ */
+const bindingCache = new WeakMap<FlowNode, { at: number; state: StateSchema; items: Map<string, StateType | undefined>; found: Diagnostic[] }>();
+
+function sameItems(a: Map<string, StateType | undefined>, b: Map<string, StateType | undefined>): boolean {
+  if (a.size !== b.size) return false;
+  const others = [...b];
+  return [...a].every(([name, type], index) => others[index][0] === name && others[index][1] === type);
 }
 
 /**
@@ -75,66 +90,7 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
   const diagnostics: Diagnostic[] = [];
   if (!state?.root) return diagnostics;
   const root = state.root;
-  const unknownPath = (code: Diagnostic['code'], text: FlowText, segments: string[], failedAt: number, candidates: string[], what: string, fieldType: string) => {
-    const suggestion = closestName(segments[failedAt], candidates);
-    const prefix = segments.slice(0, failedAt).join('.');
-    const start = prefix.length > 0 ? prefix.length + 1 : 0;
-    // A missing top-level field can be added to State by a quick fix, with the type its use asks for.
-    const data = { ...(suggestion ? { suggestion } : {}), ...(failedAt === 0 ? { field: segments[0], fieldType } : {}) };
-    report(diagnostics, code, textSpan(text, start, start + segments[failedAt].length), `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`, data);
-  };
-  for (const node of flow.nodes) {
-    for (const [key, text] of [['into', node.into], ['on', node.on], ['over', node.over]] as const) {
-      if (!text) continue;
-      const segments = text.value.split('.');
-      const resolved = resolveStatePath(state, segments);
-      if (!resolved.ok) {
-        unknownPath('unknown_state_path', text, segments, resolved.failedAt, resolved.candidates, `\`${key}="${text.value}"\` of node "${node.id}"`, key === 'over' ? 'list[str]' : key === 'on' ? 'str' : WRITTEN_TYPE[node.kind] ?? 'str');
-        continue;
-      }
-      if (key !== 'into') continue;
-      const { type, nullable } = resolved;
-      const shown = `${typeName(type)}${nullable ? ' | None' : ''}`;
-      if (node.kind === 'confirm' && type.kind !== 'bool') report(diagnostics, 'state_type_mismatch', text.span, `A confirm writes yes or no: \`${text.value}\` must be \`bool\`, not \`${shown}\`.`);
-      if (node.kind === 'ask') {
-        const choices = node.choices.map((choice) => choice.value);
-        const literalHolds = type.kind === 'literal' && choices.every((choice) => type.values.includes(choice));
-        if (type.kind === 'literal' && !literalHolds) {
-          const missing = choices.filter((choice) => !type.values.includes(choice));
-          report(diagnostics, 'state_type_mismatch', text.span, `\`${text.value}\` is ${shown}, which does not hold the choice${missing.length === 1 ? '' : 's'} ${missing.map((choice) => JSON.stringify(choice)).join(', ')}.`);
-        } else if (!['str', 'int', 'float', 'literal'].includes(type.kind)) {
-          report(diagnostics, 'state_type_mismatch', text.span, `An ask writes the user's answer: \`${text.value}\` must be \`str\`, \`int\`, \`float\` or a \`Literal\` of its choices, not \`${shown}\`.`);
-        }
-      }
-      if (node.merge?.value === 'replace' && type.kind !== 'list' && type.kind !== 'dict') {
-        report(diagnostics, 'state_type_mismatch', node.merge.span, `\`merge="replace"\` replaces a list or a dict; \`${text.value}\` is ${shown}, which a write overwrites anyway.`);
-      }
-    }
-    const items = itemsInScope(flow, node, state);
-    for (const placeholder of placeholdersOf(node)) {
-      const segments = placeholder.path.split('.');
-      if (items.has(segments[0])) {
-        const item = items.get(segments[0]);
-        if (segments.length > 1 && item?.kind === 'model') {
-          const model = state.models.get(item.name);
-          const field = model?.fields.find((candidate) => candidate.name === segments[1]);
-          if (!field) report(diagnostics, 'unknown_placeholder', placeholder.span, `\`{${placeholder.path}}\`: ${item.name} has no field \`${segments[1]}\`${model ? ` (it has ${model.fields.map((candidate) => candidate.name).join(', ')})` : ''}.`);
-        }
-        continue;
-      }
-      const resolved = resolveStatePath(state, segments, true);
-      if (resolved.ok) continue;
-      const candidates = resolved.failedAt === 0 ? [...resolved.candidates, ...items.keys()] : resolved.candidates;
-      const suggestion = closestName(segments[resolved.failedAt], candidates);
-      report(
-        diagnostics,
-        'unknown_placeholder',
-        placeholder.span,
-        `\`{${placeholder.path}}\` in node "${node.id}" names no State path${items.size > 0 ? ` and no item in scope (${[...items.keys()].join(', ')})` : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The model would see the braces as they are.`,
-        { ...(suggestion ? { suggestion, replacement: segments.map((segment, index) => (index === resolved.failedAt ? suggestion : segment)).join('.') } : {}), ...(resolved.failedAt === 0 ? { field: segments[0], fieldType: 'str' } : {}) },
-      );
-    }
-  }
+  for (const node of flow.nodes) for (const found of nodeBindings(flow, node, state)) diagnostics.push(found);
   const written = new Set(flow.nodes.flatMap((node) => (node.into ? [node.into.value.split('.')[0]] : [])));
   for (const field of root.fields) {
     if (field.input || written.has(field.name)) continue;
@@ -144,4 +100,79 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
     report(diagnostics, 'state_type_unreadable', field.typeSpan, `skill+ cannot read the type \`${field.typeText}\`: use str, int, float, bool, list[T], dict[str, T], Literal[...], T | None, Optional[T] or a class of this file. Predicates and placeholders on \`${field.name}\` are not type-checked.`);
   }
   return diagnostics;
+}
+
+/** What `checkBindings` finds at one node: its `into`, `on` and `over`, and its placeholders. */
+function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnostic[] {
+  const items = itemsInScope(flow, node, state);
+  const known = bindingCache.get(node);
+  if (known && known.state === state && sameItems(known.items, items)) {
+    const delta = node.span.start - known.at;
+    for (const finding of delta === 0 ? [] : known.found) {
+      finding.span.start += delta;
+      finding.span.end += delta;
+    }
+    known.at = node.span.start;
+    return known.found;
+  }
+  const found: Diagnostic[] = [];
+  const unknownPath = (code: Diagnostic['code'], text: FlowText, segments: string[], failedAt: number, candidates: string[], what: string, fieldType: string) => {
+    const suggestion = closestName(segments[failedAt], candidates);
+    const prefix = segments.slice(0, failedAt).join('.');
+    const start = prefix.length > 0 ? prefix.length + 1 : 0;
+    // A missing top-level field can be added to State by a quick fix, with the type its use asks for.
+    const data = { ...(suggestion ? { suggestion } : {}), ...(failedAt === 0 ? { field: segments[0], fieldType } : {}) };
+    report(found, code, textSpan(text, start, start + segments[failedAt].length), `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`, data);
+  };
+  for (const [key, text] of [['into', node.into], ['on', node.on], ['over', node.over]] as const) {
+    if (!text) continue;
+    const segments = text.value.split('.');
+    const resolved = resolveStatePath(state, segments);
+    if (!resolved.ok) {
+      unknownPath('unknown_state_path', text, segments, resolved.failedAt, resolved.candidates, `\`${key}="${text.value}"\` of node "${node.id}"`, key === 'over' ? 'list[str]' : key === 'on' ? 'str' : WRITTEN_TYPE[node.kind] ?? 'str');
+      continue;
+    }
+    if (key !== 'into') continue;
+    const { type, nullable } = resolved;
+    const shown = `${typeName(type)}${nullable ? ' | None' : ''}`;
+    if (node.kind === 'confirm' && type.kind !== 'bool') report(found, 'state_type_mismatch', text.span, `A confirm writes yes or no: \`${text.value}\` must be \`bool\`, not \`${shown}\`.`);
+    if (node.kind === 'ask') {
+      const choices = node.choices.map((choice) => choice.value);
+      const literalHolds = type.kind === 'literal' && choices.every((choice) => type.values.includes(choice));
+      if (type.kind === 'literal' && !literalHolds) {
+        const missing = choices.filter((choice) => !type.values.includes(choice));
+        report(found, 'state_type_mismatch', text.span, `\`${text.value}\` is ${shown}, which does not hold the choice${missing.length === 1 ? '' : 's'} ${missing.map((choice) => JSON.stringify(choice)).join(', ')}.`);
+      } else if (!['str', 'int', 'float', 'literal'].includes(type.kind)) {
+        report(found, 'state_type_mismatch', text.span, `An ask writes the user's answer: \`${text.value}\` must be \`str\`, \`int\`, \`float\` or a \`Literal\` of its choices, not \`${shown}\`.`);
+      }
+    }
+    if (node.merge?.value === 'replace' && type.kind !== 'list' && type.kind !== 'dict') {
+      report(found, 'state_type_mismatch', node.merge.span, `\`merge="replace"\` replaces a list or a dict; \`${text.value}\` is ${shown}, which a write overwrites anyway.`);
+    }
+  }
+  for (const placeholder of placeholdersOf(node)) {
+    const segments = placeholder.path.split('.');
+    if (items.has(segments[0])) {
+      const item = items.get(segments[0]);
+      if (segments.length > 1 && item?.kind === 'model') {
+        const model = state.models.get(item.name);
+        const field = model?.fields.find((candidate) => candidate.name === segments[1]);
+        if (!field) report(found, 'unknown_placeholder', placeholder.span, `\`{${placeholder.path}}\`: ${item.name} has no field \`${segments[1]}\`${model ? ` (it has ${model.fields.map((candidate) => candidate.name).join(', ')})` : ''}.`);
+      }
+      continue;
+    }
+    const resolved = resolveStatePath(state, segments, true);
+    if (resolved.ok) continue;
+    const candidates = resolved.failedAt === 0 ? [...resolved.candidates, ...items.keys()] : resolved.candidates;
+    const suggestion = closestName(segments[resolved.failedAt], candidates);
+    report(
+      found,
+      'unknown_placeholder',
+      placeholder.span,
+      `\`{${placeholder.path}}\` in node "${node.id}" names no State path${items.size > 0 ? ` and no item in scope (${[...items.keys()].join(', ')})` : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The model would see the braces as they are.`,
+      { ...(suggestion ? { suggestion, replacement: segments.map((segment, index) => (index === resolved.failedAt ? suggestion : segment)).join('.') } : {}), ...(resolved.failedAt === 0 ? { field: segments[0], fieldType: 'str' } : {}) },
+    );
+  }
+  bindingCache.set(node, { at: node.span.start, state, items, found });
+  return found;
 }

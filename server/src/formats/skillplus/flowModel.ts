@@ -35,6 +35,39 @@ function reads(node: FlowNode, fields: Map<string, StateField> | undefined): Por
 }
 
 /**
+ * A flow node's part of the model, but for its stage and the tips and
+ * rules that fire there. A node flow.py's reader kept from the last reading (the same
+ * object, moved) keeps its part while the State is the same: every span in
+ * it is one of the node's own (moved with it) or a placeholder's (moved by
+ * `placeholdersOf`). A node with `until` predicates is read again: the
+ * spans of the paths they read are its model's own.
+ */
+type NodePart = Omit<GraphNode, 'group' | 'attachments'>;
+const graphNodeCache = new WeakMap<FlowNode, { state: StateSchema | undefined; part: NodePart }>();
+
+function graphNodeOf(node: FlowNode, state: StateSchema | undefined, fields: Map<string, StateField> | undefined): NodePart {
+  const known = graphNodeCache.get(node);
+  if (known && known.state === state) {
+    placeholdersOf(node);
+    return known.part;
+  }
+  const part: NodePart = {
+    id: node.id,
+    kind: node.kind as NodeKind,
+    label: node.id,
+    span: node.span,
+    nameSpan: node.idSpan,
+    ...(node.text ? { description: { text: node.text.value, span: node.text.span } } : {}),
+    inputs: reads(node, fields),
+    outputs: node.into ? [port(node.into.value, 'output', node.id, node.into)] : [],
+    links: node.tools.filter((tool) => tool.value.startsWith('scripts/')).map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
+    controlRefs: [],
+  };
+  if (node.until.length === 0) graphNodeCache.set(node, { state, part });
+  return part;
+}
+
+/**
  * The model of a flow: a node per flow node (grouped by stage, with the
  * State fields it reads as inputs and the one it writes as output, the
  * tips and rules that can fire there), control edges in flow order (a
@@ -57,20 +90,8 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
       else firing.set(node, [entry]);
     }
   }
-  const nodes: GraphNode[] = flow.nodes.map((node) => ({
-    id: node.id,
-    kind: node.kind as NodeKind,
-    label: node.id,
-    span: node.span,
-    nameSpan: node.idSpan,
-    ...(node.text ? { description: { text: node.text.value, span: node.text.span } } : {}),
-    inputs: reads(node, fields),
-    outputs: node.into ? [port(node.into.value, 'output', node.id, node.into)] : [],
-    links: node.tools.filter((tool) => tool.value.startsWith('scripts/')).map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
-    controlRefs: [],
-    ...(node.stage ? { group: node.stage } : {}),
-    attachments: firing.get(node.id) ?? [],
-  }));
+  // The stage is set on a kept node by the reading that placed it (it may have moved to another).
+  const nodes: GraphNode[] = flow.nodes.map((node) => ({ ...graphNodeOf(node, state, fields), ...(node.stage ? { group: node.stage } : {}), attachments: firing.get(node.id) ?? [] }));
   const edges: GraphEdge[] = [];
   const edge = (from: string, to: string | undefined, kind: GraphEdge['kind'], label?: string) => {
     if (to !== undefined) edges.push({ from, to, kind, ...(label ? { label } : {}) });

@@ -79,6 +79,13 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
     ['`{s.city}` in ', '`{s.nights}` i', '`{s.name}` in ', '`{budgt}` in n'],
   );
 
+  // A tip now fires in another stage: the kept model nodes say so.
+  const tipAt = (analysis: SkillAnalysis, id: string) => analysis.model.nodes.find((node) => node.id === id)!.attachments!.some((item) => item.id === 'budget-tips');
+  assert.deepEqual([tipAt(renamed, 'route'), tipAt(renamed, 'ok')], [true, false]);
+  write('references/budget-tips.md', 'when: stage=research and budget=low', 'when: stage=decide and budget=low');
+  const retipped = analyse();
+  assert.deepEqual([tipAt(retipped, 'route'), tipAt(retipped, 'ok')], [false, true]);
+
   // A State field the nodes read is renamed: their inputs no longer name a field.
   write('state.py', '    destination: str = ""\n', '    dest: str = ""\n');
   assert.equal(analyse().model.nodes.find((node) => node.id === 'route')!.inputs.length, 0, 'the read of {destination} is no longer a State input');

@@ -35,23 +35,30 @@ function reads(node: FlowNode, fields: Map<string, StateField> | undefined): Por
 }
 
 /**
- * A flow node's part of the model, but for its stage and the tips and
- * rules that fire there. A node flow.py's reader kept from the last reading (the same
- * object, moved) keeps its part while the State is the same: every span in
- * it is one of the node's own (moved with it) or a placeholder's (moved by
- * `placeholdersOf`). A node with `until` predicates is read again: the
- * spans of the paths they read are its model's own.
+ * A flow node's part of the model. A node flow.py's reader kept from the
+ * last reading (the same object, moved) keeps its model node while the
+ * State is the same: every span in it is one of the node's own (moved with
+ * it) or a placeholder's (moved by `placeholdersOf`); its stage (a kept
+ * call may have moved to another) and the tips and rules that fire there
+ * are set again. Like the kept node, it is current only until the next
+ * reading. A node with `until` predicates is made again: the spans of the
+ * paths they read are its model's own.
  */
-type NodePart = Omit<GraphNode, 'group' | 'attachments'>;
-const graphNodeCache = new WeakMap<FlowNode, { state: StateSchema | undefined; part: NodePart }>();
+const graphNodeCache = new WeakMap<FlowNode, { state: StateSchema | undefined; model: GraphNode }>();
 
-function graphNodeOf(node: FlowNode, state: StateSchema | undefined, fields: Map<string, StateField> | undefined): NodePart {
+function graphNodeOf(node: FlowNode, state: StateSchema | undefined, fields: Map<string, StateField> | undefined, attachments: NonNullable<GraphNode['attachments']>): GraphNode {
   const known = graphNodeCache.get(node);
   if (known && known.state === state) {
     placeholdersOf(node);
-    return known.part;
+    const { model } = known;
+    if (model.group !== node.stage) {
+      if (node.stage) model.group = node.stage;
+      else delete model.group;
+    }
+    model.attachments = attachments;
+    return model;
   }
-  const part: NodePart = {
+  const model: GraphNode = {
     id: node.id,
     kind: node.kind as NodeKind,
     label: node.id,
@@ -62,9 +69,11 @@ function graphNodeOf(node: FlowNode, state: StateSchema | undefined, fields: Map
     outputs: node.into ? [port(node.into.value, 'output', node.id, node.into)] : [],
     links: node.tools.filter((tool) => tool.value.startsWith('scripts/')).map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
     controlRefs: [],
+    ...(node.stage ? { group: node.stage } : {}),
+    attachments,
   };
-  if (node.until.length === 0) graphNodeCache.set(node, { state, part });
-  return part;
+  if (node.until.length === 0) graphNodeCache.set(node, { state, model });
+  return model;
 }
 
 /**
@@ -90,8 +99,7 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
       else firing.set(node, [entry]);
     }
   }
-  // The stage is set on a kept node by the reading that placed it (it may have moved to another).
-  const nodes: GraphNode[] = flow.nodes.map((node) => ({ ...graphNodeOf(node, state, fields), ...(node.stage ? { group: node.stage } : {}), attachments: firing.get(node.id) ?? [] }));
+  const nodes: GraphNode[] = flow.nodes.map((node) => graphNodeOf(node, state, fields, firing.get(node.id) ?? []));
   const edges: GraphEdge[] = [];
   const edge = (from: string, to: string | undefined, kind: GraphEdge['kind'], label?: string) => {
     if (to !== undefined) edges.push({ from, to, kind, ...(label ? { label } : {}) });

@@ -8,7 +8,7 @@ import { analyzeSkill } from '../../server/src/analyze';
 import { toGraphJson } from '../../server/src/compile/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { REPO } from './codeServer';
-import { goTo, openFile as openIn, previewFrame, runCommand as runIn, openExamplesWorkbench, type ExamplesWorkbench } from './workbench';
+import { goTo, openFile as openIn, previewFrame, runCommand as runIn, openExamplesWorkbench, screenshotOnFailure, type ExamplesWorkbench } from './workbench';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-preview');
 let workbench: ExamplesWorkbench;
@@ -38,14 +38,14 @@ test('the preview opens beside an example and draws its graph', async () => {
 test('clicking a node moves the editor selection to that step', async () => {
   await preview().locator('#fit').click();
   await preview().locator('.node[data-id="write-report"] .label').click();
-  await page.locator('.statusbar-item', { hasText: /Ln 60, Col 23 \(12 selected\)/ }).waitFor({ timeout: 30000 });
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'click-failed.png'), () => page.locator('.statusbar-item', { hasText: /Ln 60, Col 23 \(12 selected\)/ }).waitFor({ timeout: 30000 }));
 });
 
 test('moving the cursor in the editor highlights the node under it', async () => {
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').fill(':40:5');
   await page.keyboard.press('Enter');
-  await preview().locator('.node.current[data-id="profile-columns"]').waitFor({ timeout: 30000 });
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'follow-cursor-failed.png'), () => preview().locator('.node.current[data-id="profile-columns"]').waitFor({ timeout: 30000 }));
 });
 
 test('typing a new step makes it appear; its misspelt input shows as broken', async () => {
@@ -60,7 +60,7 @@ test('typing a new step makes it appear; its misspelt input shows as broken', as
     await page.keyboard.type(line);
     await page.keyboard.press('Enter');
   }
-  await preview().locator('.node[data-id="publish-report"]').waitFor({ timeout: 30000 });
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'new-step-failed.png'), () => preview().locator('.node[data-id="publish-report"]').waitFor({ timeout: 30000 }));
   await preview().locator('.node[data-id="publish-report"] .port[data-port="report-pth"] .broken-stub').waitFor({ timeout: 30000 });
   // Typing sends a graph per pause; wait for the one of the finished text.
   const expected = ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'publish-report', 'input:csv-path'];

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
-import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, showProblems, type ExamplesWorkbench } from './workbench';
+import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, screenshotOnFailure, showProblems, type ExamplesWorkbench } from './workbench';
 
 /** A skill+ package in the real VS Code: predicate completion and highlighting in a tip, a rename in state.py flagged in flow.py, the flow drawn, the model's context. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-skillplus');
@@ -102,14 +102,7 @@ test('the flow preview opens from flow.py: stages as clusters, nodes by kind; a 
   await preview.locator('#search').fill('write');
   await preview.locator('.node[data-id="write"] .label').click();
   // The node's id is selected in flow.py (line 20, columns 29-33).
-  await page
-    .locator('.statusbar-item', { hasText: 'Ln 20, Col 34 (5 selected)' })
-    .waitFor({ timeout: 30000 })
-    .catch(async (error: unknown) => {
-      // This wait once timed out under the full CI load: keep what the window showed then, for the next look.
-      await page.screenshot({ path: path.join(ARTIFACTS, 'flow-preview-click-failed.png') });
-      throw error;
-    });
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'flow-preview-click-failed.png'), () => page.locator('.statusbar-item', { hasText: 'Ln 20, Col 34 (5 selected)' }).waitFor({ timeout: 30000 }));
 });
 
 test('what the model sees at a node chosen in the preview: the tips for that node and State, with sizes', async () => {

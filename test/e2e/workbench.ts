@@ -55,6 +55,21 @@ export async function goTo(page: Page, line: number, column: number): Promise<vo
 }
 
 /** The graph preview's document, inside VS Code's two webview frames. */
+/**
+ * Runs `wait`; if it fails, keeps a screenshot of the window as it was then
+ * (at `file`) and fails with the same error. For waits that have timed out
+ * now and then under the full CI load, so the next look sees what the
+ * window showed.
+ */
+export async function screenshotOnFailure<T>(page: Page, file: string, wait: () => Promise<T>): Promise<T> {
+  try {
+    return await wait();
+  } catch (error) {
+    await page.screenshot({ path: file }).catch(() => undefined);
+    throw error;
+  }
+}
+
 export function previewFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
 }

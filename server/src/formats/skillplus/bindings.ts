@@ -21,17 +21,22 @@ const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
  */
 const placeholderCache = new WeakMap<FlowNode, { at: number; found: Placeholder[] }>();
 
+/** Moves what was kept with a node (found where the node stood at `known.at`) to where it now starts, `start`. */
+function moveKept(known: { at: number; found: { span: Span }[] }, start: number): void {
+  const delta = start - known.at;
+  for (const item of delta === 0 ? [] : known.found) {
+    item.span.start += delta;
+    item.span.end += delta;
+  }
+  known.at = start;
+}
+
 /** The placeholders of a templated text; `{{` and `}}` are literal braces. */
 export function placeholdersOf(node: FlowNode): Placeholder[] {
   if (!node.text || !TEMPLATED_KINDS.has(node.kind)) return [];
   const known = placeholderCache.get(node);
   if (known) {
-    const delta = node.text.span.start - known.at;
-    for (const placeholder of delta === 0 ? [] : known.found) {
-      placeholder.span.start += delta;
-      placeholder.span.end += delta;
-    }
-    known.at = node.text.span.start;
+    moveKept(known, node.text.span.start);
     return known.found;
   }
   const found: Placeholder[] = [];
@@ -107,12 +112,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
   const items = itemsInScope(flow, node, state);
   const known = bindingCache.get(node);
   if (known && known.state === state && sameItems(known.items, items)) {
-    const delta = node.span.start - known.at;
-    for (const finding of delta === 0 ? [] : known.found) {
-      finding.span.start += delta;
-      finding.span.end += delta;
-    }
-    known.at = node.span.start;
+    moveKept(known, node.span.start);
     return known.found;
   }
   const found: Diagnostic[] = [];

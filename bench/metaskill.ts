@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../test/helpers/lspClient';
+import { keystroke, positionAt } from './lib/keystroke';
 import { since, summarize, type Summary } from './lib/stats';
 
 export interface MetaskillEdits {
@@ -40,18 +41,12 @@ export async function benchMetaskillEdits(corpus: string): Promise<MetaskillEdit
   const at = open.map((doc) => {
     const between = /[A-Za-z] [A-Za-z]/g;
     between.lastIndex = Math.floor(doc.text.length / 2);
-    return between.exec(doc.text)!.index + 1;
+    return positionAt(doc.text, between.exec(doc.text)!.index + 1);
   });
   for (let round = 0; round < EDITS; round++) {
     for (const [index, doc] of open.entries()) {
-      const before = doc.text.slice(0, at[index]);
-      const line = before.split('\n').length - 1;
-      const character = at[index] - before.lastIndexOf('\n') - 1;
-      const inserting = round % 2 === 0;
-      doc.text = inserting ? `${before}x${doc.text.slice(at[index])}` : `${before}${doc.text.slice(at[index] + 1)}`;
-      const range = { start: { line, character }, end: { line, character: inserting ? character : character + 1 } };
       const start = performance.now();
-      await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [{ range, text: inserting ? 'x' : '' }] });
+      await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [keystroke(at[index], round)] });
       await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
       doc.times.push(since(start));
     }

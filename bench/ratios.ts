@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer, type ServerSession } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
+import { keystroke, positionAt, type At } from './lib/keystroke';
 import { runNode } from './lib/run';
 import { percentile, round, summarize, since, type Summary } from './lib/stats';
 
@@ -61,21 +62,15 @@ export interface EditScaling {
 
 const ROUNDS = 100;
 
-/**
- * The bench's keystroke in a generated procedure, timed from didChange to
- * its pulled diagnostics: the middle step's description ("… and pass the
- * result on.") gains an "x" on even rounds and loses it on odd ones.
- */
-async function timedKeystroke(session: ServerSession, doc: { uri: string; text: string; version: number }, round: number): Promise<number> {
-  const middle = doc.text.indexOf('and pass the result on', Math.floor(doc.text.length / 2));
-  const before = doc.text.slice(0, middle);
-  const line = before.split('\n').length - 1;
-  const character = middle - before.lastIndexOf('\n') - 1;
-  const inserting = round % 2 === 0;
-  doc.text = inserting ? `${before}x${doc.text.slice(middle)}` : `${before.slice(0, -1)}${doc.text.slice(middle)}`;
-  const change = inserting ? { range: { start: { line, character }, end: { line, character } }, text: 'x' } : { range: { start: { line, character: character - 1 }, end: { line, character } }, text: '' };
+/** Where the bench types in a generated procedure: the middle step's description, before "and pass the result on". */
+function middleStep(text: string): At {
+  return positionAt(text, text.indexOf('and pass the result on', Math.floor(text.length / 2)));
+}
+
+/** One keystroke (see `keystroke`), timed from didChange to its pulled diagnostics. */
+async function timedKeystroke(session: ServerSession, doc: { uri: string; at: At; version: number }, round: number): Promise<number> {
   const start = performance.now();
-  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [change] });
+  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [keystroke(doc.at, round)] });
   await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
   return since(start);
 }
@@ -88,9 +83,9 @@ async function timedKeystroke(session: ServerSession, doc: { uri: string; text: 
 export async function benchEditScaling(root: string): Promise<EditScaling[]> {
   const skills = [10, 300, 1000].map((steps) => writeAipSkill(path.join(root, 'scaling'), `procedure-${steps}`, steps));
   const session = await startServer({ root: path.join(root, 'scaling'), pull: true });
-  const open = skills.map((skill) => ({ skill, uri: pathToFileURL(skill.file).href, text: skill.text, version: 1, times: [] as number[] }));
+  const open = skills.map((skill) => ({ skill, uri: pathToFileURL(skill.file).href, at: middleStep(skill.text), version: 1, times: [] as number[] }));
   for (const doc of open) {
-    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: 1, text: doc.text } });
+    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: 1, text: doc.skill.text } });
     await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
   }
   for (let round = 0; round < ROUNDS; round++) {
@@ -135,8 +130,8 @@ export async function benchTyping(root: string): Promise<Typing> {
   const forMs = 15_000;
   const skill = writeAipSkill(path.join(root, 'typing'), 'procedure-1000', 1000);
   const session = await startServer({ root: path.join(root, 'typing'), pull: true });
-  const doc = { uri: pathToFileURL(skill.file).href, text: skill.text, version: 1 };
-  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: doc.version, text: doc.text } });
+  const doc = { uri: pathToFileURL(skill.file).href, at: middleStep(skill.text), version: 1 };
+  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: doc.version, text: skill.text } });
   await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
   const rssOpenMiB = residentMiB(session.process.pid);
   const times: number[] = [];

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { positionOf, startServer, type ServerSession } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
+import { keystroke } from './lib/keystroke';
 import { percentile, round, since, summarize, type Summary } from './lib/stats';
 
 const EDITS = 120;
@@ -43,18 +44,6 @@ async function timeRequests(count: number, send: () => Promise<unknown>): Promis
   return times;
 }
 
-/**
- * One edit: a character typed into (then removed from) a step description
- * in the middle of the file, as a person typing would. Returns the change.
- */
-function editAt(text: string, round: number): { text: string; change: object } {
-  const anchor = positionOf(text, 'and pass the result on', 0);
-  const inserting = round % 2 === 0;
-  const range = { start: anchor, end: inserting ? anchor : { line: anchor.line, character: anchor.character + 1 } };
-  const next = inserting ? text.replace('and pass the result on', 'xand pass the result on') : text.replace('xand pass the result on', 'and pass the result on');
-  return { text: next, change: { range, text: inserting ? 'x' : '' } };
-}
-
 /** Waits for the push of `version` without polling: a busy loop here would take a core from the server. */
 async function waitForVersion(session: ServerSession, uri: string, version: number): Promise<void> {
   await session.waitForPush(uri, () => session.pushedVersions.get(uri) === version, 60000);
@@ -75,15 +64,14 @@ async function measureSession(skill: { dir: string; text: string }, uri: string)
   // Push: the server publishes after each change; the latency is change sent → diagnostics for that version.
   // The first EDITS edits after opening are the measure; EDITS more show the server once V8 has compiled its per-edit code.
   const push = await startServer({ root: path.dirname(skill.dir) });
-  let text = skill.text;
-  await push.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+  // The first step's description: where the bench types (see `keystroke`).
+  const at = positionOf(skill.text, 'and pass the result on', 0);
+  await push.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: skill.text } });
   await waitForVersion(push, uri, 1);
   const pushTimes: number[] = [];
   for (let round = 0; round < 2 * EDITS; round++) {
-    const edit = editAt(text, round);
-    text = edit.text;
     const start = performance.now();
-    await push.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [edit.change] });
+    await push.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [keystroke(at, round)] });
     await waitForVersion(push, uri, round + 2);
     pushTimes.push(since(start));
   }
@@ -91,18 +79,15 @@ async function measureSession(skill: { dir: string; text: string }, uri: string)
 
   // Pull: VS Code's way; the latency is change sent → the document diagnostic report back.
   const pull = await startServer({ root: path.dirname(skill.dir), pull: true });
-  text = skill.text;
-  await pull.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+  await pull.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: skill.text } });
   await pull.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
   const pullTimes: number[] = [];
   const completionAfterEdit: number[] = [];
-  const dependsOn = positionOf(text, 'depends_on: [', 'depends_on: ['.length);
+  const dependsOn = positionOf(skill.text, 'depends_on: [', 'depends_on: ['.length);
   // EDITS edits each followed by a pull, then EDITS / 2 each followed by a completion request.
   for (let round = 0; round < EDITS + EDITS / 2; round++) {
-    const edit = editAt(text, round);
-    text = edit.text;
     const start = performance.now();
-    await pull.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [edit.change] });
+    await pull.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [keystroke(at, round)] });
     if (round < EDITS) {
       await pull.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
       pullTimes.push(since(start));
@@ -111,7 +96,8 @@ async function measureSession(skill: { dir: string; text: string }, uri: string)
       completionAfterEdit.push(since(start));
     }
   }
-  const input = positionOf(text, '    inputs:\n      - name: ', '    inputs:\n      - name: '.length + 2);
+  // An even number of keystrokes: the text is the first one again.
+  const input = positionOf(skill.text, '    inputs:\n      - name: ', '    inputs:\n      - name: '.length + 2);
   const completion = await timeRequests(REQUESTS, () => pull.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: dependsOn }));
   const hover = await timeRequests(REQUESTS, () => pull.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: input }));
   const definition = await timeRequests(REQUESTS, () => pull.connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: input }));
@@ -158,23 +144,21 @@ export async function benchYamlLanguageServer(root: string, steps: number, schem
     configurationSections: { yaml: { validate: true, schemas: { [schemaUri]: '*.yaml' }, schemaStore: { enable: false } }, http: {}, '[yaml]': {}, editor: {} },
   });
   await session.connection.sendNotification('workspace/didChangeConfiguration', { settings: { yaml: { validate: true, schemas: { [schemaUri]: '*.yaml' }, schemaStore: { enable: false } } } });
-  let text = skill.procedure;
-  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  const at = positionOf(skill.procedure, 'and pass the result on', 0);
+  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text: skill.procedure } });
   await session.waitForPush(uri, () => true, 60000);
   const times: number[] = [];
   // yaml-language-server publishes without a version: wait for a push after each change.
   for (let round = 0; round < EDITS; round++) {
-    const edit = editAt(text, round);
-    text = edit.text;
     session.pushed.delete(uri);
     const start = performance.now();
-    await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [edit.change] });
+    await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: round + 2 }, contentChanges: [keystroke(at, round)] });
     await session.waitForPush(uri, () => true, 60000);
     times.push(since(start));
   }
-  // Proof that the schema is applied: a key the schema forbids must be reported.
+  // Proof that the schema is applied: a key the schema forbids must be reported (EDITS is even: the text is the first one again).
   session.pushed.delete(uri);
-  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: EDITS + 2 }, contentChanges: [{ text: `always_remember: x\n${text}` }] });
+  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: EDITS + 2 }, contentChanges: [{ text: `always_remember: x\n${skill.procedure}` }] });
   const diagnostics = (await session.waitForPush(uri, (items) => items.length > 0, 60000)).length;
   await session.close();
   return { tool: 'yaml-language-server', how: `node ${path.relative(process.cwd(), peerBin)} --stdio; yaml.schemas maps schemas/aip-0.3.procedure.schema.json to *.yaml; the procedure block saved as procedure.yaml; ${EDITS} single-character edits to a step description, each timed from didChange to the next publishDiagnostics`, editToDiagnostics: summarize(times), diagnostics };

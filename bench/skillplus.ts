@@ -5,6 +5,7 @@ import { openBrowser } from '../test/e2e/browser';
 import { positionOf, startServer } from '../test/helpers/lspClient';
 import { servePreview } from '../test/webview/page';
 import { writeSkillplusPackage } from './lib/generate';
+import { keystroke } from './lib/keystroke';
 import { percentile, round, since, summarize, type Summary } from './lib/stats';
 
 const EDITS = 120;
@@ -29,16 +30,6 @@ export interface SkillplusResult {
   p95PerSession: number[];
   /** `skillgraph/graph` request → the preview laid out (stages as ELK clusters) and drawn in Chromium. */
   preview: { request: Summary; render: Summary; total: Summary };
-}
-
-/** One character typed into (then removed from) a node's instruction in the middle of flow.py. */
-function editAt(text: string, anchor: { line: number; character: number }, round: number): { text: string; change: object } {
-  const inserting = round % 2 === 0;
-  const lines = text.split('\n');
-  const line = lines[anchor.line];
-  lines[anchor.line] = inserting ? line.slice(0, anchor.character) + 'x' + line.slice(anchor.character) : line.slice(0, anchor.character) + line.slice(anchor.character + 1);
-  const range = { start: anchor, end: inserting ? anchor : { line: anchor.line, character: anchor.character + 1 } };
-  return { text: lines.join('\n'), change: { range, text: inserting ? 'x' : '' } };
 }
 
 /**
@@ -67,13 +58,10 @@ export async function benchSkillplus(root: string): Promise<SkillplusResult> {
       await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: tipUri } });
     };
     await diagnose();
-    let text = pkg.flowText;
     const times: number[] = [];
     for (let round = 0; round < EDITS + EDITS / 2; round++) {
-      const edit = editAt(text, middle, round);
-      text = edit.text;
       const start = performance.now();
-      await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri: flowUri, version: round + 2 }, contentChanges: [edit.change] });
+      await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri: flowUri, version: round + 2 }, contentChanges: [keystroke(middle, round)] });
       if (round < EDITS) {
         await diagnose();
         times.push(since(start));

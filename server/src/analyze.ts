@@ -97,11 +97,13 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
 
   // Only OpenSquilla reads a MetaSkill: its YAML reading (PyYAML) and its frontmatter rules decide, whatever the profile.
   // A top-level `kind: meta` line says which reading to try first; the value read decides, and a wrong guess is read again.
+  // Without a value (the YAML does not parse, or holds no mapping) nothing tells the readings apart, as both read the same
+  // syntax: the guess stands, and a keystroke that leaves a MetaSkill's frontmatter broken is not parsed a second time.
   const looksMeta = syntax.frontmatter ? META_KIND_LINE.test(read.text.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end)) : false;
   let frontmatter = readFrontmatter(syntax, file, looksMeta, options.yamlCache);
   let detection = detectFormat(frontmatter.value, syntax);
   const isMeta = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
-  if (isMeta !== looksMeta) {
+  if (isMeta !== looksMeta && frontmatter.value !== undefined) {
     frontmatter = readFrontmatter(syntax, file, isMeta, options.yamlCache);
     detection = detectFormat(frontmatter.value, syntax);
   }

@@ -79,11 +79,11 @@ test('a MetaSkill whose frontmatter does not parse is reported as PyYAML reads i
   const broken = meta(`    - id: inspect_code\n      skill: code-reviewer\n      with:\n        task: |\n          Review the change.\n  x       {{ inputs.user_message }}\n`);
   const { analysis } = analyzeAmong('review', broken, CATALOG);
   assert.ok(analysis.diagnostics.some((item) => item.code === 'invalid_frontmatter'), 'the YAML error is reported');
-  assert.equal(analysis.frontmatter!.doc.options.version, '1.1', 'the reading the `kind: meta` line chose (PyYAML, YAML 1.1) stands');
+  assert.equal(analysis.frontmatter!.doc.directives?.yaml.version, '1.1', 'the reading the `kind: meta` line chose (PyYAML, YAML 1.1) stands');
   // A plain skill's frontmatter broken the same way is read as YAML 1.2, as before.
   const plain = analyzeAmong('plain', '---\nname: plain\ndescription: |\n  One.\n x two\n---\n', {}).analysis;
   assert.ok(plain.diagnostics.some((item) => item.code === 'invalid_frontmatter'));
-  assert.equal(plain.frontmatter!.doc.options.version, '1.2');
+  assert.equal(plain.frontmatter!.doc.directives?.yaml.version, '1.2');
 });
 
 test('invalid_frontmatter: a repeated key outside a MetaSkill, where strict readers reject the file', () => {

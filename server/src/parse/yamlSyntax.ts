@@ -145,28 +145,53 @@ export function pairOf(map: unknown, key: string): Pair<Node, Node | null> | und
   return found;
 }
 
+type Repeated = { key: string; node: Node; first: Node };
+
+/**
+ * The repeated keys found under each list item, by its node. The server's
+ * chunk cache hands back the same nodes for every step an edit did not
+ * touch (see yamlChunks), so a keystroke in a MetaSkill of a hundred steps
+ * walks the step it changed, not the whole frontmatter. A node's keys never
+ * change once parsed: only its ranges move.
+ */
+const repeatedInItem = new WeakMap<Node, Repeated[]>();
+
 /**
  * Keys repeated in one mapping, anywhere in the document, each with the
  * earlier key it repeats (the last one wins where duplicates are allowed).
  */
-export function repeatedKeys(yaml: YamlSyntax): { key: string; node: Node; first: Node }[] {
+export function repeatedKeys(yaml: YamlSyntax): Repeated[] {
   if (yaml.plain) return [];
-  const repeated: { key: string; node: Node; first: Node }[] = [];
-  const visit = (node: unknown) => {
+  const visit = (node: unknown, into: Repeated[]) => {
     if (isMap(node)) {
       const seen = new Map<string, Node>();
       for (const item of (node as YAMLMap<unknown, unknown>).items) {
         if (isScalar(item.key)) {
           const key = String(item.key.value);
           const first = seen.get(key);
-          if (first) repeated.push({ key, node: item.key as Node, first });
+          if (first) into.push({ key, node: item.key as Node, first });
           else seen.set(key, item.key as Node);
         }
-        visit(item.value);
+        visit(item.value, into);
       }
-    } else if (isSeq(node)) for (const item of node.items) visit(item);
+    } else if (isSeq(node)) {
+      for (const item of node.items) {
+        if (!isMap(item)) {
+          visit(item, into);
+          continue;
+        }
+        let found = repeatedInItem.get(item);
+        if (!found) {
+          found = [];
+          visit(item, found);
+          repeatedInItem.set(item, found);
+        }
+        for (const repeated of found) into.push(repeated);
+      }
+    }
   };
-  visit(yaml.doc.contents);
+  const repeated: Repeated[] = [];
+  visit(yaml.doc.contents, repeated);
   return repeated;
 }
 

@@ -77,3 +77,32 @@ test('a step without an id is kept only where it stood: its id is its position',
   assert.ok(!before.includes(step), 'read again at its new position');
   assert.ok(before.includes(after.metaPlan!.steps[9]), 'a named step below it is kept');
 });
+
+test('a key repeated inside a step is reported as a fresh reading reports it while it is typed and removed; one in a step left alone stays reported', () => {
+  const fs = new NodeFileSystem();
+  const file = path.join(DIR, 'meta-short-drama', 'SKILL.md');
+  const original = readFileSync(file, 'utf8');
+  const ids = [...original.matchAll(/^ {4}- id: (\S+)$/gm)].map((match) => match[1]);
+  // The line after a step's id, written twice: the same key twice in one mapping, the last value (the same) kept.
+  const repeatLine = (text: string, id: string) => {
+    const match = new RegExp(`^ {4}- id: ${id}\\n( {6}[\\w-]+: [^\\n]*\\n)`, 'm').exec(text);
+    assert.ok(match, `step ${id} has a key line after its id`);
+    return text.replace(match[0], `${match[0]}${match[1]}`);
+  };
+  const early = repeatLine(original, ids[3]);
+  const middle = ids[Math.floor(ids.length / 2)];
+  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const repeated = (analysis: SkillAnalysis) => analysis.diagnostics.filter((item) => item.code === 'duplicate_key').map((item) => analysis.text.slice(item.span.start, item.span.end + 40).split('\n')[0]);
+  for (const [label, text, count] of [
+    ['one step with a repeated key', early, 1],
+    ['a second one typed', repeatLine(early, middle), 2],
+    ['the second removed', early, 1],
+    ['the first removed too', original, 0],
+  ] as const) {
+    const analysis = analyzeSkill(fs, file, { text, ...caches });
+    const fresh = analyzeSkill(fs, file, { text });
+    assert.equal(repeated(analysis).length, count, label);
+    assert.deepEqual(repeated(analysis), repeated(fresh), label);
+    assert.deepEqual(analysis.diagnostics, fresh.diagnostics, label);
+  }
+});

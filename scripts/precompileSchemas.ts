@@ -12,7 +12,7 @@ for (const [name, schema] of Object.entries(SCHEMAS)) {
   ajv.addSchema(schema);
   exports[name] = schema.$id;
 }
-// A procedure's step on its own, so the analyzer can check an edited procedure step by step (schemaValidation.ts).
+// A step on its own (a procedure's, a composition's), so the analyzer can check an edited list step by step (schemaValidation.ts).
 for (const [name, schema] of Object.entries(STEP_SCHEMAS)) exports[name] = `${schema.$id}${STEP_POINTER}`;
 const target = path.join(__dirname, '..', 'server', 'src', 'checks', 'schemaValidators.generated.js');
 // The schemas' ids go along, so the analyzer finds a schema's validator without loading the schema set (and ajv).

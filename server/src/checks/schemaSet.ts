@@ -13,8 +13,8 @@ export const SCHEMAS = { frontmatter, aip03, aip05, composition } as const;
 
 /** Where a procedure schema defines one step. */
 export const STEP_POINTER = '#/$defs/step';
-/** The procedure schemas whose step is also exported on its own, under these names. */
-export const STEP_SCHEMAS = { aip03Step: aip03, aip05Step: aip05 } as const;
+/** The schemas whose step (of a procedure, of a MetaSkill's composition) is also exported on its own, under these names. */
+export const STEP_SCHEMAS = { aip03Step: aip03, aip05Step: aip05, compositionStep: composition } as const;
 
 /** An ajv that compiles as the analyzer needs: every error (not the first), with the data and schema node (for messages), strict. */
 export function createAjv(options: { source?: boolean } = {}): Ajv2020 {

@@ -60,7 +60,7 @@ export function validateAgainstSchema(schema: { $id?: string }, value: unknown, 
   return diagnostics;
 }
 
-/** Steps a step validator passed, per validator: a procedure's unchanged steps (the chunk cache hands back the same values) are not checked again. */
+/** Steps a step validator passed, per validator: the unchanged steps of a procedure or a composition (the chunk cache hands back the same values) are not checked again. */
 const validSteps = new WeakMap<ValidateFunction, WeakSet<object>>();
 /** Step lists a step validator passed whole, per validator. */
 const validLists = new WeakMap<ValidateFunction, WeakSet<unknown[]>>();
@@ -81,8 +81,8 @@ function stepList(schema: { $id?: string; properties?: unknown }): StepList {
   // The items' validator is the one precompiled for what they refer to, if any.
   const ref = steps?.items?.$ref;
   const step = schema.$id && ref?.startsWith('#') ? validators.get(`${schema.$id}${ref}`) : undefined;
-  // Only a list that says nothing across its items but how many there must be can be checked item by item.
-  if (!steps || !step || Object.keys(steps).some((key) => !['type', 'minItems', 'items', 'description'].includes(key))) return undefined;
+  // Only a list that says nothing across its items but how many there must be can be checked item by item (`x-code` names a diagnostic code, it constrains nothing).
+  if (!steps || !step || Object.keys(steps).some((key) => !['type', 'minItems', 'items', 'description', 'x-code'].includes(key))) return undefined;
   return { minItems: steps.minItems ?? 0, step };
 }
 

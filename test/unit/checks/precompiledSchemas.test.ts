@@ -62,25 +62,30 @@ test('the validators generated at build time report exactly what ajv compiling t
   assert.ok(compared > 400 && failing > 100 && failing < compared, `${compared} values compared, ${failing} with errors`);
 });
 
-test('a procedure checked step by step (unchanged steps skipped) is found valid exactly when ajv finds the whole of it valid', (t) => {
+test('a procedure or a composition checked step by step (unchanged steps skipped) is found valid exactly when ajv finds the whole of it valid', (t) => {
   const runtime = createAjv();
   const root = mkdtempSync(join(tmpdir(), 'sg-steps-'));
   const procedures = [writeAipSkill(root, 'p03', 40), writeAip05Skill(root, 'p05', 40)].map((skill) => parse(skill.procedure) as { steps: Record<string, unknown>[] });
+  // The corpus's largest MetaSkill: its composition, 77 steps.
+  const drama = readFileSync(join(CORPUS, 'metaskill', 'opensquilla-opensquilla', 'meta-short-drama', 'SKILL.md'), 'utf8');
+  procedures.push((parse(/^---\n([\s\S]*?)\n---/.exec(drama)![1]) as { composition: { steps: Record<string, unknown>[] } }).composition);
   const target = (value: unknown) => ({ file: '/x/SKILL.md', yaml: parseYamlRegion(JSON.stringify(value), { start: 0, end: JSON.stringify(value).length }), rootSpan: { start: 0, end: 0 }, defaultCode: 'schema_violation' as const, rootName: 'the procedure', stepsKept: true });
   const next = random(3);
   let valid = 0;
   let invalid = 0;
-  for (const [index, schema] of [SCHEMAS.aip03, SCHEMAS.aip05].entries()) {
+  for (const [index, schema] of [SCHEMAS.aip03, SCHEMAS.aip05, SCHEMAS.composition].entries()) {
     const compiled = runtime.compile(schema);
     const base = procedures[index];
+    // What names a step: an AIP step's `name`, a composition step's `id`.
+    const nameKey = schema === SCHEMAS.composition ? 'id' : 'name';
     // Each variant shares the unchanged steps' objects with the procedure, as the chunk cache does between edits.
     const variants: unknown[] = [base, base];
     for (let round = 0; round < 60; round++) {
       const at = Math.floor(next() * base.steps.length);
       const steps = [...base.steps];
       const kind = round % 6;
-      if (kind === 0) steps[at] = { ...steps[at], name: 5 };
-      else if (kind === 1) steps[at] = Object.fromEntries(Object.entries(steps[at]).filter(([key]) => key !== 'name'));
+      if (kind === 0) steps[at] = { ...steps[at], [nameKey]: 5 };
+      else if (kind === 1) steps[at] = Object.fromEntries(Object.entries(steps[at]).filter(([key]) => key !== nameKey));
       else if (kind === 2) steps[at] = { ...steps[at], surprise: true };
       else if (kind === 3) steps[at] = { ...steps[at], description: `${String(steps[at].description)} edited` };
       else if (kind === 4) steps.splice(1);

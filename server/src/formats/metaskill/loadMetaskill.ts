@@ -26,7 +26,7 @@ export function loadMetaskill(context: FormatContext): FormatResult {
   } else {
     if (!context.frontmatter || !context.frontmatterValue) return { nodes: [], edges: [], diagnostics };
     plan = readComposition(context.frontmatter, syntax.text, context.modelCache);
-    diagnostics.push(...checkPlan(context.frontmatter, file, context.frontmatterAnchor, plan));
+    diagnostics.push(...checkPlan(context.frontmatter, file, context.frontmatterAnchor, plan, context.yamlCache !== undefined));
     // OpenSquilla's lint scans the whole file of a `kind: meta` skill for raw user text.
     diagnostics.push(...checkRawUserMessage(file, syntax.text));
   }

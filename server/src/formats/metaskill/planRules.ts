@@ -14,9 +14,11 @@ export const STEP_KEYS = Object.keys(compositionSchema.$defs.step.properties);
  * What OpenSquilla's plan parser rejects (the skill then never runs as a
  * plan): the structure of `composition`, each step's fields (the schema),
  * duplicate ids, `on_failure` rules, `tool_allowlist` and `clarify` forms.
- * Also the unknown step keys it silently ignores, as warnings.
+ * Also the unknown step keys it silently ignores, as warnings. `stepsKept`:
+ * the steps may be the values an earlier analysis checked (the server's
+ * chunk cache), so the schema looks at the others only.
  */
-export function checkPlan(yaml: YamlSyntax, file: string, anchor: Span, plan: MetaPlan): Diagnostic[] {
+export function checkPlan(yaml: YamlSyntax, file: string, anchor: Span, plan: MetaPlan, stepsKept: boolean): Diagnostic[] {
   const root = yaml.doc.contents as Node | null;
   const compositionPair = pairOf(root, 'composition');
   const kindSpan = nodeSpan(yaml, valueOf(root, 'kind')) ?? anchor;
@@ -31,6 +33,7 @@ export function checkPlan(yaml: YamlSyntax, file: string, anchor: Span, plan: Me
     defaultCode: 'invalid_meta_step',
     rootName: '`composition`',
     basePath: ['composition'],
+    stepsKept,
   });
   for (const step of plan.steps) {
     if (!step.kindSpan || (STEP_KINDS as readonly string[]).includes(step.kind)) continue;

@@ -19,6 +19,8 @@ export interface FileSystem {
   readDirectory(dirPath: string): { name: string; kind: EntryKind }[];
   readFile(filePath: string): Uint8Array | undefined;
   realpath(filePath: string): string | undefined;
+  /** The unsaved text of a file open in the editor (links followed as on disk), for readers of text; undefined for every other file. */
+  openText?(filePath: string): string | undefined;
 }
 
 function kindOf(stats: fs.Stats | fs.Dirent): EntryKind {
@@ -173,6 +175,10 @@ export class ListingCache implements FileSystem {
     return this.inner.realpath(filePath);
   }
 
+  openText(filePath: string): string | undefined {
+    return this.inner.openText?.(filePath);
+  }
+
   /** Whether every folder listed still lists the same entries, in the same order. */
   protected listingsMatch(): boolean {
     for (const [dirPath, listing] of this.listings) {
@@ -299,17 +305,19 @@ type Remembering = { [REMEMBERED]?: { snapshot: AnalysisFileSystem; kind: string
  * `state.py` must reach the checks of `flow.py` before it is saved.
  */
 export class OverlayFileSystem implements FileSystem {
+  private readonly texts = new Map<string, string>();
+  /** Open texts as bytes, made only for a reader of bytes: readers of text take the text (`openText`). */
   private readonly encoded = new Map<string, Uint8Array>();
 
   constructor(private readonly inner: FileSystem, overlays: Map<string, string>) {
-    for (const [file, text] of overlays) this.encoded.set(path.resolve(file), new TextEncoder().encode(text));
+    for (const [file, text] of overlays) this.texts.set(path.resolve(file), text);
   }
 
   stat(filePath: string): EntryStat | undefined {
-    const overlay = this.encoded.get(path.resolve(filePath));
+    const overlay = this.texts.get(path.resolve(filePath));
     const stat = this.inner.stat(filePath);
-    if (!overlay || stat?.kind === 'symlink') return stat;
-    return { kind: 'file', size: overlay.byteLength, mtimeMs: stat?.mtimeMs ?? 0 };
+    if (overlay === undefined || stat?.kind === 'symlink') return stat;
+    return { kind: 'file', size: Buffer.byteLength(overlay, 'utf8'), mtimeMs: stat?.mtimeMs ?? 0 };
   }
 
   readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
@@ -317,13 +325,28 @@ export class OverlayFileSystem implements FileSystem {
   }
 
   readFile(filePath: string): Uint8Array | undefined {
-    // A link is followed as on disk, then the open buffer of its target (if open) is read.
-    const real = this.inner.realpath(filePath) ?? path.resolve(filePath);
-    return this.encoded.get(real) ?? this.encoded.get(path.resolve(filePath)) ?? this.inner.readFile(filePath);
+    const open = this.openFile(filePath);
+    if (!open) return this.inner.readFile(filePath);
+    let bytes = this.encoded.get(open.file);
+    if (!bytes) this.encoded.set(open.file, (bytes = new TextEncoder().encode(open.text)));
+    return bytes;
+  }
+
+  openText(filePath: string): string | undefined {
+    return this.openFile(filePath)?.text;
+  }
+
+  /** A link is followed as on disk, then the open buffer of its target (if open) is read. */
+  private openFile(filePath: string): { file: string; text: string } | undefined {
+    for (const file of [this.inner.realpath(filePath) ?? path.resolve(filePath), path.resolve(filePath)]) {
+      const text = this.texts.get(file);
+      if (text !== undefined) return { file, text };
+    }
+    return undefined;
   }
 
   realpath(filePath: string): string | undefined {
-    return this.inner.realpath(filePath) ?? (this.encoded.has(path.resolve(filePath)) ? path.resolve(filePath) : undefined);
+    return this.inner.realpath(filePath) ?? (this.texts.has(path.resolve(filePath)) ? path.resolve(filePath) : undefined);
   }
 }
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { analyzeSkill } from '../server/src/analyze';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';
-import { yamlRegions } from './lib/floor';
+import { yamlRegions } from './lib/floor.cjs';
 import { writeAipSkill } from './lib/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
 

@@ -1,12 +1,12 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { parse } from 'yaml';
 import { writePlainSkill, writeWorkspace } from './lib/generate';
 import { runNode } from './lib/run';
-import { yamlRegions } from './lib/floor';
+import { skillDirs } from './lib/floor.cjs';
 import { percentile, round } from './lib/stats';
 
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const FLOOR = path.join(__dirname, 'lib', 'floor.cjs');
 
 export interface ScaleResult {
   skills: number;
@@ -21,8 +21,9 @@ export interface ScaleResult {
   msPerSkill: number;
   /** The same with `--jobs 1`, where the default uses more threads. */
   oneThread?: { ms: number; runs: number[]; maxRssMiB: number };
-  /** The floor: bare `yaml.parse` of every SKILL.md's frontmatter and procedure block, one after another, in one process. */
+  /** The floor: bare `yaml.parse` of every SKILL.md's frontmatter and procedure block, in a process of its own; median of RUNS runs, each after a one-thread run of `check`. */
   yamlParseMs: number;
+  yamlParseRuns: number[];
 }
 
 export interface PeerRun {
@@ -37,51 +38,58 @@ export interface PeerRun {
 
 const RUNS = 3;
 
-/** RUNS runs of `skillgraph check` on `dir`, checked for the expected number of skills. */
-function checkRuns(dir: string, count: number, extra: string[]) {
-  const runs = Array.from({ length: RUNS }, () => {
-    const run = runNode(CLI, ['check', dir, '--format', 'json', ...extra]);
-    const report = JSON.parse(run.stdout) as { skills: unknown[]; diagnostics: unknown[] };
-    if (report.skills.length !== count) throw new Error(`expected ${count} skills, found ${report.skills.length}`);
-    return { ms: run.ms, maxRssMiB: run.maxRssMiB, diagnostics: report.diagnostics.length };
-  });
-  return { ms: round(percentile(runs.map((run) => run.ms), 50)), runs: runs.map((run) => round(run.ms)), maxRssMiB: round(Math.max(...runs.map((run) => run.maxRssMiB))), diagnostics: runs[0].diagnostics };
+/** One run of `skillgraph check` on `dir`, checked for the expected number of skills. */
+function checkRun(dir: string, count: number, extra: string[]) {
+  const run = runNode(CLI, ['check', dir, '--format', 'json', ...extra]);
+  const report = JSON.parse(run.stdout) as { skills: unknown[]; diagnostics: unknown[] };
+  if (report.skills.length !== count) throw new Error(`expected ${count} skills, found ${report.skills.length}`);
+  return { ms: run.ms, maxRssMiB: run.maxRssMiB, diagnostics: report.diagnostics.length };
 }
 
-/** What parsing alone costs on a workspace: the YAML of every SKILL.md through `yaml.parse`. */
-function yamlParseFloor(dir: string): number {
-  const start = performance.now();
-  for (const skill of skillDirs(dir)) {
-    for (const region of yamlRegions(readFileSync(path.join(skill, 'SKILL.md'), 'utf8'))) parse(region);
-  }
-  return round(performance.now() - start);
+/** One run of the floor (bench/lib/floor.cjs) on `dir`, checked for the expected number of skills. */
+function floorRun(dir: string, count: number): number {
+  const run = runNode(FLOOR, [dir]);
+  const skills = (JSON.parse(run.stdout) as { skills: number }).skills;
+  if (skills !== count) throw new Error(`the floor parsed ${skills} skills, not ${count}`);
+  return run.ms;
 }
 
-/** `skillgraph check` on workspaces of 100, 1,000 and 10,000 generated skills, by default and on one thread. */
+/** The median, the runs and the largest peak of several runs. */
+function summarizeRuns(runs: { ms: number; maxRssMiB: number }[]) {
+  return { ms: round(percentile(runs.map((run) => run.ms), 50)), runs: runs.map((run) => round(run.ms)), maxRssMiB: round(Math.max(...runs.map((run) => run.maxRssMiB))) };
+}
+
+/**
+ * `skillgraph check` on workspaces of 100, 1,000 and 10,000 generated
+ * skills, by default and on one thread, RUNS times each, every round
+ * followed by a run of the floor, so a busier moment of the machine weighs
+ * on both sides of the ratio.
+ */
 export function benchCheckScale(root: string): ScaleResult[] {
   return [100, 1000, 10000].map((count) => {
     const dir = path.join(root, `workspace-${count}`);
     if (!existsSync(dir)) writeWorkspace(dir, count);
     const text = runNode(CLI, ['check', dir]);
     const threads = Number(/checked on (\d+) threads/.exec(text.stderr)?.[1] ?? 1);
-    const byDefault = checkRuns(dir, count, []);
-    const oneThread = threads > 1 ? checkRuns(dir, count, ['--jobs', '1']) : undefined;
+    const byDefault: ReturnType<typeof checkRun>[] = [];
+    const oneThread: ReturnType<typeof checkRun>[] = [];
+    const floor: number[] = [];
+    for (let round = 0; round < RUNS; round++) {
+      byDefault.push(checkRun(dir, count, []));
+      if (threads > 1) oneThread.push(checkRun(dir, count, ['--jobs', '1']));
+      floor.push(floorRun(dir, count));
+    }
+    const summary = summarizeRuns(byDefault);
     return {
       skills: count,
       threads,
-      ...byDefault,
-      msPerSkill: round(byDefault.ms / count, 3),
-      ...(oneThread ? { oneThread: { ms: oneThread.ms, runs: oneThread.runs, maxRssMiB: oneThread.maxRssMiB } } : {}),
-      yamlParseMs: yamlParseFloor(dir),
+      ...summary,
+      diagnostics: byDefault[0].diagnostics,
+      msPerSkill: round(summary.ms / count, 3),
+      ...(threads > 1 ? { oneThread: summarizeRuns(oneThread) } : {}),
+      yamlParseMs: round(percentile(floor, 50)),
+      yamlParseRuns: floor.map((ms) => round(ms)),
     };
-  });
-}
-
-function skillDirs(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (!entry.isDirectory()) return [];
-    return existsSync(path.join(full, 'SKILL.md')) ? [full] : skillDirs(full);
   });
 }
 

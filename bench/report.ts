@@ -100,13 +100,13 @@ export function renderResults(results: Results): string {
     '',
     'Generated workspaces: three skills in four plain, one in four an AIP 0.3 procedure of 5 to 30 steps with scripts on disk.',
     '',
-    `Each row is the median of ${tenThousand.runs.length} runs (all runs listed); peak memory is the largest of them. \`check\` uses worker threads from 2,000 skills on; the one-thread column is the same run with \`--jobs 1\`. The floor is bare \`yaml.parse\` of every SKILL.md's frontmatter and procedure block in one process (no file checks, no model).`,
+    `Each row is the median of ${tenThousand.runs.length} runs (all runs listed); peak memory is the largest of them. \`check\` uses worker threads from 2,000 skills on; the one-thread column is the same run with \`--jobs 1\`. The floor is bare \`yaml.parse\` of every SKILL.md's frontmatter and procedure block, in a process of its own (\`bench/lib/floor.cjs\`: no file checks, no model); each run of it follows a one-thread run of \`check\`, alternating, and the ratio is of the medians.`,
     '',
-    '| skills | threads | wall time (ms) | runs | per skill (ms) | peak memory (MiB) | one thread (ms) | one thread, peak (MiB) | yaml.parse floor (ms) | diagnostics |',
+    '| skills | threads | wall time (ms) | runs | per skill (ms) | peak memory (MiB) | one thread (ms) | one thread, peak (MiB) | yaml.parse floor (ms): median (runs) | diagnostics |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...scale.map(
       (row) =>
-        `| ${row.skills} | ${row.threads} | ${row.ms} | ${row.runs.join(', ')} | ${row.msPerSkill} | ${row.maxRssMiB} | ${row.oneThread ? `${row.oneThread.ms} (${row.oneThread.runs.join(', ')})` : '–'} | ${row.oneThread?.maxRssMiB ?? '–'} | ${row.yamlParseMs} | ${row.diagnostics} |`,
+        `| ${row.skills} | ${row.threads} | ${row.ms} | ${row.runs.join(', ')} | ${row.msPerSkill} | ${row.maxRssMiB} | ${row.oneThread ? `${row.oneThread.ms} (${row.oneThread.runs.join(', ')})` : '–'} | ${row.oneThread?.maxRssMiB ?? '–'} | ${row.yamlParseMs} (${row.yamlParseRuns.join(', ')}) | ${row.diagnostics} |`,
     ),
     '',
     `Growth from 1,000 to 10,000 skills: time ×${round(tenThousand.ms / scale.find((row) => row.skills === 1000)!.ms)}, memory ×${round(tenThousand.maxRssMiB / scale.find((row) => row.skills === 1000)!.maxRssMiB)}.`,

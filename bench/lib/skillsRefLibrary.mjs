@@ -1,20 +1,12 @@
 // skills-ref through its library, in one process, as a user would script it:
 // every skill folder under the argument validated in turn with `validate`.
 // Prints the number of skills and of problems found, as JSON.
-import { readdirSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { skillDirs } from './floor.cjs';
 
 const [peers, root] = process.argv.slice(2);
 const { validate } = await import(pathToFileURL(path.join(peers, 'node_modules', 'skills-ref', 'dist', 'index.js')).href);
-
-function skillDirs(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (!entry.isDirectory()) return [];
-    const full = path.join(dir, entry.name);
-    return existsSync(path.join(full, 'SKILL.md')) ? [full] : skillDirs(full);
-  });
-}
 
 let problems = 0;
 const dirs = skillDirs(root);

@@ -54,7 +54,6 @@ export async function goTo(page: Page, line: number, column: number): Promise<vo
   await page.locator('.statusbar-item', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
 }
 
-/** The graph preview's document, inside VS Code's two webview frames. */
 /**
  * Runs `wait`; if it fails, keeps a screenshot of the window as it was then
  * (at `file`) and fails with the same error. For waits that have timed out
@@ -70,6 +69,7 @@ export async function screenshotOnFailure<T>(page: Page, file: string, wait: () 
   }
 }
 
+/** The graph preview's document, inside VS Code's two webview frames. */
 export function previewFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
 }

@@ -15,15 +15,15 @@ export type TextRead =
  * reading, so a huge file costs a `stat`, not a read.
  */
 export function readText(fs: FileSystem, filePath: string): TextRead {
-  const stat = fs.stat(filePath);
-  if (!stat) return { kind: 'missing' };
-  if (stat.size > MAX_TEXT_BYTES) return { kind: 'too_large', size: stat.size };
-  // A file open in the editor is read as its text: encoding it to decode the bytes again gives what editorText gives.
+  // A file open in the editor is read as its text (encoding it to decode the bytes again gives what editorText gives), measured once, without a stat.
   const open = fs.openText?.(filePath);
   if (open !== undefined) {
     const size = Buffer.byteLength(open, 'utf8');
     return size > MAX_TEXT_BYTES ? { kind: 'too_large', size } : editorText(open);
   }
+  const stat = fs.stat(filePath);
+  if (!stat) return { kind: 'missing' };
+  if (stat.size > MAX_TEXT_BYTES) return { kind: 'too_large', size: stat.size };
   const bytes = fs.readFile(filePath);
   if (!bytes) return { kind: 'missing' };
   if (bytes.byteLength > MAX_TEXT_BYTES) return { kind: 'too_large', size: bytes.byteLength };

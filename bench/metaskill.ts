@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../test/helpers/lspClient';
-import { keystroke, positionAt } from './lib/keystroke';
+import { positionAt, startServer } from '../test/helpers/lspClient';
+import { keystroke } from './lib/keystroke';
 import { since, summarize, type Summary } from './lib/stats';
 
 export interface MetaskillEdits {

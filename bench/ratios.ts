@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer, type ServerSession } from '../test/helpers/lspClient';
+import { positionAt, startServer, type ServerSession } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
-import { keystroke, positionAt, type At } from './lib/keystroke';
+import { keystroke, type At } from './lib/keystroke';
 import { runNode } from './lib/run';
 import { percentile, round, summarize, since, type Summary } from './lib/stats';
 

@@ -16,9 +16,3 @@ export function keystroke(at: At, round: number): { range: { start: At; end: At 
   const inserting = round % 2 === 0;
   return { range: { start: at, end: inserting ? at : { line: at.line, character: at.character + 1 } }, text: inserting ? 'x' : '' };
 }
-
-/** The position of `offset` in `text`. */
-export function positionAt(text: string, offset: number): At {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
-}

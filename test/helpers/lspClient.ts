@@ -158,8 +158,12 @@ export function positionOf(text: string, needle: string, shift = 0, occurrence =
     at = text.indexOf(needle, at + 1);
     if (at === -1) throw new Error(`"${needle}" not found`);
   }
-  const before = text.slice(0, at + shift);
-  const lines = before.split('\n');
+  return positionAt(text, at + shift);
+}
+
+/** The position of `offset` in `text`. */
+export function positionAt(text: string, offset: number): { line: number; character: number } {
+  const lines = text.slice(0, offset).split('\n');
   return { line: lines.length - 1, character: lines[lines.length - 1].length };
 }
 

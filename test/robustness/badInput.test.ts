@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -83,6 +83,23 @@ test('a 10 MB SKILL.md on disk: checked by the CLI with one located error', () =
   ]);
 });
 
+test('a link to a pipe, a folder or a huge file on disk: the CLI finishes, the links it can read still checked', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sg-special-'));
+  mkdirSync(path.join(dir, 'probe', 'references', 'folder.md'), { recursive: true });
+  writeFileSync(path.join(dir, 'probe', 'SKILL.md'), '---\nname: probe\ndescription: A probe. Use when testing.\n---\n\nSee [pipe](references/pipe.md), [folder](references/folder.md), [huge](references/huge.md) and [guide](references/guide.md).\n');
+  writeFileSync(path.join(dir, 'probe', 'references', 'guide.md'), 'Then [more](more.md).\n');
+  writeFileSync(path.join(dir, 'probe', 'references', 'more.md'), 'More.\n');
+  writeFileSync(path.join(dir, 'probe', 'huge.txt'), Buffer.alloc(5 * 1024 * 1024, 0x61));
+  symlinkSync('../huge.txt', path.join(dir, 'probe', 'references', 'huge.md'));
+  // A pipe nobody writes to: opening it for a read used to wait forever.
+  execFileSync('mkfifo', [path.join(dir, 'probe', 'references', 'pipe.md')]);
+  const result = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'cli.js'), 'check', dir, '--format', 'json'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.signal, null, 'the check did not finish');
+  const report = JSON.parse(result.stdout);
+  assert.deepEqual(report.diagnostics.map((item: { code: string }) => item.code), ['nested_reference']);
+  assert.match(report.diagnostics[0].message, /references\/more\.md/);
+});
+
 test('a procedure over 1 MB, under the size limit, is analysed in full', () => {
   const steps = Array.from({ length: 12000 }, (_, i) => `  - name: step-${i}\n    description: Step ${i}.\n    inputs:\n      - name: v${i}\n    outputs:\n      - name: v${i + 1}\n`).join('');
   const text = `---\nname: probe\ndescription: x\nmetadata:\n  aip:\n    spec: https://example.test/v0.3a3\n    schemaId: https://example.test/v0.3a3/p.json\n---\n\n\`\`\`yaml\npurpose: P.\ntrigger_when: [x]\nsteps:\n${steps}\`\`\`\n`;
@@ -117,6 +134,10 @@ class RecordingFileSystem implements FileSystem {
   readFile(file: string) {
     this.touched.push(file);
     return this.inner.readFile(file);
+  }
+  readWithin(file: string, maxBytes: number) {
+    this.touched.push(file);
+    return this.inner.readWithin(file, maxBytes);
   }
   realpath(file: string) {
     this.touched.push(file);

@@ -89,10 +89,12 @@ function walk(fs: FileSystem, root: string, display: string, realRoot: string, v
     const entries = fs.readDirectory(dir);
     const hasSkill = entries.some((entry) => entry.name === 'SKILL.md');
     for (const entry of entries) {
-      const child = path.join(dir, entry.name);
-      const childShown = shown === '.' ? entry.name : path.join(shown, entry.name);
+      // Paths made by joining strings (path.join normalises each one: a third of the walk, which lists every folder of a workspace):
+      // a folder's path and real path are already normal, and so is its shown path below the argument, which may not be.
+      const child = childPath(dir, entry.name);
+      const childShown = shown === '.' ? entry.name : dir === root ? path.join(shown, entry.name) : childPath(shown, entry.name);
       let kind = entry.kind;
-      let childReal = path.join(real, entry.name);
+      let childReal = childPath(real, entry.name);
       if (kind === 'symlink') {
         const target = fs.realpath(child);
         if (!target || !isWithin(realRoot, target)) continue;
@@ -105,6 +107,11 @@ function walk(fs: FileSystem, root: string, display: string, realRoot: string, v
       else if (!hasSkill && entry.name.toLowerCase() === 'skill.md') discovery.misnamed.push({ file: child, display: childShown });
     }
   }
+}
+
+/** `path.join(dir, name)` for a normal `dir` and a name listed in it. */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 function isWithin(root: string, target: string): boolean {

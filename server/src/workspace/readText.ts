@@ -12,7 +12,8 @@ export type TextRead =
 /**
  * Reads a file as UTF-8 text for analysis. The byte-order mark is removed
  * (and reported) so offsets match what editors show. Checks the size before
- * reading, so a huge file costs a `stat`, not a read.
+ * reading, so a huge file costs an open and a `stat`, not a read; anything
+ * but a regular file (a pipe, a device) reads as missing, never waited on.
  */
 export function readText(fs: FileSystem, filePath: string): TextRead {
   // A file open in the editor is read as its text (encoding it to decode the bytes again gives what editorText gives), measured once, without a stat.
@@ -21,13 +22,9 @@ export function readText(fs: FileSystem, filePath: string): TextRead {
     const size = Buffer.byteLength(open, 'utf8');
     return size > MAX_TEXT_BYTES ? { kind: 'too_large', size } : editorText(open);
   }
-  const stat = fs.stat(filePath);
-  if (!stat) return { kind: 'missing' };
-  if (stat.size > MAX_TEXT_BYTES) return { kind: 'too_large', size: stat.size };
-  const bytes = fs.readFile(filePath);
-  if (!bytes) return { kind: 'missing' };
-  if (bytes.byteLength > MAX_TEXT_BYTES) return { kind: 'too_large', size: bytes.byteLength };
-  return decodeText(bytes);
+  const read = fs.readWithin(filePath, MAX_TEXT_BYTES);
+  if (read.kind === 'bytes') return decodeText(read.bytes);
+  return read;
 }
 
 const PROBE_BYTES = 8000;

@@ -11,7 +11,8 @@ import type { AipMetadata } from './aipMetadata';
  */
 export function checkPackage(fs: FileSystem, dir: string, file: string, metadata: AipMetadata): Diagnostic[] {
   const sourceDir = path.join(dir, 'source');
-  if (fs.stat(sourceDir)?.kind !== 'directory') {
+  // The skill folder's listing says what `source` is, as a stat would (a link is not a folder): discovery listed it already.
+  if (fs.readDirectory(dir).find((entry) => entry.name === 'source')?.kind !== 'directory') {
     return [diagnostic('missing_source_dir', file, metadata.schemaIdSpan, 'An AIP 0.3 package needs a `source/` folder holding the procedure schema (`*.schema.json`) and the original SKILL.md.')];
   }
   const schemaFiles = fs

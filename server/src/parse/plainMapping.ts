@@ -2,29 +2,31 @@ import { isScalar, type CollectionTag, type Schema, type ScalarTag } from 'yaml'
 
 /**
  * The frontmatter nearly every skill has, read without the `yaml` parser:
- * lines of `key: value`, and under a key with no value one level of
- * `key: value` lines indented alike (`metadata:`). A `check` of a few
- * hundred skills spends most of its time building `yaml` documents for
- * five-line frontmatters while the parser's code is still cold; this reads
- * them in a fraction of that.
+ * lines of `key: value`, where a key with no value holds the lines below it
+ * indented further and alike (`metadata:`, an AIP skill's `metadata.aip:`),
+ * to any depth. A `check` of a few hundred skills spends most of its time
+ * building `yaml` documents for five-line frontmatters while the parser's
+ * code is still cold; this reads them in a fraction of that.
  *
  * It answers only where YAML leaves no doubt and gives up (undefined) on
  * anything else: comments, anchors, tags, flow collections, block scalars,
- * a value that runs onto the next line, a key that repeats, an escape or a
- * quote inside a quoted value, a plain value that could end a key early
- * (`: `, ` #`, a trailing `:`) or starts with an indicator, tabs, CR,
- * trailing spaces, control characters, numbers and dates. Then the caller
- * parses with `yaml` as before. Plain scalars are typed by the schema the
- * caller's `yaml` dialect uses (`true`, `null`, PyYAML's `yes`), and only
- * booleans and nulls are taken; keys must read as strings. A test checks the
- * value against `yaml`'s on every corpus frontmatter and on mutations of them.
+ * a value that runs onto the next line, a line indented unlike its
+ * siblings, a key that repeats, an escape or a quote inside a quoted value,
+ * a plain value that could end a key early (`: `, ` #`, a trailing `:`) or
+ * starts with an indicator, tabs, CR, trailing spaces, control characters,
+ * numbers and dates. Then the caller parses with `yaml` as before. Plain
+ * scalars are typed by the schema the caller's `yaml` dialect uses (`true`,
+ * `null`, PyYAML's `yes`), and only booleans and nulls are taken; keys must
+ * read as strings. A test checks the value against `yaml`'s on every corpus
+ * frontmatter and on mutations of them.
  */
 export function readPlainMapping(source: string, schema: Schema): Record<string, unknown> | undefined {
   if (DOUBTFUL_CHARACTER.test(source)) return undefined;
   const root: Record<string, unknown> = {};
-  // The key with no value that the indented lines below it fill, and their indentation once seen.
-  let parent: { key: string; map: Record<string, unknown> | null } | undefined;
-  let childIndent = 0;
+  // The maps open at this line, innermost last, each with the indentation of its keys.
+  const open: { indent: number; map: Record<string, unknown> }[] = [{ indent: 0, map: root }];
+  // A key just read with no value: the lines below it, if indented further, are its map; otherwise it holds null.
+  let parent: { key: string; map: Record<string, unknown>; indent: number } | undefined;
   let lineStart = 0;
   while (lineStart < source.length) {
     let lineEnd = source.indexOf('\n', lineStart);
@@ -33,29 +35,26 @@ export function readPlainMapping(source: string, schema: Schema): Record<string,
     lineStart = lineEnd + 1;
     if (line.length === 0) continue;
     const indent = line.length - line.trimStart().length;
-    if (indent > 0) {
-      if (!parent || (childIndent > 0 && indent !== childIndent)) return undefined;
-      childIndent = indent;
-      const entry = readEntry(line.slice(indent), schema);
-      if (!entry || entry.value === PARENT) return undefined;
-      const map = (parent.map ??= {});
-      if (Object.hasOwn(map, entry.key)) return undefined;
-      map[entry.key] = entry.value;
-      root[parent.key] = map;
-      continue;
-    }
-    const entry = readEntry(line, schema);
-    if (!entry || Object.hasOwn(root, entry.key)) return undefined;
-    if (entry.value === PARENT) {
-      parent = { key: entry.key, map: null };
-      childIndent = 0;
-      root[entry.key] = null;
+    if (parent && indent > parent.indent) {
+      const map: Record<string, unknown> = {};
+      parent.map[parent.key] = map;
+      open.push({ indent, map });
     } else {
-      parent = undefined;
-      root[entry.key] = entry.value;
+      // Back out to the map whose keys sit at this indentation; none there (or deeper than the open map's keys) is not a plain line.
+      while (indent < open[open.length - 1].indent) open.pop();
+      if (indent !== open[open.length - 1].indent) return undefined;
     }
+    parent = undefined;
+    const { map } = open[open.length - 1];
+    const entry = readEntry(line.slice(indent), schema);
+    if (!entry || Object.hasOwn(map, entry.key)) return undefined;
+    if (entry.value === PARENT) {
+      map[entry.key] = null;
+      parent = { key: entry.key, map, indent };
+    } else map[entry.key] = entry.value;
   }
-  return root;
+  // No line at all is an empty document, which YAML reads as null.
+  return Object.keys(root).length > 0 ? root : undefined;
 }
 
 /** Characters whose reading depends on rules this reader leaves to `yaml`: tabs, CR, controls, BOM, lone surrogates, comments. */

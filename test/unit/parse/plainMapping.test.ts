@@ -55,6 +55,10 @@ test('plain lines read as yaml reads them, in both dialects', () => {
     ['metadata:\n  author: me\n  version: "1.0"\nempty:\nlicense: \'MIT\'\n', 'frontmatter', { metadata: { author: 'me', version: '1.0' }, empty: null, license: 'MIT' }],
     ['url: https://example.com/a:b\nspaced:   three spaces in\n\nafter: blank\n', 'frontmatter', { url: 'https://example.com/a:b', spaced: 'three spaces in', after: 'blank' }],
     ['date: 2024-01-01\n', 'frontmatter', { date: '2024-01-01' }], // YAML 1.2's core schema has no dates
+    ['metadata:\n  empty:\nafter: x\n', 'frontmatter', { metadata: { empty: null }, after: 'x' }],
+    // An AIP skill's metadata, two levels deep, then back out two levels at once.
+    ['name: a\nmetadata:\n  aip:\n    spec: https://x.test/v0.3a3\n    schemaId: https://x.test/v0.3a3/p.json\n  other: "1"\nlicense: MIT\n', 'frontmatter', { name: 'a', metadata: { aip: { spec: 'https://x.test/v0.3a3', schemaId: 'https://x.test/v0.3a3/p.json' }, other: '1' }, license: 'MIT' }],
+    ['a:\n    b:\n     c: d\n    e:\nf: ~\n', 'pyyaml', { a: { b: { c: 'd' }, e: null }, f: null }],
   ];
   for (const [source, dialect, value] of cases) {
     const syntax = read(source, dialect);
@@ -80,13 +84,16 @@ test('anything past plain lines is left to yaml, which reports what is wrong wit
     'name: a \n',
     'anchor: &a x\n',
     'metadata:\n  a: x\n   b: y\n',
-    'metadata:\n  empty:\n',
     'a: b:\n',
     'a: b :\n',
     'a: "x\\ty"\n',
-    'metadata:\n  deeper:\n    a: b\n',
+    'metadata:\n  deeper:\n    a: b\n  back: x\n   under: y\n', // a line indented unlike its siblings
+    'metadata:\n  deeper:\n    a: b\n a: c\n', // back out to an indentation no map has
+    'a: x\n  b: y\n', // indented under a key that has a value
     'true: key\n',
     '  indented: first\n',
+    '', // an empty document: null, not an empty map
+    '\n\n',
     '- a list\n',
   ];
   for (const source of declined) assert.equal(read(source, 'frontmatter').plain, undefined, source);
@@ -101,7 +108,7 @@ test('on every corpus and example frontmatter, and on mutations of them, a plain
   assert.ok(sources.length >= 70, `${sources.length} frontmatters`);
   let plain = 0;
   for (const { label, source } of sources) for (const dialect of DIALECTS) if (agreesWithYaml(source, dialect, label)) plain++;
-  // The plain corpus is mostly plain lines (AIP and MetaSkill frontmatters nest deeper): the fast reading must be exercised on real files.
+  // Most corpus frontmatters are plain lines (MetaSkill's hold lists and block scalars): the fast reading must be exercised on real files.
   assert.ok(plain >= 60, `${plain} plain readings of ${sources.length * 2}`);
 
   const next = random(20261201);

@@ -19,25 +19,62 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\S+$/i;
 
 /** Checks `metadata.aip` of an AIP 0.3 frontmatter (the upstream validator's metadata kinds). */
 export function checkAipMetadata(file: string, yaml: YamlSyntax, anchor: Span, out: Diagnostic[]): AipMetadata {
-  const metadataPair = pairOf(yaml.doc.contents, 'metadata');
-  const aipPair = pairOf(metadataPair?.value, 'aip');
-  const aip = aipPair?.value as Node | null | undefined;
-  const aipKeySpan = nodeSpan(yaml, aipPair?.key) ?? anchor;
+  const sound = soundPlainMetadata(yaml);
+  if (sound) {
+    // Nothing to report: the nodes (a parse of the frontmatter by `yaml`) are made only if a package rule needs the span.
+    let span: Span | undefined;
+    return {
+      ...sound,
+      get schemaIdSpan() {
+        return (span ??= aipNodes(yaml, anchor).schemaIdSpan);
+      },
+    };
+  }
+  const { aip, aipKeySpan, schemaIdSpan } = aipNodes(yaml, anchor);
   if (!isMap(aip)) {
     out.push(diagnostic('invalid_aip_metadata', file, nodeSpan(yaml, aip) ?? aipKeySpan, '`metadata.aip` must be a map with `spec` and `schemaId`.'));
     return { schemaIdSpan: aipKeySpan };
   }
   const spec = readUrl(file, yaml, aip, 'spec', aipKeySpan, 'missing_aip_spec', 'invalid_aip_spec', out);
   const schemaId = readUrl(file, yaml, aip, 'schemaId', aipKeySpan, 'missing_aip_schema_id', 'invalid_aip_schema_id', out);
-  const schemaIdSpan = nodeSpan(yaml, valueOf(aip, 'schemaId')) ?? aipKeySpan;
-  if (spec && schemaId) {
-    const specVersion = versionIn(spec);
-    const schemaVersion = versionIn(schemaId);
-    if (specVersion && schemaVersion && specVersion !== schemaVersion) {
-      out.push(diagnostic('aip_spec_mismatch', file, schemaIdSpan, `\`spec\` names AIP ${specVersion} but \`schemaId\` names ${schemaVersion}; both must name the same version.`));
-    }
+  if (spec && schemaId && !sameVersion(spec, schemaId)) {
+    out.push(diagnostic('aip_spec_mismatch', file, schemaIdSpan, `\`spec\` names AIP ${versionIn(spec)} but \`schemaId\` names ${versionIn(schemaId)}; both must name the same version.`));
   }
   return { spec, schemaId, schemaIdSpan };
+}
+
+/** Where `metadata.aip` and its `schemaId` are in the frontmatter. */
+function aipNodes(yaml: YamlSyntax, anchor: Span): { aip: Node | null | undefined; aipKeySpan: Span; schemaIdSpan: Span } {
+  const metadataPair = pairOf(yaml.doc.contents, 'metadata');
+  const aipPair = pairOf(metadataPair?.value, 'aip');
+  const aip = aipPair?.value as Node | null | undefined;
+  const aipKeySpan = nodeSpan(yaml, aipPair?.key) ?? anchor;
+  return { aip, aipKeySpan, schemaIdSpan: (isMap(aip) && nodeSpan(yaml, valueOf(aip, 'schemaId'))) || aipKeySpan };
+}
+
+/**
+ * `spec` and `schemaId` of a frontmatter read as plain lines (its value is
+ * then exactly what its nodes hold), when checking its nodes would find
+ * nothing wrong; undefined when it would, or the reading was not plain.
+ */
+function soundPlainMetadata(yaml: YamlSyntax): { spec: string; schemaId: string } | undefined {
+  if (!yaml.plain) return undefined;
+  const aip = fieldOf(fieldOf(yaml.value, 'metadata'), 'aip');
+  const spec = fieldOf(aip, 'spec');
+  const schemaId = fieldOf(aip, 'schemaId');
+  if (typeof spec !== 'string' || typeof schemaId !== 'string' || !URL_LIKE.test(spec) || !URL_LIKE.test(schemaId) || !sameVersion(spec, schemaId)) return undefined;
+  return { spec, schemaId };
+}
+
+function fieldOf(map: unknown, key: string): unknown {
+  return map !== null && typeof map === 'object' && Object.hasOwn(map, key) ? (map as Record<string, unknown>)[key] : undefined;
+}
+
+/** False only when both name a version and the versions differ. */
+function sameVersion(spec: string, schemaId: string): boolean {
+  const specVersion = versionIn(spec);
+  const schemaVersion = versionIn(schemaId);
+  return !specVersion || !schemaVersion || specVersion === schemaVersion;
 }
 
 function readUrl(

@@ -1,7 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { nodeAtPath, nodeSpan, parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
+import { parseSkillFile } from '../../../server/src/parse/skillFile';
+import { CORPUS } from '../../helpers/corpus';
+import { random } from '../../helpers/random';
 
 test('node spans are file offsets, shifted by the region start', () => {
   const text = 'prefix\nsteps:\n  - name: a\n';
@@ -58,4 +63,51 @@ test('with a cache, a region whose text is unchanged is not parsed again, and re
   const reparsed = parseYamlRegion(changed.text, changed.span, cache);
   assert.notEqual(reparsed.doc, kept.doc);
   assert.equal(changed.text.slice(nodeSpan(reparsed, nodeAtPath(reparsed, ['steps', 0, 'name']).node)!.start).startsWith('z'), true);
+});
+
+test('a region is valued as yaml values it, on corpus YAML, on mutations of it, and past what skills hold', () => {
+  const regions: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'SKILL.md') {
+        const text = readFileSync(full, 'utf8');
+        const syntax = parseSkillFile(text);
+        if (syntax.frontmatter) regions.push(text.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end));
+        for (const match of text.matchAll(/```ya?ml[^\n]*\n([\s\S]*?)```/g)) regions.push(match[1]);
+      }
+    }
+  };
+  walk(CORPUS);
+  assert.ok(regions.length > 90, `${regions.length} regions`);
+  const crafted = [
+    'a: &x {b: 1}\nc: *x\n', // anchors and aliases
+    '<<: {a: 1}\nb: 2\n', // a merge key (a plain key in YAML 1.2)
+    '__proto__: {polluted: true}\n',
+    'toString: x\nconstructor: [1]\n',
+    '? [a, b]\n: c\n', // a key that is a list
+    '1: one\ntrue: yes\n~: nothing\n', // keys that are not strings
+    'a: !!str 12\nb: !!float 1\nc: .inf\nd: 0x1F\n',
+    's: !!set {a, b}\no: !!omap [{a: 1}]\nt: 2001-12-14\nbin: !!binary aGk=\n', // YAML 1.1 types
+    'a: 1\na: 2\n', // a repeated key, kept by the frontmatter dialects
+    '', '~\n', '- a\n- [b, {c: d}]\n',
+  ];
+  const next = random(20261202);
+  const pieces = ['&a ', '*a', '!!str ', '!!set ', '<<: ', '? ', ': ', '- ', '[', '{', '1', 'null', '\n  ', '__proto__: 1\n'];
+  const mutants = Array.from({ length: 400 }, () => {
+    const source = regions[Math.floor(next() * regions.length)];
+    const at = Math.floor(next() * (source.length + 1));
+    return source.slice(0, at) + pieces[Math.floor(next() * pieces.length)] + source.slice(at);
+  });
+  let compared = 0;
+  for (const source of [...regions, ...crafted, ...mutants]) {
+    for (const dialect of ['strict', 'frontmatter', 'pyyaml'] as const) {
+      const yaml = parseYamlRegion(source, { start: 0, end: source.length }, undefined, dialect);
+      if (yaml.problems.length > 0) continue;
+      assert.deepEqual(yaml.value, yaml.doc.toJS({ maxAliasCount: 100 }), `${dialect}:\n${source}`);
+      compared++;
+    }
+  }
+  assert.ok(compared > 1000, `${compared} values compared`);
 });

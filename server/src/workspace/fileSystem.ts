@@ -9,16 +9,16 @@ export interface EntryStat {
   mtimeMs: number;
 }
 
-/**
- * The only way the analyzer touches files. Injected, so tests run on an
- * in-memory tree and the language server can overlay open documents.
- * Paths are absolute. `stat` does not follow links; `realpath` does.
- */
 /** A read that stops at a size: the bytes, or only the size when there are more than asked for. */
 export type BoundedRead = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'too_large'; size: number } | { kind: 'missing' };
 
 const MISSING: BoundedRead = { kind: 'missing' };
 
+/**
+ * The only way the analyzer touches files. Injected, so tests run on an
+ * in-memory tree and the language server can overlay open documents.
+ * Paths are absolute. `stat` does not follow links; `realpath` does.
+ */
 export interface FileSystem {
   stat(filePath: string): EntryStat | undefined;
   readDirectory(dirPath: string): { name: string; kind: EntryKind }[];
@@ -396,14 +396,19 @@ export class OverlayFileSystem implements FileSystem {
 
   readFile(filePath: string): Uint8Array | undefined {
     const open = this.openFile(filePath);
-    if (!open) return this.inner.readFile(filePath);
-    let bytes = this.encoded.get(open.file);
-    if (!bytes) this.encoded.set(open.file, (bytes = new TextEncoder().encode(open.text)));
-    return bytes;
+    return open ? this.bytesOf(open) : this.inner.readFile(filePath);
   }
 
   readWithin(filePath: string, maxBytes: number): BoundedRead {
-    return this.openFile(filePath) ? bounded(this.readFile(filePath), maxBytes) : this.inner.readWithin(filePath, maxBytes);
+    const open = this.openFile(filePath);
+    return open ? bounded(this.bytesOf(open), maxBytes) : this.inner.readWithin(filePath, maxBytes);
+  }
+
+  /** An open file's text as bytes, encoded once. */
+  private bytesOf(open: { file: string; text: string }): Uint8Array {
+    let bytes = this.encoded.get(open.file);
+    if (!bytes) this.encoded.set(open.file, (bytes = new TextEncoder().encode(open.text)));
+    return bytes;
   }
 
   openText(filePath: string): string | undefined {

@@ -60,11 +60,9 @@ export class NodeFileSystem implements FileSystem {
   }
 
   readFile(filePath: string): Uint8Array | undefined {
-    try {
-      return fs.readFileSync(filePath);
-    } catch {
-      return undefined;
-    }
+    // The bounded read with no bound: a pipe or a device is never waited on, whichever reader asks.
+    const read = this.readWithin(filePath, Infinity);
+    return read.kind === 'bytes' ? read.bytes : undefined;
   }
 
   readWithin(filePath: string, maxBytes: number): BoundedRead {

@@ -29,6 +29,10 @@ test('a bounded read on disk: the bytes up to the limit, the size past it, missi
   // A pipe with no writer: reading it would wait forever; it is not a file to read.
   assert.deepEqual(disk.readWithin(at('pipe.md'), 10), { kind: 'missing' });
   assert.deepEqual(readText(disk, at('pipe.md')), { kind: 'missing' });
+  // Reading whole bytes is the same read without a bound.
+  assert.equal(Buffer.from(disk.readFile(at('link.txt'))!).toString('utf8'), '0123456789');
+  assert.equal(disk.readFile(at('empty.txt'))?.byteLength, 0);
+  for (const other of ['pipe.md', 'folder.md', 'gone.md']) assert.equal(disk.readFile(at(other)), undefined, other);
 });
 
 test('every file system answers a bounded read as the disk does, and a snapshot reads a file once for both readers', () => {

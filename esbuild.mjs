@@ -1,6 +1,7 @@
 // Bundles every host into dist/: one self-contained file per entry, so the
 // CLI, the server and the extension run without node_modules beside them.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const common = {
@@ -10,20 +11,30 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
-  // yaml's ES module build: imported functions bind directly, where its CommonJS build puts a getter on every call.
-  alias: { yaml: './node_modules/yaml/browser/index.js' },
+  alias: {
+    // yaml's ES module build: imported functions bind directly, where its CommonJS build puts a getter on every call.
+    yaml: './node_modules/yaml/browser/index.js',
+    // The Python grammar is required lazily (parse/python.ts); a require() would otherwise take lezer's CommonJS builds and
+    // bundle a second @lezer/common beside the ES module one the rest of the code imports.
+    '@lezer/python': './node_modules/@lezer/python/dist/index.js',
+  },
 };
 
 await Promise.all([
   // The CLI: a small launcher (the `skillgraph` command) and the bundle it runs with a code cache.
   build({ ...common, entryPoints: { cli: 'server/src/cli/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
-  build({ ...common, entryPoints: { 'cli-main': 'server/src/cli/main.ts' }, outdir: 'dist' }),
+  // Whitespace minified (names kept, so a stack trace still reads): every `check` reads and decodes this file before it runs.
+  build({ ...common, entryPoints: { 'cli-main': 'server/src/cli/main.ts' }, outdir: 'dist', minifyWhitespace: true }),
   build({ ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
   // `vscode` is provided by the editor's extension host.
   build({ ...common, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
   // The graph preview runs in a browser sandbox: one script and one stylesheet, no remote resources.
   build({ ...common, platform: 'browser', format: 'iife', target: 'chrome120', minify: true, entryPoints: { webview: 'client/webview/main.ts', 'webview-style': 'client/webview/preview.css', context: 'client/webview/context.ts', 'context-style': 'client/webview/context.css' }, outdir: 'dist' }),
 ]);
+
+// One non-ASCII character makes V8 hold the whole bundle as a two-byte string, decoded at twice the cost on every start.
+const nonAscii = /[^\x00-\x7f]/.exec(readFileSync('dist/cli-main.js', 'latin1'));
+if (nonAscii) throw new Error(`dist/cli-main.js holds a non-ASCII character at offset ${nonAscii.index}: write it as a \\u escape in the source`);
 
 // The CLI's code cache: V8's compiled code for everything a check of one skill of each format runs.
 execFileSync(process.execPath, ['dist/cli.js', 'check', ...['csv-report', 'ticket-triage', 'release-notes', 'weekly-digest', 'trip-planner'].map((name) => `examples/${name}`), '--format', 'json'], { env: { ...process.env, SKILLGRAPH_WRITE_CODE_CACHE: '1' }, stdio: 'ignore' });

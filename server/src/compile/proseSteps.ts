@@ -30,7 +30,7 @@ interface Line {
 }
 
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
-const STEP_HEADING = /^(?:(?:step|phase|stage)\s*\d+\s*[:.)\-—–]?|\d+[.)])\s*(.+)$/i;
+const STEP_HEADING = /^(?:(?:step|phase|stage)\s*\d+\s*[:.)\-\u2014\u2013]?|\d+[.)])\s*(.+)$/i;
 const ORDERED_ITEM = /^( {0,3})(\d{1,3})[.)]\s+(.*)$/;
 const PROCESS_HEADING = /\b(steps?|process|procedure|workflow|instructions|how to|usage|checklist)\b/i;
 const SEQUENCE_WORD = /^(?:first|then|next|after that|afterwards|finally|lastly)\b[,:]?\s*/i;

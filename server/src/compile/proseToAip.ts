@@ -41,7 +41,7 @@ function leadingWords(text: string, max: number, least = 2): string[] {
   for (const raw of plain(text).replace(/`[^`]*`/g, ' ').split(/\s+/)) {
     const word = raw.replace(/[^\p{L}\p{N}'-]/gu, '').toLowerCase();
     if (word === '') {
-      if (words.length > 0 && /[.,;:!?—–()]/.test(raw)) break;
+      if (words.length > 0 && /[.,;:!?\u2014\u2013()]/.test(raw)) break;
       continue;
     }
     if (ARTICLES.has(word)) continue;

@@ -3,7 +3,7 @@ import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { nodeSpan, pairOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
 
-const RUNTIME_HEADING = /^#[ \t]+AIP runtime[ \t]*[—–-]+[ \t]*format[ \t]+(\S+)[ \t]*$/m;
+const RUNTIME_HEADING = /^#[ \t]+AIP runtime[ \t]*[\u2014\u2013-]+[ \t]*format[ \t]+(\S+)[ \t]*$/m;
 
 /** Orders AIP versions like `0.4a0` < `0.5a0` < `0.5a1` < `0.5`. */
 export function compareVersions(a: string, b: string): number {

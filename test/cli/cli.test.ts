@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -216,6 +217,38 @@ test('a reader that closes the pipe early ends the run quietly', () => {
   const piped = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${cli}" check "${dir}" --format json | head -c 100 > /dev/null`], { encoding: 'utf8' });
   assert.equal(piped.stderr, '');
   assert.equal(piped.status, 0);
+});
+
+test('a report larger than a full non-blocking pipe arrives whole and in order', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
+  for (let i = 0; i < 400; i++) {
+    mkdirSync(join(dir, `s${i}`));
+    writeFileSync(join(dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`);
+  }
+  const direct = run(['check', dir, '--format', 'json']);
+  const expected = direct.stdout;
+  assert.ok(expected.length > 256 * 1024);
+  // The CLI's stdout is a FIFO made non-blocking, so once its buffer is full and nobody reads, a write fails with EAGAIN
+  // instead of waiting. A spawn makes a child's stdout blocking, so perl sets O_NONBLOCK again before it runs the CLI.
+  const fifo = join(dir, 'out.fifo');
+  spawnSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY);
+  const nonBlocking = 'use Fcntl; fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; exec @ARGV';
+  const child = spawn('perl', ['-e', nonBlocking, process.execPath, cli, 'check', dir, '--format', 'json'], { stdio: ['ignore', writer, 'pipe'] });
+  closeSync(writer);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  // Read nothing until the CLI has met the full pipe.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const chunks: Buffer[] = [];
+  const socket = new Socket({ fd: reader, readable: true, writable: false });
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await new Promise((resolve) => socket.on('end', resolve));
+  assert.equal(await exited, direct.status);
+  assert.equal(stderr, '');
+  assert.equal(Buffer.concat(chunks).toString('utf8'), expected);
 });
 
 test('on a terminal, a progress line on stderr while many skills are checked; never in pipes', () => {

@@ -17,6 +17,7 @@ import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';
 import { formatSarif } from './reporters/sarif';
 import { formatText } from './reporters/text';
+import { printErr, printOut } from './output';
 import { version } from '../../../package.json';
 
 const EXIT_CLEAN = 0;
@@ -29,16 +30,17 @@ const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
 async function runCheck(command: Extract<Command, { command: 'check' }>): Promise<number> {
   const fs = new ListingCache(new NodeFileSystem());
   const discovery = discoverSkills(fs, command.paths, process.cwd());
-  for (const missing of discovery.missing) process.stderr.write(`skillgraph: ${missing}: no such file or folder\n`);
+  for (const missing of discovery.missing) printErr(`skillgraph: ${missing}: no such file or folder\n`);
   if (discovery.missing.length > 0) return EXIT_USAGE;
-  for (const file of discovery.outside) process.stderr.write(`skillgraph: ${file} is not part of a skill (no SKILL.md in its folder or above); skipped\n`);
+  for (const file of discovery.outside) printErr(`skillgraph: ${file} is not part of a skill (no SKILL.md in its folder or above); skipped\n`);
   // A hook passes whatever changed: files of no skill alone are nothing to check, not a mistake.
   if (discovery.skills.length === 0 && discovery.misnamed.length === 0 && discovery.outside.length === command.paths.length) return EXIT_CLEAN;
   if (discovery.skills.length === 0 && discovery.misnamed.length === 0) {
-    process.stderr.write(`skillgraph: no SKILL.md found under ${command.paths.join(', ')}\n`);
+    printErr(`skillgraph: no SKILL.md found under ${command.paths.join(', ')}\n`);
     return EXIT_USAGE;
   }
-  const progress = process.stderr.isTTY && discovery.skills.length > 20;
+  // The count first: asking whether stderr is a terminal loads its stream (see output.ts).
+  const progress = discovery.skills.length > 20 && process.stderr.isTTY;
   const total = discovery.skills.length;
   const jobs = jobsFor(total, command.jobs);
   const parts = await checkSkills(__filename, discovery.skills, {
@@ -46,9 +48,9 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
     catalogRoots: command.catalog.map((root) => path.resolve(root)),
     jobs,
     fs,
-    ...(progress ? { onProgress: (done: number) => process.stderr.write(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),
+    ...(progress ? { onProgress: (done: number) => printErr(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),
   });
-  if (progress) process.stderr.write('\r\x1b[K');
+  if (progress) printErr('\r\x1b[K');
 
   const report = assembleReport(parts, discovery.misnamed);
   const output =
@@ -59,14 +61,14 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
         : command.format === 'github'
           ? formatGithub(report)
           : formatText(report);
-  process.stdout.write(output);
+  printOut(output);
   const counts = countBySeverity(report.diagnostics);
   if (command.format === 'text') {
-    process.stderr.write(`${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`);
+    printErr(`${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`);
   }
   if (counts.error > 0) return EXIT_FINDINGS;
   if (command.maxWarnings !== undefined && counts.warning > command.maxWarnings) {
-    process.stderr.write(`skillgraph: ${counts.warning} warnings, more than --max-warnings ${command.maxWarnings}\n`);
+    printErr(`skillgraph: ${counts.warning} warnings, more than --max-warnings ${command.maxWarnings}\n`);
     return EXIT_FINDINGS;
   }
   return EXIT_CLEAN;
@@ -79,7 +81,7 @@ function skillFileOf(fs: NodeFileSystem, argument: string): { file: string; show
   const isFile = real !== undefined && fs.stat(real)?.kind === 'file';
   const file = isFile ? absolute : path.join(absolute, 'SKILL.md');
   if (!fs.stat(file)) {
-    process.stderr.write(`skillgraph: ${argument}: no SKILL.md there\n`);
+    printErr(`skillgraph: ${argument}: no SKILL.md there\n`);
     return undefined;
   }
   return { file, shownDir: isFile ? path.dirname(argument) : argument };
@@ -94,7 +96,7 @@ function runGraph(command: Extract<Command, { command: 'graph' }>): number {
   const catalog = new SkillCatalog(fs, command.catalog.map((root) => path.resolve(root)));
   const graph = toGraphJson(analyzeSkill(fs, found.file, { profile: command.profile, catalog }), shown);
   const output = command.format === 'mermaid' ? toMermaid(graph) : command.format === 'dot' ? toDot(graph) : JSON.stringify(graph, null, 2) + '\n';
-  process.stdout.write(output);
+  printOut(output);
   return EXIT_CLEAN;
 }
 
@@ -104,14 +106,14 @@ function runContext(command: Extract<Command, { command: 'context' }>): number {
   if (!found) return EXIT_USAGE;
   const analysis = analyzeSkill(fs, found.file);
   if (!analysis.skillplus) {
-    process.stderr.write(`skillgraph: ${command.path} is not a skill+ package (it reads as ${analysis.format})\n`);
+    printErr(`skillgraph: ${command.path} is not a skill+ package (it reads as ${analysis.format})\n`);
     return EXIT_USAGE;
   }
   let state: Record<string, unknown> | undefined;
   if (command.state) {
     const read = readStateFile(command.state);
     if (typeof read === 'string') {
-      process.stderr.write(`skillgraph: ${read}\n`);
+      printErr(`skillgraph: ${read}\n`);
       return EXIT_USAGE;
     }
     state = read;
@@ -119,10 +121,10 @@ function runContext(command: Extract<Command, { command: 'context' }>): number {
   const brief = analysis.syntax ? analysis.text.slice(analysis.syntax.body.start, analysis.syntax.body.end) : '';
   const context = modelContext(analysis.skillplus, brief, analysis.name ?? path.basename(analysis.dir), { node: command.at, ...(state ? { state } : {}), ...(command.event ? { event: command.event } : {}), ...(command.round ? { round: command.round } : {}), ...(command.tool ? { tool: command.tool } : {}) });
   if ('error' in context) {
-    process.stderr.write(`skillgraph: ${context.error}\n`);
+    printErr(`skillgraph: ${context.error}\n`);
     return EXIT_USAGE;
   }
-  process.stdout.write(command.format === 'json' ? JSON.stringify(context, null, 2) + '\n' : formatModelContext(context));
+  printOut(command.format === 'json' ? JSON.stringify(context, null, 2) + '\n' : formatModelContext(context));
   return EXIT_CLEAN;
 }
 
@@ -133,7 +135,7 @@ function runCompile(command: Extract<Command, { command: 'compile' }>): number {
   const catalogRoots = command.catalog.map((root) => path.resolve(root));
   const analysis = analyzeSkill(fs, found.file, { profile: command.profile, catalog: new SkillCatalog(fs, catalogRoots) });
   if (targetsFor(analysis.format).includes(command.to) && command.out === undefined && SINGLE_FILE[command.to] === undefined) {
-    process.stderr.write(`skillgraph: --to ${command.to} makes a package of several files: give --out DIR\n`);
+    printErr(`skillgraph: --to ${command.to} makes a package of several files: give --out DIR\n`);
     return EXIT_USAGE;
   }
   // Printed, the result keeps the skill's own name; written, it takes its folder's.
@@ -143,28 +145,28 @@ function runCompile(command: Extract<Command, { command: 'compile' }>): number {
     result = compileSkill(fs, analysis, command.to, outDir, catalogRoots);
   } catch (error) {
     if (!(error instanceof CompileRefused)) throw error;
-    process.stderr.write(`skillgraph: ${command.path}: ${error.message}\n`);
+    printErr(`skillgraph: ${command.path}: ${error.message}\n`);
     return EXIT_USAGE;
   }
   const lines = resultLines(result);
   const findings = result.diagnostics.map((item) => toReported(item, path.relative(process.cwd(), item.file) || item.file, lines.of(item.file)));
-  process.stderr.write(formatText({ skills: [], diagnostics: findings }));
+  printErr(formatText({ skills: [], diagnostics: findings }));
   const counts = countBySeverity(findings);
   if (counts.error > 0) {
-    process.stderr.write(`skillgraph: ${counts.error} error${counts.error === 1 ? '' : 's'}; nothing was written\n`);
+    printErr(`skillgraph: ${counts.error} error${counts.error === 1 ? '' : 's'}; nothing was written\n`);
     return EXIT_FINDINGS;
   }
   if (command.out === undefined) {
-    process.stdout.write(result.files[0].content);
+    printOut(result.files[0].content);
     return EXIT_CLEAN;
   }
   try {
     const written = writePackage(outDir, result.files, command.force);
-    process.stderr.write(`skillgraph: wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${command.out}${counts.warning > 0 ? ` (${counts.warning} to review, above)` : ''}\n`);
+    printErr(`skillgraph: wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${command.out}${counts.warning > 0 ? ` (${counts.warning} to review, above)` : ''}\n`);
     return EXIT_CLEAN;
   } catch (error) {
     if (!(error instanceof WriteRefused)) throw error;
-    process.stderr.write(`skillgraph: ${error.message}\n`);
+    printErr(`skillgraph: ${error.message}\n`);
     return EXIT_USAGE;
   }
 }
@@ -191,17 +193,17 @@ async function main(argv: string[]): Promise<number> {
     command = parseArgs(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`skillgraph: ${error.message}\n\n${USAGE}\n`);
+      printErr(`skillgraph: ${error.message}\n\n${USAGE}\n`);
       return EXIT_USAGE;
     }
     throw error;
   }
   switch (command.command) {
     case 'help':
-      process.stdout.write(`${USAGE}\n`);
+      printOut(`${USAGE}\n`);
       return EXIT_CLEAN;
     case 'version':
-      process.stdout.write(`${version}\n`);
+      printOut(`${version}\n`);
       return EXIT_CLEAN;
     case 'check':
       return runCheck(command);
@@ -215,17 +217,12 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function fail(error: unknown): void {
-  process.stderr.write(`skillgraph: internal error: ${(error as Error).stack ?? String(error)}\n`);
+  printErr(`skillgraph: internal error: ${(error as Error).stack ?? String(error)}\n`);
   process.exitCode = EXIT_USAGE;
 }
 
 // The same file runs the check threads a large run starts (they get the flag).
 if (!process.argv.includes(CHECK_THREAD_FLAG)) {
-  // A reader that stops early (`skillgraph check | head`) closes the pipe: stop quietly, as other command-line tools do.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? EXIT_CLEAN);
-  });
   main(process.argv.slice(2)).then((code) => (process.exitCode = code), fail);
 } else {
   serveCheckBatches();

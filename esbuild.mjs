@@ -2,7 +2,22 @@
 // CLI, the server and the extension run without node_modules beside them.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import * as nodePath from 'node:path';
 import { build } from 'esbuild';
+
+// `import * as path from 'node:path'` of a CommonJS module makes esbuild copy path's exports, each behind a getter, into
+// a new object in every file that imports it: 22 copies, about 2 ms of every start of the CLI. Read through an ES module
+// made once, path's functions bind directly.
+const pathAsModule = {
+  name: 'node-path-as-module',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?path$/ }, (args) => (args.namespace === 'path-module' ? undefined : { path: 'node:path', namespace: 'path-module' }));
+    build.onLoad({ filter: /.*/, namespace: 'path-module' }, () => ({
+      contents: `const path = require('node:path');\nexport const { ${Object.keys(nodePath).filter((name) => name !== 'default').join(', ')} } = path;\nexport default path;\n`,
+      loader: 'js',
+    }));
+  },
+};
 
 const common = {
   bundle: true,
@@ -11,6 +26,7 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [pathAsModule],
   alias: {
     // yaml's ES module build: imported functions bind directly, where its CommonJS build puts a getter on every call.
     yaml: './node_modules/yaml/browser/index.js',

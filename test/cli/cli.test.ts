@@ -238,6 +238,7 @@ test('a report larger than a full non-blocking pipe arrives whole and in order',
   const child = spawn('perl', ['-e', nonBlocking, process.execPath, cli, 'check', dir, '--format', 'json'], { stdio: ['ignore', writer, 'pipe'] });
   closeSync(writer);
   let stderr = '';
+  assert.ok(child.stderr);
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   // Read nothing until the CLI has met the full pipe.

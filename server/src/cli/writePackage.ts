@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isPackagePath, type CompiledFile } from '../compile/compiled';
 
@@ -13,8 +13,8 @@ function targetOf(outDir: string, relative: string): string {
 /** Whether `target`'s nearest existing folder is inside `root` (the output folder's real path) once links are followed. */
 function staysInside(root: string, target: string): boolean {
   let existing = path.dirname(target);
-  while (!fs.existsSync(existing)) existing = path.dirname(existing);
-  const real = fs.realpathSync(existing);
+  while (!existsSync(existing)) existing = path.dirname(existing);
+  const real = realpathSync(existing);
   return real === root || real.startsWith(root + path.sep);
 }
 
@@ -29,7 +29,7 @@ function staysInside(root: string, target: string): boolean {
  */
 export function writePackage(outDir: string, files: CompiledFile[], force: boolean): string[] {
   const targets = files.map((file) => ({ file, target: targetOf(outDir, file.path) }));
-  const existing = targets.filter(({ target }) => fs.existsSync(target));
+  const existing = targets.filter(({ target }) => existsSync(target));
   if (existing.length > 0 && !force) {
     throw new WriteRefused(`${existing.map(({ target }) => target).join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written (--force replaces ${existing.length === 1 ? 'it' : 'them'})`);
   }
@@ -38,42 +38,42 @@ export function writePackage(outDir: string, files: CompiledFile[], force: boole
   const setAside: { target: string; backup: string }[] = [];
   const placed: string[] = [];
   const makeDir = (dir: string) => {
-    if (fs.existsSync(dir)) {
-      if (!fs.statSync(dir).isDirectory()) throw new Error(`${dir} is a file, not a folder`);
+    if (existsSync(dir)) {
+      if (!statSync(dir).isDirectory()) throw new Error(`${dir} is a file, not a folder`);
       return;
     }
     makeDir(path.dirname(dir));
-    fs.mkdirSync(dir);
+    mkdirSync(dir);
     createdDirs.push(dir);
   };
   const suffix = `.skillgraph-${process.pid}-${Date.now().toString(36)}`;
   try {
     makeDir(outDir);
-    const root = fs.realpathSync(outDir);
+    const root = realpathSync(outDir);
     for (const { file, target } of targets) {
       if (!staysInside(root, target)) throw new WriteRefused(`${file.path}: a link inside the output folder leads out of it; nothing was written`);
       makeDir(path.dirname(target));
       const temp = `${target}${suffix}.tmp`;
       temporary.push(temp);
-      fs.writeFileSync(temp, file.content, { flag: 'wx' });
+      writeFileSync(temp, file.content, { flag: 'wx' });
     }
     for (const [index, { target }] of targets.entries()) {
-      if (fs.existsSync(target)) {
+      if (existsSync(target)) {
         const backup = `${target}${suffix}.old`;
-        fs.renameSync(target, backup);
+        renameSync(target, backup);
         setAside.push({ target, backup });
       }
-      fs.renameSync(temporary[index], target);
+      renameSync(temporary[index], target);
       placed.push(target);
     }
   } catch (error) {
-    for (const target of placed) fs.rmSync(target, { force: true });
-    for (const { target, backup } of setAside) fs.renameSync(backup, target);
-    for (const temp of temporary) fs.rmSync(temp, { force: true });
+    for (const target of placed) rmSync(target, { force: true });
+    for (const { target, backup } of setAside) renameSync(backup, target);
+    for (const temp of temporary) rmSync(temp, { force: true });
     // Deepest first; a folder that is not empty now holds something else's files and stays.
     for (const dir of createdDirs.reverse()) {
       try {
-        fs.rmdirSync(dir);
+        rmdirSync(dir);
       } catch {
         // not ours to empty
       }
@@ -81,6 +81,6 @@ export function writePackage(outDir: string, files: CompiledFile[], force: boole
     if (error instanceof WriteRefused) throw error;
     throw new WriteRefused(`cannot write into ${outDir}: ${(error as Error).message}; nothing was written`);
   }
-  for (const { backup } of setAside) fs.rmSync(backup, { force: true });
+  for (const { backup } of setAside) rmSync(backup, { force: true });
   return targets.map(({ target }) => target);
 }

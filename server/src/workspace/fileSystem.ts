@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { type Dirent, type Stats, closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -33,7 +33,7 @@ export interface FileSystem {
   openText?(filePath: string): string | undefined;
 }
 
-function kindOf(stats: fs.Stats | fs.Dirent): EntryKind {
+function kindOf(stats: Stats | Dirent): EntryKind {
   if (stats.isSymbolicLink()) return 'symlink';
   if (stats.isDirectory()) return 'directory';
   if (stats.isFile()) return 'file';
@@ -44,7 +44,7 @@ function kindOf(stats: fs.Stats | fs.Dirent): EntryKind {
 export class NodeFileSystem implements FileSystem {
   stat(filePath: string): EntryStat | undefined {
     try {
-      const stats = fs.lstatSync(filePath);
+      const stats = lstatSync(filePath);
       return { kind: kindOf(stats), size: stats.size, mtimeMs: stats.mtimeMs };
     } catch {
       return undefined;
@@ -53,7 +53,7 @@ export class NodeFileSystem implements FileSystem {
 
   readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
     try {
-      return fs.readdirSync(dirPath, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
+      return readdirSync(dirPath, { withFileTypes: true }).map((entry) => ({ name: entry.name, kind: kindOf(entry) }));
     } catch {
       return [];
     }
@@ -70,12 +70,12 @@ export class NodeFileSystem implements FileSystem {
     // and the size is the file's own, a link's target's included. Non-blocking, so opening a pipe does not wait for a writer.
     let fd: number;
     try {
-      fd = fs.openSync(filePath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+      fd = openSync(filePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     } catch {
       return MISSING;
     }
     try {
-      const stats = fs.fstatSync(fd);
+      const stats = fstatSync(fd);
       if (!stats.isFile()) return MISSING;
       if (stats.size > maxBytes) return { kind: 'too_large', size: stats.size };
       // The size the fstat gave is read, as readFileSync reads it; a file giving none (as /proc's do) is read to its end, up to the limit.
@@ -89,7 +89,7 @@ export class NodeFileSystem implements FileSystem {
           buffer.copy(larger, 0, 0, length);
           buffer = larger;
         }
-        const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+        const read = readSync(fd, buffer, length, buffer.length - length, null);
         if (read === 0) break;
         length += read;
       }
@@ -97,13 +97,13 @@ export class NodeFileSystem implements FileSystem {
     } catch {
       return MISSING;
     } finally {
-      fs.closeSync(fd);
+      closeSync(fd);
     }
   }
 
   realpath(filePath: string): string | undefined {
     try {
-      return fs.realpathSync(filePath);
+      return realpathSync(filePath);
     } catch {
       return undefined;
     }

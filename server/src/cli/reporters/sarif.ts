@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../checks/diagnostic';
@@ -63,7 +63,7 @@ function artifactUri(file: string): string {
 
 function readIfPresent(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }

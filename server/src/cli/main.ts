@@ -17,7 +17,7 @@ import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';
 import { formatSarif } from './reporters/sarif';
 import { formatText } from './reporters/text';
-import { printErr, printOut } from './output';
+import { exitWith, printErr, printOut } from './output';
 import { version } from '../../../package.json';
 
 const EXIT_CLEAN = 0;
@@ -223,7 +223,7 @@ function fail(error: unknown): void {
 
 // The same file runs the check threads a large run starts (they get the flag).
 if (!process.argv.includes(CHECK_THREAD_FLAG)) {
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code), fail);
+  main(process.argv.slice(2)).then(exitWith, fail);
 } else {
   serveCheckBatches();
 }

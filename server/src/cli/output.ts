@@ -45,6 +45,17 @@ function write(fd: Descriptor, text: string | Uint8Array): void {
   }
 }
 
+/**
+ * Ends the process with `code` once what was printed has gone out. All of it
+ * went out already unless a stream took over (EAGAIN); then Node's own exit
+ * waits for the stream. Exiting at once skips the work V8 still has queued
+ * (a scavenge a one-skill run pays 2 to 3 ms for).
+ */
+export function exitWith(code: number): void {
+  if (streamed.size === 0) process.exit(code);
+  process.exitCode = code;
+}
+
 /** Writes to standard output. */
 export function printOut(text: string | Uint8Array): void {
   write(1, text);

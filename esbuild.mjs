@@ -19,6 +19,15 @@ const pathAsModule = {
   },
 };
 
+// Only skill+ packages parse Python: the CLI and the server load lezer from a file of their own on the first parse
+// (server/src/parse/pythonGrammar.ts), so a run on other skills neither reads nor compiles it.
+const pythonGrammarApart = {
+  name: 'python-grammar-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/pythonGrammar$/ }, () => ({ path: './python-grammar.js', external: true }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -38,10 +47,11 @@ const common = {
 
 await Promise.all([
   // The CLI: a small launcher (the `skillgraph` command) and the bundle it runs with a code cache.
+  build({ ...common, entryPoints: { 'python-grammar': 'server/src/parse/pythonGrammar.ts' }, outdir: 'dist', minifyWhitespace: true }),
   build({ ...common, entryPoints: { cli: 'server/src/cli/launch.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
   // Whitespace minified (names kept, so a stack trace still reads): every `check` reads and decodes this file before it runs.
-  build({ ...common, entryPoints: { 'cli-main': 'server/src/cli/main.ts' }, outdir: 'dist', minifyWhitespace: true }),
-  build({ ...common, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, plugins: [...common.plugins, pythonGrammarApart], entryPoints: { 'cli-main': 'server/src/cli/main.ts' }, outdir: 'dist', minifyWhitespace: true }),
+  build({ ...common, plugins: [...common.plugins, pythonGrammarApart], entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } }),
   // `vscode` is provided by the editor's extension host.
   build({ ...common, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] }),
   // The graph preview runs in a browser sandbox: one script and one stylesheet, no remote resources.

@@ -29,7 +29,7 @@ before(() => {
 
 test('npm pack: what runs and its docs, nothing else', () => {
   const files = packed.files.map((file) => file.path).sort();
-  assert.deepEqual(files.filter((file) => !file.startsWith('docs/rules/')), ['LICENSE', 'README.md', 'dist/cli-main.cache', 'dist/cli-main.js', 'dist/cli.js', 'dist/server.js', 'package.json']);
+  assert.deepEqual(files.filter((file) => !file.startsWith('docs/rules/')), ['LICENSE', 'README.md', 'dist/cli-main.cache', 'dist/cli-main.js', 'dist/cli.js', 'dist/python-grammar.cache', 'dist/python-grammar.js', 'dist/server.js', 'package.json']);
   assert.ok(files.includes('docs/rules/name_mismatch.md'));
   const manifest = JSON.parse(readFileSync(path.join(prefix, 'lib', 'node_modules', 'skillgraph', 'package.json'), 'utf8'));
   assert.equal(manifest.dependencies, undefined, 'the bundles need no dependency at run time');
@@ -43,6 +43,10 @@ test('the installed skillgraph checks skills: exit 0 clean, 1 with errors, SARIF
   assert.equal(clean.status, 0, clean.stderr);
   assert.match(clean.stdout, /csv-report\/SKILL\.md:28:15: information: .* \[external_input\]/);
   assert.match(clean.stderr, /1 skill checked: 0 errors/);
+  // A skill+ package: the Python grammar is a bundle of its own, loaded on the first parse of flow.py.
+  const skillplus = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['check', path.join(EXAMPLES, 'trip-planner'), path.join(EXAMPLES, 'mistakes', 'broken-flow')], { env: bareEnv(), encoding: 'utf8' });
+  assert.match(skillplus.stdout, /broken-flow\/flow\.py:\d+:\d+: error: /);
+  assert.match(skillplus.stderr, /2 skills checked/);
   const broken = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['check', path.join(EXAMPLES, 'mistakes', 'broken-procedure'), '--format', 'sarif'], { env: bareEnv(), encoding: 'utf8' });
   assert.equal(broken.status, 1, broken.stderr);
   const rules: { id: string; helpUri?: string }[] = JSON.parse(broken.stdout).runs[0].tool.driver.rules;
@@ -58,6 +62,10 @@ test('the installed skillgraph-server answers an editor over stdio', async () =>
     const codes = (await session.pullDiagnostics(uri)).map((item) => item.code);
     assert.ok(codes.includes('name_mismatch'), codes.join(', '));
     assert.ok(codes.includes('dependency_cycle'), codes.join(', '));
+    // flow.py is read with the Python grammar, a bundle of its own beside the server's.
+    const flow = await session.open(path.join(EXAMPLES, 'mistakes', 'broken-flow', 'flow.py'));
+    const flowCodes = (await session.pullDiagnostics(flow)).map((item) => item.code);
+    assert.ok(flowCodes.includes('predicate_syntax'), flowCodes.join(', '));
   } finally {
     await session.close();
   }

@@ -1,14 +1,14 @@
-import { TreeFragment, type SyntaxNode, type Tree } from '@lezer/common';
-import type * as LezerPython from '@lezer/python';
+import type { SyntaxNode, Tree, TreeFragment } from '@lezer/common';
+import type * as PythonGrammar from './pythonGrammar';
 import type { Span } from './lineIndex';
 import { ownCopy } from './ownCopy';
 import { changedRegion } from './textChange';
 
-let grammar: typeof LezerPython.parser | undefined;
+let grammar: typeof PythonGrammar | undefined;
 
-/** The Python grammar is built on first use: only skill+ packages need it, and building it costs every other run's start-up several milliseconds. */
-function pythonParser(): typeof LezerPython.parser {
-  grammar ??= (require('@lezer/python') as typeof LezerPython).parser;
+/** The Python grammar is loaded on first use (see pythonGrammar.ts): only skill+ packages need it. */
+function lezer(): typeof PythonGrammar {
+  grammar ??= require('./pythonGrammar') as typeof PythonGrammar;
   return grammar;
 }
 
@@ -32,7 +32,7 @@ export interface PythonSyntax {
  * language server reparses flow.py on every keystroke.
  */
 export function parsePython(file: string, text: string, previous?: PythonSyntax): PythonSyntax {
-  const parser = pythonParser();
+  const { parser } = lezer();
   const tree = previous ? parser.parse(text, changedFragments(previous, text)) : parser.parse(text);
   const errors: Span[] = [];
   tree.iterate({
@@ -49,6 +49,7 @@ function changedFragments(previous: PythonSyntax, text: string): readonly TreeFr
   const { before: start, after } = changedRegion(old, text);
   const endOld = old.length - after;
   const endNew = text.length - after;
+  const { TreeFragment } = lezer();
   return TreeFragment.applyChanges(TreeFragment.addTree(previous.tree), [{ fromA: start, toA: endOld, fromB: start, toB: endNew }]);
 }
 

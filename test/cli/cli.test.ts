@@ -450,20 +450,24 @@ test('MetaSkill, --catalog: skills under another folder are composable too', () 
   assert.equal(run(['check', join(dir, 'plans'), '--catalog', join(dir, 'shared')]).status, 0);
 });
 
-test('the launcher runs the CLI with its code cache, and without it or with one that does not fit', () => {
+test('the launcher runs the CLI with its code caches, and without them or with ones that do not fit', () => {
   const copy = mkdtempSync(join(tmpdir(), 'sg-launch-'));
   mkdirSync(join(copy, 'dist'));
-  for (const file of ['cli.js', 'cli-main.js']) cpSync(join(root, 'dist', file), join(copy, 'dist', file));
-  const check = () => spawnSync(process.execPath, [join(copy, 'dist', 'cli.js'), 'check', join(root, 'examples', 'mistakes', 'skipped-skill')], { encoding: 'utf8' });
-  const expected = run(['check', 'examples/mistakes/skipped-skill']);
+  for (const file of ['cli.js', 'cli-main.js', 'python-grammar.js']) cpSync(join(root, 'dist', file), join(copy, 'dist', file));
+  // A plain skill, and a skill+ package, whose flow.py needs the Python grammar's bundle.
+  const skills = [join(root, 'examples', 'mistakes', 'skipped-skill'), join(root, 'examples', 'mistakes', 'broken-flow')];
+  const check = () => spawnSync(process.execPath, [join(copy, 'dist', 'cli.js'), 'check', ...skills], { encoding: 'utf8' });
+  const expected = run(['check', ...skills]);
   assert.equal(expected.status, 1);
-  // No cache beside the bundle.
+  assert.match(expected.stdout, /unquoted_colon/);
+  assert.match(expected.stdout, /broken-flow\/flow\.py:\d+:\d+: error: .*\[predicate_syntax\]/);
+  // No cache beside the bundles.
   const without = check();
   assert.equal(without.status, 1, without.stderr);
-  assert.match(without.stdout, /unquoted_colon/);
-  // A cache V8 cannot use (another build's, damaged): refused, the bundle compiles as usual.
-  writeFileSync(join(copy, 'dist', 'cli-main.cache'), readFileSync(join(root, 'dist', 'cli-main.cache')).subarray(0, 1000));
+  assert.equal(without.stdout, expected.stdout);
+  // Caches V8 cannot use (another build's, damaged): refused, the bundles compile as usual.
+  for (const cache of ['cli-main.cache', 'python-grammar.cache']) writeFileSync(join(copy, 'dist', cache), readFileSync(join(root, 'dist', cache)).subarray(0, 1000));
   const damaged = check();
   assert.equal(damaged.status, 1, damaged.stderr);
-  assert.equal(damaged.stdout, without.stdout);
+  assert.equal(damaged.stdout, expected.stdout);
 });

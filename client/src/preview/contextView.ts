@@ -9,6 +9,7 @@ import type { ContextHostMessage, ContextNode, ContextPageMessage } from '../../
 import type { SkillInfo } from '../extension';
 import { skillEditor } from '../skillEditor';
 import { nodeAtCursor } from './nodeAtCursor';
+import { keepFocusAfterReveal } from './keepFocus';
 
 interface Shown {
   panel: vscode.WebviewPanel;
@@ -78,7 +79,8 @@ export class ContextViews implements vscode.Disposable {
     // Only a file of this package, named relative to its folder.
     const file = path.resolve(path.dirname(skill.fsPath), message.file);
     if (path.relative(path.dirname(skill.fsPath), file).startsWith('..')) return;
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { viewColumn: vscode.ViewColumn.One });
+    keepFocusAfterReveal(shown.panel, editor);
   }
 
   private async graph(skill: vscode.Uri): Promise<GraphJson | null> {

@@ -8,6 +8,7 @@ import { previewHtml } from '../../webview/html';
 import type { DirectionChoice, HostMessage, WebviewMessage } from '../../webview/protocol';
 import type { SkillInfo } from '../extension';
 import { nodeAtCursor } from './nodeAtCursor';
+import { keepFocusAfterReveal } from './keepFocus';
 
 const DIRECTION_KEY = 'skillgraph.preview.direction';
 /** Typing pauses this long before the graph is rebuilt. */
@@ -93,6 +94,7 @@ export class GraphPreviews implements vscode.Disposable {
         const range = new vscode.Range(message.range.start.line, message.range.start.character, message.range.end.line, message.range.end.character);
         editor.selection = new vscode.Selection(range.start, range.end);
         editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+        keepFocusAfterReveal(panel, editor);
         return;
       }
       case 'openSkill': {

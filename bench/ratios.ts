@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { positionAt, startServer, type ServerSession } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
 import { keystroke, type At } from './lib/keystroke';
@@ -61,6 +62,13 @@ export interface EditScaling {
   pull: Summary;
   /** Each session's p95 alone. */
   p95PerSession: number[];
+  /**
+   * The same keystrokes applied by the server's document library alone, in
+   * the bench's process, with no server and no analysis: what taking the
+   * change costs before any analysis starts (for an incremental change it
+   * makes the edited text one new flat string).
+   */
+  documentUpdate: Summary;
 }
 
 const ROUNDS = 100;
@@ -104,7 +112,31 @@ export async function benchEditScaling(root: string): Promise<EditScaling[]> {
     await session.close();
     sessions.push(open.map((doc) => doc.times));
   }
-  return skills.map((skill, at) => ({ steps: skill.steps, pull: summarize(sessions.flatMap((times) => times[at])), p95PerSession: sessions.map((times) => round(percentile(times[at], 95))) }));
+  return skills.map((skill, at) => ({
+    steps: skill.steps,
+    pull: summarize(sessions.flatMap((times) => times[at])),
+    p95PerSession: sessions.map((times) => round(percentile(times[at], 95))),
+    documentUpdate: documentUpdate(skill.text, middleStep(skill.text), SESSIONS * ROUNDS),
+  }));
+}
+
+/**
+ * `rounds` keystrokes applied to `text` by vscode-languageserver-textdocument,
+ * as the server's document manager applies each didChange, each timed alone.
+ * V8 cannot keep a string of over 128 KB in its ordinary heap pages, so each
+ * new text of a large procedure is a large object of its own, mapped afresh.
+ */
+function documentUpdate(text: string, at: At, rounds: number): Summary {
+  const document = TextDocument.create('file:///bench/SKILL.md', 'markdown', 1, text);
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const start = performance.now();
+    TextDocument.update(document, [keystroke(at, round)], round + 2);
+    times.push(since(start));
+  }
+  // The keystrokes leave the text as it was (an even number of them): a check that they applied where the server's do.
+  if (rounds % 2 !== 0 || document.getText() !== text) throw new Error('the document update bench did not leave the text as it found it');
+  return summarize(times);
 }
 
 export interface Typing {

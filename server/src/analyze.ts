@@ -18,16 +18,17 @@ import type { ModelCache } from './model/modelCache';
 import type { FormatId, SkillModel } from './model/skillModel';
 import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
 import type { ParseCache } from './parse/parseCache';
+import { utf8Length, type TextLike } from './parse/pieceText';
 import type { YamlChunkCache } from './parse/yamlChunks';
 import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';
-import { editorText, readText, MAX_TEXT_BYTES, type TextRead } from './workspace/readText';
+import { editorText, readText, MAX_TEXT_BYTES, type EditorRead } from './workspace/readText';
 import { SkillCatalog } from './workspace/skillCatalog';
 
 export interface AnalyzeOptions {
   profile?: ProfileId;
   /** The SKILL.md text as an editor holds it, instead of the file on disk. */
-  text?: string;
+  text?: TextLike;
   /** Parsed YAML chunks of earlier versions of this document (the language server keeps one per document). */
   yamlCache?: YamlChunkCache;
   /** What earlier analyses of this skill read from its other files (the language server keeps one per skill). */
@@ -42,8 +43,10 @@ export interface AnalyzeOptions {
 export interface SkillAnalysis {
   dir: string;
   file: string;
-  /** The SKILL.md text the spans refer to (empty when it could not be read). */
-  text: string;
+  /** The SKILL.md text the spans refer to (empty when it could not be read), as one string: made when first read. */
+  readonly text: string;
+  /** The same text as it was given: the language server's pieces, read without making them one string. */
+  source: TextLike;
   format: FormatId;
   name?: string;
   model: SkillModel;
@@ -73,11 +76,12 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   const file = path.resolve(skillFile);
   const dir = path.dirname(file);
   let profile = PROFILES[options.profile ?? 'agentskills'];
-  const read: TextRead = options.text !== undefined ? editorText(options.text) : readText(fs, file);
+  const read: EditorRead = options.text !== undefined ? editorText(options.text) : readText(fs, file);
   const empty = (diagnostics: Diagnostic[]): SkillAnalysis => ({
     dir,
     file,
     text: '',
+    source: '',
     format: 'agent-skill',
     model: { dir, file, format: 'agent-skill', nodes: [], edges: [], externalInputs: [] },
     diagnostics,
@@ -99,7 +103,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   // A top-level `kind: meta` line says which reading to try first; the value read decides, and a wrong guess is read again.
   // Without a value (the YAML does not parse, or holds no mapping) nothing tells the readings apart, as both read the same
   // syntax: the guess stands, and a keystroke that leaves a MetaSkill's frontmatter broken is not parsed a second time.
-  const looksMeta = syntax.frontmatter ? META_KIND_LINE.test(read.text.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end)) : false;
+  const looksMeta = syntax.frontmatter ? META_KIND_LINE.test(syntax.source.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end)) : false;
   let frontmatter = readFrontmatter(syntax, file, looksMeta, options.yamlCache);
   let detection = detectFormat(frontmatter.value, syntax);
   const isMeta = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
@@ -131,7 +135,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   }
   if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
   // Counted without encoding the text: this runs on every keystroke in a MetaSkill.
-  if (profile.id === 'opensquilla' && Buffer.byteLength(read.text, 'utf8') > OPENSQUILLA_MAX_BYTES) {
+  if (profile.id === 'opensquilla' && utf8Length(syntax.source) > OPENSQUILLA_MAX_BYTES) {
     diagnostics.push(diagnostic('loader_size_limit', file, anchor, `SKILL.md is over ${OPENSQUILLA_MAX_BYTES.toLocaleString('en')} bytes; OpenSquilla skips larger skill files. Move detail into \`references/\`.`));
   }
 
@@ -152,7 +156,10 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   return {
     dir,
     file,
-    text: read.text,
+    get text() {
+      return syntax.text;
+    },
+    source: syntax.source,
     format: detection.format,
     name,
     model,

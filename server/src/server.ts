@@ -13,7 +13,7 @@ import {
   type CancellationToken,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { EditorDocument } from './workspace/editorDocument';
 import { isProfileId, PROFILES, type ProfileId } from './checks/profiles';
 import { isRuleCode } from './checks/rules';
 import { toGraphJson } from './compile/graphJson';
@@ -49,7 +49,7 @@ interface Settings {
 }
 
 const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
+const documents = new TextDocuments({ create: EditorDocument.create, update: EditorDocument.update });
 const fs = new NodeFileSystem();
 const catalog = new SkillCatalog(fs);
 const cache = new AnalysisCache(fs, catalog);
@@ -79,7 +79,7 @@ function openIn(dir: string): OpenDocument[] {
     if (!document.uri.startsWith('file:')) return [];
     const file = fileURLToPath(document.uri);
     const relative = path.relative(dir, file);
-    return relative.startsWith('..') || path.isAbsolute(relative) ? [] : [{ uri: document.uri, file, version: document.version, text: document.getText() }];
+    return relative.startsWith('..') || path.isAbsolute(relative) ? [] : [{ uri: document.uri, file, version: document.version, text: document.text }];
   });
 }
 
@@ -93,7 +93,7 @@ function viewOf(uri: string): DocumentView | undefined {
   const document = documents.get(uri);
   if (!document || !uri.startsWith('file:')) return undefined;
   const file = fileURLToPath(uri);
-  const open: OpenDocument = { uri, file, version: document.version, text: document.getText() };
+  const open: OpenDocument = { uri, file, version: document.version, text: document.text };
   if (path.basename(file) === 'SKILL.md') return cache.view(open, file, openIn(path.dirname(file)), settings.profile);
   for (const dir of [path.dirname(file), path.dirname(path.dirname(file))]) {
     const skillFile = path.join(dir, 'SKILL.md');

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { toGraphJson } from '../../server/src/compile/graphJson';
 import { AnalysisCache, type OpenDocument } from '../../server/src/workspace/analysisCache';
+import { PieceText } from '../../server/src/parse/pieceText';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem, OverlayFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
@@ -28,20 +29,55 @@ const EDITS = 12;
 /** What an edit types: ordinary text, and the characters that change YAML, Markdown and Python structure. */
 const TYPED = ['a', 'x', ' ', '  ', '\n', ':', ': ', '-', '- ', '#', '"', "'", '{', '}', '[', ']', '|', '>', '\t', '(', ')', '=', ',', 'step', 'name: ', 'outputs.'];
 
-function edit(text: string, next: () => number): string {
+/** A change as an editor sends it: [start, end) replaced by `insert`. */
+interface Change {
+  start: number;
+  end: number;
+  insert: string;
+}
+
+function edit(text: string, next: () => number): Change {
   const at = Math.floor(next() * (text.length + 1));
   const choice = next();
-  if (choice < 0.55) {
-    const typed = TYPED[Math.floor(next() * TYPED.length)];
-    return text.slice(0, at) + typed + text.slice(at);
-  }
-  if (choice < 0.85) return text.slice(0, at) + text.slice(Math.min(text.length, at + 1 + Math.floor(next() * 12)));
+  if (choice < 0.55) return { start: at, end: at, insert: TYPED[Math.floor(next() * TYPED.length)] };
+  if (choice < 0.85) return { start: at, end: Math.min(text.length, at + 1 + Math.floor(next() * 12)), insert: '' };
   // A whole line duplicated or removed: structure changes, as when a step is copied or cut.
   const start = text.lastIndexOf('\n', at - 1) + 1;
   const end = text.indexOf('\n', at);
   const line = text.slice(start, end === -1 ? text.length : end + 1);
-  return next() < 0.5 ? text.slice(0, start) + line + text.slice(start) : text.slice(0, start) + text.slice(start + line.length);
+  return next() < 0.5 ? { start, end: start, insert: line } : { start, end: start + line.length, insert: '' };
 }
+
+/**
+ * An open document as the tests edit it: the text as a string, for the
+ * fresh analysis, and as the server holds it, in pieces, edited piece by
+ * piece, for the incremental one. Pieces of PIECE_SIZE units make every
+ * corpus skill span many of them, so edits land inside pieces, across
+ * them and at their boundaries.
+ */
+class EditedDocument {
+  readonly open: OpenDocument & { text: PieceText };
+  constructor(
+    readonly file: string,
+    public text: string,
+  ) {
+    this.open = { uri: `file://${file}`, file, version: 1, text: PieceText.of(text, PIECE_SIZE) };
+  }
+
+  apply(change: Change): void {
+    this.text = this.text.slice(0, change.start) + change.insert + this.text.slice(change.end);
+    this.open.text = this.open.text.edited(change.start, change.end, change.insert);
+    this.open.version++;
+    assert.equal(this.open.text.length, this.text.length, 'the pieces hold the edited text');
+  }
+
+  /** Sets the text as a whole (an undo), in both forms. */
+  reset(text: string): void {
+    this.apply({ start: 0, end: this.text.length, insert: text });
+  }
+}
+
+const PIECE_SIZE = 61;
 
 /** Everything an analysis gives the features: findings with their places and fix data, the whole model (nodes, ports, edges, spans), its graph, the outline. */
 function observable(analysis: SkillAnalysis, fs: FileSystem): unknown {
@@ -70,15 +106,15 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
     // A skill+ package's flow (flow.py, or flow.yaml) is edited too.
     const flowFile = ['flow.py', 'flow.yaml'].map((name) => path.join(path.dirname(skill.file), name)).find((file) => existsSync(file));
     const packaged = analyzeSkill(fs, skill.file).format === 'skillplus';
-    const documents: OpenDocument[] = [{ uri: `file://${skill.file}`, file: skill.file, version: 1, text: readFileSync(skill.file, 'utf8') }];
-    if (packaged && flowFile) documents.push({ uri: `file://${flowFile}`, file: flowFile, version: 1, text: readFileSync(flowFile, 'utf8') });
+    const documents = [new EditedDocument(skill.file, readFileSync(skill.file, 'utf8'))];
+    if (packaged && flowFile) documents.push(new EditedDocument(flowFile, readFileSync(flowFile, 'utf8')));
     for (let round = 0; round <= EDITS; round++) {
       if (round > 0) {
         const target = documents[Math.floor(next() * documents.length)];
-        target.text = edit(target.text, next);
-        target.version++;
+        target.apply(edit(target.text, next));
       }
-      const incremental = cache.view(documents[0], skill.file, documents, 'agentskills').analysis;
+      const open = documents.map((document) => document.open);
+      const incremental = cache.view(open[0], skill.file, open, 'agentskills').analysis;
       const others = new Map(documents.slice(1).map((item) => [item.file, item.text]));
       const fresh = analyzeSkill(others.size > 0 ? new OverlayFileSystem(fs, others) : fs, skill.file, { text: documents[0].text, catalog });
       assert.deepEqual(observable(incremental, fs), observable(fresh, fs), `${skill.display} after ${round} edits`);
@@ -98,13 +134,13 @@ function graphShape(analysis: SkillAnalysis): string {
 
 /** A character typed into a step's name, description, type or reference, or one removed there: edits that keep the YAML a procedure. */
 const STEP_LINE = /^ +(?:- )?(name|description|type|inputs_to|depends_on|branch_on|script): \S.*$/gm;
-function editInsideStep(text: string, next: () => number): string {
+function editInsideStep(text: string, next: () => number): Change {
   const lines = [...text.matchAll(STEP_LINE)];
   const line = lines[Math.floor(next() * lines.length)];
   const valueStart = line.index! + line[0].indexOf(': ') + 2;
   const at = valueStart + Math.floor(next() * (line.index! + line[0].length - valueStart));
-  if (next() < 0.3 && at > valueStart) return text.slice(0, at - 1) + text.slice(at);
-  return text.slice(0, at) + ['a', 'x', '-', '_', '0'][Math.floor(next() * 5)] + text.slice(at);
+  if (next() < 0.3 && at > valueStart) return { start: at - 1, end: at, insert: '' };
+  return { start: at, end: at, insert: ['a', 'x', '-', '_', '0'][Math.floor(next() * 5)] };
 }
 
 test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept steps and graph findings equal a fresh analysis', (t) => {
@@ -123,14 +159,13 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
     // Every seventh description names a reference that does not exist: findings whose places move with the steps' text.
     let mention = 0;
     const text = skill.text.replace(/references\/guide\.md/g, (found) => (mention++ % 7 === 3 ? 'references/missing.md' : found));
-    const document: OpenDocument = { uri: `file://${skill.file}`, file: skill.file, version: 1, text };
+    const document = new EditedDocument(skill.file, text);
     let shape = graphShape(analyzeSkill(fs, skill.file, { text: document.text, catalog }));
     for (let round = 0; round < 80; round++) {
       // Mostly single characters inside step values; every fifth edit anywhere, which may break the structure.
       const before = document.text;
-      document.text = round % 5 === 4 ? edit(before, next) : editInsideStep(before, next);
-      document.version++;
-      const incremental = cache.view(document, skill.file, [document], 'agentskills').analysis;
+      document.apply(round % 5 === 4 ? edit(before, next) : editInsideStep(before, next));
+      const incremental = cache.view(document.open, skill.file, [document.open], 'agentskills').analysis;
       const fresh = analyzeSkill(fs, skill.file, { text: document.text, catalog });
       assert.deepEqual(observable(incremental, fs), observable(fresh, fs), `${path.basename(skill.dir)} after ${round + 1} edits`);
       compared++;
@@ -138,9 +173,8 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
       if (fresh.model.nodes.length === 0) {
         // A procedure the edit broke is undone, as an author would, so the edits go on over a whole graph (the undo is compared too).
         broken++;
-        document.text = before;
-        document.version++;
-        assert.deepEqual(observable(cache.view(document, skill.file, [document], 'agentskills').analysis, fs), observable(analyzeSkill(fs, skill.file, { text: before, catalog }), fs), 'after an undo');
+        document.reset(before);
+        assert.deepEqual(observable(cache.view(document.open, skill.file, [document.open], 'agentskills').analysis, fs), observable(analyzeSkill(fs, skill.file, { text: before, catalog }), fs), 'after an undo');
         continue;
       }
       if (now !== shape) graphChanged++;

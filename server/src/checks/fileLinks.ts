@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
+import type { TextLike } from '../parse/pieceText';
 import { keepOn, recalledOn, rememberedIn, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
@@ -66,7 +67,7 @@ export function checkStepLink(context: LinkCheck, link: FileLink, missingCode: R
  * to, warns when those files link on to further files (agents read one level
  * of references reliably, not chains).
  */
-export function checkProseLinks(context: LinkCheck, text: string, regions: Span[], declaredPaths: string[]): Diagnostic[] {
+export function checkProseLinks(context: LinkCheck, text: TextLike, regions: Span[], declaredPaths: string[]): Diagnostic[] {
   return checkMentionedPaths(context, findPathMentions(text, regions), new Set(declaredPaths));
 }
 

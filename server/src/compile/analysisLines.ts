@@ -13,7 +13,7 @@ export class AnalysisLines {
   private readonly earlier: Map<string, LineIndex>;
 
   constructor(
-    private readonly analysis: Pick<SkillAnalysis, 'file' | 'text' | 'sources'>,
+    private readonly analysis: Pick<SkillAnalysis, 'file' | 'source' | 'sources'>,
     earlier?: AnalysisLines,
   ) {
     this.earlier = new Map(earlier?.indexes);
@@ -23,7 +23,7 @@ export class AnalysisLines {
     const key = file ?? this.analysis.file;
     let index = this.indexes.get(key);
     if (!index) {
-      index = LineIndex.after(this.earlier.get(key), key === this.analysis.file ? this.analysis.text : this.analysis.sources.get(key) ?? '');
+      index = LineIndex.after(this.earlier.get(key), key === this.analysis.file ? this.analysis.source : this.analysis.sources.get(key) ?? '');
       this.indexes.set(key, index);
       this.earlier.delete(key);
     }

@@ -83,7 +83,7 @@ export interface CompileAnswer {
 /** Line indexes for the texts a result's findings point into, each made once however many findings it has. */
 export function resultLines(result: CompileResult): AnalysisLines {
   const file = path.join(result.outDir, 'SKILL.md');
-  return new AnalysisLines({ file, text: result.texts.get(file) ?? '', sources: result.texts });
+  return new AnalysisLines({ file, source: result.texts.get(file) ?? '', sources: result.texts });
 }
 
 export function hasErrors(result: Pick<CompileResult, 'diagnostics'>): boolean {

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { SkillAnalysis } from '../analyze';
 import { AnalysisLines } from '../compile/analysisLines';
 import type { LineIndex, LspRange, Span } from '../parse/lineIndex';
+import { flatText, type TextLike } from '../parse/pieceText';
 import type { FileSystem } from '../workspace/fileSystem';
 
 /**
@@ -15,9 +16,9 @@ export interface DocumentView {
   /** The editor's version of the text, for versioned workspace edits. */
   version: number | null;
   analysis: SkillAnalysis;
-  /** The document's file and text (the SKILL.md's are `analysis.file` and `analysis.text`). */
+  /** The document's file and text (the SKILL.md's are `analysis.file` and `analysis.text`), the text made one string when first read. */
   file: string;
-  text: string;
+  readonly text: string;
   lines: LineIndex;
   fs: FileSystem;
   /** Line indexes of every file of the skill, made when first asked for. */
@@ -25,10 +26,21 @@ export interface DocumentView {
 }
 
 /** The view of `file` in `analysis`; `earlier`, a view of an earlier version of the same document, lends its line indexes. */
-export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem, file = analysis.file, text = analysis.text, earlier?: DocumentView): DocumentView {
+export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem, file = analysis.file, source: TextLike = analysis.source, earlier?: DocumentView): DocumentView {
   const files = new AnalysisLines(analysis, earlier?.files);
   // The document's own text is what the analysis read (SKILL.md, or the package file overlaid with it).
-  return { uri, version, analysis, file, text, lines: files.of(file), fs, files };
+  return {
+    uri,
+    version,
+    analysis,
+    file,
+    get text() {
+      return flatText(source);
+    },
+    lines: files.of(file),
+    fs,
+    files,
+  };
 }
 
 /** The text of any file of the view's skill (the document, SKILL.md, a package file read by the analysis). */

@@ -23,7 +23,7 @@ export function foldingRanges(view: DocumentView): FoldingRange[] {
 /** Selection ranges: from the YAML node under the cursor out through its parents, then the block, then the file. */
 export function selectionRanges(view: DocumentView, offsets: number[]): SelectionRange[] {
   return offsets.map((offset) => {
-    const spans: Span[] = [{ start: 0, end: view.analysis.text.length }];
+    const spans: Span[] = [{ start: 0, end: view.analysis.source.length }];
     const { frontmatter, procedure, syntax } = view.analysis;
     const region = syntax?.frontmatter && frontmatter && contains(syntax.frontmatter.content, offset) ? { yaml: frontmatter, span: syntax.frontmatter.content } : procedure && contains(procedure.fence.content, offset) ? { yaml: procedure.yaml, span: procedure.fence.content } : undefined;
     if (region) {

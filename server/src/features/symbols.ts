@@ -4,7 +4,7 @@ import { rangeOf, type DocumentView } from './documentView';
 
 /** The outline: the skill, its steps, and each step's ports as children. */
 export function documentSymbols(view: DocumentView): DocumentSymbol[] {
-  const { model, text } = view.analysis;
+  const { model, source } = view.analysis;
   const port = (item: Port): DocumentSymbol => ({
     name: item.name,
     detail: `${item.direction}${item.type ? `: ${item.type}` : ''}`,
@@ -22,7 +22,7 @@ export function documentSymbols(view: DocumentView): DocumentSymbol[] {
       children: [...node.inputs, ...node.outputs].map(port),
     }),
   );
-  const whole = { start: 0, end: text.length };
+  const whole = { start: 0, end: source.length };
   const nameAt = view.analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 };
   return [{ name: model.name ?? 'SKILL.md', detail: model.format, kind: SymbolKind.Module, range: rangeOf(view, whole), selectionRange: rangeOf(view, nameAt), children: steps }];
 }

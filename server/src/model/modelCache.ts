@@ -3,6 +3,7 @@ import { firstNotBefore } from '../parse/bisect';
 import type { Span } from '../parse/lineIndex';
 import { nodeStart, startPlace, type ChunkPlace } from '../parse/nodeRange';
 import type { YamlSyntax } from '../parse/yamlSyntax';
+import type { TextLike } from '../parse/pieceText';
 import type { Node } from 'yaml';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { movablePartsIn, moveParts, type MovableParts } from './spansIn';
@@ -74,7 +75,7 @@ export interface GraphChecks {
 const SLASH = 0x2f;
 
 /** The paths mentioned from `start` to `end` of `text`: the text between steps is mostly a line break and a `- `, and a path needs a `/`. */
-function mentionsBetween(text: string, start: number, end: number): PathMention[] {
+function mentionsBetween(text: TextLike, start: number, end: number): PathMention[] {
   let slash = start;
   while (slash < end && text.charCodeAt(slash) !== SLASH) slash++;
   return slash < end ? findPathMentions(text, [{ start, end }]) : [];
@@ -296,7 +297,7 @@ export class ModelCache {
    * neither are its findings looked at (see `perStep`). The text before the
    * first step and after the last is searched every time.
    */
-  mentionFindings(text: string, region: Span, nodes: GraphNode[], key: readonly unknown[], check: (mentions: PathMention[]) => Diagnostic[]): Diagnostic[] {
+  mentionFindings(text: TextLike, region: Span, nodes: GraphNode[], key: readonly unknown[], check: (mentions: PathMention[]) => Diagnostic[]): Diagnostic[] {
     // Steps not read through this cache: search the block whole.
     if (nodes.length === 0 || this.order.length !== nodes.length) return check(findPathMentions(text, [region]));
     let disordered = false;

@@ -1,4 +1,5 @@
 import { firstNotBefore } from './bisect';
+import type { TextLike } from './pieceText';
 import { changedRegion } from './textChange';
 
 /** A zero-based LSP position: line and UTF-16 character. */
@@ -32,7 +33,7 @@ export class LineIndex {
   /** The offset each line starts at (a typed array: the server makes one per keystroke, for texts of thousands of lines). */
   private readonly lineStarts: Uint32Array;
 
-  constructor(private readonly text: string, lineStarts?: Uint32Array) {
+  constructor(private readonly text: TextLike, lineStarts?: Uint32Array) {
     this.lineStarts = lineStarts ?? new Uint32Array([0, ...lineBreaksIn(text, 0, text.length)]);
   }
 
@@ -41,7 +42,7 @@ export class LineIndex {
    * version of the same file) where the two texts agree: the lines above
    * and below the change are copied, not searched for again.
    */
-  static after(earlier: LineIndex | undefined, text: string): LineIndex {
+  static after(earlier: LineIndex | undefined, text: TextLike): LineIndex {
     if (!earlier) return new LineIndex(text);
     if (earlier.text === text) return earlier;
     const old = earlier.text;
@@ -79,7 +80,7 @@ export class LineIndex {
 }
 
 /** The starts of the lines whose line break lies in [from, to) of `text`. */
-function lineBreaksIn(text: string, from: number, to: number): number[] {
+function lineBreaksIn(text: TextLike, from: number, to: number): number[] {
   const starts: number[] = [];
   // indexOf scans natively.
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);

@@ -1,5 +1,6 @@
 import type { Span } from './lineIndex';
 import { ownCopy } from './ownCopy';
+import type { TextLike } from './pieceText';
 
 export interface PathMention {
   path: string;
@@ -18,7 +19,7 @@ const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i;
  * bare mentions of files under the conventional folders. `regions` limits
  * the search (fenced examples of other projects' code are left out).
  */
-export function findPathMentions(text: string, regions: Span[]): PathMention[] {
+export function findPathMentions(text: TextLike, regions: Span[]): PathMention[] {
   // Paths are copied out of the text: the server keeps mentions while later versions of a long document are typed.
   const mentions: PathMention[] = [];
   for (const region of regions) {

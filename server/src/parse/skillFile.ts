@@ -1,4 +1,5 @@
 import type { Span } from './lineIndex';
+import { flatText, type TextLike } from './pieceText';
 
 /** A fenced code block of the Markdown body, with offsets into the whole file. */
 export interface Fence {
@@ -29,7 +30,10 @@ export interface SkillFileProblem {
 
 /** The SKILL.md container: frontmatter, body and the body's fenced blocks. */
 export interface SkillFileSyntax {
-  text: string;
+  /** The whole text as one string, made when first read (see PieceText). */
+  readonly text: string;
+  /** The text as it was given: read it through this where a keystroke's analysis reads. */
+  source: TextLike;
   frontmatter?: Frontmatter;
   body: Span;
   fences: Fence[];
@@ -44,14 +48,14 @@ interface Line {
 }
 
 /** The line starting at `start`. Lines are read one at a time: most of a long body is never sliced or kept. */
-function lineAt(text: string, start: number): Line {
+function lineAt(text: TextLike, start: number): Line {
   const newline = text.indexOf('\n', start);
   const end = newline === -1 ? text.length : newline;
   const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
   return { span: { start, end: contentEnd }, next: newline === -1 ? text.length + 1 : newline + 1 };
 }
 
-function lineText(text: string, line: Line): string {
+function lineText(text: TextLike, line: Line): string {
   return text.slice(line.span.start, line.span.end);
 }
 
@@ -62,7 +66,7 @@ function lineText(text: string, line: Line): string {
  * (native searches) instead of visiting the lines between; a multiline
  * pattern anchored at `^` was slower, trying every position.
  */
-function nextFenceLine(text: string, from: number): Line | undefined {
+function nextFenceLine(text: TextLike, from: number): Line | undefined {
   let tick = -2;
   let tilde = -2;
   for (let at = from; at <= text.length; ) {
@@ -80,7 +84,7 @@ function nextFenceLine(text: string, from: number): Line | undefined {
   return undefined;
 }
 
-function isDashes(text: string, line: Line): boolean {
+function isDashes(text: TextLike, line: Line): boolean {
   return text.startsWith('---', line.span.start) && lineText(text, line).trimEnd() === '---';
 }
 
@@ -92,7 +96,7 @@ const FENCE_CLOSE = /^ {0,3}[`~]+\s*$/;
  * reported in `problems` and the rest is still returned. The text must
  * already be free of a byte-order mark (the workspace layer strips it).
  */
-export function parseSkillFile(text: string): SkillFileSyntax {
+export function parseSkillFile(text: TextLike): SkillFileSyntax {
   const first = lineAt(text, 0);
   const problems: SkillFileProblem[] = [];
   const crlf = text.includes('\r\n');
@@ -138,14 +142,24 @@ export function parseSkillFile(text: string): SkillFileSyntax {
 
   const body: Span = { start: bodyStart, end: text.length };
   const fences = readFences(text, bodyStart, problems);
-  return { text, frontmatter, body, fences, crlf, problems };
+  return {
+    get text() {
+      return flatText(text);
+    },
+    source: text,
+    frontmatter,
+    body,
+    fences,
+    crlf,
+    problems,
+  };
 }
 
-function nextLineStart(text: string, line: Line): number {
+function nextLineStart(text: TextLike, line: Line): number {
   return Math.min(text.length, line.next);
 }
 
-function readFences(text: string, from: number, problems: SkillFileProblem[]): Fence[] {
+function readFences(text: TextLike, from: number, problems: SkillFileProblem[]): Fence[] {
   const fences: Fence[] = [];
   for (let line = nextFenceLine(text, from); line; line = nextFenceLine(text, line.next)) {
     const open = FENCE_OPEN.exec(lineText(text, line));

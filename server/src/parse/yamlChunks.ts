@@ -2,6 +2,7 @@ import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type No
 import { ownCopy } from './ownCopy';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
+import { sameText, type TextLike } from './pieceText';
 import { changedRegion } from './textChange';
 import { DIALECTS, type YamlDialect, type YamlOptions } from './yamlDialects';
 import type { WholeParse, YamlProblem } from './yamlSyntax';
@@ -67,12 +68,12 @@ export class RegionChunks {
    * (they are moved in place, so after a move that no composition followed
    * they describe a text that is not `source`).
    */
-  private last?: { source: string; layout: Layout; layoutAt: string; chunks: ParsedChunk[]; starts: number[]; lists: ComposedLists };
-  private change?: Change & { source: string };
+  private last?: { source: TextLike; layout: Layout; layoutAt: TextLike; chunks: ParsedChunk[]; starts: number[]; lists: ComposedLists };
+  private change?: Change & { source: TextLike };
   private composition = 0;
 
   /** Where `source` differs from the last composed region (worked out once per text). */
-  private changeFor(source: string): Change | undefined {
+  private changeFor(source: TextLike): Change | undefined {
     const last = this.last;
     if (!last) return undefined;
     if (this.change?.source !== source) {
@@ -83,9 +84,9 @@ export class RegionChunks {
   }
 
   /** The last split of the region moved to `source`, when the change cannot have moved a split (see movedLayout). */
-  layoutFor(source: string): Layout | undefined {
+  layoutFor(source: TextLike): Layout | undefined {
     const last = this.last;
-    if (last?.layoutAt === source) return last.layout;
+    if (last && sameText(last.layoutAt, source)) return last.layout;
     const change = this.changeFor(source);
     if (!change || !last || last.layoutAt !== last.source || !movedLayout(last.layout, source, change)) return undefined;
     last.layoutAt = source;
@@ -96,7 +97,7 @@ export class RegionChunks {
    * The chunk for each range of `source` (undefined where one cannot be
    * parsed on its own), each placed at its range's start.
    */
-  chunksFor(source: string, ranges: Entry[]): (ParsedChunk | undefined)[] {
+  chunksFor(source: TextLike, ranges: Entry[]): (ParsedChunk | undefined)[] {
     const composition = ++this.composition;
     // Chunks are about to move: the last composed document no longer stands where it did.
     this.lastParse = undefined;
@@ -151,19 +152,19 @@ export class RegionChunks {
   }
 
   /** The last document composed of chunks, and its text. */
-  private lastParse?: { source: string; parse: ChunkedParse };
+  private lastParse?: { source: TextLike; parse: ChunkedParse };
 
   /** The last composed document, when its text is `source` (the region unchanged by an edit elsewhere in the file). */
-  composed(source: string): ChunkedParse | undefined {
-    return this.lastParse?.source === source ? this.lastParse.parse : undefined;
+  composed(source: TextLike): ChunkedParse | undefined {
+    return this.lastParse && sameText(this.lastParse.source, source) ? this.lastParse.parse : undefined;
   }
 
   /** The last whole parse of the region (a frontmatter of plain lines, a procedure too small or too odd to chunk). */
-  private lastWhole?: { source: string; parsed: WholeParse };
+  private lastWhole?: { source: TextLike; parsed: WholeParse };
 
   /** `parse()` of `source`, or the last one when the region's text is the same (an edit elsewhere in the file). */
-  whole(source: string, parse: () => WholeParse): WholeParse {
-    if (this.lastWhole?.source === source) return this.lastWhole.parsed;
+  whole(source: TextLike, parse: () => WholeParse): WholeParse {
+    if (this.lastWhole && sameText(this.lastWhole.source, source)) return this.lastWhole.parsed;
     const parsed = parse();
     this.lastWhole = { source, parsed };
     return parsed;
@@ -175,7 +176,7 @@ export class RegionChunks {
    * chunk it reused was kept by the composition before, so only the chunks
    * it dropped and the ones it parsed change what is kept.
    */
-  retain(source: string, layout: Layout, chunks: ParsedChunk[], parse: ChunkedParse, lists: ComposedLists): void {
+  retain(source: TextLike, layout: Layout, chunks: ParsedChunk[], parse: ChunkedParse, lists: ComposedLists): void {
     this.lastParse = { source, parse };
     const composition = this.composition;
     for (const chunk of this.last?.chunks ?? []) {
@@ -243,10 +244,23 @@ function holdsAlias(doc: Document.Parsed): boolean {
 }
 
 const WHITESPACE = /\s/;
-/** A line break followed by a line that starts at column 0 with content (not blank, not a comment). */
-const COLUMN_ZERO = /\n[^\s#]/g;
 
-function lineEnd(text: string, start: number): number {
+/** Whether the character at `at` is white space (as `\s` reads it), or past the end. */
+function isSpaceAt(text: TextLike, at: number): boolean {
+  return at >= text.length || WHITESPACE.test(text.slice(at, at + 1));
+}
+
+/** The next line break at or after `from` followed by a line that starts at column 0 with content (not blank, not a comment). */
+function nextColumnZero(text: TextLike, from: number): number {
+  for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (!isSpaceAt(text, at + 1) && text.charCodeAt(at + 1) !== HASH) return at;
+  }
+  return -1;
+}
+
+const HASH = 35;
+
+function lineEnd(text: TextLike, start: number): number {
   const end = text.indexOf('\n', start);
   return end === -1 ? text.length : end;
 }
@@ -256,14 +270,14 @@ function lineEnd(text: string, start: number): number {
  * at column 0. These scans run over the whole procedure on every keystroke,
  * so they jump between the lines that matter instead of visiting each line.
  */
-function topLevelEntries(text: string): Entry[] | undefined {
+function topLevelEntries(text: TextLike): Entry[] | undefined {
   let start = 0;
   // Before the first key only blank and comment lines may stand: indented content there belongs to no chunk.
   for (;;) {
     if (start > text.length) return undefined;
     const end = lineEnd(text, start);
-    if (start !== end && text[start] !== '#') {
-      if (!WHITESPACE.test(text[start])) break;
+    if (start !== end && text.charCodeAt(start) !== HASH) {
+      if (!isSpaceAt(text, start)) break;
       const trimmed = text.slice(start, end).trim();
       if (trimmed !== '' && !trimmed.startsWith('#')) return undefined;
     }
@@ -278,9 +292,8 @@ function topLevelEntries(text: string): Entry[] | undefined {
     if (!key) return undefined;
     if (entries.length > 0) entries[entries.length - 1].end = start;
     entries.push({ key: key[1], start, end: text.length });
-    COLUMN_ZERO.lastIndex = end;
-    const next = COLUMN_ZERO.exec(text);
-    start = next ? next.index + 1 : -1;
+    const next = nextColumnZero(text, end);
+    start = next === -1 ? -1 : next + 1;
   }
   if (new Set(entries.map((entry) => entry.key)).size !== entries.length) return undefined;
   return entries;
@@ -293,23 +306,41 @@ function topLevelEntries(text: string): Entry[] | undefined {
  */
 const LISTS: Record<string, string | undefined> = { steps: undefined, composition: 'steps' };
 
+const SPACE = 32;
+const TAB = 9;
+const NEWLINE = 10;
+
+/**
+ * The indentation of the first line in (from, to) that starts a list item
+ * (`- ` after spaces and tabs), read line by line: the entry of a long
+ * procedure's steps is not copied out to be searched.
+ */
+function firstListItem(text: TextLike, from: number, to: number): string | undefined {
+  for (let at = text.indexOf('\n', from); at !== -1 && at < to; at = text.indexOf('\n', at + 1)) {
+    let marker = at + 1;
+    for (let code = text.charCodeAt(marker); code === SPACE || code === TAB; code = text.charCodeAt(++marker));
+    if (marker + 2 <= to && text.startsWith('- ', marker)) return text.slice(at + 1, marker);
+  }
+  return undefined;
+}
+
 /**
  * Splits the list of an entry of LISTS into its items, by the lines at the
  * first item's indentation. The header (the key, the inner key, comments)
  * is one chunk; parseChunked checks that it holds nothing else.
  */
-function listItems(text: string, entry: Entry): { header: Entry; items: Entry[]; bare: string } | undefined {
-  const body = text.slice(entry.start, entry.end);
-  const firstItem = /\n([ \t]*)- /.exec(body);
-  if (!firstItem || body.slice(0, firstItem.index).split('\n')[0].replace(KEY_LINE, '').trim() !== '') return undefined;
-  const bare = `${firstItem[1]}-`;
+function listItems(text: TextLike, entry: Entry): { header: Entry; items: Entry[]; bare: string } | undefined {
+  const firstItem = firstListItem(text, entry.start, entry.end);
+  if (firstItem === undefined || text.slice(entry.start, lineEnd(text, entry.start)).replace(KEY_LINE, '').trim() !== '') return undefined;
+  const bare = `${firstItem}-`;
   const items: Entry[] = [];
   // An item starts a line with the marker and a space, or is the marker alone on its line.
   const needle = `\n${bare}`;
   for (let at = text.indexOf(needle, entry.start); at !== -1 && at < entry.end; at = text.indexOf(needle, at + 1)) {
     const start = at + 1;
     const after = start + bare.length;
-    if (text[after] !== ' ' && text[after] !== '\n' && after !== entry.end && after !== text.length) continue;
+    const next = text.charCodeAt(after);
+    if (next !== SPACE && next !== NEWLINE && after !== entry.end && after !== text.length) continue;
     if (items.length > 0) items[items.length - 1].end = start;
     items.push({ key: '-', start, end: entry.end });
   }
@@ -339,7 +370,7 @@ export interface Layout {
 }
 
 /** The region split into its parts: top-level entries, and a list (LISTS) into its items. */
-export function splitRegion(source: string): Layout | undefined {
+export function splitRegion(source: TextLike): Layout | undefined {
   const entries = topLevelEntries(source);
   if (!entries) return undefined;
   let bare: string | undefined;
@@ -363,7 +394,7 @@ export function splitRegion(source: string): Layout | undefined {
  * before. Typing inside a step then costs a look at the lines it changed
  * and a shift of the starts below, not a scan of the whole procedure.
  */
-function movedLayout(layout: Layout, source: string, change: Change): boolean {
+function movedLayout(layout: Layout, source: TextLike, change: Change): boolean {
   // The changed lines, in the new text: from the start of the line where the texts part to the end of the line where they meet again.
   const start = change.before === 0 ? 0 : source.lastIndexOf('\n', change.before - 1) + 1;
   const meet = source.indexOf('\n', source.length - change.after);
@@ -378,7 +409,7 @@ function movedLayout(layout: Layout, source: string, change: Change): boolean {
   if (!owner || (owner.items && owner.items[0].start >= start)) return false;
   for (let line = start; line < end && line <= source.length; ) {
     const stop = lineEnd(source, line);
-    if (line < stop && !WHITESPACE.test(source[line]) && source[line] !== '#') return false;
+    if (line < stop && !isSpaceAt(source, line) && source.charCodeAt(line) !== HASH) return false;
     if (layout.bare !== undefined && source.startsWith(layout.bare, line)) return false;
     line = stop + 1;
   }
@@ -411,7 +442,7 @@ export interface ChunkedParse {
  * when the text cannot be chunked safely or a chunk has errors: the caller
  * then parses it whole, so diagnostics are always the whole parse's.
  */
-export function parseChunked(source: string, cache: RegionChunks): ChunkedParse | undefined {
+export function parseChunked(source: TextLike, cache: RegionChunks): ChunkedParse | undefined {
   if (source.length < CHUNK_THRESHOLD) return undefined;
   const kept = cache.composed(source);
   if (kept) return kept;

@@ -1,5 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
+import { flatText, textRegion, type TextLike } from './pieceText';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
 import { nodeRange, nodeStart } from './nodeRange';
 import { readPlainMapping } from './plainMapping';
@@ -44,12 +45,12 @@ const MAX_ALIAS_COUNT = 100;
  * nodes parsed only if asked for. With a `cache`, a region whose text is the
  * same as last time is not parsed again.
  */
-export function parseYamlRegion(fileText: string, region: Span, cache?: YamlChunkCache, dialect: YamlDialect = 'strict'): YamlSyntax {
-  const source = fileText.slice(region.start, region.end);
+export function parseYamlRegion(fileText: TextLike, region: Span, cache?: YamlChunkCache, dialect: YamlDialect = 'strict'): YamlSyntax {
+  const source = textRegion(fileText, region.start, region.end);
   const chunks = cache?.region(dialect);
   const chunked = chunks ? parseChunked(source, chunks) : undefined;
   if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
-  const parsed = chunks ? chunks.whole(source, () => parseWhole(source, dialect)) : parseWhole(source, dialect);
+  const parsed = chunks ? chunks.whole(source, () => parseWhole(flatText(source), dialect)) : parseWhole(flatText(source), dialect);
   return new PlacedParse(parsed, region.start);
 }
 

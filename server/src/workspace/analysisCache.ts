@@ -5,6 +5,7 @@ import { createView, type DocumentView } from '../features/documentView';
 import { ModelCache } from '../model/modelCache';
 import type { SkillModel } from '../model/skillModel';
 import { ParseCache } from '../parse/parseCache';
+import { flatText, type TextLike } from '../parse/pieceText';
 import { YamlChunkCache } from '../parse/yamlChunks';
 import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from './fileSystem';
 import type { SkillCatalog } from './skillCatalog';
@@ -14,12 +15,12 @@ const FOLDER_VIEW_MS = 2000;
 /** How long a view that still matches the disk is kept: what it remembers of paths typed and gone does not pile up. */
 const FOLDER_VIEW_MAX_MS = 60_000;
 
-/** An open document: its URI, file, version and text. */
+/** An open document: its URI, file, version and text (the server's pieces, or a string). */
 export interface OpenDocument {
   uri: string;
   file: string;
   version: number;
-  text: string;
+  text: TextLike;
 }
 
 interface SkillEntry {
@@ -64,7 +65,7 @@ export class AnalysisCache {
     const viewKey = `${key}|${document.version}`;
     const cached = this.views.get(document.uri);
     if (cached && cached.key === viewKey && cached.skillFile === skillFile) return cached.view;
-    const view = createView(document.uri, document.version, entry.analysis, this.fs, document.file, document.file === skillFile ? entry.analysis.text : document.text, cached?.view);
+    const view = createView(document.uri, document.version, entry.analysis, this.fs, document.file, document.file === skillFile ? entry.analysis.source : document.text, cached?.view);
     this.views.set(document.uri, { key: viewKey, skillFile, view });
     return view;
   }
@@ -78,7 +79,7 @@ export class AnalysisCache {
     // A view whose time is up is asked again of the disk, not made anew: while nothing changed, the findings kept on its answers stand, and the keystroke that finds it expired costs a few listings, not every finding about the disk.
     if (folder && now - folder.since > FOLDER_VIEW_MS) folder = now - folder.made <= FOLDER_VIEW_MAX_MS && folder.fs.matchesDisk() ? { ...folder, since: now } : undefined;
     folder ??= { fs: new AnalysisFileSystem(this.fs, true), made: now, since: now };
-    const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, item.text]))) : folder.fs;
+    const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, flatText(item.text)]))) : folder.fs;
     const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, parseCache, modelCache, catalog: this.catalog });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;
     return { key, analysis, yamlCache, parseCache, modelCache, folder, ...(lastGood ? { lastGood } : {}) };

@@ -1,3 +1,4 @@
+import { PieceText, type TextLike } from '../parse/pieceText';
 import type { FileSystem } from './fileSystem';
 
 /** Skill files larger than this are not parsed: no agent loads a multi-megabyte skill. */
@@ -41,19 +42,28 @@ export function decodeText(bytes: Uint8Array): TextRead {
   return { kind: 'text', text: bom ? text.slice(1) : text, bom };
 }
 
+/** An editor's buffer as read for analysis: `TextRead`, its text kept as the editor's (a string, or the server's pieces). */
+export type EditorRead = Exclude<TextRead, { kind: 'text' }> | { kind: 'text'; text: TextLike; bom: boolean };
+
 /**
  * An editor's buffer, read as `decodeText` reads the same text as bytes
  * (the NUL probe over the first 8,000 bytes, the byte-order mark, lone
  * surrogates becoming U+FFFD), without encoding the whole text on every
- * keystroke.
+ * keystroke, nor making the server's pieces one string.
  */
-export function editorText(text: string): TextRead {
+export function editorText(text: string): TextRead;
+export function editorText(text: TextLike): EditorRead;
+export function editorText(text: TextLike): EditorRead {
   const nul = text.indexOf('\0');
   if (nul !== -1 && new TextEncoder().encode(text.slice(0, nul)).byteLength < PROBE_BYTES) return { kind: 'binary' };
-  const es2024 = text as unknown as WellFormed;
-  const wellFormed = es2024.isWellFormed() ? text : es2024.toWellFormed();
+  const wellFormed = isWellFormed(text) ? text : (text.toString() as unknown as WellFormed).toWellFormed();
   const bom = wellFormed.charCodeAt(0) === 0xfeff;
-  return { kind: 'text', text: bom ? wellFormed.slice(1) : wellFormed, bom };
+  if (!bom) return { kind: 'text', text: wellFormed, bom };
+  return { kind: 'text', text: wellFormed instanceof PieceText ? wellFormed.sub(1) : wellFormed.slice(1), bom };
+}
+
+function isWellFormed(text: TextLike): boolean {
+  return text instanceof PieceText ? text.isWellFormed() : (text as unknown as WellFormed).isWellFormed();
 }
 
 /** ES2024's string methods (Node 20 has them; the project's library types are ES2022). */

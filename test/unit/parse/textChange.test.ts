@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { PieceText } from '../../../server/src/parse/pieceText';
 import { changedRegion } from '../../../server/src/parse/textChange';
 
 /** The same answer, one character at a time. */
@@ -28,6 +29,9 @@ test('the shared start and end equal a character-by-character comparison', () =>
     const inserted = Array.from({ length: random(4) === 0 ? 0 : random(1500) }, () => alphabet[random(3)]).join('');
     const text = old.slice(0, start) + inserted + old.slice(end);
     assert.deepEqual(changedRegion(old, text), reference(old, text), `round ${round}: ${old.length} → ${text.length}, at ${start}`);
+    // The server's texts: the pieces an edit did not touch are skipped whole.
+    const pieces = PieceText.of(old, 97);
+    assert.deepEqual(changedRegion(pieces, pieces.edited(start, end, inserted)), reference(old, text), `round ${round}, in pieces`);
   }
 });
 

@@ -90,7 +90,7 @@ function withOpenProcedure(steps: number, prepare: (dir: string, root: string) =
     prepare(skill.dir, root);
     const fs = new NodeFileSystem();
     const cache = new AnalysisCache(fs, new SkillCatalog(fs));
-    const document: OpenDocument = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
+    const document: OpenDocument & { text: string } = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
     const analyse = (edit?: [string, string]) => {
       if (edit) {
         document.text = document.text.replace(edit[0], edit[1]);

@@ -28,7 +28,7 @@ test("a kept step's link findings are worked out again once the disk changes, no
     const fs = new NodeFileSystem();
     const catalog = new SkillCatalog(fs);
     const cache = new AnalysisCache(fs, catalog);
-    const document: OpenDocument = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
+    const document: OpenDocument & { text: string } = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
     const before = findings(cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics);
     assert.ok(before.some((found) => found.startsWith('missing_script@')), 'the deleted script is missing');
     assert.ok(before.filter((found) => found.startsWith('missing_file@')).length >= 40, 'every mention of the deleted guide is missing');

@@ -1,5 +1,6 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
+import type { TextLike } from '../../parse/pieceText';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import type { YamlChunkCache } from '../../parse/yamlChunks';
 import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yamlSyntax';
@@ -27,11 +28,11 @@ const UNQUOTED_COLON = /^(\s*)([A-Za-z0-9_-]+):[ \t]+(?!["'|>&*!{[])([^#\n]*?(?:
 export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = false, cache?: YamlChunkCache): FrontmatterRead {
   const frontmatter = syntax.frontmatter;
   if (!frontmatter) return { diagnostics: [] };
-  const yaml = parseYamlRegion(syntax.text, frontmatter.content, cache, pyyaml ? 'pyyaml' : 'frontmatter');
+  const yaml = parseYamlRegion(syntax.source, frontmatter.content, cache, pyyaml ? 'pyyaml' : 'frontmatter');
   const diagnostics: Diagnostic[] = [];
   if (yaml.problems.length === 0) {
     for (const repeated of repeatedKeys(yaml)) {
-      const line = syntax.text.slice(0, nodeSpan(yaml, repeated.first)!.start).split('\n').length;
+      const line = syntax.source.slice(0, nodeSpan(yaml, repeated.first)!.start).split('\n').length;
       diagnostics.push(
         pyyaml
           ? diagnostic('duplicate_key', file, nodeSpan(yaml, repeated.node)!, `\`${repeated.key}\` is set again here (first on line ${line}); OpenSquilla reads the frontmatter with PyYAML, which keeps only this last value.`)
@@ -40,7 +41,7 @@ export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = 
     }
   }
   if (yaml.problems.some((problem) => problem.code === 'yaml_syntax')) {
-    const colons = findUnquotedColons(syntax.text, frontmatter.content);
+    const colons = findUnquotedColons(syntax.source, frontmatter.content);
     if (colons.length > 0) {
       for (const colon of colons) {
         diagnostics.push(
@@ -80,7 +81,7 @@ interface UnquotedColon {
   valueSpan: Span;
 }
 
-function findUnquotedColons(text: string, region: Span): UnquotedColon[] {
+function findUnquotedColons(text: TextLike, region: Span): UnquotedColon[] {
   const found: UnquotedColon[] = [];
   let lineStart = region.start;
   while (lineStart < region.end) {

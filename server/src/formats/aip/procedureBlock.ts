@@ -1,6 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
+import { firstNonBlank, type TextLike } from '../../parse/pieceText';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
 import type { YamlChunkCache } from '../../parse/yamlChunks';
 import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
@@ -27,9 +28,9 @@ export function checkProcedureSchema(schema: { $id?: string }, block: ProcedureB
  * block); anything else in the body is `invalid_body_format`.
  */
 export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefixAllowed: boolean, out: Diagnostic[], cache?: YamlChunkCache): ProcedureBlock | undefined {
-  const bodyText = syntax.text.slice(syntax.body.start, syntax.body.end);
+  const text = syntax.source;
   const bodyAnchor = anchorOf(syntax);
-  if (bodyText.trim() === '') {
+  if (firstNonBlank(text, syntax.body.start, syntax.body.end) === -1) {
     out.push(diagnostic('empty_body', file, bodyAnchor, 'The body is empty: an AIP skill holds its procedure in one fenced ```yaml block after the frontmatter.'));
     return undefined;
   }
@@ -44,18 +45,17 @@ export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefix
   for (const other of otherFences) {
     out.push(diagnostic('invalid_body_format', file, other.open, 'Only the procedure block may be fenced in an AIP body; move this code into `scripts/` or `references/`.'));
   }
-  const before = syntax.text.slice(syntax.body.start, fence.open.start);
-  const after = fence.close ? syntax.text.slice(fence.close.end, syntax.body.end) : '';
-  if (!prefixAllowed && before.trim() !== '') {
-    out.push(diagnostic('invalid_body_format', file, firstTextSpan(syntax.text, syntax.body.start, fence.open.start), 'An AIP 0.3 body holds only the fenced procedure; move this text into the procedure (`purpose`, a step description) or into `references/`.'));
+  const before = firstTextSpan(text, syntax.body.start, fence.open.start);
+  const trailing = fence.close ? firstTextSpan(text, fence.close.end, syntax.body.end) : undefined;
+  if (!prefixAllowed && before) {
+    out.push(diagnostic('invalid_body_format', file, before, 'An AIP 0.3 body holds only the fenced procedure; move this text into the procedure (`purpose`, a step description) or into `references/`.'));
   }
-  const trailing = after.trim() !== '' ? firstTextSpan(syntax.text, fence.close!.end, syntax.body.end) : undefined;
   // A trailing fence is already reported above; only prose after the block needs its own diagnostic.
   if (trailing && !otherFences.some((other) => other.open.start === trailing.start)) {
     out.push(diagnostic('invalid_body_format', file, trailing, 'Nothing may follow the procedure block; move this text into the procedure or into `references/`.'));
   }
 
-  const yaml = parseYamlRegion(syntax.text, fence.content, cache);
+  const yaml = parseYamlRegion(text, fence.content, cache);
   for (const problem of yaml.problems) {
     out.push(diagnostic(problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_body_yaml', file, problem.span, `The procedure is not valid YAML: ${problem.message}.`));
   }
@@ -71,12 +71,11 @@ function anchorOf(syntax: SkillFileSyntax): Span {
   return syntax.frontmatter?.close ?? syntax.frontmatter?.open ?? { start: 0, end: 0 };
 }
 
-/** The first non-blank line between two offsets, trimmed. */
-function firstTextSpan(text: string, from: number, to: number): Span {
-  const slice = text.slice(from, to);
-  const offset = slice.search(/\S/);
-  const start = from + Math.max(0, offset);
+/** The first non-blank line between two offsets, from its first non-blank character to its end (before a CR); undefined when all are blank. */
+function firstTextSpan(text: TextLike, from: number, to: number): Span | undefined {
+  const start = firstNonBlank(text, from, to);
+  if (start === -1) return undefined;
   const lineEnd = text.indexOf('\n', start);
   const end = Math.min(to, lineEnd === -1 ? text.length : lineEnd);
-  return { start, end: text[end - 1] === '\r' ? end - 1 : end };
+  return { start, end: text.charCodeAt(end - 1) === 13 ? end - 1 : end };
 }

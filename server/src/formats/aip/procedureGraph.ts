@@ -42,7 +42,7 @@ export function checkProcedureGraph(context: FormatContext, block: ProcedureBloc
   const { fs, dir, file } = context;
   const links = { fs, dir, file };
   const check = (mentions: PathMention[]) => checkMentionedPaths(links, mentions, declared);
-  const text = context.syntax.text;
+  const text = context.syntax.source;
   const region = block.fence.content;
   const findings = context.modelCache ? context.modelCache.mentionFindings(text, region, nodes, [fs, declared], check) : check(findPathMentions(text, [region]));
   for (const finding of findings) diagnostics.push(finding);

@@ -32,7 +32,7 @@ export function checkRuntimeBlock(syntax: SkillFileSyntax, file: string, frontma
   if (version === undefined || version.trim() === '') {
     diagnostics.push(diagnostic('missing_aip_version', file, versionSpan, '`metadata.aip-version` must name the AIP version as a string, e.g. "0.5a1".'));
   }
-  const prefix = syntax.text.slice(syntax.body.start, procedureStart);
+  const prefix = syntax.source.slice(syntax.body.start, procedureStart);
   const heading = RUNTIME_HEADING.exec(prefix);
   if (!heading) {
     diagnostics.push(

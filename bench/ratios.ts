@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { EditorDocument } from '../server/src/workspace/editorDocument';
 import { positionAt, startServer, type ServerSession } from '../test/helpers/lspClient';
 import { writeAipSkill } from './lib/generate';
 import { keystroke, type At } from './lib/keystroke';
@@ -63,12 +64,13 @@ export interface EditScaling {
   /** Each session's p95 alone. */
   p95PerSession: number[];
   /**
-   * The same keystrokes applied by the server's document library alone, in
-   * the bench's process, with no server and no analysis: what taking the
-   * change costs before any analysis starts (for an incremental change it
-   * makes the edited text one new flat string).
+   * The same keystrokes applied by the server's document (EditorDocument)
+   * alone, in the bench's process, with no server and no analysis: what
+   * taking the change costs before any analysis starts.
    */
   documentUpdate: Summary;
+  /** The same by vscode-languageserver-textdocument, which the server used before: it makes each edited text one new flat string. */
+  libraryUpdate: Summary;
 }
 
 const ROUNDS = 100;
@@ -116,22 +118,30 @@ export async function benchEditScaling(root: string): Promise<EditScaling[]> {
     steps: skill.steps,
     pull: summarize(sessions.flatMap((times) => times[at])),
     p95PerSession: sessions.map((times) => round(percentile(times[at], 95))),
-    documentUpdate: documentUpdate(skill.text, middleStep(skill.text), SESSIONS * ROUNDS),
+    documentUpdate: documentUpdate(EditorDocument, skill.text, middleStep(skill.text), SESSIONS * ROUNDS),
+    libraryUpdate: documentUpdate(TextDocument, skill.text, middleStep(skill.text), SESSIONS * ROUNDS),
   }));
 }
 
+/** What both documents offer: made from a text, updated by a change, read whole. */
+interface DocumentKind<T extends { getText(): string }> {
+  create(uri: string, languageId: string, version: number, text: string): T;
+  update(document: T, changes: ReturnType<typeof keystroke>[], version: number): T;
+}
+
 /**
- * `rounds` keystrokes applied to `text` by vscode-languageserver-textdocument,
- * as the server's document manager applies each didChange, each timed alone.
- * V8 cannot keep a string of over 128 KB in its ordinary heap pages, so each
- * new text of a large procedure is a large object of its own, mapped afresh.
+ * `rounds` keystrokes applied to `text` by one kind of document, as the
+ * server's document manager applies each didChange, each timed alone. V8
+ * cannot keep a string of over 128 KB in its ordinary heap pages, so a
+ * document that makes each new text of a large procedure one flat string
+ * makes a large object, mapped afresh, per keystroke.
  */
-function documentUpdate(text: string, at: At, rounds: number): Summary {
-  const document = TextDocument.create('file:///bench/SKILL.md', 'markdown', 1, text);
+function documentUpdate<T extends { getText(): string }>(kind: DocumentKind<T>, text: string, at: At, rounds: number): Summary {
+  let document = kind.create('file:///bench/SKILL.md', 'markdown', 1, text);
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const start = performance.now();
-    TextDocument.update(document, [keystroke(at, round)], round + 2);
+    document = kind.update(document, [keystroke(at, round)], round + 2);
     times.push(since(start));
   }
   // The keystrokes leave the text as it was (an even number of them): a check that they applied where the server's do.

@@ -59,18 +59,20 @@ export class PieceText implements TextLike {
     return made;
   }
 
-  /** The text with [start, end) replaced by `insert`. */
+  /** The text with [start, end) replaced by `insert`: the pieces the range touches are made anew, the others shared. */
   edited(start: number, end: number, insert: string): PieceText {
     const from = Math.max(0, Math.min(start, this.length));
     const to = Math.max(from, Math.min(end, this.length));
-    // The pieces holding the start and the end (an end at a boundary belongs to the piece before it), and their neighbours, which a small result joins.
     let first = this.pieceAt(from);
     let last = to > from ? this.pieceAt(to - 1) : first;
-    if (first > 0 && from === this.starts[first]) first--;
-    if (last < this.pieces.length - 1) last++;
-    const middle = this.pieces.slice(first, last + 1).join('');
+    const touched = this.pieces.slice(first, last + 1).join('');
     const offset = this.starts[first];
-    const replaced = middle.slice(0, from - offset) + insert + middle.slice(to - offset);
+    let replaced = touched.slice(0, from - offset) + insert + touched.slice(to - offset);
+    // What is left small joins a neighbour, so deleting does not leave the text in slivers.
+    if (replaced.length < this.size / 2) {
+      if (last + 1 < this.pieces.length) replaced += this.pieces[++last];
+      else if (first > 0) replaced = this.pieces[--first] + replaced;
+    }
     return this.made([...this.pieces.slice(0, first), ...split(replaced, this.size), ...this.pieces.slice(last + 1)]);
   }
 
@@ -193,14 +195,16 @@ function clampIndex(index: number, length: number): number {
   return whole < 0 ? Math.max(0, length + whole) : Math.min(whole, length);
 }
 
-/** `text` cut into pieces of `size` units or fewer; a cut never parts a surrogate pair. */
+/** `text` cut, when over twice `size`, into pieces of about `size` units, as even as can be; a cut never parts a surrogate pair. */
 function split(text: string, size: number): string[] {
   if (text.length <= 2 * size) return text === '' ? [] : [text];
   const pieces: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + size);
+  for (let at = 0, left = Math.ceil(text.length / size); at < text.length; left--) {
+    // What is left, shared among the pieces left.
+    let end = left <= 1 ? text.length : at + Math.max(1, Math.round((text.length - at) / left));
     const code = text.charCodeAt(end - 1);
-    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end++;
+    // A cut after a high surrogate moves back before it (what is left is shared again), or on past its pair when that would leave nothing.
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end += end - 1 > at ? -1 : 1;
     pieces.push(text.slice(at, end));
     at = end;
   }

@@ -87,20 +87,25 @@ function linesOf(text: PieceText): Uint32Array {
   return new Uint32Array([0, ...lineBreaks(text, 0, text.length)]);
 }
 
+/** How much of the text a search for line breaks reads at once: a search for a CR in a text without one reads no further. */
+const SCAN = 16 * 1024;
+
 /** The starts of the lines whose line break (LF, CRLF, lone CR) lies in [from, to) of `text`. */
 function lineBreaks(text: PieceText, from: number, to: number): number[] {
   const starts: number[] = [];
-  let lf = text.indexOf('\n', from);
-  let cr = text.indexOf('\r', from);
-  for (;;) {
-    const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
-    if (at === -1 || at >= to) return starts;
-    // A CR before an LF is one break with it, counted at the LF.
-    if (at === cr && text.charCodeAt(at + 1) !== 10) starts.push(at + 1);
-    else if (at === lf) starts.push(at + 1);
-    if (at === lf) lf = text.indexOf('\n', at + 1);
-    if (at === cr) cr = text.indexOf('\r', at + 1);
+  for (let base = from; base < to; base += SCAN) {
+    const part = text.slice(base, Math.min(to, base + SCAN));
+    let lf = part.indexOf('\n');
+    let cr = part.indexOf('\r');
+    while (lf !== -1 || cr !== -1) {
+      const at = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      // A CR before an LF is one break with it, counted at the LF (which may be the first unit of the next part).
+      if (at === lf || text.charCodeAt(base + at + 1) !== 10) starts.push(base + at + 1);
+      if (at === lf) lf = part.indexOf('\n', at + 1);
+      else cr = part.indexOf('\r', at + 1);
+    }
   }
+  return starts;
 }
 
 /**

@@ -78,3 +78,16 @@ test('a keystroke in a long document leaves all but the pieces it touched as the
   const at = 3000 * (text.length / 6000) + '  - name: step\n'.length + 20;
   assert.equal(edited.getText(), `${text.slice(0, at)}x${text.slice(at)}`);
 });
+
+test('line breaks are read alike wherever they fall: a CRLF across the server\'s reading boundaries is one break', () => {
+  // The document reads a long text for line breaks 16 K units at a time; a CR and an LF on either side of a boundary must make one break.
+  for (let length = 16 * 1024 - 3; length <= 16 * 1024 + 1; length++) {
+    for (const breaks of ['\r\n', '\r', '\n', '\r\r\n', '\n\r']) {
+      const text = `${'a'.repeat(length)}${breaks}b\r\nc`.repeat(3);
+      const ours = EditorDocument.create('file:///SKILL.md', 'markdown', 1, text);
+      const reference = TextDocument.create('file:///SKILL.md', 'markdown', 1, text);
+      assert.equal(ours.lineCount, reference.lineCount, `${length} + ${JSON.stringify(breaks)}`);
+      for (let line = 0; line < reference.lineCount; line++) assert.equal(ours.offsetAt({ line, character: 0 }), reference.offsetAt({ line, character: 0 }), `${length} + ${JSON.stringify(breaks)}, line ${line}`);
+    }
+  }
+});

@@ -18,7 +18,7 @@ import type { ModelCache } from './model/modelCache';
 import type { FormatId, SkillModel } from './model/skillModel';
 import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
 import type { ParseCache } from './parse/parseCache';
-import { utf8Length, type TextLike } from './parse/pieceText';
+import { utf8Length, type TextLike } from './parse/textLike';
 import type { YamlChunkCache } from './parse/yamlChunks';
 import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
-import type { TextLike } from '../parse/pieceText';
+import type { TextLike } from '../parse/textLike';
 import { keepOn, recalledOn, rememberedIn, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { SkillAnalysis } from '../analyze';
 import { AnalysisLines } from '../compile/analysisLines';
 import type { LineIndex, LspRange, Span } from '../parse/lineIndex';
-import { flatText, type TextLike } from '../parse/pieceText';
+import { flatText, type TextLike } from '../parse/textLike';
 import type { FileSystem } from '../workspace/fileSystem';
 
 /**

@@ -3,7 +3,7 @@ import { firstNotBefore } from '../parse/bisect';
 import type { Span } from '../parse/lineIndex';
 import { nodeStart, startPlace, type ChunkPlace } from '../parse/nodeRange';
 import type { YamlSyntax } from '../parse/yamlSyntax';
-import type { TextLike } from '../parse/pieceText';
+import type { TextLike } from '../parse/textLike';
 import type { Node } from 'yaml';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { movablePartsIn, moveParts, type MovableParts } from './spansIn';

@@ -1,5 +1,5 @@
 import { firstNotBefore } from './bisect';
-import type { TextLike } from './pieceText';
+import type { TextLike } from './textLike';
 import { changedRegion } from './textChange';
 
 /** A zero-based LSP position: line and UTF-16 character. */

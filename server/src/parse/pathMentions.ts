@@ -1,6 +1,6 @@
 import type { Span } from './lineIndex';
 import { ownCopy } from './ownCopy';
-import type { TextLike } from './pieceText';
+import type { TextLike } from './textLike';
 
 export interface PathMention {
   path: string;

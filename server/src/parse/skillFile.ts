@@ -1,5 +1,5 @@
 import type { Span } from './lineIndex';
-import { flatText, type TextLike } from './pieceText';
+import { flatText, type TextLike } from './textLike';
 
 /** A fenced code block of the Markdown body, with offsets into the whole file. */
 export interface Fence {

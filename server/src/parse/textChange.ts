@@ -5,7 +5,7 @@
  * redo only the rest.
  */
 
-import { sharedPieces, type TextLike } from './pieceText';
+import { sharedPieces, type TextLike } from './textLike';
 
 /** The smallest run of characters compared at once: string equality on slices runs natively, far faster than a loop over characters. */
 const BLOCK = 512;

@@ -2,7 +2,7 @@ import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type No
 import { ownCopy } from './ownCopy';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
-import { sameText, type TextLike } from './pieceText';
+import { sameText, type TextLike } from './textLike';
 import { changedRegion } from './textChange';
 import { DIALECTS, type YamlDialect, type YamlOptions } from './yamlDialects';
 import type { WholeParse, YamlProblem } from './yamlSyntax';

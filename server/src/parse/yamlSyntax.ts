@@ -1,6 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
-import { flatText, textRegion, type TextLike } from './pieceText';
+import { flatText, textRegion, type TextLike } from './textLike';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
 import { nodeRange, nodeStart } from './nodeRange';
 import { readPlainMapping } from './plainMapping';

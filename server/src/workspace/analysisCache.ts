@@ -5,7 +5,7 @@ import { createView, type DocumentView } from '../features/documentView';
 import { ModelCache } from '../model/modelCache';
 import type { SkillModel } from '../model/skillModel';
 import { ParseCache } from '../parse/parseCache';
-import { flatText, type TextLike } from '../parse/pieceText';
+import { flatText, type TextLike } from '../parse/textLike';
 import { YamlChunkCache } from '../parse/yamlChunks';
 import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from './fileSystem';
 import type { SkillCatalog } from './skillCatalog';

@@ -1,4 +1,5 @@
-import { PieceText, type TextLike } from '../parse/pieceText';
+import { PieceText } from '../parse/pieceText';
+import type { TextLike } from '../parse/textLike';
 import type { FileSystem } from './fileSystem';
 
 /** Skill files larger than this are not parsed: no agent loads a multi-megabyte skill. */

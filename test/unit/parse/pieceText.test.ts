@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PieceText, sameText } from '../../../server/src/parse/pieceText';
+import { PieceText } from '../../../server/src/parse/pieceText';
+import { sameText } from '../../../server/src/parse/textLike';
 import { random } from '../../helpers/random';
 
 // A PieceText must answer every read exactly as the flat string does: the

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkProseLinks } from '../../checks/fileLinks';
 import { regionsOutside } from '../../parse/pathMentions';
-import type { TextLike } from '../../parse/pieceText';
+import type { TextLike } from '../../parse/textLike';
 import type { FormatContext } from '../formatContext';
 
 /** The specification's recommended ceiling for a SKILL.md body. */

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
-import { firstNonBlank, type TextLike } from '../../parse/pieceText';
+import { firstNonBlank, type TextLike } from '../../parse/textLike';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
 import type { YamlChunkCache } from '../../parse/yamlChunks';
 import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';

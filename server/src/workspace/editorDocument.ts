@@ -40,7 +40,8 @@ export class EditorDocument {
         continue;
       }
       // A range given end first is read start first (as the reference library reads it).
-      const { start: first, end: last } = change.range;
+      const first = wholePosition(change.range.start);
+      const last = wholePosition(change.range.end);
       const reversed = last.line < first.line || (last.line === first.line && last.character < first.character);
       const start = offsetAt(text, starts, reversed ? last : first);
       const end = Math.max(start, offsetAt(text, starts, reversed ? first : last));
@@ -60,14 +61,19 @@ export class EditorDocument {
   }
 
   offsetAt(position: Position): number {
-    return offsetAt(this.text, this.lineStarts, position);
+    return offsetAt(this.text, this.lineStarts, wholePosition(position));
   }
 }
 
+/** A position of whole numbers: a line or character that is not one (a client's bug) is read as the whole number below it, or 0. */
+function wholePosition(position: Position): Position {
+  return { line: Math.trunc(position.line) || 0, character: Math.trunc(position.character) || 0 };
+}
+
 /**
- * The offset of an LSP position: a line past the last is the end of the
- * text; a character past the end of its line is the end of the line,
- * before its line break.
+ * The offset of an LSP position (of whole numbers): a line past the last is
+ * the end of the text; a character past the end of its line is the end of
+ * the line, before its line break.
  */
 function offsetAt(text: PieceText, starts: Uint32Array, position: Position): number {
   if (position.line >= starts.length) return text.length;

@@ -91,3 +91,15 @@ test('line breaks are read alike wherever they fall: a CRLF across the server\'s
     }
   }
 });
+
+test('a change whose positions are not whole numbers is read at the whole numbers below them, never as a broken text', () => {
+  const text = 'first line\nsecond line\r\nthird\n';
+  const odd = EditorDocument.update(EditorDocument.create('file:///SKILL.md', 'markdown', 1, text), [{ range: { start: { line: 1.7, character: Number.NaN }, end: { line: 1, character: 6.9 } }, text: 'x' }], 2);
+  const whole = EditorDocument.update(EditorDocument.create('file:///SKILL.md', 'markdown', 1, text), [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 6 } }, text: 'x' }], 2);
+  assert.equal(odd.getText(), 'first line\nx line\r\nthird\n');
+  assert.equal(odd.getText(), whole.getText());
+  assert.equal(odd.lineCount, 4);
+  // Infinite positions are past every line.
+  const appended = EditorDocument.update(odd, [{ range: { start: { line: Infinity, character: 0 }, end: { line: Infinity, character: 0 } }, text: 'end' }], 3);
+  assert.equal(appended.getText(), 'first line\nx line\r\nthird\nend');
+});

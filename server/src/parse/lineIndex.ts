@@ -80,7 +80,7 @@ export class LineIndex {
 }
 
 /** The starts of the lines whose line break lies in [from, to) of `text`. */
-function lineBreaksIn(text: TextLike, from: number, to: number): number[] {
+export function lineBreaksIn(text: TextLike, from: number, to: number): number[] {
   const starts: number[] = [];
   // indexOf scans natively.
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);

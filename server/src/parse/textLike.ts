@@ -17,13 +17,15 @@ export interface TextLike {
 
 const WHITE_SPACE = /\s/;
 
-/** The first offset in [from, to) holding anything but white space (as `\s` and `trim` read it), or -1: a blank test that copies nothing. */
+/** Whether a UTF-16 unit is white space, as `\s` and `trim` read it. */
+export function isWhiteSpace(code: number): boolean {
+  // Printable ASCII is never white space; anything else is asked of the pattern.
+  return !(code > 32 && code < 127) && WHITE_SPACE.test(String.fromCharCode(code));
+}
+
+/** The first offset in [from, to) holding anything but white space, or -1: a blank test that copies nothing. */
 export function firstNonBlank(text: TextLike, from: number, to: number): number {
-  for (let at = Math.max(0, from); at < Math.min(to, text.length); at++) {
-    const code = text.charCodeAt(at);
-    // Printable ASCII is never white space; anything else is asked of the pattern.
-    if ((code > 32 && code < 127) || !WHITE_SPACE.test(String.fromCharCode(code))) return at;
-  }
+  for (let at = Math.max(0, from); at < Math.min(to, text.length); at++) if (!isWhiteSpace(text.charCodeAt(at))) return at;
   return -1;
 }
 

@@ -2,7 +2,7 @@ import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type No
 import { ownCopy } from './ownCopy';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
-import { sameText, type TextLike } from './textLike';
+import { isWhiteSpace, sameText, type TextLike } from './textLike';
 import { changedRegion } from './textChange';
 import { DIALECTS, type YamlDialect, type YamlOptions } from './yamlDialects';
 import type { WholeParse, YamlProblem } from './yamlSyntax';
@@ -88,7 +88,7 @@ export class RegionChunks {
     const last = this.last;
     if (last && sameText(last.layoutAt, source)) return last.layout;
     const change = this.changeFor(source);
-    if (!change || !last || last.layoutAt !== last.source || !movedLayout(last.layout, source, change)) return undefined;
+    if (!change || !last || !sameText(last.layoutAt, last.source) || !movedLayout(last.layout, source, change)) return undefined;
     last.layoutAt = source;
     return last.layout;
   }
@@ -243,11 +243,9 @@ function holdsAlias(doc: Document.Parsed): boolean {
   return found;
 }
 
-const WHITESPACE = /\s/;
-
 /** Whether the character at `at` is white space (as `\s` reads it), or past the end. */
 function isSpaceAt(text: TextLike, at: number): boolean {
-  return at >= text.length || WHITESPACE.test(text.slice(at, at + 1));
+  return at >= text.length || isWhiteSpace(text.charCodeAt(at));
 }
 
 /** The next line break at or after `from` followed by a line that starts at column 0 with content (not blank, not a comment). */

@@ -1,5 +1,5 @@
 import { PieceText } from '../parse/pieceText';
-import type { TextLike } from '../parse/textLike';
+import { flatText, textRegion, type TextLike } from '../parse/textLike';
 import type { FileSystem } from './fileSystem';
 
 /** Skill files larger than this are not parsed: no agent loads a multi-megabyte skill. */
@@ -57,10 +57,9 @@ export function editorText(text: TextLike): EditorRead;
 export function editorText(text: TextLike): EditorRead {
   const nul = text.indexOf('\0');
   if (nul !== -1 && new TextEncoder().encode(text.slice(0, nul)).byteLength < PROBE_BYTES) return { kind: 'binary' };
-  const wellFormed = isWellFormed(text) ? text : (text.toString() as unknown as WellFormed).toWellFormed();
+  const wellFormed = isWellFormed(text) ? text : (flatText(text) as unknown as WellFormed).toWellFormed();
   const bom = wellFormed.charCodeAt(0) === 0xfeff;
-  if (!bom) return { kind: 'text', text: wellFormed, bom };
-  return { kind: 'text', text: wellFormed instanceof PieceText ? wellFormed.sub(1) : wellFormed.slice(1), bom };
+  return { kind: 'text', text: bom ? textRegion(wellFormed, 1, wellFormed.length) : wellFormed, bom };
 }
 
 function isWellFormed(text: TextLike): boolean {

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkProseLinks } from '../../checks/fileLinks';
 import { regionsOutside } from '../../parse/pathMentions';
-import type { TextLike } from '../../parse/textLike';
+import { lineBreaksIn } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
 
 /** The specification's recommended ceiling for a SKILL.md body. */
@@ -15,7 +15,7 @@ const MAX_BODY_LINES = 500;
 export function checkBody(context: FormatContext): Diagnostic[] {
   const { syntax, file } = context;
   const diagnostics: Diagnostic[] = [];
-  const lines = lineCount(syntax.source, syntax.body.start, syntax.body.end);
+  const lines = lineBreaksIn(syntax.source, syntax.body.start, syntax.body.end).length + 1;
   if (lines > MAX_BODY_LINES) {
     diagnostics.push(
       diagnostic('body_too_long', file, context.frontmatterAnchor, `The body is ${lines} lines; keep SKILL.md under ${MAX_BODY_LINES} lines and move detail into \`references/\`, which agents load only when needed.`),
@@ -24,11 +24,4 @@ export function checkBody(context: FormatContext): Diagnostic[] {
   const regions = regionsOutside(syntax.body, syntax.fences);
   diagnostics.push(...checkProseLinks({ fs: context.fs, dir: context.dir, file }, syntax.source, regions, []));
   return diagnostics;
-}
-
-/** The lines of [start, end) of `text`, counted by their breaks without copying the text out. */
-function lineCount(text: TextLike, start: number, end: number): number {
-  let lines = 1;
-  for (let at = text.indexOf('\n', start); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) lines++;
-  return lines;
 }

@@ -3,6 +3,7 @@ import type { Span } from './lineIndex';
 import { flatText, textRegion, type TextLike } from './textLike';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
 import { nodeRange, nodeStart } from './nodeRange';
+import { readBlockYaml } from './blockYaml';
 import { readPlainMapping } from './plainMapping';
 import { DIALECTS, schemaOf, type YamlDialect } from './yamlDialects';
 
@@ -92,7 +93,8 @@ function parseWhole(source: string, dialect: YamlDialect): WholeParse {
     let doc: Document.Parsed | undefined;
     return { doc: () => (doc ??= parseDocument(source, DIALECTS[dialect])), value: plain, problems: [], plain: true };
   }
-  const doc = parseDocument(source, DIALECTS[dialect]);
+  // The block YAML procedures are written in is read without `yaml`'s parser when nothing in it is in doubt (the same document).
+  const doc = readBlockYaml(source, DIALECTS[dialect], schemaOf(dialect)) ?? parseDocument(source, DIALECTS[dialect]);
   const problems: YamlProblem[] = [];
   for (const error of doc.errors) {
     const [start, end] = error.pos;

@@ -1,4 +1,19 @@
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The shared corpus sits beside the checkout, in development and in CI. */
 export const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'corpus');
+
+/** Every SKILL.md under `dir`, at any depth. */
+export function skillFilesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return skillFilesUnder(full);
+    return name === 'SKILL.md' ? [full] : [];
+  });
+}
+
+/** Every SKILL.md of the corpus and of the project's examples. */
+export function corpusAndExampleSkills(): string[] {
+  return [...skillFilesUnder(CORPUS), ...skillFilesUnder(join(__dirname, '..', '..', 'examples'))];
+}

@@ -1,13 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isMap, isPair, isSeq, parseDocument, type Document } from 'yaml';
 import { aipProcedure } from '../../../bench/lib/generate';
 import { readBlockYaml } from '../../../server/src/parse/blockYaml';
 import { DIALECTS, schemaOf, type YamlDialect } from '../../../server/src/parse/yamlDialects';
 import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
-import { CORPUS } from '../../helpers/corpus';
+import { corpusAndExampleSkills } from '../../helpers/corpus';
 import { random } from '../../helpers/random';
 
 const ALL_DIALECTS: YamlDialect[] = ['strict', 'frontmatter', 'pyyaml'];
@@ -39,17 +38,10 @@ function agrees(source: string, dialect: YamlDialect, label: string): boolean {
   return true;
 }
 
-function skillFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return skillFiles(full);
-    return name === 'SKILL.md' ? [full] : [];
-  });
-}
 
 /** Every frontmatter and fenced YAML block of the corpus and the examples. */
 function corpusRegions(): { label: string; source: string }[] {
-  return [...skillFiles(CORPUS), ...skillFiles(join(__dirname, '..', '..', '..', 'examples'))].flatMap((file) => {
+  return corpusAndExampleSkills().flatMap((file) => {
     const text = readFileSync(file, 'utf8');
     const regions: { label: string; source: string }[] = [];
     const frontmatter = /^---\n([^]*?\n)---\n/.exec(text);

@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseYamlRegion, repeatedKeys, type YamlDialect, type YamlSyntax } from '../../../server/src/parse/yamlSyntax';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
-import { CORPUS } from '../../helpers/corpus';
+import { corpusAndExampleSkills } from '../../helpers/corpus';
 import { random } from '../../helpers/random';
 
 const DIALECTS: YamlDialect[] = ['frontmatter', 'pyyaml'];
@@ -31,16 +30,9 @@ function agreesWithYaml(source: string, dialect: YamlDialect, label: string): bo
   return true;
 }
 
-function skillFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return skillFiles(full);
-    return name === 'SKILL.md' ? [full] : [];
-  });
-}
 
 function frontmatters(): { label: string; source: string }[] {
-  return [...skillFiles(CORPUS), ...skillFiles(join(__dirname, '..', '..', '..', 'examples'))].flatMap((file) => {
+  return corpusAndExampleSkills().flatMap((file) => {
     const text = readFileSync(file, 'utf8');
     const frontmatter = parseSkillFile(text).frontmatter;
     return frontmatter ? [{ label: file, source: text.slice(frontmatter.content.start, frontmatter.content.end) }] : [];

@@ -50,6 +50,8 @@ const INDICATOR_FIRST = /^[-?:,[\]{}#]/;
 /** A key and its colon opening a map inside a sequence item (`- name: x`). */
 const ITEM_KEY = /^[^\s\-?:,[\]{}#|>'"&*!%@`][^:]*:(?: |$)/;
 const GIVE_UP = Symbol('give up');
+/** Values nested deeper than this are left to yaml (procedures nest a handful deep). */
+const MAX_DEPTH = 100;
 
 function giveUp(): never {
   throw GIVE_UP;
@@ -67,6 +69,8 @@ class BlockReader {
   readonly lines: Line[] = [];
   /** The line the reader stands on: every line before it is read. */
   line = 0;
+  /** Values being read, one inside the other. */
+  private depth = 0;
 
   constructor(
     private readonly text: string,
@@ -160,6 +164,14 @@ class BlockReader {
    * the entry being at column `indent`; moves the reader past it.
    */
   private value(line: number, indent: number, after: number, inSeq: boolean): Node {
+    // Nesting deeper than any procedure's is left to yaml, which reports running out of stack as its own error.
+    if (++this.depth > MAX_DEPTH) giveUp();
+    const node = this.valueAt(line, indent, after, inSeq);
+    this.depth--;
+    return node;
+  }
+
+  private valueAt(line: number, indent: number, after: number, inSeq: boolean): Node {
     const { end } = this.lines[line];
     if (after === end) {
       // Nothing on the line: the value is the block below, indented further (or, for a key, a sequence at the key's column).

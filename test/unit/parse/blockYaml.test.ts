@@ -95,8 +95,21 @@ test('anything else is left to yaml', () => {
     'a: b\n  - c\n',
     'a:  two spaces\n',
     'a: trailing \n',
+    // Nesting deeper than any procedure's: yaml reads it, or reports running out of stack, as before.
+    `${Array.from({ length: 101 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n')} v\n`,
+    nestedLists(101),
+    nestedLists(20000),
   ];
   for (const source of declined) for (const dialect of ALL_DIALECTS) assert.equal(readBlockYaml(source, DIALECTS[dialect], schemaOf(dialect)), undefined, `${dialect}: ${JSON.stringify(source)}`);
+});
+
+/** Lists inside lists, `depth` deep, the innermost holding a map. */
+function nestedLists(depth: number): string {
+  return `${Array.from({ length: depth }, (_, i) => `${' '.repeat(i)}-`).join('\n')}\n${' '.repeat(depth)}k: v\n`;
+}
+
+test('nesting up to the limit is read as yaml reads it', () => {
+  assert.ok(agrees(nestedLists(99), 'strict', '99 lists deep'));
 });
 
 test('every corpus region the reader reads is the document yaml gives, in every dialect', () => {

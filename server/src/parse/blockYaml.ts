@@ -25,10 +25,11 @@ export function readBlockYaml(source: string, options: YamlOptions, schema: Sche
   if (schema.compat || DOUBTFUL_CHARACTER.test(source)) return undefined;
   const reader = new BlockReader(source, schema);
   try {
-    const first = reader.nextContent(0);
-    if (first !== 0 || reader.indentOf(first) !== 0) return undefined;
-    const contents = reader.block(first, 0, reader.lines[first].start);
-    // Only blank lines may follow the collection at column 0.
+    // The root may be indented: the language server parses a procedure's steps one list item at a time, each at the list's column.
+    if (reader.nextContent(0) !== 0) return undefined;
+    const indent = reader.indentOf(0);
+    const contents = reader.block(0, indent, indent);
+    // Only blank lines may follow the root collection.
     if (reader.nextContent(reader.line) !== -1) return undefined;
     const doc = new Document(undefined, options) as unknown as Document.Parsed;
     doc.contents = contents as unknown as Document.Parsed['contents'];

@@ -1,10 +1,11 @@
-import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
+import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type Node, type Pair, type Schema } from 'yaml';
+import { readBlockYaml } from './blockYaml';
 import { ownCopy } from './ownCopy';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
 import { isWhiteSpace, sameText, type TextLike } from './textLike';
 import { changedRegion } from './textChange';
-import { DIALECTS, type YamlDialect, type YamlOptions } from './yamlDialects';
+import { DIALECTS, schemaOf, type YamlDialect, type YamlOptions } from './yamlDialects';
 import type { WholeParse, YamlProblem } from './yamlSyntax';
 
 /**
@@ -39,7 +40,7 @@ export class YamlChunkCache {
   /** The chunks of the region read in `dialect`. */
   region(dialect: YamlDialect): RegionChunks {
     let region = this.regions.get(dialect);
-    if (!region) this.regions.set(dialect, (region = new RegionChunks(DIALECTS[dialect])));
+    if (!region) this.regions.set(dialect, (region = new RegionChunks(dialect)));
     return region;
   }
 }
@@ -58,7 +59,13 @@ export class YamlChunkCache {
  * pasted elsewhere, an undo) or parsed.
  */
 export class RegionChunks {
-  constructor(private readonly options: YamlOptions) {}
+  private readonly options: YamlOptions;
+  private readonly schema: Schema;
+
+  constructor(dialect: YamlDialect) {
+    this.options = DIALECTS[dialect];
+    this.schema = schemaOf(dialect);
+  }
 
   /** The last composition's chunks by text. */
   private byText = new Map<string, ParsedChunk[]>();
@@ -130,7 +137,8 @@ export class RegionChunks {
         // Checked per new chunk, not over the whole text on every keystroke.
         if (DOCUMENT_LINES.test(text)) return;
         const own = ownCopy(text);
-        const doc = parseDocument(own, this.options);
+        // A step is read without yaml's parser when nothing in it is in doubt (readBlockYaml: the same document).
+        const doc = readBlockYaml(own, this.options, this.schema) ?? parseDocument(own, this.options);
         if (holdsAlias(doc)) return;
         const place = { offset: range.start };
         placeNodes(doc.contents, place);

@@ -51,6 +51,27 @@ function corpusRegions(): { label: string; source: string }[] {
   });
 }
 
+/** The list items of a region, each as its own text at the list's column: how the language server parses a procedure's steps. */
+function listItemChunks(source: string): string[] {
+  const lines = source.split('\n');
+  const marker = lines.map((line) => /^( +)-(?: |$)/.exec(line)?.[1]).find((indent) => indent !== undefined);
+  if (marker === undefined) return [];
+  const chunks: string[] = [];
+  let current: string[] | undefined;
+  for (const line of lines) {
+    const indent = line.length - line.trimStart().length;
+    if (line.startsWith(`${marker}-`) && (line.length === marker.length + 1 || line[marker.length + 1] === ' ')) {
+      if (current) chunks.push(`${current.join('\n')}\n`);
+      current = [line];
+    } else if (line.trim() !== '' && indent < marker.length) {
+      if (current) chunks.push(`${current.join('\n')}\n`);
+      current = undefined;
+    } else current?.push(line);
+  }
+  if (current) chunks.push(`${current.join('\n')}\n`);
+  return chunks;
+}
+
 test('the constructs procedures are written in read as yaml reads them', () => {
   const sources = [
     'a: 1\nb: >\n  x\n  y\n\nc:\n  - name: q\n    t: [x, y]\n  - z\n  -\n    k: v\nd: "s"\ne:\n- 1\nf: true\n',
@@ -125,17 +146,28 @@ test('every corpus region the reader reads is the document yaml gives, in every 
   assert.ok(procedures >= 12, `only ${procedures} corpus procedures were read`);
 });
 
-test('generated procedures are read whole, as yaml reads them', () => {
+test('generated procedures are read whole, and step by step, as yaml reads them', () => {
   for (const steps of [1, 5, 30, 120]) {
     const { procedure } = aipProcedure(steps, steps * 7);
     assert.ok(agrees(procedure, 'strict', `${steps} steps`), `a generated procedure of ${steps} steps was not read`);
+    const items = listItemChunks(procedure);
+    assert.ok(items.length >= steps);
+    for (const item of items) assert.ok(agrees(item, 'strict', `a step of ${steps}`), `a step was not read:\n${item}`);
   }
+});
+
+test('list items of the corpus, read on their own at their column, are read as yaml reads them', () => {
+  let read = 0;
+  for (const { label, source } of corpusRegions()) for (const item of listItemChunks(source)) if (agrees(item, 'strict', `${label} item`)) read++;
+  // 650 when this was written: the test must not pass by reading none.
+  assert.ok(read >= 600, `only ${read} list items were read`);
 });
 
 test('edited regions are read as yaml reads them, or left to it', () => {
   const next = random(20261202);
   const inserts = [' ', '  ', '\n', '\n\n', ':', ': ', '-', '- ', '>', '|', '>-', '"', "'", '[', ']', ', ', '{', '}', '{a: b}', 'a', '1', 'true', '~', '`', '@', '&a ', '*', '!', '%', '#', '\t', '\r', '  - x\n', 'k: v\n', '\n    `x` y', '\n    "q"', "\n    'q'", '\n    |x', '\n    >', '\n    {x}'];
-  const regions = [...corpusRegions().map((region) => region.source), aipProcedure(12, 3).procedure];
+  const whole = [...corpusRegions().map((region) => region.source), aipProcedure(12, 3).procedure];
+  const regions = [...whole, ...whole.flatMap((source) => listItemChunks(source).slice(0, 3))];
   let read = 0;
   let tried = 0;
   for (const source of regions) {

@@ -1,5 +1,6 @@
-import { Document, isScalar, Pair, Scalar, YAMLMap, YAMLSeq, type CollectionTag, type Node, type ScalarTag, type Schema } from 'yaml';
-import type { YamlOptions } from './yamlDialects';
+import { Document, isScalar, Pair, parseDocument, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from 'yaml';
+import { PLAIN_START_INDICATORS, plainScalarTag, simpleQuoted } from './plainScalars';
+import { DIALECTS, schemaOf, type YamlDialect } from './yamlDialects';
 
 /**
  * The block YAML an AIP procedure is written in, read into the same
@@ -21,7 +22,8 @@ import type { YamlOptions } from './yamlDialects';
  * A test holds the document to `parseDocument`'s on every corpus region,
  * generated procedures and random edits of them, in every dialect.
  */
-export function readBlockYaml(source: string, options: YamlOptions, schema: Schema): Document.Parsed | undefined {
+export function readBlockYaml(source: string, dialect: YamlDialect): Document.Parsed | undefined {
+  const schema = schemaOf(dialect);
   if (schema.compat || DOUBTFUL_CHARACTER.test(source)) return undefined;
   const reader = new BlockReader(source, schema);
   try {
@@ -31,7 +33,7 @@ export function readBlockYaml(source: string, options: YamlOptions, schema: Sche
     const contents = reader.block(0, indent, indent);
     // Only blank lines may follow the root collection.
     if (reader.nextContent(reader.line) !== -1) return undefined;
-    const doc = new Document(undefined, options) as unknown as Document.Parsed;
+    const doc = new Document(undefined, DIALECTS[dialect]) as unknown as Document.Parsed;
     doc.contents = contents as unknown as Document.Parsed['contents'];
     doc.range = [0, contents.range![2], source.length];
     return doc;
@@ -41,15 +43,22 @@ export function readBlockYaml(source: string, options: YamlOptions, schema: Sche
   }
 }
 
+/** The document `parseDocument` gives for `source` in `dialect`: read by readBlockYaml where it can, parsed by `yaml` otherwise. */
+export function parseYamlDocument(source: string, dialect: YamlDialect): Document.Parsed {
+  return readBlockYaml(source, dialect) ?? parseDocument(source, DIALECTS[dialect]);
+}
+
 /** Tabs, CR, controls, the BOM, lone surrogates and document markers: read by `yaml`. */
 const DOUBTFUL_CHARACTER = /[\0-\x09\x0b-\x1f\x7f-\x9f\ufeff\ud800-\udfff]|^(?:---|\.\.\.)/m;
+/** What may start a plain scalar: not white space, not an indicator. */
+const PLAIN_START = `[^\\s${PLAIN_START_INDICATORS}]`;
 /** A plain scalar that stays one in a block: no indicator first (`: ` inside and a final `:` are checked apart). */
-const PLAIN = /^[^\s\-?:,[\]{}#|>'"&*!%@`][^]*$/;
-const KEY = /^[^\s\-?:,[\]{}#|>'"&*!%@`][^:#]*$/;
+const PLAIN = new RegExp(`^${PLAIN_START}[^]*$`);
+const KEY = new RegExp(`^${PLAIN_START}[^:#]*$`);
 /** A continuation line of a plain scalar starting with one of these may be read otherwise (an item, a key, a flow collection). */
 const INDICATOR_FIRST = /^[-?:,[\]{}#]/;
 /** A key and its colon opening a map inside a sequence item (`- name: x`). */
-const ITEM_KEY = /^[^\s\-?:,[\]{}#|>'"&*!%@`][^:]*:(?: |$)/;
+const ITEM_KEY = new RegExp(`^${PLAIN_START}[^:]*:(?: |$)`);
 const GIVE_UP = Symbol('give up');
 /** Values nested deeper than this are left to yaml (procedures nest a handful deep). */
 const MAX_DEPTH = 100;
@@ -132,7 +141,8 @@ class BlockReader {
       line = next;
       at = this.lines[next].start + indent;
     }
-    map.range = [start, this.lastEnd(map), this.lastEnd(map)];
+    const end = this.lastEnd(map);
+    map.range = [start, end, end];
     return map;
   }
 
@@ -156,7 +166,8 @@ class BlockReader {
       line = next;
       at = nextAt;
     }
-    seq.range = [firstDash, this.lastEnd(seq), this.lastEnd(seq)];
+    const end = this.lastEnd(seq);
+    seq.range = [firstDash, end, end];
     return seq;
   }
 
@@ -199,10 +210,8 @@ class BlockReader {
     if (raw.endsWith(' ')) giveUp();
     if (first === 91) return this.flowSeq(raw, start, end);
     if (first === 34 || first === 39) {
-      const quote = raw[0];
-      const inner = raw.slice(1, -1);
-      if (raw.length < 2 || raw[raw.length - 1] !== quote || inner.includes(quote) || (quote === '"' && inner.includes('\\'))) giveUp();
-      return this.scalar(inner, start, end, this.lineEnd(end), quote === '"' ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', false);
+      const inner = simpleQuoted(raw) ?? giveUp();
+      return this.scalar(inner, start, end, this.lineEnd(end), first === 34 ? 'QUOTE_DOUBLE' : 'QUOTE_SINGLE', false);
     }
     // A key inside a sequence item opens a map there, its keys at the column after the dash.
     if (inSeq && ITEM_KEY.test(raw)) {
@@ -293,7 +302,7 @@ class BlockReader {
   private scalar(source: string, start: number, valueEnd: number, end: number, type: Scalar.Type, atKey: boolean): Scalar {
     let node: Scalar;
     if (type === 'PLAIN') {
-      const tag = this.schema.tags.find((candidate): candidate is ScalarTag => isScalarTag(candidate) && (candidate.default === true || (atKey && candidate.default === 'key')) && candidate.test?.test(source) === true);
+      const tag = plainScalarTag(this.schema, source, atKey);
       if (tag) {
         if (atKey) giveUp();
         const value = tag.resolve(source, giveUp, {});
@@ -340,8 +349,4 @@ function foldLines(lines: string[]): string {
     value += lines[i];
   }
   return value;
-}
-
-function isScalarTag(tag: ScalarTag | CollectionTag): tag is ScalarTag {
-  return !('collection' in tag) || tag.collection === undefined;
 }

@@ -1,4 +1,5 @@
-import { isScalar, type CollectionTag, type Schema, type ScalarTag } from 'yaml';
+import { isScalar, type Schema } from 'yaml';
+import { PLAIN_START_INDICATORS, plainScalarTag, simpleQuoted } from './plainScalars';
 
 /**
  * The frontmatter nearly every skill has, read without the `yaml` parser:
@@ -60,8 +61,7 @@ export function readPlainMapping(source: string, schema: Schema): Record<string,
 /** Characters whose reading depends on rules this reader leaves to `yaml`: tabs, CR, controls, BOM, lone surrogates, comments. */
 const DOUBTFUL_CHARACTER = /[\0-\x09\x0b-\x1f\x7f-\x9f\ufeff\ud800-\udfff#]/;
 const ENTRY = /^([A-Za-z_][A-Za-z0-9_-]{0,127}):(?: +(.*))?$/;
-/** A plain value starting with one of these is something else in YAML (a sequence, flow collection, alias, tag, block scalar, …). */
-const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
+const INDICATOR = new RegExp(`^[${PLAIN_START_INDICATORS}]`);
 /** The marker of a key whose value is the indented lines below it, or null when there are none. */
 const PARENT = Symbol('parent');
 
@@ -71,11 +71,9 @@ function readEntry(line: string, schema: Schema): { key: string; value: unknown 
   const text = match[2];
   if (text === undefined) return { key: match[1], value: PARENT };
   if (text.length === 0 || text !== text.trim()) return undefined;
-  const quote = text[0];
-  if (quote === '"' || quote === "'") {
-    const inner = text.slice(1, -1);
-    if (text.length < 2 || text[text.length - 1] !== quote || inner.includes(quote) || (quote === '"' && inner.includes('\\'))) return undefined;
-    return { key: match[1], value: inner };
+  if (text[0] === '"' || text[0] === "'") {
+    const inner = simpleQuoted(text);
+    return inner === undefined ? undefined : { key: match[1], value: inner };
   }
   if (INDICATOR.test(text) || text.includes(': ') || text.endsWith(':')) return undefined;
   const type = plainType(text, schema);
@@ -85,14 +83,10 @@ function readEntry(line: string, schema: Schema): { key: string; value: unknown 
 
 /** How the schema types a plain scalar: a string, a boolean or null (with its value), or undefined for anything else (numbers, dates, …). */
 function plainType(text: string, schema: Schema): 'string' | { value: boolean | null } | undefined {
-  const tag = schema.tags.find((candidate): candidate is ScalarTag => isScalarTag(candidate) && candidate.default === true && candidate.test?.test(text) === true);
+  const tag = plainScalarTag(schema, text);
   if (!tag) return 'string';
   // `yaml`'s boolean and null tags resolve to a Scalar node; what is wanted is the value it holds.
   const resolved = tag.resolve(text, () => undefined, {});
   const value = isScalar(resolved) ? resolved.value : resolved;
   return typeof value === 'boolean' || value === null ? { value } : undefined;
-}
-
-function isScalarTag(tag: ScalarTag | CollectionTag): tag is ScalarTag {
-  return !('collection' in tag) || tag.collection === undefined;
 }

@@ -1,11 +1,11 @@
-import { Document, isMap, isSeq, parseDocument, visit, YAMLMap, YAMLSeq, type Node, type Pair, type Schema } from 'yaml';
-import { readBlockYaml } from './blockYaml';
+import { Document, isMap, isSeq, visit, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
+import { parseYamlDocument } from './blockYaml';
 import { ownCopy } from './ownCopy';
 import { nodeRange, placeNodes, type ChunkPlace } from './nodeRange';
 import { firstNotBefore } from './bisect';
 import { isWhiteSpace, sameText, type TextLike } from './textLike';
 import { changedRegion } from './textChange';
-import { DIALECTS, schemaOf, type YamlDialect, type YamlOptions } from './yamlDialects';
+import type { YamlDialect } from './yamlDialects';
 import type { WholeParse, YamlProblem } from './yamlSyntax';
 
 /**
@@ -59,13 +59,7 @@ export class YamlChunkCache {
  * pasted elsewhere, an undo) or parsed.
  */
 export class RegionChunks {
-  private readonly options: YamlOptions;
-  private readonly schema: Schema;
-
-  constructor(dialect: YamlDialect) {
-    this.options = DIALECTS[dialect];
-    this.schema = schemaOf(dialect);
-  }
+  constructor(private readonly dialect: YamlDialect) {}
 
   /** The last composition's chunks by text. */
   private byText = new Map<string, ParsedChunk[]>();
@@ -137,8 +131,7 @@ export class RegionChunks {
         // Checked per new chunk, not over the whole text on every keystroke.
         if (DOCUMENT_LINES.test(text)) return;
         const own = ownCopy(text);
-        // A step is read without yaml's parser when nothing in it is in doubt (readBlockYaml: the same document).
-        const doc = readBlockYaml(own, this.options, this.schema) ?? parseDocument(own, this.options);
+        const doc = parseYamlDocument(own, this.dialect);
         if (holdsAlias(doc)) return;
         const place = { offset: range.start };
         placeNodes(doc.contents, place);

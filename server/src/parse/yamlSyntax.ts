@@ -1,11 +1,11 @@
-import { isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
 import { flatText, textRegion, type TextLike } from './textLike';
 import { parseChunked, type YamlChunkCache } from './yamlChunks';
 import { nodeRange, nodeStart } from './nodeRange';
-import { readBlockYaml } from './blockYaml';
+import { parseYamlDocument } from './blockYaml';
 import { readPlainMapping } from './plainMapping';
-import { DIALECTS, schemaOf, type YamlDialect } from './yamlDialects';
+import { schemaOf, type YamlDialect } from './yamlDialects';
 
 export type { YamlDialect } from './yamlDialects';
 
@@ -91,10 +91,9 @@ function parseWhole(source: string, dialect: YamlDialect): WholeParse {
   const plain = dialect === 'strict' ? undefined : readPlainMapping(source, schemaOf(dialect));
   if (plain) {
     let doc: Document.Parsed | undefined;
-    return { doc: () => (doc ??= parseDocument(source, DIALECTS[dialect])), value: plain, problems: [], plain: true };
+    return { doc: () => (doc ??= parseYamlDocument(source, dialect)), value: plain, problems: [], plain: true };
   }
-  // The block YAML procedures are written in is read without `yaml`'s parser when nothing in it is in doubt (the same document).
-  const doc = readBlockYaml(source, DIALECTS[dialect], schemaOf(dialect)) ?? parseDocument(source, DIALECTS[dialect]);
+  const doc = parseYamlDocument(source, dialect);
   const problems: YamlProblem[] = [];
   for (const error of doc.errors) {
     const [start, end] = error.pos;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { isMap, isPair, isSeq, parseDocument, type Document } from 'yaml';
 import { aipProcedure } from '../../../bench/lib/generate';
 import { readBlockYaml } from '../../../server/src/parse/blockYaml';
-import { DIALECTS, schemaOf, type YamlDialect } from '../../../server/src/parse/yamlDialects';
+import { DIALECTS, type YamlDialect } from '../../../server/src/parse/yamlDialects';
 import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
 import { corpusAndExampleSkills } from '../../helpers/corpus';
 import { random } from '../../helpers/random';
@@ -26,7 +26,7 @@ function describe(node: unknown): unknown {
  * the same value and the same text written back. Returns whether it read.
  */
 function agrees(source: string, dialect: YamlDialect, label: string): boolean {
-  const ours = readBlockYaml(source, DIALECTS[dialect], schemaOf(dialect));
+  const ours = readBlockYaml(source, dialect);
   if (!ours) return false;
   const theirs: Document.Parsed = parseDocument(source, DIALECTS[dialect]);
   const where = `${label} (${dialect}):\n${source}`;
@@ -121,7 +121,7 @@ test('anything else is left to yaml', () => {
     nestedLists(101),
     nestedLists(20000),
   ];
-  for (const source of declined) for (const dialect of ALL_DIALECTS) assert.equal(readBlockYaml(source, DIALECTS[dialect], schemaOf(dialect)), undefined, `${dialect}: ${JSON.stringify(source)}`);
+  for (const source of declined) for (const dialect of ALL_DIALECTS) assert.equal(readBlockYaml(source, dialect), undefined, `${dialect}: ${JSON.stringify(source)}`);
 });
 
 /** Lists inside lists, `depth` deep, the innermost holding a map. */

@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import type { Span } from '../../parse/lineIndex';
+import { lineBreaksIn, type Span } from '../../parse/lineIndex';
 import type { TextLike } from '../../parse/textLike';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import type { YamlChunkCache } from '../../parse/yamlChunks';
@@ -32,7 +32,7 @@ export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = 
   const diagnostics: Diagnostic[] = [];
   if (yaml.problems.length === 0) {
     for (const repeated of repeatedKeys(yaml)) {
-      const line = syntax.source.slice(0, nodeSpan(yaml, repeated.first)!.start).split('\n').length;
+      const line = lineBreaksIn(syntax.source, 0, nodeSpan(yaml, repeated.first)!.start).length + 1;
       diagnostics.push(
         pyyaml
           ? diagnostic('duplicate_key', file, nodeSpan(yaml, repeated.node)!, `\`${repeated.key}\` is set again here (first on line ${line}); OpenSquilla reads the frontmatter with PyYAML, which keeps only this last value.`)

@@ -45,6 +45,12 @@ export function benchAnalysis(root: string): AnalysisResult[] {
     }
     const a = summarize(analysis);
     const y = summarize(floor);
-    return { steps, bytes: Buffer.byteLength(skill.text), analysis: a, yamlParse: y, ratio: round(a.median / y.median) };
+    return {
+      steps,
+      bytes: Buffer.byteLength(skill.text),
+      analysis: a,
+      yamlParse: y,
+      ratio: round(a.median / y.median),
+    };
   });
 }

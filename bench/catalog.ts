@@ -28,10 +28,19 @@ export function benchCatalog(root: string, count = 10000, steps = 40): CatalogRe
   if (!existsSync(workspace)) writeWorkspace(workspace, count);
   const planDir = path.join(root, 'catalog-plans', 'composed-plan');
   mkdirSync(planDir, { recursive: true });
-  const composed = Array.from({ length: steps }, (_, i) => `skill-${String(Math.floor((i * count) / steps)).padStart(5, '0')}`);
-  const lines = composed.map((skill, i) => `    - id: s${i}\n      skill: ${skill}\n${i > 0 ? `      depends_on: [s${i - 1}]\n` : ''}      with:\n        task: "Continue from {{ outputs.${i > 0 ? `s${i - 1}` : 's0'} | truncate(500) }} for {{ inputs.user_message | xml_escape }}"\n`);
+  const composed = Array.from(
+    { length: steps },
+    (_, i) => `skill-${String(Math.floor((i * count) / steps)).padStart(5, '0')}`,
+  );
+  const lines = composed.map(
+    (skill, i) =>
+      `    - id: s${i}\n      skill: ${skill}\n${i > 0 ? `      depends_on: [s${i - 1}]\n` : ''}      with:\n        task: "Continue from {{ outputs.${i > 0 ? `s${i - 1}` : 's0'} | truncate(500) }} for {{ inputs.user_message | xml_escape }}"\n`,
+  );
   const planFile = path.join(planDir, 'SKILL.md');
-  writeFileSync(planFile, `---\nname: composed-plan\ndescription: A generated MetaSkill for benchmarks.\nkind: meta\ncomposition:\n  steps:\n${lines.join('')}---\n`);
+  writeFileSync(
+    planFile,
+    `---\nname: composed-plan\ndescription: A generated MetaSkill for benchmarks.\nkind: meta\ncomposition:\n  steps:\n${lines.join('')}---\n`,
+  );
   const fs = new NodeFileSystem();
 
   const builds: number[] = [];
@@ -45,7 +54,8 @@ export function benchCatalog(root: string, count = 10000, steps = 40): CatalogRe
   const catalog = new SkillCatalog(fs, [workspace]);
   const check = () => {
     const analysis = analyzeSkill(fs, planFile, { catalog });
-    if (analysis.diagnostics.some((item) => item.code === 'unknown_skill')) throw new Error('a composed skill was not found');
+    if (analysis.diagnostics.some((item) => item.code === 'unknown_skill'))
+      throw new Error('a composed skill was not found');
   };
   check();
   const analyses: number[] = [];
@@ -65,5 +75,11 @@ export function benchCatalog(root: string, count = 10000, steps = 40): CatalogRe
     check();
     rechecks.push(since(start));
   }
-  return { skills: count, steps, build: summarize(builds), recheck: summarize(rechecks), analysis: summarize(analyses) };
+  return {
+    skills: count,
+    steps,
+    build: summarize(builds),
+    recheck: summarize(rechecks),
+    analysis: summarize(analyses),
+  };
 }

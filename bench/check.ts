@@ -21,7 +21,10 @@ export interface ScaleResult {
   msPerSkill: number;
   /** The same with `--jobs 1`, where the default uses more threads. */
   oneThread?: { ms: number; runs: number[]; maxRssMiB: number };
-  /** The floor: bare `yaml.parse` of every SKILL.md's frontmatter and procedure block, in a process of its own; median of RUNS runs, each after a one-thread run of `check`. */
+  /**
+   * The floor: bare `yaml.parse` of every SKILL.md's frontmatter and procedure block, in a process of its own; median
+   * of RUNS runs, each after a one-thread run of `check`.
+   */
   yamlParseMs: number;
   yamlParseRuns: number[];
 }
@@ -57,7 +60,16 @@ function floorRun(dir: string, count: number): number {
 
 /** The median, the runs and the largest peak of several runs. */
 function summarizeRuns(runs: { ms: number; maxRssMiB: number }[]) {
-  return { ms: round(percentile(runs.map((run) => run.ms), 50)), runs: runs.map((run) => round(run.ms)), maxRssMiB: round(Math.max(...runs.map((run) => run.maxRssMiB))) };
+  return {
+    ms: round(
+      percentile(
+        runs.map((run) => run.ms),
+        50,
+      ),
+    ),
+    runs: runs.map((run) => round(run.ms)),
+    maxRssMiB: round(Math.max(...runs.map((run) => run.maxRssMiB))),
+  };
 }
 
 /**
@@ -115,15 +127,44 @@ export function benchPeers(root: string, corpusDir: string, label: string, peers
   const project = path.join(root, `claude-project-${label}`);
   if (!existsSync(project)) {
     mkdirSync(path.join(project, '.claude', 'skills'), { recursive: true });
-    for (const dir of dirs) cpSync(dir, path.join(project, '.claude', 'skills', path.basename(dir)), { recursive: true });
+    for (const dir of dirs)
+      cpSync(dir, path.join(project, '.claude', 'skills', path.basename(dir)), { recursive: true });
   }
-  const claudelint = runNode(path.join(peers, 'node_modules', 'claude-code-lint', 'bin', 'claudelint'), ['check-all', '--no-cache', '--format', 'json'], { cwd: project });
+  const claudelint = runNode(
+    path.join(peers, 'node_modules', 'claude-code-lint', 'bin', 'claudelint'),
+    ['check-all', '--no-cache', '--format', 'json'],
+    { cwd: project },
+  );
   const claudeReport = JSON.parse(claudelint.stdout) as { errorCount: number; warningCount: number };
 
   return [
-    { tool: 'skillgraph', how: `node dist/cli.js check <corpus> --format json (every rule, default profile)`, corpus: label, skills: dirs.length, ms: round(ours.ms), maxRssMiB: round(ours.maxRssMiB), findings: oursReport.diagnostics.length },
-    { tool: 'skills-ref (CLI, one process per skill)', how: 'node skills-ref/dist/cli.js validate <skill> once per skill, sequentially (its CLI takes one skill, so this counts a Node start per skill: its library in one process is compared below); time summed, memory the largest run, findings the "- " lines it prints', corpus: label, skills: dirs.length, ms: round(refMs), maxRssMiB: round(refRss), findings: refFindings },
-    { tool: 'claude-code-lint', how: 'claudelint check-all --no-cache --format json, in a project holding the same skills under .claude/skills/; findings = errorCount + warningCount', corpus: label, skills: dirs.length, ms: round(claudelint.ms), maxRssMiB: round(claudelint.maxRssMiB), findings: claudeReport.errorCount + claudeReport.warningCount },
+    {
+      tool: 'skillgraph',
+      how: `node dist/cli.js check <corpus> --format json (every rule, default profile)`,
+      corpus: label,
+      skills: dirs.length,
+      ms: round(ours.ms),
+      maxRssMiB: round(ours.maxRssMiB),
+      findings: oursReport.diagnostics.length,
+    },
+    {
+      tool: 'skills-ref (CLI, one process per skill)',
+      how: 'node skills-ref/dist/cli.js validate <skill> once per skill, sequentially (its CLI takes one skill, so this counts a Node start per skill: its library in one process is compared below); time summed, memory the largest run, findings the "- " lines it prints',
+      corpus: label,
+      skills: dirs.length,
+      ms: round(refMs),
+      maxRssMiB: round(refRss),
+      findings: refFindings,
+    },
+    {
+      tool: 'claude-code-lint',
+      how: 'claudelint check-all --no-cache --format json, in a project holding the same skills under .claude/skills/; findings = errorCount + warningCount',
+      corpus: label,
+      skills: dirs.length,
+      ms: round(claudelint.ms),
+      maxRssMiB: round(claudelint.maxRssMiB),
+      findings: claudeReport.errorCount + claudeReport.warningCount,
+    },
   ];
 }
 

@@ -27,17 +27,29 @@ export async function benchMetaskillEdits(corpus: string): Promise<MetaskillEdit
   const session = await startServer({ root, pull: true });
   const open = SKILLS.map((skill) => {
     const file = path.join(root, skill, 'SKILL.md');
-    return { skill, uri: pathToFileURL(file).href, text: readFileSync(file, 'utf8'), version: 1, times: [] as number[], steps: 0 };
+    return {
+      skill,
+      uri: pathToFileURL(file).href,
+      text: readFileSync(file, 'utf8'),
+      version: 1,
+      times: [] as number[],
+      steps: 0,
+    };
   });
   for (const doc of open) {
-    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: 1, text: doc.text } });
+    await session.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: doc.uri, languageId: 'markdown', version: 1, text: doc.text },
+    });
     await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
-    const graph = await session.connection.sendRequest<{ nodes: { kind: string }[] }>('skillgraph/graph', { uri: doc.uri });
+    const graph = await session.connection.sendRequest<{ nodes: { kind: string }[] }>('skillgraph/graph', {
+      uri: doc.uri,
+    });
     doc.steps = graph.nodes.filter((node) => node.kind !== 'external-input').length;
   }
   const bytes = open.map((doc) => Buffer.byteLength(doc.text));
-  // The first space between two letters after the middle of the file: inside a value of the frontmatter's steps in all three
-  // (the first space of any kind fell in an indentation in one of them, where an "x" breaks the YAML and each edit measured a whole parse).
+  // The first space between two letters after the middle of the file: inside a value of the frontmatter's steps in all
+  // three (the first space of any kind fell in an indentation in one of them, where an "x" breaks the YAML and each
+  // edit measured a whole parse).
   const at = open.map((doc) => {
     const between = /[A-Za-z] [A-Za-z]/g;
     between.lastIndex = Math.floor(doc.text.length / 2);
@@ -46,11 +58,19 @@ export async function benchMetaskillEdits(corpus: string): Promise<MetaskillEdit
   for (let round = 0; round < EDITS; round++) {
     for (const [index, doc] of open.entries()) {
       const start = performance.now();
-      await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [keystroke(at[index], round)] });
+      await session.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: doc.uri, version: ++doc.version },
+        contentChanges: [keystroke(at[index], round)],
+      });
       await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
       doc.times.push(since(start));
     }
   }
   await session.close();
-  return open.map((doc, index) => ({ skill: doc.skill, bytes: bytes[index], steps: doc.steps, pull: summarize(doc.times) }));
+  return open.map((doc, index) => ({
+    skill: doc.skill,
+    bytes: bytes[index],
+    steps: doc.steps,
+    pull: summarize(doc.times),
+  }));
 }

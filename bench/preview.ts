@@ -24,7 +24,9 @@ const ROUNDS = 12;
 export async function benchPreview(root: string): Promise<PreviewResult[]> {
   const served = await servePreview();
   const { context, page } = await openBrowser(served.url);
-  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'));
+  await page.waitForFunction(() =>
+    (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'),
+  );
   const results: PreviewResult[] = [];
   try {
     for (const steps of [10, 100, 300]) {
@@ -47,7 +49,12 @@ export async function benchPreview(root: string): Promise<PreviewResult[]> {
             const status = document.getElementById('status')!;
             const marker = `${expected} steps`;
             document.getElementById('graph')!.replaceChildren();
-            while (!(status.textContent === '' ? false : status.textContent!.startsWith(marker) && document.querySelectorAll('#graph .node').length > 0)) await new Promise((resolve) => requestAnimationFrame(resolve));
+            while (
+              !(status.textContent === ''
+                ? false
+                : status.textContent!.startsWith(marker) && document.querySelectorAll('#graph .node').length > 0)
+            )
+              await new Promise((resolve) => requestAnimationFrame(resolve));
             return performance.now() - started;
           },
           [{ type: 'graph', graph, direction }, steps] as const,
@@ -58,7 +65,12 @@ export async function benchPreview(root: string): Promise<PreviewResult[]> {
         }
       }
       await session.close();
-      results.push({ steps, request: summarize(request), render: summarize(render), total: summarize(request.map((value, i) => value + render[i])) });
+      results.push({
+        steps,
+        request: summarize(request),
+        render: summarize(render),
+        total: summarize(request.map((value, i) => value + render[i])),
+      });
     }
   } finally {
     await context.close();

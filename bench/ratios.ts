@@ -37,9 +37,22 @@ function alternate(rounds: number, ours: [string, string[]], theirs: [string, st
     oursMs.push(round(runNode(ours[0], ours[1], { memory: false }).ms));
     theirsMs.push(round(runNode(theirs[0], theirs[1], { memory: false }).ms));
   }
-  const show = ([script, args]: [string, string[]]) => ['node', path.relative(REPO, script) || script, ...args.map((arg) => (path.isAbsolute(arg) ? path.relative(REPO, arg) : arg))].join(' ');
+  const show = ([script, args]: [string, string[]]) =>
+    [
+      'node',
+      path.relative(REPO, script) || script,
+      ...args.map((arg) => (path.isAbsolute(arg) ? path.relative(REPO, arg) : arg)),
+    ].join(' ');
   const median = (values: number[]) => percentile(values, 50);
-  return { ours: show(ours), theirs: show(theirs), oursMs, theirsMs, oursMedian: round(median(oursMs)), theirsMedian: round(median(theirsMs)), ratio: round(median(oursMs) / median(theirsMs)) };
+  return {
+    ours: show(ours),
+    theirs: show(theirs),
+    oursMs,
+    theirsMs,
+    oursMedian: round(median(oursMs)),
+    theirsMedian: round(median(theirsMs)),
+    ratio: round(median(oursMs) / median(theirsMs)),
+  };
 }
 
 /** `skillgraph check` on one skill (a plain one, an AIP one) against starting Node and doing nothing. */
@@ -53,8 +66,19 @@ export function benchStartup(): { plain: Alternated; aip: Alternated } {
 }
 
 /** Every rule on a plain corpus against skills-ref validating the same skills through its library, in one process. */
-export function benchSkillsRefLibrary(corpusDir: string, label: string, peers: string): Alternated & { corpus: string } {
-  return { corpus: label, ...alternate(7, [CLI, ['check', corpusDir, '--format', 'json']], [path.join(__dirname, 'lib', 'skillsRefLibrary.mjs'), [peers, corpusDir]]) };
+export function benchSkillsRefLibrary(
+  corpusDir: string,
+  label: string,
+  peers: string,
+): Alternated & { corpus: string } {
+  return {
+    corpus: label,
+    ...alternate(
+      7,
+      [CLI, ['check', corpusDir, '--format', 'json']],
+      [path.join(__dirname, 'lib', 'skillsRefLibrary.mjs'), [peers, corpusDir]],
+    ),
+  };
 }
 
 export interface EditScaling {
@@ -69,12 +93,18 @@ export interface EditScaling {
    * taking the change costs before any analysis starts.
    */
   documentUpdate: Summary;
-  /** The same by vscode-languageserver-textdocument, which the server used before: it makes each edited text one new flat string. */
+  /**
+   * The same by vscode-languageserver-textdocument, which the server used before: it makes each edited text one new
+   * flat string.
+   */
   libraryUpdate: Summary;
 }
 
 const ROUNDS = 100;
-/** Servers started one after another, their samples pooled, as for the other latency rows (bench/server.ts): each session holds the same share of first edits, and the p95 is no longer one session's sixth-slowest sample. */
+/**
+ * Servers started one after another, their samples pooled, as for the other latency rows (bench/server.ts): each
+ * session holds the same share of first edits, and the p95 is no longer one session's sixth-slowest sample.
+ */
 const SESSIONS = 3;
 
 /** Where the bench types in a generated procedure: the middle step's description, before "and pass the result on". */
@@ -83,9 +113,16 @@ function middleStep(text: string): At {
 }
 
 /** One keystroke (see `keystroke`), timed from didChange to its pulled diagnostics. */
-async function timedKeystroke(session: ServerSession, doc: { uri: string; at: At; version: number }, round: number): Promise<number> {
+async function timedKeystroke(
+  session: ServerSession,
+  doc: { uri: string; at: At; version: number },
+  round: number,
+): Promise<number> {
   const start = performance.now();
-  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri: doc.uri, version: ++doc.version }, contentChanges: [keystroke(doc.at, round)] });
+  await session.connection.sendNotification('textDocument/didChange', {
+    textDocument: { uri: doc.uri, version: ++doc.version },
+    contentChanges: [keystroke(doc.at, round)],
+  });
   await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
   return since(start);
 }
@@ -101,9 +138,16 @@ export async function benchEditScaling(root: string): Promise<EditScaling[]> {
   const sessions: number[][][] = [];
   for (let index = 0; index < SESSIONS; index++) {
     const session = await startServer({ root: path.join(root, 'scaling'), pull: true });
-    const open = skills.map((skill) => ({ uri: pathToFileURL(skill.file).href, at: middleStep(skill.text), version: 1, times: [] as number[] }));
+    const open = skills.map((skill) => ({
+      uri: pathToFileURL(skill.file).href,
+      at: middleStep(skill.text),
+      version: 1,
+      times: [] as number[],
+    }));
     for (const [at, doc] of open.entries()) {
-      await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: 1, text: skills[at].text } });
+      await session.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri: doc.uri, languageId: 'markdown', version: 1, text: skills[at].text },
+      });
       await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
     }
     for (let round = 0; round < ROUNDS; round++) {
@@ -136,7 +180,12 @@ interface DocumentKind<T extends { getText(): string }> {
  * document that makes each new text of a large procedure one flat string
  * makes a large object, mapped afresh, per keystroke.
  */
-function documentUpdate<T extends { getText(): string }>(kind: DocumentKind<T>, text: string, at: At, rounds: number): Summary {
+function documentUpdate<T extends { getText(): string }>(
+  kind: DocumentKind<T>,
+  text: string,
+  at: At,
+  rounds: number,
+): Summary {
   let document = kind.create('file:///bench/SKILL.md', 'markdown', 1, text);
   const times: number[] = [];
   for (let round = 0; round < rounds; round++) {
@@ -145,7 +194,8 @@ function documentUpdate<T extends { getText(): string }>(kind: DocumentKind<T>, 
     times.push(since(start));
   }
   // The keystrokes leave the text as it was (an even number of them): a check that they applied where the server's do.
-  if (rounds % 2 !== 0 || document.getText() !== text) throw new Error('the document update bench did not leave the text as it found it');
+  if (rounds % 2 !== 0 || document.getText() !== text)
+    throw new Error('the document update bench did not leave the text as it found it');
   return summarize(times);
 }
 
@@ -183,7 +233,9 @@ export async function benchTyping(root: string): Promise<Typing> {
   const skill = writeAipSkill(path.join(root, 'typing'), 'procedure-1000', 1000);
   const session = await startServer({ root: path.join(root, 'typing'), pull: true });
   const doc = { uri: pathToFileURL(skill.file).href, at: middleStep(skill.text), version: 1 };
-  await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: doc.uri, languageId: 'markdown', version: doc.version, text: skill.text } });
+  await session.connection.sendNotification('textDocument/didOpen', {
+    textDocument: { uri: doc.uri, languageId: 'markdown', version: doc.version, text: skill.text },
+  });
   await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: doc.uri } });
   const rssOpenMiB = residentMiB(session.process.pid);
   const times: number[] = [];
@@ -194,5 +246,12 @@ export async function benchTyping(root: string): Promise<Typing> {
   }
   const rssEndMiB = residentMiB(session.process.pid);
   await session.close();
-  return { steps: 1000, everyMs, forMs, pull: { ...summarize(times), p99: round(percentile(times, 99)), max: round(Math.max(...times)) }, ...(rssOpenMiB !== undefined ? { rssOpenMiB } : {}), ...(rssEndMiB !== undefined ? { rssEndMiB } : {}) };
+  return {
+    steps: 1000,
+    everyMs,
+    forMs,
+    pull: { ...summarize(times), p99: round(percentile(times, 99)), max: round(Math.max(...times)) },
+    ...(rssOpenMiB !== undefined ? { rssOpenMiB } : {}),
+    ...(rssEndMiB !== undefined ? { rssEndMiB } : {}),
+  };
 }

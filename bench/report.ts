@@ -32,7 +32,21 @@ const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 /** The results as the Markdown page the issue asks for: machine, versions, medians, p95, ratios, targets. */
 export function renderResults(results: Results): string {
-  const { analysis, server, yamlls, scale, catalog, peers, library, startup, scaling, typing, metaskillEdits, preview, skillplus } = results;
+  const {
+    analysis,
+    server,
+    yamlls,
+    scale,
+    catalog,
+    peers,
+    library,
+    startup,
+    scaling,
+    typing,
+    metaskillEdits,
+    preview,
+    skillplus,
+  } = results;
   const tenThousand = scale.find((row) => row.skills === 10000)!;
   const preview300 = preview.find((row) => row.steps === 300)!;
   const corpusRows = (label: string) => peers.filter((row) => row.corpus === label);
@@ -43,8 +57,14 @@ export function renderResults(results: Results): string {
   const scalingRow = (steps: number) => scaling.find((row) => row.steps === steps)!;
   const step = (steps: number) => scalingRow(steps).pull;
   const scalingRatio = round(step(1000).p95 / step(10).p95);
-  const sessionRatios = scalingRow(1000).p95PerSession.map((p95, index) => round(p95 / scalingRow(10).p95PerSession[index]));
-  const tenThousandFloor = round(tenThousand.oneThread ? tenThousand.oneThread.ms / tenThousand.yamlParseMs : tenThousand.ms / tenThousand.yamlParseMs);
+  const sessionRatios = scalingRow(1000).p95PerSession.map((p95, index) =>
+    round(p95 / scalingRow(10).p95PerSession[index]),
+  );
+  const tenThousandFloor = round(
+    tenThousand.oneThread
+      ? tenThousand.oneThread.ms / tenThousand.yamlParseMs
+      : tenThousand.ms / tenThousand.yamlParseMs,
+  );
   const lines = [
     '# Benchmarks',
     '',
@@ -67,7 +87,12 @@ export function renderResults(results: Results): string {
     `| edit → diagnostics p95 ≤ 10 ms at 300 steps (same run) | ${step(300).p95} ms | ${verdict(step(300).p95 <= 10)} |`,
     `| 10,000 skills on one thread ≤ 1.0× the bare yaml.parse floor | ${tenThousandFloor}× | ${verdict(tenThousandFloor <= 1)} |`,
     `| 10,000 skills in < 20 s using < 1 GB | ${round(tenThousand.ms / 1000)} s, ${tenThousand.maxRssMiB} MiB | ${verdict(tenThousand.ms < 20000 && tenThousand.maxRssMiB < 1024)} |`,
-    `| ahead of every peer on the same work | edit → diagnostics ${server.editToDiagnosticsPull.median} ms vs yaml-language-server ${yamlls.editToDiagnostics.median} ms; plain corpus ${ours.ms} ms vs ${largePlain.filter((row) => row.tool !== 'skillgraph').map((row) => `${row.tool} ${row.ms} ms`).join(', ')}, skills-ref's library ${largeLibrary.theirsMedian} ms (ours ${largeLibrary.oursMedian} ms alternating) | ${verdict(server.editToDiagnosticsPull.median < yamlls.editToDiagnostics.median && largePlain.every((row) => row.tool === 'skillgraph' || ours.ms < row.ms) && largeLibrary.ratio < 1)} |`,
+    `| ahead of every peer on the same work | edit → diagnostics ${server.editToDiagnosticsPull.median} ms vs yaml-language-server ${yamlls.editToDiagnostics.median} ms; plain corpus ${ours.ms} ms vs ${largePlain
+      .filter((row) => row.tool !== 'skillgraph')
+      .map((row) => `${row.tool} ${row.ms} ms`)
+      .join(
+        ', ',
+      )}, skills-ref's library ${largeLibrary.theirsMedian} ms (ours ${largeLibrary.oursMedian} ms alternating) | ${verdict(server.editToDiagnosticsPull.median < yamlls.editToDiagnostics.median && largePlain.every((row) => row.tool === 'skillgraph' || ours.ms < row.ms) && largeLibrary.ratio < 1)} |`,
     `| graph preview: 300-step graph laid out and drawn in < 1 s (median) | ${preview300.total.median} ms median, ${preview300.total.p95} ms p95 | ${verdict(preview300.total.median < 1000)} |`,
     `| skill+ (${skillplus.nodes} nodes, ${skillplus.tips + skillplus.rules} tips and rules): edit in flow.py → package diagnostics p95 ≤ 25 ms | ${skillplus.editToPackageDiagnostics.p95} ms over all edits; ${skillplus.editToPackageDiagnosticsWarm.p95} ms after each session's first 20 | ${verdict(skillplus.editToPackageDiagnostics.p95 <= 25)} (warm: ${verdict(skillplus.editToPackageDiagnosticsWarm.p95 <= 25)}) |`,
     `| skill+: completion in a predicate p95 ≤ 10 ms | ${skillplus.predicateCompletion.p95} ms (${skillplus.predicateCompletionAfterEdit.p95} ms right after an edit in flow.py) | ${verdict(skillplus.predicateCompletion.p95 <= 10)} |`,
@@ -79,7 +104,9 @@ export function renderResults(results: Results): string {
     '',
     '| steps | bytes | analysis | yaml.parse | ratio (medians) |',
     '|---|---|---|---|---|',
-    ...analysis.map((row) => `| ${row.steps} | ${row.bytes} | ${ms(row.analysis)} | ${ms(row.yamlParse)} | ${row.ratio}× |`),
+    ...analysis.map(
+      (row) => `| ${row.steps} | ${row.bytes} | ${ms(row.analysis)} | ${ms(row.yamlParse)} | ${row.ratio}× |`,
+    ),
     '',
     `## Language server, ${server.steps}-step procedure (real stdio server)`,
     '',
@@ -140,21 +167,29 @@ export function renderResults(results: Results): string {
     '',
     '| what | ours | theirs | our runs (ms) | their runs (ms) | ratio |',
     '|---|---|---|---|---|---|',
-    ...[...library.map((row) => ({ what: `every rule vs skills-ref's library, ${row.corpus}`, row })), { what: 'check of one plain skill vs starting Node', row: startup.plain }, { what: 'check of one AIP skill vs starting Node', row: startup.aip }].map(
-      ({ what, row }) => `| ${what} | \`${row.ours}\` ${row.oursMedian} ms | \`${row.theirs}\` ${row.theirsMedian} ms | ${row.oursMs.join(', ')} | ${row.theirsMs.join(', ')} | ${row.ratio}× |`,
+    ...[
+      ...library.map((row) => ({ what: `every rule vs skills-ref's library, ${row.corpus}`, row })),
+      { what: 'check of one plain skill vs starting Node', row: startup.plain },
+      { what: 'check of one AIP skill vs starting Node', row: startup.aip },
+    ].map(
+      ({ what, row }) =>
+        `| ${what} | \`${row.ours}\` ${row.oursMedian} ms | \`${row.theirs}\` ${row.theirsMedian} ms | ${row.oursMs.join(', ')} | ${row.theirsMs.join(', ')} | ${row.ratio}× |`,
     ),
     '',
     `skills-ref's library: bench/lib/skillsRefLibrary.mjs imports it and awaits \`validate(dir)\` for every skill folder, in one process, as a user would script it.`,
     '',
     '## Edit latency against procedure size (one server per session)',
     '',
-    `One server holds three generated procedures open; a character is typed into (then removed from) the middle step\'s description of each in turn, each edit timed from didChange to its pulled diagnostics. The bench sends only the change, keeping no copy of the text (bench/lib/keystroke.ts), so its own garbage collections stay out of the time measured. ${scalingRow(10).p95PerSession.length} such servers run one after another, from the open, and their samples are pooled (each session's own p95 is listed).`,
+    `One server holds three generated procedures open; a character is typed into (then removed from) the middle step's description of each in turn, each edit timed from didChange to its pulled diagnostics. The bench sends only the change, keeping no copy of the text (bench/lib/keystroke.ts), so its own garbage collections stay out of the time measured. ${scalingRow(10).p95PerSession.length} such servers run one after another, from the open, and their samples are pooled (each session's own p95 is listed).`,
     '',
-    'The last two columns time the same keystrokes applied, in the bench\'s process with no analysis, by the server\'s document and by vscode-languageserver-textdocument, the document library the server used before: the cost of taking the change before any analysis starts. The library makes each edited text one new flat string, and V8 keeps a string of over 128 KB as a large object mapped afresh, so its cost grows with the text. The server keeps the text in pieces of 16 K characters and the analysis of an edit reads them where they are; the whole text is made one string only when a feature asks for it.',
+    "The last two columns time the same keystrokes applied, in the bench's process with no analysis, by the server's document and by vscode-languageserver-textdocument, the document library the server used before: the cost of taking the change before any analysis starts. The library makes each edited text one new flat string, and V8 keeps a string of over 128 KB as a large object mapped afresh, so its cost grows with the text. The server keeps the text in pieces of 16 K characters and the analysis of an edit reads them where they are; the whole text is made one string only when a feature asks for it.",
     '',
-    '| steps | median / p95 | n | p95 of each session | server\'s document update alone, median / p95 | the library\'s update alone, median / p95 |',
+    "| steps | median / p95 | n | p95 of each session | server's document update alone, median / p95 | the library's update alone, median / p95 |",
     '|---|---|---|---|---|---|',
-    ...scaling.map((row) => `| ${row.steps} | ${ms(row.pull)} | ${row.pull.n} | ${row.p95PerSession.join(', ')} | ${ms(row.documentUpdate)} | ${ms(row.libraryUpdate)} |`),
+    ...scaling.map(
+      (row) =>
+        `| ${row.steps} | ${ms(row.pull)} | ${row.pull.n} | ${row.p95PerSession.join(', ')} | ${ms(row.documentUpdate)} | ${ms(row.libraryUpdate)} |`,
+    ),
     '',
     '## Typing into a 1,000-step procedure (one server)',
     '',
@@ -164,9 +199,9 @@ export function renderResults(results: Results): string {
     '|---|---|---|---|---|',
     `| ${ms(typing.pull)} | ${typing.pull.p99} | ${typing.pull.max} | ${typing.pull.n} | ${typing.rssOpenMiB !== undefined && typing.rssEndMiB !== undefined ? `${typing.rssOpenMiB} → ${typing.rssEndMiB} MiB` : 'not read (no /proc)'} |`,
     '',
-    '## MetaSkill: edit latency on the corpus\'s largest compositions (one server)',
+    "## MetaSkill: edit latency on the corpus's largest compositions (one server)",
     '',
-    'One server holds the three largest MetaSkills of the shared corpus open; a character is typed into (then removed from) a value in the middle of each in turn (between two words of its frontmatter\'s steps), each edit timed from didChange to its pulled diagnostics. No target is set for MetaSkills; the frontmatter is parsed a step per chunk (see the README, What an edit costs).',
+    "One server holds the three largest MetaSkills of the shared corpus open; a character is typed into (then removed from) a value in the middle of each in turn (between two words of its frontmatter's steps), each edit timed from didChange to its pulled diagnostics. No target is set for MetaSkills; the frontmatter is parsed a step per chunk (see the README, What an edit costs).",
     '',
     '| skill | bytes | steps | median / p95 | n |',
     '|---|---|---|---|---|',

@@ -25,7 +25,10 @@ function installPeers(): void {
   mkdirSync(PEERS, { recursive: true });
   writeFileSync(path.join(PEERS, 'package.json'), '{"private": true}\n');
   console.log(`installing peers: ${PEER_VERSIONS.join(', ')}`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PEER_VERSIONS], { cwd: PEERS, stdio: 'inherit' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...PEER_VERSIONS], {
+    cwd: PEERS,
+    stdio: 'inherit',
+  });
 }
 
 async function main(): Promise<void> {
@@ -37,28 +40,55 @@ async function main(): Promise<void> {
   step('language server latencies (300 steps)');
   const server = await benchServer(TMP, 300);
   step('yaml-language-server on the same procedure');
-  const yamlls = await benchYamlLanguageServer(TMP, 300, path.join(REPO, 'schemas', 'aip-0.3.procedure.schema.json'), path.join(PEERS, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'));
+  const yamlls = await benchYamlLanguageServer(
+    TMP,
+    300,
+    path.join(REPO, 'schemas', 'aip-0.3.procedure.schema.json'),
+    path.join(PEERS, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server'),
+  );
   step('skillgraph check at 100, 1,000 and 10,000 skills');
   const scale = benchCheckScale(TMP);
   step('MetaSkill catalog on 10,000 skills');
   const catalog = benchCatalog(TMP);
   step('plain corpora: skillgraph, skills-ref, claude-code-lint');
-  const peers = [...benchPeers(TMP, path.join(CORPUS, 'plain'), 'shared corpus plain/ (21 skills)', PEERS), ...benchPeers(TMP, plainCorpus(TMP, 300), 'generated plain (300 skills)', PEERS)];
+  const peers = [
+    ...benchPeers(TMP, path.join(CORPUS, 'plain'), 'shared corpus plain/ (21 skills)', PEERS),
+    ...benchPeers(TMP, plainCorpus(TMP, 300), 'generated plain (300 skills)', PEERS),
+  ];
   step('skills-ref through its library, alternating with skillgraph check');
-  const library = [benchSkillsRefLibrary(path.join(CORPUS, 'plain'), 'shared corpus plain/ (21 skills)', PEERS), benchSkillsRefLibrary(plainCorpus(TMP, 300), 'generated plain (300 skills)', PEERS)];
+  const library = [
+    benchSkillsRefLibrary(path.join(CORPUS, 'plain'), 'shared corpus plain/ (21 skills)', PEERS),
+    benchSkillsRefLibrary(plainCorpus(TMP, 300), 'generated plain (300 skills)', PEERS),
+  ];
   step('start-up: check of one skill against node -e 0');
   const startup = benchStartup();
   step('edit latency at 10, 300 and 1,000 steps in one server');
   const scaling = await benchEditScaling(TMP);
   step('typing into 1,000 steps, a keystroke every 60 ms');
   const typing = await benchTyping(TMP);
-  step('MetaSkill: edit latency on the corpus\'s largest compositions');
+  step("MetaSkill: edit latency on the corpus's largest compositions");
   const metaskillEdits = await benchMetaskillEdits(CORPUS);
   step('graph preview: request to rendered graph');
   const preview = await benchPreview(TMP);
   step('skill+ package: 300 nodes, 50 tips and rules');
   const skillplus = await benchSkillplus(TMP);
-  const results: Results = { date: new Date().toISOString(), machine: machine(), analysis, server, yamlls, scale, catalog, peers, library, startup, scaling, typing, metaskillEdits, preview, skillplus };
+  const results: Results = {
+    date: new Date().toISOString(),
+    machine: machine(),
+    analysis,
+    server,
+    yamlls,
+    scale,
+    catalog,
+    peers,
+    library,
+    startup,
+    scaling,
+    typing,
+    metaskillEdits,
+    preview,
+    skillplus,
+  };
   writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults(results));
   step('wrote bench/RESULTS.md and bench/results.json');

@@ -52,7 +52,8 @@ export async function benchSkillplus(root: string): Promise<SkillplusResult> {
   let nodes = 0;
   for (let session = 0; session < SESSIONS; session++) {
     const server = await startServer({ root: path.dirname(pkg.dir), pull: true });
-    for (const file of [pkg.flow, path.join(pkg.dir, 'state.py'), pkg.tip, path.join(pkg.dir, 'SKILL.md')]) await server.open(file);
+    for (const file of [pkg.flow, path.join(pkg.dir, 'state.py'), pkg.tip, path.join(pkg.dir, 'SKILL.md')])
+      await server.open(file);
     const diagnose = async () => {
       await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: flowUri } });
       await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: tipUri } });
@@ -61,12 +62,18 @@ export async function benchSkillplus(root: string): Promise<SkillplusResult> {
     const times: number[] = [];
     for (let round = 0; round < EDITS + EDITS / 2; round++) {
       const start = performance.now();
-      await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri: flowUri, version: round + 2 }, contentChanges: [keystroke(middle, round)] });
+      await server.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri: flowUri, version: round + 2 },
+        contentChanges: [keystroke(middle, round)],
+      });
       if (round < EDITS) {
         await diagnose();
         times.push(since(start));
       } else {
-        await server.connection.sendRequest('textDocument/completion', { textDocument: { uri: tipUri }, position: predicate });
+        await server.connection.sendRequest('textDocument/completion', {
+          textDocument: { uri: tipUri },
+          position: predicate,
+        });
         completionAfterEdit.push(since(start));
       }
     }
@@ -75,15 +82,30 @@ export async function benchSkillplus(root: string): Promise<SkillplusResult> {
     perSession.push(round(percentile(times, 95)));
     for (let i = 0; i < REQUESTS; i++) {
       const start = performance.now();
-      const items = await server.connection.sendRequest<unknown[]>('textDocument/completion', { textDocument: { uri: tipUri }, position: predicate });
+      const items = await server.connection.sendRequest<unknown[]>('textDocument/completion', {
+        textDocument: { uri: tipUri },
+        position: predicate,
+      });
       completion.push(since(start));
-      if (items.length !== 3) throw new Error(`completion after level= gave ${items.length} items, not the three values`);
+      if (items.length !== 3)
+        throw new Error(`completion after level= gave ${items.length} items, not the three values`);
     }
     const graph = await server.connection.sendRequest<GraphJson>('skillgraph/graph', { uri: flowUri });
     nodes = graph.nodes.filter((node) => node.kind !== 'external-input').length;
     await server.close();
   }
-  return { nodes, tips: 25, rules: 25, sessions: SESSIONS, editToPackageDiagnostics: summarize(edits), editToPackageDiagnosticsWarm: summarize(warm), predicateCompletion: summarize(completion), predicateCompletionAfterEdit: summarize(completionAfterEdit), p95PerSession: perSession, preview: await benchFlowPreview(pkg.flow, flowUri, path.dirname(pkg.dir)) };
+  return {
+    nodes,
+    tips: 25,
+    rules: 25,
+    sessions: SESSIONS,
+    editToPackageDiagnostics: summarize(edits),
+    editToPackageDiagnosticsWarm: summarize(warm),
+    predicateCompletion: summarize(completion),
+    predicateCompletionAfterEdit: summarize(completionAfterEdit),
+    p95PerSession: perSession,
+    preview: await benchFlowPreview(pkg.flow, flowUri, path.dirname(pkg.dir)),
+  };
 }
 
 async function benchFlowPreview(flow: string, flowUri: string, root: string): Promise<SkillplusResult['preview']> {
@@ -91,7 +113,9 @@ async function benchFlowPreview(flow: string, flowUri: string, root: string): Pr
   const { context, page } = await openBrowser(served.url);
   const server = await startServer({ root, pull: true });
   try {
-    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'));
+    await page.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'),
+    );
     await server.open(flow);
     const request: number[] = [];
     const render: number[] = [];
@@ -107,7 +131,11 @@ async function benchFlowPreview(flow: string, flowUri: string, root: string): Pr
           (window as unknown as { __send: (m: unknown) => void }).__send(message);
           const status = document.getElementById('status')!;
           document.getElementById('graph')!.replaceChildren();
-          while (!(status.textContent!.startsWith(`${expected} steps`) && document.querySelectorAll('#graph .cluster').length > 0)) await new Promise((resolve) => requestAnimationFrame(resolve));
+          while (!(
+            status.textContent!.startsWith(`${expected} steps`) &&
+            document.querySelectorAll('#graph .cluster').length > 0
+          ))
+            await new Promise((resolve) => requestAnimationFrame(resolve));
           return performance.now() - started;
         },
         [{ type: 'graph', graph, direction: round % 2 === 0 ? 'DOWN' : 'RIGHT' }, steps] as const,
@@ -117,7 +145,11 @@ async function benchFlowPreview(flow: string, flowUri: string, root: string): Pr
         render.push(drawn);
       }
     }
-    return { request: summarize(request), render: summarize(render), total: summarize(request.map((value, i) => value + render[i])) };
+    return {
+      request: summarize(request),
+      render: summarize(render),
+      total: summarize(request.map((value, i) => value + render[i])),
+    };
   } finally {
     await server.close();
     await context.close();

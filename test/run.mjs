@@ -18,5 +18,7 @@ function find(dir) {
 const files = find(root)
   .filter((file) => only.length === 0 || only.some((part) => relative(root, file).includes(part)))
   .sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

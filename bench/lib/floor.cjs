@@ -27,7 +27,8 @@ function skillDirs(dir) {
 if (require.main === module) {
   const { parse } = require('yaml');
   const dirs = skillDirs(process.argv[2]);
-  for (const dir of dirs) for (const region of yamlRegions(readFileSync(path.join(dir, 'SKILL.md'), 'utf8'))) parse(region);
+  for (const dir of dirs)
+    for (const region of yamlRegions(readFileSync(path.join(dir, 'SKILL.md'), 'utf8'))) parse(region);
   process.stdout.write(`${JSON.stringify({ skills: dirs.length })}\n`);
 }
 

@@ -4,7 +4,16 @@ import { random } from '../../test/helpers/random';
 
 const TYPES = ['string', 'integer', 'float', 'boolean', 'object', 'list[string]', 'list[object]'];
 const VERBS = ['Load', 'Validate', 'Normalise', 'Join', 'Aggregate', 'Score', 'Filter', 'Summarise', 'Render', 'Check'];
-const NOUNS = ['records', 'the table', 'candidate rows', 'the report', 'metrics', 'the index', 'thresholds', 'the plan'];
+const NOUNS = [
+  'records',
+  'the table',
+  'candidate rows',
+  'the report',
+  'metrics',
+  'the index',
+  'thresholds',
+  'the plan',
+];
 
 export interface GeneratedSkill {
   dir: string;
@@ -21,11 +30,21 @@ export interface GeneratedSkill {
  * half of them run a script (which exists), some depend on earlier steps
  * explicitly, descriptions are a sentence or two and name a reference.
  */
-export function aipProcedure(steps: number, seed = steps): { frontmatter: (name: string) => string; procedure: string; scripts: string[] } {
+export function aipProcedure(
+  steps: number,
+  seed = steps,
+): { frontmatter: (name: string) => string; procedure: string; scripts: string[] } {
   const next = random(seed);
   const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
   const outputs: { name: string; type: string; step: number }[] = [];
-  const lines = ['purpose: >', `  A generated procedure of ${steps} steps for benchmarks: typed values flow`, '  from step to step, half the steps run scripts.', 'trigger_when:', '  - Benchmarking Skillgraph.', 'steps:'];
+  const lines = [
+    'purpose: >',
+    `  A generated procedure of ${steps} steps for benchmarks: typed values flow`,
+    '  from step to step, half the steps run scripts.',
+    'trigger_when:',
+    '  - Benchmarking Skillgraph.',
+    'steps:',
+  ];
   const scripts: string[] = [];
   for (let i = 0; i < steps; i++) {
     const name = `step-${String(i).padStart(4, '0')}`;
@@ -33,14 +52,22 @@ export function aipProcedure(steps: number, seed = steps): { frontmatter: (name:
     lines.push(`    description: >`);
     lines.push(`      ${pick(VERBS)} ${pick(NOUNS)} and pass the result on. Read references/guide.md`);
     lines.push(`      when ${pick(NOUNS)} look unusual; never guess a missing value.`);
-    if (i > 2 && next() < 0.3) lines.push(`    depends_on: [step-${String(i - 1).padStart(4, '0')}, step-${String(i - 3).padStart(4, '0')}]`);
+    if (i > 2 && next() < 0.3)
+      lines.push(`    depends_on: [step-${String(i - 1).padStart(4, '0')}, step-${String(i - 3).padStart(4, '0')}]`);
     if (next() < 0.5) {
       const script = `scripts/${name.replace(/-/g, '_')}.py`;
       scripts.push(script);
       lines.push(`    script: ${script}`);
     }
     const recent = outputs.filter((output) => output.step >= i - 4);
-    const inputs = i === 0 ? [{ name: 'source-path', type: 'string' }] : [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(recent.length > 0 ? recent : outputs)))];
+    const inputs =
+      i === 0
+        ? [{ name: 'source-path', type: 'string' }]
+        : [
+            ...new Set(
+              Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(recent.length > 0 ? recent : outputs)),
+            ),
+          ];
     lines.push('    inputs:');
     for (const input of inputs) {
       lines.push(`      - name: ${input.name}`);
@@ -69,9 +96,18 @@ export function writeAipSkill(root: string, name: string, steps: number, seed = 
   mkdirSync(path.join(dir, 'scripts'), { recursive: true });
   mkdirSync(path.join(dir, 'references'), { recursive: true });
   mkdirSync(path.join(dir, 'source'), { recursive: true });
-  for (const script of scripts) writeFileSync(path.join(dir, script), `"""A generated step script."""\nimport json, sys\njson.dump(json.load(sys.stdin), sys.stdout)\n`);
+  for (const script of scripts)
+    writeFileSync(
+      path.join(dir, script),
+      `"""A generated step script."""\nimport json, sys\njson.dump(json.load(sys.stdin), sys.stdout)\n`,
+    );
   writeFileSync(path.join(dir, 'references', 'guide.md'), '# Guide\n\nWhat to do when values look unusual.\n');
-  writeFileSync(path.join(dir, 'source', 'procedure.schema.json'), JSON.stringify({ $id: 'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.3a3/assets/aip-schemas/procedure.schema.json' }));
+  writeFileSync(
+    path.join(dir, 'source', 'procedure.schema.json'),
+    JSON.stringify({
+      $id: 'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.3a3/assets/aip-schemas/procedure.schema.json',
+    }),
+  );
   const text = `${frontmatter(name)}\`\`\`yaml\n${procedure}\`\`\`\n`;
   writeFileSync(path.join(dir, 'SKILL.md'), text);
   return { dir, file: path.join(dir, 'SKILL.md'), text, procedure, steps };
@@ -86,7 +122,13 @@ export function writeAip05Skill(root: string, name: string, steps: number): Gene
   const dir = path.join(root, name);
   mkdirSync(path.join(dir, 'scripts'), { recursive: true });
   const rounds = Math.max(1, Math.floor((steps - 1) / 4));
-  const lines = ['purpose: >', `  A generated AIP 0.5 procedure of ${rounds * 4 + 1} steps for tests and benchmarks.`, 'trigger_when:', '  - Measuring Skillgraph.', 'steps:'];
+  const lines = [
+    'purpose: >',
+    `  A generated AIP 0.5 procedure of ${rounds * 4 + 1} steps for tests and benchmarks.`,
+    'trigger_when:',
+    '  - Measuring Skillgraph.',
+    'steps:',
+  ];
   for (let i = 0; i < rounds; i++) {
     const next = i + 1 < rounds ? `check-${i + 1}` : 'done';
     const script = `scripts/apply_${i}.py`;
@@ -135,8 +177,15 @@ export function writePlainSkill(root: string, name: string, seed: number): void 
   const next = random(seed);
   const dir = path.join(root, name);
   mkdirSync(path.join(dir, 'references'), { recursive: true });
-  const sections = Array.from({ length: 3 + Math.floor(next() * 5) }, (_, i) => `## Step ${i + 1}\n\n${VERBS[i % VERBS.length]} ${NOUNS[i % NOUNS.length]}. See [the guide](references/guide.md) for details.\n\n- Check the input first.\n- Keep the output short.\n`);
-  writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Generated plain skill ${seed} for benchmarks. Use when measuring how checkers scale on many skills.\nlicense: MIT\nmetadata:\n  author: bench\n  version: "1.0"\n---\n\n# ${name}\n\n${sections.join('\n')}`);
+  const sections = Array.from(
+    { length: 3 + Math.floor(next() * 5) },
+    (_, i) =>
+      `## Step ${i + 1}\n\n${VERBS[i % VERBS.length]} ${NOUNS[i % NOUNS.length]}. See [the guide](references/guide.md) for details.\n\n- Check the input first.\n- Keep the output short.\n`,
+  );
+  writeFileSync(
+    path.join(dir, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Generated plain skill ${seed} for benchmarks. Use when measuring how checkers scale on many skills.\nlicense: MIT\nmetadata:\n  author: bench\n  version: "1.0"\n---\n\n# ${name}\n\n${sections.join('\n')}`,
+  );
   writeFileSync(path.join(dir, 'references', 'guide.md'), '# Guide\n\nDetails.\n');
 }
 
@@ -158,7 +207,13 @@ export interface GeneratedPackage {
   tipText: string;
 }
 
-export function writeSkillplusPackage(root: string, name: string, nodes: number, tips: number, rules: number): GeneratedPackage {
+export function writeSkillplusPackage(
+  root: string,
+  name: string,
+  nodes: number,
+  tips: number,
+  rules: number,
+): GeneratedPackage {
   const dir = path.join(root, name);
   for (const folder of ['references', 'rules', 'scripts']) mkdirSync(path.join(dir, folder), { recursive: true });
   const stages = 10;
@@ -168,38 +223,68 @@ export function writeSkillplusPackage(root: string, name: string, nodes: number,
     path.join(dir, 'state.py'),
     `from typing import Literal\nfrom pydantic import BaseModel, Field\n\n\nclass Item(BaseModel):\n    title: str\n    score: float = 0.0\n\n\nclass State(BaseModel):\n    topic: str\n    level: Literal["low", "mid", "high"] = "low"\n    approved: bool = False\n    coverage: float = 0.0\n    items: list[Item] = Field(default_factory=list)\n    findings: list[str] = Field(default_factory=list)\n${fields.join('\n')}\n`,
   );
-  const lines = ['"""A generated flow for benchmarks."""', 'from skillplus import Flow', 'from state import State', '', '', 'def build(flow: Flow[State]) -> None:'];
+  const lines = [
+    '"""A generated flow for benchmarks."""',
+    'from skillplus import Flow',
+    'from state import State',
+    '',
+    '',
+    'def build(flow: Flow[State]) -> None:',
+  ];
   let written = 0;
   for (let s = 0; s < stages && written < nodes; s++) {
     lines.push(`    with flow.stage("stage-${s}", goal="Stage ${s} of the generated work"):`);
     const inStage = Math.min(perStage, nodes - written);
     for (let n = 0; n < inStage; n++, written++) {
       const id = `n${written}`;
-      if (n === 3) lines.push(`        flow.ask("${id}", "Which level for {topic}?", into="level", choices=["low", "mid", "high"])`);
+      if (n === 3)
+        lines.push(
+          `        flow.ask("${id}", "Which level for {topic}?", into="level", choices=["low", "mid", "high"])`,
+        );
       else if (n === 6) {
         lines.push(`        with flow.loop("${id}", until="coverage >= 0.8", max_rounds=3):`);
-        lines.push(`            flow.agent("${id}-fill", "Fill the gaps about {topic} (note ${n}).", into="coverage", tool="scripts/search.py")`);
+        lines.push(
+          `            flow.agent("${id}-fill", "Fill the gaps about {topic} (note ${n}).", into="coverage", tool="scripts/search.py")`,
+        );
         written++;
       } else if (n === 10) {
         lines.push(`        with flow.fanout("${id}", over="items", item="it", into="findings"):`);
         lines.push(`            flow.agent("${id}-each", "Assess {it.title} scored {it.score}.", rule="rule-0")`);
         written++;
-      } else if (n === 14) lines.push(`        flow.confirm("${id}", "Continue with {topic} at {level}?", into="approved")`);
+      } else if (n === 14)
+        lines.push(`        flow.confirm("${id}", "Continue with {topic} at {level}?", into="approved")`);
       // Each agent reads the note the node before it wrote, and every tenth the skill's input, as written flows do.
-      else lines.push(`        flow.agent("${id}", "Work on ${n % 10 === 0 ? '{topic}' : 'the topic'}: step ${n} of stage ${s}, keep {note_${n % 30}} in mind and pass the result on.", into="note_${(n + 1) % 30}")`);
+      else
+        lines.push(
+          `        flow.agent("${id}", "Work on ${n % 10 === 0 ? '{topic}' : 'the topic'}: step ${n} of stage ${s}, keep {note_${n % 30}} in mind and pass the result on.", into="note_${(n + 1) % 30}")`,
+        );
     }
   }
   const flowText = lines.join('\n') + '\n';
   writeFileSync(path.join(dir, 'flow.py'), flowText);
   writeFileSync(path.join(dir, 'scripts', 'search.py'), '"""Search."""\n');
   for (let i = 0; i < tips; i++) {
-    writeFileSync(path.join(dir, 'references', `tip-${i}.md`), `---\nwhen: stage=stage-${i % stages} and level=${['low', 'mid', 'high'][i % 3]}\npriority: ${i % 7}\n---\nTip ${i}: keep the work on {topic} short and cite a source for each claim.\n`);
+    writeFileSync(
+      path.join(dir, 'references', `tip-${i}.md`),
+      `---\nwhen: stage=stage-${i % stages} and level=${['low', 'mid', 'high'][i % 3]}\npriority: ${i % 7}\n---\nTip ${i}: keep the work on {topic} short and cite a source for each claim.\n`,
+    );
   }
   for (let i = 0; i < rules; i++) {
-    if (i % 2 === 0) writeFileSync(path.join(dir, 'rules', `rule-${i}.md`), `---\non_fail: ${i % 4 === 0 ? 'self-check' : 'advise'}\nwhen: event=post_node and stage in [stage-${i % stages}, stage-${(i + 1) % stages}]\n---\nRule ${i}: check the last answer against the sources.\n`);
-    else writeFileSync(path.join(dir, 'rules', `rule-${i}.py`), `from skillplus import rule\n\n\n@rule(id="rule-${i}", on_fail="deny", when="event=pre_tool and tool in [Bash, web_search]")\ndef rule_${i}(state, ctx):\n    return True\n`);
+    if (i % 2 === 0)
+      writeFileSync(
+        path.join(dir, 'rules', `rule-${i}.md`),
+        `---\non_fail: ${i % 4 === 0 ? 'self-check' : 'advise'}\nwhen: event=post_node and stage in [stage-${i % stages}, stage-${(i + 1) % stages}]\n---\nRule ${i}: check the last answer against the sources.\n`,
+      );
+    else
+      writeFileSync(
+        path.join(dir, 'rules', `rule-${i}.py`),
+        `from skillplus import rule\n\n\n@rule(id="rule-${i}", on_fail="deny", when="event=pre_tool and tool in [Bash, web_search]")\ndef rule_${i}(state, ctx):\n    return True\n`,
+      );
   }
   const tipText = readFileSync(path.join(dir, 'references', 'tip-0.md'), 'utf8');
-  writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: A generated skill+ package for benchmarks. Use when measuring Skillgraph.\nmetadata:\n  skillplus-version: "0.1"\n---\n# ${name}\n\nWork through the flow; tips and rules arrive when they apply.\n`);
+  writeFileSync(
+    path.join(dir, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: A generated skill+ package for benchmarks. Use when measuring Skillgraph.\nmetadata:\n  skillplus-version: "0.1"\n---\n# ${name}\n\nWork through the flow; tips and rules arrive when they apply.\n`,
+  );
   return { dir, flow: path.join(dir, 'flow.py'), tip: path.join(dir, 'references', 'tip-0.md'), flowText, tipText };
 }

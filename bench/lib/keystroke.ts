@@ -14,5 +14,8 @@ export interface At {
  */
 export function keystroke(at: At, round: number): { range: { start: At; end: At }; text: string } {
   const inserting = round % 2 === 0;
-  return { range: { start: at, end: inserting ? at : { line: at.line, character: at.character + 1 } }, text: inserting ? 'x' : '' };
+  return {
+    range: { start: at, end: inserting ? at : { line: at.line, character: at.character + 1 } },
+    text: inserting ? 'x' : '',
+  };
 }

@@ -6,7 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { skillDirs } from './floor.cjs';
 
 const [peers, root] = process.argv.slice(2);
-const { validate } = await import(pathToFileURL(path.join(peers, 'node_modules', 'skills-ref', 'dist', 'index.js')).href);
+const { validate } = await import(
+  pathToFileURL(path.join(peers, 'node_modules', 'skills-ref', 'dist', 'index.js')).href
+);
 
 let problems = 0;
 const dirs = skillDirs(root);

@@ -32,7 +32,9 @@ export function machine(): Record<string, string> {
   const cpu = cpus()[0]?.model ?? 'unknown';
   const peers = (name: string) => {
     try {
-      return execSync(`node -p "require('./bench/.peers/node_modules/${name}/package.json').version"`, { encoding: 'utf8' }).trim();
+      return execSync(`node -p "require('./bench/.peers/node_modules/${name}/package.json').version"`, {
+        encoding: 'utf8',
+      }).trim();
     } catch {
       return 'not installed';
     }

@@ -1,6 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { compileSkill } from './compileCommand';
 import { nativeFingerprint, shownByVsCode } from './nativeFindings';
 import { DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
@@ -47,7 +52,8 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*'),
     },
     middleware: {
-      // VS Code's client pulls diagnostics (the server pushes only to clients that cannot), so the pull is where they are filtered.
+      // VS Code's client pulls diagnostics (the server pushes only to clients that cannot), so the pull is where they
+      // are filtered.
       async provideDiagnostics(document, previousResultId, token, next) {
         const report = await next(document, previousResultId, token);
         const uri = document instanceof vscode.Uri ? document : document.uri;
@@ -60,7 +66,9 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
 
 /** What the server knows of the skill a document belongs to; null for documents that are not part of one. */
 async function skillInfo(uri: vscode.Uri): Promise<SkillInfo | null> {
-  return client ? client.sendRequest<SkillInfo | null>('skillgraph/skillInfo', { uri: uri.toString() }).catch(() => null) : null;
+  return client
+    ? client.sendRequest<SkillInfo | null>('skillgraph/skillInfo', { uri: uri.toString() }).catch(() => null)
+    : null;
 }
 
 async function updateStatus(): Promise<void> {
@@ -74,7 +82,8 @@ async function updateStatus(): Promise<void> {
     statusItem.hide();
     return;
   }
-  const problems = info.errors + info.warnings === 0 ? '$(check)' : `$(error) ${info.errors} $(warning) ${info.warnings}`;
+  const problems =
+    info.errors + info.warnings === 0 ? '$(check)' : `$(error) ${info.errors} $(warning) ${info.warnings}`;
   statusItem.text = `Skillgraph: ${info.format} ${problems}`;
   statusItem.tooltip = `${info.name ?? 'This skill'} is read as ${info.format}. Click for the Problems panel.`;
   statusItem.show();
@@ -88,14 +97,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = createClient(context);
   const previews = new GraphPreviews(context, () => client, skillInfo);
   const contexts = new ContextViews(context, () => client, skillInfo);
-  /** What a command acts on: the file it was given, else the skill file in view, else (from the palette with a preview in front) the preview's skill. */
-  const commandTarget = (uri?: vscode.Uri | string) => (typeof uri === 'string' ? vscode.Uri.parse(uri) : uri) ?? skillEditor()?.document.uri ?? previews.shownSkill();
+  /**
+   * What a command acts on: the file it was given, else the skill file in view, else (from the palette with a preview
+   * in front) the preview's skill.
+   */
+  const commandTarget = (uri?: vscode.Uri | string) =>
+    (typeof uri === 'string' ? vscode.Uri.parse(uri) : uri) ?? skillEditor()?.document.uri ?? previews.shownSkill();
   context.subscriptions.push(
     previews,
     contexts,
-    vscode.commands.registerCommand('skillgraph.showContext', (uri?: vscode.Uri | string, node?: string) => contexts.open(commandTarget(uri), node)),
-    vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) => previews.open(commandTarget(uri), false)),
-    vscode.commands.registerCommand('skillgraph.openPreviewToSide', (uri?: vscode.Uri | string) => previews.open(commandTarget(uri), true)),
+    vscode.commands.registerCommand('skillgraph.showContext', (uri?: vscode.Uri | string, node?: string) =>
+      contexts.open(commandTarget(uri), node),
+    ),
+    vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) =>
+      previews.open(commandTarget(uri), false),
+    ),
+    vscode.commands.registerCommand('skillgraph.openPreviewToSide', (uri?: vscode.Uri | string) =>
+      previews.open(commandTarget(uri), true),
+    ),
     output,
     statusItem,
     vscode.commands.registerCommand('skillgraph.restartServer', async () => {
@@ -104,20 +123,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand('skillgraph.showOutput', () => output.show()),
     vscode.commands.registerCommand('skillgraph.openExample', () => openExample(context)),
-    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) => compileSkill(client, output, commandTarget(uri))),
-    vscode.commands.registerCommand('skillgraph.showReferences', async (uri: string, position: { line: number; character: number }) => {
-      const target = vscode.Uri.parse(uri);
-      const at = new vscode.Position(position.line, position.character);
-      const locations = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', target, at)) ?? [];
-      await vscode.commands.executeCommand('editor.action.showReferences', target, at, locations);
-    }),
+    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) =>
+      compileSkill(client, output, commandTarget(uri)),
+    ),
+    vscode.commands.registerCommand(
+      'skillgraph.showReferences',
+      async (uri: string, position: { line: number; character: number }) => {
+        const target = vscode.Uri.parse(uri);
+        const at = new vscode.Position(position.line, position.character);
+        const locations =
+          (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', target, at)) ??
+          [];
+        await vscode.commands.executeCommand('editor.action.showReferences', target, at, locations);
+      },
+    ),
     vscode.window.onDidChangeActiveTextEditor(() => void updateStatus()),
     vscode.languages.onDidChangeDiagnostics((event) => {
       void updateStatus();
       refreshWhenVsCodeFindingsChange(event.uris);
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('skillgraph.diagnostics.repeatVSCodeFindings')) client?.getFeature('textDocument/diagnostic').refresh();
+      if (event.affectsConfiguration('skillgraph.diagnostics.repeatVSCodeFindings'))
+        client?.getFeature('textDocument/diagnostic').refresh();
     }),
   );
   await client.start();
@@ -132,13 +159,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 async function openExample(context: vscode.ExtensionContext): Promise<void> {
   const target = vscode.Uri.joinPath(context.globalStorageUri, 'examples', 'csv-report');
   const skill = vscode.Uri.joinPath(target, 'SKILL.md');
-  const exists = await vscode.workspace.fs.stat(skill).then(() => true, () => false);
+  const exists = await vscode.workspace.fs.stat(skill).then(
+    () => true,
+    () => false,
+  );
   if (!exists) {
     try {
-      await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', 'csv-report'), target, { overwrite: false });
+      await vscode.workspace.fs.copy(vscode.Uri.joinPath(context.extensionUri, 'examples', 'csv-report'), target, {
+        overwrite: false,
+      });
     } catch (error) {
       // A folder left there without its SKILL.md is the user's to remove: it is never replaced.
-      void vscode.window.showErrorMessage(`Skillgraph: could not copy the example to ${target.fsPath}: ${(error as Error).message}`);
+      void vscode.window.showErrorMessage(
+        `Skillgraph: could not copy the example to ${target.fsPath}: ${(error as Error).message}`,
+      );
       return;
     }
   }
@@ -146,7 +180,10 @@ async function openExample(context: vscode.ExtensionContext): Promise<void> {
   await vscode.window.showTextDocument(skill, { viewColumn: vscode.ViewColumn.Beside });
 }
 
-/** VS Code's own findings of each SKILL.md, as last seen: Skillgraph's are pulled again (and filtered again) when they change. */
+/**
+ * VS Code's own findings of each SKILL.md, as last seen: Skillgraph's are pulled again (and filtered again) when they
+ * change.
+ */
 const nativeSeen = new Map<string, string>();
 
 function refreshWhenVsCodeFindingsChange(uris: readonly vscode.Uri[]): void {

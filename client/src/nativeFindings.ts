@@ -18,11 +18,18 @@ export interface Finding {
   range: { start: { line: number; character: number } };
 }
 
-/** Skillgraph's code (and, where one code covers several findings, which of them) beside VS Code's message for the same finding. */
+/**
+ * Skillgraph's code (and, where one code covers several findings, which of them) beside VS Code's message for the same
+ * finding.
+ */
 const SAME_FINDINGS: { code: string; ours?: RegExp; theirs: RegExp }[] = [
   { code: 'name_mismatch', theirs: /^The skill name '.*' should match the folder name '.*'\.$/ },
   { code: 'missing_required_frontmatter', ours: /`description`/, theirs: /^Skill should provide a description\.$/ },
-  { code: 'invalid_name', theirs: /^(Skill name may only contain lowercase letters, numbers, and hyphens\.|The 'name' attribute must not be empty\.)$/ },
+  {
+    code: 'invalid_name',
+    theirs:
+      /^(Skill name may only contain lowercase letters, numbers, and hyphens\.|The 'name' attribute must not be empty\.)$/,
+  },
   { code: 'invalid_frontmatter_field', theirs: /^The '[\w-]+' attribute must be / },
   { code: 'unknown_frontmatter_key', theirs: /^Attribute '[\w-]+' is not supported by VS Code skills\./ },
 ];
@@ -34,7 +41,9 @@ function codeOf(finding: Finding): string {
 
 /** Whether VS Code already shows `ours` among `native` (the document's other diagnostics), at least as severe. */
 export function shownByVsCode(ours: Finding, native: readonly Finding[]): boolean {
-  const pairing = SAME_FINDINGS.find((item) => item.code === codeOf(ours) && (!item.ours || item.ours.test(ours.message)));
+  const pairing = SAME_FINDINGS.find(
+    (item) => item.code === codeOf(ours) && (!item.ours || item.ours.test(ours.message)),
+  );
   if (!pairing) return false;
   return native.some(
     (theirs) =>

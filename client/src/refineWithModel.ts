@@ -9,7 +9,8 @@ export const MAX_ROUNDS = 3;
 const FILE_BLOCK = /^=== FILE: (.+?) ===\n([\s\S]*?)\n=== END ===$/gm;
 
 /** The scaffold's files the model may revise: SKILL.md and the scripts (source/ is the compile's record and stays). */
-const revisable = (file: WireFile): file is { path: string; text: string } => 'text' in file && (file.path === 'SKILL.md' || file.path.startsWith('scripts/'));
+const revisable = (file: WireFile): file is { path: string; text: string } =>
+  'text' in file && (file.path === 'SKILL.md' || file.path.startsWith('scripts/'));
 
 function filesBlock(files: { path: string; text: string }[]): string {
   return files.map((file) => `=== FILE: ${file.path} ===\n${file.text.replace(/\n$/, '')}\n=== END ===`).join('\n\n');
@@ -33,7 +34,9 @@ function instructions(source: string, scaffold: CompileAnswer): string {
     'The compiled package:',
     filesBlock(scaffold.files.filter(revisable)),
     '',
-    scaffold.diagnostics.length > 0 ? `Skillgraph's notes on it:\n${scaffold.diagnostics.map(findingLine).join('\n')}` : '',
+    scaffold.diagnostics.length > 0
+      ? `Skillgraph's notes on it:\n${scaffold.diagnostics.map(findingLine).join('\n')}`
+      : '',
   ].join('\n');
 }
 
@@ -82,22 +85,37 @@ export async function refineWithModel(
     onRound(round);
     let answer = '';
     try {
-      const response = await model.sendRequest(messages, { justification: 'Skillgraph refines the AIP package it compiled from your skill.' }, token);
+      const response = await model.sendRequest(
+        messages,
+        { justification: 'Skillgraph refines the AIP package it compiled from your skill.' },
+        token,
+      );
       for await (const part of response.text) answer += part;
     } catch (error) {
-      return { rounds: round, reason: `the model did not answer (${error instanceof Error ? error.message : String(error)})` };
+      return {
+        rounds: round,
+        reason: `the model did not answer (${error instanceof Error ? error.message : String(error)})`,
+      };
     }
     messages.push(vscode.LanguageModelChatMessage.Assistant(answer));
     const files = revised(scaffold.files, answer);
     if (!files) {
-      messages.push(vscode.LanguageModelChatMessage.User('Your answer holds no `=== FILE: <path> ===` … `=== END ===` block for SKILL.md or scripts/. Answer again in that form.'));
+      messages.push(
+        vscode.LanguageModelChatMessage.User(
+          'Your answer holds no `=== FILE: <path> ===` … `=== END ===` block for SKILL.md or scripts/. Answer again in that form.',
+        ),
+      );
       continue;
     }
     const checked = await check(files);
     if (!checked) return { rounds: round, reason: 'Skillgraph could not check the answer' };
     const errors = checked.diagnostics.filter((item) => item.severity === 'error');
     if (errors.length === 0) return { accepted: checked, rounds: round };
-    messages.push(vscode.LanguageModelChatMessage.User(`Skillgraph found ${errors.length} error${errors.length === 1 ? '' : 's'} in your answer. Fix ${errors.length === 1 ? 'it' : 'them'} and answer again with the changed files:\n${errors.map(findingLine).join('\n')}`));
+    messages.push(
+      vscode.LanguageModelChatMessage.User(
+        `Skillgraph found ${errors.length} error${errors.length === 1 ? '' : 's'} in your answer. Fix ${errors.length === 1 ? 'it' : 'them'} and answer again with the changed files:\n${errors.map(findingLine).join('\n')}`,
+      ),
+    );
   }
   return { rounds: MAX_ROUNDS, reason: `the model's answers still had errors after ${MAX_ROUNDS} rounds` };
 }

@@ -18,5 +18,8 @@ export const DOCUMENT_SELECTOR = [
  * a visible editor showing a skill file.
  */
 export function skillEditor(): vscode.TextEditor | undefined {
-  return vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((editor) => vscode.languages.match(DOCUMENT_SELECTOR, editor.document) > 0);
+  return (
+    vscode.window.activeTextEditor ??
+    vscode.window.visibleTextEditors.find((editor) => vscode.languages.match(DOCUMENT_SELECTOR, editor.document) > 0)
+  );
 }

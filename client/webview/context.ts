@@ -19,7 +19,11 @@ const parts = document.getElementById('parts')!;
 const gates = document.getElementById('gates')!;
 const leftOut = document.getElementById('left-out')!;
 
-function create<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+function create<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (text !== undefined) element.textContent = text;
   if (className) element.className = className;
@@ -27,17 +31,23 @@ function create<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cl
 }
 
 function showNodes(nodes: ContextNode[], selected: string): void {
-  if (nodeSelect.options.length !== nodes.length || [...nodeSelect.options].some((option, index) => option.value !== nodes[index].id)) {
-    nodeSelect.replaceChildren(...nodes.map((node) => {
-      const option = create('option', `${node.stage ? `${node.stage} › ` : ''}${node.id} (${node.kind})`);
-      option.value = node.id;
-      return option;
-    }));
+  if (
+    nodeSelect.options.length !== nodes.length ||
+    [...nodeSelect.options].some((option, index) => option.value !== nodes[index].id)
+  ) {
+    nodeSelect.replaceChildren(
+      ...nodes.map((node) => {
+        const option = create('option', `${node.stage ? `${node.stage} › ` : ''}${node.id} (${node.kind})`);
+        option.value = node.id;
+        return option;
+      }),
+    );
   }
   nodeSelect.value = selected;
 }
 
-const size = (chars: number, tokens: number) => `${chars.toLocaleString('en')} chars · ~${tokens.toLocaleString('en')} tokens`;
+const size = (chars: number, tokens: number) =>
+  `${chars.toLocaleString('en')} chars · ~${tokens.toLocaleString('en')} tokens`;
 
 function show(context: ModelContext): void {
   formError.textContent = '';
@@ -72,9 +82,20 @@ function show(context: ModelContext): void {
     }),
   );
   gates.hidden = context.gates.length === 0;
-  gates.querySelector('ul')!.replaceChildren(...context.gates.map((gate) => create('li', `${gate.id} (${gate.onFail}) — ${gate.file}: checked by code at the tool seam, not shown to the model`)));
+  gates
+    .querySelector('ul')!
+    .replaceChildren(
+      ...context.gates.map((gate) =>
+        create(
+          'li',
+          `${gate.id} (${gate.onFail}) — ${gate.file}: checked by code at the tool seam, not shown to the model`,
+        ),
+      ),
+    );
   leftOut.hidden = context.leftOut.length === 0;
-  leftOut.querySelector('ul')!.replaceChildren(...context.leftOut.map((item) => create('li', `${item.kind} ${item.id}: ${item.reason}`)));
+  leftOut
+    .querySelector('ul')!
+    .replaceChildren(...context.leftOut.map((item) => create('li', `${item.kind} ${item.id}: ${item.reason}`)));
 }
 
 function compute(): void {
@@ -91,7 +112,13 @@ function compute(): void {
   }
   formError.textContent = '';
   const round = Number(roundInput.value);
-  host.postMessage({ type: 'compute', node: nodeSelect.value, state: state as Record<string, unknown>, ...(eventSelect.value ? { event: eventSelect.value } : {}), ...(round >= 1 ? { round } : {}) });
+  host.postMessage({
+    type: 'compute',
+    node: nodeSelect.value,
+    state: state as Record<string, unknown>,
+    ...(eventSelect.value ? { event: eventSelect.value } : {}),
+    ...(round >= 1 ? { round } : {}),
+  });
 }
 
 form.addEventListener('submit', (event) => {

@@ -20,7 +20,17 @@ export function exportSvg(svg: SVGSVGElement, layout: Layout): string {
  */
 function inlineStyles(source: Element, target: Element): void {
   const style = getComputedStyle(source);
-  const keep = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'font-family', 'font-size', 'font-weight', 'opacity', 'fill-opacity'];
+  const keep = [
+    'fill',
+    'stroke',
+    'stroke-width',
+    'stroke-dasharray',
+    'font-family',
+    'font-size',
+    'font-weight',
+    'opacity',
+    'fill-opacity',
+  ];
   for (const name of keep) target.setAttribute(name, style.getPropertyValue(name));
   for (let i = 0; i < source.children.length; i++) inlineStyles(source.children[i], target.children[i]);
 }

@@ -1,6 +1,12 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
-import type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/compile/graphJson';
+import type {
+  GraphJson,
+  GraphJsonEdge,
+  GraphJsonGroup,
+  GraphJsonNode,
+  GraphJsonPort,
+} from '../../server/src/compile/graphJson';
 import type { Direction } from './protocol';
 
 export const ROW = 18;
@@ -9,10 +15,16 @@ export const HEADER = 40;
 export const NAME_LINE = 15;
 const CHAR = 7;
 const PORT_SIZE = 6;
-/** A step name longer than this wraps (at a hyphen, underscore or space) onto a second line; past two lines it is shortened. */
+/**
+ * A step name longer than this wraps (at a hyphen, underscore or space) onto a second line; past two lines it is
+ * shortened.
+ */
 const NAME_CHARS = 24;
 const MIN_WIDTH = 150;
-/** A subtitle (a script path) or a badge (a guard, tips, rules) may widen a node to this many characters, and is cut past it. */
+/**
+ * A subtitle (a script path) or a badge (a guard, tips, rules) may widen a node to this many characters, and is cut
+ * past it.
+ */
 const LINE_CHARS = 34;
 /** A type longer than this is abbreviated in port rows and edge labels (full on hover). */
 const TYPE_CHARS = 14;
@@ -122,18 +134,30 @@ export function headerHeight(node: GraphJsonNode): number {
   return HEADER + (nameLines(node.label).length - 1) * NAME_LINE;
 }
 
-/** How many characters a port row may have in a node `width` wide: left-to-right inputs and outputs share a row, top-down each has its own. */
+/**
+ * How many characters a port row may have in a node `width` wide: left-to-right inputs and outputs share a row,
+ * top-down each has its own.
+ */
 export function portChars(width: number, direction: Direction): number {
   return direction === 'DOWN' ? Math.floor((width - 24) / CHAR) : Math.floor((width - 40) / 2 / CHAR);
 }
 
-/** How many port rows a node has: inputs beside outputs left-to-right; top-down (narrow panels) inputs, then outputs, under each other. */
+/**
+ * How many port rows a node has: inputs beside outputs left-to-right; top-down (narrow panels) inputs, then outputs,
+ * under each other.
+ */
 export function portRows(node: GraphJsonNode, direction: Direction): number {
-  return direction === 'DOWN' ? node.inputs.length + node.outputs.length : Math.max(node.inputs.length, node.outputs.length);
+  return direction === 'DOWN'
+    ? node.inputs.length + node.outputs.length
+    : Math.max(node.inputs.length, node.outputs.length);
 }
 
 /** The row of a port (0 is the first under the header). */
-export function portRow(node: GraphJsonNode, port: Pick<PlacedPort, 'direction' | 'port'>, direction: Direction): number {
+export function portRow(
+  node: GraphJsonNode,
+  port: Pick<PlacedPort, 'direction' | 'port'>,
+  direction: Direction,
+): number {
   if (port.direction === 'input') return node.inputs.indexOf(port.port);
   return (direction === 'DOWN' ? node.inputs.length : 0) + node.outputs.indexOf(port.port);
 }
@@ -143,7 +167,8 @@ export function brokenInputs(graph: GraphJson): Set<string> {
   const broken = new Set<string>();
   for (const problem of graph.problems) {
     if (problem.code !== 'input_name_typo') continue;
-    for (const target of problem.targets) if (target.kind === 'port') broken.add(portId(target.node, 'input', target.name));
+    for (const target of problem.targets)
+      if (target.kind === 'port') broken.add(portId(target.node, 'input', target.name));
   }
   return broken;
 }
@@ -164,11 +189,17 @@ function shortEdgeLabel(edge: GraphJsonEdge): string | undefined {
 /** The text rows under a node's ports: AIP `one_of`/`parallel`, a MetaSkill step's guard and route cases. */
 export function badges(node: GraphJsonNode): string[] {
   const rows: string[] = [];
-  if (node.oneOf?.length || node.parallel) rows.push([node.parallel ? '∥ parallel' : '', node.oneOf?.length ? `one of: ${node.oneOf.join(' | ')}` : ''].filter(Boolean).join('  '));
+  if (node.oneOf?.length || node.parallel)
+    rows.push(
+      [node.parallel ? '∥ parallel' : '', node.oneOf?.length ? `one of: ${node.oneOf.join(' | ')}` : '']
+        .filter(Boolean)
+        .join('  '),
+    );
   if (node.when) rows.push(`when ${node.when}`);
   if (node.routes?.length) rows.push(`routes: ${node.routes.map((route) => route.to).join(' | ')}`);
   const tips = node.attachments?.filter((item) => item.kind === 'tip').map((item) => item.id) ?? [];
-  const rules = node.attachments?.filter((item) => item.kind === 'rule').map((item) => (item.soft ? item.id : `${item.id}!`)) ?? [];
+  const rules =
+    node.attachments?.filter((item) => item.kind === 'rule').map((item) => (item.soft ? item.id : `${item.id}!`)) ?? [];
   if (tips.length > 0) rows.push(`tips: ${tips.join(', ')}`);
   if (rules.length > 0) rows.push(`rules: ${rules.join(', ')}`);
   return rows;
@@ -190,13 +221,18 @@ export function subtitleOf(node: GraphJsonNode): string {
  * stretches the graph.
  */
 export function nodeSize(node: GraphJsonNode, direction: Direction): { width: number; height: number } {
-  if (node.kind === 'external-input' || node.kind === 'missing') return { width: Math.max(90, textWidth(shorten(node.label, NAME_CHARS)) + 36), height: 32 };
+  if (node.kind === 'external-input' || node.kind === 'missing')
+    return { width: Math.max(90, textWidth(shorten(node.label, NAME_CHARS)) + 36), height: 32 };
   const rows = portRows(node, direction);
   const cap = LINE_CHARS * CHAR + 24;
   const lines = [subtitleOf(node), ...badges(node)].map((line) => textWidth(line) + 24);
   const side = (ports: GraphJsonPort[]) => Math.max(0, ...ports.map((port) => textWidth(portText(port))));
   const portWidth = direction === 'DOWN' ? 0 : side(node.inputs) + side(node.outputs) + 40;
-  const width = Math.max(MIN_WIDTH, ...nameLines(node.label).map((line) => textWidth(line) + 48), Math.min(cap, Math.max(portWidth, ...lines)));
+  const width = Math.max(
+    MIN_WIDTH,
+    ...nameLines(node.label).map((line) => textWidth(line) + 48),
+    Math.min(cap, Math.max(portWidth, ...lines)),
+  );
   return { width, height: headerHeight(node) + rows * ROW + badges(node).length * ROW + (rows > 0 ? 8 : 4) };
 }
 
@@ -207,7 +243,10 @@ export function lineChars(width: number): number {
 
 /** The structure of a graph: node ids, ports and edges. Labels, types and problems do not move anything. */
 export function signatureOf(graph: GraphJson, direction: Direction): string {
-  const nodes = graph.nodes.map((node) => `${node.id}(${node.inputs.map((port) => port.name).join(',')}|${node.outputs.map((port) => port.name).join(',')})`);
+  const nodes = graph.nodes.map(
+    (node) =>
+      `${node.id}(${node.inputs.map((port) => port.name).join(',')}|${node.outputs.map((port) => port.name).join(',')})`,
+  );
   const edges = graph.edges.map((edge) => `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`);
   const groups = graph.nodes.map((node) => node.group ?? '');
   return `${direction};${nodes.join(';')};${edges.join(';')};${groups.join(',')}`;
@@ -218,7 +257,8 @@ function labelOnLongestSegment(text: string, points: { x: number; y: number }[])
   let best = { x: 0, y: 0, length: -1 };
   for (let i = 1; i < points.length; i++) {
     const length = Math.abs(points[i].x - points[i - 1].x) + Math.abs(points[i].y - points[i - 1].y);
-    if (length > best.length) best = { x: (points[i].x + points[i - 1].x) / 2, y: (points[i].y + points[i - 1].y) / 2, length };
+    if (length > best.length)
+      best = { x: (points[i].x + points[i - 1].x) / 2, y: (points[i].y + points[i - 1].y) / 2, length };
   }
   const width = textWidth(text) + 8;
   const height = 14;
@@ -228,7 +268,19 @@ function labelOnLongestSegment(text: string, points: { x: number; y: number }[])
 /** Lays the graph out with ELK's layered algorithm; ports keep their rows, inputs on the left, outputs on the right. */
 export async function layoutGraph(graph: GraphJson, direction: Direction): Promise<Layout> {
   const broken = brokenInputs(graph);
-  const skipped = new Set(graph.nodes.filter((node) => node.kind === 'external-input' && node.outputs.every((port) => graph.edges.filter((edge) => edge.from === node.id).every((edge) => broken.has(portId(edge.to, 'input', port.name))))).map((node) => node.id));
+  const skipped = new Set(
+    graph.nodes
+      .filter(
+        (node) =>
+          node.kind === 'external-input' &&
+          node.outputs.every((port) =>
+            graph.edges
+              .filter((edge) => edge.from === node.id)
+              .every((edge) => broken.has(portId(edge.to, 'input', port.name))),
+          ),
+      )
+      .map((node) => node.id),
+  );
   const shown = graph.nodes.filter((node) => !skipped.has(node.id));
   const portsOf = new Map<string, Set<string>>();
   const down = direction === 'DOWN';
@@ -236,7 +288,8 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     const size = nodeSize(node, direction);
     const external = node.kind === 'external-input';
     const header = headerHeight(node);
-    // Left-to-right, a port sits beside its row; top-down, inputs spread along the top and outputs along the bottom, in row order.
+    // Left-to-right, a port sits beside its row; top-down, inputs spread along the top and outputs along the bottom, in
+    // row order.
     const along = (row: number, count: number) => (size.width * (row + 1)) / (count + 1) - PORT_SIZE / 2;
     const rowY = (row: number) => header + row * ROW + ROW / 2 - PORT_SIZE / 2;
 
@@ -250,7 +303,9 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
       })),
       ...node.outputs.map((port, row) => ({
         id: portId(node.id, 'output', port.name),
-        ...(down ? { x: along(row, node.outputs.length), y: size.height - PORT_SIZE / 2 } : { x: size.width - PORT_SIZE / 2, y: external ? size.height / 2 - PORT_SIZE / 2 : rowY(row) }),
+        ...(down
+          ? { x: along(row, node.outputs.length), y: size.height - PORT_SIZE / 2 }
+          : { x: size.width - PORT_SIZE / 2, y: external ? size.height / 2 - PORT_SIZE / 2 : rowY(row) }),
         width: PORT_SIZE,
         height: PORT_SIZE,
         layoutOptions: { 'elk.port.side': down ? 'SOUTH' : 'EAST' },
@@ -302,9 +357,11 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
       'elk.layered.thoroughness': '1',
       'elk.layered.crossingMinimization.greedySwitch.type': 'OFF',
       'elk.layered.layering.strategy': 'LONGEST_PATH',
-      // Large graphs skip crossing minimisation: list order already keeps a procedure readable, and it is the costliest phase.
-      // Not with clusters: without it ELK's hierarchical layout of a 300-node flow ran for minutes instead of seconds.
-      'elk.layered.crossingMinimization.strategy': shown.length > LARGE_GRAPH && groups.length === 0 ? 'NONE' : 'LAYER_SWEEP',
+      // Large graphs skip crossing minimisation: list order already keeps a procedure readable, and it is the costliest
+      // phase. Not with clusters: without it ELK's hierarchical layout of a 300-node flow ran for minutes instead of
+      // seconds.
+      'elk.layered.crossingMinimization.strategy':
+        shown.length > LARGE_GRAPH && groups.length === 0 ? 'NONE' : 'LAYER_SWEEP',
       // Every coordinate (nodes, ports, edges) comes back in one system, inside clusters too.
       'elk.json.shapeCoords': 'ROOT',
       'elk.json.edgeCoords': 'ROOT',
@@ -315,14 +372,31 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     edges,
   });
   const byId = new Map(shown.map((node) => [node.id, node]));
-  const laidNodes = (result.children ?? []).flatMap((child) => (child.id.startsWith(GROUP_PREFIX) ? child.children ?? [] : [child]));
-  const placedGroups: PlacedGroup[] = (result.children ?? []).filter((child) => child.id.startsWith(GROUP_PREFIX)).map((child) => ({ group: groups.find((group) => groupId(group.id) === child.id)!, x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0 }));
+  const laidNodes = (result.children ?? []).flatMap((child) =>
+    child.id.startsWith(GROUP_PREFIX) ? (child.children ?? []) : [child],
+  );
+  const placedGroups: PlacedGroup[] = (result.children ?? [])
+    .filter((child) => child.id.startsWith(GROUP_PREFIX))
+    .map((child) => ({
+      group: groups.find((group) => groupId(group.id) === child.id)!,
+      x: child.x ?? 0,
+      y: child.y ?? 0,
+      width: child.width ?? 0,
+      height: child.height ?? 0,
+    }));
   const placedNodes: PlacedNode[] = laidNodes.map((child) => {
     const node = byId.get(child.id)!;
     const ports = (child.ports ?? []).map((port) => {
       const [, direction, name] = port.id.split('\u241f') as [string, 'input' | 'output', string];
       const source = (direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === name)!;
-      return { id: port.id, name, direction, x: (port.x ?? 0) + PORT_SIZE / 2, y: (port.y ?? 0) + PORT_SIZE / 2, port: source };
+      return {
+        id: port.id,
+        name,
+        direction,
+        x: (port.x ?? 0) + PORT_SIZE / 2,
+        y: (port.y ?? 0) + PORT_SIZE / 2,
+        port: source,
+      };
     });
     return { node, x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0, ports };
   });
@@ -330,9 +404,24 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     const sections = laid.sections ?? [];
     const points = sections.flatMap((section) => [section.startPoint, ...(section.bendPoints ?? []), section.endPoint]);
     const full = edgeLabel(kept[index]);
-    // Top-down, a data edge's value is named by the port rows at both ends, and labels across parallel vertical edges would collide: it is on hover only.
+    // Top-down, a data edge's value is named by the port rows at both ends, and labels across parallel vertical edges
+    // would collide: it is on hover only.
     const text = down && kept[index].kind === 'data' ? undefined : shortEdgeLabel(kept[index]);
-    return { id: laid.id, edge: kept[index], points, ...(text ? { label: labelOnLongestSegment(text, points) } : {}), ...(full !== undefined && text !== full ? { title: full } : {}) };
+    return {
+      id: laid.id,
+      edge: kept[index],
+      points,
+      ...(text ? { label: labelOnLongestSegment(text, points) } : {}),
+      ...(full !== undefined && text !== full ? { title: full } : {}),
+    };
   });
-  return { nodes: placedNodes, edges: placedEdges, groups: placedGroups, width: result.width ?? 0, height: result.height ?? 0, direction, signature: signatureOf(graph, direction) };
+  return {
+    nodes: placedNodes,
+    edges: placedEdges,
+    groups: placedGroups,
+    width: result.width ?? 0,
+    height: result.height ?? 0,
+    direction,
+    signature: signatureOf(graph, direction),
+  };
 }

@@ -27,7 +27,10 @@ const overview = new Overview(document.getElementById('overview') as unknown as 
 
 /** A step name's line is at least this high on screen after a fit (11 px asked, with a margin for rounding). */
 const READABLE_PX = 12;
-/** Panel shapes (width ÷ height) past which the automatic direction turns left-to-right, or back top-down; in between it stays. */
+/**
+ * Panel shapes (width ÷ height) past which the automatic direction turns left-to-right, or back top-down; in between it
+ * stays.
+ */
 const WIDE = 1.25;
 const NARROW = 0.95;
 
@@ -52,7 +55,10 @@ if (saved) {
 }
 viewport.onChange(() => host.setState({ transform: viewport.transform }));
 
-/** The direction that suits the panel: top-down when tall or narrow, left-to-right when wide; near square, the current one stays. */
+/**
+ * The direction that suits the panel: top-down when tall or narrow, left-to-right when wide; near square, the current
+ * one stays.
+ */
 function shapeDirection(current?: Direction): Direction {
   const { width, height } = svg.getBoundingClientRect();
   const ratio = width / Math.max(height, 1);
@@ -87,7 +93,8 @@ function showDirection(): void {
   directionButton.title = `Layout: ${choice === 'auto' ? "automatic, from the panel's shape" : direction === 'RIGHT' ? 'left to right' : 'top down'} (click: ${choice === 'auto' ? 'left to right' : choice === 'RIGHT' ? 'top down' : 'automatic'})`;
 }
 
-// The direction follows the panel's shape unless the user chose one; until the user zooms or pans, the graph stays fitted.
+// The direction follows the panel's shape unless the user chose one; until the user zooms or pans, the graph stays
+// fitted.
 new ResizeObserver(() => {
   const suited = shapeDirection(direction);
   if (graph && choice === 'auto' && suited !== direction) {
@@ -97,7 +104,9 @@ new ResizeObserver(() => {
   } else if (layout && !viewport.moved) fitView();
 }).observe(svg);
 
-/** What is drawn: the whole graph, or in focus mode the cursor's step with its producers and consumers one edge away. */
+/**
+ * What is drawn: the whole graph, or in focus mode the cursor's step with its producers and consumers one edge away.
+ */
 function drawnPart(whole: GraphJson): { part: GraphJson; anchor?: GraphJson['nodes'][number] } {
   const anchor = focusMode ? whole.nodes.find((node) => node.id === (highlighted ?? selected)) : undefined;
   if (!anchor) return { part: whole };
@@ -116,7 +125,16 @@ function carryOver(previous: Layout, next: GraphJson): Layout {
     ...previous,
     nodes: previous.nodes.map((placed) => {
       const node = nodes.get(placed.node.id)!;
-      return { ...placed, node, ports: placed.ports.map((port) => ({ ...port, port: (port.direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === port.name) ?? port.port })) };
+      return {
+        ...placed,
+        node,
+        ports: placed.ports.map((port) => ({
+          ...port,
+          port:
+            (port.direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === port.name) ??
+            port.port,
+        })),
+      };
     }),
     edges: previous.edges.map((placed) => ({ ...placed, edge: edges.get(key(placed.edge))?.shift() ?? placed.edge })),
   };
@@ -141,7 +159,11 @@ async function show(next: GraphJson): Promise<void> {
   const steps = next.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').length;
   const whole = `${steps} step${steps === 1 ? '' : 's'} · ${next.edges.length} edge${next.edges.length === 1 ? '' : 's'}`;
   const neighbours = part.nodes.length - 1;
-  status.textContent = !focusMode ? whole : anchor ? `Focus: ${anchor.label}, ${neighbours} neighbour${neighbours === 1 ? '' : 's'} · ${whole}` : `Focus: put the cursor in a step · ${whole}`;
+  status.textContent = !focusMode
+    ? whole
+    : anchor
+      ? `Focus: ${anchor.label}, ${neighbours} neighbour${neighbours === 1 ? '' : 's'} · ${whole}`
+      : `Focus: put the cursor in a step · ${whole}`;
   contextButton.hidden = next.skill.format !== 'skillplus';
   skillProblems.hidden = problems.skill.length === 0;
   skillProblems.textContent = problems.skill.map((problem) => `${problem.severity}: ${problem.message}`).join('\n');
@@ -183,9 +205,16 @@ svg.addEventListener('click', (event) => {
   }
   const edgeElement = target.closest('.edge');
   if (!edgeElement || !graph || !layout) return;
-  const placed = layout.edges.find((edge) => edge.edge.from === edgeElement.getAttribute('data-from') && edge.edge.to === edgeElement.getAttribute('data-to') && (edge.edge.label ?? null) === edgeElement.getAttribute('data-label'));
+  const placed = layout.edges.find(
+    (edge) =>
+      edge.edge.from === edgeElement.getAttribute('data-from') &&
+      edge.edge.to === edgeElement.getAttribute('data-to') &&
+      (edge.edge.label ?? null) === edgeElement.getAttribute('data-label'),
+  );
   // A data edge's range is its consuming input; an implicit control edge falls back to the step it leads to.
-  const destination = placed?.edge.range ? { range: placed.edge.range, file: placed.edge.file ?? graph.skill.file } : graph.nodes.find((node) => node.id === placed?.edge.to);
+  const destination = placed?.edge.range
+    ? { range: placed.edge.range, file: placed.edge.file ?? graph.skill.file }
+    : graph.nodes.find((node) => node.id === placed?.edge.to);
   if (destination) host.postMessage({ type: 'reveal', range: destination.range, file: destination.file });
 });
 
@@ -212,7 +241,12 @@ svg.addEventListener('keydown', (event) => {
     revealNode(id);
     return;
   }
-  const vectors: Record<string, [number, number]> = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+  const vectors: Record<string, [number, number]> = {
+    ArrowRight: [1, 0],
+    ArrowLeft: [-1, 0],
+    ArrowDown: [0, 1],
+    ArrowUp: [0, -1],
+  };
   const vector = vectors[event.key];
   if (!vector) return;
   event.preventDefault();
@@ -250,7 +284,12 @@ let matchIndex = 0;
 search.addEventListener('input', () => {
   const query = search.value.trim().toLowerCase();
   for (const node of svg.querySelectorAll('.node.found')) node.classList.remove('found');
-  matches = query === '' ? [] : (layout?.nodes ?? []).filter((node) => node.node.label.toLowerCase().includes(query)).map((node) => node.node.id);
+  matches =
+    query === ''
+      ? []
+      : (layout?.nodes ?? [])
+          .filter((node) => node.node.label.toLowerCase().includes(query))
+          .map((node) => node.node.id);
   matchIndex = 0;
   for (const id of matches) nodeElement(id)?.classList.add('found');
   if (matches.length > 0) {
@@ -292,7 +331,12 @@ document.getElementById('export-svg')!.addEventListener('click', () => {
   if (layout) host.postMessage({ type: 'export', format: 'svg', data: exportSvg(svg, layout) });
 });
 document.getElementById('export-png')!.addEventListener('click', async () => {
-  if (layout) host.postMessage({ type: 'export', format: 'png', data: await exportPng(exportSvg(svg, layout), layout.width, layout.height) });
+  if (layout)
+    host.postMessage({
+      type: 'export',
+      format: 'png',
+      data: await exportPng(exportSvg(svg, layout), layout.width, layout.height),
+    });
 });
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {

@@ -12,11 +12,17 @@ const OVERVIEW_FROM = 15;
  */
 export class Overview {
   private layout: Layout | undefined;
-  /** The layout the miniature was last drawn for: it is drawn only while shown (a hidden SVG has no size to scale to). */
+  /**
+   * The layout the miniature was last drawn for: it is drawn only while shown (a hidden SVG has no size to scale to).
+   */
   private drawn: Layout | undefined;
   private readonly frame: SVGRectElement;
 
-  constructor(private readonly svg: SVGSVGElement, private readonly main: SVGSVGElement, private readonly viewport: Viewport) {
+  constructor(
+    private readonly svg: SVGSVGElement,
+    private readonly main: SVGSVGElement,
+    private readonly viewport: Viewport,
+  ) {
     this.frame = document.createElementNS(SVG, 'rect');
     this.frame.setAttribute('class', 'overview-frame');
     viewport.onChange(() => this.update());
@@ -35,7 +41,9 @@ export class Overview {
 
   private scale(): number {
     const box = this.svg.getBoundingClientRect();
-    return this.layout ? Math.min(box.width / Math.max(this.layout.width, 1), box.height / Math.max(this.layout.height, 1)) : 1;
+    return this.layout
+      ? Math.min(box.width / Math.max(this.layout.width, 1), box.height / Math.max(this.layout.height, 1))
+      : 1;
   }
 
   private draw(layout: Layout): void {
@@ -58,7 +66,8 @@ export class Overview {
     if (!this.layout) return;
     const view = this.main.getBoundingClientRect();
     const { x, y, scale: zoom } = this.viewport.transform;
-    const outside = x < 0 || y < 0 || x + this.layout.width * zoom > view.width || y + this.layout.height * zoom > view.height;
+    const outside =
+      x < 0 || y < 0 || x + this.layout.width * zoom > view.width || y + this.layout.height * zoom > view.height;
     this.svg.toggleAttribute('hidden', this.layout.nodes.length < OVERVIEW_FROM && !outside);
     if (this.svg.hasAttribute('hidden')) return;
     if (this.drawn !== this.layout) this.draw(this.layout);

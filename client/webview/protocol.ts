@@ -16,7 +16,10 @@ export type HostMessage =
 
 export type WebviewMessage =
   | { type: 'ready' }
-  /** Reveal and select this range (a clicked node, edge or stage), in `file` when it is not the skill file (a skill+ flow file). */
+  /**
+   * Reveal and select this range (a clicked node, edge or stage), in `file` when it is not the skill file (a skill+
+   * flow file).
+   */
   | { type: 'reveal'; range: LspRange; file?: string }
   | { type: 'direction'; direction: DirectionChoice }
   /** Open a skill the graph names (a MetaSkill's composed skill), by its SKILL.md path as the graph gives it. */

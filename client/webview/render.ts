@@ -1,11 +1,34 @@
 import type { GraphJson } from '../../server/src/compile/graphJson';
 import type { GraphProblem } from '../../server/src/compile/graphProblems';
 import type { Direction } from './protocol';
-import { badges, brokenInputs, GROUP_HEADER, headerHeight, lineChars, NAME_LINE, nameLines, portChars, portRow, portRows, portText, ROW, shorten, subtitleOf, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
+import {
+  badges,
+  brokenInputs,
+  GROUP_HEADER,
+  headerHeight,
+  lineChars,
+  NAME_LINE,
+  nameLines,
+  portChars,
+  portRow,
+  portRows,
+  portText,
+  ROW,
+  shorten,
+  subtitleOf,
+  type Layout,
+  type PlacedEdge,
+  type PlacedGroup,
+  type PlacedNode,
+} from './layout';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function element<K extends keyof SVGElementTagNameMap>(name: K, attributes: Record<string, string | number> = {}, parent?: Element): SVGElementTagNameMap[K] {
+function element<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attributes: Record<string, string | number> = {},
+  parent?: Element,
+): SVGElementTagNameMap[K] {
   const created = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
   parent?.appendChild(created);
@@ -18,7 +41,10 @@ function text(content: string, attributes: Record<string, string | number>, pare
   return node;
 }
 
-/** Gives what is drawn in `parent` from now on a hover text, by wrapping it in a group titled `full` (the text itself keeps only what it shows). */
+/**
+ * Gives what is drawn in `parent` from now on a hover text, by wrapping it in a group titled `full` (the text itself
+ * keeps only what it shows).
+ */
 function hoverGroup(full: string, parent: Element): SVGGElement {
   const group = element('g', {}, parent);
   element('title', {}, group).textContent = full;
@@ -26,7 +52,12 @@ function hoverGroup(full: string, parent: Element): SVGGElement {
 }
 
 /** A text cut to fit; when cut, the full text is one hover away. */
-function fitted(full: string, shown: string, attributes: Record<string, string | number>, parent: Element): SVGTextElement {
+function fitted(
+  full: string,
+  shown: string,
+  attributes: Record<string, string | number>,
+  parent: Element,
+): SVGTextElement {
   return text(shown, attributes, shown === full ? parent : hoverGroup(full, parent));
 }
 
@@ -40,13 +71,15 @@ export interface ProblemIndex {
 
 export function indexProblems(graph: GraphJson): ProblemIndex {
   const index: ProblemIndex = { nodes: new Map(), ports: new Map(), edges: new Map(), skill: [] };
-  const add = (map: Map<string, GraphProblem[]>, key: string, problem: GraphProblem) => map.set(key, [...(map.get(key) ?? []), problem]);
+  const add = (map: Map<string, GraphProblem[]>, key: string, problem: GraphProblem) =>
+    map.set(key, [...(map.get(key) ?? []), problem]);
   for (const problem of graph.problems) {
     if (problem.severity === 'information' || problem.severity === 'hint') continue;
     if (problem.targets.length === 0) index.skill.push(problem);
     for (const target of problem.targets) {
       if (target.kind === 'node') add(index.nodes, target.id, problem);
-      if (target.kind === 'port') add(index.ports, `${target.node}\u241f${target.direction}\u241f${target.name}`, problem);
+      if (target.kind === 'port')
+        add(index.ports, `${target.node}\u241f${target.direction}\u241f${target.name}`, problem);
       if (target.kind === 'edge') add(index.edges, `${target.from}>${target.to}`, problem);
     }
   }
@@ -90,18 +123,33 @@ function nodeShape(placed: PlacedNode, group: SVGGElement): void {
   const kind = placed.node.kind;
   const h = headerHeight(placed.node);
   if (kind === 'router' || kind === 'llm_classify') {
-    element('polygon', { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` }, group);
+    element(
+      'polygon',
+      { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` },
+      group,
+    );
     if (height > h) element('rect', { class: 'shape body', x: 0, y: h, width, height: height - h, rx: 3 }, group);
   } else if (kind === 'decision') {
     const c = 10;
-    element('polygon', { class: 'shape', points: `${c},0 ${width - c},0 ${width},${c} ${width},${height - c} ${width - c},${height} ${c},${height} 0,${height - c} 0,${c}` }, group);
+    element(
+      'polygon',
+      {
+        class: 'shape',
+        points: `${c},0 ${width - c},0 ${width},${c} ${width},${height - c} ${width - c},${height} ${c},${height} 0,${height - c} 0,${c}`,
+      },
+      group,
+    );
   } else if (kind === 'end') {
     element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: 16 }, group);
     element('rect', { class: 'shape inner', x: 3, y: 3, width: width - 6, height: height - 6, rx: 13 }, group);
   } else if (kind === 'external-input' || kind === 'missing') {
     element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: height / 2 }, group);
   } else if (kind === 'confirm' || kind === 'branch') {
-    element('polygon', { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` }, group);
+    element(
+      'polygon',
+      { class: 'shape', points: `0,${h / 2} 14,0 ${width - 14},0 ${width},${h / 2} ${width - 14},${h} 14,${h}` },
+      group,
+    );
     if (height > h) element('rect', { class: 'shape body', x: 0, y: h, width, height: height - h, rx: 3 }, group);
   } else if (kind === 'fanout') {
     // A stack: one card per element of the list it runs over.
@@ -112,25 +160,62 @@ function nodeShape(placed: PlacedNode, group: SVGGElement): void {
     element('text', { class: 'loop-mark', x: width - 18, y: 18 }, group).textContent = '↻';
   } else if (kind === 'user_input' || kind === 'ask') {
     const slant = 10;
-    element('polygon', { class: 'shape', points: `${slant},0 ${width},0 ${width - slant},${height} 0,${height}` }, group);
+    element(
+      'polygon',
+      { class: 'shape', points: `${slant},0 ${width},0 ${width - slant},${height} 0,${height}` },
+      group,
+    );
   } else {
-    element('rect', { class: 'shape', x: 0, y: 0, width, height, rx: kind === 'client_task' || kind === 'llm_chat' ? 12 : 4 }, group);
-    if (kind === 'execution' || kind === 'skill_exec' || kind === 'tool_call' || placed.node.script) element('rect', { class: 'script-bar', x: 0, y: 0, width: 5, height, rx: 2 }, group);
+    element(
+      'rect',
+      { class: 'shape', x: 0, y: 0, width, height, rx: kind === 'client_task' || kind === 'llm_chat' ? 12 : 4 },
+      group,
+    );
+    if (kind === 'execution' || kind === 'skill_exec' || kind === 'tool_call' || placed.node.script)
+      element('rect', { class: 'script-bar', x: 0, y: 0, width: 5, height, rx: 2 }, group);
   }
 }
 
-function renderNode(placed: PlacedNode, direction: Direction, problems: ProblemIndex, broken: Set<string>, parent: SVGGElement): void {
+function renderNode(
+  placed: PlacedNode,
+  direction: Direction,
+  problems: ProblemIndex,
+  broken: Set<string>,
+  parent: SVGGElement,
+): void {
   const node = placed.node;
   const scripted = node.script !== undefined;
-  const classes = ['node', `kind-${node.kind}`, scripted ? 'scripted' : 'judgment', worst(problems.nodes.get(node.id))].filter(Boolean);
-  const group = element('g', { class: classes.join(' '), transform: `translate(${placed.x},${placed.y})`, 'data-id': node.id, tabindex: 0, role: 'button' }, parent);
-  group.setAttribute('aria-label', `${KIND_TITLES[node.kind] ?? node.kind} ${node.label}${node.script ? `, runs ${node.script}` : node.skill ? `, runs ${node.skill}` : ''}`);
+  const classes = [
+    'node',
+    `kind-${node.kind}`,
+    scripted ? 'scripted' : 'judgment',
+    worst(problems.nodes.get(node.id)),
+  ].filter(Boolean);
+  const group = element(
+    'g',
+    {
+      class: classes.join(' '),
+      transform: `translate(${placed.x},${placed.y})`,
+      'data-id': node.id,
+      tabindex: 0,
+      role: 'button',
+    },
+    parent,
+  );
+  group.setAttribute(
+    'aria-label',
+    `${KIND_TITLES[node.kind] ?? node.kind} ${node.label}${node.script ? `, runs ${node.script}` : node.skill ? `, runs ${node.skill}` : ''}`,
+  );
   nodeShape(placed, group);
   const header = headerHeight(node);
   if (node.kind === 'external-input' || node.kind === 'missing') {
     const name = node.kind === 'missing' ? `? ${node.label}` : node.label;
     const shown = shorten(name, lineChars(placed.width));
-    const label = text('', { class: 'label', 'text-anchor': 'middle' }, shown === name ? group : hoverGroup(name, group));
+    const label = text(
+      '',
+      { class: 'label', 'text-anchor': 'middle' },
+      shown === name ? group : hoverGroup(name, group),
+    );
     element('tspan', { x: placed.width / 2, y: placed.height / 2 + 4 }, label).textContent = shown;
   } else {
     // One tspan per line of the name, so each line's on-screen height can be measured.
@@ -138,7 +223,18 @@ function renderNode(placed: PlacedNode, direction: Direction, problems: ProblemI
     const label = text('', { class: 'label' }, lines.length > 1 ? hoverGroup(node.label, group) : group);
     lines.forEach((line, index) => (element('tspan', { x: 12, y: 17 + index * NAME_LINE }, label).textContent = line));
     const subtitleText = subtitleOf(node);
-    const subtitle = fitted(subtitleText, shorten(subtitleText, lineChars(placed.width)), { class: ['subtitle', scripted ? 'script-name' : '', node.skillFile ? 'open-skill' : ''].filter(Boolean).join(' '), x: 12, y: header - 8 }, group);
+    const subtitle = fitted(
+      subtitleText,
+      shorten(subtitleText, lineChars(placed.width)),
+      {
+        class: ['subtitle', scripted ? 'script-name' : '', node.skillFile ? 'open-skill' : '']
+          .filter(Boolean)
+          .join(' '),
+        x: 12,
+        y: header - 8,
+      },
+      group,
+    );
     // A composed skill opens from its node.
     if (node.skillFile) {
       subtitle.setAttribute('data-file', node.skillFile);
@@ -146,7 +242,14 @@ function renderNode(placed: PlacedNode, direction: Direction, problems: ProblemI
     }
   }
   const rows = portRows(node, direction);
-  badges(node).forEach((badge, index) => fitted(badge, shorten(badge, lineChars(placed.width)), { class: 'badge', x: 12, y: header + (rows + index) * ROW + 13 }, group));
+  badges(node).forEach((badge, index) =>
+    fitted(
+      badge,
+      shorten(badge, lineChars(placed.width)),
+      { class: 'badge', x: 12, y: header + (rows + index) * ROW + 13 },
+      group,
+    ),
+  );
   const count = problems.nodes.get(node.id)?.length ?? 0;
   if (count > 0) {
     const mark = element('g', { class: 'problem-mark', transform: `translate(${placed.width - 10},-6)` }, group);
@@ -159,11 +262,17 @@ function renderNode(placed: PlacedNode, direction: Direction, problems: ProblemI
     const portProblems = problems.ports.get(port.id);
     const localX = port.x - placed.x;
     const localY = port.y - placed.y;
-    const portGroup = element('g', { class: ['port', port.direction, worst(portProblems)].filter(Boolean).join(' '), 'data-port': port.name }, group);
+    const portGroup = element(
+      'g',
+      { class: ['port', port.direction, worst(portProblems)].filter(Boolean).join(' '), 'data-port': port.name },
+      group,
+    );
     element('circle', { cx: localX, cy: localY, r: 3 }, portGroup);
-    // The row: beside the port left-to-right; top-down the port is on the top or bottom edge and the row keeps its place inside.
+    // The row: beside the port left-to-right; top-down the port is on the top or bottom edge and the row keeps its
+    // place inside.
     const rowY = header + portRow(node, port, direction) * ROW + ROW / 2 + 4;
-    const at: Record<string, string | number> = port.direction === 'input' ? { x: 8, y: rowY } : { x: placed.width - 8, y: rowY, 'text-anchor': 'end' };
+    const at: Record<string, string | number> =
+      port.direction === 'input' ? { x: 8, y: rowY } : { x: placed.width - 8, y: rowY, 'text-anchor': 'end' };
     fitted(portText(port.port), portText(port.port, chars), at, portGroup);
     if (broken.has(port.id)) {
       // A dangling input: a stub that leads nowhere, ending in a break mark.
@@ -192,13 +301,39 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
   // Edge problems (cycles, unknown steps) are about ordering; a data edge between the same steps is not part of them.
   const edgeProblems = edge.kind === 'data' ? undefined : problems.edges.get(`${edge.from}>${edge.to}`);
   const cycle = edgeProblems?.some((problem) => problem.code === 'dependency_cycle');
-  const classes = ['edge', edge.kind, edge.dangling ? 'dangling' : '', cycle ? 'cycle' : '', worst(edgeProblems)].filter(Boolean);
-  const group = element('g', { class: classes.join(' '), 'data-from': edge.from, 'data-to': edge.to, ...(edge.label !== undefined ? { 'data-label': edge.label } : {}) }, parent);
+  const classes = [
+    'edge',
+    edge.kind,
+    edge.dangling ? 'dangling' : '',
+    cycle ? 'cycle' : '',
+    worst(edgeProblems),
+  ].filter(Boolean);
+  const group = element(
+    'g',
+    {
+      class: classes.join(' '),
+      'data-from': edge.from,
+      'data-to': edge.to,
+      ...(edge.label !== undefined ? { 'data-label': edge.label } : {}),
+    },
+    parent,
+  );
   if (placed.title) element('title', {}, group).textContent = placed.title;
   element('path', { class: 'hit', d: pathOf(placed) }, group);
   element('path', { class: 'line', d: pathOf(placed), 'marker-end': `url(#arrow-${edge.kind})` }, group);
   if (placed.label) {
-    element('rect', { class: 'edge-label-bg', x: placed.label.x, y: placed.label.y, width: placed.label.width, height: placed.label.height, rx: 3 }, group);
+    element(
+      'rect',
+      {
+        class: 'edge-label-bg',
+        x: placed.label.x,
+        y: placed.label.y,
+        width: placed.label.width,
+        height: placed.label.height,
+        rx: 3,
+      },
+      group,
+    );
     text(placed.label.text, { class: 'edge-label', x: placed.label.x + 4, y: placed.label.y + 11 }, group);
   }
   if (edgeProblems) group.setAttribute('data-problems', describe(edgeProblems));
@@ -206,19 +341,40 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
 
 /** A stage: a frame behind its nodes and edges. */
 function renderGroupBox(placed: PlacedGroup, parent: SVGGElement): void {
-  element('rect', { class: 'cluster-box', x: placed.x, y: placed.y, width: placed.width, height: placed.height, rx: 8, 'data-group': placed.group.id }, parent);
+  element(
+    'rect',
+    {
+      class: 'cluster-box',
+      x: placed.x,
+      y: placed.y,
+      width: placed.width,
+      height: placed.height,
+      rx: 8,
+      'data-group': placed.group.id,
+    },
+    parent,
+  );
 }
 
 /** A stage's title and goal, above the edges so a click on it opens the stage in the flow file. */
 function renderGroupTitle(placed: PlacedGroup, parent: SVGGElement): void {
-  const group = element('g', { class: 'cluster', transform: `translate(${placed.x},${placed.y})`, 'data-group': placed.group.id }, parent);
+  const group = element(
+    'g',
+    { class: 'cluster', transform: `translate(${placed.x},${placed.y})`, 'data-group': placed.group.id },
+    parent,
+  );
   const title = text(placed.group.label, { class: 'cluster-title', x: 12, y: GROUP_HEADER / 2 + 5 }, group);
   title.setAttribute('role', 'link');
   if (placed.group.description) {
-    const goal = text(placed.group.description, { class: 'cluster-goal', x: 12 + placed.group.label.length * 8 + 12, y: GROUP_HEADER / 2 + 5 }, group);
+    const goal = text(
+      placed.group.description,
+      { class: 'cluster-goal', x: 12 + placed.group.label.length * 8 + 12, y: GROUP_HEADER / 2 + 5 },
+      group,
+    );
     // The goal gets the room the title leaves; the full text is one hover away.
     const room = Math.max(0, Math.floor((placed.width - 36 - placed.group.label.length * 8) / 7));
-    if (placed.group.description.length > room) goal.textContent = room > 1 ? `${placed.group.description.slice(0, room - 1)}…` : '';
+    if (placed.group.description.length > room)
+      goal.textContent = room > 1 ? `${placed.group.description.slice(0, room - 1)}…` : '';
     element('title', {}, group).textContent = placed.group.description;
   }
 }
@@ -228,7 +384,19 @@ export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout
   svg.replaceChildren();
   const defs = element('defs', {}, svg);
   for (const kind of ['data', 'control', 'branch', 'fallback']) {
-    const marker = element('marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, defs);
+    const marker = element(
+      'marker',
+      {
+        id: `arrow-${kind}`,
+        viewBox: '0 0 10 10',
+        refX: 9,
+        refY: 5,
+        markerWidth: 7,
+        markerHeight: 7,
+        orient: 'auto-start-reverse',
+      },
+      defs,
+    );
     element('path', { class: `arrow arrow-${kind}`, d: 'M0,0 L10,5 L0,10 z' }, marker);
   }
   const viewport = element('g', { class: 'viewport' }, svg);

@@ -24,13 +24,18 @@ export class Viewport {
     });
     svg.addEventListener('pointermove', (event) => {
       if (!drag) return;
-      this.transform = { ...this.transform, x: this.transform.x + event.clientX - drag.x, y: this.transform.y + event.clientY - drag.y };
+      this.transform = {
+        ...this.transform,
+        x: this.transform.x + event.clientX - drag.x,
+        y: this.transform.y + event.clientY - drag.y,
+      };
       drag = { x: event.clientX, y: event.clientY };
       this.moved = true;
       this.apply();
     });
     svg.addEventListener('pointerup', () => (drag = undefined));
-    // The wheel scrolls, as in an editor (a graph fitted to its width is read by scrolling); with Ctrl or ⌘ (and a pinch) it zooms.
+    // The wheel scrolls, as in an editor (a graph fitted to its width is read by scrolling); with Ctrl or ⌘ (and a
+    // pinch) it zooms.
     svg.addEventListener(
       'wheel',
       (event) => {
@@ -81,8 +86,13 @@ export class Viewport {
    */
   fit(width: number, height: number, readable = MIN_SCALE, along: 'vertical' | 'horizontal' = 'vertical'): void {
     const box = this.svg.getBoundingClientRect();
-    const across = along === 'vertical' ? (box.width - 40) / Math.max(width, 1) : (box.height - 40) / Math.max(height, 1);
-    const whole = Math.min(1, across, along === 'vertical' ? (box.height - 40) / Math.max(height, 1) : (box.width - 40) / Math.max(width, 1));
+    const across =
+      along === 'vertical' ? (box.width - 40) / Math.max(width, 1) : (box.height - 40) / Math.max(height, 1);
+    const whole = Math.min(
+      1,
+      across,
+      along === 'vertical' ? (box.height - 40) / Math.max(height, 1) : (box.width - 40) / Math.max(width, 1),
+    );
     const scale = Math.max(MIN_SCALE, whole >= readable ? whole : Math.max(readable, Math.min(1, across)));
     const centred = (room: number, size: number) => Math.max(20, (room - size * scale) / 2);
     this.transform = { scale, x: centred(box.width, width), y: centred(box.height, height) };
@@ -93,11 +103,17 @@ export class Viewport {
   /** Brings a point of the drawing to the centre of the view. */
   center(x: number, y: number): void {
     const box = this.svg.getBoundingClientRect();
-    this.transform = { ...this.transform, x: box.width / 2 - x * this.transform.scale, y: box.height / 2 - y * this.transform.scale };
+    this.transform = {
+      ...this.transform,
+      x: box.width / 2 - x * this.transform.scale,
+      y: box.height / 2 - y * this.transform.scale,
+    };
     this.apply();
   }
 
-  /** Scrolls (never zooms) a box of the drawing into view: when any of it is outside the view, it comes to the centre. */
+  /**
+   * Scrolls (never zooms) a box of the drawing into view: when any of it is outside the view, it comes to the centre.
+   */
   reveal(x: number, y: number, width: number, height: number): void {
     const box = this.svg.getBoundingClientRect();
     const { scale } = this.transform;
@@ -108,7 +124,10 @@ export class Viewport {
   }
 
   private apply(): void {
-    this.group?.setAttribute('transform', `translate(${this.transform.x},${this.transform.y}) scale(${this.transform.scale})`);
+    this.group?.setAttribute(
+      'transform',
+      `translate(${this.transform.x},${this.transform.y}) scale(${this.transform.scale})`,
+    );
     for (const listener of this.listeners) listener();
   }
 }

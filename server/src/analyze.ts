@@ -87,23 +87,47 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     diagnostics,
     sources: new Map(),
   });
-  if (read.kind === 'missing') return empty([diagnostic('missing_skill_md', file, WHOLE_FILE_START, `${file} could not be read.`)]);
+  if (read.kind === 'missing')
+    return empty([diagnostic('missing_skill_md', file, WHOLE_FILE_START, `${file} could not be read.`)]);
   if (read.kind === 'too_large') {
-    return empty([diagnostic('file_too_large', file, WHOLE_FILE_START, `SKILL.md is ${(read.size / 1048576).toFixed(1)} MB; files over ${MAX_TEXT_BYTES / 1048576} MB are not analysed. Agents load SKILL.md whole: move bulk into \`references/\` or \`assets/\`.`)]);
+    return empty([
+      diagnostic(
+        'file_too_large',
+        file,
+        WHOLE_FILE_START,
+        `SKILL.md is ${(read.size / 1048576).toFixed(1)} MB; files over ${MAX_TEXT_BYTES / 1048576} MB are not analysed. Agents load SKILL.md whole: move bulk into \`references/\` or \`assets/\`.`,
+      ),
+    ]);
   }
-  if (read.kind === 'binary') return empty([diagnostic('binary_file', file, WHOLE_FILE_START, 'SKILL.md holds binary data (a NUL byte), not Markdown text.')]);
+  if (read.kind === 'binary')
+    return empty([
+      diagnostic('binary_file', file, WHOLE_FILE_START, 'SKILL.md holds binary data (a NUL byte), not Markdown text.'),
+    ]);
 
   options.modelCache?.nextAnalysis();
   const syntax = parseSkillFile(read.text);
   // The frontmatter is read before the format is known; a MetaSkill's is read again below, as its runtime reads it.
-  const diagnostics: Diagnostic[] = syntax.problems.map((problem) => diagnostic(problem.code, file, problem.span, problem.message));
-  if (read.bom) diagnostics.push(diagnostic('utf8_bom', file, WHOLE_FILE_START, 'SKILL.md starts with a UTF-8 byte-order mark; most clients strip it, but some packagers reject the file.'));
+  const diagnostics: Diagnostic[] = syntax.problems.map((problem) =>
+    diagnostic(problem.code, file, problem.span, problem.message),
+  );
+  if (read.bom)
+    diagnostics.push(
+      diagnostic(
+        'utf8_bom',
+        file,
+        WHOLE_FILE_START,
+        'SKILL.md starts with a UTF-8 byte-order mark; most clients strip it, but some packagers reject the file.',
+      ),
+    );
 
-  // Only OpenSquilla reads a MetaSkill: its YAML reading (PyYAML) and its frontmatter rules decide, whatever the profile.
-  // A top-level `kind: meta` line says which reading to try first; the value read decides, and a wrong guess is read again.
-  // Without a value (the YAML does not parse, or holds no mapping) nothing tells the readings apart, as both read the same
-  // syntax: the guess stands, and a keystroke that leaves a MetaSkill's frontmatter broken is not parsed a second time.
-  const looksMeta = syntax.frontmatter ? META_KIND_LINE.test(syntax.source.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end)) : false;
+  // Only OpenSquilla reads a MetaSkill: its YAML reading (PyYAML) and its frontmatter rules decide, whatever the
+  // profile. A top-level `kind: meta` line says which reading to try first; the value read decides, and a wrong guess
+  // is read again. Without a value (the YAML does not parse, or holds no mapping) nothing tells the readings apart, as
+  // both read the same syntax: the guess stands, and a keystroke that leaves a MetaSkill's frontmatter broken is not
+  // parsed a second time.
+  const looksMeta = syntax.frontmatter
+    ? META_KIND_LINE.test(syntax.source.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end))
+    : false;
   let frontmatter = readFrontmatter(syntax, file, looksMeta, options.yamlCache);
   let detection = detectFormat(frontmatter.value, syntax);
   const isMeta = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
@@ -131,12 +155,29 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     catalog: options.catalog ?? new SkillCatalog(fs),
   };
   if (frontmatter.value && frontmatter.yaml) {
-    diagnostics.push(...checkFrontmatter({ file, dir, yaml: frontmatter.yaml, value: frontmatter.value, anchor, profile, format: detection.format }));
+    diagnostics.push(
+      ...checkFrontmatter({
+        file,
+        dir,
+        yaml: frontmatter.yaml,
+        value: frontmatter.value,
+        anchor,
+        profile,
+        format: detection.format,
+      }),
+    );
   }
   if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
   // Counted without encoding the text: this runs on every keystroke in a MetaSkill.
   if (profile.id === 'opensquilla' && utf8Length(syntax.source) > OPENSQUILLA_MAX_BYTES) {
-    diagnostics.push(diagnostic('loader_size_limit', file, anchor, `SKILL.md is over ${OPENSQUILLA_MAX_BYTES.toLocaleString('en')} bytes; OpenSquilla skips larger skill files. Move detail into \`references/\`.`));
+    diagnostics.push(
+      diagnostic(
+        'loader_size_limit',
+        file,
+        anchor,
+        `SKILL.md is over ${OPENSQUILLA_MAX_BYTES.toLocaleString('en')} bytes; OpenSquilla skips larger skill files. Move detail into \`references/\`.`,
+      ),
+    );
   }
 
   const loaded = loadFormat(detection.format, context);
@@ -204,5 +245,11 @@ function loadFormat(format: FormatId, context: FormatContext): FormatResult {
 }
 
 function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
-  return diagnostics.sort((a, b) => a.file.localeCompare(b.file) || a.span.start - b.span.start || a.span.end - b.span.end || a.code.localeCompare(b.code));
+  return diagnostics.sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) ||
+      a.span.start - b.span.start ||
+      a.span.end - b.span.end ||
+      a.code.localeCompare(b.code),
+  );
 }

@@ -26,17 +26,40 @@ import { rangeOf, type DocumentView } from './features/documentView';
 import { hover } from './features/hover';
 import { references } from './features/references';
 import { prepareRename, rename, RenameError } from './features/rename';
-import { codeLenses, frontmatterLensRange, foldingRanges, previewLensRange, selectionRanges } from './features/structure';
+import {
+  codeLenses,
+  frontmatterLensRange,
+  foldingRanges,
+  previewLensRange,
+  selectionRanges,
+} from './features/structure';
 import { documentSymbols } from './features/symbols';
 import { packageCodeActions } from './features/skillplus/packageActions';
 import { packageCompletion } from './features/skillplus/packageCompletion';
 import { packageHover } from './features/skillplus/packageHover';
-import { packageDefinition, packagePrepareRename, packageReferences, packageRename } from './features/skillplus/packageNavigation';
+import {
+  packageDefinition,
+  packagePrepareRename,
+  packageReferences,
+  packageRename,
+} from './features/skillplus/packageNavigation';
 import { packageOutline } from './features/skillplus/packageOutline';
 import { AnalysisCache, type OpenDocument } from './workspace/analysisCache';
 import { NodeFileSystem } from './workspace/fileSystem';
 import { checkRevision, CompileRefused, compileSkill } from './compile/compileSkill';
-import { COMPILE_TARGETS, defaultOutDir, isPackagePath, resultLines, SINGLE_FILE, TARGET_TITLES, targetsFor, type CompileAnswer, type CompileResult, type CompileTarget, type WireFile } from './compile/compiled';
+import {
+  COMPILE_TARGETS,
+  defaultOutDir,
+  isPackagePath,
+  resultLines,
+  SINGLE_FILE,
+  TARGET_TITLES,
+  targetsFor,
+  type CompileAnswer,
+  type CompileResult,
+  type CompileTarget,
+  type WireFile,
+} from './compile/compiled';
 import { SkillCatalog } from './workspace/skillCatalog';
 import { SkillIndex } from './workspace/skillIndex';
 
@@ -66,11 +89,22 @@ function readSettings(raw: unknown): Settings {
   const value = (raw ?? {}) as { profile?: unknown; rules?: Record<string, unknown>; catalogRoots?: unknown };
   const rules: SeverityOverrides = {};
   for (const [code, severity] of Object.entries(value.rules ?? {})) {
-    if (isRuleCode(code) && typeof severity === 'string' && ['error', 'warning', 'information', 'hint', 'off'].includes(severity)) rules[code] = severity as SeverityOverrides[typeof code];
+    if (
+      isRuleCode(code) &&
+      typeof severity === 'string' &&
+      ['error', 'warning', 'information', 'hint', 'off'].includes(severity)
+    )
+      rules[code] = severity as SeverityOverrides[typeof code];
   }
   // Relative roots are read from the first workspace folder, as VS Code settings usually are.
-  const catalogRoots = (Array.isArray(value.catalogRoots) ? value.catalogRoots : []).filter((root): root is string => typeof root === 'string' && root !== '').map((root) => path.resolve(workspaceRoots[0] ?? process.cwd(), root));
-  return { profile: typeof value.profile === 'string' && isProfileId(value.profile) ? value.profile : 'agentskills', rules, catalogRoots };
+  const catalogRoots = (Array.isArray(value.catalogRoots) ? value.catalogRoots : [])
+    .filter((root): root is string => typeof root === 'string' && root !== '')
+    .map((root) => path.resolve(workspaceRoots[0] ?? process.cwd(), root));
+  return {
+    profile: typeof value.profile === 'string' && isProfileId(value.profile) ? value.profile : 'agentskills',
+    rules,
+    catalogRoots,
+  };
 }
 
 /** Open documents on disk inside `dir`, as the analysis overlays them. */
@@ -79,7 +113,9 @@ function openIn(dir: string): OpenDocument[] {
     if (!document.uri.startsWith('file:')) return [];
     const file = fileURLToPath(document.uri);
     const relative = path.relative(dir, file);
-    return relative.startsWith('..') || path.isAbsolute(relative) ? [] : [{ uri: document.uri, file, version: document.version, text: document.text }];
+    return relative.startsWith('..') || path.isAbsolute(relative)
+      ? []
+      : [{ uri: document.uri, file, version: document.version, text: document.text }];
   });
 }
 
@@ -109,7 +145,9 @@ function isPackageDocument(view: DocumentView): boolean {
   return view.file !== view.analysis.file;
 }
 
-/** The view the SKILL.md features work on: for a skill+ package, without the flow's nodes, which live in other files. */
+/**
+ * The view the SKILL.md features work on: for a skill+ package, without the flow's nodes, which live in other files.
+ */
 function skillFileView(view: DocumentView): DocumentView {
   if (!view.analysis.skillplus) return view;
   const model = { ...view.analysis.model, nodes: [], edges: [], externalInputs: [] };
@@ -120,8 +158,15 @@ function offsetOf(view: DocumentView, position: { line: number; character: numbe
   return view.lines.offsetAt(position);
 }
 
-/** Runs a feature on an open skill, honouring cancellation and never letting an exception reach the client as a crash. */
-async function withView<T>(uri: string, token: CancellationToken | undefined, empty: T, run: (view: DocumentView) => T): Promise<T> {
+/**
+ * Runs a feature on an open skill, honouring cancellation and never letting an exception reach the client as a crash.
+ */
+async function withView<T>(
+  uri: string,
+  token: CancellationToken | undefined,
+  empty: T,
+  run: (view: DocumentView) => T,
+): Promise<T> {
   await settingsLoaded;
   if (token?.isCancellationRequested) return empty;
   const view = viewOf(uri);
@@ -167,14 +212,19 @@ connection.onInitialize((params): InitializeResult => {
 connection.onInitialized(async () => {
   if (configurationRequests) {
     settingsLoaded = refreshSettings();
-    await connection.client.register(DidChangeConfigurationNotification.type, { section: 'skillgraph' }).catch(() => undefined);
+    await connection.client
+      .register(DidChangeConfigurationNotification.type, { section: 'skillgraph' })
+      .catch(() => undefined);
     await settingsLoaded;
   }
-  connection.console.log(`skillgraph: ready (${pullDiagnostics ? 'pull' : 'push'} diagnostics, profile ${settings.profile})`);
+  connection.console.log(
+    `skillgraph: ready (${pullDiagnostics ? 'pull' : 'push'} diagnostics, profile ${settings.profile})`,
+  );
 });
 
 async function refreshSettings(): Promise<void> {
-  if (configurationRequests) settings = readSettings(await connection.workspace.getConfiguration('skillgraph').catch(() => undefined));
+  if (configurationRequests)
+    settings = readSettings(await connection.workspace.getConfiguration('skillgraph').catch(() => undefined));
   catalog.setRoots(settings.catalogRoots);
   cache.clear();
   index.invalidate();
@@ -203,7 +253,11 @@ function schedulePublish(uri: string): void {
     setImmediate(() => {
       pending.delete(uri);
       void withView(uri, undefined, undefined, (view) => {
-        void connection.sendDiagnostics({ uri, version: view.version ?? undefined, diagnostics: documentDiagnostics(view, settings.rules, docsBase) });
+        void connection.sendDiagnostics({
+          uri,
+          version: view.version ?? undefined,
+          diagnostics: documentDiagnostics(view, settings.rules, docsBase),
+        });
       });
     }),
   );
@@ -245,7 +299,14 @@ connection.onDidChangeWatchedFiles((params) => {
     if (path.basename(file) === 'SKILL.md' || change.type !== FileChangeType.Changed) {
       index.invalidate();
       // A skill created, renamed, changed or deleted may be one a MetaSkill composes.
-      catalog.invalidate(file, change.type === FileChangeType.Changed ? 'changed' : change.type === FileChangeType.Created ? 'created' : 'deleted');
+      catalog.invalidate(
+        file,
+        change.type === FileChangeType.Changed
+          ? 'changed'
+          : change.type === FileChangeType.Created
+            ? 'created'
+            : 'deleted',
+      );
       for (const uri of cache.invalidateMetaSkills()) affected.add(uri);
     }
     for (const uri of cache.invalidateFolderOf(file)) affected.add(uri);
@@ -254,19 +315,33 @@ connection.onDidChangeWatchedFiles((params) => {
 });
 
 connection.languages.diagnostics.on(async (params, token) => {
-  const items = await withView(params.textDocument.uri, token, [], (view) => documentDiagnostics(view, settings.rules, docsBase));
+  const items = await withView(params.textDocument.uri, token, [], (view) =>
+    documentDiagnostics(view, settings.rules, docsBase),
+  );
   return { kind: DocumentDiagnosticReportKind.Full, items };
 });
 
 connection.onDefinition((params, token) =>
-  withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? packageDefinition(view, offsetOf(view, params.position)) : definition(skillFileView(view), offsetOf(view, params.position)))),
+  withView(params.textDocument.uri, token, [], (view) =>
+    isPackageDocument(view)
+      ? packageDefinition(view, offsetOf(view, params.position))
+      : definition(skillFileView(view), offsetOf(view, params.position)),
+  ),
 );
 connection.onReferences((params, token) =>
   withView(params.textDocument.uri, token, [], (view) =>
-    isPackageDocument(view) ? packageReferences(view, offsetOf(view, params.position), params.context.includeDeclaration) : references(skillFileView(view), offsetOf(view, params.position), params.context.includeDeclaration),
+    isPackageDocument(view)
+      ? packageReferences(view, offsetOf(view, params.position), params.context.includeDeclaration)
+      : references(skillFileView(view), offsetOf(view, params.position), params.context.includeDeclaration),
   ),
 );
-connection.onHover((params, token) => withView(params.textDocument.uri, token, null, (view) => (isPackageDocument(view) ? packageHover(view, offsetOf(view, params.position)) : hover(skillFileView(view), offsetOf(view, params.position)))));
+connection.onHover((params, token) =>
+  withView(params.textDocument.uri, token, null, (view) =>
+    isPackageDocument(view)
+      ? packageHover(view, offsetOf(view, params.position))
+      : hover(skillFileView(view), offsetOf(view, params.position)),
+  ),
+);
 connection.onCompletion((params, token) =>
   withView(params.textDocument.uri, token, [], (view) =>
     isPackageDocument(view)
@@ -283,21 +358,44 @@ connection.onCompletion((params, token) =>
 connection.onCodeAction((params, token) =>
   withView(params.textDocument.uri, token, [], (view) => {
     const span = { start: offsetOf(view, params.range.start), end: offsetOf(view, params.range.end) };
-    return isPackageDocument(view) ? packageCodeActions(view, span) : [...codeActions(skillFileView(view), span), ...packageCodeActions(view, span)];
+    return isPackageDocument(view)
+      ? packageCodeActions(view, span)
+      : [...codeActions(skillFileView(view), span), ...packageCodeActions(view, span)];
   }),
 );
-connection.onDocumentSymbol((params, token) => withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? packageOutline(view) : documentSymbols(skillFileView(view)))));
+connection.onDocumentSymbol((params, token) =>
+  withView(params.textDocument.uri, token, [], (view) =>
+    isPackageDocument(view) ? packageOutline(view) : documentSymbols(skillFileView(view)),
+  ),
+);
 connection.onPrepareRename((params, token) =>
-  withView(params.textDocument.uri, token, null, (view) => (isPackageDocument(view) ? packagePrepareRename(view, offsetOf(view, params.position)) : prepareRename(skillFileView(view), offsetOf(view, params.position)))),
+  withView(params.textDocument.uri, token, null, (view) =>
+    isPackageDocument(view)
+      ? packagePrepareRename(view, offsetOf(view, params.position))
+      : prepareRename(skillFileView(view), offsetOf(view, params.position)),
+  ),
 );
 connection.onRenameRequest((params, token) =>
   withView(params.textDocument.uri, token, null, (view) =>
-    isPackageDocument(view) ? packageRename(view, offsetOf(view, params.position), params.newName) : rename(skillFileView(view), offsetOf(view, params.position), params.newName),
+    isPackageDocument(view)
+      ? packageRename(view, offsetOf(view, params.position), params.newName)
+      : rename(skillFileView(view), offsetOf(view, params.position), params.newName),
   ),
 );
-connection.onFoldingRanges((params, token) => withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? [] : foldingRanges(skillFileView(view)))));
+connection.onFoldingRanges((params, token) =>
+  withView(params.textDocument.uri, token, [], (view) =>
+    isPackageDocument(view) ? [] : foldingRanges(skillFileView(view)),
+  ),
+);
 connection.onSelectionRanges((params, token) =>
-  withView(params.textDocument.uri, token, [], (view) => (isPackageDocument(view) ? [] : selectionRanges(skillFileView(view), params.positions.map((position) => offsetOf(view, position))))),
+  withView(params.textDocument.uri, token, [], (view) =>
+    isPackageDocument(view)
+      ? []
+      : selectionRanges(
+          skillFileView(view),
+          params.positions.map((position) => offsetOf(view, position)),
+        ),
+  ),
 );
 connection.onCodeLens((params, token) =>
   withView(params.textDocument.uri, token, [], (view) => {
@@ -306,13 +404,36 @@ connection.onCodeLens((params, token) =>
     if (isPackageDocument(view)) {
       // The flow file opens the package's graph from its first stage.
       const first = flow?.file === view.file ? flow.stages[0] : undefined;
-      return first ? [{ range: rangeOf(view, first.idSpan), command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] } }] : [];
+      return first
+        ? [
+            {
+              range: rangeOf(view, first.idSpan),
+              command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] },
+            },
+          ]
+        : [];
     }
     const top = previewLensRange(view);
-    const preview = top ? [{ range: top, command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] } }] : [];
+    const preview = top
+      ? [
+          {
+            range: top,
+            command: { title: 'Open graph preview', command: 'skillgraph.openPreviewToSide', arguments: [uri] },
+          },
+        ]
+      : [];
     const first = frontmatterLensRange(view);
-    const compile = first ? [{ range: first, command: { title: 'Compile…', command: 'skillgraph.compileSkill', arguments: [uri] } }] : [];
-    return [...preview, ...compile, ...codeLenses(skillFileView(view)).map((lens) => ({ ...lens, command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] } }))];
+    const compile = first
+      ? [{ range: first, command: { title: 'Compile…', command: 'skillgraph.compileSkill', arguments: [uri] } }]
+      : [];
+    return [
+      ...preview,
+      ...compile,
+      ...codeLenses(skillFileView(view)).map((lens) => ({
+        ...lens,
+        command: { ...lens.command!, command: 'skillgraph.showReferences', arguments: [uri, lens.range.start] },
+      })),
+    ];
   }),
 );
 connection.onWorkspaceSymbol(async (params, token) => {
@@ -327,7 +448,9 @@ connection.onWorkspaceSymbol(async (params, token) => {
 });
 
 /** The graph of an open skill, as `skillgraph graph --format json` prints it (for the graph preview). */
-connection.onRequest('skillgraph/graph', (params: { uri: string }) => withView(params.uri, undefined, null, (view) => toGraphJson(view.analysis)));
+connection.onRequest('skillgraph/graph', (params: { uri: string }) =>
+  withView(params.uri, undefined, null, (view) => toGraphJson(view.analysis)),
+);
 
 /** What a skill+ runtime puts in front of the model at a node for a State (the context view). */
 connection.onRequest('skillgraph/context', (params: { uri: string } & ContextRequest) =>
@@ -336,23 +459,46 @@ connection.onRequest('skillgraph/context', (params: { uri: string } & ContextReq
     if (!pkg) return { error: 'Not a skill+ package.' };
     const { syntax, text } = view.analysis;
     const { uri: _uri, ...request } = params;
-    return modelContext(pkg, syntax ? text.slice(syntax.body.start, syntax.body.end) : '', view.analysis.name ?? path.basename(view.analysis.dir), request);
+    return modelContext(
+      pkg,
+      syntax ? text.slice(syntax.body.start, syntax.body.end) : '',
+      view.analysis.name ?? path.basename(view.analysis.dir),
+      request,
+    );
   }),
 );
 
 /** A compile result for the client: its files and its findings with their file's URI and range. */
 function compileAnswer(result: CompileResult): CompileAnswer {
-  const files = result.files.map((file) => (typeof file.content === 'string' ? { path: file.path, text: file.content } : { path: file.path, base64: Buffer.from(file.content).toString('base64') }));
+  const files = result.files.map((file) =>
+    typeof file.content === 'string'
+      ? { path: file.path, text: file.content }
+      : { path: file.path, base64: Buffer.from(file.content).toString('base64') },
+  );
   const lines = resultLines(result);
-  const diagnostics = result.diagnostics.map((item) => ({ uri: pathToFileURL(item.file).href, range: lines.of(item.file).rangeOf(item.span), severity: item.severity, code: item.code, message: item.message }));
+  const diagnostics = result.diagnostics.map((item) => ({
+    uri: pathToFileURL(item.file).href,
+    range: lines.of(item.file).rangeOf(item.span),
+    severity: item.severity,
+    code: item.code,
+    message: item.message,
+  }));
   return { outDir: result.outDir, files, diagnostics };
 }
 
-/** The compile targets that fit an open skill, each with its title and default output folder (the Compile Skill command). */
+/**
+ * The compile targets that fit an open skill, each with its title and default output folder (the Compile Skill
+ * command).
+ */
 connection.onRequest('skillgraph/compileTargets', (params: { uri: string }) =>
   withView(params.uri, undefined, null, (view) => ({
     skillFile: pathToFileURL(view.analysis.file).href,
-    targets: targetsFor(view.analysis.format).map((id) => ({ id, title: TARGET_TITLES[id], outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id), singleFile: SINGLE_FILE[id] ?? null })),
+    targets: targetsFor(view.analysis.format).map((id) => ({
+      id,
+      title: TARGET_TITLES[id],
+      outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id),
+      singleFile: SINGLE_FILE[id] ?? null,
+    })),
   })),
 );
 
@@ -363,7 +509,8 @@ connection.onRequest('skillgraph/compileTargets', (params: { uri: string }) =>
  */
 connection.onRequest('skillgraph/compile', (params: { uri: string; target: CompileTarget; outDir: string }) =>
   withView(params.uri, undefined, null, (view) => {
-    if (!(COMPILE_TARGETS as readonly string[]).includes(params.target) || !path.isAbsolute(params.outDir)) return { error: 'Unknown target or output folder.' };
+    if (!(COMPILE_TARGETS as readonly string[]).includes(params.target) || !path.isAbsolute(params.outDir))
+      return { error: 'Unknown target or output folder.' };
     let result;
     try {
       result = compileSkill(fs, view.analysis, params.target, params.outDir, settings.catalogRoots);
@@ -380,12 +527,24 @@ connection.onRequest('skillgraph/compile', (params: { uri: string; target: Compi
  * `aip` scaffold), checked as the compile checks its own result. Paths
  * that would leave the package are refused.
  */
-connection.onRequest('skillgraph/checkCompiled', (params: { uri: string; target: CompileTarget; outDir: string; files: WireFile[] }) =>
-  withView(params.uri, undefined, null, (view) => {
-    if (!(COMPILE_TARGETS as readonly string[]).includes(params.target) || !path.isAbsolute(params.outDir) || !params.files.every((file) => isPackagePath(file.path))) return { error: 'Unknown target, output folder or file name.' };
-    const files = params.files.map((file) => ({ path: file.path, content: 'text' in file ? file.text : new Uint8Array(Buffer.from(file.base64, 'base64')) }));
-    return compileAnswer(checkRevision(fs, view.analysis, params.target, params.outDir, files, settings.catalogRoots));
-  }),
+connection.onRequest(
+  'skillgraph/checkCompiled',
+  (params: { uri: string; target: CompileTarget; outDir: string; files: WireFile[] }) =>
+    withView(params.uri, undefined, null, (view) => {
+      if (
+        !(COMPILE_TARGETS as readonly string[]).includes(params.target) ||
+        !path.isAbsolute(params.outDir) ||
+        !params.files.every((file) => isPackagePath(file.path))
+      )
+        return { error: 'Unknown target, output folder or file name.' };
+      const files = params.files.map((file) => ({
+        path: file.path,
+        content: 'text' in file ? file.text : new Uint8Array(Buffer.from(file.base64, 'base64')),
+      }));
+      return compileAnswer(
+        checkRevision(fs, view.analysis, params.target, params.outDir, files, settings.catalogRoots),
+      );
+    }),
 );
 
 /** Format and problem counts of an open skill, for the status bar. */
@@ -393,7 +552,13 @@ connection.onRequest('skillgraph/skillInfo', (params: { uri: string }) =>
   withView(params.uri, undefined, null, (view) => {
     // The whole skill's findings: for a skill+ package, every file's.
     const shown = shownDiagnostics(view.analysis.diagnostics, settings.rules);
-    return { format: view.analysis.format, name: view.analysis.name ?? null, skillFile: pathToFileURL(view.analysis.file).href, errors: shown.filter((item) => item.severity === 'error').length, warnings: shown.filter((item) => item.severity === 'warning').length };
+    return {
+      format: view.analysis.format,
+      name: view.analysis.name ?? null,
+      skillFile: pathToFileURL(view.analysis.file).href,
+      errors: shown.filter((item) => item.severity === 'error').length,
+      warnings: shown.filter((item) => item.severity === 'warning').length,
+    };
   }),
 );
 
@@ -401,5 +566,9 @@ documents.listen(connection);
 connection.listen();
 
 // The server must survive any document: log what escaped a handler and keep serving.
-process.on('uncaughtException', (error) => connection.console.error(`skillgraph: uncaught ${error.stack ?? String(error)}`));
-process.on('unhandledRejection', (reason) => connection.console.error(`skillgraph: unhandled rejection ${String(reason)}`));
+process.on('uncaughtException', (error) =>
+  connection.console.error(`skillgraph: uncaught ${error.stack ?? String(error)}`),
+);
+process.on('unhandledRejection', (reason) =>
+  connection.console.error(`skillgraph: unhandled rejection ${String(reason)}`),
+);

@@ -1,6 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  cpSync,
+} from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,10 +47,23 @@ test('text: file:line:col: severity: message [code], exit 1 on errors', () => {
 });
 
 test('clean skills exit 0; --max-warnings turns warnings into a failure', () => {
-  assert.equal(run(['check', 'examples/release-notes', 'examples/csv-report', 'examples/ticket-triage', 'examples/weekly-digest', 'examples/release-digest']).status, 0);
+  assert.equal(
+    run([
+      'check',
+      'examples/release-notes',
+      'examples/csv-report',
+      'examples/ticket-triage',
+      'examples/weekly-digest',
+      'examples/release-digest',
+    ]).status,
+    0,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   mkdirSync(join(dir, 'warned'));
-  writeFileSync(join(dir, 'warned', 'SKILL.md'), '---\nname: warned\ndescription: x\ntags: [a]\n---\nSee scripts/run.sh.\n');
+  writeFileSync(
+    join(dir, 'warned', 'SKILL.md'),
+    '---\nname: warned\ndescription: x\ntags: [a]\n---\nSee scripts/run.sh.\n',
+  );
   assert.equal(run(['check', dir]).status, 0);
   assert.equal(run(['check', dir, '--max-warnings', '2']).status, 0);
   const over = run(['check', dir, '--max-warnings=1']);
@@ -54,18 +77,21 @@ test('json: one object matching the schema, 0-based positions, paths as given', 
   const report: ReportJson = JSON.parse(stdout);
   const validate = new Ajv2020({ allErrors: true }).compile(reportSchema);
   assert.ok(validate(report), JSON.stringify(validate.errors));
-  assert.deepEqual(report.skills.map((skill) => [skill.dir, skill.format]), [
-    ['examples/csv-report', 'aip-0.3'],
-    ['examples/mistakes/broken-composition', 'metaskill'],
-    ['examples/mistakes/broken-flow', 'skillplus'],
-    ['examples/mistakes/broken-procedure', 'aip-0.3'],
-    ['examples/mistakes/skipped-skill', 'agent-skill'],
-    ['examples/release-digest', 'metaskill-sop'],
-    ['examples/release-notes', 'agent-skill'],
-    ['examples/ticket-triage', 'aip-0.5'],
-    ['examples/trip-planner', 'skillplus'],
-    ['examples/weekly-digest', 'metaskill'],
-  ]);
+  assert.deepEqual(
+    report.skills.map((skill) => [skill.dir, skill.format]),
+    [
+      ['examples/csv-report', 'aip-0.3'],
+      ['examples/mistakes/broken-composition', 'metaskill'],
+      ['examples/mistakes/broken-flow', 'skillplus'],
+      ['examples/mistakes/broken-procedure', 'aip-0.3'],
+      ['examples/mistakes/skipped-skill', 'agent-skill'],
+      ['examples/release-digest', 'metaskill-sop'],
+      ['examples/release-notes', 'agent-skill'],
+      ['examples/ticket-triage', 'aip-0.5'],
+      ['examples/trip-planner', 'skillplus'],
+      ['examples/weekly-digest', 'metaskill'],
+    ],
+  );
   const colon = report.diagnostics.find((item) => item.code === 'unquoted_colon')!;
   assert.deepEqual(colon, {
     file: 'examples/mistakes/skipped-skill/SKILL.md',
@@ -80,8 +106,11 @@ test('sarif: valid SARIF 2.1.0, one rule per code with a help page, results loca
   const { status, stdout } = run(['check', 'examples/mistakes', '--format', 'sarif']);
   assert.equal(status, 1);
   // SARIF is checked against its schema below; its shape is not typed here.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked against the SARIF schema below
   const log: Record<string, any> = JSON.parse(stdout);
-  const sarifSchema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+  const sarifSchema = JSON.parse(
+    readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
+  );
   // The published SARIF schema has a pattern that is invalid under the u flag; ajv must compile it as a plain RegExp.
   const ajv = new AjvDraft04({ allErrors: true, strict: false, unicodeRegExp: false });
   addFormats(ajv);
@@ -106,8 +135,14 @@ test('github: workflow commands with escaped properties and notice for informati
   const { stdout } = run(['check', 'examples/csv-report', 'examples/mistakes/skipped-skill', '--format', 'github']);
   const lines = stdout.trim().split('\n');
   assert.equal(lines.length, 2);
-  assert.equal(lines[0], '::notice file=examples/csv-report/SKILL.md,line=28,col=15,endLine=28,endColumn=23,title=skillgraph external_input::"csv-path" is an external input: no step produces it, so the user or the environment must supply it.');
-  assert.match(lines[1], /^::error file=examples\/mistakes\/skipped-skill\/SKILL\.md,line=3,col=22,endLine=3,endColumn=23,title=skillgraph unquoted_colon::The value/);
+  assert.equal(
+    lines[0],
+    '::notice file=examples/csv-report/SKILL.md,line=28,col=15,endLine=28,endColumn=23,title=skillgraph external_input::"csv-path" is an external input: no step produces it, so the user or the environment must supply it.',
+  );
+  assert.match(
+    lines[1],
+    /^::error file=examples\/mistakes\/skipped-skill\/SKILL\.md,line=3,col=22,endLine=3,endColumn=23,title=skillgraph unquoted_colon::The value/,
+  );
 });
 
 test('profiles change severities: --profile claude-api makes unknown keys errors', () => {
@@ -151,8 +186,14 @@ test('discovery: skips .git and node_modules, reports a misnamed skill.md, survi
   symlinkSync(outside, join(dir, 'escape'));
   const { status, stdout } = run(['check', '.', '--format', 'json'], dir);
   const report = JSON.parse(stdout);
-  assert.deepEqual(report.skills.map((item: { dir: string }) => item.dir), ['a']);
-  assert.deepEqual(report.diagnostics.map((item: { file: string; code: string }) => [item.file, item.code]), [['lower/skill.md', 'missing_skill_md']]);
+  assert.deepEqual(
+    report.skills.map((item: { dir: string }) => item.dir),
+    ['a'],
+  );
+  assert.deepEqual(
+    report.diagnostics.map((item: { file: string; code: string }) => [item.file, item.code]),
+    [['lower/skill.md', 'missing_skill_md']],
+  );
   assert.equal(status, 1);
 });
 
@@ -163,8 +204,19 @@ test('graph: json matches its schema; mermaid and dot print every edge', () => {
   const validate = new Ajv2020({ allErrors: true }).compile(graphSchema);
   assert.ok(validate(graph), JSON.stringify(validate.errors));
   assert.equal(graph.skill.file, 'examples/csv-report/SKILL.md');
-  assert.deepEqual(graph.nodes.map((node) => node.id), ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'input:csv-path']);
-  assert.ok(graph.edges.some((edge) => edge.from === 'choose-focus' && edge.to === 'write-report' && edge.kind === 'data' && edge.label === 'focus-column'));
+  assert.deepEqual(
+    graph.nodes.map((node) => node.id),
+    ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'input:csv-path'],
+  );
+  assert.ok(
+    graph.edges.some(
+      (edge) =>
+        edge.from === 'choose-focus' &&
+        edge.to === 'write-report' &&
+        edge.kind === 'data' &&
+        edge.label === 'focus-column',
+    ),
+  );
   const mermaid = run(['graph', 'examples/csv-report/SKILL.md', '--format', 'mermaid']);
   assert.equal(mermaid.stdout.split('\n').filter((line) => line.includes('->')).length, graph.edges.length);
   const dot = run(['graph', 'examples/ticket-triage', '--format=dot']);
@@ -177,7 +229,9 @@ test('corpus copies can be checked from any working directory with absolute path
   cpSync(join(root, 'examples', 'release-notes'), join(dir, 'release-notes'), { recursive: true });
   const { status, stdout } = run(['check', join(dir, 'release-notes'), '--format', 'json'], tmpdir());
   assert.equal(status, 0);
-  assert.deepEqual(JSON.parse(stdout).skills, [{ dir: join(dir, 'release-notes'), name: 'release-notes', format: 'agent-skill' }]);
+  assert.deepEqual(JSON.parse(stdout).skills, [
+    { dir: join(dir, 'release-notes'), name: 'release-notes', format: 'agent-skill' },
+  ]);
 });
 
 test('--jobs: skills spread over threads give the same report, in the same order, as one thread', () => {
@@ -188,7 +242,10 @@ test('--jobs: skills spread over threads give the same report, in the same order
     mkdirSync(join(dir, name));
     const broken = i % 3 === 0 ? `\nSee scripts/missing-${i}.sh.\n` : '';
     const description = i % 9 === 0 ? 'Use when: it breaks' : `Skill ${i}. Use when measuring threads.`;
-    writeFileSync(join(dir, name, 'SKILL.md'), `---\nname: ${i % 7 === 0 ? 'wrong-name' : name}\ndescription: ${description}\n---\n# ${name}\n${broken}`);
+    writeFileSync(
+      join(dir, name, 'SKILL.md'),
+      `---\nname: ${i % 7 === 0 ? 'wrong-name' : name}\ndescription: ${description}\n---\n# ${name}\n${broken}`,
+    );
   }
   const one = run(['check', dir, '--format', 'json', '--jobs', '1']);
   const three = run(['check', dir, '--format', 'json', '--jobs=3']);
@@ -196,7 +253,10 @@ test('--jobs: skills spread over threads give the same report, in the same order
   assert.equal(three.status, 1, three.stderr);
   const report: ReportJson = JSON.parse(three.stdout);
   assert.equal(report.skills.length, 70);
-  assert.deepEqual(new Set(report.diagnostics.map((item) => item.code)), new Set(['missing_file', 'name_mismatch', 'unquoted_colon']));
+  assert.deepEqual(
+    new Set(report.diagnostics.map((item) => item.code)),
+    new Set(['missing_file', 'name_mismatch', 'unquoted_colon']),
+  );
   assert.equal(three.stdout, one.stdout);
   const text = run(['check', dir, '--jobs', '2']);
   assert.match(text.stderr, /^70 skills checked on 2 threads: \d+ errors/);
@@ -211,10 +271,17 @@ test('a reader that closes the pipe early ends the run quietly', () => {
   // Enough findings that the report outgrows a pipe's buffer before `head` stops reading.
   for (let i = 0; i < 400; i++) {
     mkdirSync(join(dir, `s${i}`));
-    writeFileSync(join(dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`);
+    writeFileSync(
+      join(dir, `s${i}`, 'SKILL.md'),
+      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`,
+    );
   }
   assert.ok(run(['check', dir, '--format', 'json']).stdout.length > 256 * 1024);
-  const piped = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${cli}" check "${dir}" --format json | head -c 100 > /dev/null`], { encoding: 'utf8' });
+  const piped = spawnSync(
+    'bash',
+    ['-c', `set -o pipefail; "${process.execPath}" "${cli}" check "${dir}" --format json | head -c 100 > /dev/null`],
+    { encoding: 'utf8' },
+  );
   assert.equal(piped.stderr, '');
   assert.equal(piped.status, 0);
 });
@@ -223,19 +290,25 @@ test('a report larger than a full non-blocking pipe arrives whole and in order',
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   for (let i = 0; i < 400; i++) {
     mkdirSync(join(dir, `s${i}`));
-    writeFileSync(join(dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`);
+    writeFileSync(
+      join(dir, `s${i}`, 'SKILL.md'),
+      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`,
+    );
   }
   const direct = run(['check', dir, '--format', 'json']);
   const expected = direct.stdout;
   assert.ok(expected.length > 256 * 1024);
-  // The CLI's stdout is a FIFO made non-blocking, so once its buffer is full and nobody reads, a write fails with EAGAIN
-  // instead of waiting. A spawn makes a child's stdout blocking, so perl sets O_NONBLOCK again before it runs the CLI.
+  // The CLI's stdout is a FIFO made non-blocking, so once its buffer is full and nobody reads, a write fails with
+  // EAGAIN instead of waiting. A spawn makes a child's stdout blocking, so perl sets O_NONBLOCK again before it runs
+  // the CLI.
   const fifo = join(dir, 'out.fifo');
   spawnSync('mkfifo', [fifo]);
   const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
   const writer = openSync(fifo, constants.O_WRONLY);
   const nonBlocking = 'use Fcntl; fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; exec @ARGV';
-  const child = spawn('perl', ['-e', nonBlocking, process.execPath, cli, 'check', dir, '--format', 'json'], { stdio: ['ignore', writer, 'pipe'] });
+  const child = spawn('perl', ['-e', nonBlocking, process.execPath, cli, 'check', dir, '--format', 'json'], {
+    stdio: ['ignore', writer, 'pipe'],
+  });
   closeSync(writer);
   let stderr = '';
   assert.ok(child.stderr);
@@ -259,7 +332,9 @@ test('on a terminal, a progress line on stderr while many skills are checked; ne
     writeFileSync(join(dir, `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: x\n---\n`);
   }
   // util-linux `script` gives the CLI a pseudo-terminal, as an interactive shell would.
-  const tty = spawnSync('script', ['-qec', `${process.execPath} ${cli} check ${dir} > /dev/null`, '/dev/null'], { encoding: 'utf8' });
+  const tty = spawnSync('script', ['-qec', `${process.execPath} ${cli} check ${dir} > /dev/null`, '/dev/null'], {
+    encoding: 'utf8',
+  });
   assert.equal(tty.status, 0, tty.stderr);
   assert.match(tty.stdout, /\rskillgraph: checked 16\/25 skills…/);
   assert.match(tty.stdout, /25 skills checked: 0 errors, 0 warnings, 0 notes/);
@@ -267,7 +342,22 @@ test('on a terminal, a progress line on stderr while many skills are checked; ne
 });
 
 test("the extension's problem matcher reads the CLI's text output", () => {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { problemMatchers: { name: string; pattern: { regexp: string; file: number; line: number; column: number; severity: number; message: number; code: number } }[] } };
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    contributes: {
+      problemMatchers: {
+        name: string;
+        pattern: {
+          regexp: string;
+          file: number;
+          line: number;
+          column: number;
+          severity: number;
+          message: number;
+          code: number;
+        };
+      }[];
+    };
+  };
   const matcher = manifest.contributes.problemMatchers.find((candidate) => candidate.name === 'skillgraph')!;
   const regexp = new RegExp(matcher.pattern.regexp);
   const lines = run(['check', 'examples']).stdout.trim().split('\n');
@@ -285,7 +375,10 @@ test("the extension's problem matcher reads the CLI's text output", () => {
 test('MetaSkill, text: each run-time mistake at its line and column', () => {
   const { status, stdout } = run(['check', 'examples/mistakes/broken-composition']);
   assert.equal(status, 1);
-  const lines = stdout.trim().split('\n').map((line) => line.replace(/: (error|warning): .* \[/, ': $1 ['));
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/: (error|warning): .* \[/, ': $1 ['));
   assert.deepEqual(lines, [
     'examples/mistakes/broken-composition/SKILL.md:5:24: warning [invalid_final_text_mode]',
     'examples/mistakes/broken-composition/SKILL.md:9:14: error [unknown_skill]',
@@ -301,19 +394,36 @@ test('MetaSkill, text: each run-time mistake at its line and column', () => {
 });
 
 test('MetaSkill, json, sarif and github: the same findings in each format', () => {
-  const json: ReportJson = JSON.parse(run(['check', 'examples/mistakes/broken-composition', '--format', 'json']).stdout);
-  assert.deepEqual(json.skills, [{ dir: 'examples/mistakes/broken-composition', name: 'broken-composition', format: 'metaskill' }]);
+  const json: ReportJson = JSON.parse(
+    run(['check', 'examples/mistakes/broken-composition', '--format', 'json']).stdout,
+  );
+  assert.deepEqual(json.skills, [
+    { dir: 'examples/mistakes/broken-composition', name: 'broken-composition', format: 'metaskill' },
+  ]);
   const output = json.diagnostics.find((item) => item.code === 'unknown_output')!;
   assert.deepEqual(output.range, { start: { line: 23, character: 36 }, end: { line: 23, character: 42 } });
   const sarif = JSON.parse(run(['check', 'examples/mistakes/broken-composition', '--format', 'sarif']).stdout);
-  const results = sarif.runs[0].results as { ruleId: string; level: string; locations: { physicalLocation: { region: { startLine: number; startColumn: number } } }[] }[];
+  const results = sarif.runs[0].results as {
+    ruleId: string;
+    level: string;
+    locations: { physicalLocation: { region: { startLine: number; startColumn: number } } }[];
+  }[];
   assert.deepEqual(
-    results.map((result) => `${result.ruleId}:${result.level}:${result.locations[0].physicalLocation.region.startLine}:${result.locations[0].physicalLocation.region.startColumn}`),
-    json.diagnostics.map((item) => `${item.code}:${item.severity === 'warning' ? 'warning' : 'error'}:${item.range.start.line + 1}:${item.range.start.character + 1}`),
+    results.map(
+      (result) =>
+        `${result.ruleId}:${result.level}:${result.locations[0].physicalLocation.region.startLine}:${result.locations[0].physicalLocation.region.startColumn}`,
+    ),
+    json.diagnostics.map(
+      (item) =>
+        `${item.code}:${item.severity === 'warning' ? 'warning' : 'error'}:${item.range.start.line + 1}:${item.range.start.character + 1}`,
+    ),
   );
   const github = run(['check', 'examples/mistakes/broken-composition', '--format', 'github']).stdout.trim().split('\n');
   assert.equal(github.length, json.diagnostics.length);
-  assert.match(github[1], /^::error file=examples\/mistakes\/broken-composition\/SKILL\.md,line=9,col=14,endLine=9,endColumn=30,title=skillgraph unknown_skill::Step "collect" runs "broken-procedure"/);
+  assert.match(
+    github[1],
+    /^::error file=examples\/mistakes\/broken-composition\/SKILL\.md,line=9,col=14,endLine=9,endColumn=30,title=skillgraph unknown_skill::Step "collect" runs "broken-procedure"/,
+  );
 });
 
 test('MetaSkill, graph: steps with their kind and composed skill, dependency, substitute and binding edges', () => {
@@ -333,7 +443,9 @@ test('MetaSkill, graph: steps with their kind and composed skill, dependency, su
     ],
   );
   assert.deepEqual(
-    graph.edges.filter((edge) => edge.kind !== 'control').map((edge) => `${edge.from} -${edge.kind}:${edge.label}-> ${edge.to}`),
+    graph.edges
+      .filter((edge) => edge.kind !== 'control')
+      .map((edge) => `${edge.from} -${edge.kind}:${edge.label}-> ${edge.to}`),
     [
       'digest -fallback:on failure-> digest_fallback',
       'metrics -data:with.task-> digest',
@@ -355,7 +467,10 @@ test('MetaSkill, graph: steps with their kind and composed skill, dependency, su
 test('skill+, text: each finding in the package file it is about, at its line and column', () => {
   const { status, stdout, stderr } = run(['check', 'examples/mistakes/broken-flow']);
   assert.equal(status, 1);
-  const lines = stdout.trim().split('\n').map((line) => line.replace(/: (error|warning|information): .* \[/, ': $1 ['));
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/: (error|warning|information): .* \[/, ': $1 ['));
   assert.deepEqual(lines, [
     'examples/mistakes/broken-flow/flow.py:7:58: error [state_type_mismatch]',
     'examples/mistakes/broken-flow/flow.py:8:39: error [unknown_placeholder]',
@@ -375,22 +490,49 @@ test('skill+, text: each finding in the package file it is about, at its line an
 
 test('skill+, json, sarif and github: every finding names its own file', () => {
   const json: ReportJson = JSON.parse(run(['check', 'examples/mistakes/broken-flow', '--format', 'json']).stdout);
-  assert.deepEqual([...new Set(json.diagnostics.map((item) => item.file))], ['examples/mistakes/broken-flow/flow.py', 'examples/mistakes/broken-flow/references/thorough.md', 'examples/mistakes/broken-flow/rules/sources-first.md', 'examples/mistakes/broken-flow/state.py']);
+  assert.deepEqual(
+    [...new Set(json.diagnostics.map((item) => item.file))],
+    [
+      'examples/mistakes/broken-flow/flow.py',
+      'examples/mistakes/broken-flow/references/thorough.md',
+      'examples/mistakes/broken-flow/rules/sources-first.md',
+      'examples/mistakes/broken-flow/state.py',
+    ],
+  );
   const sarif = JSON.parse(run(['check', 'examples/mistakes/broken-flow', '--format', 'sarif']).stdout);
-  const located = (sarif.runs[0].results as { locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[]).map((result) => {
+  const located = (
+    sarif.runs[0].results as {
+      locations: {
+        physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } };
+      }[];
+    }[]
+  ).map((result) => {
     const location = result.locations[0].physicalLocation;
     return `${location.artifactLocation.uri}:${location.region.startLine}:${location.region.startColumn}`;
   });
-  assert.deepEqual(located, json.diagnostics.map((item) => `${item.file}:${item.range.start.line + 1}:${item.range.start.character + 1}`));
+  assert.deepEqual(
+    located,
+    json.diagnostics.map((item) => `${item.file}:${item.range.start.line + 1}:${item.range.start.character + 1}`),
+  );
   const github = run(['check', 'examples/mistakes/broken-flow', '--format', 'github']).stdout.trim().split('\n');
-  assert.match(github[7], /^::error file=examples\/mistakes\/broken-flow\/references\/thorough\.md,line=2,col=13,endLine=2,endColumn=18,title=skillgraph unknown_flow_id::/);
+  assert.match(
+    github[7],
+    /^::error file=examples\/mistakes\/broken-flow\/references\/thorough\.md,line=2,col=13,endLine=2,endColumn=18,title=skillgraph unknown_flow_id::/,
+  );
 });
 
 test('skill+, graph: nodes in flow.py with their stage and the tips and rules that fire there; stages as subgraphs', () => {
   const graph: GraphJson = JSON.parse(run(['graph', 'examples/trip-planner']).stdout);
   const validate = new Ajv2020({ allErrors: true }).compile(graphSchema);
   assert.ok(validate(graph), JSON.stringify(validate.errors));
-  assert.deepEqual(graph.groups!.map((group) => `${group.id}@${group.file}:${group.range.start.line + 1}`), ['ask@examples/trip-planner/flow.py:7', 'research@examples/trip-planner/flow.py:10', 'decide@examples/trip-planner/flow.py:16']);
+  assert.deepEqual(
+    graph.groups!.map((group) => `${group.id}@${group.file}:${group.range.start.line + 1}`),
+    [
+      'ask@examples/trip-planner/flow.py:7',
+      'research@examples/trip-planner/flow.py:10',
+      'decide@examples/trip-planner/flow.py:16',
+    ],
+  );
   const fanout = graph.nodes.find((node) => node.id === 'per-stop')!;
   assert.deepEqual([fanout.kind, fanout.group, fanout.file], ['fanout', 'research', 'examples/trip-planner/flow.py']);
   assert.deepEqual(graph.nodes.find((node) => node.id === 'write')!.attachments, [
@@ -406,8 +548,18 @@ test('skill+, graph: nodes in flow.py with their stage and the tips and rules th
   const broken: GraphJson = JSON.parse(run(['graph', 'examples/mistakes/broken-flow']).stdout);
   assert.ok(validate(broken), JSON.stringify(validate.errors));
   // Each problem names its own file; one in a tip is about no node of the flow.
-  assert.deepEqual([...new Set(broken.problems.map((problem) => problem.file))], ['examples/mistakes/broken-flow/flow.py', 'examples/mistakes/broken-flow/references/thorough.md', 'examples/mistakes/broken-flow/rules/sources-first.md', 'examples/mistakes/broken-flow/state.py']);
-  assert.deepEqual(broken.problems.find((problem) => problem.code === 'invalid_loop')!.targets, [{ kind: 'node', id: 'more-sources' }]);
+  assert.deepEqual(
+    [...new Set(broken.problems.map((problem) => problem.file))],
+    [
+      'examples/mistakes/broken-flow/flow.py',
+      'examples/mistakes/broken-flow/references/thorough.md',
+      'examples/mistakes/broken-flow/rules/sources-first.md',
+      'examples/mistakes/broken-flow/state.py',
+    ],
+  );
+  assert.deepEqual(broken.problems.find((problem) => problem.code === 'invalid_loop')!.targets, [
+    { kind: 'node', id: 'more-sources' },
+  ]);
   assert.deepEqual(broken.problems.find((problem) => problem.code === 'unknown_flow_id')!.targets, []);
 });
 
@@ -417,13 +569,24 @@ test('context: what the model sees at a node, for the defaults or a State from a
   writeFileSync(stateFile, JSON.stringify({ budget: 'low', stops: [{ city: 'Porto', nights: 2 }] }));
   const text = run(['context', 'examples/trip-planner', '--at', 'stop-notes', '--state', stateFile]);
   assert.equal(text.status, 0, text.stderr);
-  assert.match(text.stdout, /^What the model sees in trip-planner at node "stop-notes" \(stage research, event post_node, round —\)/);
+  assert.match(
+    text.stdout,
+    /^What the model sees in trip-planner at node "stop-notes" \(stage research, event post_node, round —\)/,
+  );
   assert.match(text.stdout, /Notes on Porto for 2 nights\./);
-  assert.match(text.stdout, /## Soft rule cite \(self-check, named by rule= here\) — rules\/cite\.md {2}\[103 chars · ~26 tokens\]/);
+  assert.match(
+    text.stdout,
+    /## Soft rule cite \(self-check, named by rule= here\) — rules\/cite\.md {2}\[103 chars · ~26 tokens\]/,
+  );
   assert.match(text.stdout, /- tip budget-travel: already injected at "route" \(once\)/);
-  const json = JSON.parse(run(['context', 'examples/trip-planner', '--at', 'fill', '--round', '2', '--format', 'json']).stdout);
+  const json = JSON.parse(
+    run(['context', 'examples/trip-planner', '--at', 'fill', '--round', '2', '--format', 'json']).stdout,
+  );
   assert.deepEqual(json.at, { node: 'fill', stage: 'research', event: 'post_node', round: 2, tool: null });
-  assert.deepEqual(json.parts.map((part: { kind: string; id?: string }) => part.id ?? part.kind), ['brief', 'map', 'thin-notes', 'cite']);
+  assert.deepEqual(
+    json.parts.map((part: { kind: string; id?: string }) => part.id ?? part.kind),
+    ['brief', 'map', 'thin-notes', 'cite'],
+  );
   writeFileSync(join(dir, 'bad.json'), '[1, 2]');
   const usage = (args: string[], message: RegExp) => {
     const result = run(args);
@@ -433,7 +596,10 @@ test('context: what the model sees at a node, for the defaults or a State from a
   usage(['context', 'examples/trip-planner'], /context needs --at NODE/);
   usage(['context', 'examples/trip-planner', '--at', 'nowhere'], /No node "nowhere"; nodes: where, money/);
   usage(['context', 'examples/csv-report', '--at', 'x'], /is not a skill\+ package \(it reads as aip-0\.3\)/);
-  usage(['context', 'examples/trip-planner', '--at', 'fill', '--state', join(dir, 'bad.json')], /a State is a JSON object/);
+  usage(
+    ['context', 'examples/trip-planner', '--at', 'fill', '--state', join(dir, 'bad.json')],
+    /a State is a JSON object/,
+  );
   usage(['context', 'examples/trip-planner', '--at', 'fill', '--state', join(dir, 'none.json')], /cannot be read/);
   usage(['context', 'examples/trip-planner', '--at', 'fill', '--round', '0'], /--round needs a whole number/);
 });
@@ -442,7 +608,10 @@ test('MetaSkill, --catalog: skills under another folder are composable too', () 
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   mkdirSync(join(dir, 'plans', 'digest'), { recursive: true });
   mkdirSync(join(dir, 'shared', 'writer'), { recursive: true });
-  writeFileSync(join(dir, 'plans', 'digest', 'SKILL.md'), '---\nname: digest\ndescription: x\nkind: meta\ncomposition:\n  steps:\n    - id: a\n      skill: writer\n---\n');
+  writeFileSync(
+    join(dir, 'plans', 'digest', 'SKILL.md'),
+    '---\nname: digest\ndescription: x\nkind: meta\ncomposition:\n  steps:\n    - id: a\n      skill: writer\n---\n',
+  );
   writeFileSync(join(dir, 'shared', 'writer', 'SKILL.md'), '---\nname: writer\ndescription: Writes.\n---\n');
   const alone = run(['check', join(dir, 'plans')]);
   assert.equal(alone.status, 1);
@@ -453,10 +622,15 @@ test('MetaSkill, --catalog: skills under another folder are composable too', () 
 test('the launcher runs the CLI with its code caches, and without them or with ones that do not fit', () => {
   const copy = mkdtempSync(join(tmpdir(), 'sg-launch-'));
   mkdirSync(join(copy, 'dist'));
-  for (const file of ['cli.js', 'cli-main.js', 'python-grammar.js']) cpSync(join(root, 'dist', file), join(copy, 'dist', file));
+  for (const file of ['cli.js', 'cli-main.js', 'python-grammar.js'])
+    cpSync(join(root, 'dist', file), join(copy, 'dist', file));
   // A plain skill, and a skill+ package, whose flow.py needs the Python grammar's bundle.
-  const skills = [join(root, 'examples', 'mistakes', 'skipped-skill'), join(root, 'examples', 'mistakes', 'broken-flow')];
-  const check = () => spawnSync(process.execPath, [join(copy, 'dist', 'cli.js'), 'check', ...skills], { encoding: 'utf8' });
+  const skills = [
+    join(root, 'examples', 'mistakes', 'skipped-skill'),
+    join(root, 'examples', 'mistakes', 'broken-flow'),
+  ];
+  const check = () =>
+    spawnSync(process.execPath, [join(copy, 'dist', 'cli.js'), 'check', ...skills], { encoding: 'utf8' });
   const expected = run(['check', ...skills]);
   assert.equal(expected.status, 1);
   assert.match(expected.stdout, /unquoted_colon/);
@@ -466,7 +640,8 @@ test('the launcher runs the CLI with its code caches, and without them or with o
   assert.equal(without.status, 1, without.stderr);
   assert.equal(without.stdout, expected.stdout);
   // Caches V8 cannot use (another build's, damaged): refused, the bundles compile as usual.
-  for (const cache of ['cli-main.cache', 'python-grammar.cache']) writeFileSync(join(copy, 'dist', cache), readFileSync(join(root, 'dist', cache)).subarray(0, 1000));
+  for (const cache of ['cli-main.cache', 'python-grammar.cache'])
+    writeFileSync(join(copy, 'dist', cache), readFileSync(join(root, 'dist', cache)).subarray(0, 1000));
   const damaged = check();
   assert.equal(damaged.status, 1, damaged.stderr);
   assert.equal(damaged.stdout, expected.stdout);

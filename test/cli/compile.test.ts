@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -27,12 +36,24 @@ test('compile --to ir, mermaid, dot, meta: one file, printed on stdout', () => {
   assert.equal(ir.status, 0, ir.stderr);
   const parsed = JSON.parse(ir.stdout);
   assert.equal(parsed.format, 'aip-0.3');
-  assert.deepEqual(parsed.nodes.map((node: { id: string }) => node.id), ['load-table', 'profile-columns', 'choose-focus', 'write-report']);
-  assert.equal(run(['compile', 'examples/trip-planner', '--to', 'mermaid']).stdout, run(['graph', 'examples/trip-planner', '--format', 'mermaid']).stdout);
-  assert.equal(run(['compile', 'examples/csv-report', '--to', 'dot']).stdout, run(['graph', 'examples/csv-report', '--format', 'dot']).stdout);
+  assert.deepEqual(
+    parsed.nodes.map((node: { id: string }) => node.id),
+    ['load-table', 'profile-columns', 'choose-focus', 'write-report'],
+  );
+  assert.equal(
+    run(['compile', 'examples/trip-planner', '--to', 'mermaid']).stdout,
+    run(['graph', 'examples/trip-planner', '--format', 'mermaid']).stdout,
+  );
+  assert.equal(
+    run(['compile', 'examples/csv-report', '--to', 'dot']).stdout,
+    run(['graph', 'examples/csv-report', '--format', 'dot']).stdout,
+  );
   const meta = run(['compile', 'examples/release-digest/SKILL.md', '--to', 'meta']);
   assert.equal(meta.status, 0, meta.stderr);
-  assert.match(meta.stdout, /^---\nname: release-digest\n[\s\S]*\nkind: meta\n[\s\S]*composition:\n {2}steps:\n {4}- id: notes\n/);
+  assert.match(
+    meta.stdout,
+    /^---\nname: release-digest\n[\s\S]*\nkind: meta\n[\s\S]*composition:\n {2}steps:\n {4}- id: notes\n/,
+  );
 });
 
 test('compile --to aip --out: the package is written, named after its folder, and checks clean; its TODOs are reported', () => {
@@ -40,10 +61,22 @@ test('compile --to aip --out: the package is written, named after its folder, an
   const out = join(dir, 'notes-procedure');
   const { status, stderr } = run(['compile', join(root, 'examples/release-notes'), '--to', 'aip', '--out', out], dir);
   assert.equal(status, 0, stderr);
-  assert.deepEqual(tree(out), ['SKILL.md', 'references/style.md', 'source/README.md', 'source/original-SKILL.md', 'source/procedure.schema.json']);
+  assert.deepEqual(tree(out), [
+    'SKILL.md',
+    'references/style.md',
+    'source/README.md',
+    'source/original-SKILL.md',
+    'source/procedure.schema.json',
+  ]);
   assert.match(readFileSync(join(out, 'SKILL.md'), 'utf8'), /^---\nname: notes-procedure\n/);
-  assert.equal(readFileSync(join(out, 'source/original-SKILL.md'), 'utf8'), readFileSync(join(root, 'examples/release-notes/SKILL.md'), 'utf8'));
-  assert.match(stderr, /notes-procedure\/SKILL\.md:\d+:\d+: warning: Step `group-them` produces no named value .* \[compile_todo\]/);
+  assert.equal(
+    readFileSync(join(out, 'source/original-SKILL.md'), 'utf8'),
+    readFileSync(join(root, 'examples/release-notes/SKILL.md'), 'utf8'),
+  );
+  assert.match(
+    stderr,
+    /notes-procedure\/SKILL\.md:\d+:\d+: warning: Step `group-them` produces no named value .* \[compile_todo\]/,
+  );
   assert.match(stderr, /wrote 5 files to .*notes-procedure \(1 to review, above\)\n$/);
   const check = run(['check', out, '--format', 'json']);
   assert.equal(check.status, 0, check.stdout);
@@ -63,12 +96,15 @@ test('compile never overwrites without --force; with it, the package is replaced
   assert.equal(readFileSync(join(out, 'SKILL.md'), 'utf8'), 'mine\n');
   const forced = run(['compile', 'examples/trip-planner', '--to', 'plain', '--out', out, '--force']);
   assert.equal(forced.status, 0, forced.stderr);
-  assert.match(readFileSync(join(out, 'SKILL.md'), 'utf8'), /^---\nname: trip-plain\n[\s\S]*## Map\n[\s\S]*## Tips\n[\s\S]*## Rules\n/);
+  assert.match(
+    readFileSync(join(out, 'SKILL.md'), 'utf8'),
+    /^---\nname: trip-plain\n[\s\S]*## Map\n[\s\S]*## Tips\n[\s\S]*## Rules\n/,
+  );
   assert.equal(readFileSync(join(out, 'notes.txt'), 'utf8'), 'also mine\n');
   assert.ok(!tree(out).some((file) => file.includes('.skillgraph-')), tree(out).join(', '));
 });
 
-test('a failure half-way leaves no file and no folder behind, and the user\'s files as they were', () => {
+test("a failure half-way leaves no file and no folder behind, and the user's files as they were", () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-compile-'));
   const out = join(dir, 'csv-plain');
   mkdirSync(out);
@@ -98,7 +134,10 @@ test('exit codes: 1 when the skill or the result has errors (nothing written), 2
   assert.ok(!existsSync(join(dir, 'Not A Name')));
 
   assert.equal(run(['compile', 'examples/release-notes']).status, 2);
-  assert.match(run(['compile', 'examples/release-notes', '--to', 'pdf']).stderr, /--to must be one of ir, aip, plain, meta, meta_sop, mermaid, dot/);
+  assert.match(
+    run(['compile', 'examples/release-notes', '--to', 'pdf']).stderr,
+    /--to must be one of ir, aip, plain, meta, meta_sop, mermaid, dot/,
+  );
   const unfit = run(['compile', 'examples/release-notes', '--to', 'plain']);
   assert.equal(unfit.status, 2);
   assert.match(unfit.stderr, /this skill reads as agent-skill, which compiles to ir, aip, mermaid, dot; not to plain/);

@@ -13,11 +13,16 @@ import { CORPUS } from '../helpers/corpus';
 const fs = new NodeFileSystem();
 const skills = discoverSkills(fs, [CORPUS], CORPUS).skills.map((skill) => analyzeSkill(fs, skill.file));
 const shown = (analysis: SkillAnalysis) => relative(CORPUS, analysis.dir);
-const errorsOf = (result: Pick<CompileResult, 'diagnostics'>) => result.diagnostics.filter((item) => item.severity === 'error').map((item) => `${relative(CORPUS, item.file)}: ${item.code} ${item.message}`);
+const errorsOf = (result: Pick<CompileResult, 'diagnostics'>) =>
+  result.diagnostics
+    .filter((item) => item.severity === 'error')
+    .map((item) => `${relative(CORPUS, item.file)}: ${item.code} ${item.message}`);
 
 /** A compiled package read back from where it would be written: what a user gets after `--out`. */
 function reread(result: CompileResult): SkillAnalysis {
-  const memory = new MemoryFileSystem(Object.fromEntries(result.files.map((file) => [join(result.outDir, file.path), file.content])));
+  const memory = new MemoryFileSystem(
+    Object.fromEntries(result.files.map((file) => [join(result.outDir, file.path), file.content])),
+  );
   return analyzeSkill(memory, join(result.outDir, 'SKILL.md'));
 }
 
@@ -26,7 +31,11 @@ test('ir: every corpus skill compiles, errors and all, and the IR validates agai
   assert.equal(skills.length, 78);
   for (const analysis of skills) {
     const result = compileSkill(fs, analysis, 'ir', analysis.dir);
-    const ir = JSON.parse(result.files[0].content as string) as { diagnostics: unknown[]; version?: string; nodes: unknown[] };
+    const ir = JSON.parse(result.files[0].content as string) as {
+      diagnostics: unknown[];
+      version?: string;
+      nodes: unknown[];
+    };
     assert.ok(validate(ir), `${shown(analysis)}: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
     assert.equal(ir.diagnostics.length, analysis.diagnostics.length, shown(analysis));
     if (analysis.format === 'skillplus') assert.equal(ir.version, '0.1');
@@ -40,7 +49,10 @@ test('plain: every AIP, MetaSkill and skill+ corpus skill without errors compile
     const result = compileSkill(fs, analysis, 'plain', defaultOutDir(analysis.dir, analysis.name, 'plain'));
     if (hasErrors(analysis)) {
       assert.equal(result.files.length, 0, shown(analysis));
-      assert.deepEqual(result.diagnostics, analysis.diagnostics.filter((item) => item.severity === 'error'));
+      assert.deepEqual(
+        result.diagnostics,
+        analysis.diagnostics.filter((item) => item.severity === 'error'),
+      );
       counts.refused++;
       continue;
     }
@@ -69,16 +81,23 @@ test('aip: every plain corpus skill without errors compiles to an AIP 0.3 packag
     assert.deepEqual(errorsOf(back), [], shown(analysis));
     assert.ok(back.model.nodes.length >= 1, shown(analysis));
     const paths = result.files.map((file) => file.path);
-    assert.ok(paths.includes('source/original-SKILL.md') && paths.includes('source/procedure.schema.json'), shown(analysis));
+    assert.ok(
+      paths.includes('source/original-SKILL.md') && paths.includes('source/procedure.schema.json'),
+      shown(analysis),
+    );
     assert.equal(result.files.find((file) => file.path === 'source/original-SKILL.md')!.content, analysis.text);
     counts.clean++;
   }
-  // 21 plain skills and the 33 ordinary skills MetaSkills compose; the refused are the 4 vercel-labs skills whose name is not their folder's (expected-errors.md).
+  // 21 plain skills and the 33 ordinary skills MetaSkills compose; the refused are the 4 vercel-labs skills whose name
+  // is not their folder's (expected-errors.md).
   assert.deepEqual(counts, { clean: 50, refused: 4 });
 });
 
 test('meta_sop: each corpus MetaSkill either round trips to the same plan, or is refused at every key the SOP form cannot say', () => {
-  const metas = skills.filter((item) => item.format === 'metaskill' && item.metaPlan?.form === 'composition' && item.text.includes('\nkind: meta\n'));
+  const metas = skills.filter(
+    (item) =>
+      item.format === 'metaskill' && item.metaPlan?.form === 'composition' && item.text.includes('\nkind: meta\n'),
+  );
   assert.equal(metas.length, 5);
   for (const analysis of metas) {
     const result = compileSkill(fs, analysis, 'meta_sop', join(dirname(analysis.dir), analysis.name!));
@@ -86,6 +105,11 @@ test('meta_sop: each corpus MetaSkill either round trips to the same plan, or is
     assert.ok(refused.length > 0, shown(analysis));
     assert.equal(result.files.length, 0);
     // Each finding is on a key the source writes.
-    for (const item of refused) assert.match(analysis.text.slice(item.span.start, item.span.end), /^[a-z_]+$/, `${shown(analysis)}: ${item.message}`);
+    for (const item of refused)
+      assert.match(
+        analysis.text.slice(item.span.start, item.span.end),
+        /^[a-z_]+$/,
+        `${shown(analysis)}: ${item.message}`,
+      );
   }
 });

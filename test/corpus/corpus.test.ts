@@ -16,7 +16,10 @@ function expectedRows(): string[] {
     .split('\n')
     .filter((line) => /^\| (plain|aip-v0[35])\//.test(line))
     .map((line) => {
-      const [skill, code, lineNumber, why] = line.split('|').slice(1, 5).map((cell) => cell.trim());
+      const [skill, code, lineNumber, why] = line
+        .split('|')
+        .slice(1, 5)
+        .map((cell) => cell.trim());
       assert.ok(why.length > 20, `row for ${skill} needs a justification`);
       return `${skill} ${code} ${lineNumber}`;
     })
@@ -29,7 +32,11 @@ test('the corpus is there', () => {
 
 test('plain and AIP families: errors are exactly the justified rows of expected-errors.md', () => {
   const fs = new NodeFileSystem();
-  const found = discoverSkills(fs, FAMILIES.map((family) => join(CORPUS, family)), CORPUS);
+  const found = discoverSkills(
+    fs,
+    FAMILIES.map((family) => join(CORPUS, family)),
+    CORPUS,
+  );
   assert.equal(found.skills.length, 36);
   const formats = new Map<string, number>();
   const errors: string[] = [];
@@ -39,7 +46,9 @@ test('plain and AIP families: errors are exactly the justified rows of expected-
     const lines = new LineIndex(analysis.text);
     for (const item of analysis.diagnostics) {
       if (item.severity !== 'error') continue;
-      errors.push(`${relative(CORPUS, dirname(skill.file))} ${item.code} ${lines.positionAt(item.span.start).line + 1}`);
+      errors.push(
+        `${relative(CORPUS, dirname(skill.file))} ${item.code} ${lines.positionAt(item.span.start).line + 1}`,
+      );
     }
   }
   assert.deepEqual(Object.fromEntries(formats), { 'agent-skill': 21, 'aip-0.3': 11, 'aip-0.5': 4 });
@@ -48,7 +57,11 @@ test('plain and AIP families: errors are exactly the justified rows of expected-
 
 test('AIP skills load into graphs: every AIP skill has steps and at least one edge', () => {
   const fs = new NodeFileSystem();
-  const found = discoverSkills(fs, ['aip-v03', 'aip-v05'].map((family) => join(CORPUS, family)), CORPUS);
+  const found = discoverSkills(
+    fs,
+    ['aip-v03', 'aip-v05'].map((family) => join(CORPUS, family)),
+    CORPUS,
+  );
   for (const skill of found.skills) {
     const analysis = analyzeSkill(fs, skill.file);
     assert.ok(analysis.model.nodes.length >= 2, `${skill.file}: ${analysis.model.nodes.length} steps`);
@@ -66,12 +79,28 @@ test('MetaSkill family: OpenSquilla accepts these skills, and no profile finds a
     for (const skill of found.skills) {
       const analysis = analyzeSkill(fs, skill.file, { profile });
       formats.set(analysis.format, (formats.get(analysis.format) ?? 0) + 1);
-      for (const item of analysis.diagnostics) if (item.severity === 'error') errors.push(`${relative(CORPUS, skill.file)} ${item.code}: ${item.message}`);
+      for (const item of analysis.diagnostics)
+        if (item.severity === 'error') errors.push(`${relative(CORPUS, skill.file)} ${item.code}: ${item.message}`);
       if (analysis.format === 'metaskill') {
         assert.ok(analysis.model.nodes.length >= 10, `${skill.file}: ${analysis.model.nodes.length} steps`);
-        assert.ok(analysis.model.edges.some((edge) => edge.kind === 'data'), `${skill.file}: no binding edges`);
+        assert.ok(
+          analysis.model.edges.some((edge) => edge.kind === 'data'),
+          `${skill.file}: no binding edges`,
+        );
         // Every composed skill resolves in the catalog beside it.
-        assert.deepEqual(analysis.model.nodes.flatMap((node) => node.skillRefs ?? []).filter((ref) => !ref.file && ref.via === 'skill' && ['agent', 'skill_exec'].includes(analysis.model.nodes.find((node) => node.skillRefs?.includes(ref))!.kind)), []);
+        assert.deepEqual(
+          analysis.model.nodes
+            .flatMap((node) => node.skillRefs ?? [])
+            .filter(
+              (ref) =>
+                !ref.file &&
+                ref.via === 'skill' &&
+                ['agent', 'skill_exec'].includes(
+                  analysis.model.nodes.find((node) => node.skillRefs?.includes(ref))!.kind,
+                ),
+            ),
+          [],
+        );
       }
     }
     assert.deepEqual(Object.fromEntries(formats), { 'agent-skill': 33, metaskill: 5 });
@@ -82,17 +111,33 @@ test('MetaSkill family: OpenSquilla accepts these skills, and no profile finds a
 test('skill+ examples: each is recognised as skill+, every file read, and checks clean (no error, warning or information)', () => {
   const fs = new NodeFileSystem();
   const found = discoverSkills(fs, [join(CORPUS, 'skillplus')], CORPUS);
-  assert.deepEqual(found.skills.map((skill) => relative(join(CORPUS, 'skillplus', 'examples'), dirname(skill.file))).sort(), ['competitor-brief', 'customer-refund', 'dependency-upgrade', 'incident-postmortem']);
+  assert.deepEqual(
+    found.skills.map((skill) => relative(join(CORPUS, 'skillplus', 'examples'), dirname(skill.file))).sort(),
+    ['competitor-brief', 'customer-refund', 'dependency-upgrade', 'incident-postmortem'],
+  );
   for (const skill of found.skills) {
     const analysis = analyzeSkill(fs, skill.file);
     const name = relative(CORPUS, skill.file);
     assert.equal(analysis.format, 'skillplus', name);
-    assert.deepEqual(analysis.diagnostics.map((item) => `${relative(CORPUS, item.file)} ${item.code}: ${item.message}`), [], name);
+    assert.deepEqual(
+      analysis.diagnostics.map((item) => `${relative(CORPUS, item.file)} ${item.code}: ${item.message}`),
+      [],
+      name,
+    );
     const pkg = analysis.skillplus!;
     assert.ok(pkg.flow && pkg.state?.root, `${name}: flow and State read`);
-    assert.ok(pkg.tips.length >= 2 && pkg.rules.length >= 2, `${name}: ${pkg.tips.length} tips, ${pkg.rules.length} rules`);
+    assert.ok(
+      pkg.tips.length >= 2 && pkg.rules.length >= 2,
+      `${name}: ${pkg.tips.length} tips, ${pkg.rules.length} rules`,
+    );
     // Every tip and rule is attached somewhere, and the flow reaches the model as nodes of every stage.
     assert.ok(analysis.model.nodes.length >= 6, `${name}: ${analysis.model.nodes.length} nodes`);
-    assert.deepEqual(pkg.flow.stages.filter((stage) => !analysis.model.nodes.some((node) => node.group === stage.id)).map((stage) => stage.id), [], `${name}: stages with nodes`);
+    assert.deepEqual(
+      pkg.flow.stages
+        .filter((stage) => !analysis.model.nodes.some((node) => node.group === stage.id))
+        .map((stage) => stage.id),
+      [],
+      `${name}: stages with nodes`,
+    );
   }
 });

@@ -39,14 +39,25 @@ function expand(text: string, inputs: Record<string, string>): string {
   });
 }
 
-function runStep(step: Step, inputs: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+function runStep(
+  step: Step,
+  inputs: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
   const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value, inputs)]));
   const cwd = step['working-directory'] ? expand(step['working-directory'], inputs) : workspace;
-  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expand(step.run!, inputs)], { cwd, env: { ...process.env, ...env, GITHUB_ACTION_PATH: actionPath, GITHUB_WORKSPACE: workspace }, encoding: 'utf8' });
+  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expand(step.run!, inputs)], {
+    cwd,
+    env: { ...process.env, ...env, GITHUB_ACTION_PATH: actionPath, GITHUB_WORKSPACE: workspace },
+    encoding: 'utf8',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const check = (inputs: Record<string, string>) => runStep(action.runs.steps.find((step) => step.name === 'Check the skills')!, inputs);
+const check = (inputs: Record<string, string>) =>
+  runStep(
+    action.runs.steps.find((step) => step.name === 'Check the skills')!,
+    inputs,
+  );
 
 before(() => {
   actionPath = trackedCopy('sg-action-');
@@ -54,8 +65,14 @@ before(() => {
   cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
   // A skill with a warning and nothing worse, for max-warnings.
   mkdirSync(path.join(workspace, 'warned'));
-  writeFileSync(path.join(workspace, 'warned', 'SKILL.md'), '---\nname: warned\ndescription: Shows one warning. Use when testing max-warnings.\nfoo: bar\n---\n\n# Warned\n');
-  const build = runStep(action.runs.steps.find((step) => step.name === 'Build Skillgraph')!, {});
+  writeFileSync(
+    path.join(workspace, 'warned', 'SKILL.md'),
+    '---\nname: warned\ndescription: Shows one warning. Use when testing max-warnings.\nfoo: bar\n---\n\n# Warned\n',
+  );
+  const build = runStep(
+    action.runs.steps.find((step) => step.name === 'Build Skillgraph')!,
+    {},
+  );
   assert.equal(build.status, 0, build.stderr);
 });
 
@@ -74,14 +91,20 @@ test('the action is composite: Node first, the check, then the SARIF upload only
 test('clean skills: exit 0, notes as annotations on their files', () => {
   const { status, stdout, stderr } = check({ paths: 'csv-report release-notes' });
   assert.equal(status, 0, stderr);
-  assert.match(stdout, /^::notice file=csv-report\/SKILL\.md,line=28,col=15,endLine=28,endColumn=23,title=skillgraph external_input::/m);
+  assert.match(
+    stdout,
+    /^::notice file=csv-report\/SKILL\.md,line=28,col=15,endLine=28,endColumn=23,title=skillgraph external_input::/m,
+  );
   assert.doesNotMatch(stdout, /^::(error|warning)/m);
 });
 
 test('errors fail the step; paths on separate lines are all checked', () => {
   const { status, stdout } = check({ paths: 'mistakes/broken-procedure\nmistakes/skipped-skill' });
   assert.equal(status, 1);
-  assert.match(stdout, /^::error file=mistakes\/broken-procedure\/SKILL\.md,line=\d+.*title=skillgraph dependency_cycle::/m);
+  assert.match(
+    stdout,
+    /^::error file=mistakes\/broken-procedure\/SKILL\.md,line=\d+.*title=skillgraph dependency_cycle::/m,
+  );
   assert.match(stdout, /^::error file=mistakes\/skipped-skill\/SKILL\.md,line=3,.*title=skillgraph unquoted_colon::/m);
 });
 

@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,40 +23,92 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let prefix: string;
 let packed: { filename: string; files: { path: string }[] };
 /** Only Node on the PATH: the installed binaries must need nothing else. */
-const bareEnv = () => ({ PATH: [path.join(prefix, 'bin'), path.dirname(process.execPath)].join(path.delimiter), HOME: prefix });
+const bareEnv = () => ({
+  PATH: [path.join(prefix, 'bin'), path.dirname(process.execPath)].join(path.delimiter),
+  HOME: prefix,
+});
 
 before(() => {
   const work = mkdtempSync(path.join(tmpdir(), 'sg-pack-'));
-  // Packed from a copy of the sources with no dist/: `npm pack` runs `prepack` (the build) as a publish would, away from the dist/ other tests read.
+  // Packed from a copy of the sources with no dist/: `npm pack` runs `prepack` (the build) as a publish would, away
+  // from the dist/ other tests read.
   const sources = trackedCopy('sg-pack-src-');
   symlinkSync(path.join(REPO, 'node_modules'), path.join(sources, 'node_modules'));
-  packed = JSON.parse(execFileSync(NPM, ['pack', '--json', '--pack-destination', work], { cwd: sources, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }))[0];
+  packed = JSON.parse(
+    execFileSync(NPM, ['pack', '--json', '--pack-destination', work], {
+      cwd: sources,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )[0];
   prefix = path.join(work, 'prefix');
   // Into an empty prefix, offline: a package that needs anything from the registry fails here.
-  execFileSync(NPM, ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', path.join(work, packed.filename)], { cwd: work, stdio: 'pipe' });
+  execFileSync(
+    NPM,
+    [
+      'install',
+      '--global',
+      '--prefix',
+      prefix,
+      '--offline',
+      '--no-audit',
+      '--no-fund',
+      path.join(work, packed.filename),
+    ],
+    { cwd: work, stdio: 'pipe' },
+  );
 });
 
 test('npm pack: what runs and its docs, nothing else', () => {
   const files = packed.files.map((file) => file.path).sort();
-  assert.deepEqual(files.filter((file) => !file.startsWith('docs/rules/')), ['LICENSE', 'README.md', 'dist/cli-main.cache', 'dist/cli-main.js', 'dist/cli.js', 'dist/python-grammar.cache', 'dist/python-grammar.js', 'dist/server.js', 'package.json']);
+  assert.deepEqual(
+    files.filter((file) => !file.startsWith('docs/rules/')),
+    [
+      'LICENSE',
+      'README.md',
+      'dist/cli-main.cache',
+      'dist/cli-main.js',
+      'dist/cli.js',
+      'dist/python-grammar.cache',
+      'dist/python-grammar.js',
+      'dist/server.js',
+      'package.json',
+    ],
+  );
   assert.ok(files.includes('docs/rules/name_mismatch.md'));
-  const manifest = JSON.parse(readFileSync(path.join(prefix, 'lib', 'node_modules', 'skillgraph', 'package.json'), 'utf8'));
+  const manifest = JSON.parse(
+    readFileSync(path.join(prefix, 'lib', 'node_modules', 'skillgraph', 'package.json'), 'utf8'),
+  );
   assert.equal(manifest.dependencies, undefined, 'the bundles need no dependency at run time');
   assert.equal(existsSync(path.join(prefix, 'lib', 'node_modules', 'skillgraph', 'node_modules')), false);
 });
 
 test('the installed skillgraph checks skills: exit 0 clean, 1 with errors, SARIF rules pointing at the installed docs', () => {
-  const version = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['--version'], { env: bareEnv(), encoding: 'utf8' });
+  const version = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['--version'], {
+    env: bareEnv(),
+    encoding: 'utf8',
+  });
   assert.equal(version.stdout.trim(), JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version);
-  const clean = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['check', path.join(EXAMPLES, 'csv-report')], { env: bareEnv(), encoding: 'utf8' });
+  const clean = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['check', path.join(EXAMPLES, 'csv-report')], {
+    env: bareEnv(),
+    encoding: 'utf8',
+  });
   assert.equal(clean.status, 0, clean.stderr);
   assert.match(clean.stdout, /csv-report\/SKILL\.md:28:15: information: .* \[external_input\]/);
   assert.match(clean.stderr, /1 skill checked: 0 errors/);
   // A skill+ package: the Python grammar is a bundle of its own, loaded on the first parse of flow.py.
-  const skillplus = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['check', path.join(EXAMPLES, 'trip-planner'), path.join(EXAMPLES, 'mistakes', 'broken-flow')], { env: bareEnv(), encoding: 'utf8' });
+  const skillplus = spawnSync(
+    path.join(prefix, 'bin', 'skillgraph'),
+    ['check', path.join(EXAMPLES, 'trip-planner'), path.join(EXAMPLES, 'mistakes', 'broken-flow')],
+    { env: bareEnv(), encoding: 'utf8' },
+  );
   assert.match(skillplus.stdout, /broken-flow\/flow\.py:\d+:\d+: error: /);
   assert.match(skillplus.stderr, /2 skills checked/);
-  const broken = spawnSync(path.join(prefix, 'bin', 'skillgraph'), ['check', path.join(EXAMPLES, 'mistakes', 'broken-procedure'), '--format', 'sarif'], { env: bareEnv(), encoding: 'utf8' });
+  const broken = spawnSync(
+    path.join(prefix, 'bin', 'skillgraph'),
+    ['check', path.join(EXAMPLES, 'mistakes', 'broken-procedure'), '--format', 'sarif'],
+    { env: bareEnv(), encoding: 'utf8' },
+  );
   assert.equal(broken.status, 1, broken.stderr);
   const rules: { id: string; helpUri?: string }[] = JSON.parse(broken.stdout).runs[0].tool.driver.rules;
   const mismatch = rules.find((rule) => rule.id === 'name_mismatch')!;
@@ -55,7 +116,11 @@ test('the installed skillgraph checks skills: exit 0 clean, 1 with errors, SARIF
 });
 
 test('the installed skillgraph-server answers an editor over stdio', async () => {
-  const session = await startServer({ root: EXAMPLES, pull: true, command: [path.join(prefix, 'bin', 'skillgraph-server'), '--stdio'] });
+  const session = await startServer({
+    root: EXAMPLES,
+    pull: true,
+    command: [path.join(prefix, 'bin', 'skillgraph-server'), '--stdio'],
+  });
   try {
     const uri = await session.open(path.join(EXAMPLES, 'mistakes', 'broken-procedure', 'SKILL.md'));
     assert.equal(uri, pathToFileURL(path.join(EXAMPLES, 'mistakes', 'broken-procedure', 'SKILL.md')).href);
@@ -92,7 +157,8 @@ function listFiles(dir: string, prefix = ''): string[] {
 test('pre-commit: the hook picks skill files among the changed ones and its entry, given them, exits 0 when clean and 1 on errors', () => {
   const hooks = parse(readFileSync(path.join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) as Hook[];
   const hook = hooks.find((item) => item.id === 'skillgraph')!;
-  // pre-commit's node language installs the repository as this test did (npm pack, npm install -g), so `skillgraph` is the packed binary.
+  // pre-commit's node language installs the repository as this test did (npm pack, npm install -g), so `skillgraph` is
+  // the packed binary.
   assert.equal(hook.language, 'node');
   assert.notEqual(hook.pass_filenames, false);
   assert.equal(hook.require_serial, true, 'one run with every file: a skill is checked once');
@@ -104,11 +170,31 @@ test('pre-commit: the hook picks skill files among the changed ones and its entr
   const files = new RegExp(hook.files);
   const all = listFiles(repo);
   const picked = all.filter((file) => files.test(file));
-  for (const file of ['csv-report/SKILL.md', 'trip-planner/flow.py', 'trip-planner/state.py', 'trip-planner/spec.md', 'trip-planner/rules/cite.md', 'mistakes/broken-flow/flow.py', 'docs/spec.md']) assert.ok(picked.includes(file), `${file} is picked`);
-  for (const file of ['mistakes/README.md', 'trip-planner/scripts/route.py', 'csv-report/scripts/load_table.py']) assert.ok(all.includes(file) && !picked.includes(file), `${file} is left alone`);
+  for (const file of [
+    'csv-report/SKILL.md',
+    'trip-planner/flow.py',
+    'trip-planner/state.py',
+    'trip-planner/spec.md',
+    'trip-planner/rules/cite.md',
+    'mistakes/broken-flow/flow.py',
+    'docs/spec.md',
+  ])
+    assert.ok(picked.includes(file), `${file} is picked`);
+  for (const file of ['mistakes/README.md', 'trip-planner/scripts/route.py', 'csv-report/scripts/load_table.py'])
+    assert.ok(all.includes(file) && !picked.includes(file), `${file} is left alone`);
   const [program, ...entryArgs] = hook.entry.split(' ');
-  const runHook = (changed: string[]) => spawnSync(path.join(prefix, 'bin', program), [...entryArgs, ...(hook.args ?? []), ...changed.filter((file) => files.test(file))], { cwd: repo, env: bareEnv(), encoding: 'utf8' });
-  const clean = runHook(['csv-report/SKILL.md', 'trip-planner/flow.py', 'trip-planner/state.py', 'trip-planner/scripts/route.py']);
+  const runHook = (changed: string[]) =>
+    spawnSync(
+      path.join(prefix, 'bin', program),
+      [...entryArgs, ...(hook.args ?? []), ...changed.filter((file) => files.test(file))],
+      { cwd: repo, env: bareEnv(), encoding: 'utf8' },
+    );
+  const clean = runHook([
+    'csv-report/SKILL.md',
+    'trip-planner/flow.py',
+    'trip-planner/state.py',
+    'trip-planner/scripts/route.py',
+  ]);
   assert.equal(clean.status, 0, clean.stdout + clean.stderr);
   assert.match(clean.stderr, /2 skills checked: 0 errors/, 'the skill+ package is checked once for its two files');
   const brokenFlow = runHook(['mistakes/broken-flow/flow.py']);

@@ -34,7 +34,13 @@ function healthy(url: string): Promise<boolean> {
  * `workspace` open. It runs in its own process group, so `stop()` ends the
  * whole tree, file watchers included.
  */
-export async function startCodeServer(options: { vsix: string[]; workspace: string; port: number; env?: Record<string, string>; settings?: object }): Promise<CodeServer> {
+export async function startCodeServer(options: {
+  vsix: string[];
+  workspace: string;
+  port: number;
+  env?: Record<string, string>;
+  settings?: object;
+}): Promise<CodeServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'sg-code-server-'));
   const userData = path.join(dir, 'user-data');
   const extensions = path.join(dir, 'extensions');
@@ -61,15 +67,31 @@ export async function startCodeServer(options: { vsix: string[]; workspace: stri
     }),
   );
   // XDG folders keep code-server's own config and logs out of $HOME.
-  const env = { ...process.env, PATH: `${path.dirname(NODE24)}:${process.env.PATH}`, XDG_CONFIG_HOME: path.join(dir, 'xdg-config'), XDG_DATA_HOME: path.join(dir, 'xdg-data'), ...options.env };
+  const env = {
+    ...process.env,
+    PATH: `${path.dirname(NODE24)}:${process.env.PATH}`,
+    XDG_CONFIG_HOME: path.join(dir, 'xdg-config'),
+    XDG_DATA_HOME: path.join(dir, 'xdg-data'),
+    ...options.env,
+  };
   const common = [ENTRY, '--config', config, '--user-data-dir', userData, '--extensions-dir', extensions];
-  for (const vsix of options.vsix) execFileSync(NODE24, [...common, '--install-extension', vsix], { env, stdio: 'pipe' });
+  for (const vsix of options.vsix)
+    execFileSync(NODE24, [...common, '--install-extension', vsix], { env, stdio: 'pipe' });
 
   const log = path.join(dir, 'code-server.log');
   const out = openSync(log, 'w');
   const child = spawn(
     NODE24,
-    [...common, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', '--reconnection-grace-time', '5', options.workspace],
+    [
+      ...common,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--reconnection-grace-time',
+      '5',
+      options.workspace,
+    ],
     { env, stdio: ['ignore', out, out], detached: true },
   );
   const url = `http://127.0.0.1:${options.port}`;
@@ -100,20 +122,46 @@ export function stopCodeServer(server: CodeServer | undefined, artifacts: string
   rmSync(server.dir, { recursive: true, force: true });
 }
 
-/** Packages an extension folder as a .vsix with vsce (by default Skillgraph itself, with the options of `npm run package`). */
-export function packageExtension(folder = REPO, extraArgs = ['--readme-path', 'client/README.md', '--baseImagesUrl', 'https://github.com/skillgraph/skillgraph/raw/HEAD/client']): string {
+/**
+ * Packages an extension folder as a .vsix with vsce (by default Skillgraph itself, with the options of `npm run
+ * package`).
+ */
+export function packageExtension(
+  folder = REPO,
+  extraArgs = [
+    '--readme-path',
+    'client/README.md',
+    '--baseImagesUrl',
+    'https://github.com/skillgraph/skillgraph/raw/HEAD/client',
+  ],
+): string {
   const vsix = path.join(mkdtempSync(path.join(tmpdir(), 'sg-vsix-')), 'extension.vsix');
-  execFileSync(path.join(REPO, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', ...extraArgs, '-o', vsix], { cwd: folder, stdio: 'pipe' });
+  execFileSync(
+    path.join(REPO, 'node_modules', '.bin', 'vsce'),
+    ['package', '--no-dependencies', ...extraArgs, '-o', vsix],
+    { cwd: folder, stdio: 'pipe' },
+  );
   return vsix;
 }
 
-/** A test-only extension packaged from its package.json and TypeScript entry (bundled as `main` names it), with a one-line README. */
+/**
+ * A test-only extension packaged from its package.json and TypeScript entry (bundled as `main` names it), with a
+ * one-line README.
+ */
 export async function packageTestExtension(packageJson: string, entry: string, readme: string): Promise<string> {
   const folder = mkdtempSync(path.join(tmpdir(), 'sg-test-ext-'));
   cpSync(packageJson, path.join(folder, 'package.json'));
   writeFileSync(path.join(folder, 'README.md'), `${readme}\n`);
   const main = (JSON.parse(readFileSync(packageJson, 'utf8')) as { main: string }).main;
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile: path.join(folder, main), logLevel: 'warning' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    outfile: path.join(folder, main),
+    logLevel: 'warning',
+  });
   // Test-only extensions have no repository to name.
   return packageExtension(folder, ['--skip-license', '--allow-missing-repository']);
 }

@@ -6,7 +6,10 @@ import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
 import { compileTo, openFile, openExamplesWorkbench, tickAndApply, type ExamplesWorkbench } from './workbench';
 
-/** Skillgraph: Compile Skill… in the real VS Code: a target picked, the files previewed as a refactoring, written only when applied. */
+/**
+ * Skillgraph: Compile Skill… in the real VS Code: a target picked, the files previewed as a refactoring, written only
+ * when applied.
+ */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-compile');
 let workbench: ExamplesWorkbench;
 let page: Page;
@@ -26,20 +29,45 @@ test('a plain skill compiles to AIP through the refactor preview: nothing is wri
   const out = path.join(workbench.workspace, 'compiled-aip', 'release-notes');
   const offered = await compileTo(page, 'AIP 0.3 package', ARTIFACTS);
   // Only the targets that fit a plain skill: no plain, no MetaSkill forms.
-  assert.deepEqual(offered.map((label) => label.split(/,|\s{2}/)[0].trim()), ['Graph IR (JSON)', 'AIP 0.3 package', 'Mermaid diagram', 'Graphviz DOT diagram']);
+  assert.deepEqual(
+    offered.map((label) => label.split(/,|\s{2}/)[0].trim()),
+    ['Graph IR (JSON)', 'AIP 0.3 package', 'Mermaid diagram', 'Graphviz DOT diagram'],
+  );
   // Without a language model in the editor, the command says so and offers the scaffold.
-  await page.locator('.notifications-toasts', { hasText: 'no language model is available' }).waitFor({ timeout: 30000 });
+  await page
+    .locator('.notifications-toasts', { hasText: 'no language model is available' })
+    .waitFor({ timeout: 30000 });
   // The preview lists each file it would create; none is on disk yet.
-  const created = await tickAndApply(page, () => assert.ok(!existsSync(out), 'nothing is written before Apply'), path.join(ARTIFACTS, 'refactor-preview.png'));
+  const created = await tickAndApply(
+    page,
+    () => assert.ok(!existsSync(out), 'nothing is written before Apply'),
+    path.join(ARTIFACTS, 'refactor-preview.png'),
+  );
   assert.equal(created.length, 5);
-  for (const file of ['SKILL.md', 'original-SKILL.md', 'procedure.schema.json', 'style.md']) assert.ok(created.some((row) => row.startsWith(file)), created.join(' | '));
-  await page.locator('.monaco-editor .view-line', { hasText: 'name: find-previous-tag' }).first().waitFor({ timeout: 30000 });
+  for (const file of ['SKILL.md', 'original-SKILL.md', 'procedure.schema.json', 'style.md'])
+    assert.ok(
+      created.some((row) => row.startsWith(file)),
+      created.join(' | '),
+    );
+  await page
+    .locator('.monaco-editor .view-line', { hasText: 'name: find-previous-tag' })
+    .first()
+    .waitFor({ timeout: 30000 });
   const skillMd = readFileSync(path.join(out, 'SKILL.md'), 'utf8');
-  assert.match(skillMd, /^---\nname: release-notes\n[\s\S]*\n {4}schemaId: https:\/\/raw\.githubusercontent\.com\/zach-blumenfeld\/aip\/v0\.3a3\//);
-  assert.equal(readFileSync(path.join(out, 'source', 'original-SKILL.md'), 'utf8'), readFileSync(path.join(workbench.workspace, 'release-notes', 'SKILL.md'), 'utf8'));
+  assert.match(
+    skillMd,
+    /^---\nname: release-notes\n[\s\S]*\n {4}schemaId: https:\/\/raw\.githubusercontent\.com\/zach-blumenfeld\/aip\/v0\.3a3\//,
+  );
+  assert.equal(
+    readFileSync(path.join(out, 'source', 'original-SKILL.md'), 'utf8'),
+    readFileSync(path.join(workbench.workspace, 'release-notes', 'SKILL.md'), 'utf8'),
+  );
   // The compiled skill is read as AIP 0.3 by the same extension, with no error.
   await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.3' }).waitFor({ timeout: 60000 });
-  assert.equal(await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.3' }).locator('.codicon-error').count(), 0);
+  assert.equal(
+    await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.3' }).locator('.codicon-error').count(),
+    0,
+  );
   await page.locator('.notifications-toasts', { hasText: 'TODO to review' }).waitFor({ timeout: 30000 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-aip.png') });
 });

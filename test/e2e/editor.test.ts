@@ -52,19 +52,32 @@ test('opening a skill shows the squiggle and the Problems row', async () => {
   await showProblems(page);
   const row = await problemRow('did you mean "raw-data"');
   await row.first().waitFor({ timeout: 30000 });
-  assert.match(await row.first().innerText(), /No step produces "raw_data"; did you mean "raw-data", produced upstream\?[\s\S]*skillgraph[\s\S]*input_name_typo[\s\S]*Ln 34, Col 15/);
+  assert.match(
+    await row.first().innerText(),
+    /No step produces "raw_data"; did you mean "raw-data", produced upstream\?[\s\S]*skillgraph[\s\S]*input_name_typo[\s\S]*Ln 34, Col 15/,
+  );
   await shot('1-diagnostics');
 });
 
 test('hovering an input shows its type and producer', async () => {
   const hover = page.locator('.monaco-hover', { hasText: 'Produced by' });
-  // The chord (Ctrl+K Ctrl+I) can be lost on a loaded machine, as can the focus it needs: ask again, from the editor, until the hover shows.
+  // The chord (Ctrl+K Ctrl+I) can be lost on a loaded machine, as can the focus it needs: ask again, from the editor,
+  // until the hover shows.
   for (let attempt = 0; attempt < 3; attempt++) {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(47, 17);
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
-    if (await hover.first().waitFor({ timeout: 10000 }).then(() => true, () => false)) break;
+    if (
+      await hover
+        .first()
+        .waitFor({ timeout: 10000 })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      break;
   }
   await hover.first().waitFor({ timeout: 30000 });
   // The input is declared string on purpose (a type_mismatch in the example); its producer gives list[object].
@@ -90,7 +103,14 @@ test('a quick fix from the light bulb removes its diagnostic', async () => {
   await shot('4-quick-fix-menu');
   await item.first().click();
   await page.locator('.monaco-editor .view-line', { hasText: '- name: raw-data' }).first().waitFor();
-  await page.waitForFunction(() => ![...document.querySelectorAll('.markers-panel .monaco-list-row')].some((row) => row.textContent?.includes('raw_data')), null, { timeout: 30000 });
+  await page.waitForFunction(
+    () =>
+      ![...document.querySelectorAll('.markers-panel .monaco-list-row')].some((row) =>
+        row.textContent?.includes('raw_data'),
+      ),
+    null,
+    { timeout: 30000 },
+  );
   await shot('5-quick-fix-applied');
 });
 

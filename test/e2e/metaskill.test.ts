@@ -3,7 +3,15 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
-import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, showProblems, type ExamplesWorkbench } from './workbench';
+import {
+  goTo,
+  openFile,
+  previewFrame,
+  runCommand,
+  openExamplesWorkbench,
+  showProblems,
+  type ExamplesWorkbench,
+} from './workbench';
 
 /** A MetaSkill in the real VS Code: highlighting, binding completion, a quick fix, the composition drawn. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-metaskill');
@@ -25,8 +33,12 @@ after(async () => {
 test('Jinja in the frontmatter is highlighted apart from the YAML string around it', async () => {
   await goTo(page, 48, 1);
   // VS Code reads SKILL.md as its own `skill` language (a Markdown grammar); the grammar is injected there too.
-  const tokens = () => line('metrics {{ outputs.metrics').locator('span > span').evaluateAll((spans) => spans.map((span) => [span.textContent ?? '', span.className] as const));
-  const classOf = (found: (readonly [string, string])[], text: string) => found.find(([content]) => content.includes(text))?.[1];
+  const tokens = () =>
+    line('metrics {{ outputs.metrics')
+      .locator('span > span')
+      .evaluateAll((spans) => spans.map((span) => [span.textContent ?? '', span.className] as const));
+  const classOf = (found: (readonly [string, string])[], text: string) =>
+    found.find(([content]) => content.includes(text))?.[1];
   // Tokenizing runs in the background: wait until the line is split into tokens.
   const deadline = Date.now() + 30000;
   let found = await tokens();
@@ -34,7 +46,10 @@ test('Jinja in the frontmatter is highlighted apart from the YAML string around 
     await page.waitForTimeout(200);
     found = await tokens();
   }
-  assert.ok(found.some(([content]) => content === 'outputs'), JSON.stringify(found));
+  assert.ok(
+    found.some(([content]) => content === 'outputs'),
+    JSON.stringify(found),
+  );
   assert.notEqual(classOf(found, 'outputs'), classOf(found, 'metrics '), JSON.stringify(found));
   assert.notEqual(classOf(found, 'truncate'), classOf(found, 'outputs'), JSON.stringify(found));
   await page.screenshot({ path: path.join(ARTIFACTS, 'jinja-highlighting.png') });
@@ -49,7 +64,10 @@ test('completion after outputs. ranks the steps in scope first; picking another 
   const labels = await rows.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
   // "shipped" depends on "scope" only: that is the one step in scope.
   assert.match(labels[0], /^scope\b/, labels.join(' | '));
-  assert.ok(labels.some((label) => /^metrics\b/.test(label)), labels.join(' | '));
+  assert.ok(
+    labels.some((label) => /^metrics\b/.test(label)),
+    labels.join(' | '),
+  );
   await page.screenshot({ path: path.join(ARTIFACTS, 'binding-completion.png') });
   await page.keyboard.type('metr');
   await page.locator('.suggest-widget .monaco-list-row.focused', { hasText: 'metrics' }).waitFor();
@@ -68,7 +86,9 @@ test('a quick fix adds the missing depends_on and the binding diagnostic goes', 
   const bulb = page.locator('.lightBulbWidget, .codicon-light-bulb, .codicon-lightbulb-autofix').first();
   await bulb.waitFor({ timeout: 30000 });
   await bulb.click();
-  const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Add "collect" to the depends_on of "review"' });
+  const item = page.locator('.action-widget .monaco-list-row', {
+    hasText: 'Add "collect" to the depends_on of "review"',
+  });
   await item.first().waitFor({ timeout: 30000 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'add-depends-on.png') });
   await item.first().click();

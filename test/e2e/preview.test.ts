@@ -8,7 +8,15 @@ import { analyzeSkill } from '../../server/src/analyze';
 import { toGraphJson } from '../../server/src/compile/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { REPO } from './codeServer';
-import { goTo, openFile as openIn, previewFrame, runCommand as runIn, openExamplesWorkbench, screenshotOnFailure, type ExamplesWorkbench } from './workbench';
+import {
+  goTo,
+  openFile as openIn,
+  previewFrame,
+  runCommand as runIn,
+  openExamplesWorkbench,
+  screenshotOnFailure,
+  type ExamplesWorkbench,
+} from './workbench';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-preview');
 let workbench: ExamplesWorkbench;
@@ -38,18 +46,30 @@ test('the preview opens beside an example and draws its graph', async () => {
 test('clicking a node moves the editor selection to that step', async () => {
   await preview().locator('#fit').click();
   await preview().locator('.node[data-id="write-report"] .label').click();
-  await screenshotOnFailure(page, path.join(ARTIFACTS, 'click-failed.png'), () => page.locator('.statusbar-item', { hasText: /Ln 60, Col 23 \(12 selected\)/ }).waitFor({ timeout: 30000 }));
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'click-failed.png'), () =>
+    page.locator('.statusbar-item', { hasText: /Ln 60, Col 23 \(12 selected\)/ }).waitFor({ timeout: 30000 }),
+  );
 });
 
 test('moving the cursor in the editor highlights the node under it', async () => {
   await goTo(page, 40, 5);
-  await screenshotOnFailure(page, path.join(ARTIFACTS, 'follow-cursor-failed.png'), () => preview().locator('.node.current[data-id="profile-columns"]').waitFor({ timeout: 30000 }));
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'follow-cursor-failed.png'), () =>
+    preview().locator('.node.current[data-id="profile-columns"]').waitFor({ timeout: 30000 }),
+  );
 });
 
 test('typing a new step makes it appear; its misspelt input shows as broken', async () => {
-  // Typed only once the cursor is there: typed at once, under load the first line went into Go to Line's box before it closed.
+  // Typed only once the cursor is there: typed at once, under load the first line went into Go to Line's box before it
+  // closed.
   await goTo(page, 72, 1);
-  const lines = ['  - name: publish-report', '    description: Publish the report.', '    inputs:', '      - name: report-pth', '        type: string', ''];
+  const lines = [
+    '  - name: publish-report',
+    '    description: Publish the report.',
+    '    inputs:',
+    '      - name: report-pth',
+    '        type: string',
+    '',
+  ];
   for (const line of lines) {
     // Clear the editor's auto-indent, then type the line as written.
     await page.keyboard.press('Shift+Home');
@@ -57,13 +77,28 @@ test('typing a new step makes it appear; its misspelt input shows as broken', as
     await page.keyboard.type(line);
     await page.keyboard.press('Enter');
   }
-  await screenshotOnFailure(page, path.join(ARTIFACTS, 'new-step-failed.png'), () => preview().locator('.node[data-id="publish-report"]').waitFor({ timeout: 30000 }));
-  await preview().locator('.node[data-id="publish-report"] .port[data-port="report-pth"] .broken-stub').waitFor({ timeout: 30000 });
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'new-step-failed.png'), () =>
+    preview().locator('.node[data-id="publish-report"]').waitFor({ timeout: 30000 }),
+  );
+  await preview()
+    .locator('.node[data-id="publish-report"] .port[data-port="report-pth"] .broken-stub')
+    .waitFor({ timeout: 30000 });
   // Typing sends a graph per pause; wait for the one of the finished text.
-  const expected = ['load-table', 'profile-columns', 'choose-focus', 'write-report', 'publish-report', 'input:csv-path'];
-  const ids = () => preview().locator('.node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
+  const expected = [
+    'load-table',
+    'profile-columns',
+    'choose-focus',
+    'write-report',
+    'publish-report',
+    'input:csv-path',
+  ];
+  const ids = () =>
+    preview()
+      .locator('.node')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
   const deadline = Date.now() + 30000;
-  while (JSON.stringify(await ids()) !== JSON.stringify(expected) && Date.now() < deadline) await page.waitForTimeout(200);
+  while (JSON.stringify(await ids()) !== JSON.stringify(expected) && Date.now() < deadline)
+    await page.waitForTimeout(200);
   await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report-new-step.png') });
   assert.deepEqual(await ids(), expected);
 });
@@ -88,7 +123,10 @@ async function nameHeights(): Promise<number[]> {
     .evaluateAll((lines) => lines.map((line) => line.getBoundingClientRect().height).filter((height) => height > 0));
 }
 
-/** Moves the mouse off the tabs (a tab's hover, left by a Quick Open pick, would cover the preview's toolbar) and waits for hovers to close. */
+/**
+ * Moves the mouse off the tabs (a tab's hover, left by a Quick Open pick, would cover the preview's toolbar) and waits
+ * for hovers to close.
+ */
 async function clickInPreview(selector: string): Promise<void> {
   await page.mouse.move(800, 995);
   await page.locator('.context-view .hover-contents').waitFor({ state: 'hidden' });
@@ -107,7 +145,18 @@ async function nodeInView(id: string): Promise<boolean> {
 }
 
 /** The skills whose previews are measured: every example with a graph, then generated procedures of 12 and 40 steps. */
-const READABLE_SKILLS = ['csv-report', 'ticket-triage', 'weekly-digest', 'release-digest', 'trip-planner', 'mistakes/broken-procedure', 'mistakes/broken-composition', 'mistakes/broken-flow', 'generated-12', 'generated-40'];
+const READABLE_SKILLS = [
+  'csv-report',
+  'ticket-triage',
+  'weekly-digest',
+  'release-digest',
+  'trip-planner',
+  'mistakes/broken-procedure',
+  'mistakes/broken-composition',
+  'mistakes/broken-flow',
+  'generated-12',
+  'generated-40',
+];
 const heights: Record<string, { direction: string; open: number; fit: number; steps: number }> = {};
 let forty: GeneratedSkill;
 
@@ -162,9 +211,20 @@ test('moving the cursor to a step out of view scrolls it into view; focus shows 
   assert.ok(Math.min(...(await nameHeights())) >= 11, 'scrolling, not zooming out');
   await page.screenshot({ path: path.join(ARTIFACTS, 'follow-cursor.png') });
 
-  const graph = toGraphJson(analyzeSkill(new NodeFileSystem(), path.join(workbench.workspace, 'generated-40', 'SKILL.md')));
-  const neighbourhood = (id: string) => [...new Set([id, ...graph.edges.filter((edge) => edge.from === id || edge.to === id).flatMap((edge) => [edge.from, edge.to])])].sort();
-  const drawn = () => preview().locator('.node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')!).sort());
+  const graph = toGraphJson(
+    analyzeSkill(new NodeFileSystem(), path.join(workbench.workspace, 'generated-40', 'SKILL.md')),
+  );
+  const neighbourhood = (id: string) =>
+    [
+      ...new Set([
+        id,
+        ...graph.edges.filter((edge) => edge.from === id || edge.to === id).flatMap((edge) => [edge.from, edge.to]),
+      ]),
+    ].sort();
+  const drawn = () =>
+    preview()
+      .locator('.node')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')!).sort());
   await clickInPreview('#focus');
   await preview().locator('#status', { hasText: 'Focus: step-0035' }).waitFor({ timeout: 30000 });
   assert.deepEqual(await drawn(), neighbourhood('step-0035'));
@@ -177,14 +237,26 @@ test('moving the cursor to a step out of view scrolls it into view; focus shows 
   assert.deepEqual(await drawn(), neighbourhood('step-0010'));
   await page.screenshot({ path: path.join(ARTIFACTS, 'focus-step-0010.png') });
   await clickInPreview('#focus');
-  await preview().locator('#status', { hasText: /^40 steps/ }).waitFor({ timeout: 30000 });
+  await preview()
+    .locator('#status', { hasText: /^40 steps/ })
+    .waitFor({ timeout: 30000 });
 });
 
 test('widening the panel switches the layout to left-to-right', async () => {
   const placed = () =>
     preview()
       .locator('.node')
-      .evaluateAll((nodes) => Object.fromEntries(nodes.map((node) => [node.getAttribute('data-id'), /translate\(([-\d.]+),([-\d.]+)\)/.exec(node.getAttribute('transform') ?? '')!.slice(1).map(Number)])));
+      .evaluateAll((nodes) =>
+        Object.fromEntries(
+          nodes.map((node) => [
+            node.getAttribute('data-id'),
+            /translate\(([-\d.]+),([-\d.]+)\)/
+              .exec(node.getAttribute('transform') ?? '')!
+              .slice(1)
+              .map(Number),
+          ]),
+        ),
+      );
   const before = await placed();
   assert.ok(before['step-0005'][1] > before['step-0000'][1] + 100, 'top-down to begin with');
   // Make the preview's group wide: hide the side bar, then drag the sash between the groups to the left.

@@ -12,10 +12,22 @@ async function main(): Promise<void> {
   const repo = path.join(__dirname, '..', '..');
   const out = mkdtempSync(path.join(tmpdir(), 'sg-electron-'));
   const suite = path.join(out, 'suite.js');
-  await build({ entryPoints: [path.join(__dirname, 'inHost', 'suite.ts')], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], outfile: suite, logLevel: 'warning' });
+  await build({
+    entryPoints: [path.join(__dirname, 'inHost', 'suite.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+    outfile: suite,
+    logLevel: 'warning',
+  });
   const workspace = path.join(out, 'workspace');
   cpSync(path.join(repo, 'examples'), workspace, { recursive: true });
-  await runTests({ extensionDevelopmentPath: repo, extensionTestsPath: suite, launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'] });
+  await runTests({
+    extensionDevelopmentPath: repo,
+    extensionTestsPath: suite,
+    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
+  });
 }
 
 main().catch((error) => {

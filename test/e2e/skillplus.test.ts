@@ -3,9 +3,21 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
-import { goTo, openFile, previewFrame, runCommand, openExamplesWorkbench, screenshotOnFailure, showProblems, type ExamplesWorkbench } from './workbench';
+import {
+  goTo,
+  openFile,
+  previewFrame,
+  runCommand,
+  openExamplesWorkbench,
+  screenshotOnFailure,
+  showProblems,
+  type ExamplesWorkbench,
+} from './workbench';
 
-/** A skill+ package in the real VS Code: predicate completion and highlighting in a tip, a rename in state.py flagged in flow.py, the flow drawn, the model's context. */
+/**
+ * A skill+ package in the real VS Code: predicate completion and highlighting in a tip, a rename in state.py flagged in
+ * flow.py, the flow drawn, the model's context.
+ */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e-skillplus');
 let workbench: ExamplesWorkbench;
 let page: Page;
@@ -30,7 +42,9 @@ test('in a tip: completion after a Literal field and = offers its values; the pr
   await page.keyboard.type(' or stage=decide and budget=');
   const rows = page.locator('.suggest-widget .monaco-list-row');
   await rows.first().waitFor({ timeout: 30000 });
-  const labels = await rows.evaluateAll((items) => items.map((item) => (item.getAttribute('aria-label') ?? '').split(',')[0]));
+  const labels = await rows.evaluateAll((items) =>
+    items.map((item) => (item.getAttribute('aria-label') ?? '').split(',')[0]),
+  );
   assert.deepEqual(labels, ['low', 'mid', 'high']);
   await page.screenshot({ path: path.join(ARTIFACTS, 'literal-completion.png') });
   await page.keyboard.press('Escape');
@@ -38,13 +52,21 @@ test('in a tip: completion after a Literal field and = offers its values; the pr
   await page.keyboard.type('high and ');
   await page.keyboard.press('Control+Space');
   await page.locator('.suggest-widget .monaco-list-row', { hasText: 'coverage' }).first().waitFor({ timeout: 30000 });
-  const fields = await rows.evaluateAll((items) => items.map((item) => (item.getAttribute('aria-label') ?? '').split(',')[0]));
+  const fields = await rows.evaluateAll((items) =>
+    items.map((item) => (item.getAttribute('aria-label') ?? '').split(',')[0]),
+  );
   // The widget renders the rows in view: the fields come first, the built-ins after them.
-  for (const expected of ['traveller', 'budget', 'stops', 'coverage', 'event']) assert.ok(fields.includes(expected), fields.join(' | '));
+  for (const expected of ['traveller', 'budget', 'stops', 'coverage', 'event'])
+    assert.ok(fields.includes(expected), fields.join(' | '));
   await page.keyboard.press('Escape');
   // The grammar splits the predicate: a path, an operator and a keyword are told apart.
   // The editor draws spaces as no-break spaces.
-  const tokens = () => line('when: stage=research').locator('span > span').evaluateAll((spans) => spans.map((span) => [(span.textContent ?? '').replace(/\u00a0/g, ' '), span.className] as const));
+  const tokens = () =>
+    line('when: stage=research')
+      .locator('span > span')
+      .evaluateAll((spans) =>
+        spans.map((span) => [(span.textContent ?? '').replace(/\u00a0/g, ' '), span.className] as const),
+      );
   const deadline = Date.now() + 30000;
   let found = await tokens();
   while (!found.some(([text]) => text === 'budget') && Date.now() < deadline) {
@@ -52,12 +74,19 @@ test('in a tip: completion after a Literal field and = offers its values; the pr
     found = await tokens();
   }
   const classOf = (text: string) => found.find(([content]) => content === text)?.[1];
-  // A built-in, a State path and a value each get their own scope, apart from the plain text around them (colours depend on the theme; classes tell scopes apart).
+  // A built-in, a State path and a value each get their own scope, apart from the plain text around them (colours
+  // depend on the theme; classes tell scopes apart).
   const [builtin, field, value, plain] = [classOf('stage'), classOf('budget'), classOf('low'), classOf(' and ')];
   assert.ok(builtin && field && value && plain, JSON.stringify(found));
   assert.equal(new Set([builtin, field, value, plain]).size, 4, JSON.stringify(found));
-  // Undo until the line reads as saved: how many steps that takes depends on how the editor grouped the typing (by timing).
-  const saved = () => page.evaluate(() => [...document.querySelectorAll('.monaco-editor .view-line')].some((row) => row.textContent?.replace(/\u00a0/g, ' ') === 'when: stage=research and budget=low'));
+  // Undo until the line reads as saved: how many steps that takes depends on how the editor grouped the typing (by
+  // timing).
+  const saved = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('.monaco-editor .view-line')].some(
+        (row) => row.textContent?.replace(/\u00a0/g, ' ') === 'when: stage=research and budget=low',
+      ),
+    );
   for (let attempt = 0; attempt < 12 && !(await saved()); attempt++) {
     await page.keyboard.press('Control+Z');
     await page.waitForTimeout(250);
@@ -94,7 +123,10 @@ test('the flow preview opens from flow.py: stages as clusters, nodes by kind; a 
   await runCommand(page, 'Skillgraph: Open Graph Preview to the Side');
   const preview = previewFrame(page);
   await preview.locator('.node[data-id="stop-notes"]').waitFor({ timeout: 60000 });
-  assert.deepEqual(await preview.locator('.cluster').evaluateAll((items) => items.map((item) => item.getAttribute('data-group'))), ['ask', 'research', 'decide']);
+  assert.deepEqual(
+    await preview.locator('.cluster').evaluateAll((items) => items.map((item) => item.getAttribute('data-group'))),
+    ['ask', 'research', 'decide'],
+  );
   assert.equal(await preview.locator('.node.kind-fanout').count(), 1);
   assert.equal(await preview.locator('.node.kind-loop').count(), 1);
   await page.screenshot({ path: path.join(ARTIFACTS, 'flow-preview.png') });
@@ -102,7 +134,9 @@ test('the flow preview opens from flow.py: stages as clusters, nodes by kind; a 
   await preview.locator('#search').fill('write');
   await preview.locator('.node[data-id="write"] .label').click();
   // The node's id is selected in flow.py (line 20, columns 29-33).
-  await screenshotOnFailure(page, path.join(ARTIFACTS, 'flow-preview-click-failed.png'), () => page.locator('.statusbar-item', { hasText: 'Ln 20, Col 34 (5 selected)' }).waitFor({ timeout: 30000 }));
+  await screenshotOnFailure(page, path.join(ARTIFACTS, 'flow-preview-click-failed.png'), () =>
+    page.locator('.statusbar-item', { hasText: 'Ln 20, Col 34 (5 selected)' }).waitFor({ timeout: 30000 }),
+  );
 });
 
 test('what the model sees at a node chosen in the preview: the tips for that node and State, with sizes', async () => {

@@ -22,7 +22,10 @@ after(async () => {
   await workbench?.close();
 });
 
-/** Clicks a button of the walkthrough's current step (the walkthrough's tab first, when the editor beside it has the focus). */
+/**
+ * Clicks a button of the walkthrough's current step (the walkthrough's tab first, when the editor beside it has the
+ * focus).
+ */
 async function stepButton(step: string, button: string): Promise<void> {
   await page.locator('.getting-started-step', { hasText: step }).first().click();
   await page.getByRole('button', { name: button }).click();
@@ -48,12 +51,17 @@ test('the walkthrough opens the example, shows a problem made in it, its graph a
   await page.keyboard.press('Control+Shift+ArrowRight');
   await page.keyboard.type('tabel');
   await stepButton('Make a mistake', 'Show the Problems');
-  await page.locator('.markers-panel .monaco-list-row', { hasText: 'No step produces "tabel"' }).first().waitFor({ timeout: 60000 });
+  await page
+    .locator('.markers-panel .monaco-list-row', { hasText: 'No step produces "tabel"' })
+    .first()
+    .waitFor({ timeout: 60000 });
   await page.screenshot({ path: path.join(ARTIFACTS, '2-problem.png') });
 
   await stepButton('See the graph beside the file', 'Open the Graph Preview');
   await previewFrame(page).locator('.node[data-id="profile-columns"]').waitFor({ timeout: 60000 });
-  await previewFrame(page).locator('.node[data-id="profile-columns"] .port[data-port="tabel"] .broken-stub').waitFor({ timeout: 30000 });
+  await previewFrame(page)
+    .locator('.node[data-id="profile-columns"] .port[data-port="tabel"] .broken-stub')
+    .waitFor({ timeout: 30000 });
   await page.screenshot({ path: path.join(ARTIFACTS, '3-preview.png') });
 
   await stepButton('Compile it to another form', 'Compile the Skill');

@@ -5,19 +5,33 @@ import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { openBrowser } from './browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer } from './codeServer';
 
-/** Opens a workspace file through Quick Open, goes to its top (an editor reopens where it was scrolled) and waits for one of its first lines. */
+/**
+ * Opens a workspace file through Quick Open, goes to its top (an editor reopens where it was scrolled) and waits for
+ * one of its first lines.
+ */
 export async function openFile(page: Page, relative: string, firstLine: string): Promise<void> {
   // Keys typed while a webview has focus go to its frame: give the workbench focus first.
   await page.locator('.part.sidebar .composite.title').first().click();
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').fill(relative);
-  // Recently opened files are listed first, and the search's own rows come later on a loaded machine: pick the row of this file in this skill's folder.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) }).filter({ hasText: path.basename(relative) }).first().click();
+  // Recently opened files are listed first, and the search's own rows come later on a loaded machine: pick the row of
+  // this file in this skill's folder.
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) })
+    .filter({ hasText: path.basename(relative) })
+    .first()
+    .click();
   // The editor may take the keys only once it has opened: go to the top until the first line shows.
   const first = page.locator('.monaco-editor .view-line', { hasText: firstLine }).first();
   for (let attempt = 0; attempt < 5; attempt++) {
     await page.keyboard.press('Control+Home');
-    if (await first.waitFor({ timeout: 5000 }).then(() => true, () => false)) return;
+    if (
+      await first.waitFor({ timeout: 5000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
   }
   await first.waitFor();
 }
@@ -32,7 +46,13 @@ export async function showProblems(page: Page): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     if (await panel.isVisible()) return;
     await page.keyboard.press('Control+Shift+M');
-    if (await panel.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false)) return;
+    if (
+      await panel.waitFor({ state: 'visible', timeout: 5000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
   }
   await panel.waitFor({ state: 'visible' });
 }
@@ -81,7 +101,9 @@ export async function compileTo(page: Page, target: string, artifacts: string): 
   // The palette's own row goes first: wait for the targets' list.
   const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: target }).first();
   await choice.waitFor({ timeout: 30000 });
-  const offered = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
+  const offered = await page
+    .locator('.quick-input-list .monaco-list-row')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('aria-label') ?? ''));
   await page.screenshot({ path: path.join(artifacts, 'targets.png') });
   await choice.click();
   return offered;
@@ -116,13 +138,28 @@ export interface ExamplesWorkbench {
  * packaged extension installed (and any other `vsix`), in Chromium; ready once the explorer lists
  * `folder`. Its log goes to `artifacts` when it is closed.
  */
-export async function openExamplesWorkbench(options: { artifacts: string; port: number; folder: string; vsix?: string[]; env?: Record<string, string>; settings?: object }): Promise<ExamplesWorkbench> {
+export async function openExamplesWorkbench(options: {
+  artifacts: string;
+  port: number;
+  folder: string;
+  vsix?: string[];
+  env?: Record<string, string>;
+  settings?: object;
+}): Promise<ExamplesWorkbench> {
   mkdirSync(options.artifacts, { recursive: true });
   const workspace = mkdtempSync(path.join(tmpdir(), 'sg-ws-'));
   cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
-  const server = await startCodeServer({ vsix: [packageExtension(), ...(options.vsix ?? [])], workspace, port: options.port, ...(options.env ? { env: options.env } : {}), ...(options.settings ? { settings: options.settings } : {}) });
+  const server = await startCodeServer({
+    vsix: [packageExtension(), ...(options.vsix ?? [])],
+    workspace,
+    port: options.port,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
+  });
   const { context, page } = await openBrowser(server.url);
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: options.folder }).waitFor({ timeout: 120000 });
+  await page
+    .locator('.explorer-folders-view .monaco-list-row', { hasText: options.folder })
+    .waitFor({ timeout: 120000 });
   return {
     page,
     context,

@@ -40,7 +40,12 @@ export interface Fixture {
  * Analyses an inline skill `name` whose SKILL.md is `skillMd` (with range
  * markers) and whose other files are `files` (paths relative to the skill).
  */
-export function analyzeFixture(name: string, skillMd: string, files: Record<string, string> = {}, profile?: ProfileId): Fixture {
+export function analyzeFixture(
+  name: string,
+  skillMd: string,
+  files: Record<string, string> = {},
+  profile?: ProfileId,
+): Fixture {
   const { text, spans } = unmark(skillMd);
   const dir = path.join(ROOT, name);
   const fs = new MemoryFileSystem({ [path.join(dir, 'SKILL.md')]: text });
@@ -53,7 +58,12 @@ export function analyzeFixture(name: string, skillMd: string, files: Record<stri
  * paths relative to ROOT to their text (a MetaSkill beside the skills it
  * composes). Only `main`'s SKILL.md may carry range markers.
  */
-export function analyzeAmong(main: string, skillMd: string, files: Record<string, string>, profile?: ProfileId): Fixture {
+export function analyzeAmong(
+  main: string,
+  skillMd: string,
+  files: Record<string, string>,
+  profile?: ProfileId,
+): Fixture {
   const { text, spans } = unmark(skillMd);
   const fs = new MemoryFileSystem({ [path.join(ROOT, main, 'SKILL.md')]: text });
   for (const [relative, content] of Object.entries(files)) fs.write(path.join(ROOT, relative), content);
@@ -68,7 +78,11 @@ export function withCode(analysis: SkillAnalysis, code: RuleCode): Diagnostic[] 
 export function expectAt(analysis: SkillAnalysis, code: RuleCode, spans: Span[]): Diagnostic[] {
   const found = withCode(analysis, code);
   assert.deepEqual(
-    found.map((item) => ({ start: item.span.start, end: item.span.end, text: analysis.text.slice(item.span.start, item.span.end) })),
+    found.map((item) => ({
+      start: item.span.start,
+      end: item.span.end,
+      text: analysis.text.slice(item.span.start, item.span.end),
+    })),
     spans.map((span) => ({ ...span, text: analysis.text.slice(span.start, span.end) })),
     `${code} ranges; all diagnostics: ${JSON.stringify(analysis.diagnostics.map((item) => [item.code, item.message]))}`,
   );
@@ -77,7 +91,11 @@ export function expectAt(analysis: SkillAnalysis, code: RuleCode, spans: Span[])
 
 /** Asserts that `code` is not reported at all. */
 export function expectNone(analysis: SkillAnalysis, code: RuleCode): void {
-  assert.deepEqual(withCode(analysis, code).map((item) => item.message), [], `${code} should not be reported`);
+  assert.deepEqual(
+    withCode(analysis, code).map((item) => item.message),
+    [],
+    `${code} should not be reported`,
+  );
 }
 
 /** A minimal valid frontmatter for skill `name`. */

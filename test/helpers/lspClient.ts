@@ -3,8 +3,21 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import type { CompletionItem, CompletionList, Diagnostic, DocumentDiagnosticReport, Hover, InitializeResult, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import type {
+  CompletionItem,
+  CompletionList,
+  Diagnostic,
+  DocumentDiagnosticReport,
+  Hover,
+  InitializeResult,
+  PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol';
 
 export const REPO = path.join(__dirname, '..', '..');
 export const SERVER = path.join(REPO, 'dist', 'server.js');
@@ -33,7 +46,11 @@ export interface ServerSession {
   /** How many `workspace/diagnostic/refresh` requests the server sent. */
   refreshes: () => number;
   stderr: () => string;
-  waitForPush(uri: string, predicate?: (diagnostics: Diagnostic[]) => boolean, timeoutMs?: number): Promise<Diagnostic[]>;
+  waitForPush(
+    uri: string,
+    predicate?: (diagnostics: Diagnostic[]) => boolean,
+    timeoutMs?: number,
+  ): Promise<Diagnostic[]>;
   /** A request about a position in a document (definition, hover, completion, …). */
   requestAt<T>(method: string, uri: string, position: { line: number; character: number }, extra?: object): Promise<T>;
   /** A document's diagnostics, pulled (the server must have been started with `pull`). */
@@ -60,7 +77,10 @@ export async function startServer(options: {
   const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createMessageConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   const pushed = new Map<string, Diagnostic[]>();
   const pushedVersions = new Map<string, number | undefined>();
   const waiters: (() => void)[] = [];
@@ -80,7 +100,11 @@ export async function startServer(options: {
     return null;
   });
   connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
-    params.items.map((item) => (options.configurationSections ? options.configurationSections[item.section ?? ''] ?? null : options.configuration ?? {})),
+    params.items.map((item) =>
+      options.configurationSections
+        ? (options.configurationSections[item.section ?? ''] ?? null)
+        : (options.configuration ?? {}),
+    ),
   );
   connection.onRequest('client/registerCapability', () => null);
   connection.listen();
@@ -89,7 +113,11 @@ export async function startServer(options: {
     rootUri: uriOf(options.root),
     workspaceFolders: [{ uri: uriOf(options.root), name: 'root' }],
     capabilities: {
-      workspace: { configuration: options.configuration !== undefined || options.configurationSections !== undefined, didChangeWatchedFiles: { dynamicRegistration: false }, diagnostics: { refreshSupport: true } },
+      workspace: {
+        configuration: options.configuration !== undefined || options.configurationSections !== undefined,
+        didChangeWatchedFiles: { dynamicRegistration: false },
+        diagnostics: { refreshSupport: true },
+      },
       textDocument: {
         ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
         publishDiagnostics: {},
@@ -114,7 +142,8 @@ export async function startServer(options: {
       for (;;) {
         const current = pushed.get(uri);
         if (current && predicate(current)) return current;
-        if (Date.now() > deadline) throw new Error(`no matching diagnostics for ${uri}; last: ${JSON.stringify(current)}`);
+        if (Date.now() > deadline)
+          throw new Error(`no matching diagnostics for ${uri}; last: ${JSON.stringify(current)}`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 100);
@@ -125,13 +154,17 @@ export async function startServer(options: {
       return connection.sendRequest(method, { textDocument: { uri }, position, ...extra });
     },
     async pullDiagnostics(uri) {
-      const report: DocumentDiagnosticReport = await connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+      const report: DocumentDiagnosticReport = await connection.sendRequest('textDocument/diagnostic', {
+        textDocument: { uri },
+      });
       return report.kind === 'full' ? report.items : [];
     },
     async open(file, text) {
       const { readFileSync } = await import('node:fs');
       const uri = uriOf(file);
-      await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text: text ?? readFileSync(file, 'utf8') } });
+      await connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'markdown', version: 1, text: text ?? readFileSync(file, 'utf8') },
+      });
       return uri;
     },
     async close() {
@@ -152,7 +185,12 @@ export async function startServer(options: {
 }
 
 /** The position of the n-th occurrence of `needle` in `text` (plus `shift` characters). */
-export function positionOf(text: string, needle: string, shift = 0, occurrence = 1): { line: number; character: number } {
+export function positionOf(
+  text: string,
+  needle: string,
+  shift = 0,
+  occurrence = 1,
+): { line: number; character: number } {
   let at = -1;
   for (let i = 0; i < occurrence; i++) {
     at = text.indexOf(needle, at + 1);

@@ -84,13 +84,18 @@ def no_secrets(state, ctx) -> bool | str:
     return True
 `,
   'scripts/route.py': '"""Plan a route."""\n',
-  'spec.md': '# trip\n\n## Stages\n- `ask` — where and how.\n- `research` — stops and notes.\n- `decide` — yes or no.\n\n## Rules\n- `cite` — sources.\n- `no-secrets` — no credentials.\n',
+  'spec.md':
+    '# trip\n\n## Stages\n- `ask` — where and how.\n- `research` — stops and notes.\n- `decide` — yes or no.\n\n## Rules\n- `cite` — sources.\n- `no-secrets` — no credentials.\n',
 };
 
 export const PACKAGE_DIR = path.join(ROOT, 'trip');
 
 /** Analyses the package with some files replaced (marked with «»), returning the marked spans per file. */
-export function analyzePackage(changes: Record<string, string | null> = {}): { analysis: SkillAnalysis; spans: Record<string, Span[]>; fs: MemoryFileSystem } {
+export function analyzePackage(changes: Record<string, string | null> = {}): {
+  analysis: SkillAnalysis;
+  spans: Record<string, Span[]>;
+  fs: MemoryFileSystem;
+} {
   const fs = new MemoryFileSystem();
   const spans: Record<string, Span[]> = {};
   for (const [relative, content] of Object.entries({ ...PACKAGE, ...changes })) {
@@ -104,11 +109,21 @@ export function analyzePackage(changes: Record<string, string | null> = {}): { a
 
 /** Asserts that `code` is reported exactly at `spans` (each in its own file, in order). */
 export function expectIn(analysis: SkillAnalysis, code: RuleCode, spans: Span[]) {
-  const text = (file: string) => (file === analysis.file ? analysis.text : analysis.sources.get(file) ?? '');
+  const text = (file: string) => (file === analysis.file ? analysis.text : (analysis.sources.get(file) ?? ''));
   const found = analysis.diagnostics.filter((item) => item.code === code);
   assert.deepEqual(
-    found.map((item) => ({ file: path.relative(PACKAGE_DIR, item.file), start: item.span.start, end: item.span.end, text: text(item.file).slice(item.span.start, item.span.end) })),
-    spans.map((span) => ({ file: path.relative(PACKAGE_DIR, span.file!), start: span.start, end: span.end, text: text(span.file!).slice(span.start, span.end) })),
+    found.map((item) => ({
+      file: path.relative(PACKAGE_DIR, item.file),
+      start: item.span.start,
+      end: item.span.end,
+      text: text(item.file).slice(item.span.start, item.span.end),
+    })),
+    spans.map((span) => ({
+      file: path.relative(PACKAGE_DIR, span.file!),
+      start: span.start,
+      end: span.end,
+      text: text(span.file!).slice(span.start, span.end),
+    })),
     `${code}; all diagnostics: ${JSON.stringify(analysis.diagnostics.map((item) => [item.code, path.relative(PACKAGE_DIR, item.file), item.message]))}`,
   );
   return found;

@@ -12,7 +12,12 @@ export const REPO = path.join(__dirname, '..', '..');
  */
 export function trackedCopy(prefix: string): string {
   const copy = mkdtempSync(path.join(tmpdir(), prefix));
-  const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const file of tracked) {
     mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
     cpSync(path.join(REPO, file), path.join(copy, file));

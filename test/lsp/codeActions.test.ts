@@ -17,7 +17,10 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const at = (line: number, start: number, end = start) => ({ start: { line, character: start }, end: { line, character: end } });
+const at = (line: number, start: number, end = start) => ({
+  start: { line, character: start },
+  end: { line, character: end },
+});
 
 async function actions(file: string, range: Range, text?: string): Promise<CodeAction[]> {
   const uri = uriOf(file);
@@ -25,22 +28,39 @@ async function actions(file: string, range: Range, text?: string): Promise<CodeA
     opened.add(uri);
     await session.open(file);
   }
-  if (text !== undefined) await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: ++version }, contentChanges: [{ text }] });
-  return session.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics: [] } });
+  if (text !== undefined)
+    await session.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: ++version },
+      contentChanges: [{ text }],
+    });
+  return session.connection.sendRequest('textDocument/codeAction', {
+    textDocument: { uri },
+    range,
+    context: { diagnostics: [] },
+  });
 }
 
 /** Applies the text edits of one action to `text`, as an editor would. */
 function apply(text: string, edits: TextEdit[]): string {
   const lines = text.split('\n');
-  const offset = (position: { line: number; character: number }) => lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
-  return [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start)).reduce((result, edit) => result.slice(0, offset(edit.range.start)) + edit.newText + result.slice(offset(edit.range.end)), text);
+  const offset = (position: { line: number; character: number }) =>
+    lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
+  return [...edits]
+    .sort((a, b) => offset(b.range.start) - offset(a.range.start))
+    .reduce(
+      (result, edit) => result.slice(0, offset(edit.range.start)) + edit.newText + result.slice(offset(edit.range.end)),
+      text,
+    );
 }
 
 const broken = () => path.join(root, 'mistakes', 'broken-procedure', 'SKILL.md');
 
 test('did you mean: a dangling depends_on and an input typo are replaced by the suggestion', async () => {
   assert.deepEqual(await actions(broken(), at(54, 29)), [], '"reveiw" is close to no step: nothing to suggest');
-  const misspelt = readFileSync(broken(), 'utf8').replace('depends_on: [summarise, reveiw]', 'depends_on: [sumarise]      ');
+  const misspelt = readFileSync(broken(), 'utf8').replace(
+    'depends_on: [summarise, reveiw]',
+    'depends_on: [sumarise]      ',
+  );
   const [dependency] = await actions(broken(), at(54, 20), misspelt);
   assert.equal(dependency.title, 'Change to "summarise"');
   assert.equal(dependency.isPreferred, true);
@@ -60,13 +80,19 @@ test('remove the depends_on entry that closes a cycle', async () => {
   assert.equal(cycle.title, 'Remove "publish" from the dependencies of "summarise"');
   const edits = cycle.edit!.changes![uriOf(broken())];
   const text = readFileSync(broken(), 'utf8');
-  assert.equal(apply(text, edits).split('\n')[43], '    depends_on: [clean-data]    # publish depends on summarise: a cycle');
+  assert.equal(
+    apply(text, edits).split('\n')[43],
+    '    depends_on: [clean-data]    # publish depends on summarise: a cycle',
+  );
 });
 
 test('create a missing script as a stub, never overwriting', async () => {
   const found = await actions(broken(), at(22, 14));
   const create = found.find((action) => action.title === 'Create scripts/fetch_data.py')!;
-  const [createFile, write] = create.edit!.documentChanges! as [{ kind: string; uri: string; options: object }, { textDocument: { uri: string }; edits: TextEdit[] }];
+  const [createFile, write] = create.edit!.documentChanges! as [
+    { kind: string; uri: string; options: object },
+    { textDocument: { uri: string }; edits: TextEdit[] },
+  ];
   const target = uriOf(path.join(root, 'mistakes', 'broken-procedure', 'scripts', 'fetch_data.py'));
   assert.deepEqual(createFile, { kind: 'create', uri: target, options: { overwrite: false, ignoreIfExists: true } });
   assert.equal(write.textDocument.uri, target);
@@ -79,8 +105,14 @@ test('quote a description that breaks YAML, or make it a block scalar', async ()
   const [quote, block] = await actions(file, at(2, 21));
   assert.equal(quote.title, 'Quote the value of "description"');
   const text = readFileSync(file, 'utf8');
-  assert.equal(apply(text, quote.edit!.changes![uriOf(file)]).split('\n')[2], 'description: "Use when: the user asks for a deployment checklist"');
-  assert.deepEqual(apply(text, block.edit!.changes![uriOf(file)]).split('\n').slice(2, 4), ['description: >-', '  Use when: the user asks for a deployment checklist']);
+  assert.equal(
+    apply(text, quote.edit!.changes![uriOf(file)]).split('\n')[2],
+    'description: "Use when: the user asks for a deployment checklist"',
+  );
+  assert.deepEqual(apply(text, block.edit!.changes![uriOf(file)]).split('\n').slice(2, 4), [
+    'description: >-',
+    '  Use when: the user asks for a deployment checklist',
+  ]);
 });
 
 test('make name match the folder', async () => {
@@ -101,12 +133,18 @@ test('add the AIP metadata to an AIP-like skill', async () => {
 test('add a missing output to the step that runs right before the consumer', async () => {
   const file = path.join(root, 'csv-report', 'SKILL.md');
   const original = readFileSync(file, 'utf8');
-  const text = original.replace('      - name: stats\n        type: list[object]\n    outputs:\n      - name: focus-column', '      - name: stats\n        type: list[object]\n      - name: threshold\n        type: float\n    outputs:\n      - name: focus-column');
+  const text = original.replace(
+    '      - name: stats\n        type: list[object]\n    outputs:\n      - name: focus-column',
+    '      - name: stats\n        type: list[object]\n      - name: threshold\n        type: float\n    outputs:\n      - name: focus-column',
+  );
   const line = text.split('\n').findIndex((entry) => entry === '      - name: threshold');
   const found = await actions(file, at(line, 16), text);
   const add = found.find((action) => action.title === 'Add output "threshold" to step "profile-columns"')!;
   const fixed = apply(text, add.edit!.changes![uriOf(file)]);
-  assert.match(fixed, /      - name: stats\n        type: list\[object\]\n      - name: threshold\n        type: float\n\n  - name: choose-focus/);
+  assert.match(
+    fixed,
+    /      - name: stats\n        type: list\[object\]\n      - name: threshold\n        type: float\n\n  - name: choose-focus/,
+  );
 });
 
 test('case and separator fixes for paths', async () => {

@@ -27,7 +27,10 @@ test('initialize: the features the server offers', () => {
   assert.equal(capabilities.hoverProvider, true);
   assert.deepEqual(capabilities.renameProvider, { prepareProvider: true });
   assert.equal(capabilities.diagnosticProvider, undefined, 'no pull without client support');
-  assert.deepEqual(pull.initialize.capabilities.diagnosticProvider, { interFileDependencies: true, workspaceDiagnostics: false });
+  assert.deepEqual(pull.initialize.capabilities.diagnosticProvider, {
+    interFileDependencies: true,
+    workspaceDiagnostics: false,
+  });
 });
 
 test('push: diagnostics arrive for an opened skill, located, with code, source and docs link', async () => {
@@ -38,10 +41,21 @@ test('push: diagnostics arrive for an opened skill, located, with code, source a
   assert.equal(cycle.severity, 1);
   assert.equal(cycle.source, 'skillgraph');
   assert.match(cycle.codeDescription!.href, /docs\/rules\/dependency_cycle\.md$/);
-  assert.deepEqual(
-    [...new Set(diagnostics.map((item) => item.code))].sort(),
-    ['dependency_cycle', 'duplicate_step_name', 'input_name_typo', 'missing_file', 'missing_script', 'missing_source_dir', 'name_mismatch', 'nullable_mismatch', 'schema_violation', 'script_outside_scripts', 'type_mismatch', 'unknown_dependency', 'unknown_type'],
-  );
+  assert.deepEqual([...new Set(diagnostics.map((item) => item.code))].sort(), [
+    'dependency_cycle',
+    'duplicate_step_name',
+    'input_name_typo',
+    'missing_file',
+    'missing_script',
+    'missing_source_dir',
+    'name_mismatch',
+    'nullable_mismatch',
+    'schema_violation',
+    'script_outside_scripts',
+    'type_mismatch',
+    'unknown_dependency',
+    'unknown_type',
+  ]);
 });
 
 test('push: an edit re-publishes; closing clears', async () => {
@@ -50,20 +64,28 @@ test('push: an edit re-publishes; closing clears', async () => {
   await push.waitForPush(uri, (items) => items.length === 0);
   await push.connection.sendNotification('textDocument/didChange', {
     textDocument: { uri, version: 2 },
-    contentChanges: [{ range: { start: { line: 1, character: 6 }, end: { line: 1, character: 19 } }, text: 'Release_Notes' }],
+    contentChanges: [
+      { range: { start: { line: 1, character: 6 }, end: { line: 1, character: 19 } }, text: 'Release_Notes' },
+    ],
   });
   const changed = await push.waitForPush(uri, (items) => items.length > 0);
-  assert.deepEqual(changed.map((item) => [item.code, item.range.start.line, item.range.start.character]), [
-    ['invalid_name', 1, 6],
-    ['name_mismatch', 1, 6],
-  ]);
+  assert.deepEqual(
+    changed.map((item) => [item.code, item.range.start.line, item.range.start.character]),
+    [
+      ['invalid_name', 1, 6],
+      ['name_mismatch', 1, 6],
+    ],
+  );
   await push.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   await push.waitForPush(uri, (items) => items.length === 0);
 });
 
 test('pull: a full report; creating the missing script refreshes and the diagnostic goes', async () => {
   const uri = await pull.open(broken);
-  const first: { kind: string; items: { code: string }[] } = await pull.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+  const first: { kind: string; items: { code: string }[] } = await pull.connection.sendRequest(
+    'textDocument/diagnostic',
+    { textDocument: { uri } },
+  );
   assert.equal(first.kind, 'full');
   assert.equal(first.items.filter((item) => item.code === 'missing_script').length, 2);
   assert.equal(pull.pushed.size, 0, 'a pull client gets no pushed diagnostics');
@@ -71,23 +93,40 @@ test('pull: a full report; creating the missing script refreshes and the diagnos
   mkdirSync(path.dirname(script), { recursive: true });
   writeFileSync(script, '"""Fetch."""\n');
   const before = pull.refreshes();
-  await pull.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(script), type: 1 }] });
+  await pull.connection.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: uriOf(script), type: 1 }],
+  });
   const deadline = Date.now() + 5000;
   while (pull.refreshes() === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(pull.refreshes(), before + 1);
-  const second: { items: { code: string; message: string }[] } = await pull.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-  assert.deepEqual(second.items.filter((item) => item.code === 'missing_script').map((item) => item.message), ['The script `tools/summarise.py` of step "summarise" does not exist in the skill folder.']);
+  const second: { items: { code: string; message: string }[] } = await pull.connection.sendRequest(
+    'textDocument/diagnostic',
+    { textDocument: { uri } },
+  );
+  assert.deepEqual(
+    second.items.filter((item) => item.code === 'missing_script').map((item) => item.message),
+    ['The script `tools/summarise.py` of step "summarise" does not exist in the skill folder.'],
+  );
 });
 
 test('settings: per-rule severity overrides and the profile come from the client', async () => {
-  const session = await startServer({ root, pull: true, configuration: { profile: 'claude-api', rules: { external_input: 'off', missing_script: 'error' } } });
+  const session = await startServer({
+    root,
+    pull: true,
+    configuration: { profile: 'claude-api', rules: { external_input: 'off', missing_script: 'error' } },
+  });
   sessions.push(session);
   const csv = path.join(root, 'csv-report', 'SKILL.md');
   const uri = await session.open(csv);
-  const report: { items: { code: string }[] } = await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+  const report: { items: { code: string }[] } = await session.connection.sendRequest('textDocument/diagnostic', {
+    textDocument: { uri },
+  });
   assert.deepEqual(report.items, [], 'external_input is switched off');
   const brokenUri = await session.open(broken);
-  const brokenReport: { items: { code: string; severity: number }[] } = await session.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri: brokenUri } });
+  const brokenReport: { items: { code: string; severity: number }[] } = await session.connection.sendRequest(
+    'textDocument/diagnostic',
+    { textDocument: { uri: brokenUri } },
+  );
   assert.ok(brokenReport.items.filter((item) => item.code === 'missing_script').every((item) => item.severity === 1));
 });
 
@@ -99,7 +138,10 @@ test('initializationOptions carry settings for clients without workspace/configu
   writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: tagged\ndescription: x\ntags: [a]\n---\n');
   const uri = await session.open(path.join(dir, 'SKILL.md'));
   const diagnostics = await session.waitForPush(uri, (items) => items.length > 0);
-  assert.deepEqual(diagnostics.map((item) => [item.code, item.severity]), [['unknown_frontmatter_key', 1]]);
+  assert.deepEqual(
+    diagnostics.map((item) => [item.code, item.severity]),
+    [['unknown_frontmatter_key', 1]],
+  );
 });
 
 test('push, without file events: a script created on disk is seen at the next edit a few seconds later', async () => {
@@ -111,14 +153,23 @@ test('push, without file events: a script created on disk is seen at the next ed
   const before = await session.waitForPush(uri, (items) => items.length > 0);
   const script = path.join(path.dirname(file), 'scripts', 'summarise_later.py');
   const text = readFileSync(file, 'utf8').replace('tools/summarise.py', 'scripts/summarise_later.py');
-  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text }] });
-  const withMissing = await session.waitForPush(uri, (items) => session.pushedVersions.get(uri) === 2 && items.length > 0);
+  await session.connection.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version: 2 },
+    contentChanges: [{ text }],
+  });
+  const withMissing = await session.waitForPush(
+    uri,
+    (items) => session.pushedVersions.get(uri) === 2 && items.length > 0,
+  );
   assert.equal(missing(withMissing), missing(before));
   mkdirSync(path.dirname(script), { recursive: true });
   writeFileSync(script, '"""Summarise."""\n');
   // No didChangeWatchedFiles: the server's view of the folder expires after two seconds.
   await new Promise((resolve) => setTimeout(resolve, 2100));
-  await session.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ text: text + '\n' }] });
+  await session.connection.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version: 3 },
+    contentChanges: [{ text: text + '\n' }],
+  });
   const after = await session.waitForPush(uri, () => session.pushedVersions.get(uri) === 3);
   assert.equal(missing(after), missing(before) - 1);
 });

@@ -38,7 +38,10 @@ before(async () => {
     insertAfter('purpose: >\n', '  Edited at the top again.\n'),
   ];
   for (const [i, change] of changes.entries()) {
-    await edited.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: i + 2 }, contentChanges: [change] });
+    await edited.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: i + 2 },
+      contentChanges: [change],
+    });
     await edited.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
   }
   fresh = await startServer({ root, pull: true });
@@ -51,7 +54,10 @@ after(async () => {
 });
 
 function both<T>(method: string, params: object): Promise<[T, T]> {
-  return Promise.all([edited.connection.sendRequest<T>(method, { textDocument: { uri }, ...params }), fresh.connection.sendRequest<T>(method, { textDocument: { uri }, ...params })]);
+  return Promise.all([
+    edited.connection.sendRequest<T>(method, { textDocument: { uri }, ...params }),
+    fresh.connection.sendRequest<T>(method, { textDocument: { uri }, ...params }),
+  ]);
 }
 
 test('a large procedure after edits answers as one opened with the same text', async () => {
@@ -66,7 +72,11 @@ test('a large procedure after edits answers as one opened with the same text', a
   assert.deepEqual(folding, foldingFresh);
 
   // Positions late in the file, behind every moved chunk.
-  const late = [positionOf(text, 'step-0110', 3), positionOf(text, '        type:', 10, 200), positionOf(text, 'step-0060x', 9)];
+  const late = [
+    positionOf(text, 'step-0110', 3),
+    positionOf(text, '        type:', 10, 200),
+    positionOf(text, 'step-0060x', 9),
+  ];
   const [selection, selectionFresh] = await both<unknown[]>('textDocument/selectionRange', { positions: late });
   assert.deepEqual(selection, selectionFresh);
   for (const position of late) {
@@ -78,10 +88,17 @@ test('a large procedure after edits answers as one opened with the same text', a
 test('definition from an input late in the edited procedure lands on its producing output', async () => {
   const consumer = text.indexOf('step-0100');
   const inputName = /inputs:\n {6}- name: (\S+)/.exec(text.slice(consumer))![1];
-  const inputAt = positionOf(text, `- name: ${inputName}`, 8, text.slice(0, consumer).split(`- name: ${inputName}`).length);
+  const inputAt = positionOf(
+    text,
+    `- name: ${inputName}`,
+    8,
+    text.slice(0, consumer).split(`- name: ${inputName}`).length,
+  );
   const [locations, locationsFresh] = await both<Location[]>('textDocument/definition', { position: inputAt });
   assert.deepEqual(locations, locationsFresh);
   // The output is declared once, before any step reads it.
   const declared = positionOf(text, `- name: ${inputName}`, 8);
-  assert.deepEqual(locations, [{ uri, range: { start: declared, end: { line: declared.line, character: declared.character + inputName.length } } }]);
+  assert.deepEqual(locations, [
+    { uri, range: { start: declared, end: { line: declared.line, character: declared.character + inputName.length } } },
+  ]);
 });

@@ -24,7 +24,19 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const METHODS = ['textDocument/hover', 'textDocument/definition', 'textDocument/completion', 'textDocument/references', 'textDocument/prepareRename', 'textDocument/codeAction', 'textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/codeLens', 'textDocument/diagnostic', 'textDocument/selectionRange'];
+const METHODS = [
+  'textDocument/hover',
+  'textDocument/definition',
+  'textDocument/completion',
+  'textDocument/references',
+  'textDocument/prepareRename',
+  'textDocument/codeAction',
+  'textDocument/documentSymbol',
+  'textDocument/foldingRange',
+  'textDocument/codeLens',
+  'textDocument/diagnostic',
+  'textDocument/selectionRange',
+];
 
 function paramsFor(method: string, uri: string, position: { line: number; character: number }) {
   const textDocument = { uri };
@@ -53,8 +65,12 @@ test('every corpus file opened as a SKILL.md and edited at random: every request
     const dir = path.join(root, `s${index}`);
     mkdirSync(dir);
     const uri = uriOf(path.join(dir, 'SKILL.md'));
-    let text = readFileSync(source, 'latin1').includes('\u0000') ? readFileSync(source, 'latin1') : readFileSync(source, 'utf8');
-    await session.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+    let text = readFileSync(source, 'latin1').includes('\u0000')
+      ? readFileSync(source, 'latin1')
+      : readFileSync(source, 'utf8');
+    await session.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'markdown', version: 1, text },
+    });
     for (let edit = 0; edit < 3; edit++) {
       const lines = text.split('\n');
       const line = Math.floor(next() * lines.length);
@@ -76,5 +92,9 @@ test('every corpus file opened as a SKILL.md and edited at random: every request
   assert.equal(answered, files.length * 3);
   assert.equal(session.process.exitCode, null, 'the server is still running');
   assert.doesNotMatch(session.stderr(), /Error/);
-  assert.deepEqual(session.logs.filter((log) => log.type === 1), [], 'no handler failed');
+  assert.deepEqual(
+    session.logs.filter((log) => log.type === 1),
+    [],
+    'no handler failed',
+  );
 });

@@ -27,7 +27,34 @@ import { random } from '../helpers/random';
 
 const EDITS = 12;
 /** What an edit types: ordinary text, and the characters that change YAML, Markdown and Python structure. */
-const TYPED = ['a', 'x', ' ', '  ', '\n', ':', ': ', '-', '- ', '#', '"', "'", '{', '}', '[', ']', '|', '>', '\t', '(', ')', '=', ',', 'step', 'name: ', 'outputs.'];
+const TYPED = [
+  'a',
+  'x',
+  ' ',
+  '  ',
+  '\n',
+  ':',
+  ': ',
+  '-',
+  '- ',
+  '#',
+  '"',
+  "'",
+  '{',
+  '}',
+  '[',
+  ']',
+  '|',
+  '>',
+  '\t',
+  '(',
+  ')',
+  '=',
+  ',',
+  'step',
+  'name: ',
+  'outputs.',
+];
 
 /** A change as an editor sends it: [start, end) replaced by `insert`. */
 interface Change {
@@ -79,11 +106,22 @@ class EditedDocument {
 
 const PIECE_SIZE = 61;
 
-/** Everything an analysis gives the features: findings with their places and fix data, the whole model (nodes, ports, edges, spans), its graph, the outline. */
+/**
+ * Everything an analysis gives the features: findings with their places and fix data, the whole model (nodes, ports,
+ * edges, spans), its graph, the outline.
+ */
 function observable(analysis: SkillAnalysis, fs: FileSystem): unknown {
   return {
     format: analysis.format,
-    diagnostics: analysis.diagnostics.map((item) => ({ code: item.code, severity: item.severity, file: item.file, start: item.span.start, end: item.span.end, message: item.message, data: item.data })),
+    diagnostics: analysis.diagnostics.map((item) => ({
+      code: item.code,
+      severity: item.severity,
+      file: item.file,
+      start: item.span.start,
+      end: item.span.end,
+      message: item.message,
+      data: item.data,
+    })),
     model: analysis.model,
     graph: toGraphJson(analysis),
     symbols: documentSymbols(createView(`file://${analysis.file}`, 1, analysis, fs)),
@@ -96,7 +134,10 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
   for (const steps of [60, 150]) writeAipSkill(generated, `procedure-${steps}`, steps);
   const skills = [...discoverSkills(fs, [CORPUS], CORPUS).skills, ...discoverSkills(fs, [generated], generated).skills];
   assert.ok(skills.length >= 80, `${skills.length} skills`);
-  assert.ok(readFileSync(skills.at(-1)!.file, 'utf8').length > CHUNK_THRESHOLD, 'a generated procedure is parsed in chunks');
+  assert.ok(
+    readFileSync(skills.at(-1)!.file, 'utf8').length > CHUNK_THRESHOLD,
+    'a generated procedure is parsed in chunks',
+  );
   const catalog = new SkillCatalog(fs);
   let compared = 0;
   let withFindings = 0;
@@ -104,7 +145,9 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
     const next = random(1000 + index);
     const cache = new AnalysisCache(fs, catalog);
     // A skill+ package's flow (flow.py, or flow.yaml) is edited too.
-    const flowFile = ['flow.py', 'flow.yaml'].map((name) => path.join(path.dirname(skill.file), name)).find((file) => existsSync(file));
+    const flowFile = ['flow.py', 'flow.yaml']
+      .map((name) => path.join(path.dirname(skill.file), name))
+      .find((file) => existsSync(file));
     const packaged = analyzeSkill(fs, skill.file).format === 'skillplus';
     const documents = [new EditedDocument(skill.file, readFileSync(skill.file, 'utf8'))];
     if (packaged && flowFile) documents.push(new EditedDocument(flowFile, readFileSync(flowFile, 'utf8')));
@@ -116,7 +159,10 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
       const open = documents.map((document) => document.open);
       const incremental = cache.view(open[0], skill.file, open, 'agentskills').analysis;
       const others = new Map(documents.slice(1).map((item) => [item.file, item.text]));
-      const fresh = analyzeSkill(others.size > 0 ? new OverlayFileSystem(fs, others) : fs, skill.file, { text: documents[0].text, catalog });
+      const fresh = analyzeSkill(others.size > 0 ? new OverlayFileSystem(fs, others) : fs, skill.file, {
+        text: documents[0].text,
+        catalog,
+      });
       assert.deepEqual(observable(incremental, fs), observable(fresh, fs), `${skill.display} after ${round} edits`);
       compared++;
       if (fresh.diagnostics.length > 0) withFindings++;
@@ -129,10 +175,16 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
 /** What the graph checks see of a model: names, kinds, ports and their types, edges; not spans or prose. */
 function graphShape(analysis: SkillAnalysis): string {
   const ports = (list: Port[]) => list.map((port) => [port.name, port.type, port.nullable]);
-  return JSON.stringify([analysis.model.nodes.map((node) => [node.id, node.kind, ports(node.inputs), ports(node.outputs)]), analysis.model.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label])]);
+  return JSON.stringify([
+    analysis.model.nodes.map((node) => [node.id, node.kind, ports(node.inputs), ports(node.outputs)]),
+    analysis.model.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label]),
+  ]);
 }
 
-/** A character typed into a step's name, description, type or reference, or one removed there: edits that keep the YAML a procedure. */
+/**
+ * A character typed into a step's name, description, type or reference, or one removed there: edits that keep the YAML
+ * a procedure.
+ */
 const STEP_LINE = /^ +(?:- )?(name|description|type|inputs_to|depends_on|branch_on|script): \S.*$/gm;
 function editInsideStep(text: string, next: () => number): Change {
   const lines = [...text.matchAll(STEP_LINE)];
@@ -158,7 +210,9 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
     const cache = new AnalysisCache(fs, catalog);
     // Every seventh description names a reference that does not exist: findings whose places move with the steps' text.
     let mention = 0;
-    const text = skill.text.replace(/references\/guide\.md/g, (found) => (mention++ % 7 === 3 ? 'references/missing.md' : found));
+    const text = skill.text.replace(/references\/guide\.md/g, (found) =>
+      mention++ % 7 === 3 ? 'references/missing.md' : found,
+    );
     const document = new EditedDocument(skill.file, text);
     let shape = graphShape(analyzeSkill(fs, skill.file, { text: document.text, catalog }));
     for (let round = 0; round < 80; round++) {
@@ -167,14 +221,23 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
       document.apply(round % 5 === 4 ? edit(before, next) : editInsideStep(before, next));
       const incremental = cache.view(document.open, skill.file, [document.open], 'agentskills').analysis;
       const fresh = analyzeSkill(fs, skill.file, { text: document.text, catalog });
-      assert.deepEqual(observable(incremental, fs), observable(fresh, fs), `${path.basename(skill.dir)} after ${round + 1} edits`);
+      assert.deepEqual(
+        observable(incremental, fs),
+        observable(fresh, fs),
+        `${path.basename(skill.dir)} after ${round + 1} edits`,
+      );
       compared++;
       const now = graphShape(fresh);
       if (fresh.model.nodes.length === 0) {
-        // A procedure the edit broke is undone, as an author would, so the edits go on over a whole graph (the undo is compared too).
+        // A procedure the edit broke is undone, as an author would, so the edits go on over a whole graph (the undo is
+        // compared too).
         broken++;
         document.reset(before);
-        assert.deepEqual(observable(cache.view(document.open, skill.file, [document.open], 'agentskills').analysis, fs), observable(analyzeSkill(fs, skill.file, { text: before, catalog }), fs), 'after an undo');
+        assert.deepEqual(
+          observable(cache.view(document.open, skill.file, [document.open], 'agentskills').analysis, fs),
+          observable(analyzeSkill(fs, skill.file, { text: before, catalog }), fs),
+          'after an undo',
+        );
         continue;
       }
       if (now !== shape) graphChanged++;
@@ -182,7 +245,12 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
       shape = now;
     }
   }
-  t.diagnostic(`${compared} analyses compared: ${graphKept} after an edit that left the graph as it was, ${graphChanged} after one that changed it, ${broken} after one that broke the procedure (then undone)`);
+  t.diagnostic(
+    `${compared} analyses compared: ${graphKept} after an edit that left the graph as it was, ${graphChanged} after one that changed it, ${broken} after one that broke the procedure (then undone)`,
+  );
   // Every path is exercised: findings kept and moved, checks run again, a broken procedure and its undo.
-  assert.ok(graphKept > 40 && graphChanged > 20 && broken > 5, `${graphKept} kept, ${graphChanged} changed, ${broken} broken`);
+  assert.ok(
+    graphKept > 40 && graphChanged > 20 && broken > 5,
+    `${graphKept} kept, ${graphChanged} changed, ${broken} broken`,
+  );
 });

@@ -8,19 +8,32 @@ const root = join(__dirname, '..', '..');
 const codes = Object.keys(RULES);
 
 function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+  return readdirSync(dir).flatMap((name) =>
+    statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)],
+  );
 }
 
 test('every rule has a unit test that expects it at exact ranges', () => {
-  const tests = files(join(root, 'test', 'unit')).filter((file) => file.endsWith('.test.ts')).map((file) => readFileSync(file, 'utf8')).join('\n');
-  const untested = codes.filter((code) => !new RegExp(`expect(At|In)\\([^)]*'${code}'`).test(tests) && !tests.includes(`['${code}'`));
+  const tests = files(join(root, 'test', 'unit'))
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+  const untested = codes.filter(
+    (code) => !new RegExp(`expect(At|In)\\([^)]*'${code}'`).test(tests) && !tests.includes(`['${code}'`),
+  );
   assert.deepEqual(untested, []);
 });
 
 test('every rule has a docs page with the four sections, and every page a rule', () => {
   const docs = join(root, 'docs', 'rules');
-  const pages = readdirSync(docs).filter((name) => name.endsWith('.md') && name !== 'README.md').map((name) => name.slice(0, -3));
-  assert.deepEqual(pages.filter((page) => !codes.includes(page)), [], 'pages without a rule');
+  const pages = readdirSync(docs)
+    .filter((name) => name.endsWith('.md') && name !== 'README.md')
+    .map((name) => name.slice(0, -3));
+  assert.deepEqual(
+    pages.filter((page) => !codes.includes(page)),
+    [],
+    'pages without a rule',
+  );
   const incomplete = codes.filter((code) => {
     let text: string;
     try {
@@ -28,9 +41,18 @@ test('every rule has a docs page with the four sections, and every page a rule',
     } catch {
       return true;
     }
-    return !text.startsWith(`# ${code}`) || !['## What it catches', '## Why it matters', '## Example', '## Fix'].every((heading) => text.includes(heading));
+    return (
+      !text.startsWith(`# ${code}`) ||
+      !['## What it catches', '## Why it matters', '## Example', '## Fix'].every((heading) => text.includes(heading))
+    );
   });
   assert.deepEqual(incomplete, []);
   const index = readFileSync(join(docs, 'README.md'), 'utf8');
-  assert.deepEqual(codes.filter((code) => !index.includes(`[\`${code}\`](${code}.md) | ${RULES[code as keyof typeof RULES].severity} |`)), [], 'docs/rules/README.md lists every code with its severity');
+  assert.deepEqual(
+    codes.filter(
+      (code) => !index.includes(`[\`${code}\`](${code}.md) | ${RULES[code as keyof typeof RULES].severity} |`),
+    ),
+    [],
+    'docs/rules/README.md lists every code with its severity',
+  );
 });

@@ -21,8 +21,18 @@ export async function servePreview(): Promise<{ url: string; close: () => Promis
       const nonce = randomBytes(16).toString('base64');
       const page =
         request.url === '/'
-          ? previewHtml({ scriptUri: `${origin}/dist/webview.js`, styleUri: `${origin}/dist/webview-style.css`, cspSource: origin, nonce })
-          : contextHtml({ scriptUri: `${origin}/dist/context.js`, styleUri: `${origin}/dist/context-style.css`, cspSource: origin, nonce });
+          ? previewHtml({
+              scriptUri: `${origin}/dist/webview.js`,
+              styleUri: `${origin}/dist/webview-style.css`,
+              cspSource: origin,
+              nonce,
+            })
+          : contextHtml({
+              scriptUri: `${origin}/dist/context.js`,
+              styleUri: `${origin}/dist/context-style.css`,
+              cspSource: origin,
+              nonce,
+            });
       const fakeHost = `<script nonce="${nonce}">
 window.__posted = [];
 window.__state = undefined;
@@ -43,7 +53,9 @@ window.__send = (message) => window.dispatchEvent(new MessageEvent('message', { 
       response.end();
       return;
     }
-    const file = ['webview.js', 'webview-style.css', 'context.js', 'context-style.css'].find((name) => request.url === `/dist/${name}`);
+    const file = ['webview.js', 'webview-style.css', 'context.js', 'context-style.css'].find(
+      (name) => request.url === `/dist/${name}`,
+    );
     if (!file) {
       response.writeHead(404);
       response.end();

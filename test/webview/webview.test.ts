@@ -24,7 +24,9 @@ function graphOf(relative: string): GraphJson {
 }
 
 async function showGraph(graph: GraphJson, direction: 'RIGHT' | 'DOWN' = 'RIGHT'): Promise<void> {
-  await page.evaluate(([message]) => (window as unknown as { __send: (m: unknown) => void }).__send(message), [{ type: 'graph', graph, direction }] as const);
+  await page.evaluate(([message]) => (window as unknown as { __send: (m: unknown) => void }).__send(message), [
+    { type: 'graph', graph, direction },
+  ] as const);
   const steps = graph.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').length;
   await page.locator('#status', { hasText: `${steps} step` }).waitFor();
 }
@@ -48,7 +50,9 @@ before(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
-  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'));
+  await page.waitForFunction(() =>
+    (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'),
+  );
 });
 after(async () => {
   await context?.close();
@@ -60,10 +64,26 @@ test('renders the AIP 0.3 example: every node, port and edge, script-backed and 
   await showGraph(graph);
   assert.equal(await page.locator('#graph .node').count(), graph.nodes.length);
   assert.equal(await page.locator('#graph .edge').count(), graph.edges.length);
-  assert.equal(await page.locator('#graph .edge.data').count(), graph.edges.filter((edge) => edge.kind === 'data').length);
-  assert.equal(await page.locator('#graph .edge.control').count(), graph.edges.filter((edge) => edge.kind === 'control').length);
-  assert.deepEqual(await page.locator('#graph .node.scripted').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['load-table', 'profile-columns', 'write-report']);
-  assert.deepEqual(await page.locator('#graph .node.judgment.kind-step').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['choose-focus']);
+  assert.equal(
+    await page.locator('#graph .edge.data').count(),
+    graph.edges.filter((edge) => edge.kind === 'data').length,
+  );
+  assert.equal(
+    await page.locator('#graph .edge.control').count(),
+    graph.edges.filter((edge) => edge.kind === 'control').length,
+  );
+  assert.deepEqual(
+    await page
+      .locator('#graph .node.scripted')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))),
+    ['load-table', 'profile-columns', 'write-report'],
+  );
+  assert.deepEqual(
+    await page
+      .locator('#graph .node.judgment.kind-step')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))),
+    ['choose-focus'],
+  );
   assert.equal(await page.locator('.node[data-id="load-table"] .subtitle').textContent(), '⚙ scripts/load_table.py');
   assert.ok((await page.locator('#graph .edge-label').allTextContents()).includes('focus-column: string'));
   assert.equal(await page.locator('.node[data-id="input:csv-path"]').count(), 1);
@@ -86,20 +106,34 @@ test('AIP 0.5 step kinds get their own shapes; branch edges carry their values',
 test('problems are marked: error nodes, a broken stub for the dangling input, the cycle, a missing step', async () => {
   const graph = graphOf('mistakes/broken-procedure');
   await showGraph(graph);
-  const erroneous = await page.locator('#graph .node.has-error').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
+  const erroneous = await page
+    .locator('#graph .node.has-error')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
   assert.deepEqual(erroneous.sort(), ['publish#2']);
-  const warned = await page.locator('#graph .node.has-warning').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
+  const warned = await page
+    .locator('#graph .node.has-warning')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
   assert.deepEqual(warned.sort(), ['clean-data', 'fetch-data', 'summarise']);
   assert.equal(await page.locator('#graph .edge.cycle').count(), 2);
   assert.equal(await page.locator('#graph .broken-stub').count(), 1);
-  assert.equal(await page.locator('.node[data-id="clean-data"] .port.has-warning[data-port="raw_data"] .broken-stub').count(), 1);
-  assert.equal(await page.locator('.node[data-id="input:raw_data"]').count(), 0, 'a likely typo is not drawn as an external source');
+  assert.equal(
+    await page.locator('.node[data-id="clean-data"] .port.has-warning[data-port="raw_data"] .broken-stub').count(),
+    1,
+  );
+  assert.equal(
+    await page.locator('.node[data-id="input:raw_data"]').count(),
+    0,
+    'a likely typo is not drawn as an external source',
+  );
   assert.equal(await page.locator('#graph .node.kind-missing').count(), 1);
   assert.equal(await page.locator('#graph .edge.dangling').count(), 1);
   assert.match((await page.locator('#skill-problems').textContent())!, /error: `name` is "broken-procedur"/);
   await page.locator('.node[data-id="summarise"] .label').hover();
   await page.locator('#tooltip').waitFor();
-  assert.match((await page.locator('#tooltip').textContent())!, /does not exist in the skill folder\. \[missing_script\]/);
+  assert.match(
+    (await page.locator('#tooltip').textContent())!,
+    /does not exist in the skill folder\. \[missing_script\]/,
+  );
   await page.screenshot({ path: path.join(ARTIFACTS, 'broken-procedure.png') });
 });
 
@@ -118,17 +152,30 @@ test('clicking a node posts a reveal of its step; clicking a data edge reveals t
     const path = element as SVGPathElement;
     const point = path.getPointAtLength(path.getTotalLength() / 2);
     const matrix = path.getScreenCTM()!;
-    return { x: point.x * matrix.a + point.y * matrix.c + matrix.e, y: point.x * matrix.b + point.y * matrix.d + matrix.f };
+    return {
+      x: point.x * matrix.a + point.y * matrix.c + matrix.e,
+      y: point.x * matrix.b + point.y * matrix.d + matrix.f,
+    };
   });
   await page.mouse.click(middle.x, middle.y);
   assert.deepEqual((await posted()).slice(before + 1), [{ type: 'reveal', range: edge.range, file: graph.skill.file }]);
 });
 
 test('the editor cursor highlights its node; search finds a node by name; arrows move between nodes', async () => {
-  await page.evaluate(() => (window as unknown as { __send: (m: unknown) => void }).__send({ type: 'highlight', nodeId: 'profile-columns' }));
-  assert.deepEqual(await page.locator('#graph .node.current').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['profile-columns']);
+  await page.evaluate(() =>
+    (window as unknown as { __send: (m: unknown) => void }).__send({ type: 'highlight', nodeId: 'profile-columns' }),
+  );
+  assert.deepEqual(
+    await page
+      .locator('#graph .node.current')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))),
+    ['profile-columns'],
+  );
   await page.locator('#search').fill('write');
-  assert.deepEqual(await page.locator('#graph .node.found').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))), ['write-report']);
+  assert.deepEqual(
+    await page.locator('#graph .node.found').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id'))),
+    ['write-report'],
+  );
   await page.locator('#search').fill('');
   await page.locator('.node[data-id="load-table"]').focus();
   await page.keyboard.press('ArrowRight');
@@ -143,13 +190,18 @@ test('zoom and pan survive an update; unchanged structure keeps every position',
   await showGraph(graph);
   await page.locator('#zoom-in').click();
   const transform = await page.locator('#graph .viewport').getAttribute('transform');
-  const positions = await page.locator('#graph .node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('transform')));
+  const positions = await page
+    .locator('#graph .node')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('transform')));
   const edited = structuredClone(graph);
-  edited.nodes[2].label = edited.nodes[2].label; // same structure, new problems
+  // The same structure, new problems.
   edited.problems = [];
   await showGraph(edited);
   assert.equal(await page.locator('#graph .viewport').getAttribute('transform'), transform);
-  assert.deepEqual(await page.locator('#graph .node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('transform'))), positions);
+  assert.deepEqual(
+    await page.locator('#graph .node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('transform'))),
+    positions,
+  );
 });
 
 test('direction switch posts the choice and lays out top-down', async () => {
@@ -170,7 +222,10 @@ test('export: an SVG document and a PNG data URL are posted to the extension', a
   const before = (await posted()).length;
   await page.locator('#export-svg').click();
   await page.locator('#export-png').click();
-  await page.waitForFunction((count) => (window as unknown as { __posted: unknown[] }).__posted.length >= count + 2, before);
+  await page.waitForFunction(
+    (count) => (window as unknown as { __posted: unknown[] }).__posted.length >= count + 2,
+    before,
+  );
   const [svg, png] = (await posted()).slice(before) as { type: string; format: string; data: string }[];
   assert.equal(svg.format, 'svg');
   assert.match(svg.data, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
@@ -196,7 +251,8 @@ test('a large graph gets an overview; clicking it moves the view', async () => {
   assert.notEqual(await page.locator('#graph .viewport').getAttribute('transform'), before);
   await page.screenshot({ path: path.join(ARTIFACTS, 'large-40-steps.png') });
   await showGraph(graphOf('csv-report'));
-  // The view is still where the large graph left it; once fitted, a small graph is wholly in view and needs no overview.
+  // The view is still where the large graph left it; once fitted, a small graph is wholly in view and needs no
+  // overview.
   await page.locator('#fit').click();
   assert.equal(await page.locator('#overview').isVisible(), false, 'small graphs need no overview');
 });
@@ -209,7 +265,13 @@ test('themes: VS Code dark and high-contrast colours apply through CSS variables
     document.documentElement.style.setProperty('--vscode-editorWidget-background', '#252526');
   });
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(30, 30, 30)');
-  assert.equal(await page.locator('.node[data-id="load-table"] .shape').first().evaluate((shape) => getComputedStyle(shape).fill), 'rgb(37, 37, 38)');
+  assert.equal(
+    await page
+      .locator('.node[data-id="load-table"] .shape')
+      .first()
+      .evaluate((shape) => getComputedStyle(shape).fill),
+    'rgb(37, 37, 38)',
+  );
   await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report-dark.png') });
 });
 
@@ -220,7 +282,10 @@ test('compact nodes: a long name wraps onto two lines, a long type is abbreviate
   step.outputs[0].type = 'list[dict[str, ColumnStatistics]]';
   await showGraph(graph, 'DOWN');
   const node = page.locator('.node[data-id="profile-columns"]');
-  assert.deepEqual(await node.locator('.label tspan').allTextContents(), ['profile-every-column-of-', 'the-loaded-table-carefu…']);
+  assert.deepEqual(await node.locator('.label tspan').allTextContents(), [
+    'profile-every-column-of-',
+    'the-loaded-table-carefu…',
+  ]);
   assert.equal(await node.locator('title').first().textContent(), step.label);
   const port = node.locator(`.port[data-port="${step.outputs[0].name}"]`);
   assert.equal(await port.locator('text').textContent(), `${step.outputs[0].name}: list[…]`);
@@ -229,9 +294,17 @@ test('compact nodes: a long name wraps onto two lines, a long type is abbreviate
   const width = Number(await node.locator('.shape').first().getAttribute('width'));
   assert.ok(width < 'profile-every-column-of-'.length * 7 + 60, `node ${width} px wide`);
   // Top-down, inputs attach to the top edge and outputs to the bottom.
-  const circles = await node.locator('.port circle').evaluateAll((items) => items.map((item) => ({ input: item.closest('.port')!.classList.contains('input'), y: Number(item.getAttribute('cy')) })));
+  const circles = await node.locator('.port circle').evaluateAll((items) =>
+    items.map((item) => ({
+      input: item.closest('.port')!.classList.contains('input'),
+      y: Number(item.getAttribute('cy')),
+    })),
+  );
   const height = Number(await node.locator('.shape').first().getAttribute('height'));
-  assert.ok(circles.every((circle) => Math.abs(circle.y - (circle.input ? 0 : height)) <= 4), `${JSON.stringify(circles)} on a node ${height} px high`);
+  assert.ok(
+    circles.every((circle) => Math.abs(circle.y - (circle.input ? 0 : height)) <= 4),
+    `${JSON.stringify(circles)} on a node ${height} px high`,
+  );
   await page.screenshot({ path: path.join(ARTIFACTS, 'compact-top-down.png') });
 });
 
@@ -240,12 +313,20 @@ test('renders a MetaSkill composition: kinds, composed skills that open, guards,
   await showGraph(graph);
   assert.equal(await page.locator('#graph .node').count(), graph.nodes.length);
   assert.equal(await page.locator('#graph .edge.fallback').count(), 1);
-  assert.equal(await page.locator('#graph .edge.data').count(), graph.edges.filter((edge) => edge.kind === 'data').length);
+  assert.equal(
+    await page.locator('#graph .edge.data').count(),
+    graph.edges.filter((edge) => edge.kind === 'data').length,
+  );
   assert.equal(await page.locator('.node[data-id="scope"]').getAttribute('class'), 'node kind-user_input judgment');
   assert.equal(await page.locator('.node[data-id="metrics"] .subtitle').textContent(), '↗ csv-report');
   assert.equal(await page.locator('.node[data-id="digest"] .subtitle').textContent(), 'llm chat');
   // Binding edges end on the argument port they feed.
-  assert.deepEqual(await page.locator('.node[data-id="digest"] .port.input').evaluateAll((ports) => ports.map((port) => port.getAttribute('data-port'))), ['with.task']);
+  assert.deepEqual(
+    await page
+      .locator('.node[data-id="digest"] .port.input')
+      .evaluateAll((ports) => ports.map((port) => port.getAttribute('data-port'))),
+    ['with.task'],
+  );
   assert.ok((await page.locator('#graph .edge-label').allTextContents()).includes('with.task'));
   await page.locator('#fit').click();
   await page.locator('.node[data-id="metrics"] .open-skill').click();
@@ -253,7 +334,9 @@ test('renders a MetaSkill composition: kinds, composed skills that open, guards,
   assert.deepEqual(opened, [{ type: 'openSkill', file: path.join(EXAMPLES, 'csv-report', 'SKILL.md') }]);
   await page.screenshot({ path: path.join(ARTIFACTS, 'weekly-digest.png') });
   // A guard and route cases show under the step.
-  const broken = toGraphJson(analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, 'mistakes', 'broken-composition', 'SKILL.md')));
+  const broken = toGraphJson(
+    analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, 'mistakes', 'broken-composition', 'SKILL.md')),
+  );
   await showGraph(broken);
   assert.equal(await page.locator('.node[data-id="summary"] .badge').textContent(), "when {{ outputs.review }} != ''");
   assert.deepEqual(errors, []);
@@ -262,7 +345,12 @@ test('renders a MetaSkill composition: kinds, composed skills that open, guards,
 test('renders a skill+ flow: stages as clusters around their nodes, node kinds, tips and rules where they fire; a node opens its line in flow.py', async () => {
   const graph = graphOf('trip-planner');
   await showGraph(graph);
-  assert.deepEqual(await page.locator('#graph .cluster').evaluateAll((clusters) => clusters.map((cluster) => cluster.getAttribute('data-group'))), ['ask', 'research', 'decide']);
+  assert.deepEqual(
+    await page
+      .locator('#graph .cluster')
+      .evaluateAll((clusters) => clusters.map((cluster) => cluster.getAttribute('data-group'))),
+    ['ask', 'research', 'decide'],
+  );
   // Each node is drawn inside its stage's frame.
   const boxes = await page.evaluate(() =>
     [...document.querySelectorAll('#graph .node')].map((node) => {
@@ -274,15 +362,33 @@ test('renders a skill+ flow: stages as clusters around their nodes, node kinds, 
   for (const node of graph.nodes.filter((item) => item.group)) {
     const frame = await page.locator(`.cluster-box[data-group="${node.group}"]`).boundingBox();
     const box = boxes.find((item) => item.id === node.id)!;
-    assert.ok(frame && box.x >= frame.x - 1 && box.right <= frame.x + frame.width + 1 && box.y >= frame.y - 8 && box.bottom <= frame.y + frame.height + 1, `${node.id} inside ${node.group}`);
+    assert.ok(
+      frame &&
+        box.x >= frame.x - 1 &&
+        box.right <= frame.x + frame.width + 1 &&
+        box.y >= frame.y - 8 &&
+        box.bottom <= frame.y + frame.height + 1,
+      `${node.id} inside ${node.group}`,
+    );
   }
-  assert.deepEqual(await page.locator('#graph .node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('class')!.split(' ')[1])), graph.nodes.map((node) => `kind-${node.kind}`));
+  assert.deepEqual(
+    await page
+      .locator('#graph .node')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('class')!.split(' ')[1])),
+    graph.nodes.map((node) => `kind-${node.kind}`),
+  );
   assert.equal(await page.locator('.node.kind-fanout .shape.stacked').count(), 1);
-  assert.deepEqual(await page.locator('.node[data-id="stop-notes"] .badge').allTextContents(), ['tips: budget-travel', 'rules: cite, no-secrets!']);
+  assert.deepEqual(await page.locator('.node[data-id="stop-notes"] .badge').allTextContents(), [
+    'tips: budget-travel',
+    'rules: cite, no-secrets!',
+  ]);
   // The loop's back edge and exit, the branch's cases.
   assert.equal(await page.locator('.edge.control[data-from="fill"][data-to="refine"]').count(), 1);
-  assert.ok((await page.locator('#graph .edge-label').allTextContents()).some((label) => label.startsWith('until coverage')));
-  // Fit keeps names readable, which leaves part of this flow out of view: zoom out (the user's choice) until the last stage shows.
+  assert.ok(
+    (await page.locator('#graph .edge-label').allTextContents()).some((label) => label.startsWith('until coverage')),
+  );
+  // Fit keeps names readable, which leaves part of this flow out of view: zoom out (the user's choice) until the last
+  // stage shows.
   const title = page.locator('.cluster[data-group="decide"] .cluster-title');
   for (let step = 0; step < 10 && !(await inView(title)); step++) await page.keyboard.press('-');
   const before = (await posted()).length;
@@ -303,34 +409,66 @@ test('the context page: parts with their sizes, a bar of their shares, what was 
   contextPage.on('pageerror', (error) => pageErrors.push(String(error)));
   await contextPage.goto(`${served.url}context`);
   const sent = () => contextPage.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted);
-  await contextPage.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'));
+  await contextPage.waitForFunction(() =>
+    (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'),
+  );
   const analysis = analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, 'trip-planner', 'SKILL.md'));
-  const built = modelContext(analysis.skillplus!, analysis.text.slice(analysis.syntax!.body.start), 'trip-planner', { node: 'stop-notes', state: { budget: 'low' } });
+  const built = modelContext(analysis.skillplus!, analysis.text.slice(analysis.syntax!.body.start), 'trip-planner', {
+    node: 'stop-notes',
+    state: { budget: 'low' },
+  });
   assert.ok(!('error' in built));
-  const nodes = toGraphJson(analysis).nodes.filter((node) => node.kind !== 'external-input').map((node) => ({ id: node.id, kind: node.kind, ...(node.group ? { stage: node.group } : {}) }));
-  await contextPage.evaluate((message) => (window as unknown as { __send: (m: unknown) => void }).__send(message), { type: 'context', context: built, nodes });
+  const nodes = toGraphJson(analysis)
+    .nodes.filter((node) => node.kind !== 'external-input')
+    .map((node) => ({ id: node.id, kind: node.kind, ...(node.group ? { stage: node.group } : {}) }));
+  await contextPage.evaluate((message) => (window as unknown as { __send: (m: unknown) => void }).__send(message), {
+    type: 'context',
+    context: built,
+    nodes,
+  });
   await contextPage.locator('#summary', { hasText: 'at "stop-notes"' }).waitFor();
-  assert.deepEqual(await contextPage.locator('.part h2').evaluateAll((headings) => headings.map((heading) => heading.firstChild!.textContent)), built.parts.map((part) => part.title));
-  assert.deepEqual(await contextPage.locator('.part .size').allTextContents(), built.parts.map((part) => `${part.chars.toLocaleString('en')} chars · ~${part.tokens} tokens`));
+  assert.deepEqual(
+    await contextPage
+      .locator('.part h2')
+      .evaluateAll((headings) => headings.map((heading) => heading.firstChild!.textContent)),
+    built.parts.map((part) => part.title),
+  );
+  assert.deepEqual(
+    await contextPage.locator('.part .size').allTextContents(),
+    built.parts.map((part) => `${part.chars.toLocaleString('en')} chars · ~${part.tokens} tokens`),
+  );
   assert.equal(await contextPage.locator('#node').inputValue(), 'stop-notes');
   assert.deepEqual(JSON.parse(await contextPage.locator('#state').inputValue()), built.state);
-  assert.deepEqual(await contextPage.locator('#left-out li').allTextContents(), built.leftOut.map((item) => `${item.kind} ${item.id}: ${item.reason}`));
+  assert.deepEqual(
+    await contextPage.locator('#left-out li').allTextContents(),
+    built.leftOut.map((item) => `${item.kind} ${item.id}: ${item.reason}`),
+  );
   // The bar's segments share its width as the parts share the characters.
-  const widths = await contextPage.locator('#bar .segment').evaluateAll((segments) => segments.map((segment) => (segment as HTMLElement).getBoundingClientRect().width));
+  const widths = await contextPage
+    .locator('#bar .segment')
+    .evaluateAll((segments) => segments.map((segment) => (segment as HTMLElement).getBoundingClientRect().width));
   const total = widths.reduce((sum, width) => sum + width, 0);
-  built.parts.forEach((part, index) => assert.ok(Math.abs(widths[index] / total - part.chars / built.chars) < 0.01, part.title));
+  built.parts.forEach((part, index) =>
+    assert.ok(Math.abs(widths[index] / total - part.chars / built.chars) < 0.01, part.title),
+  );
   // A State that is not JSON is refused on the page; a good one is posted with the position.
   await contextPage.locator('#state').fill('{ budget: ');
   await contextPage.locator('#apply').click();
-  assert.match(await contextPage.locator('#form-error').textContent() ?? '', /not JSON/);
+  assert.match((await contextPage.locator('#form-error').textContent()) ?? '', /not JSON/);
   assert.equal((await sent()).filter((message) => message.type === 'compute').length, 0);
   await contextPage.locator('#state').fill('{"budget": "high"}');
   await contextPage.locator('#round').fill('2');
   await contextPage.locator('#apply').click();
-  assert.deepEqual((await sent()).filter((message) => message.type === 'compute'), [{ type: 'compute', node: 'stop-notes', state: { budget: 'high' }, round: 2 }]);
+  assert.deepEqual(
+    (await sent()).filter((message) => message.type === 'compute'),
+    [{ type: 'compute', node: 'stop-notes', state: { budget: 'high' }, round: 2 }],
+  );
   assert.equal(await contextPage.locator('#form-error').textContent(), '');
   await contextPage.locator('.part.soft-rule a.file').click();
-  assert.deepEqual((await sent()).filter((message) => message.type === 'open'), [{ type: 'open', file: 'rules/cite.md' }]);
+  assert.deepEqual(
+    (await sent()).filter((message) => message.type === 'open'),
+    [{ type: 'open', file: 'rules/cite.md' }],
+  );
   await contextPage.screenshot({ path: path.join(ARTIFACTS, 'context.png'), fullPage: true });
   await contextPage.close();
   assert.deepEqual(pageErrors, []);

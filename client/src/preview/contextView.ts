@@ -33,20 +33,29 @@ export class ContextViews implements vscode.Disposable {
     private readonly skillInfo: (uri: vscode.Uri) => Promise<SkillInfo | null>,
   ) {}
 
-  /** Opens the context of the skill+ package `from` belongs to, at `node` (else the node under the cursor, else a pick). */
+  /**
+   * Opens the context of the skill+ package `from` belongs to, at `node` (else the node under the cursor, else a pick).
+   */
   async open(from: vscode.Uri | undefined, node: string | undefined): Promise<void> {
     // The editor, for the node under its cursor when it shows that file.
     const editor = skillEditor();
     const info = from ? await this.skillInfo(from) : null;
     if (!from || !info || info.format !== 'skillplus') {
-      void vscode.window.showInformationMessage('Skillgraph: "what the model sees" is for skill+ packages; open a file of one.');
+      void vscode.window.showInformationMessage(
+        'Skillgraph: "what the model sees" is for skill+ packages; open a file of one.',
+      );
       return;
     }
     const skill = vscode.Uri.parse(info.skillFile);
     const graph = await this.graph(skill);
     if (!graph) return;
     const nodes = nodesOf(graph);
-    const chosen = node ?? (editor && editor.document.uri.toString() === from.toString() ? nodeAtCursor(graph, editor.document.uri.fsPath, editor.selection.active)?.id : undefined) ?? (await pick(nodes));
+    const chosen =
+      node ??
+      (editor && editor.document.uri.toString() === from.toString()
+        ? nodeAtCursor(graph, editor.document.uri.fsPath, editor.selection.active)?.id
+        : undefined) ??
+      (await pick(nodes));
     if (!chosen) return;
     const key = skill.toString();
     const existing = this.shown.get(key);
@@ -57,7 +66,12 @@ export class ContextViews implements vscode.Disposable {
       return;
     }
     const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel('skillgraph.context', `Model context: ${info.name ?? path.basename(path.dirname(skill.fsPath))}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [dist] });
+    const panel = vscode.window.createWebviewPanel(
+      'skillgraph.context',
+      `Model context: ${info.name ?? path.basename(path.dirname(skill.fsPath))}`,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, localResourceRoots: [dist] },
+    );
     panel.webview.html = contextHtml({
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'context.js')).toString(),
       styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'context-style.css')).toString(),
@@ -86,7 +100,11 @@ export class ContextViews implements vscode.Disposable {
   private async graph(skill: vscode.Uri): Promise<GraphJson | null> {
     // The server analyses open documents.
     await vscode.workspace.openTextDocument(skill);
-    return (await this.client()?.sendRequest<GraphJson | null>('skillgraph/graph', { uri: skill.toString() }).catch(() => null)) ?? null;
+    return (
+      (await this.client()
+        ?.sendRequest<GraphJson | null>('skillgraph/graph', { uri: skill.toString() })
+        .catch(() => null)) ?? null
+    );
   }
 
   private async update(skill: vscode.Uri, shown: Shown): Promise<void> {
@@ -95,9 +113,19 @@ export class ContextViews implements vscode.Disposable {
     if (!client || !graph) return;
     const nodes = nodesOf(graph);
     const result = await client
-      .sendRequest<ModelContext | { error: string } | null>('skillgraph/context', { uri: skill.toString(), node: shown.node, state: shown.state, ...(shown.event ? { event: shown.event } : {}), ...(shown.round ? { round: shown.round } : {}) })
+      .sendRequest<ModelContext | { error: string } | null>('skillgraph/context', {
+        uri: skill.toString(),
+        node: shown.node,
+        state: shown.state,
+        ...(shown.event ? { event: shown.event } : {}),
+        ...(shown.round ? { round: shown.round } : {}),
+      })
       .catch((error: Error) => ({ error: error.message }));
-    const message: ContextHostMessage = !result ? { type: 'error', message: 'The package could not be read.', nodes, node: shown.node } : 'error' in result ? { type: 'error', message: result.error, nodes, node: shown.node } : { type: 'context', context: result, nodes };
+    const message: ContextHostMessage = !result
+      ? { type: 'error', message: 'The package could not be read.', nodes, node: shown.node }
+      : 'error' in result
+        ? { type: 'error', message: result.error, nodes, node: shown.node }
+        : { type: 'context', context: result, nodes };
     await shown.panel.webview.postMessage(message);
   }
 
@@ -107,10 +135,15 @@ export class ContextViews implements vscode.Disposable {
 }
 
 function nodesOf(graph: GraphJson): ContextNode[] {
-  return graph.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').map((node) => ({ id: node.id, kind: node.kind, ...(node.group ? { stage: node.group } : {}) }));
+  return graph.nodes
+    .filter((node) => node.kind !== 'external-input' && node.kind !== 'missing')
+    .map((node) => ({ id: node.id, kind: node.kind, ...(node.group ? { stage: node.group } : {}) }));
 }
 
 async function pick(nodes: ContextNode[]): Promise<string | undefined> {
-  const chosen = await vscode.window.showQuickPick(nodes.map((node) => ({ label: node.id, description: `${node.kind}${node.stage ? ` in ${node.stage}` : ''}` })), { placeHolder: 'At which node? (what the model sees there)' });
+  const chosen = await vscode.window.showQuickPick(
+    nodes.map((node) => ({ label: node.id, description: `${node.kind}${node.stage ? ` in ${node.stage}` : ''}` })),
+    { placeHolder: 'At which node? (what the model sees there)' },
+  );
   return chosen?.label;
 }

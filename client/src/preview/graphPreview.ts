@@ -37,7 +37,10 @@ export class GraphPreviews implements vscode.Disposable {
     );
   }
 
-  /** The skill of the preview the user is looking at (the active one, else a visible one): commands run from it act on that skill. */
+  /**
+   * The skill of the preview the user is looking at (the active one, else a visible one): commands run from it act on
+   * that skill.
+   */
   shownSkill(): vscode.Uri | undefined {
     const panels = [...this.panels];
     const [key] = panels.find(([, panel]) => panel.active) ?? panels.find(([, panel]) => panel.visible) ?? [];
@@ -47,9 +50,12 @@ export class GraphPreviews implements vscode.Disposable {
   /** Opens (or shows) the preview of the skill a file belongs to (a SKILL.md, or any file of a skill+ package). */
   async open(from: vscode.Uri | undefined, toSide: boolean): Promise<void> {
     const info = from && path.basename(from.fsPath) !== 'SKILL.md' ? await this.skillInfo(from) : null;
-    const target = from && path.basename(from.fsPath) === 'SKILL.md' ? from : info ? vscode.Uri.parse(info.skillFile) : undefined;
+    const target =
+      from && path.basename(from.fsPath) === 'SKILL.md' ? from : info ? vscode.Uri.parse(info.skillFile) : undefined;
     if (!target) {
-      void vscode.window.showInformationMessage('Skillgraph: open a SKILL.md (or a file of a skill+ package) to preview its graph.');
+      void vscode.window.showInformationMessage(
+        'Skillgraph: open a SKILL.md (or a file of a skill+ package) to preview its graph.',
+      );
       return;
     }
     const key = target.toString();
@@ -87,11 +93,22 @@ export class GraphPreviews implements vscode.Disposable {
       case 'reveal': {
         // A skill+ node lives in the flow file; only files the drawn graph names are opened.
         const graph = this.lastGraph.get(uri.toString());
-        const named = !message.file || message.file === uri.fsPath || !!graph && [...graph.nodes, ...(graph.groups ?? [])].some((item) => item.file === message.file);
+        const named =
+          !message.file ||
+          message.file === uri.fsPath ||
+          (!!graph && [...graph.nodes, ...(graph.groups ?? [])].some((item) => item.file === message.file));
         if (!named) return;
         const document = await vscode.workspace.openTextDocument(message.file ? vscode.Uri.file(message.file) : uri);
-        const editor = await vscode.window.showTextDocument(document, { viewColumn: this.editorColumn(document.uri, panel), preserveFocus: false });
-        const range = new vscode.Range(message.range.start.line, message.range.start.character, message.range.end.line, message.range.end.character);
+        const editor = await vscode.window.showTextDocument(document, {
+          viewColumn: this.editorColumn(document.uri, panel),
+          preserveFocus: false,
+        });
+        const range = new vscode.Range(
+          message.range.start.line,
+          message.range.start.character,
+          message.range.end.line,
+          message.range.end.character,
+        );
         editor.selection = new vscode.Selection(range.start, range.end);
         editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
         keepFocusAfterReveal(panel, editor);
@@ -100,8 +117,13 @@ export class GraphPreviews implements vscode.Disposable {
       case 'openSkill': {
         // Only a skill the drawn graph names is opened.
         const graph = this.lastGraph.get(uri.toString());
-        const named = graph?.nodes.some((node) => node.skillFile === message.file || node.routes?.some((route) => route.skillFile === message.file));
-        if (named) await vscode.window.showTextDocument(vscode.Uri.file(message.file), { viewColumn: this.editorColumn(uri, panel) });
+        const named = graph?.nodes.some(
+          (node) => node.skillFile === message.file || node.routes?.some((route) => route.skillFile === message.file),
+        );
+        if (named)
+          await vscode.window.showTextDocument(vscode.Uri.file(message.file), {
+            viewColumn: this.editorColumn(uri, panel),
+          });
         return;
       }
       case 'context':
@@ -120,7 +142,9 @@ export class GraphPreviews implements vscode.Disposable {
   /** The column of an editor already showing the file, else the one next to the preview. */
   private editorColumn(uri: vscode.Uri, panel: vscode.WebviewPanel): vscode.ViewColumn {
     const shown = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.toString() === uri.toString());
-    return shown?.viewColumn ?? (panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+    return (
+      shown?.viewColumn ?? (panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One)
+    );
   }
 
   /** An edit in a skill's folder (its SKILL.md, or any file of a skill+ package) redraws that skill's preview. */
@@ -146,7 +170,9 @@ export class GraphPreviews implements vscode.Disposable {
     if (!panel || !client) return;
     // The server only analyses open documents.
     await vscode.workspace.openTextDocument(uri);
-    const graph = await client.sendRequest<GraphJson | null>('skillgraph/graph', { uri: uri.toString() }).catch(() => null);
+    const graph = await client
+      .sendRequest<GraphJson | null>('skillgraph/graph', { uri: uri.toString() })
+      .catch(() => null);
     if (!graph) return;
     this.lastGraph.set(uri.toString(), graph);
     const direction = this.context.workspaceState.get<DirectionChoice>(DIRECTION_KEY, 'auto');
@@ -168,15 +194,25 @@ export class GraphPreviews implements vscode.Disposable {
 
   /** Saves an export where the user chooses; the dialog asks before replacing, and the write is atomic. */
   private async export(uri: vscode.Uri, format: 'svg' | 'png', data: string): Promise<void> {
-    const suggested = vscode.Uri.file(path.join(path.dirname(uri.fsPath), `${path.basename(path.dirname(uri.fsPath))}-graph.${format}`));
-    const target = await vscode.window.showSaveDialog({ defaultUri: suggested, filters: format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] } });
+    const suggested = vscode.Uri.file(
+      path.join(path.dirname(uri.fsPath), `${path.basename(path.dirname(uri.fsPath))}-graph.${format}`),
+    );
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: suggested,
+      filters: format === 'svg' ? { SVG: ['svg'] } : { PNG: ['png'] },
+    });
     if (!target) return;
-    const bytes = format === 'svg' ? Buffer.from(data, 'utf8') : Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64');
+    const bytes =
+      format === 'svg'
+        ? Buffer.from(data, 'utf8')
+        : Buffer.from(data.replace(/^data:image\/png;base64,/, ''), 'base64');
     const temporary = `${target.fsPath}.${process.pid}.tmp`;
     try {
       fs.writeFileSync(temporary, bytes);
       fs.renameSync(temporary, target.fsPath);
-      void vscode.window.showInformationMessage(`Skillgraph: graph saved to ${vscode.workspace.asRelativePath(target)}.`);
+      void vscode.window.showInformationMessage(
+        `Skillgraph: graph saved to ${vscode.workspace.asRelativePath(target)}.`,
+      );
     } catch (error) {
       fs.rmSync(temporary, { force: true });
       void vscode.window.showErrorMessage(`Skillgraph: could not save the graph: ${(error as Error).message}`);

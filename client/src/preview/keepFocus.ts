@@ -9,13 +9,17 @@ import * as vscode from 'vscode';
  */
 const LATE_FOCUS_MS = 1000;
 
-/** Gives focus back to `editor` once if `panel` takes it again shortly after a click in the panel revealed something there. */
+/**
+ * Gives focus back to `editor` once if `panel` takes it again shortly after a click in the panel revealed something
+ * there.
+ */
 export function keepFocusAfterReveal(panel: vscode.WebviewPanel, editor: vscode.TextEditor): void {
   const until = Date.now() + LATE_FOCUS_MS;
   const listener = panel.onDidChangeViewState(() => {
     if (!panel.active) return;
     listener.dispose();
-    if (Date.now() <= until) void vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    if (Date.now() <= until)
+      void vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
   });
   setTimeout(() => listener.dispose(), LATE_FOCUS_MS);
 }

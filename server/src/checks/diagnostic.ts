@@ -16,6 +16,12 @@ export interface Diagnostic {
 }
 
 /** Builds a diagnostic with its rule's default severity. */
-export function diagnostic(code: RuleCode, file: string, span: Span, message: string, data?: Record<string, unknown>): Diagnostic {
+export function diagnostic(
+  code: RuleCode,
+  file: string,
+  span: Span,
+  message: string,
+  data?: Record<string, unknown>,
+): Diagnostic {
   return { code, severity: RULES[code].severity, message, file, span, ...(data ? { data } : {}) };
 }

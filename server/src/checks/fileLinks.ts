@@ -21,26 +21,56 @@ export interface LinkCheck {
  * resource. `label` names the target in messages ("The script
  * `scripts/a.py` of step "load""). Returns the absolute path when it exists.
  */
-export function checkLink(context: LinkCheck, target: string, span: Span, missingCode: RuleCode, label: string, out: Diagnostic[]): string | undefined {
+export function checkLink(
+  context: LinkCheck,
+  target: string,
+  span: Span,
+  missingCode: RuleCode,
+  label: string,
+  out: Diagnostic[],
+): string | undefined {
   const resolution = resolveSkillPath(context.fs, context.dir, target);
   switch (resolution.status) {
     case 'found':
       return resolution.absolute;
     case 'backslash':
-      out.push(diagnostic('backslash_path', context.file, span, `\`${target}\` uses backslashes; skills run on Linux and macOS too: write \`${target.replace(/\\/g, '/')}\`.`, { replacement: target.replace(/\\/g, '/') }));
+      out.push(
+        diagnostic(
+          'backslash_path',
+          context.file,
+          span,
+          `\`${target}\` uses backslashes; skills run on Linux and macOS too: write \`${target.replace(/\\/g, '/')}\`.`,
+          { replacement: target.replace(/\\/g, '/') },
+        ),
+      );
       return undefined;
     case 'escapes':
-      out.push(diagnostic('path_escapes_skill', context.file, span, `\`${target}\` points outside the skill folder; a skill must be self-contained, and Skillgraph does not follow it.`));
+      out.push(
+        diagnostic(
+          'path_escapes_skill',
+          context.file,
+          span,
+          `\`${target}\` points outside the skill folder; a skill must be self-contained, and Skillgraph does not follow it.`,
+        ),
+      );
       return undefined;
     case 'case_mismatch':
       out.push(
-        diagnostic('path_case_mismatch', context.file, span, `${label} exists only as \`${resolution.actual}\`: the case differs, which works on macOS and Windows but breaks on Linux.`, {
-          replacement: resolution.actual,
-        }),
+        diagnostic(
+          'path_case_mismatch',
+          context.file,
+          span,
+          `${label} exists only as \`${resolution.actual}\`: the case differs, which works on macOS and Windows but breaks on Linux.`,
+          {
+            replacement: resolution.actual,
+          },
+        ),
       );
       return undefined;
     case 'missing':
-      out.push(diagnostic(missingCode, context.file, span, `${label} does not exist in the skill folder.`, { path: target }));
+      out.push(
+        diagnostic(missingCode, context.file, span, `${label} does not exist in the skill folder.`, { path: target }),
+      );
       return undefined;
   }
 }
@@ -51,11 +81,24 @@ export function checkLink(context: LinkCheck, target: string, span: Span, missin
  * the `link` object, which the language server keeps, moved, while the
  * step's text is unchanged; they point at its span, so they move with it.
  */
-export function checkStepLink(context: LinkCheck, link: FileLink, missingCode: RuleCode, stepId: string, out: Diagnostic[]): void {
+export function checkStepLink(
+  context: LinkCheck,
+  link: FileLink,
+  missingCode: RuleCode,
+  stepId: string,
+  out: Diagnostic[],
+): void {
   let found = recalledOn<Diagnostic[]>(context.fs, 'step link', link);
   if (!found) {
     found = [];
-    checkLink(context, link.path, link.span, missingCode, `The ${link.role} \`${link.path}\` of step "${stepId}"`, found);
+    checkLink(
+      context,
+      link.path,
+      link.span,
+      missingCode,
+      `The ${link.role} \`${link.path}\` of step "${stepId}"`,
+      found,
+    );
     keepOn(context.fs, 'step link', link, found);
   }
   for (const diagnostic of found) out.push(diagnostic);
@@ -67,12 +110,21 @@ export function checkStepLink(context: LinkCheck, link: FileLink, missingCode: R
  * to, warns when those files link on to further files (agents read one level
  * of references reliably, not chains).
  */
-export function checkProseLinks(context: LinkCheck, text: TextLike, regions: Span[], declaredPaths: string[]): Diagnostic[] {
+export function checkProseLinks(
+  context: LinkCheck,
+  text: TextLike,
+  regions: Span[],
+  declaredPaths: string[],
+): Diagnostic[] {
   return checkMentionedPaths(context, findPathMentions(text, regions), new Set(declaredPaths));
 }
 
 /** `checkProseLinks` over mentions already found. */
-export function checkMentionedPaths(context: LinkCheck, mentions: readonly PathMention[], declared: ReadonlySet<string>): Diagnostic[] {
+export function checkMentionedPaths(
+  context: LinkCheck,
+  mentions: readonly PathMention[],
+  declared: ReadonlySet<string>,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const mention of mentions) {
     if (declared.has(mention.path)) continue;
@@ -86,19 +138,34 @@ export function checkMentionedPaths(context: LinkCheck, mentions: readonly PathM
 
 function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const absolute = checkLink(context, mention.path, mention.span, 'missing_file', `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``, diagnostics);
+  const absolute = checkLink(
+    context,
+    mention.path,
+    mention.span,
+    'missing_file',
+    `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``,
+    diagnostics,
+  );
   if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== path.resolve(context.file)) {
     const chained = linkedMarkdown(context, absolute);
     if (chained.length > 0) {
       diagnostics.push(
-        diagnostic('nested_reference', context.file, mention.span, `\`${mention.path}\` links on to ${chained.map((name) => `\`${name}\``).join(', ')}; agents follow references one level deep reliably, so link those files from SKILL.md directly.`),
+        diagnostic(
+          'nested_reference',
+          context.file,
+          mention.span,
+          `\`${mention.path}\` links on to ${chained.map((name) => `\`${name}\``).join(', ')}; agents follow references one level deep reliably, so link those files from SKILL.md directly.`,
+        ),
       );
     }
   }
   return diagnostics;
 }
 
-/** What a Markdown file links on to; a snapshot of the disk reads it once (a skill linking one guide from every section). */
+/**
+ * What a Markdown file links on to; a snapshot of the disk reads it once (a skill linking one guide from every
+ * section).
+ */
 function linkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
   const read = () => readLinkedMarkdown(context, markdownFile);
   return rememberedIn(context.fs, 'linked markdown', `${context.dir}\0${context.file}`, markdownFile, read);
@@ -110,9 +177,13 @@ function readLinkedMarkdown(context: LinkCheck, markdownFile: string): string[] 
   const names = new Set<string>();
   for (const mention of findPathMentions(read.text, [{ start: 0, end: read.text.length }])) {
     if (!mention.link || !mention.path.endsWith('.md')) continue;
-    const relative = path.posix.join(path.relative(context.dir, path.dirname(markdownFile)).split(path.sep).join('/'), mention.path);
+    const relative = path.posix.join(
+      path.relative(context.dir, path.dirname(markdownFile)).split(path.sep).join('/'),
+      mention.path,
+    );
     const resolution = resolveSkillPath(context.fs, context.dir, relative);
-    if (resolution.status === 'found' && path.resolve(resolution.absolute) !== path.resolve(context.file)) names.add(relative);
+    if (resolution.status === 'found' && path.resolve(resolution.absolute) !== path.resolve(context.file))
+      names.add(relative);
   }
   return [...names];
 }

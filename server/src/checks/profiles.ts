@@ -22,7 +22,17 @@ const CLAUDE_CODE_KEYS = [
   'paths',
   'shell',
 ];
-const VSCODE_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'argument-hint', 'user-invocable', 'disable-model-invocation', 'context'];
+const VSCODE_KEYS = [
+  'name',
+  'description',
+  'license',
+  'compatibility',
+  'metadata',
+  'argument-hint',
+  'user-invocable',
+  'disable-model-invocation',
+  'context',
+];
 /** What OpenSquilla's skill loader reads (its `SkillSpec` fields); it ignores any other key. */
 export const OPENSQUILLA_KEYS = [
   ...SPEC_KEYS,
@@ -60,13 +70,49 @@ export interface Profile {
 }
 
 export const PROFILES: Record<ProfileId, Profile> = {
-  agentskills: { id: 'agentskills', consumer: 'the Agent Skills specification', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: {} },
-  'claude-code': { id: 'claude-code', consumer: 'Claude Code', knownKeys: new Set(CLAUDE_CODE_KEYS), nameRequired: false, nestedMetadata: false, severities: { unknown_frontmatter_key: 'information' } },
-  // The upload validator is strict: it rejects unknown keys and values that are not strings where the spec asks for strings.
-  'claude-api': { id: 'claude-api', consumer: 'the Claude API upload', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: { unknown_frontmatter_key: 'error', portable_value: 'error' } },
-  codex: { id: 'codex', consumer: 'Codex', knownKeys: new Set(SPEC_KEYS), nameRequired: true, nestedMetadata: false, severities: {} },
+  agentskills: {
+    id: 'agentskills',
+    consumer: 'the Agent Skills specification',
+    knownKeys: new Set(SPEC_KEYS),
+    nameRequired: true,
+    nestedMetadata: false,
+    severities: {},
+  },
+  'claude-code': {
+    id: 'claude-code',
+    consumer: 'Claude Code',
+    knownKeys: new Set(CLAUDE_CODE_KEYS),
+    nameRequired: false,
+    nestedMetadata: false,
+    severities: { unknown_frontmatter_key: 'information' },
+  },
+  // The upload validator is strict: it rejects unknown keys and values that are not strings where the spec asks for
+  // strings.
+  'claude-api': {
+    id: 'claude-api',
+    consumer: 'the Claude API upload',
+    knownKeys: new Set(SPEC_KEYS),
+    nameRequired: true,
+    nestedMetadata: false,
+    severities: { unknown_frontmatter_key: 'error', portable_value: 'error' },
+  },
+  codex: {
+    id: 'codex',
+    consumer: 'Codex',
+    knownKeys: new Set(SPEC_KEYS),
+    nameRequired: true,
+    nestedMetadata: false,
+    severities: {},
+  },
   // VS Code (1.139) warns, rather than fails, when the name and the folder differ.
-  vscode: { id: 'vscode', consumer: "VS Code's skill validator", knownKeys: new Set(VSCODE_KEYS), nameRequired: true, nestedMetadata: false, severities: { name_mismatch: 'warning' } },
+  vscode: {
+    id: 'vscode',
+    consumer: "VS Code's skill validator",
+    knownKeys: new Set(VSCODE_KEYS),
+    nameRequired: true,
+    nestedMetadata: false,
+    severities: { name_mismatch: 'warning' },
+  },
   // OpenSquilla skips a skill only when its frontmatter does not load or has no string `name` (and over 256,000 bytes):
   // the spec's naming and length rules are portability advice there.
   opensquilla: {
@@ -75,7 +121,14 @@ export const PROFILES: Record<ProfileId, Profile> = {
     knownKeys: new Set(OPENSQUILLA_KEYS),
     nameRequired: true,
     nestedMetadata: true,
-    severities: { name_mismatch: 'warning', invalid_description: 'warning', invalid_compatibility: 'warning', invalid_license: 'warning', invalid_allowed_tools: 'warning', invalid_frontmatter_field: 'warning' },
+    severities: {
+      name_mismatch: 'warning',
+      invalid_description: 'warning',
+      invalid_compatibility: 'warning',
+      invalid_license: 'warning',
+      invalid_allowed_tools: 'warning',
+      invalid_frontmatter_field: 'warning',
+    },
   },
 };
 

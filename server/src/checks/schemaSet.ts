@@ -13,12 +13,23 @@ export const SCHEMAS = { frontmatter, aip03, aip05, composition } as const;
 
 /** Where a procedure schema defines one step. */
 export const STEP_POINTER = '#/$defs/step';
-/** The schemas whose step (of a procedure, of a MetaSkill's composition) is also exported on its own, under these names. */
+/**
+ * The schemas whose step (of a procedure, of a MetaSkill's composition) is also exported on its own, under these names.
+ */
 export const STEP_SCHEMAS = { aip03Step: aip03, aip05Step: aip05, compositionStep: composition } as const;
 
-/** An ajv that compiles as the analyzer needs: every error (not the first), with the data and schema node (for messages), strict. */
+/**
+ * An ajv that compiles as the analyzer needs: every error (not the first), with the data and schema node (for
+ * messages), strict.
+ */
 export function createAjv(options: { source?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, ...(options.source ? { code: { source: true } } : {}) });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    allowUnionTypes: true,
+    ...(options.source ? { code: { source: true } } : {}),
+  });
   // `x-code` ties a schema node to the diagnostic code its errors carry.
   ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
   return ajv;

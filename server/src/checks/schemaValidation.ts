@@ -7,14 +7,21 @@ import { diagnostic, type Diagnostic } from './diagnostic';
 import { isRuleCode, type RuleCode } from './rules';
 import * as precompiled from './schemaValidators.generated';
 
-type SchemaObject = Record<string, unknown> & { description?: string; properties?: Record<string, SchemaObject>; 'x-code'?: string };
+type SchemaObject = Record<string, unknown> & {
+  description?: string;
+  properties?: Record<string, SchemaObject>;
+  'x-code'?: string;
+};
 
 /** The validators compiled at build time, by the `$id` of their schema. */
-const validators = new Map<string, ValidateFunction>(Object.entries(precompiled.ids).map(([name, id]) => [id, precompiled[name as keyof typeof precompiled.ids]]));
+const validators = new Map<string, ValidateFunction>(
+  Object.entries(precompiled.ids).map(([name, id]) => [id, precompiled[name as keyof typeof precompiled.ids]]),
+);
 
 function validatorFor(schema: { $id?: string }): ValidateFunction {
   const validate = schema.$id ? validators.get(schema.$id) : undefined;
-  if (!validate) throw new Error(`no precompiled validator for the schema ${schema.$id ?? '(without $id)'}: add it to schemaSet.ts`);
+  if (!validate)
+    throw new Error(`no precompiled validator for the schema ${schema.$id ?? '(without $id)'}: add it to schemaSet.ts`);
   return validate;
 }
 
@@ -60,7 +67,10 @@ export function validateAgainstSchema(schema: { $id?: string }, value: unknown, 
   return diagnostics;
 }
 
-/** Steps a step validator passed, per validator: the unchanged steps of a procedure or a composition (the chunk cache hands back the same values) are not checked again. */
+/**
+ * Steps a step validator passed, per validator: the unchanged steps of a procedure or a composition (the chunk cache
+ * hands back the same values) are not checked again.
+ */
 const validSteps = new WeakMap<ValidateFunction, WeakSet<object>>();
 /** Step lists a step validator passed whole, per validator. */
 const validLists = new WeakMap<ValidateFunction, WeakSet<unknown[]>>();
@@ -77,12 +87,19 @@ function stepListOf(schema: { $id?: string; properties?: unknown }): StepList {
 
 /** What the fast check needs of a procedure schema: its steps' `minItems` and the validator of one step. */
 function stepList(schema: { $id?: string; properties?: unknown }): StepList {
-  const steps = (schema.properties as Record<string, SchemaObject> | undefined)?.steps as (SchemaObject & { minItems?: number; items?: { $ref?: string } }) | undefined;
+  const steps = (schema.properties as Record<string, SchemaObject> | undefined)?.steps as
+    (SchemaObject & { minItems?: number; items?: { $ref?: string } }) | undefined;
   // The items' validator is the one precompiled for what they refer to, if any.
   const ref = steps?.items?.$ref;
   const step = schema.$id && ref?.startsWith('#') ? validators.get(`${schema.$id}${ref}`) : undefined;
-  // Only a list that says nothing across its items but how many there must be can be checked item by item (`x-code` names a diagnostic code, it constrains nothing).
-  if (!steps || !step || Object.keys(steps).some((key) => !['type', 'minItems', 'items', 'description', 'x-code'].includes(key))) return undefined;
+  // Only a list that says nothing across its items but how many there must be can be checked item by item (`x-code`
+  // names a diagnostic code, it constrains nothing).
+  if (
+    !steps ||
+    !step ||
+    Object.keys(steps).some((key) => !['type', 'minItems', 'items', 'description', 'x-code'].includes(key))
+  )
+    return undefined;
   return { minItems: steps.minItems ?? 0, step };
 }
 
@@ -97,7 +114,12 @@ function validStepByStep(schema: { $id?: string }, validate: ValidateFunction, v
   const list = stepListOf(schema);
   if (!list || typeof value !== 'object' || value === null) return false;
   const steps = (value as { steps?: unknown }).steps;
-  if (!Array.isArray(steps) || steps.length < list.minItems || !validate({ ...value, steps: steps.slice(0, list.minItems) })) return false;
+  if (
+    !Array.isArray(steps) ||
+    steps.length < list.minItems ||
+    !validate({ ...value, steps: steps.slice(0, list.minItems) })
+  )
+    return false;
   let known = validSteps.get(list.step);
   if (!known) validSteps.set(list.step, (known = new WeakSet()));
   let lists = validLists.get(list.step);
@@ -128,17 +150,31 @@ const WRAPPERS = ['if', 'anyOf', 'oneOf', 'allOf', 'not'];
  */
 function innermost(errors: ErrorObject[]): ErrorObject[] {
   return errors.filter(
-    (error) => !WRAPPERS.includes(error.keyword) || !errors.some((other) => other !== error && !WRAPPERS.includes(other.keyword) && other.instancePath.startsWith(error.instancePath)),
+    (error) =>
+      !WRAPPERS.includes(error.keyword) ||
+      !errors.some(
+        (other) =>
+          other !== error && !WRAPPERS.includes(other.keyword) && other.instancePath.startsWith(error.instancePath),
+      ),
   );
 }
 
 function pathSegments(instancePath: string): string[] {
-  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return instancePath === ''
+    ? []
+    : instancePath
+        .slice(1)
+        .split('/')
+        .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function describePath(segments: string[], rootName: string): string {
   if (segments.length === 0) return rootName;
-  return '`' + segments.map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : (i > 0 ? '.' : '') + segment)).join('') + '`';
+  return (
+    '`' +
+    segments.map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : (i > 0 ? '.' : '') + segment)).join('') +
+    '`'
+  );
 }
 
 function codeFor(schemaNode: SchemaObject | undefined, target: SchemaTarget): RuleCode {
@@ -151,14 +187,19 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
   const where = describePath(segments, target.rootName);
   const parentSchema = error.parentSchema as SchemaObject | undefined;
   const reached = nodeAtPath(target.yaml, segments);
-  const valueSpan = (reached.depth === segments.length ? nodeSpan(target.yaml, reached.node) : undefined) ?? target.rootSpan;
+  const valueSpan =
+    (reached.depth === segments.length ? nodeSpan(target.yaml, reached.node) : undefined) ?? target.rootSpan;
 
   if (error.keyword === 'required') {
     const missing = String((error.params as { missingProperty: string }).missingProperty);
     const property = parentSchema?.properties?.[missing];
     const about = property?.description ? ` ${property.description}` : '';
     const code = segments.length === 0 && target.rootRequiredCode ? target.rootRequiredCode : codeFor(property, target);
-    return { code, span: parentAnchor(target, segments, reached), message: `${capitalize(where)} is missing the required key \`${missing}\`.${about}` };
+    return {
+      code,
+      span: parentAnchor(target, segments, reached),
+      message: `${capitalize(where)} is missing the required key \`${missing}\`.${about}`,
+    };
   }
   if (error.keyword === 'additionalProperties') {
     const extra = String((error.params as { additionalProperty: string }).additionalProperty);
@@ -172,7 +213,11 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
     };
   }
   const about = parentSchema?.description ? ` ${parentSchema.description}` : '';
-  return { code: codeFor(parentSchema, target), span: valueSpan, message: `${capitalize(where)} ${plainReason(error)}.${about}` };
+  return {
+    code: codeFor(parentSchema, target),
+    span: valueSpan,
+    message: `${capitalize(where)} ${plainReason(error)}.${about}`,
+  };
 }
 
 /** Where a missing key is reported: the parent's key, else the item's `name`, else the root anchor. */

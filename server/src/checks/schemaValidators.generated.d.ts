@@ -10,4 +10,7 @@ export declare const aip03Step: ValidateFunction;
 export declare const aip05Step: ValidateFunction;
 export declare const compositionStep: ValidateFunction;
 /** Each validator's schema `$id` (with the JSON pointer for a step), by export name. */
-export declare const ids: Record<'frontmatter' | 'aip03' | 'aip05' | 'composition' | 'aip03Step' | 'aip05Step' | 'compositionStep', string>;
+export declare const ids: Record<
+  'frontmatter' | 'aip03' | 'aip05' | 'composition' | 'aip03Step' | 'aip05Step' | 'compositionStep',
+  string
+>;

@@ -9,10 +9,35 @@ export type CheckFormat = (typeof CHECK_FORMATS)[number];
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
 
 export type Command =
-  | { command: 'check'; paths: string[]; format: CheckFormat; profile: ProfileId; catalog: string[]; maxWarnings?: number; jobs?: number }
+  | {
+      command: 'check';
+      paths: string[];
+      format: CheckFormat;
+      profile: ProfileId;
+      catalog: string[];
+      maxWarnings?: number;
+      jobs?: number;
+    }
   | { command: 'graph'; path: string; format: GraphFormat; profile: ProfileId; catalog: string[] }
-  | { command: 'context'; path: string; at: string; state?: string; event?: string; round?: number; tool?: string; format: (typeof CONTEXT_FORMATS)[number] }
-  | { command: 'compile'; path: string; to: CompileTarget; out?: string; force: boolean; profile: ProfileId; catalog: string[] }
+  | {
+      command: 'context';
+      path: string;
+      at: string;
+      state?: string;
+      event?: string;
+      round?: number;
+      tool?: string;
+      format: (typeof CONTEXT_FORMATS)[number];
+    }
+  | {
+      command: 'compile';
+      path: string;
+      to: CompileTarget;
+      out?: string;
+      force: boolean;
+      profile: ProfileId;
+      catalog: string[];
+    }
   | { command: 'help' }
   | { command: 'version' };
 
@@ -48,7 +73,8 @@ function take(argv: string[], index: number, flag: string): string {
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
   return value as T;
 }
 
@@ -57,7 +83,8 @@ export function parseArgs(argv: string[]): Command {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-v') return { command: 'version' };
   const [command, ...rest] = argv;
-  if (command !== 'check' && command !== 'graph' && command !== 'context' && command !== 'compile') throw new UsageError(`unknown command "${command}"`);
+  if (command !== 'check' && command !== 'graph' && command !== 'context' && command !== 'compile')
+    throw new UsageError(`unknown command "${command}"`);
   const context: { at?: string; state?: string; event?: string; round?: number; tool?: string } = {};
   const positional: string[] = [];
   let format: string | undefined;
@@ -70,7 +97,10 @@ export function parseArgs(argv: string[]): Command {
   const catalog: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = () => {
       if (inline !== undefined) return inline;
       i++;
@@ -79,7 +109,8 @@ export function parseArgs(argv: string[]): Command {
     if (flag === '--format' || flag === '-f') format = value();
     else if (flag === '--profile') {
       const name = value();
-      if (!isProfileId(name)) throw new UsageError(`--profile must be one of ${PROFILE_IDS.join(', ')} (got "${name}")`);
+      if (!isProfileId(name))
+        throw new UsageError(`--profile must be one of ${PROFILE_IDS.join(', ')} (got "${name}")`);
       profile = name;
     } else if (flag === '--max-warnings' && command === 'check') {
       const text = value();
@@ -93,23 +124,42 @@ export function parseArgs(argv: string[]): Command {
     else if (command === 'compile' && flag === '--to') to = value();
     else if (command === 'compile' && flag === '--out') out = value();
     else if (command === 'compile' && flag === '--force') force = true;
-    else if (command === 'context' && (flag === '--at' || flag === '--state' || flag === '--event' || flag === '--tool')) context[flag.slice(2) as 'at' | 'state' | 'event' | 'tool'] = value();
+    else if (
+      command === 'context' &&
+      (flag === '--at' || flag === '--state' || flag === '--event' || flag === '--tool')
+    )
+      context[flag.slice(2) as 'at' | 'state' | 'event' | 'tool'] = value();
     else if (command === 'context' && flag === '--round') {
       const text = value();
       if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--round needs a whole number of at least 1 (got "${text}")`);
       context.round = Number(text);
-    }
-    else if (flag === '--help' || flag === '-h') return { command: 'help' };
+    } else if (flag === '--help' || flag === '-h') return { command: 'help' };
     else if (flag.startsWith('-') && flag !== '-') throw new UsageError(`unknown option ${flag}`);
     else positional.push(arg);
   }
   if (command === 'check') {
-    return { command, paths: positional.length > 0 ? positional : ['.'], format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'), profile, catalog, ...(maxWarnings !== undefined ? { maxWarnings } : {}), ...(jobs !== undefined ? { jobs } : {}) };
+    return {
+      command,
+      paths: positional.length > 0 ? positional : ['.'],
+      format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'),
+      profile,
+      catalog,
+      ...(maxWarnings !== undefined ? { maxWarnings } : {}),
+      ...(jobs !== undefined ? { jobs } : {}),
+    };
   }
   if (positional.length !== 1) throw new UsageError(`${command} takes exactly one skill folder or SKILL.md`);
   if (command === 'compile') {
     if (to === undefined) throw new UsageError(`compile needs --to ${COMPILE_TARGETS.join('|')}`);
-    return { command, path: positional[0], to: oneOf(to, COMPILE_TARGETS, '--to'), ...(out !== undefined ? { out } : {}), force, profile, catalog };
+    return {
+      command,
+      path: positional[0],
+      to: oneOf(to, COMPILE_TARGETS, '--to'),
+      ...(out !== undefined ? { out } : {}),
+      force,
+      profile,
+      catalog,
+    };
   }
   if (command === 'context') {
     if (!context.at) throw new UsageError('context needs --at NODE');

@@ -7,7 +7,10 @@ import { ListingCache, NodeFileSystem, type FileSystem } from '../workspace/file
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { reportSkill, type SkillReport } from './reportedDiagnostic';
 
-/** Below this many skills a second thread saves nothing (measured on 2 cores: 300 skills slower, 1,000 even or slower, 2,000 0–15% faster, 10,000 1.8× faster). */
+/**
+ * Below this many skills a second thread saves nothing (measured on 2 cores: 300 skills slower, 1,000 even or slower,
+ * 2,000 0–15% faster, 10,000 1.8× faster).
+ */
 const PARALLEL_FROM = 2000;
 const MAX_AUTO_JOBS = 4;
 /** Skills handed to a thread at a time: large enough to keep messages rare, small enough to balance uneven skills. */
@@ -15,8 +18,11 @@ const BATCH = 16;
 /** The argument that makes the CLI's entry serve check batches in a thread instead of running a command. */
 export const CHECK_THREAD_FLAG = '--skillgraph-check-thread';
 
-/** worker_threads is loaded only by runs that start threads (it costs a one-skill run several milliseconds of start-up). */
+/**
+ * worker_threads is loaded only by runs that start threads (it costs a one-skill run several milliseconds of start-up).
+ */
 function workerThreads(): typeof WorkerThreads {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
   return require('node:worker_threads') as typeof WorkerThreads;
 }
 
@@ -40,7 +46,10 @@ export interface CheckOptions {
 
 /** One batch analysed on the calling thread: the same work whichever thread runs it. */
 function analyseBatch(fs: FileSystem, catalog: SkillCatalog, profile: ProfileId, batch: Batch): BatchDone {
-  return batch.map(({ index, found }) => ({ index, report: reportSkill(found, analyzeSkill(fs, found.file, { profile, catalog })) }));
+  return batch.map(({ index, found }) => ({
+    index,
+    report: reportSkill(found, analyzeSkill(fs, found.file, { profile, catalog })),
+  }));
 }
 
 /** How many threads a run of `skills` skills uses. */
@@ -76,7 +85,10 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
   const analyseHere = (batch: Batch) => analyseBatch(fs, catalog, options.profile, batch);
 
   const startWorker = () => {
-    const worker = new (workerThreads().Worker)(entry, { argv: [CHECK_THREAD_FLAG], workerData: { profile: options.profile, catalogRoots: options.catalogRoots } satisfies WorkerSetup });
+    const worker = new (workerThreads().Worker)(entry, {
+      argv: [CHECK_THREAD_FLAG],
+      workerData: { profile: options.profile, catalogRoots: options.catalogRoots } satisfies WorkerSetup,
+    });
     const inFlight: Batch[] = [];
     let started = false;
     const send = () => {

@@ -31,16 +31,31 @@ function runBundle(name: string): unknown {
   const bundle = path.join(__dirname, `${name}.js`);
   const cacheFile = path.join(__dirname, `${name}.cache`);
   const cachedData = writing ? undefined : readCache(cacheFile);
-  const script = new vm.Script(Module.wrap(readFileSync(bundle, 'utf8')), { filename: bundle, ...(cachedData ? { cachedData } : {}) });
+  const script = new vm.Script(Module.wrap(readFileSync(bundle, 'utf8')), {
+    filename: bundle,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const bundled = new Module(bundle, module);
   bundled.filename = bundle;
   if (writing) process.on('exit', () => writeFileSync(cacheFile, script.createCachedData()));
-  (script.runInThisContext() as (exports: unknown, require: (id: string) => unknown, module: Module, filename: string, dirname: string) => void)(bundled.exports, bundleRequire, bundled, bundle, __dirname);
+  (
+    script.runInThisContext() as (
+      exports: unknown,
+      require: (id: string) => unknown,
+      module: Module,
+      filename: string,
+      dirname: string,
+    ) => void
+  )(bundled.exports, bundleRequire, bundled, bundle, __dirname);
   return bundled.exports;
 }
 
-/** The require the bundles see: the cached bundles through runBundle, once each; anything else (Node's modules) as usual. */
+/**
+ * The require the bundles see: the cached bundles through runBundle, once each; anything else (Node's modules) as
+ * usual.
+ */
 function bundleRequire(id: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
   if (!CACHED.has(id)) return require(id);
   if (!loaded.has(id)) loaded.set(id, runBundle(path.basename(id, '.js')));
   return loaded.get(id);

@@ -32,9 +32,15 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
   const discovery = discoverSkills(fs, command.paths, process.cwd());
   for (const missing of discovery.missing) printErr(`skillgraph: ${missing}: no such file or folder\n`);
   if (discovery.missing.length > 0) return EXIT_USAGE;
-  for (const file of discovery.outside) printErr(`skillgraph: ${file} is not part of a skill (no SKILL.md in its folder or above); skipped\n`);
+  for (const file of discovery.outside)
+    printErr(`skillgraph: ${file} is not part of a skill (no SKILL.md in its folder or above); skipped\n`);
   // A hook passes whatever changed: files of no skill alone are nothing to check, not a mistake.
-  if (discovery.skills.length === 0 && discovery.misnamed.length === 0 && discovery.outside.length === command.paths.length) return EXIT_CLEAN;
+  if (
+    discovery.skills.length === 0 &&
+    discovery.misnamed.length === 0 &&
+    discovery.outside.length === command.paths.length
+  )
+    return EXIT_CLEAN;
   if (discovery.skills.length === 0 && discovery.misnamed.length === 0) {
     printErr(`skillgraph: no SKILL.md found under ${command.paths.join(', ')}\n`);
     return EXIT_USAGE;
@@ -64,7 +70,9 @@ async function runCheck(command: Extract<Command, { command: 'check' }>): Promis
   printOut(output);
   const counts = countBySeverity(report.diagnostics);
   if (command.format === 'text') {
-    printErr(`${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`);
+    printErr(
+      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`,
+    );
   }
   if (counts.error > 0) return EXIT_FINDINGS;
   if (command.maxWarnings !== undefined && counts.warning > command.maxWarnings) {
@@ -93,9 +101,17 @@ function runGraph(command: Extract<Command, { command: 'graph' }>): number {
   if (!found) return EXIT_USAGE;
   // Paths in the output read as reached from the argument, like `check` prints them.
   const shown = (target: string) => path.join(found.shownDir, path.relative(path.dirname(found.file), target));
-  const catalog = new SkillCatalog(fs, command.catalog.map((root) => path.resolve(root)));
+  const catalog = new SkillCatalog(
+    fs,
+    command.catalog.map((root) => path.resolve(root)),
+  );
   const graph = toGraphJson(analyzeSkill(fs, found.file, { profile: command.profile, catalog }), shown);
-  const output = command.format === 'mermaid' ? toMermaid(graph) : command.format === 'dot' ? toDot(graph) : JSON.stringify(graph, null, 2) + '\n';
+  const output =
+    command.format === 'mermaid'
+      ? toMermaid(graph)
+      : command.format === 'dot'
+        ? toDot(graph)
+        : JSON.stringify(graph, null, 2) + '\n';
   printOut(output);
   return EXIT_CLEAN;
 }
@@ -119,7 +135,13 @@ function runContext(command: Extract<Command, { command: 'context' }>): number {
     state = read;
   }
   const brief = analysis.syntax ? analysis.text.slice(analysis.syntax.body.start, analysis.syntax.body.end) : '';
-  const context = modelContext(analysis.skillplus, brief, analysis.name ?? path.basename(analysis.dir), { node: command.at, ...(state ? { state } : {}), ...(command.event ? { event: command.event } : {}), ...(command.round ? { round: command.round } : {}), ...(command.tool ? { tool: command.tool } : {}) });
+  const context = modelContext(analysis.skillplus, brief, analysis.name ?? path.basename(analysis.dir), {
+    node: command.at,
+    ...(state ? { state } : {}),
+    ...(command.event ? { event: command.event } : {}),
+    ...(command.round ? { round: command.round } : {}),
+    ...(command.tool ? { tool: command.tool } : {}),
+  });
   if ('error' in context) {
     printErr(`skillgraph: ${context.error}\n`);
     return EXIT_USAGE;
@@ -133,8 +155,15 @@ function runCompile(command: Extract<Command, { command: 'compile' }>): number {
   const found = skillFileOf(fs, command.path);
   if (!found) return EXIT_USAGE;
   const catalogRoots = command.catalog.map((root) => path.resolve(root));
-  const analysis = analyzeSkill(fs, found.file, { profile: command.profile, catalog: new SkillCatalog(fs, catalogRoots) });
-  if (targetsFor(analysis.format).includes(command.to) && command.out === undefined && SINGLE_FILE[command.to] === undefined) {
+  const analysis = analyzeSkill(fs, found.file, {
+    profile: command.profile,
+    catalog: new SkillCatalog(fs, catalogRoots),
+  });
+  if (
+    targetsFor(analysis.format).includes(command.to) &&
+    command.out === undefined &&
+    SINGLE_FILE[command.to] === undefined
+  ) {
     printErr(`skillgraph: --to ${command.to} makes a package of several files: give --out DIR\n`);
     return EXIT_USAGE;
   }
@@ -149,7 +178,9 @@ function runCompile(command: Extract<Command, { command: 'compile' }>): number {
     return EXIT_USAGE;
   }
   const lines = resultLines(result);
-  const findings = result.diagnostics.map((item) => toReported(item, path.relative(process.cwd(), item.file) || item.file, lines.of(item.file)));
+  const findings = result.diagnostics.map((item) =>
+    toReported(item, path.relative(process.cwd(), item.file) || item.file, lines.of(item.file)),
+  );
   printErr(formatText({ skills: [], diagnostics: findings }));
   const counts = countBySeverity(findings);
   if (counts.error > 0) {
@@ -162,7 +193,9 @@ function runCompile(command: Extract<Command, { command: 'compile' }>): number {
   }
   try {
     const written = writePackage(outDir, result.files, command.force);
-    printErr(`skillgraph: wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${command.out}${counts.warning > 0 ? ` (${counts.warning} to review, above)` : ''}\n`);
+    printErr(
+      `skillgraph: wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${command.out}${counts.warning > 0 ? ` (${counts.warning} to review, above)` : ''}\n`,
+    );
     return EXIT_CLEAN;
   } catch (error) {
     if (!(error instanceof WriteRefused)) throw error;
@@ -181,7 +214,9 @@ function readStateFile(file: string): Record<string, unknown> | string {
   }
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : `${file}: a State is a JSON object of field values`;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : `${file}: a State is a JSON object of field values`;
   } catch (error) {
     return `${file}: not JSON (${(error as Error).message})`;
   }

@@ -10,7 +10,10 @@ type Descriptor = 1 | 2;
 
 const streamed = new Set<Descriptor>();
 
-/** A reader that stops early (`skillgraph check | head`) closes the pipe: the run stops quietly, as other command-line tools do. */
+/**
+ * A reader that stops early (`skillgraph check | head`) closes the pipe: the run stops quietly, as other command-line
+ * tools do.
+ */
 function closedEarly(): never {
   process.exit(process.exitCode ?? 0);
 }

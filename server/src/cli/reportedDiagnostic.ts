@@ -39,12 +39,20 @@ export interface SkillReport {
  * kept, so memory grows with the findings, not with the workspace.
  */
 export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillReport {
-  const skill = { dir: path.dirname(found.display), ...(analysis.name !== undefined ? { name: analysis.name } : {}), format: analysis.format };
+  const skill = {
+    dir: path.dirname(found.display),
+    ...(analysis.name !== undefined ? { name: analysis.name } : {}),
+    format: analysis.format,
+  };
   if (analysis.diagnostics.length === 0) return { skill, diagnostics: [] };
   // A skill+ finding is in the package file it is about (flow.py, references/x.md), shown beside the SKILL.md path.
   const lines = new AnalysisLines(analysis);
-  const display = (file: string) => (file === analysis.file ? found.display : path.join(path.dirname(found.display), path.relative(analysis.dir, file)));
-  return { skill, diagnostics: analysis.diagnostics.map((item) => toReported(item, display(item.file), lines.of(item.file))) };
+  const display = (file: string) =>
+    file === analysis.file ? found.display : path.join(path.dirname(found.display), path.relative(analysis.dir, file));
+  return {
+    skill,
+    diagnostics: analysis.diagnostics.map((item) => toReported(item, display(item.file), lines.of(item.file))),
+  };
 }
 
 /** The whole report from each skill's part, in the order the skills were found. */
@@ -63,7 +71,13 @@ export function assembleReport(parts: SkillReport[], misnamed: FoundSkill[]): Ch
 }
 
 export function toReported(item: Diagnostic, display: string, lines: LineIndex): ReportedDiagnostic {
-  return { file: display, code: item.code, severity: item.severity, message: item.message, range: lines.rangeOf(item.span) };
+  return {
+    file: display,
+    code: item.code,
+    severity: item.severity,
+    message: item.message,
+    range: lines.rangeOf(item.span),
+  };
 }
 
 export function countBySeverity(diagnostics: ReportedDiagnostic[]): Record<Severity, number> {

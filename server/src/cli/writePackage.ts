@@ -6,11 +6,14 @@ export class WriteRefused extends Error {}
 
 /** A result's file path, checked (see isPackagePath), under the output folder. */
 function targetOf(outDir: string, relative: string): string {
-  if (!isPackagePath(relative)) throw new WriteRefused(`${relative}: this name would leave the output folder; nothing was written`);
+  if (!isPackagePath(relative))
+    throw new WriteRefused(`${relative}: this name would leave the output folder; nothing was written`);
   return path.join(outDir, ...relative.split('/'));
 }
 
-/** Whether `target`'s nearest existing folder is inside `root` (the output folder's real path) once links are followed. */
+/**
+ * Whether `target`'s nearest existing folder is inside `root` (the output folder's real path) once links are followed.
+ */
 function staysInside(root: string, target: string): boolean {
   let existing = path.dirname(target);
   while (!existsSync(existing)) existing = path.dirname(existing);
@@ -31,7 +34,9 @@ export function writePackage(outDir: string, files: CompiledFile[], force: boole
   const targets = files.map((file) => ({ file, target: targetOf(outDir, file.path) }));
   const existing = targets.filter(({ target }) => existsSync(target));
   if (existing.length > 0 && !force) {
-    throw new WriteRefused(`${existing.map(({ target }) => target).join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written (--force replaces ${existing.length === 1 ? 'it' : 'them'})`);
+    throw new WriteRefused(
+      `${existing.map(({ target }) => target).join(', ')} already exist${existing.length === 1 ? 's' : ''}; nothing was written (--force replaces ${existing.length === 1 ? 'it' : 'them'})`,
+    );
   }
   const createdDirs: string[] = [];
   const temporary: string[] = [];
@@ -51,7 +56,8 @@ export function writePackage(outDir: string, files: CompiledFile[], force: boole
     makeDir(outDir);
     const root = realpathSync(outDir);
     for (const { file, target } of targets) {
-      if (!staysInside(root, target)) throw new WriteRefused(`${file.path}: a link inside the output folder leads out of it; nothing was written`);
+      if (!staysInside(root, target))
+        throw new WriteRefused(`${file.path}: a link inside the output folder leads out of it; nothing was written`);
       makeDir(path.dirname(target));
       const temp = `${target}${suffix}.tmp`;
       temporary.push(temp);

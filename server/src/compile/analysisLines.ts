@@ -9,7 +9,10 @@ import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
  */
 export class AnalysisLines {
   private readonly indexes = new Map<string, LineIndex>();
-  /** The indexes of an earlier version of the skill's files, each made into this version's when first asked for (and then dropped, so versions do not chain). */
+  /**
+   * The indexes of an earlier version of the skill's files, each made into this version's when first asked for (and
+   * then dropped, so versions do not chain).
+   */
   private readonly earlier: Map<string, LineIndex>;
 
   constructor(
@@ -23,7 +26,10 @@ export class AnalysisLines {
     const key = file ?? this.analysis.file;
     let index = this.indexes.get(key);
     if (!index) {
-      index = LineIndex.after(this.earlier.get(key), key === this.analysis.file ? this.analysis.source : this.analysis.sources.get(key) ?? '');
+      index = LineIndex.after(
+        this.earlier.get(key),
+        key === this.analysis.file ? this.analysis.source : (this.analysis.sources.get(key) ?? ''),
+      );
       this.indexes.set(key, index);
       this.earlier.delete(key);
     }

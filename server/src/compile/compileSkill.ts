@@ -3,7 +3,14 @@ import type { SkillAnalysis } from '../analyze';
 import type { FileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
-import { hasErrors, SINGLE_FILE, targetsFor, type CompiledFile, type CompileResult, type CompileTarget } from './compiled';
+import {
+  hasErrors,
+  SINGLE_FILE,
+  targetsFor,
+  type CompiledFile,
+  type CompileResult,
+  type CompileTarget,
+} from './compiled';
 import { toGraphJson } from './graphJson';
 import { toDot, toMermaid } from './graphText';
 import { compositionToSop, sopToComposition } from './metaForms';
@@ -21,12 +28,31 @@ function plainFrontmatter(analysis: SkillAnalysis, name: string): Record<string,
   const { kind: _kind, composition: _composition, ...rest } = frontmatterOf(analysis);
   const metadata = rest.metadata;
   if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
-    const kept = Object.fromEntries(Object.entries(metadata as Record<string, unknown>).filter(([key, value]) => key !== 'aip' && key !== 'aip-version' && !key.startsWith('skillplus-') && typeof value === 'string'));
+    const kept = Object.fromEntries(
+      Object.entries(metadata as Record<string, unknown>).filter(
+        ([key, value]) =>
+          key !== 'aip' && key !== 'aip-version' && !key.startsWith('skillplus-') && typeof value === 'string',
+      ),
+    );
     if (Object.keys(kept).length > 0) rest.metadata = kept;
     else delete rest.metadata;
   }
   // MetaSkill-only keys would make an ordinary skill fail the Agent Skills rules.
-  if (analysis.metaPlan) for (const key of ['meta_priority', 'always', 'final_text_mode', 'triggers', 'description_zh', 'provenance', 'request_template', 'output_contract', 'eval_prompts', 'preference_keys', 'policy_tags']) delete rest[key];
+  if (analysis.metaPlan)
+    for (const key of [
+      'meta_priority',
+      'always',
+      'final_text_mode',
+      'triggers',
+      'description_zh',
+      'provenance',
+      'request_template',
+      'output_contract',
+      'eval_prompts',
+      'preference_keys',
+      'policy_tags',
+    ])
+      delete rest[key];
   return { ...rest, name };
 }
 
@@ -38,18 +64,32 @@ const DESCRIPTION_LIMIT = 1024;
  * MetaSkill may have one) is cut at a sentence end; the body already
  * holds it whole, and the cut is reported in the result.
  */
-function plainSkillFile(analysis: SkillAnalysis, name: string, body: string, outDir: string, findings: Diagnostic[]): CompiledFile {
+function plainSkillFile(
+  analysis: SkillAnalysis,
+  name: string,
+  body: string,
+  outDir: string,
+  findings: Diagnostic[],
+): CompiledFile {
   const frontmatter = plainFrontmatter(analysis, name);
   const description = frontmatter.description;
   if (typeof description === 'string' && description.length > DESCRIPTION_LIMIT) {
     const head = description.slice(0, DESCRIPTION_LIMIT);
     const sentence = Math.max(head.lastIndexOf('. '), head.lastIndexOf('。'));
-    frontmatter.description = sentence > DESCRIPTION_LIMIT / 2 ? head.slice(0, sentence + 1) : `${head.slice(0, DESCRIPTION_LIMIT - 1)}…`;
+    frontmatter.description =
+      sentence > DESCRIPTION_LIMIT / 2 ? head.slice(0, sentence + 1) : `${head.slice(0, DESCRIPTION_LIMIT - 1)}…`;
   }
   const content = skillFileText(frontmatter, body);
   if (frontmatter.description !== description) {
     const at = content.indexOf('\ndescription:') + 1;
-    findings.push(diagnostic('compile_todo', path.join(outDir, 'SKILL.md'), { start: at, end: at + 'description'.length }, `The source's description is ${String(description).length} characters; an Agent Skill's may have ${DESCRIPTION_LIMIT}, so it was cut at a sentence end (the body keeps it whole). Check that what is left still says when to use the skill.`));
+    findings.push(
+      diagnostic(
+        'compile_todo',
+        path.join(outDir, 'SKILL.md'),
+        { start: at, end: at + 'description'.length },
+        `The source's description is ${String(description).length} characters; an Agent Skill's may have ${DESCRIPTION_LIMIT}, so it was cut at a sentence end (the body keeps it whole). Check that what is left still says when to use the skill.`,
+      ),
+    );
   }
   return { path: 'SKILL.md', content };
 }
@@ -68,14 +108,31 @@ function resultCatalog(fs: FileSystem, analysis: SkillAnalysis, catalogRoots: st
  * carries them) and the drawings; other targets return the source's
  * errors and no files.
  */
-export function compileSkill(fs: FileSystem, analysis: SkillAnalysis, target: CompileTarget, outDir: string, catalogRoots: string[] = []): CompileResult {
+export function compileSkill(
+  fs: FileSystem,
+  analysis: SkillAnalysis,
+  target: CompileTarget,
+  outDir: string,
+  catalogRoots: string[] = [],
+): CompileResult {
   if (!targetsFor(analysis.format).includes(target)) {
-    throw new CompileRefused(`this skill reads as ${analysis.format}, which compiles to ${targetsFor(analysis.format).join(', ')}; not to ${target}`);
+    throw new CompileRefused(
+      `this skill reads as ${analysis.format}, which compiles to ${targetsFor(analysis.format).join(', ')}; not to ${target}`,
+    );
   }
-  if (target === 'ir') return singleFileResult(target, outDir, SINGLE_FILE.ir!, `${JSON.stringify(toSkillIr(analysis), null, 2)}\n`);
-  if (target === 'mermaid') return singleFileResult(target, outDir, SINGLE_FILE.mermaid!, toMermaid(toGraphJson(analysis)));
+  if (target === 'ir')
+    return singleFileResult(target, outDir, SINGLE_FILE.ir!, `${JSON.stringify(toSkillIr(analysis), null, 2)}\n`);
+  if (target === 'mermaid')
+    return singleFileResult(target, outDir, SINGLE_FILE.mermaid!, toMermaid(toGraphJson(analysis)));
   if (target === 'dot') return singleFileResult(target, outDir, SINGLE_FILE.dot!, toDot(toGraphJson(analysis)));
-  if (hasErrors(analysis)) return { target, outDir, files: [], diagnostics: analysis.diagnostics.filter((item) => item.severity === 'error'), texts: sourceTexts(analysis) };
+  if (hasErrors(analysis))
+    return {
+      target,
+      outDir,
+      files: [],
+      diagnostics: analysis.diagnostics.filter((item) => item.severity === 'error'),
+      texts: sourceTexts(analysis),
+    };
 
   const name = path.basename(outDir);
   const sources = sourceTexts(analysis);
@@ -83,27 +140,68 @@ export function compileSkill(fs: FileSystem, analysis: SkillAnalysis, target: Co
   if (target === 'aip') {
     const { files, findings } = proseToAip(analysis, outDir);
     const written = new Set(files.map((file) => file.path));
-    return checkedResult(target, outDir, [...files, ...keptFiles(fs, analysis, (file) => !written.has(file))], findings, sources, catalog);
+    return checkedResult(
+      target,
+      outDir,
+      [...files, ...keptFiles(fs, analysis, (file) => !written.has(file))],
+      findings,
+      sources,
+      catalog,
+    );
   }
   if (target === 'plain') {
     if (analysis.skillplus) {
       const keep = keptBySkillplusPlain(analysis.skillplus, analysis.dir);
       const findings: Diagnostic[] = [];
-      return checkedResult(target, outDir, [plainSkillFile(analysis, name, plainBodyFromSkillplus(analysis, analysis.skillplus), outDir, findings), ...keptFiles(fs, analysis, keep)], findings, sources, catalog);
+      return checkedResult(
+        target,
+        outDir,
+        [
+          plainSkillFile(analysis, name, plainBodyFromSkillplus(analysis, analysis.skillplus), outDir, findings),
+          ...keptFiles(fs, analysis, keep),
+        ],
+        findings,
+        sources,
+        catalog,
+      );
     }
     const body = analysis.metaPlan ? plainBodyFromMeta(analysis, analysis.metaPlan) : plainBodyFromProcedure(analysis);
     // An AIP package's source/ folder is its compiler's record; a plain skill keeps what it runs and reads.
     const findings: Diagnostic[] = [];
-    return checkedResult(target, outDir, [plainSkillFile(analysis, name, body, outDir, findings), ...keptFiles(fs, analysis, (file) => !file.startsWith('source/'))], findings, sources, catalog);
+    return checkedResult(
+      target,
+      outDir,
+      [
+        plainSkillFile(analysis, name, body, outDir, findings),
+        ...keptFiles(fs, analysis, (file) => !file.startsWith('source/')),
+      ],
+      findings,
+      sources,
+      catalog,
+    );
   }
   const plan = analysis.metaPlan!;
   if (target === 'meta_sop') {
     const { frontmatter, body, findings } = compositionToSop(analysis, plan);
     if (findings.length > 0) return { target, outDir, files: [], diagnostics: findings, texts: sources };
-    return checkedResult(target, outDir, [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }], [], sources, catalog);
+    return checkedResult(
+      target,
+      outDir,
+      [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }],
+      [],
+      sources,
+      catalog,
+    );
   }
   const { frontmatter, body } = sopToComposition(analysis, plan);
-  return checkedResult(target, outDir, [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }], [], sources, catalog);
+  return checkedResult(
+    target,
+    outDir,
+    [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }],
+    [],
+    sources,
+    catalog,
+  );
 }
 
 /**
@@ -111,6 +209,13 @@ export function compileSkill(fs: FileSystem, analysis: SkillAnalysis, target: Co
  * of an `aip` scaffold) exactly as compileSkill checks its own result: as
  * the skill it claims to be, where it would be written. Writes nothing.
  */
-export function checkRevision(fs: FileSystem, analysis: SkillAnalysis, target: CompileTarget, outDir: string, files: CompiledFile[], catalogRoots: string[] = []): CompileResult {
+export function checkRevision(
+  fs: FileSystem,
+  analysis: SkillAnalysis,
+  target: CompileTarget,
+  outDir: string,
+  files: CompiledFile[],
+  catalogRoots: string[] = [],
+): CompileResult {
   return checkedResult(target, outDir, files, [], sourceTexts(analysis), resultCatalog(fs, analysis, catalogRoots));
 }

@@ -46,7 +46,13 @@ export const SINGLE_FILE: Record<CompileTarget, string | undefined> = {
 /** Whether a result's file path stays inside its package: relative, `/`-separated, without `.`, `..` or empty parts. */
 export function isPackagePath(relative: string): boolean {
   const parts = relative.split('/');
-  return relative !== '' && !path.isAbsolute(relative) && !relative.includes('\\') && !relative.includes('\0') && !parts.some((part) => part === '' || part === '.' || part === '..');
+  return (
+    relative !== '' &&
+    !path.isAbsolute(relative) &&
+    !relative.includes('\\') &&
+    !relative.includes('\0') &&
+    !parts.some((part) => part === '' || part === '.' || part === '..')
+  );
 }
 
 /** One file of a result, by its path inside the output folder (`/`-separated). */
@@ -73,7 +79,10 @@ export interface CompileResult {
 /** A compiled file as it travels to an editor: text as text, anything else as base64. */
 export type WireFile = { path: string; text: string } | { path: string; base64: string };
 
-/** A result as the language server sends it (`skillgraph/compile`, `skillgraph/checkCompiled`): its files, and its findings with their file's URI and range. */
+/**
+ * A result as the language server sends it (`skillgraph/compile`, `skillgraph/checkCompiled`): its files, and its
+ * findings with their file's URI and range.
+ */
 export interface CompileAnswer {
   outDir: string;
   files: WireFile[];
@@ -90,7 +99,10 @@ export function hasErrors(result: Pick<CompileResult, 'diagnostics'>): boolean {
   return result.diagnostics.some((item) => item.severity === 'error');
 }
 
-/** A name an Agent Skill may have (lowercase words joined by single hyphens, at most 64 characters), made from any skill name. */
+/**
+ * A name an Agent Skill may have (lowercase words joined by single hyphens, at most 64 characters), made from any skill
+ * name.
+ */
 export function agentSkillName(name: string): string {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
@@ -108,5 +120,9 @@ export function agentSkillName(name: string): string {
  */
 export function defaultOutDir(skillDir: string, name: string | undefined, target: CompileTarget): string {
   const own = name && /^[\w.-]+$/.test(name) && name !== '.' && name !== '..' ? name : path.basename(skillDir);
-  return path.join(path.dirname(skillDir), `compiled-${target}`, target === 'aip' || target === 'plain' ? agentSkillName(own) : own);
+  return path.join(
+    path.dirname(skillDir),
+    `compiled-${target}`,
+    target === 'aip' || target === 'plain' ? agentSkillName(own) : own,
+  );
 }

@@ -65,7 +65,10 @@ export interface GraphJsonEdge {
   toPort?: string;
 }
 
-/** The graph as `skillgraph graph --format json` prints it and the server's `skillgraph/graph` returns it (schemas/graph.schema.json). */
+/**
+ * The graph as `skillgraph graph --format json` prints it and the server's `skillgraph/graph` returns it
+ * (schemas/graph.schema.json).
+ */
 export interface GraphJson {
   version: 1;
   skill: { name?: string; format: string; dir: string; file: string };
@@ -87,7 +90,15 @@ function composition(node: GraphNode, display: (file: string) => string): Partia
   const routes = node.skillRefs?.filter((ref) => ref.via === 'route') ?? [];
   return {
     ...(skill ? { skill: skill.name, ...(skill.file ? { skillFile: display(skill.file) } : {}) } : {}),
-    ...(routes.length > 0 ? { routes: routes.map((route) => ({ ...(route.when !== undefined ? { when: route.when } : {}), to: route.name, ...(route.file ? { skillFile: display(route.file) } : {}) })) } : {}),
+    ...(routes.length > 0
+      ? {
+          routes: routes.map((route) => ({
+            ...(route.when !== undefined ? { when: route.when } : {}),
+            to: route.name,
+            ...(route.file ? { skillFile: display(route.file) } : {}),
+          })),
+        }
+      : {}),
     ...(node.guard ? { when: node.guard.text } : {}),
   };
 }
@@ -119,7 +130,11 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     label: node.label,
     file: fileOf(node.nameSpan),
     range: lines.rangeOf(node.nameSpan),
-    extent: lines.rangeOf({ start: Math.min(node.span.start, node.nameSpan.start), end: Math.max(node.span.end, node.nameSpan.end), ...(node.span.file ? { file: node.span.file } : {}) }),
+    extent: lines.rangeOf({
+      start: Math.min(node.span.start, node.nameSpan.start),
+      end: Math.max(node.span.end, node.nameSpan.end),
+      ...(node.span.file ? { file: node.span.file } : {}),
+    }),
     ...(node.script ? { script: node.script.path } : {}),
     inputs: node.inputs.map(port),
     outputs: node.outputs.map(port),
@@ -128,7 +143,9 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     ...(node.description ? { description: node.description.text.trim() } : {}),
     ...composition(node, display),
     ...(node.group !== undefined ? { group: node.group } : {}),
-    ...(node.attachments && node.attachments.length > 0 ? { attachments: node.attachments.map((item) => ({ ...item, file: display(item.file) })) } : {}),
+    ...(node.attachments && node.attachments.length > 0
+      ? { attachments: node.attachments.map((item) => ({ ...item, file: display(item.file) })) }
+      : {}),
   }));
   const known = new Set(nodes.map((node) => node.id));
   // A reference to no step still gets drawn: to or from a `missing` node, as a dangling edge.
@@ -137,7 +154,16 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       if (known.has(end) || !edge.span) continue;
       known.add(end);
       const range = lines.rangeOf(edge.span);
-      nodes.push({ id: end, kind: 'missing', label: end, file: fileOf(edge.span), range, extent: range, inputs: [], outputs: [] });
+      nodes.push({
+        id: end,
+        kind: 'missing',
+        label: end,
+        file: fileOf(edge.span),
+        range,
+        extent: range,
+        inputs: [],
+        outputs: [],
+      });
     }
   }
   const missing = new Set(nodes.filter((node) => node.kind === 'missing').map((node) => node.id));
@@ -148,11 +174,20 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       to: edge.to,
       kind: edge.kind,
       ...(edge.label !== undefined ? { label: edge.label } : {}),
-      ...(edge.producer?.type ?? edge.consumer?.type ? { type: (edge.producer?.type ?? edge.consumer?.type)! } : {}),
-      ...(edge.span ? { range: lines.rangeOf(edge.span), ...(edge.span.file && edge.span.file !== analysis.file ? { file: fileOf(edge.span) } : {}) } : {}),
+      ...((edge.producer?.type ?? edge.consumer?.type) ? { type: (edge.producer?.type ?? edge.consumer?.type)! } : {}),
+      ...(edge.span
+        ? {
+            range: lines.rangeOf(edge.span),
+            ...(edge.span.file && edge.span.file !== analysis.file ? { file: fileOf(edge.span) } : {}),
+          }
+        : {}),
       ...(missing.has(edge.from) || missing.has(edge.to) ? { dangling: true } : {}),
-      ...(edge.kind === 'data' && edge.producer && edge.producer.name !== edge.label ? { fromPort: edge.producer.name } : {}),
-      ...(edge.kind === 'data' && edge.consumer && edge.consumer.name !== edge.label ? { toPort: edge.consumer.name } : {}),
+      ...(edge.kind === 'data' && edge.producer && edge.producer.name !== edge.label
+        ? { fromPort: edge.producer.name }
+        : {}),
+      ...(edge.kind === 'data' && edge.consumer && edge.consumer.name !== edge.label
+        ? { toPort: edge.consumer.name }
+        : {}),
     }));
   const externalNames = new Set<string>();
   for (const input of model.externalInputs) {
@@ -160,18 +195,51 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     if (!externalNames.has(input.name)) {
       externalNames.add(input.name);
       const range = lines.rangeOf(input.nameSpan);
-      nodes.push({ id, kind: 'external-input', label: input.name, file: fileOf(input.nameSpan), range, extent: range, inputs: [], outputs: [port(input)] });
+      nodes.push({
+        id,
+        kind: 'external-input',
+        label: input.name,
+        file: fileOf(input.nameSpan),
+        range,
+        extent: range,
+        inputs: [],
+        outputs: [port(input)],
+      });
     }
     // A MetaSkill input is labelled with the argument it feeds, as its bindings are.
     const label = input.feeds ?? input.name;
-    edges.push({ from: id, to: input.nodeId, kind: 'data', label, ...(input.type ? { type: input.type } : {}), range: lines.rangeOf(input.nameSpan), ...(input.nameSpan.file && input.nameSpan.file !== analysis.file ? { file: fileOf(input.nameSpan) } : {}), ...(label !== input.name ? { fromPort: input.name } : {}) });
+    edges.push({
+      from: id,
+      to: input.nodeId,
+      kind: 'data',
+      label,
+      ...(input.type ? { type: input.type } : {}),
+      range: lines.rangeOf(input.nameSpan),
+      ...(input.nameSpan.file && input.nameSpan.file !== analysis.file ? { file: fileOf(input.nameSpan) } : {}),
+      ...(label !== input.name ? { fromPort: input.name } : {}),
+    });
   }
   return {
     version: 1,
-    skill: { ...(model.name !== undefined ? { name: model.name } : {}), format: model.format, dir: display(analysis.dir), file },
+    skill: {
+      ...(model.name !== undefined ? { name: model.name } : {}),
+      format: model.format,
+      dir: display(analysis.dir),
+      file,
+    },
     nodes,
     edges,
-    ...(model.groups && model.groups.length > 0 ? { groups: model.groups.map((group) => ({ id: group.id, label: group.label, ...(group.description ? { description: group.description } : {}), file: fileOf(group.span), range: lines.rangeOf(group.span) })) } : {}),
+    ...(model.groups && model.groups.length > 0
+      ? {
+          groups: model.groups.map((group) => ({
+            id: group.id,
+            label: group.label,
+            ...(group.description ? { description: group.description } : {}),
+            file: fileOf(group.span),
+            range: lines.rangeOf(group.span),
+          })),
+        }
+      : {}),
     problems: graphProblems(analysis, lines, display, (node) => ids.get(node) ?? node.id),
   };
 }

@@ -22,14 +22,20 @@ export interface GraphProblem {
 }
 
 /** Whether the problem at `at` is inside `span` (in the same file: spans without one are in SKILL.md). */
-const within = (span: Span, at: Span & { file: string }, skillFile: string) => (span.file ?? skillFile) === at.file && span.start <= at.start && at.start < Math.max(span.end, span.start + 1);
+const within = (span: Span, at: Span & { file: string }, skillFile: string) =>
+  (span.file ?? skillFile) === at.file && span.start <= at.start && at.start < Math.max(span.end, span.start + 1);
 
 /**
  * Places each diagnostic on the nodes, ports and edges it is about, so the
  * preview can mark them. `idOf` gives each node's id in the drawing (unique
  * even when step names are not).
  */
-export function graphProblems(analysis: SkillAnalysis, lines: AnalysisLines, display: (file: string) => string, idOf: (node: GraphNode) => string): GraphProblem[] {
+export function graphProblems(
+  analysis: SkillAnalysis,
+  lines: AnalysisLines,
+  display: (file: string) => string,
+  idOf: (node: GraphNode) => string,
+): GraphProblem[] {
   const nodes = analysis.model.nodes;
   return analysis.diagnostics.map((item) => ({
     file: display(item.file),
@@ -41,7 +47,13 @@ export function graphProblems(analysis: SkillAnalysis, lines: AnalysisLines, dis
   }));
 }
 
-function targetsOf(nodes: GraphNode[], at: Span & { file: string }, skillFile: string, data: Record<string, unknown> | undefined, idOf: (node: GraphNode) => string): ProblemTarget[] {
+function targetsOf(
+  nodes: GraphNode[],
+  at: Span & { file: string },
+  skillFile: string,
+  data: Record<string, unknown> | undefined,
+  idOf: (node: GraphNode) => string,
+): ProblemTarget[] {
   const inside = (span: Span) => within(span, at, skillFile);
   const cycle = data?.cycle;
   if (Array.isArray(cycle)) {
@@ -50,7 +62,8 @@ function targetsOf(nodes: GraphNode[], at: Span & { file: string }, skillFile: s
   }
   for (const node of nodes) {
     for (const port of [...node.inputs, ...node.outputs]) {
-      if (inside(port.nameSpan) || (port.typeSpan && inside(port.typeSpan))) return [{ kind: 'port', node: idOf(node), name: port.name, direction: port.direction }];
+      if (inside(port.nameSpan) || (port.typeSpan && inside(port.typeSpan)))
+        return [{ kind: 'port', node: idOf(node), name: port.name, direction: port.direction }];
     }
     const ref = node.controlRefs.find((candidate) => inside(candidate.span));
     if (ref) {
@@ -58,6 +71,7 @@ function targetsOf(nodes: GraphNode[], at: Span & { file: string }, skillFile: s
       return [{ kind: 'edge', from: dependency ? ref.target : idOf(node), to: dependency ? idOf(node) : ref.target }];
     }
   }
-  const node = nodes.find((candidate) => inside(candidate.nameSpan)) ?? nodes.find((candidate) => inside(candidate.span));
+  const node =
+    nodes.find((candidate) => inside(candidate.nameSpan)) ?? nodes.find((candidate) => inside(candidate.span));
   return node ? [{ kind: 'node', id: idOf(node) }] : [];
 }

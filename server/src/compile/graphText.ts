@@ -32,8 +32,15 @@ const MERMAID_SHAPES: Record<string, [string, string]> = {
 };
 
 /** The nodes of each group (a skill+ stage) in order, and those in none. */
-function grouped(graph: GraphJson): { groups: { id: string; label: string; nodes: GraphJson['nodes'] }[]; rest: GraphJson['nodes'] } {
-  const groups = (graph.groups ?? []).map((group) => ({ id: group.id, label: group.label, nodes: graph.nodes.filter((node) => node.group === group.id) }));
+function grouped(graph: GraphJson): {
+  groups: { id: string; label: string; nodes: GraphJson['nodes'] }[];
+  rest: GraphJson['nodes'];
+} {
+  const groups = (graph.groups ?? []).map((group) => ({
+    id: group.id,
+    label: group.label,
+    nodes: graph.nodes.filter((node) => node.group === group.id),
+  }));
   const known = new Set(groups.map((group) => group.id));
   return { groups, rest: graph.nodes.filter((node) => node.group === undefined || !known.has(node.group)) };
 }
@@ -88,7 +95,9 @@ export function toDot(graph: GraphJson): string {
   const lines = [`digraph ${dotString(graph.skill.name ?? 'skill')} {`, '  rankdir=LR;', '  node [shape=box];'];
   const declare = (node: GraphJson['nodes'][number], indent: string) => {
     const shape = DOT_SHAPES[node.kind];
-    lines.push(`${indent}${dotString(node.id)} [label=${dotString(nodeText(node))}${shape ? `, shape=${shape}` : ''}];`);
+    lines.push(
+      `${indent}${dotString(node.id)} [label=${dotString(nodeText(node))}${shape ? `, shape=${shape}` : ''}];`,
+    );
   };
   const { groups, rest } = grouped(graph);
   groups.forEach((group, i) => {
@@ -99,10 +108,13 @@ export function toDot(graph: GraphJson): string {
   for (const node of rest) declare(node, '  ');
   for (const edge of graph.edges) {
     const attributes: string[] = [];
-    if (edge.label !== undefined) attributes.push(`label=${dotString(edge.type ? `${edge.label}: ${edge.type}` : edge.label)}`);
+    if (edge.label !== undefined)
+      attributes.push(`label=${dotString(edge.type ? `${edge.label}: ${edge.type}` : edge.label)}`);
     if (edge.kind === 'data') attributes.push('style=dashed');
     if (edge.kind === 'fallback') attributes.push('style=dotted');
-    lines.push(`  ${dotString(edge.from)} -> ${dotString(edge.to)}${attributes.length > 0 ? ` [${attributes.join(', ')}]` : ''};`);
+    lines.push(
+      `  ${dotString(edge.from)} -> ${dotString(edge.to)}${attributes.length > 0 ? ` [${attributes.join(', ')}]` : ''};`,
+    );
   }
   lines.push('}');
   return lines.join('\n') + '\n';

@@ -11,7 +11,9 @@ const SOP_KEYS = new Set(['id', 'kind', 'skill', 'depends_on', 'with']);
 
 /** A step's `with` arguments as the runtime reads them (flat strings). */
 function withArguments(step: MetaStep): [string, string][] {
-  return step.templates.filter((template) => /^with\.[A-Za-z_]\w*$/.test(template.argument)).map((template) => [template.argument.slice(5), template.source.value]);
+  return step.templates
+    .filter((template) => /^with\.[A-Za-z_]\w*$/.test(template.argument))
+    .map((template) => [template.argument.slice(5), template.source.value]);
 }
 
 /** What of a composition step an SOP cannot express, each at the key that says it. */
@@ -22,13 +24,26 @@ function inexpressible(analysis: SkillAnalysis, step: MetaStep): Diagnostic[] {
     found.push(diagnostic('compile_unsupported', analysis.file, span, message));
   };
   for (const entry of mapEntries(step.node)) {
-    if (!SOP_KEYS.has(entry.key)) fail(entry.keyNode, `\`${entry.key}\` of step \`${step.id}\` has no SOP form (a phase says only the skill, its kind, its arguments and what it depends on), so \`meta_sop\` would lose it.`);
+    if (!SOP_KEYS.has(entry.key))
+      fail(
+        entry.keyNode,
+        `\`${entry.key}\` of step \`${step.id}\` has no SOP form (a phase says only the skill, its kind, its arguments and what it depends on), so \`meta_sop\` would lose it.`,
+      );
   }
-  if (step.kind !== 'agent' && step.kind !== 'skill_exec') fail(valueOf(step.node, 'kind'), `Step \`${step.id}\` is \`${step.kind}\`; an SOP invocation runs only \`as agent\` or \`as skill_exec\`.`);
+  if (step.kind !== 'agent' && step.kind !== 'skill_exec')
+    fail(
+      valueOf(step.node, 'kind'),
+      `Step \`${step.id}\` is \`${step.kind}\`; an SOP invocation runs only \`as agent\` or \`as skill_exec\`.`,
+    );
   const args = valueOf(step.node, 'with');
   for (const entry of isMap(args) ? mapEntries(args) : []) {
-    if (!isScalar(entry.value) || typeof entry.value.value !== 'string') fail(entry.keyNode, `\`with.${entry.key}\` of step \`${step.id}\` is not a string; an SOP argument is one line or a \`|\` block of text.`);
-    else if (!/^[A-Za-z_]\w*$/.test(entry.key)) fail(entry.keyNode, `\`with.${entry.key}\`: an SOP argument's key is a plain word.`);
+    if (!isScalar(entry.value) || typeof entry.value.value !== 'string')
+      fail(
+        entry.keyNode,
+        `\`with.${entry.key}\` of step \`${step.id}\` is not a string; an SOP argument is one line or a \`|\` block of text.`,
+      );
+    else if (!/^[A-Za-z_]\w*$/.test(entry.key))
+      fail(entry.keyNode, `\`with.${entry.key}\`: an SOP argument's key is a plain word.`);
   }
   return found;
 }
@@ -49,27 +64,54 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((
  * any other names its dependencies. What an SOP cannot say is an error
  * at its key, and nothing is compiled.
  */
-export function compositionToSop(analysis: SkillAnalysis, plan: MetaPlan): { frontmatter: Record<string, unknown>; body: string; findings: Diagnostic[] } {
+export function compositionToSop(
+  analysis: SkillAnalysis,
+  plan: MetaPlan,
+): { frontmatter: Record<string, unknown>; body: string; findings: Diagnostic[] } {
   const findings = plan.steps.flatMap((step) => inexpressible(analysis, step));
   const phases: MetaStep[][] = [];
   for (const step of stepsInOrder(plan)) {
     const last = phases[phases.length - 1];
     const deps = step.dependsOn.map((item) => item.value);
-    if (last && sameSet(last[0].dependsOn.map((item) => item.value), deps)) last.push(step);
+    if (
+      last &&
+      sameSet(
+        last[0].dependsOn.map((item) => item.value),
+        deps,
+      )
+    )
+      last.push(step);
     else phases.push([step]);
   }
-  const lines = [`# ${titleOf(analysis)}`, '', 'OpenSquilla compiles the phases below into a plan: each phase runs after the one before, unless it names what it depends on.', ''];
+  const lines = [
+    `# ${titleOf(analysis)}`,
+    '',
+    'OpenSquilla compiles the phases below into a plan: each phase runs after the one before, unless it names what it depends on.',
+    '',
+  ];
   phases.forEach((phase, index) => {
     const deps = phase[0].dependsOn.map((item) => item.value);
     const previous = index > 0 ? phases[index - 1].map((step) => step.id) : [];
-    const annotations = [...(phase.length > 1 ? ['parallel'] : []), ...(deps.length > 0 && !sameSet(deps, previous) ? [`depends_on: [${deps.join(', ')}]`] : [])];
-    const title = phase.length === 1 ? phase[0].label ?? phase[0].id : phase.map((step) => step.label ?? step.id).join(', ');
-    lines.push(`## Phase ${index + 1}: ${title.replace(/[[\]]/g, '')}${annotations.length > 0 ? ` [${annotations.join('; ')}]` : ''}`);
+    const annotations = [
+      ...(phase.length > 1 ? ['parallel'] : []),
+      ...(deps.length > 0 && !sameSet(deps, previous) ? [`depends_on: [${deps.join(', ')}]`] : []),
+    ];
+    const title =
+      phase.length === 1 ? (phase[0].label ?? phase[0].id) : phase.map((step) => step.label ?? step.id).join(', ');
+    lines.push(
+      `## Phase ${index + 1}: ${title.replace(/[[\]]/g, '')}${annotations.length > 0 ? ` [${annotations.join('; ')}]` : ''}`,
+    );
     for (const step of phase) {
       const args = withArguments(step);
       const skill = `\`${step.skill?.value ?? step.id}\` as ${step.kind}`;
       if (args.length === 0) lines.push(`Run ${skill}. Save as \`${step.id}\`.`, '');
-      else lines.push(`Invoke ${skill} with:`, ...args.flatMap(([key, value]) => argumentLines(key, value)), `Save as \`${step.id}\`.`, '');
+      else
+        lines.push(
+          `Invoke ${skill} with:`,
+          ...args.flatMap(([key, value]) => argumentLines(key, value)),
+          `Save as \`${step.id}\`.`,
+          '',
+        );
     }
   });
   const { composition: _composition, ...rest } = frontmatterOf(analysis);
@@ -82,7 +124,10 @@ export function compositionToSop(analysis: SkillAnalysis, plan: MetaPlan): { fro
  * an SOP implies becomes explicit `depends_on`). The body becomes the
  * fallback prose a `kind: meta` skill keeps.
  */
-export function sopToComposition(analysis: SkillAnalysis, plan: MetaPlan): { frontmatter: Record<string, unknown>; body: string } {
+export function sopToComposition(
+  analysis: SkillAnalysis,
+  plan: MetaPlan,
+): { frontmatter: Record<string, unknown>; body: string } {
   const steps = plan.steps.map((step) => {
     const args = withArguments(step);
     return {
@@ -90,10 +135,17 @@ export function sopToComposition(analysis: SkillAnalysis, plan: MetaPlan): { fro
       ...(step.kindSpan || step.kind !== 'agent' ? { kind: step.kind } : {}),
       ...(step.skill ? { skill: step.skill.value } : {}),
       ...(step.dependsOn.length > 0 ? { depends_on: step.dependsOn.map((item) => item.value) } : {}),
-      ...(args.length > 0 ? { with: Object.fromEntries(args.map(([key, value]) => [key, value.replace(/\s+$/, '')])) } : {}),
+      ...(args.length > 0
+        ? { with: Object.fromEntries(args.map(([key, value]) => [key, value.replace(/\s+$/, '')])) }
+        : {}),
     };
   });
   const frontmatter = { ...frontmatterOf(analysis), kind: 'meta', composition: { steps } };
-  const body = [`# ${titleOf(analysis).replace(/\s*\(SOP form\)\s*$/i, '')}`, '', 'If a step fails, say which step failed and what it returned, and stop.', ''].join('\n');
+  const body = [
+    `# ${titleOf(analysis).replace(/\s*\(SOP form\)\s*$/i, '')}`,
+    '',
+    'If a step fails, say which step failed and what it returned, and stop.',
+    '',
+  ].join('\n');
   return { frontmatter, body };
 }

@@ -55,7 +55,12 @@ export interface ContextRequest {
 const length = (text: string) => [...text].length;
 const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);
 
-function part(kind: ContextPart['kind'], title: string, text: string, extra: { id?: string; file?: string } = {}): ContextPart {
+function part(
+  kind: ContextPart['kind'],
+  title: string,
+  text: string,
+  extra: { id?: string; file?: string } = {},
+): ContextPart {
   const chars = length(text);
   return { kind, title, ...extra, text, chars, tokens: tokens(chars) };
 }
@@ -66,7 +71,8 @@ function fill(text: string, state: StateValue, items: Record<string, unknown>): 
     if (inner === undefined) return match[0];
     const [first, ...rest] = inner.trim().split('.');
     let value: unknown = first in items ? items[first] : state[first];
-    for (const segment of rest) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
+    for (const segment of rest)
+      value = value && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
     if (value === undefined || value === null) return match;
     return typeof value === 'string' ? value : JSON.stringify(value);
   });
@@ -75,15 +81,35 @@ function fill(text: string, state: StateValue, items: Record<string, unknown>): 
 function ancestors(flow: Flow, node: FlowNode): FlowNode[] {
   const byId = nodesById(flow);
   const found: FlowNode[] = [];
-  for (let parent = node.parent ? byId.get(node.parent) : undefined; parent && found.length < flow.nodes.length; parent = parent.parent ? byId.get(parent.parent) : undefined) found.push(parent);
+  for (
+    let parent = node.parent ? byId.get(node.parent) : undefined;
+    parent && found.length < flow.nodes.length;
+    parent = parent.parent ? byId.get(parent.parent) : undefined
+  )
+    found.push(parent);
   return found;
 }
 
-/** The built-ins at a node: the last seam passed is the stage's entry for its first node, else the end of the node before. */
-function positionAt(flow: Flow, node: FlowNode, state: StateValue, request: Omit<ContextRequest, 'node' | 'state'>): { position: Position; items: Record<string, unknown> } {
+/**
+ * The built-ins at a node: the last seam passed is the stage's entry for its first node, else the end of the node
+ * before.
+ */
+function positionAt(
+  flow: Flow,
+  node: FlowNode,
+  state: StateValue,
+  request: Omit<ContextRequest, 'node' | 'state'>,
+): { position: Position; items: Record<string, unknown> } {
   const around = ancestors(flow, node);
   const fanout = around.find((item) => item.kind === 'fanout');
-  const list = fanout?.over ? fanout.over.value.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), state) : undefined;
+  const list = fanout?.over
+    ? fanout.over.value
+        .split('.')
+        .reduce<unknown>(
+          (value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+          state,
+        )
+    : undefined;
   const item = Array.isArray(list) ? (list[0] ?? null) : null;
   const first = flow.stages.find((stage) => stage.id === node.stage)?.nodes[0] === node.id;
   return {
@@ -95,7 +121,11 @@ function positionAt(flow: Flow, node: FlowNode, state: StateValue, request: Omit
       tool: request.tool ?? null,
       item,
     },
-    items: Object.fromEntries(around.filter((parent) => parent.kind === 'fanout' && parent.item).map((parent) => [parent.item!.value, parent === fanout ? item : null])),
+    items: Object.fromEntries(
+      around
+        .filter((parent) => parent.kind === 'fanout' && parent.item)
+        .map((parent) => [parent.item!.value, parent === fanout ? item : null]),
+    ),
   };
 }
 
@@ -109,13 +139,18 @@ function holds(texts: FlowText[], state: StateValue, position: Position): boolea
 }
 
 export function inWords(texts: FlowText[]): string {
-  return texts.map((text) => {
-    const read = parsePredicate(text.value);
-    return read.predicate ? predicateInWords(read.predicate) : text.value;
-  }).join(' or ');
+  return texts
+    .map((text) => {
+      const read = parsePredicate(text.value);
+      return read.predicate ? predicateInWords(read.predicate) : text.value;
+    })
+    .join(' or ');
 }
 
-/** The flow as the model reads it: one line per node, done / ← current / not yet; the current stage's goal and node expanded. */
+/**
+ * The flow as the model reads it: one line per node, done / ← current / not yet; the current stage's goal and node
+ * expanded.
+ */
 function flowMap(flow: Flow, current: FlowNode, state: StateValue, items: Record<string, unknown>): string {
   const index = flow.nodes.indexOf(current);
   const lines: string[] = [];
@@ -143,7 +178,9 @@ function flowMap(flow: Flow, current: FlowNode, state: StateValue, items: Record
 
 export function ruleText(rule: Rule): string {
   const body = rule.body?.trim() ?? '';
-  return rule.message && !body.startsWith(rule.message) ? `${rule.message}\n${body}`.trim() : body || rule.message || '';
+  return rule.message && !body.startsWith(rule.message)
+    ? `${rule.message}\n${body}`.trim()
+    : body || rule.message || '';
 }
 
 /**
@@ -153,7 +190,12 @@ export function ruleText(rule: Rule): string {
  * rules whose `when` holds or that the node names, and hard `.md` rules as
  * strong instructions. Each part with its size, and what was left out and why.
  */
-export function modelContext(pkg: SkillPlusPackage, brief: string, skillName: string, request: ContextRequest): ModelContext | { error: string } {
+export function modelContext(
+  pkg: SkillPlusPackage,
+  brief: string,
+  skillName: string,
+  request: ContextRequest,
+): ModelContext | { error: string } {
   const flow = pkg.flow;
   if (!flow) return { error: 'This package has no flow that could be read.' };
   const node = flow.nodes.find((item) => item.id === request.node);
@@ -161,25 +203,46 @@ export function modelContext(pkg: SkillPlusPackage, brief: string, skillName: st
   const state: StateValue = { ...stateDefaults(pkg.state), ...(request.state ?? {}) };
   const { position, items } = positionAt(flow, node, state, request);
   const relative = (file: string) => path.relative(pkg.dir, file);
-  const parts: ContextPart[] = [part('brief', 'Brief (SKILL.md)', brief.trim(), { file: 'SKILL.md' }), part('map', 'Flow map', flowMap(flow, node, state, items))];
+  const parts: ContextPart[] = [
+    part('brief', 'Brief (SKILL.md)', brief.trim(), { file: 'SKILL.md' }),
+    part('map', 'Flow map', flowMap(flow, node, state, items)),
+  ];
   const leftOut: ContextLeftOut[] = [];
 
   // Tips: those that hold here and were not injected at an earlier node (once), by priority within the budget.
   const earlier = flow.nodes.slice(0, flow.nodes.indexOf(node));
   const holding = pkg.tips.filter((tip) => {
     if (!holds(tip.when, state, position)) {
-      leftOut.push({ kind: 'tip', id: tip.id, file: relative(tip.file), reason: `its when is false here (${inWords(tip.when)})` });
+      leftOut.push({
+        kind: 'tip',
+        id: tip.id,
+        file: relative(tip.file),
+        reason: `its when is false here (${inWords(tip.when)})`,
+      });
       return false;
     }
-    const before = tip.once ? earlier.find((other) => holds(tip.when, state, positionAt(flow, other, state, {}).position)) : undefined;
-    if (before) leftOut.push({ kind: 'tip', id: tip.id, file: relative(tip.file), reason: `already injected at "${before.id}" (once)` });
+    const before = tip.once
+      ? earlier.find((other) => holds(tip.when, state, positionAt(flow, other, state, {}).position))
+      : undefined;
+    if (before)
+      leftOut.push({
+        kind: 'tip',
+        id: tip.id,
+        file: relative(tip.file),
+        reason: `already injected at "${before.id}" (once)`,
+      });
     return !before;
   });
   let tipChars = 0;
   for (const tip of [...holding].sort((a, b) => b.priority - a.priority)) {
     const text = tip.body.trim();
     if (tipChars + length(text) > pkg.tipBudget) {
-      leftOut.push({ kind: 'tip', id: tip.id, file: relative(tip.file), reason: `over the tip budget (${tipChars} of ${pkg.tipBudget} characters used, this one is ${length(text)})` });
+      leftOut.push({
+        kind: 'tip',
+        id: tip.id,
+        file: relative(tip.file),
+        reason: `over the tip budget (${tipChars} of ${pkg.tipBudget} characters used, this one is ${length(text)})`,
+      });
       continue;
     }
     tipChars += length(text);
@@ -194,27 +257,70 @@ export function modelContext(pkg: SkillPlusPackage, brief: string, skillName: st
     const applies = named || holds(rule.when, state, position);
     if (!soft && rule.source === 'py') {
       // A gate: checked by code at the tool seam, never text for the model.
-      if (named || rule.when.length === 0 || pkg.attachments.some((item) => item.kind === 'rule' && item.id === rule.id && item.nodes.includes(node.id))) gates.push({ id: rule.id, file: relative(rule.file), onFail: rule.onFail?.value ?? '?' });
+      if (
+        named ||
+        rule.when.length === 0 ||
+        pkg.attachments.some((item) => item.kind === 'rule' && item.id === rule.id && item.nodes.includes(node.id))
+      )
+        gates.push({ id: rule.id, file: relative(rule.file), onFail: rule.onFail?.value ?? '?' });
       continue;
     }
     if (!applies) {
-      leftOut.push({ kind, id: rule.id, file: relative(rule.file), reason: `its when is false here (${inWords(rule.when)})` });
+      leftOut.push({
+        kind,
+        id: rule.id,
+        file: relative(rule.file),
+        reason: `its when is false here (${inWords(rule.when)})`,
+      });
       continue;
     }
     const why = named ? 'named by rule= here' : rule.when.length === 0 ? 'global' : 'its when holds';
-    parts.push(part(kind, `${soft ? 'Soft' : 'Hard'} rule ${rule.id} (${rule.onFail?.value ?? '?'}, ${why})`, ruleText(rule), { id: rule.id, file: relative(rule.file) }));
+    parts.push(
+      part(kind, `${soft ? 'Soft' : 'Hard'} rule ${rule.id} (${rule.onFail?.value ?? '?'}, ${why})`, ruleText(rule), {
+        id: rule.id,
+        file: relative(rule.file),
+      }),
+    );
   }
   const chars = parts.reduce((sum, item) => sum + item.chars, 0);
-  return { skill: skillName, state, at: { node: node.id, stage: position.stage, event: position.event, round: position.round, tool: position.tool }, parts, leftOut, gates, tipBudget: pkg.tipBudget, tipChars, chars, tokens: tokens(chars) };
+  return {
+    skill: skillName,
+    state,
+    at: { node: node.id, stage: position.stage, event: position.event, round: position.round, tool: position.tool },
+    parts,
+    leftOut,
+    gates,
+    tipBudget: pkg.tipBudget,
+    tipChars,
+    chars,
+    tokens: tokens(chars),
+  };
 }
 
 /** The context as the CLI prints it: each part under a heading with its size, then what was left out. */
 export function formatModelContext(context: ModelContext): string {
-  const size = (chars: number, count: number) => `${chars.toLocaleString('en')} chars · ~${count.toLocaleString('en')} tokens`;
-  const lines = [`What the model sees in ${context.skill} at node "${context.at.node}" (stage ${context.at.stage ?? '—'}, event ${context.at.event ?? '—'}, round ${context.at.round ?? '—'})`, ''];
-  for (const item of context.parts) lines.push(`## ${item.title}${item.file ? ` — ${item.file}` : ''}  [${size(item.chars, item.tokens)}]`, item.text, '');
-  if (context.gates.length > 0) lines.push('## Gates (code at the tool seam, not text)', ...context.gates.map((gate) => `- ${gate.id} (${gate.onFail}) — ${gate.file}`), '');
-  if (context.leftOut.length > 0) lines.push('## Left out', ...context.leftOut.map((item) => `- ${item.kind} ${item.id}: ${item.reason}`), '');
-  lines.push(`Total: ${size(context.chars, context.tokens)}; tips ${context.tipChars} of ${context.tipBudget} characters (tokens estimated at ${CHARS_PER_TOKEN} characters each)`);
+  const size = (chars: number, count: number) =>
+    `${chars.toLocaleString('en')} chars · ~${count.toLocaleString('en')} tokens`;
+  const lines = [
+    `What the model sees in ${context.skill} at node "${context.at.node}" (stage ${context.at.stage ?? '—'}, event ${context.at.event ?? '—'}, round ${context.at.round ?? '—'})`,
+    '',
+  ];
+  for (const item of context.parts)
+    lines.push(
+      `## ${item.title}${item.file ? ` — ${item.file}` : ''}  [${size(item.chars, item.tokens)}]`,
+      item.text,
+      '',
+    );
+  if (context.gates.length > 0)
+    lines.push(
+      '## Gates (code at the tool seam, not text)',
+      ...context.gates.map((gate) => `- ${gate.id} (${gate.onFail}) — ${gate.file}`),
+      '',
+    );
+  if (context.leftOut.length > 0)
+    lines.push('## Left out', ...context.leftOut.map((item) => `- ${item.kind} ${item.id}: ${item.reason}`), '');
+  lines.push(
+    `Total: ${size(context.chars, context.tokens)}; tips ${context.tipChars} of ${context.tipBudget} characters (tokens estimated at ${CHARS_PER_TOKEN} characters each)`,
+  );
   return lines.join('\n') + '\n';
 }

@@ -2,7 +2,8 @@ import type { SkillAnalysis } from '../analyze';
 import type { GraphNode, Port } from '../model/skillModel';
 import { titleOf } from './resultPackage';
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 const bullets = (items: string[]) => items.map((item) => `- ${item.trim().replace(/\n\s*/g, ' ')}`).join('\n');
 
 function portText(item: Port): string {
@@ -12,7 +13,11 @@ function portText(item: Port): string {
 /** A list of `{a, b}` items as bullets `**a**: b`. */
 function pairs(value: unknown, key: string, body: string): string[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((item) => (item && typeof item === 'object' && typeof (item as Record<string, unknown>)[body] === 'string' ? [`**${String((item as Record<string, unknown>)[key])}**: ${String((item as Record<string, unknown>)[body])}`] : []));
+  return value.flatMap((item) =>
+    item && typeof item === 'object' && typeof (item as Record<string, unknown>)[body] === 'string'
+      ? [`**${String((item as Record<string, unknown>)[key])}**: ${String((item as Record<string, unknown>)[body])}`]
+      : [],
+  );
 }
 
 function scenarios(value: unknown): string[] {
@@ -29,11 +34,17 @@ function scenarios(value: unknown): string[] {
 
 /** One step as a numbered section: what it does, what to run, what it needs and produces, where it leads. */
 function stepSection(node: GraphNode, index: number): string {
-  const lines = [`### ${index + 1}. ${node.label}${node.kind !== 'step' ? ` (${node.kind.replace('_', ' ')})` : ''}`, ''];
+  const lines = [
+    `### ${index + 1}. ${node.label}${node.kind !== 'step' ? ` (${node.kind.replace('_', ' ')})` : ''}`,
+    '',
+  ];
   if (node.description) lines.push(node.description.text.trim(), '');
   const facts: string[] = [];
   if (node.script) facts.push(`Run \`${node.script.path}\`.`);
-  for (const link of node.links.filter((item) => item !== node.script && item.role !== 'prose')) facts.push(`${link.role === 'template' ? 'Template' : link.role === 'asset' ? 'Asset' : link.role === 'reference' ? 'Read' : 'Script'}: \`${link.path}\``);
+  for (const link of node.links.filter((item) => item !== node.script && item.role !== 'prose'))
+    facts.push(
+      `${link.role === 'template' ? 'Template' : link.role === 'asset' ? 'Asset' : link.role === 'reference' ? 'Read' : 'Script'}: \`${link.path}\``,
+    );
   if (node.inputs.length > 0) facts.push(`Needs: ${node.inputs.map(portText).join('; ')}`);
   if (node.outputs.length > 0) facts.push(`Produces: ${node.outputs.map(portText).join('; ')}`);
   if (node.oneOf && node.oneOf.length > 0) facts.push(`Pick one of: ${node.oneOf.join(', ')}`);
@@ -42,7 +53,8 @@ function stepSection(node: GraphNode, index: number): string {
   if (after.length > 0) facts.push(`Start after: ${after.join(', ')}`);
   const next = node.controlRefs.filter((ref) => ref.via === 'inputs_to').map((ref) => ref.target);
   if (next.length > 0) facts.push(`Then: ${next.join(', ')}`);
-  for (const ref of node.controlRefs.filter((item) => item.via === 'branch')) facts.push(`If it is \`${ref.label}\`: go to ${ref.target}`);
+  for (const ref of node.controlRefs.filter((item) => item.via === 'branch'))
+    facts.push(`If it is \`${ref.label}\`: go to ${ref.target}`);
   if (facts.length > 0) lines.push(bullets(facts), '');
   return lines.join('\n');
 }
@@ -62,9 +74,13 @@ export function plainBodyFromProcedure(analysis: SkillAnalysis): string {
   };
   section('When to use', strings(procedure.trigger_when));
   section('Do not use when', strings(procedure.do_not_use_when));
-  if (typeof procedure.scope_and_approval === 'string') sections.push('## Scope and approval', '', procedure.scope_and_approval.trim(), '');
+  if (typeof procedure.scope_and_approval === 'string')
+    sections.push('## Scope and approval', '', procedure.scope_and_approval.trim(), '');
   const seen = new Set<string>();
-  section('What you need from the user', analysis.model.externalInputs.filter((item) => !seen.has(item.name) && seen.add(item.name)).map(portText));
+  section(
+    'What you need from the user',
+    analysis.model.externalInputs.filter((item) => !seen.has(item.name) && seen.add(item.name)).map(portText),
+  );
   sections.push('## Procedure', '');
   analysis.model.nodes.forEach((node, index) => sections.push(stepSection(node, index)));
   section('Modes', pairs(procedure.modes, 'name', 'body'));

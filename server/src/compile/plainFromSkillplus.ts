@@ -22,12 +22,21 @@ function flowSection(pkg: SkillPlusPackage): string[] {
     pkg.flow,
     (stage) => lines.push(`- **${stage.id}**${stage.goal ? `: ${stage.goal.value.trim()}` : ''}`),
     (node, depth) => {
-      const what = [node.text?.value.trim().replace(/\s*\n\s*/g, ' '), node.into ? `(record it as \`${node.into.value}\`)` : undefined];
+      const what = [
+        node.text?.value.trim().replace(/\s*\n\s*/g, ' '),
+        node.into ? `(record it as \`${node.into.value}\`)` : undefined,
+      ];
       if (node.kind === 'branch' && node.on) what.push(`depending on \`${node.on.value}\``);
-      if (node.kind === 'loop' && node.until.length > 0) what.push(`repeat until ${inWords(node.until)}${node.maxRounds ? `, at most ${String(node.maxRounds.value)} rounds` : ''}`);
-      if (node.kind === 'fanout' && node.over) what.push(`for each ${node.item?.value ?? 'item'} in \`${node.over.value}\``);
+      if (node.kind === 'loop' && node.until.length > 0)
+        what.push(
+          `repeat until ${inWords(node.until)}${node.maxRounds ? `, at most ${String(node.maxRounds.value)} rounds` : ''}`,
+        );
+      if (node.kind === 'fanout' && node.over)
+        what.push(`for each ${node.item?.value ?? 'item'} in \`${node.over.value}\``);
       if (node.tools.length > 0) what.push(`tools: ${node.tools.map((tool) => `\`${tool.value}\``).join(', ')}`);
-      lines.push(`${'  '.repeat(depth)}- \`${node.id}\` (${node.kind})${what.some(Boolean) ? `: ${what.filter(Boolean).join(' ')}` : ''}`);
+      lines.push(
+        `${'  '.repeat(depth)}- \`${node.id}\` (${node.kind})${what.some(Boolean) ? `: ${what.filter(Boolean).join(' ')}` : ''}`,
+      );
     },
   );
   return [...lines, ''];
@@ -44,21 +53,45 @@ export function plainBodyFromSkillplus(analysis: SkillAnalysis, pkg: SkillPlusPa
   const sections = [bodyOf(analysis).trim(), '', ...flowSection(pkg)];
   if (pkg.tips.length > 0) {
     sections.push('## Tips', '');
-    for (const tip of [...pkg.tips].sort((a, b) => b.priority - a.priority)) sections.push(`### When ${inWords(tip.when)}`, '', tip.body.trim(), '');
+    for (const tip of [...pkg.tips].sort((a, b) => b.priority - a.priority))
+      sections.push(`### When ${inWords(tip.when)}`, '', tip.body.trim(), '');
   }
   if (pkg.rules.length > 0) {
     sections.push('## Rules', '');
     for (const rule of pkg.rules) {
       const when = rule.when.length > 0 ? `Applies when ${inWords(rule.when)}.` : 'Applies throughout.';
-      const checked = rule.source === 'py' ? ` (skill+ checks it with \`${path.relative(analysis.dir, rule.file).split(path.sep).join('/')}\`; here it is yours to check)` : '';
-      sections.push(`### ${rule.id}`, '', `${when}${checked}`, '', ruleText(rule).trim() || `Keep the rule \`${rule.id}\`.`, '', ON_FAIL[rule.onFail?.value ?? ''] ?? '', '');
+      const checked =
+        rule.source === 'py'
+          ? ` (skill+ checks it with \`${path.relative(analysis.dir, rule.file).split(path.sep).join('/')}\`; here it is yours to check)`
+          : '';
+      sections.push(
+        `### ${rule.id}`,
+        '',
+        `${when}${checked}`,
+        '',
+        ruleText(rule).trim() || `Keep the rule \`${rule.id}\`.`,
+        '',
+        ON_FAIL[rule.onFail?.value ?? ''] ?? '',
+        '',
+      );
     }
   }
   return sections.join('\n');
 }
 
-/** The files of a skill+ package a plain skill keeps: everything but the flow, State, tips, rules and spec it has turned into text. */
+/**
+ * The files of a skill+ package a plain skill keeps: everything but the flow, State, tips, rules and spec it has turned
+ * into text.
+ */
 export function keptBySkillplusPlain(pkg: SkillPlusPackage, dir: string): (relative: string) => boolean {
-  const inlined = new Set([...pkg.tips.map((tip) => tip.file), ...pkg.rules.map((rule) => rule.file), ...(pkg.flow ? [pkg.flow.file] : []), ...(pkg.state ? [pkg.state.file] : []), ...(pkg.spec ? [pkg.spec.file] : [])].map((file) => path.relative(dir, file).split(path.sep).join('/')));
+  const inlined = new Set(
+    [
+      ...pkg.tips.map((tip) => tip.file),
+      ...pkg.rules.map((rule) => rule.file),
+      ...(pkg.flow ? [pkg.flow.file] : []),
+      ...(pkg.state ? [pkg.state.file] : []),
+      ...(pkg.spec ? [pkg.spec.file] : []),
+    ].map((file) => path.relative(dir, file).split(path.sep).join('/')),
+  );
   return (relative) => !inlined.has(relative) && !relative.startsWith('rules/');
 }

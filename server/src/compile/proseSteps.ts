@@ -54,7 +54,9 @@ function bodyLines(syntax: SkillFileSyntax): Line[] {
 /** An item's continuation lines moved left by their common indent (the first line has lost its marker already). */
 function dedent(text: string): string {
   const [first, ...rest] = text.split('\n');
-  const margin = Math.min(...rest.filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length));
+  const margin = Math.min(
+    ...rest.filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length),
+  );
   return [first, ...rest.map((line) => line.slice(Math.min(margin, line.length - line.trimStart().length)))].join('\n');
 }
 
@@ -78,14 +80,22 @@ function stepHeadings(syntax: SkillFileSyntax, lines: Line[]): ProseStep[] {
   return steps;
 }
 
-/** The ordered lists of the body (outside fences), each item with its continuation lines, and the heading above the list. */
+/**
+ * The ordered lists of the body (outside fences), each item with its continuation lines, and the heading above the
+ * list.
+ */
 function orderedLists(syntax: SkillFileSyntax, lines: Line[]): { heading: string; items: ProseStep[] }[] {
   const lists: { heading: string; items: ProseStep[] }[] = [];
   let heading = '';
   let current: { heading: string; items: ProseStep[] } | undefined;
   let item: { start: number; end: number; first: string } | undefined;
   const closeItem = () => {
-    if (item && current) current.items.push({ title: item.first, text: dedent(spanText(syntax, { start: item.start, end: item.end }).replace(/^\d{1,3}[.)]\s+/, '')), span: { start: item.start, end: item.end } });
+    if (item && current)
+      current.items.push({
+        title: item.first,
+        text: dedent(spanText(syntax, { start: item.start, end: item.end }).replace(/^\d{1,3}[.)]\s+/, '')),
+        span: { start: item.start, end: item.end },
+      });
     item = undefined;
   };
   const closeList = () => {
@@ -130,7 +140,11 @@ function sequenceSentences(lines: Line[]): ProseStep[] {
       if (!SEQUENCE_WORD.test(sentence)) continue;
       const at = line.start + match.index! + match[0].indexOf(sentence);
       const rest = sentence.replace(SEQUENCE_WORD, '');
-      steps.push({ title: rest, text: rest.replace(/^./, (first) => first.toUpperCase()), span: { start: at, end: at + sentence.length } });
+      steps.push({
+        title: rest,
+        text: rest.replace(/^./, (first) => first.toUpperCase()),
+        span: { start: at, end: at + sentence.length },
+      });
     }
   }
   return steps.length >= 2 ? steps : [];
@@ -150,7 +164,9 @@ export function readProse(syntax: SkillFileSyntax): ProseOutline {
   let source: StepSource = 'step headings';
   if (steps.length < 2) {
     const lists = orderedLists(syntax, lines).filter((list) => list.items.length >= 2);
-    const chosen = lists.find((list) => PROCESS_HEADING.test(list.heading)) ?? [...lists].sort((a, b) => b.items.length - a.items.length)[0];
+    const chosen =
+      lists.find((list) => PROCESS_HEADING.test(list.heading)) ??
+      [...lists].sort((a, b) => b.items.length - a.items.length)[0];
     steps = chosen?.items ?? [];
     source = 'numbered list';
   }
@@ -160,7 +176,13 @@ export function readProse(syntax: SkillFileSyntax): ProseOutline {
   }
   if (steps.length < 2) {
     const title = lines.map((line) => (line.inFence ? null : HEADING.exec(line.text))).find(Boolean)?.[2];
-    steps = [{ title: title ?? 'follow the skill', text: spanText(syntax, syntax.body).replace(/^#\s+.*\n/, ''), span: syntax.body }];
+    steps = [
+      {
+        title: title ?? 'follow the skill',
+        text: spanText(syntax, syntax.body).replace(/^#\s+.*\n/, ''),
+        span: syntax.body,
+      },
+    ];
     source = 'whole body';
   }
   const inStep = (at: number) => steps.some((step) => step.span.start <= at && at < step.span.end);
@@ -175,9 +197,11 @@ export function readProse(syntax: SkillFileSyntax): ProseOutline {
     // The lead is the first paragraph before the procedure starts.
     if (lead === undefined && source !== 'whole body' && line.start < steps[0].span.start) {
       if (line.text.trim() === '' && paragraph.length > 0) lead = paragraph.join(' ');
-      else if (line.text.trim() !== '' && !/^(\s|[-*+]\s|\d+[.)]\s|>|\|)/.test(line.text)) paragraph.push(line.text.trim());
+      else if (line.text.trim() !== '' && !/^(\s|[-*+]\s|\d+[.)]\s|>|\|)/.test(line.text))
+        paragraph.push(line.text.trim());
     }
-    if (!inStep(line.start) && line.text.trim() !== '') loose.push({ heading, text: line.text.trim(), span: { start: line.start, end: line.end } });
+    if (!inStep(line.start) && line.text.trim() !== '')
+      loose.push({ heading, text: line.text.trim(), span: { start: line.start, end: line.end } });
   }
   if (lead === undefined && paragraph.length > 0 && source !== 'whole body') lead = paragraph.join(' ');
   return { steps, source, ...(lead ? { lead } : {}), loose, fences };

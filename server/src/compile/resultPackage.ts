@@ -11,10 +11,15 @@ import type { CompiledFile, CompileResult, CompileTarget } from './compiled';
 /** The source's frontmatter as read (an empty record when it could not be read). */
 export function frontmatterOf(analysis: SkillAnalysis): Record<string, unknown> {
   const value = analysis.frontmatter?.value;
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? { ...(value as Record<string, unknown>) }
+    : {};
 }
 
-/** A SKILL.md from its frontmatter and body. Values are never folded (each stays on its key's line) and YAML 1.1 words such as `yes` are quoted, as PyYAML-based runtimes need. */
+/**
+ * A SKILL.md from its frontmatter and body. Values are never folded (each stays on its key's line) and YAML 1.1 words
+ * such as `yes` are quoted, as PyYAML-based runtimes need.
+ */
 export function skillFileText(frontmatter: Record<string, unknown>, body: string): string {
   return `---\n${stringify(frontmatter, { lineWidth: 0, version: '1.1' })}---\n\n${body.trimEnd()}\n`;
 }
@@ -37,9 +42,15 @@ export function titleOf(analysis: SkillAnalysis): string {
  * re-encoded), by their path relative to the skill folder. Links are not
  * followed and SKILL.md is left out: the result writes its own.
  */
-export function keptFiles(fs: FileSystem, analysis: SkillAnalysis, keep: (relative: string) => boolean): CompiledFile[] {
+export function keptFiles(
+  fs: FileSystem,
+  analysis: SkillAnalysis,
+  keep: (relative: string) => boolean,
+): CompiledFile[] {
   const paths: string[] = [];
-  walkPackageFiles(fs, analysis.dir, UPLOAD_LIMIT_BYTES, (file) => paths.push(path.relative(analysis.dir, file).split(path.sep).join('/')));
+  walkPackageFiles(fs, analysis.dir, UPLOAD_LIMIT_BYTES, (file) =>
+    paths.push(path.relative(analysis.dir, file).split(path.sep).join('/')),
+  );
   const files: CompiledFile[] = [];
   // In a stable order, whatever order the folder lists its files in.
   for (const relative of paths.sort()) {
@@ -56,8 +67,17 @@ export function keptFiles(fs: FileSystem, analysis: SkillAnalysis, keep: (relati
  * `catalog`. Its findings join those the compile made (`findings`, located
  * in the result or in the source).
  */
-export function checkedResult(target: CompileTarget, outDir: string, files: CompiledFile[], findings: Diagnostic[], sourceTexts: Map<string, string>, catalog: SkillCatalog): CompileResult {
-  const memory = new MemoryFileSystem(Object.fromEntries(files.map((file) => [path.join(outDir, ...file.path.split('/')), file.content])));
+export function checkedResult(
+  target: CompileTarget,
+  outDir: string,
+  files: CompiledFile[],
+  findings: Diagnostic[],
+  sourceTexts: Map<string, string>,
+  catalog: SkillCatalog,
+): CompileResult {
+  const memory = new MemoryFileSystem(
+    Object.fromEntries(files.map((file) => [path.join(outDir, ...file.path.split('/')), file.content])),
+  );
   const analysis = analyzeSkill(memory, path.join(outDir, 'SKILL.md'), { catalog });
   const texts = new Map(sourceTexts);
   texts.set(analysis.file, analysis.text);

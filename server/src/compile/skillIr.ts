@@ -10,7 +10,10 @@ import type { LspRange } from '../parse/lineIndex';
 import { AnalysisLines } from './analysisLines';
 import { toGraphJson, type GraphJsonPort } from './graphJson';
 
-/** A place in a file of the skill: the path relative to the skill folder, 1-based line and column (as `check` prints them). */
+/**
+ * A place in a file of the skill: the path relative to the skill folder, 1-based line and column (as `check` prints
+ * them).
+ */
 export interface IrLoc {
   file: string;
   line: number;
@@ -50,7 +53,15 @@ export interface GraphIr {
     when?: string;
     loc: IrLoc;
   }[];
-  edges: { from: string; to: string; kind: string; label?: string; type?: string; fromPort?: string; toPort?: string }[];
+  edges: {
+    from: string;
+    to: string;
+    kind: string;
+    label?: string;
+    type?: string;
+    fromPort?: string;
+    toPort?: string;
+  }[];
   /** Values no step produces: supplied by the user or the runtime, into the node that reads them. */
   inputs: { name: string; type?: string; to: string; feeds?: string }[];
   diagnostics: IrDiagnostic[];
@@ -72,17 +83,30 @@ export interface FlowIr {
 export type SkillIr = GraphIr | FlowIr;
 
 function locOf(analysis: SkillAnalysis, file: string, range: LspRange): IrLoc {
-  return { file: path.relative(analysis.dir, file).split(path.sep).join('/'), line: range.start.line + 1, col: range.start.character + 1 };
+  return {
+    file: path.relative(analysis.dir, file).split(path.sep).join('/'),
+    line: range.start.line + 1,
+    col: range.start.character + 1,
+  };
 }
 
 function irDiagnostics(analysis: SkillAnalysis, lines: AnalysisLines): IrDiagnostic[] {
   return analysis.diagnostics.map((item) => {
     const range = lines.of(item.file).rangeOf(item.span);
-    return { code: item.code, severity: item.severity, message: item.message, loc: { ...locOf(analysis, item.file, range), endLine: range.end.line + 1, endCol: range.end.character + 1 } };
+    return {
+      code: item.code,
+      severity: item.severity,
+      message: item.message,
+      loc: { ...locOf(analysis, item.file, range), endLine: range.end.line + 1, endCol: range.end.character + 1 },
+    };
   });
 }
 
-const port = (item: GraphJsonPort): IrPort => ({ name: item.name, ...(item.type !== undefined ? { type: item.type } : {}), nullable: item.nullable });
+const port = (item: GraphJsonPort): IrPort => ({
+  name: item.name,
+  ...(item.type !== undefined ? { type: item.type } : {}),
+  nullable: item.nullable,
+});
 
 /**
  * The skill as a graph IR, for every format. A skill with errors still
@@ -98,7 +122,10 @@ export function toSkillIr(analysis: SkillAnalysis): SkillIr {
   return {
     ir: 1,
     format: analysis.format as GraphIr['format'],
-    skill: { ...(analysis.name !== undefined ? { name: analysis.name } : {}), ...(typeof description === 'string' ? { description } : {}) },
+    skill: {
+      ...(analysis.name !== undefined ? { name: analysis.name } : {}),
+      ...(typeof description === 'string' ? { description } : {}),
+    },
     nodes: graph.nodes
       .filter((node) => !external.has(node.id))
       .map((node) => ({
@@ -112,7 +139,14 @@ export function toSkillIr(analysis: SkillAnalysis): SkillIr {
         ...(node.oneOf ? { oneOf: node.oneOf } : {}),
         ...(node.parallel ? { parallel: true } : {}),
         ...(node.skill !== undefined ? { skill: node.skill } : {}),
-        ...(node.routes ? { routes: node.routes.map((route) => ({ ...(route.when !== undefined ? { when: route.when } : {}), to: route.to })) } : {}),
+        ...(node.routes
+          ? {
+              routes: node.routes.map((route) => ({
+                ...(route.when !== undefined ? { when: route.when } : {}),
+                to: route.to,
+              })),
+            }
+          : {}),
         ...(node.when !== undefined ? { when: node.when } : {}),
         loc: locOf(analysis, node.file, node.range),
       })),
@@ -131,13 +165,19 @@ export function toSkillIr(analysis: SkillAnalysis): SkillIr {
       .filter((edge) => external.has(edge.from))
       .map((edge) => {
         const name = edge.fromPort ?? edge.label ?? edge.from;
-        return { name, ...(edge.type !== undefined ? { type: edge.type } : {}), to: edge.to, ...(edge.label !== undefined && edge.label !== name ? { feeds: edge.label } : {}) };
+        return {
+          name,
+          ...(edge.type !== undefined ? { type: edge.type } : {}),
+          to: edge.to,
+          ...(edge.label !== undefined && edge.label !== name ? { feeds: edge.label } : {}),
+        };
       }),
     diagnostics: irDiagnostics(analysis, lines),
   };
 }
 
-const texts = (items: FlowText[]): string | string[] => (items.length === 1 ? items[0].value : items.map((item) => item.value));
+const texts = (items: FlowText[]): string | string[] =>
+  items.length === 1 ? items[0].value : items.map((item) => item.value);
 
 /** A flow node as the IR writes it: its kind's arguments by their flow.py names. */
 function flowNode(analysis: SkillAnalysis, lines: AnalysisLines, node: FlowNode): Record<string, unknown> {
@@ -154,7 +194,13 @@ function flowNode(analysis: SkillAnalysis, lines: AnalysisLines, node: FlowNode)
     choices: node.choices.length > 0 ? node.choices.map((item) => item.value) : undefined,
     merge: value(node.merge),
     on: value(node.on),
-    cases: node.kind === 'branch' ? node.cases.map((item) => ({ ...(item.desc ? { desc: item.desc.value } : { values: item.values.map((entry) => entry.value) }), nodes: item.nodes })) : undefined,
+    cases:
+      node.kind === 'branch'
+        ? node.cases.map((item) => ({
+            ...(item.desc ? { desc: item.desc.value } : { values: item.values.map((entry) => entry.value) }),
+            nodes: item.nodes,
+          }))
+        : undefined,
     otherwise: node.otherwise?.nodes,
     until: node.until.length > 0 ? texts(node.until) : undefined,
     goal: value(node.goal),
@@ -174,7 +220,8 @@ function flowIr(analysis: SkillAnalysis, pkg: SkillPlusPackage, lines: AnalysisL
   const relative = (file: string) => path.relative(analysis.dir, file).split(path.sep).join('/');
   const defaults = stateDefaults(pkg.state);
   const root = pkg.state?.root;
-  // The model's control edges, named as the IR names them: into a loop or fan-out body and back are `loop`/`fanout` edges.
+  // The model's control edges, named as the IR names them: into a loop or fan-out body and back are `loop`/`fanout`
+  // edges.
   const edges: FlowIr['edges'] = analysis.model.edges
     .filter((edge) => edge.kind !== 'data')
     .map((edge) => {
@@ -182,7 +229,14 @@ function flowIr(analysis: SkillAnalysis, pkg: SkillPlusPackage, lines: AnalysisL
       const to = byId.get(edge.to);
       const intoBody = from && (from.kind === 'loop' || from.kind === 'fanout') && from.body[0] === edge.to;
       const backEdge = to && (to.kind === 'loop' || to.kind === 'fanout') && from?.parent === to.id;
-      const kind = edge.kind === 'branch' ? 'case' : intoBody ? (from.kind as 'loop' | 'fanout') : backEdge ? (to.kind as 'loop' | 'fanout') : 'seq';
+      const kind =
+        edge.kind === 'branch'
+          ? 'case'
+          : intoBody
+            ? (from.kind as 'loop' | 'fanout')
+            : backEdge
+              ? (to.kind as 'loop' | 'fanout')
+              : 'seq';
       return { from: edge.from, to: edge.to, kind, ...(edge.label !== undefined ? { label: edge.label } : {}) };
     });
   return {
@@ -193,15 +247,40 @@ function flowIr(analysis: SkillAnalysis, pkg: SkillPlusPackage, lines: AnalysisL
           state: {
             file: relative(pkg.state.file),
             class: root.name,
-            fields: Object.fromEntries(root.fields.map((field) => [field.name, { type: field.typeText, ...(field.hasDefault ? { default: defaults[field.name] } : {}), ...(field.input ? { input: true as const } : {}) }])),
+            fields: Object.fromEntries(
+              root.fields.map((field) => [
+                field.name,
+                {
+                  type: field.typeText,
+                  ...(field.hasDefault ? { default: defaults[field.name] } : {}),
+                  ...(field.input ? { input: true as const } : {}),
+                },
+              ]),
+            ),
           },
         }
       : {}),
-    stages: (flow?.stages ?? []).map((stage) => ({ id: stage.id, ...(stage.goal ? { goal: stage.goal.value } : {}), nodes: stage.nodes })),
+    stages: (flow?.stages ?? []).map((stage) => ({
+      id: stage.id,
+      ...(stage.goal ? { goal: stage.goal.value } : {}),
+      nodes: stage.nodes,
+    })),
     nodes: (flow?.nodes ?? []).map((node) => flowNode(analysis, lines, node)),
     edges,
-    tips: pkg.tips.map((tip) => ({ id: tip.id, file: relative(tip.file), when: texts(tip.when), once: tip.once, priority: tip.priority, ...(tip.maxChars !== undefined ? { max_chars: tip.maxChars } : {}) })),
-    rules: pkg.rules.map((rule) => ({ id: rule.id, file: relative(rule.file), ...(rule.onFail ? { on_fail: rule.onFail.value } : {}), ...(rule.when.length > 0 ? { when: texts(rule.when) } : {}) })),
+    tips: pkg.tips.map((tip) => ({
+      id: tip.id,
+      file: relative(tip.file),
+      when: texts(tip.when),
+      once: tip.once,
+      priority: tip.priority,
+      ...(tip.maxChars !== undefined ? { max_chars: tip.maxChars } : {}),
+    })),
+    rules: pkg.rules.map((rule) => ({
+      id: rule.id,
+      file: relative(rule.file),
+      ...(rule.onFail ? { on_fail: rule.onFail.value } : {}),
+      ...(rule.when.length > 0 ? { when: texts(rule.when) } : {}),
+    })),
     diagnostics: irDiagnostics(analysis, lines),
   };
 }

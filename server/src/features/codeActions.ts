@@ -13,16 +13,27 @@ import { toLspDiagnostic } from './diagnostics';
 
 /** The AIP 0.3 metadata a quick fix adds to an AIP-like skill. */
 const AIP_SPEC = 'https://github.com/zach-blumenfeld/aip/tree/v0.3a3';
-const AIP_SCHEMA_ID = 'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.3a3/assets/aip-schemas/procedure.schema.json';
+const AIP_SCHEMA_ID =
+  'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.3a3/assets/aip-schemas/procedure.schema.json';
 
-/** Quick fixes for the diagnostics overlapping `span`. Every edit is computed from the model, never guessed from text. */
+/**
+ * Quick fixes for the diagnostics overlapping `span`. Every edit is computed from the model, never guessed from text.
+ */
 export function codeActions(view: DocumentView, span: Span): CodeAction[] {
-  const overlapping = view.analysis.diagnostics.filter((item) => item.file === view.file && item.span.start <= span.end && span.start <= item.span.end);
+  const overlapping = view.analysis.diagnostics.filter(
+    (item) => item.file === view.file && item.span.start <= span.end && span.start <= item.span.end,
+  );
   return overlapping.flatMap((item) => fixesFor(view, item));
 }
 
 function fix(view: DocumentView, title: string, item: Diagnostic, edit: WorkspaceEdit, preferred = false): CodeAction {
-  return { title, kind: CodeActionKind.QuickFix, diagnostics: [toLspDiagnostic(view, item)], edit, ...(preferred ? { isPreferred: true } : {}) };
+  return {
+    title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [toLspDiagnostic(view, item)],
+    edit,
+    ...(preferred ? { isPreferred: true } : {}),
+  };
 }
 
 function replace(view: DocumentView, span: Span, newText: string): WorkspaceEdit {
@@ -45,16 +56,40 @@ function fixesFor(view: DocumentView, item: Diagnostic): CodeAction[] {
     case 'invalid_substitute':
     case 'invalid_meta_step':
     case 'invalid_final_text_mode':
-      return typeof data.suggestion === 'string' ? [fix(view, `Change to "${data.suggestion}"`, item, replace(view, item.span, data.suggestion), true)] : [];
+      return typeof data.suggestion === 'string'
+        ? [fix(view, `Change to "${data.suggestion}"`, item, replace(view, item.span, data.suggestion), true)]
+        : [];
     case 'binding_out_of_scope':
       return addDependencyFix(view, item);
     case 'raw_user_message':
-      return typeof data.insertAt === 'number' ? [fix(view, 'Escape it: insert "| xml_escape"', item, replace(view, { start: data.insertAt, end: data.insertAt }, ' | xml_escape'), true)] : [];
+      return typeof data.insertAt === 'number'
+        ? [
+            fix(
+              view,
+              'Escape it: insert "| xml_escape"',
+              item,
+              replace(view, { start: data.insertAt, end: data.insertAt }, ' | xml_escape'),
+              true,
+            ),
+          ]
+        : [];
     case 'path_case_mismatch':
     case 'backslash_path':
-      return typeof data.replacement === 'string' ? [fix(view, `Change to "${data.replacement}"`, item, replace(view, item.span, data.replacement), true)] : [];
+      return typeof data.replacement === 'string'
+        ? [fix(view, `Change to "${data.replacement}"`, item, replace(view, item.span, data.replacement), true)]
+        : [];
     case 'name_mismatch':
-      return typeof data.expected === 'string' ? [fix(view, `Rename the skill to "${data.expected}" (its folder name)`, item, replace(view, item.span, data.expected), true)] : [];
+      return typeof data.expected === 'string'
+        ? [
+            fix(
+              view,
+              `Rename the skill to "${data.expected}" (its folder name)`,
+              item,
+              replace(view, item.span, data.expected),
+              true,
+            ),
+          ]
+        : [];
     case 'unquoted_colon':
       return quoteFixes(view, item);
     case 'external_input':
@@ -65,7 +100,17 @@ function fixesFor(view: DocumentView, item: Diagnostic): CodeAction[] {
     case 'aip_like_skill':
       return addAipMetadataFix(view, item);
     case 'dependency_cycle':
-      return typeof data.from === 'string' ? [fix(view, `Remove "${data.from}" from the dependencies of "${data.to}"`, item, { changes: { [view.uri]: [removeListEntry(view, item.span)] } }, true)] : [];
+      return typeof data.from === 'string'
+        ? [
+            fix(
+              view,
+              `Remove "${data.from}" from the dependencies of "${data.to}"`,
+              item,
+              { changes: { [view.uri]: [removeListEntry(view, item.span)] } },
+              true,
+            ),
+          ]
+        : [];
     default:
       return [];
   }
@@ -75,11 +120,26 @@ function fixesFor(view: DocumentView, item: Diagnostic): CodeAction[] {
 function addDependencyFix(view: DocumentView, item: Diagnostic): CodeAction[] {
   const { producer, consumer } = (item.data ?? {}) as { producer?: string; consumer?: string };
   const edit = producer && consumer ? addDependencyEdit(view, consumer, producer) : undefined;
-  return edit ? [fix(view, `Add "${producer}" to the depends_on of "${consumer}"`, item, { changes: { [view.uri]: [edit] } }, true)] : [];
+  return edit
+    ? [
+        fix(
+          view,
+          `Add "${producer}" to the depends_on of "${consumer}"`,
+          item,
+          { changes: { [view.uri]: [edit] } },
+          true,
+        ),
+      ]
+    : [];
 }
 
 function quoteFixes(view: DocumentView, item: Diagnostic): CodeAction[] {
-  const { value, valueStart, valueEnd, key } = item.data as { value: string; valueStart: number; valueEnd: number; key: string };
+  const { value, valueStart, valueEnd, key } = item.data as {
+    value: string;
+    valueStart: number;
+    valueEnd: number;
+    key: string;
+  };
   const span = { start: valueStart, end: valueEnd };
   const lineStart = view.analysis.text.lastIndexOf('\n', valueStart - 1) + 1;
   const indent = /^\s*/.exec(view.analysis.text.slice(lineStart, valueStart))![0];
@@ -98,7 +158,10 @@ function stepItem(view: DocumentView, node: GraphNode) {
 /** The column of a step's keys, read from where its `name` key starts. */
 function keyIndent(view: DocumentView, node: GraphNode): number | undefined {
   const item = stepItem(view, node);
-  const key = view.analysis.procedure && item ? nodeSpan(view.analysis.procedure.yaml, pairOf(item.node, 'name')?.key) : undefined;
+  const key =
+    view.analysis.procedure && item
+      ? nodeSpan(view.analysis.procedure.yaml, pairOf(item.node, 'name')?.key)
+      : undefined;
   return key ? view.lines.positionAt(key.start).character : undefined;
 }
 
@@ -108,7 +171,9 @@ function addOutputFixes(view: DocumentView, item: Diagnostic): CodeAction[] {
   const input = model.externalInputs.find((port) => port.nameSpan.start === item.span.start);
   if (!input || !procedure) return [];
   const order = new ControlOrder(model.nodes, model.edges);
-  const direct = model.edges.filter((edge) => edge.kind !== 'data' && edge.to === input.nodeId).map((edge) => edge.from);
+  const direct = model.edges
+    .filter((edge) => edge.kind !== 'data' && edge.to === input.nodeId)
+    .map((edge) => edge.from);
   const producers = model.nodes.filter((node) => direct.includes(node.id) && order.isAncestor(node.id, input.nodeId));
   return producers.flatMap((node) => {
     const indent = keyIndent(view, node);
@@ -117,16 +182,24 @@ function addOutputFixes(view: DocumentView, item: Diagnostic): CodeAction[] {
     const type = input.type ? `\n${pad}    type: ${input.type}` : '';
     const outputs = nodeAtPath(procedure.yaml, ['steps', model.nodes.indexOf(node), 'outputs']);
     const last = node.outputs[node.outputs.length - 1];
-    const after = lineEndAt(view.analysis.text, contentEnd(view, outputs.depth === 3 && last ? last.span.end : node.span.end));
+    const after = lineEndAt(
+      view.analysis.text,
+      contentEnd(view, outputs.depth === 3 && last ? last.span.end : node.span.end),
+    );
     const edit: TextEdit =
       outputs.depth === 3 && last
         ? { range: rangeOf(view, { start: after, end: after }), newText: `\n${pad}  - name: ${input.name}${type}` }
-        : { range: rangeOf(view, { start: after, end: after }), newText: `\n${pad}outputs:\n${pad}  - name: ${input.name}${type}` };
+        : {
+            range: rangeOf(view, { start: after, end: after }),
+            newText: `\n${pad}outputs:\n${pad}  - name: ${input.name}${type}`,
+          };
     return [fix(view, `Add output "${input.name}" to step "${node.id}"`, item, { changes: { [view.uri]: [edit] } })];
   });
 }
 
-/** The offset just after the last non-blank character before `end` (YAML node ranges run on over trailing blank lines). */
+/**
+ * The offset just after the last non-blank character before `end` (YAML node ranges run on over trailing blank lines).
+ */
 function contentEnd(view: DocumentView, end: number): number {
   let at = end;
   while (at > 0 && /\s/.test(view.analysis.text[at - 1])) at--;
@@ -135,13 +208,23 @@ function contentEnd(view: DocumentView, end: number): number {
 
 /** Creates a missing script as a stub in its language; `ignoreIfExists` means an existing file is never touched. */
 function createScriptFix(view: DocumentView, item: Diagnostic): CodeAction[] {
-  const node = view.analysis.model.nodes.find((candidate) => candidate.script && candidate.script.span.start === item.span.start);
+  const node = view.analysis.model.nodes.find(
+    (candidate) => candidate.script && candidate.script.span.start === item.span.start,
+  );
   if (!node?.script || !node.script.path.startsWith('scripts/')) return [];
   const uri = pathToFileURL(path.join(view.analysis.dir, node.script.path)).href;
   const edit: WorkspaceEdit = {
     documentChanges: [
       { kind: 'create', uri, options: { overwrite: false, ignoreIfExists: true } },
-      { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: scriptStub(node.script.path, node.id, node.description?.text) }] },
+      {
+        textDocument: { uri, version: null },
+        edits: [
+          {
+            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+            newText: scriptStub(node.script.path, node.id, node.description?.text),
+          },
+        ],
+      },
     ],
   };
   return [fix(view, `Create ${node.script.path}`, item, edit, true)];
@@ -155,7 +238,13 @@ function addAipMetadataFix(view: DocumentView, item: Diagnostic): CodeAction[] {
   const aipLines = (pad: string) => `${pad}aip:\n${pad}  spec: ${AIP_SPEC}\n${pad}  schemaId: ${AIP_SCHEMA_ID}\n`;
   const metadataKey = metadata ? nodeSpan(frontmatter, metadata.key) : undefined;
   const edit: TextEdit = metadataKey
-    ? { range: rangeOf(view, { start: view.lines.offsetAt({ line: view.lines.positionAt(metadataKey.start).line + 1, character: 0 }), end: view.lines.offsetAt({ line: view.lines.positionAt(metadataKey.start).line + 1, character: 0 }) }), newText: aipLines('  ') }
+    ? {
+        range: rangeOf(view, {
+          start: view.lines.offsetAt({ line: view.lines.positionAt(metadataKey.start).line + 1, character: 0 }),
+          end: view.lines.offsetAt({ line: view.lines.positionAt(metadataKey.start).line + 1, character: 0 }),
+        }),
+        newText: aipLines('  '),
+      }
     : { range: rangeOf(view, { start: close.start, end: close.start }), newText: `metadata:\n${aipLines('  ')}` };
   return [fix(view, 'Add the AIP 0.3 metadata', item, { changes: { [view.uri]: [edit] } }, true)];
 }

@@ -17,7 +17,15 @@ export interface YamlCursor {
 }
 
 /** Keys whose value is a list of plain strings: a `- ` item under them is a value. */
-const STRING_LISTS = new Set(['depends_on', 'one_of', 'trigger_when', 'do_not_use_when', 'anti_patterns', 'assets', 'inputs_to']);
+const STRING_LISTS = new Set([
+  'depends_on',
+  'one_of',
+  'trigger_when',
+  'do_not_use_when',
+  'anti_patterns',
+  'assets',
+  'inputs_to',
+]);
 
 const KEY = /^(\s*)(?:-\s+)?([A-Za-z_][\w-]*):(?:\s+(.*))?$/;
 const ITEM = /^(\s*)-(?:\s+(.*))?$/;
@@ -32,7 +40,10 @@ function isBlank(text: string): boolean {
 }
 
 export function yamlCursor(regionText: string, offsetInRegion: number): YamlCursor {
-  const lines = regionText.slice(0, offsetInRegion).split('\n').map((line) => line.replace(/\r$/, ''));
+  const lines = regionText
+    .slice(0, offsetInRegion)
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''));
   const cursorLine = lines.length - 1;
   const current = lines[cursorLine];
   const keyed = KEY.exec(current);
@@ -69,17 +80,32 @@ export function yamlCursor(regionText: string, offsetInRegion: number): YamlCurs
   let position: YamlCursor['position'];
   if (keyed && !(item && !keyed[3] && current.trimEnd().endsWith('-'))) {
     const raw = keyed[3] ?? '';
-    position = { kind: 'value', key: keyed[2], prefix: raw.replace(/^.*[\[,]\s*/, '').replace(/^["']/, '').trim() };
+    position = {
+      kind: 'value',
+      key: keyed[2],
+      prefix: raw
+        .replace(/^.*[[,]\s*/, '')
+        .replace(/^["']/, '')
+        .trim(),
+    };
   } else if (item && STRING_LISTS.has(parents[parents.length - 1] ?? '')) {
     position = { kind: 'value', key: parents[parents.length - 1], prefix: (item[2] ?? '').trim() };
   } else {
-    position = { kind: 'key', prefix: (item ? item[2] ?? '' : current).trim() };
+    position = { kind: 'key', prefix: (item ? (item[2] ?? '') : current).trim() };
   }
   if (step) step.name = stepName(regionText.split('\n'), step.line);
-  return { parents, position, ...(step ? { step } : {}), indent: item ? item[1].length + 2 : indentOf(current), onItem: !!item };
+  return {
+    parents,
+    position,
+    ...(step ? { step } : {}),
+    indent: item ? item[1].length + 2 : indentOf(current),
+    onItem: !!item,
+  };
 }
 
-/** The `name:` (AIP) or `id:` (MetaSkill) of the list item starting at `line` (on the dash line or a line of the item). */
+/**
+ * The `name:` (AIP) or `id:` (MetaSkill) of the list item starting at `line` (on the dash line or a line of the item).
+ */
 function stepName(lines: string[], line: number): string | undefined {
   const dashIndent = indentOf(lines[line]);
   for (let n = line; n < lines.length; n++) {

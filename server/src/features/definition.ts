@@ -37,13 +37,23 @@ export function definition(view: DocumentView, offset: number): Location[] {
       if (target.port.direction !== 'input') return [];
       // `inputs.collected.<step>`: the answers of that `user_input` step.
       const collected = /^inputs\.collected\.(.+)$/.exec(target.port.name)?.[1];
-      if (collected) return view.analysis.model.nodes.filter((node) => node.id === collected).map((node) => ({ uri: view.uri, range: rangeOf(view, node.nameSpan) }));
-      return dataEdgesOf(view, target.port).producers.map((port) => ({ uri: view.uri, range: rangeOf(view, port.nameSpan) }));
+      if (collected)
+        return view.analysis.model.nodes
+          .filter((node) => node.id === collected)
+          .map((node) => ({ uri: view.uri, range: rangeOf(view, node.nameSpan) }));
+      return dataEdgesOf(view, target.port).producers.map((port) => ({
+        uri: view.uri,
+        range: rangeOf(view, port.nameSpan),
+      }));
     }
     case 'skillRef':
-      return target.ref.file ? [{ uri: pathToFileURL(target.ref.file).href, range: nameLine(view, target.ref.file) }] : [];
+      return target.ref.file
+        ? [{ uri: pathToFileURL(target.ref.file).href, range: nameLine(view, target.ref.file) }]
+        : [];
     case 'controlRef':
-      return view.analysis.model.nodes.filter((node) => node.id === target.ref.target).map((node) => ({ uri: view.uri, range: rangeOf(view, node.nameSpan) }));
+      return view.analysis.model.nodes
+        .filter((node) => node.id === target.ref.target)
+        .map((node) => ({ uri: view.uri, range: rangeOf(view, node.nameSpan) }));
     case 'link': {
       const file = linkedFile(view, target.link.path.split('#')[0]);
       return file ? [{ uri: pathToFileURL(path.resolve(file)).href, range: FILE_START }] : [];

@@ -37,6 +37,13 @@ export function shownDiagnostics(diagnostics: Diagnostic[], overrides: SeverityO
 }
 
 /** The document's diagnostics for the editor: those in its own file (a skill+ package spreads them over several). */
-export function documentDiagnostics(view: DocumentView, overrides: SeverityOverrides, docsBase?: string): LspDiagnostic[] {
-  return shownDiagnostics(view.analysis.diagnostics.filter((item) => item.file === view.file), overrides).map((item) => toLspDiagnostic(view, item, docsBase));
+export function documentDiagnostics(
+  view: DocumentView,
+  overrides: SeverityOverrides,
+  docsBase?: string,
+): LspDiagnostic[] {
+  return shownDiagnostics(
+    view.analysis.diagnostics.filter((item) => item.file === view.file),
+    overrides,
+  ).map((item) => toLspDiagnostic(view, item, docsBase));
 }

@@ -16,7 +16,10 @@ export interface DocumentView {
   /** The editor's version of the text, for versioned workspace edits. */
   version: number | null;
   analysis: SkillAnalysis;
-  /** The document's file and text (the SKILL.md's are `analysis.file` and `analysis.text`), the text made one string when first read. */
+  /**
+   * The document's file and text (the SKILL.md's are `analysis.file` and `analysis.text`), the text made one string
+   * when first read.
+   */
   file: string;
   readonly text: string;
   lines: LineIndex;
@@ -25,8 +28,19 @@ export interface DocumentView {
   files: AnalysisLines;
 }
 
-/** The view of `file` in `analysis`; `earlier`, a view of an earlier version of the same document, lends its line indexes. */
-export function createView(uri: string, version: number | null, analysis: SkillAnalysis, fs: FileSystem, file = analysis.file, source: TextLike = analysis.source, earlier?: DocumentView): DocumentView {
+/**
+ * The view of `file` in `analysis`; `earlier`, a view of an earlier version of the same document, lends its line
+ * indexes.
+ */
+export function createView(
+  uri: string,
+  version: number | null,
+  analysis: SkillAnalysis,
+  fs: FileSystem,
+  file = analysis.file,
+  source: TextLike = analysis.source,
+  earlier?: DocumentView,
+): DocumentView {
   const files = new AnalysisLines(analysis, earlier?.files);
   // The document's own text is what the analysis read (SKILL.md, or the package file overlaid with it).
   return {
@@ -46,7 +60,7 @@ export function createView(uri: string, version: number | null, analysis: SkillA
 /** The text of any file of the view's skill (the document, SKILL.md, a package file read by the analysis). */
 export function textOf(view: DocumentView, file: string | undefined): string {
   if (file === undefined || file === view.file) return view.text;
-  return file === view.analysis.file ? view.analysis.text : view.analysis.sources.get(file) ?? '';
+  return file === view.analysis.file ? view.analysis.text : (view.analysis.sources.get(file) ?? '');
 }
 
 /** A span in the view's document (spans without a file are in SKILL.md). */

@@ -15,24 +15,45 @@ import { bindingHover, filterHover, metaStepHover, runtimeInputHover, skillRefHo
 
 const code = (text: string) => `\`${text}\``;
 
-/** Hover: ports with type and flow, steps with script and I/O, keys with their schema description, scripts with their docstring. */
+/**
+ * Hover: ports with type and flow, steps with script and I/O, keys with their schema description, scripts with their
+ * docstring.
+ */
 export function hover(view: DocumentView, offset: number): Hover | null {
   const target = locate(view, offset);
   switch (target.kind) {
     case 'port': {
-      const value = target.port.name.startsWith('inputs.') && view.analysis.metaPlan ? runtimeInputHover(target.port) : portHover(view, target.port);
+      const value =
+        target.port.name.startsWith('inputs.') && view.analysis.metaPlan
+          ? runtimeInputHover(target.port)
+          : portHover(view, target.port);
       return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.port.nameSpan) };
     }
     case 'step':
-      return { contents: { kind: 'markdown', value: view.analysis.metaPlan ? metaStepHover(view, target.node) : stepHover(view, target.node) }, range: rangeOf(view, target.node.nameSpan) };
+      return {
+        contents: {
+          kind: 'markdown',
+          value: view.analysis.metaPlan ? metaStepHover(view, target.node) : stepHover(view, target.node),
+        },
+        range: rangeOf(view, target.node.nameSpan),
+      };
     case 'controlRef': {
       const node = view.analysis.model.nodes.find((candidate) => candidate.id === target.ref.target);
       const value =
-        target.ref.via === 'binding' ? bindingHover(view, target.node, target.ref) : !node ? `No step is named ${code(target.ref.target)}.` : view.analysis.metaPlan ? metaStepHover(view, node) : stepHover(view, node);
+        target.ref.via === 'binding'
+          ? bindingHover(view, target.node, target.ref)
+          : !node
+            ? `No step is named ${code(target.ref.target)}.`
+            : view.analysis.metaPlan
+              ? metaStepHover(view, node)
+              : stepHover(view, node);
       return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.ref.span) };
     }
     case 'skillRef':
-      return { contents: { kind: 'markdown', value: skillRefHover(view, target.ref) }, range: rangeOf(view, target.ref.span) };
+      return {
+        contents: { kind: 'markdown', value: skillRefHover(view, target.ref) },
+        range: rangeOf(view, target.ref.span),
+      };
     case 'filter':
       return { contents: { kind: 'markdown', value: filterHover(target.name) }, range: rangeOf(view, target.span) };
     case 'link': {
@@ -46,7 +67,13 @@ export function hover(view: DocumentView, offset: number): Hover | null {
     case 'key': {
       const description = keyDescription(view, target.region, target.location.path);
       if (!description) return null;
-      return { contents: { kind: 'markdown', value: `${code(String(target.location.path[target.location.path.length - 1]))}: ${description}` }, range: rangeOf(view, target.span) };
+      return {
+        contents: {
+          kind: 'markdown',
+          value: `${code(String(target.location.path[target.location.path.length - 1]))}: ${description}`,
+        },
+        range: rangeOf(view, target.span),
+      };
     }
     default:
       return null;
@@ -60,26 +87,46 @@ function portHover(view: DocumentView, port: Port): string {
   if (port.description) lines.push(port.description);
   if (port.direction === 'input') {
     const external = view.analysis.model.externalInputs.includes(port);
-    lines.push(producers.length > 0 ? `Produced by ${producers.map((item) => `${code(item.nodeId)}${item.type ? ` as ${code(item.type)}` : ''}`).join(', ')}` : external ? 'External input: the user or the environment supplies it.' : 'No step declares it as an output.');
+    lines.push(
+      producers.length > 0
+        ? `Produced by ${producers.map((item) => `${code(item.nodeId)}${item.type ? ` as ${code(item.type)}` : ''}`).join(', ')}`
+        : external
+          ? 'External input: the user or the environment supplies it.'
+          : 'No step declares it as an output.',
+    );
   } else {
-    lines.push(consumers.length > 0 ? `Consumed by ${[...new Set(consumers.map((item) => code(item.nodeId)))].join(', ')}` : 'No step consumes it.');
+    lines.push(
+      consumers.length > 0
+        ? `Consumed by ${[...new Set(consumers.map((item) => code(item.nodeId)))].join(', ')}`
+        : 'No step consumes it.',
+    );
   }
   return lines.join('\n\n');
 }
 
 function stepHover(view: DocumentView, node: GraphNode): string {
   const kind = node.kind === 'step' ? 'step' : `${node.kind.replace('_', ' ')} step`;
-  const lines = [`**${kind}** ${code(node.id)}${node.script ? ` — runs ${code(node.script.path)}` : ' — done by the agent'}`];
+  const lines = [
+    `**${kind}** ${code(node.id)}${node.script ? ` — runs ${code(node.script.path)}` : ' — done by the agent'}`,
+  ];
   if (node.description) lines.push(node.description.text.trim());
-  const ports = (list: Port[]) => (list.length > 0 ? list.map((port) => `${port.name}${port.type ? `: ${port.type}` : ''}`).join(', ') : '—');
+  const ports = (list: Port[]) =>
+    list.length > 0 ? list.map((port) => `${port.name}${port.type ? `: ${port.type}` : ''}`).join(', ') : '—';
   lines.push(`${ports(node.inputs)} → ${ports(node.outputs)}`);
-  const before = view.analysis.model.edges.filter((edge) => edge.kind !== 'data' && edge.to === node.id).map((edge) => code(edge.from));
+  const before = view.analysis.model.edges
+    .filter((edge) => edge.kind !== 'data' && edge.to === node.id)
+    .map((edge) => code(edge.from));
   if (before.length > 0) lines.push(`After ${[...new Set(before)].join(', ')}`);
   return lines.join('\n\n');
 }
 
-function keyDescription(view: DocumentView, region: 'frontmatter' | 'procedure', path: (string | number)[]): string | undefined {
-  if (region === 'frontmatter' && path[0] === 'composition' && view.analysis.metaPlan) return schemaAt(compositionSchema, path.slice(1))?.description;
+function keyDescription(
+  view: DocumentView,
+  region: 'frontmatter' | 'procedure',
+  path: (string | number)[],
+): string | undefined {
+  if (region === 'frontmatter' && path[0] === 'composition' && view.analysis.metaPlan)
+    return schemaAt(compositionSchema, path.slice(1))?.description;
   if (region === 'frontmatter') return schemaAt(frontmatterSchema, path)?.description;
   const procedure = view.analysis.procedure;
   if (!procedure) return undefined;

@@ -23,11 +23,14 @@ export function locate(view: DocumentView, offset: number): Target {
     if (!contains(node.span, offset) && !contains(node.nameSpan, offset)) continue;
     if (contains(node.nameSpan, offset) && node.nameSpan.end > node.nameSpan.start) return { kind: 'step', node };
     for (const port of [...node.inputs, ...node.outputs]) {
-      if (contains(port.nameSpan, offset) || (port.typeSpan && contains(port.typeSpan, offset))) return { kind: 'port', node, port };
+      if (contains(port.nameSpan, offset) || (port.typeSpan && contains(port.typeSpan, offset)))
+        return { kind: 'port', node, port };
     }
     const ref = node.controlRefs.find((candidate) => contains(candidate.span, offset));
     if (ref) return { kind: 'controlRef', node, ref };
-    const link = [...(node.script ? [node.script] : []), ...node.links].find((candidate) => contains(candidate.span, offset));
+    const link = [...(node.script ? [node.script] : []), ...node.links].find((candidate) =>
+      contains(candidate.span, offset),
+    );
     if (link) return { kind: 'link', node, link };
     const skill = node.skillRefs?.find((candidate) => contains(candidate.span, offset));
     if (skill) return { kind: 'skillRef', node, ref: skill };
@@ -38,7 +41,12 @@ export function locate(view: DocumentView, offset: number): Target {
   }
   // References made by the skill as a whole (`final_text_mode: step:x`).
   const wholeSkillRef = model.refs?.find((candidate) => contains(candidate.span, offset));
-  if (wholeSkillRef && model.nodes.length > 0) return { kind: 'controlRef', node: model.nodes.find((node) => node.id === wholeSkillRef.target) ?? model.nodes[0], ref: wholeSkillRef };
+  if (wholeSkillRef && model.nodes.length > 0)
+    return {
+      kind: 'controlRef',
+      node: model.nodes.find((node) => node.id === wholeSkillRef.target) ?? model.nodes[0],
+      ref: wholeSkillRef,
+    };
   const mention = proseMentions(view).find((candidate) => contains(candidate.span, offset));
   if (mention) return { kind: 'link', link: mention };
   return keyAt(view, offset);
@@ -46,7 +54,9 @@ export function locate(view: DocumentView, offset: number): Target {
 
 /** A MetaSkill template filter under the cursor, in the templates of `node`'s step. */
 function filterAt(view: DocumentView, node: GraphNode, offset: number): Target | undefined {
-  const step = view.analysis.metaPlan?.steps.find((candidate) => candidate.id === node.id && candidate.span === node.span);
+  const step = view.analysis.metaPlan?.steps.find(
+    (candidate) => candidate.id === node.id && candidate.span === node.span,
+  );
   for (const template of step?.templates ?? []) {
     for (const filter of template.read.filters) {
       const span = templateSpan(template, filter.start, filter.end);
@@ -61,12 +71,21 @@ export function proseMentions(view: DocumentView): FileLink[] {
   const { syntax, procedure } = view.analysis;
   if (!syntax) return [];
   const regions = procedure ? [procedure.fence.content] : regionsOutside(syntax.body, syntax.fences);
-  return findPathMentions(view.analysis.text, regions).map((mention) => ({ path: mention.path, span: mention.span, role: 'prose' as const }));
+  return findPathMentions(view.analysis.text, regions).map((mention) => ({
+    path: mention.path,
+    span: mention.span,
+    role: 'prose' as const,
+  }));
 }
 
 function keyAt(view: DocumentView, offset: number): Target {
   const { frontmatter, procedure, syntax } = view.analysis;
-  const region = frontmatter && syntax?.frontmatter && contains(syntax.frontmatter.content, offset) ? { yaml: frontmatter, name: 'frontmatter' as const } : procedure && contains(procedure.fence.content, offset) ? { yaml: procedure.yaml, name: 'procedure' as const } : undefined;
+  const region =
+    frontmatter && syntax?.frontmatter && contains(syntax.frontmatter.content, offset)
+      ? { yaml: frontmatter, name: 'frontmatter' as const }
+      : procedure && contains(procedure.fence.content, offset)
+        ? { yaml: procedure.yaml, name: 'procedure' as const }
+        : undefined;
   if (!region) return { kind: 'none' };
   const location = yamlLocationAt(region.yaml, offset);
   const span = location.onKey ? nodeSpan(region.yaml, location.node) : undefined;

@@ -20,7 +20,14 @@ export interface MetaCompletionRequest {
 }
 
 /** Keys only one kind of step reads. */
-const KIND_ONLY: Record<string, string> = { output_choices: 'llm_classify', tool: 'tool_call', tool_args: 'tool_call', tool_allowlist: 'tool_call', clarify: 'user_input', side_effect: 'skill_exec' };
+const KIND_ONLY: Record<string, string> = {
+  output_choices: 'llm_classify',
+  tool: 'tool_call',
+  tool_args: 'tool_call',
+  tool_allowlist: 'tool_call',
+  clarify: 'user_input',
+  side_effect: 'skill_exec',
+};
 const STEP_PROPERTIES = compositionSchema.$defs.step.properties as Record<string, { description?: string }>;
 /** Keys whose value is an expression, not a template. */
 const EXPRESSION_KEY = /^\s*(?:-\s+)?(when|skip_if)\s*:/;
@@ -44,13 +51,22 @@ export function metaCompletion(request: MetaCompletionRequest, cursor: YamlCurso
   const line = text.slice(lineStart, offset);
   const expression = EXPRESSION_KEY.exec(line);
   const valueStart = expression ? line.indexOf(':') + 1 : 0;
-  const template = completionContextAt(expression ? line.slice(valueStart).replace(/^\s*["']?/, '') : line, expression ? line.slice(valueStart).replace(/^\s*["']?/, '').length : line.length, !!expression);
+  const template = completionContextAt(
+    expression ? line.slice(valueStart).replace(/^\s*["']?/, '') : line,
+    expression ? line.slice(valueStart).replace(/^\s*["']?/, '').length : line.length,
+    !!expression,
+  );
   const step = cursor.step?.name;
   if (template && (expression || /\{\{|\{%/.test(line))) return templateItems(request, template, step);
   if (cursor.position.kind === 'value') {
     const { key, prefix } = cursor.position;
     if (key === 'skill' || (key === 'to' && cursor.parents.includes('route'))) return skillItems(request, prefix);
-    if (key === 'kind') return STEP_KINDS.map((kind) => ({ label: kind, kind: CompletionItemKind.EnumMember, textEdit: replacing(request, prefix, kind) }));
+    if (key === 'kind')
+      return STEP_KINDS.map((kind) => ({
+        label: kind,
+        kind: CompletionItemKind.EnumMember,
+        textEdit: replacing(request, prefix, kind),
+      }));
     const steps = (names: string[]) => stepItems(model, names, (name) => replacing(request, prefix, name));
     if (key === 'depends_on') return steps(dependencyCandidates(model, step));
     if (key === 'on_failure') return steps(model.nodes.map((node) => node.id).filter((id) => id !== step));
@@ -62,25 +78,54 @@ export function metaCompletion(request: MetaCompletionRequest, cursor: YamlCurso
   const kind = model.nodes.find((node) => node.id === step)?.kind ?? 'agent';
   return Object.keys(STEP_PROPERTIES)
     .filter((key) => !KIND_ONLY[key] || KIND_ONLY[key] === kind)
-    .map((key) => ({ label: key, kind: CompletionItemKind.Property, documentation: STEP_PROPERTIES[key].description, textEdit: replacing(request, cursor.position.prefix, `${key}: `) }));
+    .map((key) => ({
+      label: key,
+      kind: CompletionItemKind.Property,
+      documentation: STEP_PROPERTIES[key].description,
+      textEdit: replacing(request, cursor.position.prefix, `${key}: `),
+    }));
 }
 
-function templateItems(request: MetaCompletionRequest, context: NonNullable<ReturnType<typeof completionContextAt>>, step: string | undefined): CompletionItem[] {
+function templateItems(
+  request: MetaCompletionRequest,
+  context: NonNullable<ReturnType<typeof completionContextAt>>,
+  step: string | undefined,
+): CompletionItem[] {
   const { model } = request;
   switch (context.kind) {
     case 'member':
       if (context.root === 'inputs') {
-        return Object.entries(RUNTIME_INPUTS).map(([name, about]) => ({ label: name, kind: CompletionItemKind.Variable, documentation: about, textEdit: replacing(request, context.prefix, name) }));
+        return Object.entries(RUNTIME_INPUTS).map(([name, about]) => ({
+          label: name,
+          kind: CompletionItemKind.Variable,
+          documentation: about,
+          textEdit: replacing(request, context.prefix, name),
+        }));
       }
       return outputItems(request, context.prefix, step);
     case 'collected': {
       const steps = model.nodes.filter((node) => node.kind === 'user_input');
-      return steps.map((node) => ({ label: node.id, kind: CompletionItemKind.Variable, detail: 'answers of this user_input step', textEdit: replacing(request, context.prefix, node.id) }));
+      return steps.map((node) => ({
+        label: node.id,
+        kind: CompletionItemKind.Variable,
+        detail: 'answers of this user_input step',
+        textEdit: replacing(request, context.prefix, node.id),
+      }));
     }
     case 'filter':
-      return Object.entries(ALLOWED_FILTERS).map(([name, filter]) => ({ label: name, kind: CompletionItemKind.Function, documentation: filter.summary, textEdit: replacing(request, context.prefix, name) }));
+      return Object.entries(ALLOWED_FILTERS).map(([name, filter]) => ({
+        label: name,
+        kind: CompletionItemKind.Function,
+        documentation: filter.summary,
+        textEdit: replacing(request, context.prefix, name),
+      }));
     case 'root':
-      return ['outputs', 'inputs'].map((name) => ({ label: name, kind: CompletionItemKind.Module, detail: name === 'outputs' ? 'texts of earlier steps' : 'what the runtime provides', textEdit: replacing(request, context.prefix, name) }));
+      return ['outputs', 'inputs'].map((name) => ({
+        label: name,
+        kind: CompletionItemKind.Module,
+        detail: name === 'outputs' ? 'texts of earlier steps' : 'what the runtime provides',
+        textEdit: replacing(request, context.prefix, name),
+      }));
   }
 }
 
@@ -96,7 +141,9 @@ function outputItems(request: MetaCompletionRequest, prefix: string, step: strin
       return {
         label: node.id,
         kind: CompletionItemKind.Variable,
-        detail: inScope ? `${node.kind} — runs before ${step}` : `${node.kind} — not in depends_on${dependency ? ' (adds it)' : ''}`,
+        detail: inScope
+          ? `${node.kind} — runs before ${step}`
+          : `${node.kind} — not in depends_on${dependency ? ' (adds it)' : ''}`,
         documentation: node.description?.text.trim(),
         sortText: `${inScope ? '0' : '1'}${node.id}`,
         textEdit: replacing(request, prefix, node.id),
@@ -116,4 +163,3 @@ function skillItems(request: MetaCompletionRequest, prefix: string): CompletionI
       textEdit: replacing(request, prefix, skill.name),
     }));
 }
-

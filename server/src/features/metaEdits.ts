@@ -11,9 +11,13 @@ import { lineEndAt, rangeOf, type DocumentView } from './documentView';
  */
 export function addDependencyEdit(view: DocumentView, stepId: string, dependency: string): TextEdit | undefined {
   const { metaPlan, frontmatter, text } = view.analysis;
-  const step = metaPlan?.form === 'composition' ? metaPlan.steps.find((candidate) => candidate.id === stepId) : undefined;
+  const step =
+    metaPlan?.form === 'composition' ? metaPlan.steps.find((candidate) => candidate.id === stepId) : undefined;
   if (!step?.node || !frontmatter) return undefined;
-  const at = (offset: number, newText: string): TextEdit => ({ range: rangeOf(view, { start: offset, end: offset }), newText });
+  const at = (offset: number, newText: string): TextEdit => ({
+    range: rangeOf(view, { start: offset, end: offset }),
+    newText,
+  });
   const pair = pairOf(step.node, 'depends_on');
   const list = pair?.value as Node | null | undefined;
   if (isSeq(list)) {
@@ -38,4 +42,3 @@ export function addDependencyEdit(view: DocumentView, stepId: string, dependency
   }
   return at(lineEndAt(text, idKey.start), `\n${' '.repeat(column)}depends_on: [${dependency}]`);
 }
-

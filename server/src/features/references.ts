@@ -27,7 +27,9 @@ export function references(view: DocumentView, offset: number, includeDeclaratio
     case 'controlRef': {
       const name = target.kind === 'step' ? target.node.id : target.ref.target;
       const refs = stepReferences(view, name).map((span) => at(span));
-      const declarations = view.analysis.model.nodes.filter((node) => node.id === name).map((node) => at(node.nameSpan));
+      const declarations = view.analysis.model.nodes
+        .filter((node) => node.id === name)
+        .map((node) => at(node.nameSpan));
       return includeDeclaration ? [...declarations, ...refs] : refs;
     }
     case 'link': {
@@ -39,8 +41,13 @@ export function references(view: DocumentView, offset: number, includeDeclaratio
   }
 }
 
-/** Every written reference to a step name (`depends_on`, `inputs_to`, branch targets, MetaSkill bindings, substitutes, `final_text_mode`). */
+/**
+ * Every written reference to a step name (`depends_on`, `inputs_to`, branch targets, MetaSkill bindings, substitutes,
+ * `final_text_mode`).
+ */
 export function stepReferences(view: DocumentView, name: string) {
   const { model } = view.analysis;
-  return [...model.nodes.flatMap((node) => node.controlRefs), ...(model.refs ?? [])].filter((ref) => ref.target === name).map((ref) => ref.span);
+  return [...model.nodes.flatMap((node) => node.controlRefs), ...(model.refs ?? [])]
+    .filter((ref) => ref.target === name)
+    .map((ref) => ref.span);
 }

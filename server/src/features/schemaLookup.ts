@@ -21,7 +21,11 @@ function resolve(root: Schema, schema: Schema | undefined): Schema | undefined {
  * The schema node describing the value at `path`. `kindAt` tells the kind
  * of an AIP 0.5 step at a path prefix, so the right per-kind schema is used.
  */
-export function schemaAt(root: object, path: (string | number)[], kindAt: (prefix: (string | number)[]) => string | undefined = () => undefined): Schema | undefined {
+export function schemaAt(
+  root: object,
+  path: (string | number)[],
+  kindAt: (prefix: (string | number)[]) => string | undefined = () => undefined,
+): Schema | undefined {
   let schema = resolve(root as Schema, root as Schema);
   for (let i = 0; i < path.length && schema; i++) {
     const segment = path[i];
@@ -45,5 +49,9 @@ function refineByKind(root: Schema, schema: Schema, kind: string | undefined): S
 
 /** The keys a map at this schema node may hold, with their descriptions. */
 export function keysOf(schema: Schema | undefined): { key: string; description?: string; type?: unknown }[] {
-  return Object.entries(schema?.properties ?? {}).map(([key, value]) => ({ key, description: value.description, type: value.type }));
+  return Object.entries(schema?.properties ?? {}).map(([key, value]) => ({
+    key,
+    description: value.description,
+    type: value.type,
+  }));
 }

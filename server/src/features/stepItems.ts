@@ -2,7 +2,10 @@ import { CompletionItemKind, type CompletionItem, type TextEdit } from 'vscode-l
 import { reachableFrom, successors } from '../model/controlFlow';
 import type { SkillModel } from '../model/skillModel';
 
-/** Steps that may be added to `depends_on` of `self`: not itself and none that already runs after it (that would close a cycle). */
+/**
+ * Steps that may be added to `depends_on` of `self`: not itself and none that already runs after it (that would close a
+ * cycle).
+ */
 export function dependencyCandidates(model: SkillModel, self: string | undefined): string[] {
   if (!self) return model.nodes.map((node) => node.id);
   const after = reachableFrom([self], successors(model.nodes, model.edges));

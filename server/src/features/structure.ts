@@ -14,7 +14,11 @@ export function foldingRanges(view: DocumentView): FoldingRange[] {
     const end = view.lines.positionAt(Math.max(span.start, span.end - 1)).line;
     if (end > start) ranges.push({ startLine: start, endLine: end, ...(kind ? { kind } : {}) });
   };
-  if (syntax?.frontmatter) add({ start: syntax.frontmatter.open.start, end: (syntax.frontmatter.close ?? syntax.frontmatter.content).end }, FoldingRangeKind.Region);
+  if (syntax?.frontmatter)
+    add(
+      { start: syntax.frontmatter.open.start, end: (syntax.frontmatter.close ?? syntax.frontmatter.content).end },
+      FoldingRangeKind.Region,
+    );
   for (const fence of syntax?.fences ?? []) add({ start: fence.open.start, end: (fence.close ?? fence.content).end });
   for (const node of model.nodes) add(node.span);
   return ranges;
@@ -25,7 +29,12 @@ export function selectionRanges(view: DocumentView, offsets: number[]): Selectio
   return offsets.map((offset) => {
     const spans: Span[] = [{ start: 0, end: view.analysis.source.length }];
     const { frontmatter, procedure, syntax } = view.analysis;
-    const region = syntax?.frontmatter && frontmatter && contains(syntax.frontmatter.content, offset) ? { yaml: frontmatter, span: syntax.frontmatter.content } : procedure && contains(procedure.fence.content, offset) ? { yaml: procedure.yaml, span: procedure.fence.content } : undefined;
+    const region =
+      syntax?.frontmatter && frontmatter && contains(syntax.frontmatter.content, offset)
+        ? { yaml: frontmatter, span: syntax.frontmatter.content }
+        : procedure && contains(procedure.fence.content, offset)
+          ? { yaml: procedure.yaml, span: procedure.fence.content }
+          : undefined;
     if (region) {
       spans.push(region.span);
       spans.push(...chainSpans(region.yaml, offset));
@@ -53,7 +62,9 @@ function chainSpans(yaml: YamlSyntax, offset: number): Span[] {
 export function codeLenses(view: DocumentView): CodeLens[] {
   const { model } = view.analysis;
   return model.nodes.map((node) => {
-    const consumers = new Set(node.outputs.flatMap((port) => dataEdgesOf(view, port).consumers.map((consumer) => consumer.nodeId)));
+    const consumers = new Set(
+      node.outputs.flatMap((port) => dataEdgesOf(view, port).consumers.map((consumer) => consumer.nodeId)),
+    );
     const external = node.inputs.filter((port) => model.externalInputs.includes(port)).map((port) => port.name);
     const parts = [`${consumers.size} consumer${consumers.size === 1 ? '' : 's'}`];
     if (external.length > 0) parts.push(`external input${external.length === 1 ? '' : 's'}: ${external.join(', ')}`);
@@ -66,7 +77,10 @@ export function previewLensRange(view: DocumentView): CodeLens['range'] | undefi
   return view.analysis.model.nodes.length > 0 ? frontmatterLensRange(view) : undefined;
 }
 
-/** The frontmatter's first line, where the lenses about the whole skill go (Compile on any skill: a prose skill compiles to AIP). */
+/**
+ * The frontmatter's first line, where the lenses about the whole skill go (Compile on any skill: a prose skill compiles
+ * to AIP).
+ */
 export function frontmatterLensRange(view: DocumentView): CodeLens['range'] | undefined {
   const open = view.analysis.syntax?.frontmatter?.open;
   return open ? rangeOf(view, open) : undefined;

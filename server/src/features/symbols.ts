@@ -12,17 +12,27 @@ export function documentSymbols(view: DocumentView): DocumentSymbol[] {
     range: rangeOf(view, item.span),
     selectionRange: rangeOf(view, item.nameSpan),
   });
-  const steps = model.nodes.map(
-    (node): DocumentSymbol => ({
-      name: node.label,
-      detail: node.script ? node.script.path : node.kind === 'step' ? 'agent' : node.kind,
-      kind: SymbolKind.Function,
-      range: rangeOf(view, { start: Math.min(node.span.start, node.nameSpan.start), end: Math.max(node.span.end, node.nameSpan.end) }),
-      selectionRange: rangeOf(view, node.nameSpan),
-      children: [...node.inputs, ...node.outputs].map(port),
+  const steps = model.nodes.map((node): DocumentSymbol => ({
+    name: node.label,
+    detail: node.script ? node.script.path : node.kind === 'step' ? 'agent' : node.kind,
+    kind: SymbolKind.Function,
+    range: rangeOf(view, {
+      start: Math.min(node.span.start, node.nameSpan.start),
+      end: Math.max(node.span.end, node.nameSpan.end),
     }),
-  );
+    selectionRange: rangeOf(view, node.nameSpan),
+    children: [...node.inputs, ...node.outputs].map(port),
+  }));
   const whole = { start: 0, end: source.length };
   const nameAt = view.analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 };
-  return [{ name: model.name ?? 'SKILL.md', detail: model.format, kind: SymbolKind.Module, range: rangeOf(view, whole), selectionRange: rangeOf(view, nameAt), children: steps }];
+  return [
+    {
+      name: model.name ?? 'SKILL.md',
+      detail: model.format,
+      kind: SymbolKind.Module,
+      range: rangeOf(view, whole),
+      selectionRange: rangeOf(view, nameAt),
+      children: steps,
+    },
+  ];
 }

@@ -28,7 +28,8 @@ export function detectFormat(frontmatter: Record<string, unknown> | undefined, s
     const fence = yamlFences[0];
     const before = syntax.text.slice(syntax.body.start, fence.open.start).trim();
     const content = syntax.text.slice(fence.content.start, fence.content.end);
-    if (before === '' && AIP_BODY.test(content) && /^steps\s*:/m.test(content)) return { format: 'aip-0.3', aipLike: true };
+    if (before === '' && AIP_BODY.test(content) && /^steps\s*:/m.test(content))
+      return { format: 'aip-0.3', aipLike: true };
   }
   return { format: 'agent-skill', aipLike: false };
 }

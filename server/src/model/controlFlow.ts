@@ -1,10 +1,13 @@
 import type { GraphEdge, GraphNode } from './skillModel';
 
-/** Successor lists by node id, from control and branch edges (a substitute runs instead of its primary, not after it). */
+/**
+ * Successor lists by node id, from control and branch edges (a substitute runs instead of its primary, not after it).
+ */
 export function successors(nodes: GraphNode[], edges: readonly GraphEdge[]): Map<string, string[]> {
   const next = new Map<string, string[]>(nodes.map((node) => [node.id, []]));
   for (const edge of edges) {
-    if ((edge.kind === 'control' || edge.kind === 'branch') && next.has(edge.from) && next.has(edge.to)) next.get(edge.from)!.push(edge.to);
+    if ((edge.kind === 'control' || edge.kind === 'branch') && next.has(edge.from) && next.has(edge.to))
+      next.get(edge.from)!.push(edge.to);
   }
   return next;
 }

@@ -16,13 +16,22 @@ interface KeptStep {
   key: string;
   /** What moves when the step moves. */
   parts: MovableParts;
-  /** The paths its text mentions, found when first asked; their spans are added to `parts`, so they move with the step's. */
+  /**
+   * The paths its text mentions, found when first asked; their spans are added to `parts`, so they move with the
+   * step's.
+   */
   mentions?: PathMention[];
-  /** The paths mentioned between the step before and this one, found again when a step beside them changed; their spans are the last in `parts`. */
+  /**
+   * The paths mentioned between the step before and this one, found again when a step beside them changed; their spans
+   * are the last in `parts`.
+   */
   between?: PathMention[];
 }
 
-/** Where `ModelCache.part` keeps what a reader made of a YAML node: on the node, as long as the chunk cache keeps it (the node's chunk place lives there too). */
+/**
+ * Where `ModelCache.part` keeps what a reader made of a YAML node: on the node, as long as the chunk cache keeps it
+ * (the node's chunk place lives there too).
+ */
 const KEPT = Symbol('kept part');
 interface Kept {
   reader: string;
@@ -57,7 +66,10 @@ export function concatParts<T>(count: number, listOf: (step: number) => readonly
   return { items, ends };
 }
 
-/** A list made of one part per step (see `ModelCache.perStep`): its items, where each step's part ends, what else it was made from. */
+/**
+ * A list made of one part per step (see `ModelCache.perStep`): its items, where each step's part ends, what else it was
+ * made from.
+ */
 interface StepLists<T = unknown> {
   analysis: number;
   key: readonly unknown[];
@@ -74,7 +86,10 @@ export interface GraphChecks {
 
 const SLASH = 0x2f;
 
-/** The paths mentioned from `start` to `end` of `text`: the text between steps is mostly a line break and a `- `, and a path needs a `/`. */
+/**
+ * The paths mentioned from `start` to `end` of `text`: the text between steps is mostly a line break and a `- `, and a
+ * path needs a `/`.
+ */
 function mentionsBetween(text: TextLike, start: number, end: number): PathMention[] {
   let slash = start;
   while (slash < end && text.charCodeAt(slash) !== SLASH) slash++;
@@ -106,7 +121,10 @@ function mentionsBetween(text: TextLike, start: number, end: number): PathMentio
  * uses them (each request reads the latest one, synchronously).
  */
 export class ModelCache {
-  /** This analysis's steps in the order the loader asked for them: the graph checks and mentions find a node's entry by its index, not by a lookup. */
+  /**
+   * This analysis's steps in the order the loader asked for them: the graph checks and mentions find a node's entry by
+   * its index, not by a lookup.
+   */
   private order: KeptStep[] = [];
   /** The last analysis's `order`, to tell which steps an edit changed. */
   private lastOrder: KeptStep[] = [];
@@ -115,7 +133,15 @@ export class ModelCache {
   private lastSources: { node: Node; kept: Kept }[] = [];
   /** Counts analyses: a list kept per step is spliced only into the analysis right after the one that made it. */
   private analysis = 0;
-  private lastGraph?: { analysis: number; file: string; keys: string[]; nodes: GraphNode[]; edges: readonly GraphEdge[]; checks: GraphChecks; placed?: PlacedChecks };
+  private lastGraph?: {
+    analysis: number;
+    file: string;
+    keys: string[];
+    nodes: GraphNode[];
+    edges: readonly GraphEdge[];
+    checks: GraphChecks;
+    placed?: PlacedChecks;
+  };
   private readonly lists = new Map<string, StepLists>();
   private readonly sets = new Map<string, Set<unknown>>();
 
@@ -155,9 +181,20 @@ export class ModelCache {
    * objects, or equal strings), so the whole list does. The list is
    * read-only: it may be last time's.
    */
-  perStep<T>(name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[]): { items: readonly T[]; same: boolean } {
+  perStep<T>(
+    name: string,
+    count: number,
+    key: readonly unknown[],
+    readsPrevious: boolean,
+    listOf: (step: number) => readonly T[],
+  ): { items: readonly T[]; same: boolean } {
     const last = this.lists.get(name) as StepLists<T> | undefined;
-    const lined = last && last.analysis === this.analysis - 1 && last.ends.length === count && this.order.length === count && sameList(last.key, key, Object.is);
+    const lined =
+      last &&
+      last.analysis === this.analysis - 1 &&
+      last.ends.length === count &&
+      this.order.length === count &&
+      sameList(last.key, key, Object.is);
     const changed = lined ? this.changedSteps() : undefined;
     if (!last || !changed) {
       const { items, ends } = concatParts(count, listOf);
@@ -185,7 +222,8 @@ export class ModelCache {
       } else if (same && part.some((item, index) => item !== last.items[was + index])) same = false;
     });
     if (!resized) {
-      // Typing in a step's prose: every part keeps its length, so last time's list is copied whole and the new parts written over theirs.
+      // Typing in a step's prose: every part keeps its length, so last time's list is copied whole and the new parts
+      // written over theirs.
       const items = last.items.slice();
       parts.forEach((part, at) => part.forEach((item, index) => (items[startOf(redo[at]) + index] = item)));
       this.lists.set(name, { analysis: this.analysis, key, items, ends: last.ends });
@@ -223,10 +261,18 @@ export class ModelCache {
    * position `index`. `read` may add to the key what else of the step its
    * graph checks read.
    */
-  step(source: Node, loader: string, index: number, yaml: YamlSyntax, read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string }): GraphNode {
+  step(
+    source: Node,
+    loader: string,
+    index: number,
+    yaml: YamlSyntax,
+    read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string },
+  ): GraphNode {
     const last = this.lastSources[index];
     if (last?.node === source && last.kept.reader === loader && last.kept.at) {
-      // The same node at the same index as last time: kept without reading the node, whose chunk's place (just moved by the chunk cache) gives its start. At 1,000 steps, reading every step's node cost more than moving the steps below an edit.
+      // The same node at the same index as last time: kept without reading the node, whose chunk's place (just moved by
+      // the chunk cache) gives its start. At 1,000 steps, reading every step's node cost more than moving the steps
+      // below an edit.
       const { kept } = last;
       moveTo(kept, yaml.base + kept.at!.place.offset + kept.at!.offset);
       this.sources.push(last);
@@ -235,7 +281,11 @@ export class ModelCache {
     }
     const entry = this.part(source, loader, index, yaml.base + nodeStart(source)!, () => {
       const built = read(yaml, source, index);
-      const kept: KeptStep = { node: built.node, key: graphKey(built.node) + (built.key ?? ''), parts: movablePartsIn(built.node) };
+      const kept: KeptStep = {
+        node: built.node,
+        key: graphKey(built.node) + (built.key ?? ''),
+        parts: movablePartsIn(built.node),
+      };
       return { value: kept, named: built.node.id !== `steps[${index}]`, parts: kept.parts };
     });
     const kept = (source as Source)[KEPT]!;
@@ -252,7 +302,13 @@ export class ModelCache {
    * node's new `start`. A part without a name (`named` false) is kept only
    * at the same position; the caller updates what holds the position.
    */
-  part<T>(source: object, reader: string, index: number, start: number, build: () => { value: T; named: boolean; parts: MovableParts }): T {
+  part<T>(
+    source: object,
+    reader: string,
+    index: number,
+    start: number,
+    build: () => { value: T; named: boolean; parts: MovableParts },
+  ): T {
     const kept = (source as Source)[KEPT];
     if (kept && kept.reader === reader && (kept.named || kept.index === index)) {
       moveTo(kept, start);
@@ -275,7 +331,12 @@ export class ModelCache {
     if (kept && kept.after === after) return kept.edges;
     const edges = build();
     // Not enumerable: models compared or serialised do not show it.
-    Object.defineProperty(node, EDGES, { value: { after, edges }, configurable: true, writable: true, enumerable: false });
+    Object.defineProperty(node, EDGES, {
+      value: { after, edges },
+      configurable: true,
+      writable: true,
+      enumerable: false,
+    });
     return edges;
   }
 
@@ -297,7 +358,13 @@ export class ModelCache {
    * neither are its findings looked at (see `perStep`). The text before the
    * first step and after the last is searched every time.
    */
-  mentionFindings(text: TextLike, region: Span, nodes: GraphNode[], key: readonly unknown[], check: (mentions: PathMention[]) => Diagnostic[]): Diagnostic[] {
+  mentionFindings(
+    text: TextLike,
+    region: Span,
+    nodes: GraphNode[],
+    key: readonly unknown[],
+    check: (mentions: PathMention[]) => Diagnostic[],
+  ): Diagnostic[] {
     // Steps not read through this cache: search the block whole.
     if (nodes.length === 0 || this.order.length !== nodes.length) return check(findPathMentions(text, [region]));
     let disordered = false;
@@ -314,7 +381,8 @@ export class ModelCache {
         entry.mentions = findPathMentions(text, [node.span]);
         for (const mention of entry.mentions) entry.parts.spans.push(mention.span);
       }
-      // The text between steps is searched again only when a step beside it changed; its mentions' spans are the last ones in `parts`, so they move with the step and are replaced here.
+      // The text between steps is searched again only when a step beside it changed; its mentions' spans are the last
+      // ones in `parts`, so they move with the step and are replaced here.
       if (entry.between) entry.parts.spans.length -= entry.between.length;
       entry.between = mentionsBetween(text, from, node.span.start);
       for (const mention of entry.between) entry.parts.spans.push(mention.span);
@@ -325,7 +393,11 @@ export class ModelCache {
       this.lists.delete('mention findings');
       return check(findPathMentions(text, [region]));
     }
-    return [...check(mentionsBetween(text, region.start, nodes[0].span.start)), ...steps.items, ...check(mentionsBetween(text, nodes[nodes.length - 1].span.end, region.end))];
+    return [
+      ...check(mentionsBetween(text, region.start, nodes[0].span.start)),
+      ...steps.items,
+      ...check(mentionsBetween(text, nodes[nodes.length - 1].span.end, region.end)),
+    ];
   }
 
   /**
@@ -337,7 +409,13 @@ export class ModelCache {
     const last = this.lastGraph;
     const keyAt = (index: number) => this.entryAt(nodes, index)?.key ?? graphKey(nodes[index]);
     // The keys of steps that did not change are last time's: only the changed ones are looked up.
-    const changed = last && last.analysis === this.analysis - 1 && last.keys.length === nodes.length && this.order.length === nodes.length ? this.changedSteps() : undefined;
+    const changed =
+      last &&
+      last.analysis === this.analysis - 1 &&
+      last.keys.length === nodes.length &&
+      this.order.length === nodes.length
+        ? this.changedSteps()
+        : undefined;
     let keys: string[];
     if (last && changed) {
       keys = last.keys.slice();
@@ -345,7 +423,12 @@ export class ModelCache {
     } else {
       keys = nodes.map((_, index) => keyAt(index));
     }
-    if (last?.placed && last.file === file && sameList(last.keys, keys, (a, b) => a === b) && sameList(last.edges, edges, sameEdge)) {
+    if (
+      last?.placed &&
+      last.file === file &&
+      sameList(last.keys, keys, (a, b) => a === b) &&
+      sameList(last.edges, edges, sameEdge)
+    ) {
       const checks = movedChecks(last.placed, last.checks, last.nodes, nodes);
       this.lastGraph = { ...last, analysis: this.analysis, nodes, edges, checks };
       return checks;
@@ -363,12 +446,20 @@ function sameList<T>(a: readonly T[], b: readonly T[], same: (a: T, b: T) => boo
 }
 
 function sameEdge(a: GraphEdge, b: GraphEdge): boolean {
-  return a === b || (a.from === b.from && a.to === b.to && a.kind === b.kind && a.label === b.label && !a.span === !b.span);
+  return (
+    a === b || (a.from === b.from && a.to === b.to && a.kind === b.kind && a.label === b.label && !a.span === !b.span)
+  );
 }
 
 /** Everything of a step the format-neutral graph checks read: names, kinds, ports, references. Not spans, not prose. */
 function graphKey(node: GraphNode): string {
-  const ports = (list: Port[]) => list.map((port) => `${port.name}\u0002${port.type ?? ''}\u0002${port.nullable}\u0002${port.typeSpan ? 1 : 0}\u0002${port.feeds ?? ''}`).join('\u0003');
+  const ports = (list: Port[]) =>
+    list
+      .map(
+        (port) =>
+          `${port.name}\u0002${port.type ?? ''}\u0002${port.nullable}\u0002${port.typeSpan ? 1 : 0}\u0002${port.feeds ?? ''}`,
+      )
+      .join('\u0003');
   const refs = node.controlRefs.map((ref) => `${ref.via}\u0002${ref.target}\u0002${ref.label ?? ''}`).join('\u0003');
   return `${node.id}\u0001${node.kind}\u0001${node.label}\u0001${ports(node.inputs)}\u0001${ports(node.outputs)}\u0001${refs}`;
 }
@@ -376,7 +467,8 @@ function graphKey(node: GraphNode): string {
 /** The spans of a step the graph checks can point at, in a fixed order, so one step's can be matched with another's. */
 function spansOf(node: GraphNode): Span[] {
   const spans = [node.span, node.nameSpan];
-  for (const port of [...node.inputs, ...node.outputs]) spans.push(port.span, port.nameSpan, ...(port.typeSpan ? [port.typeSpan] : []));
+  for (const port of [...node.inputs, ...node.outputs])
+    spans.push(port.span, port.nameSpan, ...(port.typeSpan ? [port.typeSpan] : []));
   for (const ref of node.controlRefs) spans.push(ref.span);
   return spans;
 }
@@ -404,7 +496,10 @@ interface PlacedChecks {
   byStep: Map<number, { diagnostics: number[]; edges: number[]; externalInputs: number[] }>;
 }
 
-/** The places of everything in `checks`, or undefined when something is not a step's own span or port (then the checks run every time). */
+/**
+ * The places of everything in `checks`, or undefined when something is not a step's own span or port (then the checks
+ * run every time).
+ */
 function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | undefined {
   const byStep: PlacedChecks['byStep'] = new Map();
   const holding = (step: number) => {
@@ -432,10 +527,16 @@ function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | un
   }
   const edges: PlacedChecks['edges'] = [];
   for (const [index, edge] of checks.edges.entries()) {
-    const place = { ...(edge.span ? { span: spanPlace(edge.span) } : {}), ...(edge.consumer ? { consumer: portPlace(edge.consumer) } : {}), ...(edge.producer ? { producer: portPlace(edge.producer) } : {}) };
-    if ((edge.span && !place.span) || (edge.consumer && !place.consumer) || (edge.producer && !place.producer)) return undefined;
+    const place = {
+      ...(edge.span ? { span: spanPlace(edge.span) } : {}),
+      ...(edge.consumer ? { consumer: portPlace(edge.consumer) } : {}),
+      ...(edge.producer ? { producer: portPlace(edge.producer) } : {}),
+    };
+    if ((edge.span && !place.span) || (edge.consumer && !place.consumer) || (edge.producer && !place.producer))
+      return undefined;
     edges.push(place);
-    for (const step of new Set([place.span?.[0], place.consumer?.[0], place.producer?.[0]])) if (step !== undefined) holding(step).edges.push(index);
+    for (const step of new Set([place.span?.[0], place.consumer?.[0], place.producer?.[0]]))
+      if (step !== undefined) holding(step).edges.push(index);
   }
   const externalInputs: PortPlace[] = [];
   for (const [index, input] of checks.externalInputs.entries()) {
@@ -454,14 +555,20 @@ function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | un
  */
 function movedChecks(placed: PlacedChecks, checks: GraphChecks, before: GraphNode[], after: GraphNode[]): GraphChecks {
   const rebuilt: number[] = [];
-  for (let step = 0; step < after.length; step++) if (before[step] !== after[step] && placed.byStep.has(step)) rebuilt.push(step);
+  for (let step = 0; step < after.length; step++)
+    if (before[step] !== after[step] && placed.byStep.has(step)) rebuilt.push(step);
   if (rebuilt.length === 0) return checks;
   const span = ([step, at]: SpanPlace): Span => spansOf(after[step])[at];
   const port = ([step, list, at]: PortPlace): Port => after[step][list][at];
-  const moved: GraphChecks = { diagnostics: [...checks.diagnostics], edges: [...checks.edges], externalInputs: [...checks.externalInputs] };
+  const moved: GraphChecks = {
+    diagnostics: [...checks.diagnostics],
+    edges: [...checks.edges],
+    externalInputs: [...checks.externalInputs],
+  };
   for (const step of rebuilt) {
     const held = placed.byStep.get(step)!;
-    for (const index of held.diagnostics) moved.diagnostics[index] = { ...checks.diagnostics[index], span: span(placed.diagnostics[index]) };
+    for (const index of held.diagnostics)
+      moved.diagnostics[index] = { ...checks.diagnostics[index], span: span(placed.diagnostics[index]) };
     for (const index of held.edges) {
       const place = placed.edges[index];
       const copy: GraphEdge = { ...checks.edges[index] };

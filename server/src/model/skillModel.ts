@@ -111,7 +111,10 @@ export interface NodeGroup {
   description?: string;
 }
 
-/** `fallback`: a substitute that runs when its primary fails (MetaSkill `on_failure`), from the primary to the substitute. */
+/**
+ * `fallback`: a substitute that runs when its primary fails (MetaSkill `on_failure`), from the primary to the
+ * substitute.
+ */
 export type EdgeKind = 'control' | 'data' | 'branch' | 'fallback';
 
 export interface GraphEdge {

@@ -27,7 +27,8 @@ export function readBlockYaml(source: string, dialect: YamlDialect): Document.Pa
   if (schema.compat || DOUBTFUL_CHARACTER.test(source)) return undefined;
   const reader = new BlockReader(source, schema);
   try {
-    // The root may be indented: the language server parses a procedure's steps one list item at a time, each at the list's column.
+    // The root may be indented: the language server parses a procedure's steps one list item at a time, each at the
+    // list's column.
     if (reader.nextContent(0) !== 0) return undefined;
     const indent = reader.indentOf(0);
     const contents = reader.block(0, indent, indent);
@@ -43,7 +44,10 @@ export function readBlockYaml(source: string, dialect: YamlDialect): Document.Pa
   }
 }
 
-/** The document `parseDocument` gives for `source` in `dialect`: read by readBlockYaml where it can, parsed by `yaml` otherwise. */
+/**
+ * The document `parseDocument` gives for `source` in `dialect`: read by readBlockYaml where it can, parsed by `yaml`
+ * otherwise.
+ */
 export function parseYamlDocument(source: string, dialect: YamlDialect): Document.Parsed {
   return readBlockYaml(source, dialect) ?? parseDocument(source, DIALECTS[dialect]);
 }
@@ -55,7 +59,10 @@ const PLAIN_START = `[^\\s${PLAIN_START_INDICATORS}]`;
 /** A plain scalar that stays one in a block: no indicator first (`: ` inside and a final `:` are checked apart). */
 const PLAIN = new RegExp(`^${PLAIN_START}[^]*$`);
 const KEY = new RegExp(`^${PLAIN_START}[^:#]*$`);
-/** A continuation line of a plain scalar starting with one of these may be read otherwise (an item, a key, a flow collection). */
+/**
+ * A continuation line of a plain scalar starting with one of these may be read otherwise (an item, a key, a flow
+ * collection).
+ */
 const INDICATOR_FIRST = /^[-?:,[\]{}#]/;
 /** A key and its colon opening a map inside a sequence item (`- name: x`). */
 const ITEM_KEY = new RegExp(`^${PLAIN_START}[^:]*:(?: |$)`);
@@ -86,7 +93,7 @@ class BlockReader {
     private readonly text: string,
     private readonly schema: Schema,
   ) {
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       let first = start;
@@ -136,7 +143,8 @@ class BlockReader {
       map.items.push(new Pair(key, this.value(line, indent, colon + 1, false)));
       const next = this.nextContent(this.line);
       if (next === -1 || this.indentOf(next) < indent) break;
-      if (this.indentOf(next) > indent || this.isSeqItem(this.lines[next].start + indent, this.lines[next].end)) giveUp();
+      if (this.indentOf(next) > indent || this.isSeqItem(this.lines[next].start + indent, this.lines[next].end))
+        giveUp();
       spaceBefore = next > this.line;
       line = next;
       at = this.lines[next].start + indent;
@@ -186,7 +194,8 @@ class BlockReader {
   private valueAt(line: number, indent: number, after: number, inSeq: boolean): Node {
     const { end } = this.lines[line];
     if (after === end) {
-      // Nothing on the line: the value is the block below, indented further (or, for a key, a sequence at the key's column).
+      // Nothing on the line: the value is the block below, indented further (or, for a key, a sequence at the key's
+      // column).
       this.line = line + 1;
       const next = this.nextContent(this.line);
       if (next === -1) giveUp();
@@ -194,7 +203,8 @@ class BlockReader {
       const nextAt = this.lines[next].start + nextIndent;
       let block: YAMLMap | YAMLSeq;
       if (nextIndent > indent) block = this.block(next, nextIndent, nextAt);
-      else if (!inSeq && nextIndent === indent && this.isSeqItem(nextAt, this.lines[next].end)) block = this.seq(next, indent, nextAt);
+      else if (!inSeq && nextIndent === indent && this.isSeqItem(nextAt, this.lines[next].end))
+        block = this.seq(next, indent, nextAt);
       else return giveUp();
       // Blank lines between the key (or dash) and its block mark the block, as they mark an entry.
       if (next > line + 1) block.spaceBefore = true;
@@ -239,7 +249,14 @@ class BlockReader {
       }
       if (current.indent <= indent) break;
       const text = this.text.slice(current.start + current.indent, current.end);
-      if (INDICATOR_FIRST.test(text) || text.includes(': ') || text.includes(' #') || text.endsWith(':') || text.endsWith(' ')) giveUp();
+      if (
+        INDICATOR_FIRST.test(text) ||
+        text.includes(': ') ||
+        text.includes(' #') ||
+        text.endsWith(':') ||
+        text.endsWith(' ')
+      )
+        giveUp();
       value += breaks > 0 ? '\n'.repeat(breaks) + text : ' ' + text;
       breaks = 0;
       valueEnd = current.end;
@@ -299,7 +316,14 @@ class BlockReader {
   }
 
   /** A scalar node as `yaml` composes it; a plain one is typed by the schema's tags (a key must stay a string). */
-  private scalar(source: string, start: number, valueEnd: number, end: number, type: Scalar.Type, atKey: boolean): Scalar {
+  private scalar(
+    source: string,
+    start: number,
+    valueEnd: number,
+    end: number,
+    type: Scalar.Type,
+    atKey: boolean,
+  ): Scalar {
     let node: Scalar;
     if (type === 'PLAIN') {
       const tag = plainScalarTag(this.schema, source, atKey);

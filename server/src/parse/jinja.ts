@@ -73,12 +73,14 @@ export function readExpression(text: string): JinjaRead {
     const close = text.indexOf(moustache[0] === '{{' ? '}}' : '%}', moustache.index);
     read.problems.push({
       code: 'template_in_expression',
-      message: 'This is a Jinja expression, evaluated as it is: `{{ }}` and `{% %}` do not belong in it (write `outputs.x == \'y\'`, not `{{ outputs.x }} == \'y\'`).',
+      message:
+        "This is a Jinja expression, evaluated as it is: `{{ }}` and `{% %}` do not belong in it (write `outputs.x == 'y'`, not `{{ outputs.x }} == 'y'`).",
       start: moustache.index,
       end: close === -1 ? moustache.index + 2 : close + 2,
     });
   }
-  if (text.trim() === '') read.problems.push({ code: 'template_syntax', message: 'The expression is empty.', start: 0, end: text.length });
+  if (text.trim() === '')
+    read.problems.push({ code: 'template_syntax', message: 'The expression is empty.', start: 0, end: text.length });
   readExpressionInto(text, 0, text.length, read);
   return read;
 }
@@ -106,17 +108,34 @@ export function readTemplate(text: string): JinjaRead {
     const close = marker === '#' ? text.indexOf(closer, open + 2) : closingDelimiter(text, open + 2, closer);
     if (close === -1) {
       const name = marker === '{' ? '{{' : marker === '%' ? '{%' : '{#';
-      read.problems.push({ code: 'template_syntax', message: `\`${name}\` is never closed with \`${closer}\`; the whole template fails to render.`, start: open, end: open + 2 });
+      read.problems.push({
+        code: 'template_syntax',
+        message: `\`${name}\` is never closed with \`${closer}\`; the whole template fails to render.`,
+        start: open,
+        end: open + 2,
+      });
       break;
     }
     if (marker !== '#') {
       // Whitespace control (`{{-`, `-}}`, `{%+`) belongs to the delimiters.
       const innerStart = open + 2 + (/[-+]/.test(text[open + 2] ?? '') ? 1 : 0);
       const innerEnd = close - (close > innerStart && /[-+]/.test(text[close - 1]) ? 1 : 0);
-      const segment: JinjaSegment = { kind: marker === '{' ? 'output' : 'statement', start: open, end: close + 2, innerStart, innerEnd };
+      const segment: JinjaSegment = {
+        kind: marker === '{' ? 'output' : 'statement',
+        start: open,
+        end: close + 2,
+        innerStart,
+        innerEnd,
+      };
       read.segments.push(segment);
       if (marker === '{') {
-        if (text.slice(innerStart, innerEnd).trim() === '') read.problems.push({ code: 'template_syntax', message: 'Empty `{{ }}`: put an expression inside.', start: open, end: close + 2 });
+        if (text.slice(innerStart, innerEnd).trim() === '')
+          read.problems.push({
+            code: 'template_syntax',
+            message: 'Empty `{{ }}`: put an expression inside.',
+            start: open,
+            end: close + 2,
+          });
         readExpressionInto(text, innerStart, innerEnd, read);
       } else {
         const statement = /^\s*([A-Za-z_]+)/.exec(text.slice(innerStart, innerEnd));
@@ -126,17 +145,30 @@ export function readTemplate(text: string): JinjaRead {
           end.lastIndex = close + 2;
           const found = end.exec(text);
           if (!found) {
-            read.problems.push({ code: 'template_syntax', message: '`{% raw %}` is never closed with `{% endraw %}`.', start: open, end: close + 2 });
+            read.problems.push({
+              code: 'template_syntax',
+              message: '`{% raw %}` is never closed with `{% endraw %}`.',
+              start: open,
+              end: close + 2,
+            });
             break;
           }
           i = found.index + found[0].length;
           continue;
         }
-        if (BLOCK_TAGS.has(tag) || (tag === 'set' && !/=/.test(text.slice(innerStart, innerEnd)))) blocks.push({ tag, start: open, end: close + 2 });
+        if (BLOCK_TAGS.has(tag) || (tag === 'set' && !/=/.test(text.slice(innerStart, innerEnd))))
+          blocks.push({ tag, start: open, end: close + 2 });
         else if (tag.startsWith('end')) {
           const opened = blocks.pop();
           if (!opened || `end${opened.tag}` !== tag) {
-            read.problems.push({ code: 'template_syntax', message: opened ? `\`{% ${tag} %}\` closes \`{% ${opened.tag} %}\`, which needs \`{% end${opened.tag} %}\`.` : `\`{% ${tag} %}\` closes no block.`, start: open, end: close + 2 });
+            read.problems.push({
+              code: 'template_syntax',
+              message: opened
+                ? `\`{% ${tag} %}\` closes \`{% ${opened.tag} %}\`, which needs \`{% end${opened.tag} %}\`.`
+                : `\`{% ${tag} %}\` closes no block.`,
+              start: open,
+              end: close + 2,
+            });
           }
         }
         const expressionStart = statement ? innerStart + statement.index + statement[0].length : innerStart;
@@ -145,7 +177,13 @@ export function readTemplate(text: string): JinjaRead {
     }
     i = close + 2;
   }
-  for (const opened of blocks) read.problems.push({ code: 'template_syntax', message: `\`{% ${opened.tag} %}\` is never closed with \`{% end${opened.tag} %}\`.`, start: opened.start, end: opened.end });
+  for (const opened of blocks)
+    read.problems.push({
+      code: 'template_syntax',
+      message: `\`{% ${opened.tag} %}\` is never closed with \`{% end${opened.tag} %}\`.`,
+      start: opened.start,
+      end: opened.end,
+    });
   return read;
 }
 

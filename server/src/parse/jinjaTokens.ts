@@ -12,7 +12,34 @@ export interface Token {
   end: number;
 }
 
-const OPERATORS = ['**', '//', '==', '!=', '<=', '>=', '(', ')', '[', ']', '{', '}', ',', ':', '.', '|', '~', '+', '-', '*', '/', '%', '<', '>', '=', '!'];
+const OPERATORS = [
+  '**',
+  '//',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '.',
+  '|',
+  '~',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+  '=',
+  '!',
+];
 const CLOSING: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 
 export function lex(text: string, from: number, to: number, problems: JinjaRead['problems']): Token[] {
@@ -48,7 +75,12 @@ export function lex(text: string, from: number, to: number, problems: JinjaRead[
         } else value += text[end++];
       }
       if (end >= to) {
-        problems.push({ code: 'template_syntax', message: `The string opened here is never closed with ${char}.`, start: i, end: to });
+        problems.push({
+          code: 'template_syntax',
+          message: `The string opened here is never closed with ${char}.`,
+          start: i,
+          end: to,
+        });
         tokens.push({ type: 'string', value, start: i, end: to });
         return tokens;
       }
@@ -62,7 +94,12 @@ export function lex(text: string, from: number, to: number, problems: JinjaRead[
       i += operator.length;
       continue;
     }
-    problems.push({ code: 'template_syntax', message: `Unexpected character ${JSON.stringify(char)} in a Jinja expression.`, start: i, end: i + 1 });
+    problems.push({
+      code: 'template_syntax',
+      message: `Unexpected character ${JSON.stringify(char)} in a Jinja expression.`,
+      start: i,
+      end: i + 1,
+    });
     i++;
   }
   return tokens;
@@ -77,47 +114,90 @@ export function readTokens(tokens: Token[], read: JinjaRead): void {
     else if (token.value === ')' || token.value === ']' || token.value === '}') {
       const open = stack.pop();
       if (!open || CLOSING[open.value] !== token.value) {
-        read.problems.push({ code: 'template_syntax', message: `\`${token.value}\` closes nothing that was opened.`, start: token.start, end: token.end });
+        read.problems.push({
+          code: 'template_syntax',
+          message: `\`${token.value}\` closes nothing that was opened.`,
+          start: token.start,
+          end: token.end,
+        });
         if (open) stack.push(open);
       }
     }
   }
-  for (const open of stack) read.problems.push({ code: 'template_syntax', message: `\`${open.value}\` is never closed with \`${CLOSING[open.value]}\`.`, start: open.start, end: open.end });
+  for (const open of stack)
+    read.problems.push({
+      code: 'template_syntax',
+      message: `\`${open.value}\` is never closed with \`${CLOSING[open.value]}\`.`,
+      start: open.start,
+      end: open.end,
+    });
 
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (token.type === 'op' && token.value === '|') {
       const name = tokens[i + 1];
       if (!name || name.type !== 'name') {
-        read.problems.push({ code: 'template_syntax', message: 'A filter name must follow `|`.', start: token.start, end: token.end });
+        read.problems.push({
+          code: 'template_syntax',
+          message: 'A filter name must follow `|`.',
+          start: token.start,
+          end: token.end,
+        });
         continue;
       }
-      read.filters.push({ name: name.value, start: name.start, end: name.end, args: tokens[i + 2]?.value === '(' ? countArguments(tokens, i + 2) : 0 });
+      read.filters.push({
+        name: name.value,
+        start: name.start,
+        end: name.end,
+        args: tokens[i + 2]?.value === '(' ? countArguments(tokens, i + 2) : 0,
+      });
       continue;
     }
     if (token.type !== 'name' || (token.value !== 'outputs' && token.value !== 'inputs')) continue;
     if (tokens[i - 1]?.value === '.') continue; // an attribute named like a root, not the root itself
     const ref = accessAt(tokens, i + 1);
     if (!ref) continue;
-    const found: JinjaRef = { root: token.value, access: ref.access, name: ref.name.value, nameStart: ref.name.start + (ref.name.type === 'string' ? 1 : 0), nameEnd: ref.name.end - (ref.name.type === 'string' ? 1 : 0), start: token.start, end: ref.end };
+    const found: JinjaRef = {
+      root: token.value,
+      access: ref.access,
+      name: ref.name.value,
+      nameStart: ref.name.start + (ref.name.type === 'string' ? 1 : 0),
+      nameEnd: ref.name.end - (ref.name.type === 'string' ? 1 : 0),
+      start: token.start,
+      end: ref.end,
+    };
     const member = accessAt(tokens, ref.next);
-    if (member) found.member = { name: member.name.value, start: member.name.start + (member.name.type === 'string' ? 1 : 0), end: member.name.end - (member.name.type === 'string' ? 1 : 0) };
+    if (member)
+      found.member = {
+        name: member.name.value,
+        start: member.name.start + (member.name.type === 'string' ? 1 : 0),
+        end: member.name.end - (member.name.type === 'string' ? 1 : 0),
+      };
     read.refs.push(found);
   }
 }
 
 /** `.name`, `['name']` or `.get('name'` at token `i`: the name token, where the accessor ends and the next token. */
-function accessAt(tokens: Token[], i: number): { name: Token; end: number; next: number; access: JinjaRef['access'] } | undefined {
+function accessAt(
+  tokens: Token[],
+  i: number,
+): { name: Token; end: number; next: number; access: JinjaRef['access'] } | undefined {
   const first = tokens[i];
   if (first?.value === '.' && tokens[i + 1]?.type === 'name') {
     const name = tokens[i + 1];
     if (name.value === 'get' && tokens[i + 2]?.value === '(' && tokens[i + 3]?.type === 'string') {
       const closing = tokens.findIndex((token, index) => index > i + 3 && token.value === ')');
-      return { name: tokens[i + 3], end: tokens[i + 3].end, next: closing === -1 ? tokens.length : closing + 1, access: 'get' };
+      return {
+        name: tokens[i + 3],
+        end: tokens[i + 3].end,
+        next: closing === -1 ? tokens.length : closing + 1,
+        access: 'get',
+      };
     }
     return { name, end: name.end, next: i + 2, access: 'attribute' };
   }
-  if (first?.value === '[' && tokens[i + 1]?.type === 'string' && tokens[i + 2]?.value === ']') return { name: tokens[i + 1], end: tokens[i + 2].end, next: i + 3, access: 'index' };
+  if (first?.value === '[' && tokens[i + 1]?.type === 'string' && tokens[i + 2]?.value === ']')
+    return { name: tokens[i + 1], end: tokens[i + 2].end, next: i + 3, access: 'index' };
   return undefined;
 }
 

@@ -30,10 +30,16 @@ export interface Span {
  * the `yaml` package gives) and converts here, once, at the edge.
  */
 export class LineIndex {
-  /** The offset each line starts at (a typed array: the server makes one per keystroke, for texts of thousands of lines). */
+  /**
+   * The offset each line starts at (a typed array: the server makes one per keystroke, for texts of thousands of
+   * lines).
+   */
   private readonly lineStarts: Uint32Array;
 
-  constructor(private readonly text: TextLike, lineStarts?: Uint32Array) {
+  constructor(
+    private readonly text: TextLike,
+    lineStarts?: Uint32Array,
+  ) {
     this.lineStarts = lineStarts ?? new Uint32Array([0, ...lineBreaksIn(text, 0, text.length)]);
   }
 
@@ -49,14 +55,16 @@ export class LineIndex {
     const { before, after } = changedRegion(old, text);
     const delta = text.length - old.length;
     const starts = earlier.lineStarts;
-    // Lines starting at or before the change keep their start; those whose line break is in the common end move by delta.
+    // Lines starting at or before the change keep their start; those whose line break is in the common end move by
+    // delta.
     const kept = firstNotBefore(starts.length, (index) => starts[index] <= before);
     const moved = firstNotBefore(starts.length, (index) => starts[index] <= old.length - after);
     const added = lineBreaksIn(text, before, text.length - after);
     const result = new Uint32Array(kept + added.length + starts.length - moved);
     result.set(starts.subarray(0, kept));
     result.set(added, kept);
-    for (let index = moved, at = kept + added.length; index < starts.length; index++, at++) result[at] = starts[index] + delta;
+    for (let index = moved, at = kept + added.length; index < starts.length; index++, at++)
+      result[at] = starts[index] + delta;
     return new LineIndex(text, result);
   }
 

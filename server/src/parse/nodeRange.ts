@@ -7,7 +7,13 @@ export interface ChunkPlace {
 
 const PLACE = Symbol('chunk place');
 
-type Placed = { range?: [number, number, number]; items?: unknown[]; key?: unknown; value?: unknown; [PLACE]?: ChunkPlace };
+type Placed = {
+  range?: [number, number, number];
+  items?: unknown[];
+  key?: unknown;
+  value?: unknown;
+  [PLACE]?: ChunkPlace;
+};
 
 /**
  * A node's range in region offsets. Nodes parsed in a chunk keep the ranges
@@ -27,7 +33,9 @@ export function nodeStart(node: Node | null | undefined): number | undefined {
   return range ? range[0] + ((node as Placed)[PLACE]?.offset ?? 0) : undefined;
 }
 
-/** A node's own start in its chunk and the chunk's place, so its start can be worked out later without reading the node. */
+/**
+ * A node's own start in its chunk and the chunk's place, so its start can be worked out later without reading the node.
+ */
 export function startPlace(node: Node): { place: ChunkPlace; offset: number } | undefined {
   const range = (node as Placed).range;
   return range ? { place: (node as Placed)[PLACE] ?? UNPLACED, offset: range[0] } : undefined;

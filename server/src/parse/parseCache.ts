@@ -29,7 +29,10 @@ export class ParseCache {
     return kept as KeptPieces<T>;
   }
 
-  /** `read(text)` for this file and kind of reading, reused while the text is the same. Results are shared: never change them. */
+  /**
+   * `read(text)` for this file and kind of reading, reused while the text is the same. Results are shared: never change
+   * them.
+   */
   memo<T>(kind: string, file: string, text: string, read: () => T): T {
     const key = `${kind}\u0000${file}`;
     const known = this.memos.get(key);

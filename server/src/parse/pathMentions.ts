@@ -11,7 +11,7 @@ export interface PathMention {
 
 const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 /** `scripts/…`, `references/…`, `assets/…` not preceded by a path character (so `/app/scripts/x` is not ours). */
-const BARE_MENTION = /(?<![\w./\\-])((?:scripts|references|assets)\/[\w\-./]*[\w\-])/g;
+const BARE_MENTION = /(?<![\w./\\-])((?:scripts|references|assets)\/[\w./-]*[\w-])/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i;
 
 /**

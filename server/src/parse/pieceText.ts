@@ -1,9 +1,9 @@
 import type { TextLike } from './textLike';
 
 /**
- * Pieces hold about this many UTF-16 units, never more than twice it. V8 keeps a string of over 128 KB as a large object of its
- * own, mapped afresh each time one is made: at 1,000 steps (470 KB) one
- * flat copy per keystroke cost more than the whole analysis of the edit.
+ * Pieces hold about this many UTF-16 units, never more than twice it. V8 keeps a string of over 128 KB as a large
+ * object of its own, mapped afresh each time one is made: at 1,000 steps (470 KB) one flat copy per keystroke cost more
+ * than the whole analysis of the edit.
  */
 const PIECE = 16 * 1024;
 
@@ -112,7 +112,8 @@ export class PieceText implements TextLike {
     if (to <= from) return '';
     if (this.flat !== undefined) return this.flat.slice(from, to);
     const first = this.pieceAt(from);
-    if (to <= this.starts[first + 1]) return this.pieces[first].slice(from - this.starts[first], to - this.starts[first]);
+    if (to <= this.starts[first + 1])
+      return this.pieces[first].slice(from - this.starts[first], to - this.starts[first]);
     const last = this.pieceAt(to - 1);
     let text = this.pieces[first].slice(from - this.starts[first]);
     for (let piece = first + 1; piece < last; piece++) text += this.pieces[piece];
@@ -147,7 +148,10 @@ export class PieceText implements TextLike {
       if (search.length > 1 && piece + 1 < this.pieces.length) {
         const end = this.starts[piece + 1];
         const edge = Math.max(base, end - search.length + 1);
-        const across = this.slice(edge, Math.min(this.length, end + search.length - 1)).lastIndexOf(search, start - edge);
+        const across = this.slice(edge, Math.min(this.length, end + search.length - 1)).lastIndexOf(
+          search,
+          start - edge,
+        );
         if (across !== -1 && edge + across <= start) return edge + across;
       }
       const found = this.pieces[piece].lastIndexOf(search, start - base);
@@ -181,7 +185,10 @@ function clampIndex(index: number, length: number): number {
   return whole < 0 ? Math.max(0, length + whole) : Math.min(whole, length);
 }
 
-/** `text` cut, when over twice `size`, into pieces of about `size` units, as even as can be; a cut never parts a surrogate pair. */
+/**
+ * `text` cut, when over twice `size`, into pieces of about `size` units, as even as can be; a cut never parts a
+ * surrogate pair.
+ */
 function split(text: string, size: number): string[] {
   if (text.length <= 2 * size) return text === '' ? [] : [text];
   const pieces: string[] = [];
@@ -189,7 +196,8 @@ function split(text: string, size: number): string[] {
     // What is left, shared among the pieces left.
     let end = left <= 1 ? text.length : at + Math.max(1, Math.round((text.length - at) / left));
     const code = text.charCodeAt(end - 1);
-    // A cut after a high surrogate moves back before it (what is left is shared again), or on past its pair when that would leave nothing.
+    // A cut after a high surrogate moves back before it (what is left is shared again), or on past its pair when that
+    // would leave nothing.
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) end += end - 1 > at ? -1 : 1;
     pieces.push(text.slice(at, end));
     at = end;

@@ -41,7 +41,8 @@ export function readPlainMapping(source: string, schema: Schema): Record<string,
       parent.map[parent.key] = map;
       open.push({ indent, map });
     } else {
-      // Back out to the map whose keys sit at this indentation; none there (or deeper than the open map's keys) is not a plain line.
+      // Back out to the map whose keys sit at this indentation; none there (or deeper than the open map's keys) is not
+      // a plain line.
       while (indent < open[open.length - 1].indent) open.pop();
       if (indent !== open[open.length - 1].indent) return undefined;
     }
@@ -58,7 +59,10 @@ export function readPlainMapping(source: string, schema: Schema): Record<string,
   return Object.keys(root).length > 0 ? root : undefined;
 }
 
-/** Characters whose reading depends on rules this reader leaves to `yaml`: tabs, CR, controls, BOM, lone surrogates, comments. */
+/**
+ * Characters whose reading depends on rules this reader leaves to `yaml`: tabs, CR, controls, BOM, lone surrogates,
+ * comments.
+ */
 const DOUBTFUL_CHARACTER = /[\0-\x09\x0b-\x1f\x7f-\x9f\ufeff\ud800-\udfff#]/;
 const ENTRY = /^([A-Za-z_][A-Za-z0-9_-]{0,127}):(?: +(.*))?$/;
 const INDICATOR = new RegExp(`^[${PLAIN_START_INDICATORS}]`);
@@ -81,7 +85,10 @@ function readEntry(line: string, schema: Schema): { key: string; value: unknown 
   return { key: match[1], value: type === 'string' ? text : type.value };
 }
 
-/** How the schema types a plain scalar: a string, a boolean or null (with its value), or undefined for anything else (numbers, dates, …). */
+/**
+ * How the schema types a plain scalar: a string, a boolean or null (with its value), or undefined for anything else
+ * (numbers, dates, …).
+ */
 function plainType(text: string, schema: Schema): 'string' | { value: boolean | null } | undefined {
   const tag = plainScalarTag(schema, text);
   if (!tag) return 'string';

@@ -132,13 +132,19 @@ export function parsePredicate(text: string): PredicateRead {
   const path = (): PathRef | undefined => {
     const token = peek();
     if (token.type !== 'word' || RESERVED_WORDS.has(token.text)) {
-      return fail(token.type === 'end' ? 'The predicate ends where a name was expected.' : `Expected a name (a State field or stage, node, round, event, tool, item), found ${JSON.stringify(token.text)}.`, token);
+      return fail(
+        token.type === 'end'
+          ? 'The predicate ends where a name was expected.'
+          : `Expected a name (a State field or stage, node, round, event, tool, item), found ${JSON.stringify(token.text)}.`,
+        token,
+      );
     }
     take();
     const segments: PathRef['segments'] = [];
     let offset = token.start;
     for (const part of token.text.split('.')) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(part)) return fail(`"${token.text}" is not a name: a path is names joined by dots.`, token);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(part))
+        return fail(`"${token.text}" is not a name: a path is names joined by dots.`, token);
       segments.push({ name: part, start: offset, end: offset + part.length });
       offset += part.length + 1;
     }
@@ -147,15 +153,24 @@ export function parsePredicate(text: string): PredicateRead {
 
   const value = (): ValueRef | undefined => {
     const token = take();
-    if (token.type === 'number') return { kind: 'number', value: Number(token.text), bare: false, start: token.start, end: token.end };
-    if (token.type === 'string') return { kind: 'string', value: token.value!, bare: false, start: token.start, end: token.end };
+    if (token.type === 'number')
+      return { kind: 'number', value: Number(token.text), bare: false, start: token.start, end: token.end };
+    if (token.type === 'string')
+      return { kind: 'string', value: token.value!, bare: false, start: token.start, end: token.end };
     if (token.type === 'word') {
-      if (token.text === 'true' || token.text === 'false') return { kind: 'bool', value: token.text === 'true', bare: false, start: token.start, end: token.end };
+      if (token.text === 'true' || token.text === 'false')
+        return { kind: 'bool', value: token.text === 'true', bare: false, start: token.start, end: token.end };
       if (token.text === 'null') return { kind: 'null', value: null, bare: false, start: token.start, end: token.end };
-      if (RESERVED_WORDS.has(token.text)) return fail(`"${token.text}" is a reserved word: quote it to compare with that text.`, token);
+      if (RESERVED_WORDS.has(token.text))
+        return fail(`"${token.text}" is a reserved word: quote it to compare with that text.`, token);
       return { kind: 'string', value: token.text, bare: true, start: token.start, end: token.end };
     }
-    return fail(token.type === 'end' ? 'The predicate ends where a value was expected.' : `Expected a value, found ${JSON.stringify(token.text)}.`, token);
+    return fail(
+      token.type === 'end'
+        ? 'The predicate ends where a value was expected.'
+        : `Expected a value, found ${JSON.stringify(token.text)}.`,
+      token,
+    );
   };
 
   const atom = (): Predicate | undefined => {
@@ -176,20 +191,25 @@ export function parsePredicate(text: string): PredicateRead {
     if (next.type === 'op') {
       take();
       const right = value();
-      return right ? { kind: 'compare', path: left, op: next.text as Comparison, value: right, start: left.start, end: right.end } : undefined;
+      return right
+        ? { kind: 'compare', path: left, op: next.text as Comparison, value: right, start: left.start, end: right.end }
+        : undefined;
     }
     if (isWord('in')) {
       take();
       const open = take();
-      if (open.type !== 'punct' || open.text !== '[') return fail('`in` takes a list: `stage in [survey, write]`.', open);
+      if (open.type !== 'punct' || open.text !== '[')
+        return fail('`in` takes a list: `stage in [survey, write]`.', open);
       const values: ValueRef[] = [];
       for (;;) {
         const item = value();
         if (!item) return undefined;
         values.push(item);
         const separator = take();
-        if (separator.type === 'punct' && separator.text === ']') return { kind: 'in', path: left, values, start: left.start, end: separator.end };
-        if (separator.type !== 'punct' || separator.text !== ',') return fail('Expected `,` or `]` in the list.', separator);
+        if (separator.type === 'punct' && separator.text === ']')
+          return { kind: 'in', path: left, values, start: left.start, end: separator.end };
+        if (separator.type !== 'punct' || separator.text !== ',')
+          return fail('Expected `,` or `]` in the list.', separator);
       }
     }
     return { kind: 'truthy', path: left, start: left.start, end: left.end };

@@ -47,7 +47,11 @@ function tokenize(prefix: string): { tokens: Token[]; openQuote?: { quote: strin
       at++;
       continue;
     }
-    for (const [pattern, type] of [[OPERATOR, 'op'], [NUMBER, 'value'], [WORD, 'word']] as const) {
+    for (const [pattern, type] of [
+      [OPERATOR, 'op'],
+      [NUMBER, 'value'],
+      [WORD, 'word'],
+    ] as const) {
       pattern.lastIndex = at;
       const match = pattern.exec(prefix);
       if (match) {
@@ -80,7 +84,8 @@ export function predicateCursor(prefix: string): PredicateCursor {
     else if (tokens[i].type === '[') {
       if (depth === 0) {
         const path = tokens[i - 1]?.text === 'in' ? pathBefore(tokens, i - 2) : undefined;
-        if (path && (last.type === '[' || last.type === ',')) return { kind: 'value', path, partial, ...(openQuote ? { quote: openQuote.quote } : {}) };
+        if (path && (last.type === '[' || last.type === ','))
+          return { kind: 'value', path, partial, ...(openQuote ? { quote: openQuote.quote } : {}) };
         break;
       }
       depth--;
@@ -93,9 +98,17 @@ export function predicateCursor(prefix: string): PredicateCursor {
   if (!partial && last) {
     if (last.type === 'word' && !RESERVED_WORDS.has(last.text)) {
       // `budget |` compares next; `stage=research |` (a value) joins next.
-      return tokens[tokens.length - 2]?.type === 'op' ? { kind: 'connective' } : { kind: 'operator', path: last.text.split('.') };
+      return tokens[tokens.length - 2]?.type === 'op'
+        ? { kind: 'connective' }
+        : { kind: 'operator', path: last.text.split('.') };
     }
-    if (last.type === 'value' || last.type === ']' || last.type === ')' || (last.type === 'word' && ['true', 'false', 'null'].includes(last.text))) return { kind: 'connective' };
+    if (
+      last.type === 'value' ||
+      last.type === ']' ||
+      last.type === ')' ||
+      (last.type === 'word' && ['true', 'false', 'null'].includes(last.text))
+    )
+      return { kind: 'connective' };
   }
   const segments = partial.split('.');
   return { kind: 'path', base: segments.slice(0, -1), partial: segments[segments.length - 1] };

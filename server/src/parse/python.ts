@@ -8,6 +8,7 @@ let grammar: typeof PythonGrammar | undefined;
 
 /** The Python grammar is loaded on first use (see pythonGrammar.ts): only skill+ packages need it. */
 function lezer(): typeof PythonGrammar {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
   grammar ??= require('./pythonGrammar') as typeof PythonGrammar;
   return grammar;
 }
@@ -43,14 +44,19 @@ export function parsePython(file: string, text: string, previous?: PythonSyntax)
   return { file, text, tree, errors };
 }
 
-/** The old tree's fragments that the edit from `previous.text` to `text` left untouched (one changed region: the common prefix and suffix kept). */
+/**
+ * The old tree's fragments that the edit from `previous.text` to `text` left untouched (one changed region: the common
+ * prefix and suffix kept).
+ */
 function changedFragments(previous: PythonSyntax, text: string): readonly TreeFragment[] {
   const old = previous.text;
   const { before: start, after } = changedRegion(old, text);
   const endOld = old.length - after;
   const endNew = text.length - after;
   const { TreeFragment } = lezer();
-  return TreeFragment.applyChanges(TreeFragment.addTree(previous.tree), [{ fromA: start, toA: endOld, fromB: start, toB: endNew }]);
+  return TreeFragment.applyChanges(TreeFragment.addTree(previous.tree), [
+    { fromA: start, toA: endOld, fromB: start, toB: endNew },
+  ]);
 }
 
 /** A literal as Python would evaluate it; anything else is `dynamic`. */
@@ -63,7 +69,8 @@ export type PyLiteral =
   | { kind: 'dynamic'; span: Span };
 
 export function spanOf(py: PythonSyntax, node: SyntaxNode): Span {
-  // Statement-like nodes (a decorator, a body line) take their newline along: a range ends at the last character written.
+  // Statement-like nodes (a decorator, a body line) take their newline along: a range ends at the last character
+  // written.
   let end = node.to;
   while (end > node.from && /\s/.test(py.text[end - 1])) end--;
   return { start: node.from, end, file: py.file };
@@ -82,9 +89,23 @@ export function childrenOf(node: SyntaxNode): SyntaxNode[] {
   return children;
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+};
 
-/** One string token (`"…"`, `'…'`, triple-quoted, with `r`/`u`/`b` prefixes) decoded, each character with its offset. */
+/**
+ * One string token (`"…"`, `'…'`, triple-quoted, with `r`/`u`/`b` prefixes) decoded, each character with its offset.
+ */
 function decodeString(py: PythonSyntax, node: SyntaxNode): { value: string; offsets: number[] } | undefined {
   const raw = textOf(py, node);
   const prefix = /^[rRuUbB]*/.exec(raw)![0];
@@ -99,7 +120,8 @@ function decodeString(py: PythonSyntax, node: SyntaxNode): { value: string; offs
   if (isRaw || !body.includes('\\')) {
     const offsets: number[] = new Array(body.length + 1);
     for (let i = 0; i <= body.length; i++) offsets[i] = start + i;
-    // Copied out of the file's text: a flow node kept for the next keystroke would otherwise keep this version of the whole file.
+    // Copied out of the file's text: a flow node kept for the next keystroke would otherwise keep this version of the
+    // whole file.
     return { value: ownCopy(body), offsets };
   }
   let value = '';
@@ -138,7 +160,10 @@ function decodeString(py: PythonSyntax, node: SyntaxNode): { value: string; offs
   return { value, offsets };
 }
 
-/** The literal value of an expression node: strings (also adjacent ones, joined), numbers, booleans, None, lists of them. */
+/**
+ * The literal value of an expression node: strings (also adjacent ones, joined), numbers, booleans, None, lists of
+ * them.
+ */
 export function literalOf(py: PythonSyntax, node: SyntaxNode): PyLiteral {
   const span = spanOf(py, node);
   switch (node.name) {
@@ -165,7 +190,8 @@ export function literalOf(py: PythonSyntax, node: SyntaxNode): PyLiteral {
     case 'UnaryExpression': {
       const [operator, operand] = childrenOf(node);
       const inner = operand ? literalOf(py, operand) : undefined;
-      if (operator && textOf(py, operator) === '-' && inner?.kind === 'number') return { kind: 'number', value: -inner.value, span };
+      if (operator && textOf(py, operator) === '-' && inner?.kind === 'number')
+        return { kind: 'number', value: -inner.value, span };
       return { kind: 'dynamic', span };
     }
     case 'Boolean':

@@ -58,14 +58,19 @@ export function scalarText(fileText: string, span: Span, style: ScalarStyle | un
   const verbatim = verbatimLine(source, span.start, style, parsed);
   if (verbatim) return verbatim;
   let pieces: Piece[] | undefined;
-  if (style === 'PLAIN' || style === undefined) pieces = foldFlow(splitLines(source, span.start, (text, base) => plainPieces(text, base)));
+  if (style === 'PLAIN' || style === undefined)
+    pieces = foldFlow(splitLines(source, span.start, (text, base) => plainPieces(text, base)));
   else if (style === 'QUOTE_SINGLE') pieces = quoted(source, span.start, "'");
   else if (style === 'QUOTE_DOUBLE') pieces = quoted(source, span.start, '"');
   else pieces = block(source, span.start, style === 'BLOCK_FOLDED');
   const value = pieces?.map((piece) => piece.char).join('');
   if (pieces && value === parsed) {
     const end = pieces.length > 0 ? pieces[pieces.length - 1].offset + 1 : span.start;
-    return { value: parsed, offsets: [...pieces.map((piece) => piece.offset), Math.min(span.end, Math.max(end, span.start))], exact: true };
+    return {
+      value: parsed,
+      offsets: [...pieces.map((piece) => piece.offset), Math.min(span.end, Math.max(end, span.start))],
+      exact: true,
+    };
   }
   return { value: parsed, offsets: new Array(parsed.length + 1).fill(span.start), exact: false };
 }
@@ -76,14 +81,20 @@ export function scalarText(fileText: string, span: Span, style: ScalarStyle | un
  * on one line whose value is its text as written, inside its quotes if it
  * has them (no escapes, no doubled quotes). Undefined for anything else.
  */
-function verbatimLine(source: string, base: number, style: ScalarStyle | undefined, parsed: string): ScalarText | undefined {
+function verbatimLine(
+  source: string,
+  base: number,
+  style: ScalarStyle | undefined,
+  parsed: string,
+): ScalarText | undefined {
   if (source.includes('\n') || source.includes('\r')) return undefined;
   const quote = style === 'QUOTE_DOUBLE' ? '"' : style === 'QUOTE_SINGLE' ? "'" : undefined;
   if (quote === undefined && style !== 'PLAIN' && style !== undefined) return undefined;
   const from = quote ? 1 : 0;
   if (quote && (source.length < 2 || source[0] !== quote || source[source.length - 1] !== quote)) return undefined;
   const inner = quote ? source.slice(1, -1) : source;
-  if (inner !== parsed || (quote === '"' && inner.includes('\\')) || (quote === "'" && inner.includes("'"))) return undefined;
+  if (inner !== parsed || (quote === '"' && inner.includes('\\')) || (quote === "'" && inner.includes("'")))
+    return undefined;
   const offsets = new Array<number>(inner.length + 1);
   for (let index = 0; index < inner.length; index++) offsets[index] = base + from + index;
   // The end: after the last character, or the scalar's start when it is empty (as the retracing gives it).
@@ -117,7 +128,8 @@ function splitLines(source: string, base: number, read: (text: string, base: num
 /** One piece per UTF-16 unit, as offsets count them (a character above U+FFFF is two). */
 function plainPieces(text: string, base: number): Piece[] {
   const pieces: Piece[] = [];
-  for (let i = 0; i < text.length; i++) pieces.push({ char: text[i], offset: base + i, blank: text[i] === ' ' || text[i] === '\t' });
+  for (let i = 0; i < text.length; i++)
+    pieces.push({ char: text[i], offset: base + i, blank: text[i] === ' ' || text[i] === '\t' });
   return pieces;
 }
 
@@ -191,7 +203,14 @@ function quoted(source: string, base: number, quote: "'" | '"'): Piece[] | undef
     return pieces;
   });
   // Code points above U+FFFF are two UTF-16 units in the value: give the second one the same offset.
-  return foldFlow(lines, escapedBreaks).flatMap((piece) => (piece.char.length === 2 ? [{ ...piece, char: piece.char[0] }, { ...piece, char: piece.char[1] }] : [piece]));
+  return foldFlow(lines, escapedBreaks).flatMap((piece) =>
+    piece.char.length === 2
+      ? [
+          { ...piece, char: piece.char[0] },
+          { ...piece, char: piece.char[1] },
+        ]
+      : [piece],
+  );
 }
 
 /** Literal (`|`) and folded (`>`) block scalars with clip, strip (`-`) and keep (`+`) chomping. */
@@ -200,7 +219,8 @@ function block(source: string, base: number, folded: boolean): Piece[] | undefin
   if (headerEnd === -1) return [];
   const header = /^[|>]([1-9]?)([+-]?)([1-9]?)/.exec(source);
   if (!header) return undefined;
-  if (header[1] || header[3]) return undefined; // an explicit indentation is relative to the parent, which is not known here
+  // An explicit indentation is relative to the parent, which is not known here.
+  if (header[1] || header[3]) return undefined;
   const chomp = header[2];
   const lines: { text: string; offset: number; end: number }[] = [];
   let start = headerEnd + 1;
@@ -248,7 +268,8 @@ function block(source: string, base: number, folded: boolean): Piece[] | undefin
       for (const end of emptyRun) breakAt(end);
     }
     emptyRun = [];
-    for (let i = 0; i < body.length; i++) out.push({ char: body[i], offset: line.offset + Math.min(indent, line.text.length) + i, blank: false });
+    for (let i = 0; i < body.length; i++)
+      out.push({ char: body[i], offset: line.offset + Math.min(indent, line.text.length) + i, blank: false });
     previousKind = kind;
   }
   if (chomp === '-') return out;

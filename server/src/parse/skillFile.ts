@@ -69,7 +69,7 @@ function lineText(text: TextLike, line: Line): string {
 function nextFenceLine(text: TextLike, from: number): Line | undefined {
   let tick = -2;
   let tilde = -2;
-  for (let at = from; at <= text.length; ) {
+  for (let at = from; at <= text.length;) {
     if (tick !== -1 && tick < at) tick = text.indexOf('`', at);
     if (tilde !== -1 && tilde < at) tilde = text.indexOf('~', at);
     const hit = tick === -1 ? tilde : tilde === -1 ? tick : Math.min(tick, tilde);
@@ -103,7 +103,8 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
   if (crlf) {
     problems.push({
       code: 'crlf_line_endings',
-      message: 'SKILL.md uses CRLF line endings; most clients accept them, but some packagers reject the file. Prefer LF.',
+      message:
+        'SKILL.md uses CRLF line endings; most clients accept them, but some packagers reject the file. Prefer LF.',
       span: first.span,
     });
   }
@@ -112,7 +113,7 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
   let bodyStart = 0;
   if (lineText(text, first).trimEnd() === '---') {
     let close: Line | undefined;
-    for (let line = first; line.next <= text.length; ) {
+    for (let line = first; line.next <= text.length;) {
       line = lineAt(text, line.next);
       if (isDashes(text, line)) {
         close = line;
@@ -124,7 +125,8 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
       frontmatter = { open: first.span, content: { start: contentStart, end: text.length } };
       problems.push({
         code: 'invalid_frontmatter',
-        message: 'The frontmatter opened here never closes: add a line holding only `---` after its last key. Until then agents cannot read this skill.',
+        message:
+          'The frontmatter opened here never closes: add a line holding only `---` after its last key. Until then agents cannot read this skill.',
         span: first.span,
       });
       bodyStart = text.length;
@@ -135,7 +137,8 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
   } else {
     problems.push({
       code: 'missing_frontmatter',
-      message: 'SKILL.md must start with YAML frontmatter: a first line `---`, the `name` and `description` keys, and a closing `---`.',
+      message:
+        'SKILL.md must start with YAML frontmatter: a first line `---`, the `name` and `description` keys, and a closing `---`.',
       span: first.span,
     });
   }
@@ -186,7 +189,12 @@ function readFences(text: TextLike, from: number, problems: SkillFileProblem[]):
       });
       break;
     }
-    fences.push({ info: open[2].trim(), open: line.span, content: { start: contentStart, end: close.span.start }, close: close.span });
+    fences.push({
+      info: open[2].trim(),
+      open: line.span,
+      content: { start: contentStart, end: close.span.start },
+      close: close.span,
+    });
     line = close;
   }
   return fences;

@@ -7,7 +7,10 @@
 
 import { sharedPieces, type TextLike } from './textLike';
 
-/** The smallest run of characters compared at once: string equality on slices runs natively, far faster than a loop over characters. */
+/**
+ * The smallest run of characters compared at once: string equality on slices runs natively, far faster than a loop over
+ * characters.
+ */
 const BLOCK = 512;
 /** The largest: a slice of a PieceText across pieces is a copy, and one over 128 KB a large object (see PieceText). */
 const MAX_BLOCK = 32 * 1024;
@@ -27,10 +30,11 @@ export function changedRegion(old: TextLike, text: TextLike): { before: number; 
  */
 function commonLength(a: TextLike, b: TextLike, limit: number, fromEnd: boolean): number {
   // `size` characters, `at` characters in from the chosen end.
-  const piece = (text: TextLike, at: number, size: number) => (fromEnd ? text.slice(text.length - at - size, text.length - at) : text.slice(at, at + size));
+  const piece = (text: TextLike, at: number, size: number) =>
+    fromEnd ? text.slice(text.length - at - size, text.length - at) : text.slice(at, at + size);
   // Two versions of an editor's text share all but the pieces an edit touched.
   let at = sharedPieces(a, b, limit, fromEnd);
-  for (let size = BLOCK; size >= BLOCK; ) {
+  for (let size = BLOCK; size >= BLOCK;) {
     if (at + size <= limit && piece(a, at, size) === piece(b, at, size)) {
       at += size;
       size = Math.min(size * 2, MAX_BLOCK);

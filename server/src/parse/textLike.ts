@@ -25,14 +25,19 @@ export function isWhiteSpace(code: number): boolean {
 
 /** The first offset in [from, to) holding anything but white space, or -1: a blank test that copies nothing. */
 export function firstNonBlank(text: TextLike, from: number, to: number): number {
-  for (let at = Math.max(0, from); at < Math.min(to, text.length); at++) if (!isWhiteSpace(text.charCodeAt(at))) return at;
+  for (let at = Math.max(0, from); at < Math.min(to, text.length); at++)
+    if (!isWhiteSpace(text.charCodeAt(at))) return at;
   return -1;
 }
 
-/** The text's length in UTF-8 bytes, counted piece by piece (no piece parts a surrogate pair, so the sum is the whole's). */
+/**
+ * The text's length in UTF-8 bytes, counted piece by piece (no piece parts a surrogate pair, so the sum is the
+ * whole's).
+ */
 export function utf8Length(text: TextLike): number {
   let bytes = 0;
-  for (const piece of text instanceof PieceText ? text.pieces : [flatText(text)]) bytes += Buffer.byteLength(piece, 'utf8');
+  for (const piece of text instanceof PieceText ? text.pieces : [flatText(text)])
+    bytes += Buffer.byteLength(piece, 'utf8');
   return bytes;
 }
 
@@ -41,7 +46,10 @@ export function flatText(text: TextLike): string {
   return typeof text === 'string' ? text : text.toString();
 }
 
-/** [start, end) of `text`, read as `text` is: a region of a PieceText as a PieceText (a small one is flat), of a string as a string. */
+/**
+ * [start, end) of `text`, read as `text` is: a region of a PieceText as a PieceText (a small one is flat), of a string
+ * as a string.
+ */
 export function textRegion(text: TextLike, start: number, end: number): TextLike {
   return text instanceof PieceText ? text.sub(start, end) : text.slice(start, end);
 }

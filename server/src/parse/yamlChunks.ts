@@ -69,7 +69,14 @@ export class RegionChunks {
    * (they are moved in place, so after a move that no composition followed
    * they describe a text that is not `source`).
    */
-  private last?: { source: TextLike; layout: Layout; layoutAt: TextLike; chunks: ParsedChunk[]; starts: number[]; lists: ComposedLists };
+  private last?: {
+    source: TextLike;
+    layout: Layout;
+    layoutAt: TextLike;
+    chunks: ParsedChunk[];
+    starts: number[];
+    lists: ComposedLists;
+  };
   private change?: Change & { source: TextLike };
   private composition = 0;
 
@@ -89,7 +96,8 @@ export class RegionChunks {
     const last = this.last;
     if (last && sameText(last.layoutAt, source)) return last.layout;
     const change = this.changeFor(source);
-    if (!change || !last || !sameText(last.layoutAt, last.source) || !movedLayout(last.layout, source, change)) return undefined;
+    if (!change || !last || !sameText(last.layoutAt, last.source) || !movedLayout(last.layout, source, change))
+      return undefined;
     last.layoutAt = source;
     return last.layout;
   }
@@ -114,7 +122,12 @@ export class RegionChunks {
         const oldStart = range.start - unchanged;
         while (j < last.starts.length && last.starts[j] < oldStart) j++;
         const chunk = last.chunks[j];
-        if (j < last.starts.length && last.starts[j] === oldStart && chunk.text.length === range.end - range.start && chunk.usedIn !== composition) {
+        if (
+          j < last.starts.length &&
+          last.starts[j] === oldStart &&
+          chunk.text.length === range.end - range.start &&
+          chunk.usedIn !== composition
+        ) {
           chunk.usedIn = composition;
           chunk.place.offset = range.start;
           found[index] = chunk;
@@ -135,7 +148,14 @@ export class RegionChunks {
         if (holdsAlias(doc)) return;
         const place = { offset: range.start };
         placeNodes(doc.contents, place);
-        chunk = { text: own, doc, value: doc.errors.length === 0 ? doc.toJS() : undefined, place, usedIn: composition, parsedIn: composition };
+        chunk = {
+          text: own,
+          doc,
+          value: doc.errors.length === 0 ? doc.toJS() : undefined,
+          place,
+          usedIn: composition,
+          parsedIn: composition,
+        };
       }
       chunk.usedIn = composition;
       found[index] = chunk;
@@ -195,7 +215,8 @@ export class RegionChunks {
     const starts = new Array<number>(chunks.length);
     for (let index = 0; index < chunks.length; index++) starts[index] = chunks[index].place.offset;
     this.last = { source, layout, layoutAt: source, chunks, starts, lists };
-    // The change was worked out against the composition this one replaces: the same text again (an edit outside the region) changes nothing from here.
+    // The change was worked out against the composition this one replaces: the same text again (an edit outside the
+    // region) changes nothing from here.
     this.change = undefined;
   }
 }
@@ -249,7 +270,10 @@ function isSpaceAt(text: TextLike, at: number): boolean {
   return at >= text.length || isWhiteSpace(text.charCodeAt(at));
 }
 
-/** The next line break at or after `from` followed by a line that starts at column 0 with content (not blank, not a comment). */
+/**
+ * The next line break at or after `from` followed by a line that starts at column 0 with content (not blank, not a
+ * comment).
+ */
 function nextColumnZero(text: TextLike, from: number): number {
   for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1)) {
     if (!isSpaceAt(text, at + 1) && text.charCodeAt(at + 1) !== HASH) return at;
@@ -330,7 +354,11 @@ function firstListItem(text: TextLike, from: number, to: number): string | undef
  */
 function listItems(text: TextLike, entry: Entry): { header: Entry; items: Entry[]; bare: string } | undefined {
   const firstItem = firstListItem(text, entry.start, entry.end);
-  if (firstItem === undefined || text.slice(entry.start, lineEnd(text, entry.start)).replace(KEY_LINE, '').trim() !== '') return undefined;
+  if (
+    firstItem === undefined ||
+    text.slice(entry.start, lineEnd(text, entry.start)).replace(KEY_LINE, '').trim() !== ''
+  )
+    return undefined;
   const bare = `${firstItem}-`;
   const items: Entry[] = [];
   // An item starts a line with the marker and a space, or is the marker alone on its line.
@@ -347,7 +375,9 @@ function listItems(text: TextLike, entry: Entry): { header: Entry; items: Entry[
   return { header: { key: entry.key, start: entry.start, end: items[0].start }, items, bare };
 }
 
-/** Where a new text differs from the last: the characters shared at the start and at the end, and the change in length. */
+/**
+ * Where a new text differs from the last: the characters shared at the start and at the end, and the change in length.
+ */
 interface Change {
   before: number;
   after: number;
@@ -394,19 +424,21 @@ export function splitRegion(source: TextLike): Layout | undefined {
  * and a shift of the starts below, not a scan of the whole procedure.
  */
 function movedLayout(layout: Layout, source: TextLike, change: Change): boolean {
-  // The changed lines, in the new text: from the start of the line where the texts part to the end of the line where they meet again.
+  // The changed lines, in the new text: from the start of the line where the texts part to the end of the line where
+  // they meet again.
   const start = change.before === 0 ? 0 : source.lastIndexOf('\n', change.before - 1) + 1;
   const meet = source.indexOf('\n', source.length - change.after);
   const end = meet === -1 ? source.length + 1 : meet + 1;
   const oldEnd = end - change.delta;
-  // Chunks are in text order, and each starts a part or an item: the first at or after the changed lines must start after them.
+  // Chunks are in text order, and each starts a part or an item: the first at or after the changed lines must start
+  // after them.
   const chunks = layout.chunks;
   const after = firstNotBefore(chunks.length, (index) => chunks[index].start < start);
   if (after < chunks.length && chunks[after].start < oldEnd) return false;
   let owner: Part | undefined;
   for (const part of layout.parts) if (part.entry.start < start) owner = part;
   if (!owner || (owner.items && owner.items[0].start >= start)) return false;
-  for (let line = start; line < end && line <= source.length; ) {
+  for (let line = start; line < end && line <= source.length;) {
     const stop = lineEnd(source, line);
     if (line < stop && !isSpaceAt(source, line) && source.charCodeAt(line) !== HASH) return false;
     if (layout.bare !== undefined && source.startsWith(layout.bare, line)) return false;
@@ -455,13 +487,16 @@ export function parseChunked(source: TextLike, cache: RegionChunks): ChunkedPars
   const value: Record<string, unknown> = {};
   for (const { entry, items } of layout.parts) {
     const chunk = chunks[next++];
-    if (!chunk || chunk.doc.errors.length > 0 || !isMap(chunk.doc.contents) || chunk.doc.contents.items.length !== 1) return undefined;
+    if (!chunk || chunk.doc.errors.length > 0 || !isMap(chunk.doc.contents) || chunk.doc.contents.items.length !== 1)
+      return undefined;
     const pair = chunk.doc.contents.items[0] as Pair<Node, Node | null>;
     if (items) {
-      // The header must hold the key (and the inner key) alone: its value, as parsed (the nodes are changed below), is null there.
+      // The header must hold the key (and the inner key) alone: its value, as parsed (the nodes are changed below), is
+      // null there.
       const inner = LISTS[entry.key];
       const headerValue = (chunk.value as Record<string, unknown>)[entry.key];
-      const holder = inner === undefined ? (headerValue === null ? pair : undefined) : listHolder(pair.value, headerValue, inner);
+      const holder =
+        inner === undefined ? (headerValue === null ? pair : undefined) : listHolder(pair.value, headerValue, inner);
       if (!holder) return undefined;
       const seq = new YAMLSeq();
       const values: unknown[] = [];
@@ -471,7 +506,8 @@ export function parseChunked(source: TextLike, cache: RegionChunks): ChunkedPars
       for (let item = 0; item < items.length; item++) {
         const index = next++;
         const itemChunk = chunks[index];
-        // An item whose chunk the last composition used at the same place: last time's node and value, its chunk not read (at 1,000 steps, reading every item's chunk cost more than parsing the one edited).
+        // An item whose chunk the last composition used at the same place: last time's node and value, its chunk not
+        // read (at 1,000 steps, reading every item's chunk cost more than parsing the one edited).
         if (lastList && last!.chunks[index] === itemChunk) {
           seq.items.push(lastList.items[item]);
           values.push(lastList.values[item]);
@@ -486,10 +522,12 @@ export function parseChunked(source: TextLike, cache: RegionChunks): ChunkedPars
       lists.push({ items: seq.items, values });
       if (lastList) {
         derivations.set(values, { from: lastList.values, changed });
-        // The last list is no longer composed: forgetting what it was made from keeps one link, not every list typed since the file was opened.
+        // The last list is no longer composed: forgetting what it was made from keeps one link, not every list typed
+        // since the file was opened.
         derivations.delete(lastList.values);
       }
-      // The whole parse starts the sequence at its first `- `, before the first item's own node, and ends a map holding it where the sequence ends.
+      // The whole parse starts the sequence at its first `- `, before the first item's own node, and ends a map holding
+      // it where the sequence ends.
       const first = nodeRange(firstChunk!.doc.contents as Node)!;
       const end = nodeRange(seq.items[seq.items.length - 1] as Node)!;
       seq.range = [first[0], end[1], end[2]];
@@ -518,7 +556,10 @@ export function parseChunked(source: TextLike, cache: RegionChunks): ChunkedPars
   return parse;
 }
 
-/** The pair of a list's inner key (`steps` under `composition`), when the header's value, as parsed, is that key alone with no value. */
+/**
+ * The pair of a list's inner key (`steps` under `composition`), when the header's value, as parsed, is that key alone
+ * with no value.
+ */
 function listHolder(node: Node | null, parsed: unknown, inner: string): Pair<Node, Node | null> | undefined {
   if (!isMap(node) || node.items.length !== 1 || parsed === null || typeof parsed !== 'object') return undefined;
   const keys = Object.keys(parsed);

@@ -1,4 +1,11 @@
-import { parseDocument, type DocumentOptions, type ParseOptions, type ScalarTag, type Schema, type SchemaOptions } from 'yaml';
+import {
+  parseDocument,
+  type DocumentOptions,
+  type ParseOptions,
+  type ScalarTag,
+  type Schema,
+  type SchemaOptions,
+} from 'yaml';
 
 /**
  * How a region is read. `strict`: YAML 1.2, and a repeated key is a syntax
@@ -13,7 +20,10 @@ export type YamlDialect = 'strict' | 'frontmatter' | 'pyyaml';
 export type YamlOptions = ParseOptions & DocumentOptions & SchemaOptions;
 
 /** PyYAML's booleans: YAML 1.1's without the single letters `y` and `n`, which PyYAML reads as strings. */
-const PYYAML_BOOL = { true: /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/, false: /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/ };
+const PYYAML_BOOL = {
+  true: /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+  false: /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+};
 
 export const DIALECTS: Record<YamlDialect, YamlOptions> = {
   strict: { prettyErrors: false, uniqueKeys: true, strict: true },
@@ -25,7 +35,13 @@ export const DIALECTS: Record<YamlDialect, YamlOptions> = {
     version: '1.1',
     customTags: (tags) =>
       tags.map((tag) => {
-        if (typeof tag !== 'object' || tag.tag !== 'tag:yaml.org,2002:bool' || !(tag.test instanceof RegExp) || 'collection' in tag) return tag;
+        if (
+          typeof tag !== 'object' ||
+          tag.tag !== 'tag:yaml.org,2002:bool' ||
+          !(tag.test instanceof RegExp) ||
+          'collection' in tag
+        )
+          return tag;
         return { ...(tag as ScalarTag), test: tag.test.test('true') ? PYYAML_BOOL.true : PYYAML_BOOL.false };
       }),
   },

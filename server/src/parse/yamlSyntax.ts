@@ -46,12 +46,19 @@ const MAX_ALIAS_COUNT = 100;
  * nodes parsed only if asked for. With a `cache`, a region whose text is the
  * same as last time is not parsed again.
  */
-export function parseYamlRegion(fileText: TextLike, region: Span, cache?: YamlChunkCache, dialect: YamlDialect = 'strict'): YamlSyntax {
+export function parseYamlRegion(
+  fileText: TextLike,
+  region: Span,
+  cache?: YamlChunkCache,
+  dialect: YamlDialect = 'strict',
+): YamlSyntax {
   const source = textRegion(fileText, region.start, region.end);
   const chunks = cache?.region(dialect);
   const chunked = chunks ? parseChunked(source, chunks) : undefined;
   if (chunked) return { doc: chunked.doc, base: region.start, value: chunked.value, problems: chunked.problems };
-  const parsed = chunks ? chunks.whole(source, () => parseWhole(flatText(source), dialect)) : parseWhole(flatText(source), dialect);
+  const parsed = chunks
+    ? chunks.whole(source, () => parseWhole(flatText(source), dialect))
+    : parseWhole(flatText(source), dialect);
   return new PlacedParse(parsed, region.start);
 }
 
@@ -66,7 +73,10 @@ class PlacedParse implements YamlSyntax {
     readonly base: number,
   ) {
     this.value = parsed.value;
-    this.problems = parsed.problems.map((problem) => ({ ...problem, span: { start: base + problem.span.start, end: base + problem.span.end } }));
+    this.problems = parsed.problems.map((problem) => ({
+      ...problem,
+      span: { start: base + problem.span.start, end: base + problem.span.end },
+    }));
     if (parsed.plain) this.plain = true;
   }
 
@@ -97,7 +107,11 @@ function parseWhole(source: string, dialect: YamlDialect): WholeParse {
   const problems: YamlProblem[] = [];
   for (const error of doc.errors) {
     const [start, end] = error.pos;
-    problems.push({ code: 'yaml_syntax', message: firstLine(error.message), span: { start, end: Math.max(end, start) } });
+    problems.push({
+      code: 'yaml_syntax',
+      message: firstLine(error.message),
+      span: { start, end: Math.max(end, start) },
+    });
   }
   let value: unknown;
   if (doc.errors.length === 0) {
@@ -128,13 +142,23 @@ function plainJS(node: unknown): unknown {
   if (node === null) return null;
   if (isScalar(node)) {
     const { value } = node;
-    return node.anchor === undefined && (value === null || (typeof value !== 'object' && typeof value !== 'bigint')) ? value : NOT_PLAIN;
+    return node.anchor === undefined && (value === null || (typeof value !== 'object' && typeof value !== 'bigint'))
+      ? value
+      : NOT_PLAIN;
   }
   if (isMap(node)) {
     if (node.tag !== undefined || node.anchor !== undefined) return NOT_PLAIN;
     const object: Record<string, unknown> = {};
     for (const { key, value } of node.items) {
-      if (!isScalar(key) || typeof key.value !== 'string' || key.anchor !== undefined || key.tag !== undefined || key.value === '__proto__' || key.value === '<<') return NOT_PLAIN;
+      if (
+        !isScalar(key) ||
+        typeof key.value !== 'string' ||
+        key.anchor !== undefined ||
+        key.tag !== undefined ||
+        key.value === '__proto__' ||
+        key.value === '<<'
+      )
+        return NOT_PLAIN;
       const item = plainJS(value);
       if (item === NOT_PLAIN) return NOT_PLAIN;
       object[key.value] = item;
@@ -260,7 +284,11 @@ export function mapEntries(node: unknown): { key: string; keyNode: Node; value: 
   const entries: { key: string; keyNode: Node; value: Node | null }[] = [];
   for (const item of (node as YAMLMap<unknown, unknown>).items) {
     if (isPair(item) && isScalar(item.key)) {
-      entries.push({ key: String(item.key.value), keyNode: item.key as Node, value: (item.value as Node | null) ?? null });
+      entries.push({
+        key: String(item.key.value),
+        keyNode: item.key as Node,
+        value: (item.value as Node | null) ?? null,
+      });
     }
   }
   return entries;
@@ -281,7 +309,10 @@ export function topKeys(yaml: YamlSyntax): string[] {
  * returns the deepest node reached, the pair that holds it (for key ranges)
  * and how many segments matched.
  */
-export function nodeAtPath(yaml: YamlSyntax, path: (string | number)[]): { node: Node | undefined; pair?: Pair<Node, Node | null>; depth: number } {
+export function nodeAtPath(
+  yaml: YamlSyntax,
+  path: (string | number)[],
+): { node: Node | undefined; pair?: Pair<Node, Node | null>; depth: number } {
   let node: Node | undefined = (yaml.doc.contents as Node | null) ?? undefined;
   let pair: Pair<Node, Node | null> | undefined;
   let depth = 0;

@@ -46,7 +46,10 @@ export class AnalysisCache {
   private readonly skills = new Map<string, SkillEntry>();
   private readonly views = new Map<string, { key: string; skillFile: string; view: DocumentView }>();
 
-  constructor(private readonly fs: FileSystem, private readonly catalog: SkillCatalog) {}
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly catalog: SkillCatalog,
+  ) {}
 
   /**
    * The view of `document` in the skill whose SKILL.md is `skillFile`.
@@ -65,27 +68,58 @@ export class AnalysisCache {
     const viewKey = `${key}|${document.version}`;
     const cached = this.views.get(document.uri);
     if (cached && cached.key === viewKey && cached.skillFile === skillFile) return cached.view;
-    const view = createView(document.uri, document.version, entry.analysis, this.fs, document.file, document.file === skillFile ? entry.analysis.source : document.text, cached?.view);
+    const view = createView(
+      document.uri,
+      document.version,
+      entry.analysis,
+      this.fs,
+      document.file,
+      document.file === skillFile ? entry.analysis.source : document.text,
+      cached?.view,
+    );
     this.views.set(document.uri, { key: viewKey, skillFile, view });
     return view;
   }
 
-  private analyze(skillFile: string, key: string, skill: OpenDocument | undefined, others: OpenDocument[], profile: ProfileId, previous: SkillEntry | undefined): SkillEntry {
+  private analyze(
+    skillFile: string,
+    key: string,
+    skill: OpenDocument | undefined,
+    others: OpenDocument[],
+    profile: ProfileId,
+    previous: SkillEntry | undefined,
+  ): SkillEntry {
     const yamlCache = previous?.yamlCache ?? new YamlChunkCache();
     const parseCache = previous?.parseCache ?? new ParseCache();
     const modelCache = previous?.modelCache ?? new ModelCache();
     const now = Date.now();
     let folder = previous?.folder;
-    // A view whose time is up is asked again of the disk, not made anew: while nothing changed, the findings kept on its answers stand, and the keystroke that finds it expired costs a few listings, not every finding about the disk.
-    if (folder && now - folder.since > FOLDER_VIEW_MS) folder = now - folder.made <= FOLDER_VIEW_MAX_MS && folder.fs.matchesDisk() ? { ...folder, since: now } : undefined;
+    // A view whose time is up is asked again of the disk, not made anew: while nothing changed, the findings kept on
+    // its answers stand, and the keystroke that finds it expired costs a few listings, not every finding about the
+    // disk.
+    if (folder && now - folder.since > FOLDER_VIEW_MS)
+      folder =
+        now - folder.made <= FOLDER_VIEW_MAX_MS && folder.fs.matchesDisk() ? { ...folder, since: now } : undefined;
     folder ??= { fs: new AnalysisFileSystem(this.fs, true), made: now, since: now };
-    const disk = others.length > 0 ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, flatText(item.text)]))) : folder.fs;
-    const analysis = analyzeSkill(disk, skillFile, { ...(skill ? { text: skill.text } : {}), profile, yamlCache, parseCache, modelCache, catalog: this.catalog });
+    const disk =
+      others.length > 0
+        ? new OverlayFileSystem(folder.fs, new Map(others.map((item) => [item.file, flatText(item.text)])))
+        : folder.fs;
+    const analysis = analyzeSkill(disk, skillFile, {
+      ...(skill ? { text: skill.text } : {}),
+      profile,
+      yamlCache,
+      parseCache,
+      modelCache,
+      catalog: this.catalog,
+    });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;
     return { key, analysis, yamlCache, parseCache, modelCache, folder, ...(lastGood ? { lastGood } : {}) };
   }
 
-  /** The last model with steps of the skill a document belongs to, for completion while the current text does not parse. */
+  /**
+   * The last model with steps of the skill a document belongs to, for completion while the current text does not parse.
+   */
   lastGoodModel(uri: string): SkillModel | undefined {
     const view = this.views.get(uri);
     return view ? this.skills.get(view.skillFile)?.lastGood : undefined;
@@ -124,7 +158,14 @@ export class AnalysisCache {
     for (const skillFile of [...this.skills.keys()].filter(affected)) {
       const entry = this.skills.get(skillFile)!;
       // The YAML chunks and the last good model outlive a change on disk; the folder view and the analysis do not.
-      this.skills.set(skillFile, { key: '', analysis: entry.analysis, yamlCache: entry.yamlCache, parseCache: entry.parseCache, modelCache: entry.modelCache, ...(entry.lastGood ? { lastGood: entry.lastGood } : {}) });
+      this.skills.set(skillFile, {
+        key: '',
+        analysis: entry.analysis,
+        yamlCache: entry.yamlCache,
+        parseCache: entry.parseCache,
+        modelCache: entry.modelCache,
+        ...(entry.lastGood ? { lastGood: entry.lastGood } : {}),
+      });
       uris.push(...this.urisOfSkill(skillFile));
     }
     for (const uri of uris) this.views.delete(uri);

@@ -46,15 +46,19 @@ export function discoverSkills(fs: FileSystem, args: string[], cwd: string): Dis
       else if (path.basename(absolute).toLowerCase() === 'skill.md') discovery.misnamed.push(found);
       else {
         const owner = owningSkill(fs, absolute, cwd);
-        if (owner) addOnce(discovery.skills, seenFiles, { file: owner, display: path.isAbsolute(arg) ? owner : path.relative(cwd, owner) });
+        if (owner)
+          addOnce(discovery.skills, seenFiles, {
+            file: owner,
+            display: path.isAbsolute(arg) ? owner : path.relative(cwd, owner),
+          });
         else discovery.outside.push(arg);
       }
       continue;
     }
     walk(fs, absolute, arg, real, new Set<string>(), discovery, seenFiles);
   }
-  // One collator for the whole sort: localeCompare sets one up per comparison (15 ms of a 300-skill check in a profile).
-  // Made only when there is something to sort: setting up ICU costs a one-skill run (a hook's) about 17 ms.
+  // One collator for the whole sort: localeCompare sets one up per comparison (15 ms of a 300-skill check in a
+  // profile). Made only when there is something to sort: setting up ICU costs a one-skill run (a hook's) about 17 ms.
   if (discovery.skills.length > 1) {
     const collator = new Intl.Collator();
     discovery.skills.sort((a, b) => collator.compare(a.display, b.display));
@@ -62,7 +66,10 @@ export function discoverSkills(fs: FileSystem, args: string[], cwd: string): Dis
   return discovery;
 }
 
-/** The SKILL.md of the skill a file belongs to: the nearest in its folder or above (up to `cwd` when the file is inside it). */
+/**
+ * The SKILL.md of the skill a file belongs to: the nearest in its folder or above (up to `cwd` when the file is inside
+ * it).
+ */
 function owningSkill(fs: FileSystem, file: string, cwd: string): string | undefined {
   const top = isWithin(cwd, file) ? cwd : path.parse(file).root;
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
@@ -78,21 +85,32 @@ function addOnce(list: FoundSkill[], seen: Set<string>, found: FoundSkill): void
   list.push(found);
 }
 
-function walk(fs: FileSystem, root: string, display: string, realRoot: string, visited: Set<string>, discovery: Discovery, seenFiles: Set<string>): void {
+function walk(
+  fs: FileSystem,
+  root: string,
+  display: string,
+  realRoot: string,
+  visited: Set<string>,
+  discovery: Discovery,
+  seenFiles: Set<string>,
+): void {
   // Each folder carries its real path: a plain subfolder's is its parent's plus its name, so only links cost a lookup.
   const pending: { dir: string; display: string; real: string }[] = [{ dir: root, display, real: realRoot }];
   while (pending.length > 0) {
     const { dir, display: shown, real } = pending.pop()!;
-    // Every folder queued is inside the root: a plain subfolder by construction, a linked one checked before it is queued.
+    // Every folder queued is inside the root: a plain subfolder by construction, a linked one checked before it is
+    // queued.
     if (visited.has(real)) continue;
     visited.add(real);
     const entries = fs.readDirectory(dir);
     const hasSkill = entries.some((entry) => entry.name === 'SKILL.md');
     for (const entry of entries) {
-      // Paths made by joining strings (path.join normalises each one: a third of the walk, which lists every folder of a workspace):
-      // a folder's path and real path are already normal, and so is its shown path below the argument, which may not be.
+      // Paths made by joining strings (path.join normalises each one: a third of the walk, which lists every folder of
+      // a workspace): a folder's path and real path are already normal, and so is its shown path below the argument,
+      // which may not be.
       const child = childPath(dir, entry.name);
-      const childShown = shown === '.' ? entry.name : dir === root ? path.join(shown, entry.name) : childPath(shown, entry.name);
+      const childShown =
+        shown === '.' ? entry.name : dir === root ? path.join(shown, entry.name) : childPath(shown, entry.name);
       let kind = entry.kind;
       let childReal = childPath(real, entry.name);
       if (kind === 'symlink') {
@@ -101,10 +119,12 @@ function walk(fs: FileSystem, root: string, display: string, realRoot: string, v
         kind = fs.stat(target)?.kind ?? 'other';
         childReal = target;
       }
-      if (kind === 'directory' && !SKIPPED.has(entry.name)) pending.push({ dir: child, display: childShown, real: childReal });
+      if (kind === 'directory' && !SKIPPED.has(entry.name))
+        pending.push({ dir: child, display: childShown, real: childReal });
       if (kind !== 'file') continue;
       if (entry.name === 'SKILL.md') addOnce(discovery.skills, seenFiles, { file: child, display: childShown });
-      else if (!hasSkill && entry.name.toLowerCase() === 'skill.md') discovery.misnamed.push({ file: child, display: childShown });
+      else if (!hasSkill && entry.name.toLowerCase() === 'skill.md')
+        discovery.misnamed.push({ file: child, display: childShown });
     }
   }
 }

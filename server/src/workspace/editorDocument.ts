@@ -65,7 +65,10 @@ export class EditorDocument {
   }
 }
 
-/** A position of whole numbers: a line or character that is not one (a client's bug) is read as the whole number below it, or 0. */
+/**
+ * A position of whole numbers: a line or character that is not one (a client's bug) is read as the whole number below
+ * it, or 0.
+ */
 function wholePosition(position: Position): Position {
   return { line: Math.trunc(position.line) || 0, character: Math.trunc(position.character) || 0 };
 }
@@ -93,7 +96,10 @@ function linesOf(text: PieceText): Uint32Array {
   return new Uint32Array([0, ...lineBreaks(text, 0, text.length)]);
 }
 
-/** How much of the text a search for line breaks reads at once: a search for a CR in a text without one reads no further. */
+/**
+ * How much of the text a search for line breaks reads at once: a search for a CR in a text without one reads no
+ * further.
+ */
 const SCAN = 16 * 1024;
 
 /** The starts of the lines whose line break (LF, CRLF, lone CR) lies in [from, to) of `text`. */
@@ -121,14 +127,22 @@ function lineBreaks(text: PieceText, from: number, to: number): number[] {
  * an LF may join or part there) are read again.
  */
 function linesAfter(starts: Uint32Array, text: PieceText, start: number, end: number, inserted: number): Uint32Array {
-  // The first line always starts at 0; of the others, those whose break lies before start - 1 stay, those whose break lay past end move.
-  const kept = Math.max(1, firstNotBefore(starts.length, (index) => starts[index] < start));
-  const moved = Math.max(kept, firstNotBefore(starts.length, (index) => starts[index] < end + 2));
+  // The first line always starts at 0; of the others, those whose break lies before start - 1 stay, those whose break
+  // lay past end move.
+  const kept = Math.max(
+    1,
+    firstNotBefore(starts.length, (index) => starts[index] < start),
+  );
+  const moved = Math.max(
+    kept,
+    firstNotBefore(starts.length, (index) => starts[index] < end + 2),
+  );
   const added = lineBreaks(text, Math.max(0, start - 1), Math.min(text.length, start + inserted + 1));
   const result = new Uint32Array(kept + added.length + starts.length - moved);
   result.set(starts.subarray(0, kept));
   result.set(added, kept);
   const delta = inserted - (end - start);
-  for (let index = moved, at = kept + added.length; index < starts.length; index++, at++) result[at] = starts[index] + delta;
+  for (let index = moved, at = kept + added.length; index < starts.length; index++, at++)
+    result[at] = starts[index] + delta;
   return result;
 }

@@ -1,4 +1,15 @@
-import { type Dirent, type Stats, closeSync, constants, fstatSync, lstatSync, openSync, readSync, readdirSync, realpathSync } from 'node:fs';
+import {
+  type Dirent,
+  type Stats,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  readdirSync,
+  realpathSync,
+} from 'node:fs';
 import * as path from 'node:path';
 
 export type EntryKind = 'file' | 'directory' | 'symlink' | 'other';
@@ -10,7 +21,8 @@ export interface EntryStat {
 }
 
 /** A read that stops at a size: the bytes, or only the size when there are more than asked for. */
-export type BoundedRead = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'too_large'; size: number } | { kind: 'missing' };
+export type BoundedRead =
+  { kind: 'bytes'; bytes: Uint8Array } | { kind: 'too_large'; size: number } | { kind: 'missing' };
 
 const MISSING: BoundedRead = { kind: 'missing' };
 
@@ -29,7 +41,10 @@ export interface FileSystem {
    */
   readWithin(filePath: string, maxBytes: number): BoundedRead;
   realpath(filePath: string): string | undefined;
-  /** The unsaved text of a file open in the editor (links followed as on disk), for readers of text; undefined for every other file. */
+  /**
+   * The unsaved text of a file open in the editor (links followed as on disk), for readers of text; undefined for every
+   * other file.
+   */
   openText?(filePath: string): string | undefined;
 }
 
@@ -67,7 +82,8 @@ export class NodeFileSystem implements FileSystem {
 
   readWithin(filePath: string, maxBytes: number): BoundedRead {
     // One open, one fstat, the reads, one close: no lstat before (a tenth of a large `check`'s system time),
-    // and the size is the file's own, a link's target's included. Non-blocking, so opening a pipe does not wait for a writer.
+    // and the size is the file's own, a link's target's included. Non-blocking, so opening a pipe does not wait for a
+    // writer.
     let fd: number;
     try {
       fd = openSync(filePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -78,7 +94,8 @@ export class NodeFileSystem implements FileSystem {
       const stats = fstatSync(fd);
       if (!stats.isFile()) return MISSING;
       if (stats.size > maxBytes) return { kind: 'too_large', size: stats.size };
-      // The size the fstat gave is read, as readFileSync reads it; a file giving none (as /proc's do) is read to its end, up to the limit.
+      // The size the fstat gave is read, as readFileSync reads it; a file giving none (as /proc's do) is read to its
+      // end, up to the limit.
       const expected = stats.size;
       let buffer = Buffer.allocUnsafe(expected || 8192);
       let length = 0;
@@ -235,7 +252,11 @@ export class ListingCache implements FileSystem {
   protected listingsMatch(): boolean {
     for (const [dirPath, listing] of this.listings) {
       const now = this.inner.readDirectory(dirPath);
-      if (now.length !== listing.length || now.some((entry, index) => entry.name !== listing[index].name || entry.kind !== listing[index].kind)) return false;
+      if (
+        now.length !== listing.length ||
+        now.some((entry, index) => entry.name !== listing[index].name || entry.kind !== listing[index].kind)
+      )
+        return false;
     }
     return true;
   }
@@ -256,7 +277,10 @@ export class AnalysisFileSystem extends ListingCache {
    * folder view), so results kept on an analysis's objects (`keep`)
    * can pay back; a snapshot made for one analysis does not keep them.
    */
-  constructor(inner: FileSystem, private readonly spansAnalyses = false) {
+  constructor(
+    inner: FileSystem,
+    private readonly spansAnalyses = false,
+  ) {
     super(inner);
   }
 
@@ -280,7 +304,8 @@ export class AnalysisFileSystem extends ListingCache {
 
   override readWithin(filePath: string, maxBytes: number): BoundedRead {
     if (this.contents.has(filePath)) return bounded(this.contents.get(filePath), maxBytes);
-    // As in readFile: a snapshot checked against the disk later needs the file's time (a stat the disk's own read does not make).
+    // As in readFile: a snapshot checked against the disk later needs the file's time (a stat the disk's own read does
+    // not make).
     if (this.spansAnalyses) this.stat(filePath);
     const read = this.inner.readWithin(filePath, maxBytes);
     // Too large is not kept: the bytes were not read, and a later readFile reads them.
@@ -311,7 +336,8 @@ export class AnalysisFileSystem extends ListingCache {
     }
     for (const [filePath, target] of this.realpaths) if (this.inner.realpath(filePath) !== target) return false;
     // A file read without a modification time to compare (not stat'ed, or 0: unknown, as in memory) is read again.
-    for (const [filePath, content] of this.contents) if (!this.stats.get(filePath)?.mtimeMs && !sameBytes(this.inner.readFile(filePath), content)) return false;
+    for (const [filePath, content] of this.contents)
+      if (!this.stats.get(filePath)?.mtimeMs && !sameBytes(this.inner.readFile(filePath), content)) return false;
     return true;
   }
 
@@ -350,7 +376,13 @@ export class AnalysisFileSystem extends ListingCache {
 
   /** Keeps `value` on `holder` for `recalled`, while this snapshot serves several analyses; returns it. */
   keep<T>(kind: string, holder: object, value: T): T {
-    if (this.spansAnalyses) Object.defineProperty(holder, REMEMBERED, { value: { snapshot: this, kind, value }, configurable: true, writable: true, enumerable: false });
+    if (this.spansAnalyses)
+      Object.defineProperty(holder, REMEMBERED, {
+        value: { snapshot: this, kind, value },
+        configurable: true,
+        writable: true,
+        enumerable: false,
+      });
     return value;
   }
 }
@@ -377,7 +409,10 @@ export class OverlayFileSystem implements FileSystem {
   /** Open texts as bytes, made only for a reader of bytes: readers of text take the text (`openText`). */
   private readonly encoded = new Map<string, Uint8Array>();
 
-  constructor(private readonly inner: FileSystem, overlays: Map<string, string>) {
+  constructor(
+    private readonly inner: FileSystem,
+    overlays: Map<string, string>,
+  ) {
     for (const [file, text] of overlays) this.texts.set(path.resolve(file), text);
   }
 
@@ -423,21 +458,32 @@ export class OverlayFileSystem implements FileSystem {
   }
 
   realpath(filePath: string): string | undefined {
-    return this.inner.realpath(filePath) ?? (this.texts.has(path.resolve(filePath)) ? path.resolve(filePath) : undefined);
+    return (
+      this.inner.realpath(filePath) ?? (this.texts.has(path.resolve(filePath)) ? path.resolve(filePath) : undefined)
+    );
   }
 }
 
-/** `compute()`, remembered per kind, scope and key while `fs` is a snapshot of the disk (`AnalysisFileSystem.remembered`). */
+/**
+ * `compute()`, remembered per kind, scope and key while `fs` is a snapshot of the disk
+ * (`AnalysisFileSystem.remembered`).
+ */
 export function rememberedIn<T>(fs: FileSystem, kind: string, scope: string, key: string, compute: () => T): T {
   return fs instanceof AnalysisFileSystem ? fs.remembered(kind, scope, key, compute) : compute();
 }
 
-/** What `keepOn` kept on `holder` for `kind` while `fs` is the same snapshot serving several analyses (`AnalysisFileSystem.recalled`). */
+/**
+ * What `keepOn` kept on `holder` for `kind` while `fs` is the same snapshot serving several analyses
+ * (`AnalysisFileSystem.recalled`).
+ */
 export function recalledOn<T>(fs: FileSystem, kind: string, holder: object): T | undefined {
   return fs instanceof AnalysisFileSystem ? fs.recalled<T>(kind, holder) : undefined;
 }
 
-/** Keeps `value` on `holder` for `recalledOn`; returns it. Looked up before it is worked out, so a kept result costs no closure per step. */
+/**
+ * Keeps `value` on `holder` for `recalledOn`; returns it. Looked up before it is worked out, so a kept result costs no
+ * closure per step.
+ */
 export function keepOn<T>(fs: FileSystem, kind: string, holder: object, value: T): T {
   return fs instanceof AnalysisFileSystem ? fs.keep(kind, holder, value) : value;
 }

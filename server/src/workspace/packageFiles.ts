@@ -7,7 +7,12 @@ import type { FileSystem } from './fileSystem';
  * followed (so nothing outside the folder is reached) and the walk stops
  * once the sizes pass `limit`, so a huge folder costs no more than the limit.
  */
-export function walkPackageFiles(fs: FileSystem, dir: string, limit: number, onFile?: (file: string, size: number) => void): { total: number; overLimit: boolean } {
+export function walkPackageFiles(
+  fs: FileSystem,
+  dir: string,
+  limit: number,
+  onFile?: (file: string, size: number) => void,
+): { total: number; overLimit: boolean } {
   let total = 0;
   const pending = [dir];
   while (pending.length > 0 && total <= limit) {

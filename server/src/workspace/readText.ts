@@ -18,7 +18,8 @@ export type TextRead =
  * but a regular file (a pipe, a device) reads as missing, never waited on.
  */
 export function readText(fs: FileSystem, filePath: string): TextRead {
-  // A file open in the editor is read as its text (encoding it to decode the bytes again gives what editorText gives), measured once, without a stat.
+  // A file open in the editor is read as its text (encoding it to decode the bytes again gives what editorText gives),
+  // measured once, without a stat.
   const open = fs.openText?.(filePath);
   if (open !== undefined) {
     const size = Buffer.byteLength(open, 'utf8');
@@ -30,7 +31,8 @@ export function readText(fs: FileSystem, filePath: string): TextRead {
 }
 
 const PROBE_BYTES = 8000;
-// One decoder for every file (making one per file showed in profiles of large corpora); ignoreBOM keeps the mark in the text, so it can be reported and then stripped.
+// One decoder for every file (making one per file showed in profiles of large corpora); ignoreBOM keeps the mark in the
+// text, so it can be reported and then stripped.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Decodes bytes already in memory (a read file). */
@@ -43,7 +45,10 @@ export function decodeText(bytes: Uint8Array): TextRead {
   return { kind: 'text', text: bom ? text.slice(1) : text, bom };
 }
 
-/** An editor's buffer as read for analysis: `TextRead`, its text kept as the editor's (a string, or the server's pieces). */
+/**
+ * An editor's buffer as read for analysis: `TextRead`, its text kept as the editor's (a string, or the server's
+ * pieces).
+ */
 export type EditorRead = Exclude<TextRead, { kind: 'text' }> | { kind: 'text'; text: TextLike; bom: boolean };
 
 /**

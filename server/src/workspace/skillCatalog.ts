@@ -25,7 +25,8 @@ interface CachedEntry {
 /** OpenSquilla's frontmatter: from a first line `---` to the next line that is `---` at column 0. */
 const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 /** A top-level key whose value is a plain word or a simply quoted string on its own line. */
-const SIMPLE_LINE = /^(name|kind|description|entrypoint)[ \t]*:[ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s"'|>&*!{[#%@`][^\n#]*?))?[ \t]*(?:#.*)?$/;
+const SIMPLE_LINE =
+  /^(name|kind|description|entrypoint)[ \t]*:[ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)'|([^\s"'|>&*!{[#%@`][^\n#]*?))?[ \t]*(?:#.*)?$/;
 /** Anything that makes a line-by-line reading of the top-level keys unsafe: then the frontmatter is parsed. */
 const NEEDS_PARSER = /^(?:name|kind|description)[ \t]*:[ \t]*(?:[|>&*!{[]|"[^"]*\\|'[^']*''|$)|^[{[&*!%]/m;
 
@@ -54,7 +55,13 @@ export function readCatalogSkill(file: string, text: string): CatalogSkill | und
     }
     if (simple && !/^entrypoint[ \t]*:/m.test(frontmatter)) {
       if (!found.name) return undefined;
-      return { name: found.name, file, ...(found.kind ? { kind: found.kind } : {}), entrypoint: false, ...(found.description ? { description: found.description } : {}) };
+      return {
+        name: found.name,
+        file,
+        ...(found.kind ? { kind: found.kind } : {}),
+        entrypoint: false,
+        ...(found.description ? { description: found.description } : {}),
+      };
     }
   }
   const doc = parseDocument(frontmatter, { uniqueKeys: false, version: '1.1' });
@@ -65,7 +72,11 @@ export function readCatalogSkill(file: string, text: string): CatalogSkill | und
     name: value.name,
     file,
     ...(typeof value.kind === 'string' ? { kind: value.kind } : {}),
-    entrypoint: typeof value.entrypoint === 'object' && value.entrypoint !== null && !Array.isArray(value.entrypoint) && Object.keys(value.entrypoint).length > 0,
+    entrypoint:
+      typeof value.entrypoint === 'object' &&
+      value.entrypoint !== null &&
+      !Array.isArray(value.entrypoint) &&
+      Object.keys(value.entrypoint).length > 0,
     ...(typeof value.description === 'string' ? { description: value.description } : {}),
   };
 }
@@ -83,7 +94,10 @@ export class SkillCatalog {
   /** Per root: its skill folders' SKILL.md paths, and the skills by name. */
   private readonly layers = new Map<string, { files: string[]; skills: Map<string, CatalogSkill> }>();
 
-  constructor(private readonly fs: FileSystem, private roots: string[] = []) {}
+  constructor(
+    private readonly fs: FileSystem,
+    private roots: string[] = [],
+  ) {}
 
   setRoots(roots: string[]): void {
     this.roots = roots;
@@ -93,14 +107,17 @@ export class SkillCatalog {
   /** The catalog seen from a skill folder. */
   forSkill(skillDir: string): Map<string, CatalogSkill> {
     const merged = new Map<string, CatalogSkill>();
-    for (const root of [...this.roots, path.dirname(skillDir)]) for (const [name, skill] of this.layer(root)) merged.set(name, skill);
+    for (const root of [...this.roots, path.dirname(skillDir)])
+      for (const [name, skill] of this.layer(root)) merged.set(name, skill);
     return merged;
   }
 
   /** Where the catalog of `skillDir` comes from, for messages. */
   describe(skillDir: string): string {
     const parent = `the skills beside it in ${path.basename(path.dirname(skillDir)) || path.dirname(skillDir)}/`;
-    return this.roots.length > 0 ? `${parent} and under ${this.roots.length} catalog root${this.roots.length === 1 ? '' : 's'}` : parent;
+    return this.roots.length > 0
+      ? `${parent} and under ${this.roots.length} catalog root${this.roots.length === 1 ? '' : 's'}`
+      : parent;
   }
 
   /**
@@ -137,7 +154,12 @@ export class SkillCatalog {
     const files = this.fs
       .readDirectory(resolved)
       // A linked folder counts only while it stays inside the root, as OpenSquilla's loader requires.
-      .filter((entry) => !entry.name.startsWith('.') && (entry.kind === 'directory' || (entry.kind === 'symlink' && isInside(this.fs, resolved, path.join(resolved, entry.name)))))
+      .filter(
+        (entry) =>
+          !entry.name.startsWith('.') &&
+          (entry.kind === 'directory' ||
+            (entry.kind === 'symlink' && isInside(this.fs, resolved, path.join(resolved, entry.name)))),
+      )
       .map((entry) => path.join(resolved, entry.name, 'SKILL.md'))
       .sort();
     const skills = this.skillsOf(files);
@@ -163,7 +185,8 @@ export class SkillCatalog {
       return undefined;
     }
     const cached = this.entries.get(file);
-    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size && stat.mtimeMs !== 0) return cached.skill;
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size && stat.mtimeMs !== 0)
+      return cached.skill;
     const read = readText(this.fs, file);
     const skill = read.kind === 'text' ? readCatalogSkill(file, read.text) : undefined;
     this.entries.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, skill });

@@ -22,7 +22,10 @@ export interface IndexedSymbol {
 export class SkillIndex {
   private symbols: IndexedSymbol[] | undefined;
 
-  constructor(private readonly fs: FileSystem, private roots: string[] = []) {}
+  constructor(
+    private readonly fs: FileSystem,
+    private roots: string[] = [],
+  ) {}
 
   setRoots(roots: string[]): void {
     this.roots = roots;
@@ -47,9 +50,22 @@ export class SkillIndex {
       const lines = new LineIndex(analysis.text);
       const range = (span: Span) => lines.rangeOf(span);
       const skillName = analysis.name ?? found.file;
-      symbols.push({ name: skillName, kind: 'skill', file: found.file, range: range(analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 }), format: analysis.format });
+      symbols.push({
+        name: skillName,
+        kind: 'skill',
+        file: found.file,
+        range: range(analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 }),
+        format: analysis.format,
+      });
       for (const node of analysis.model.nodes) {
-        symbols.push({ name: node.id, kind: 'step', file: found.file, range: range(node.nameSpan), container: skillName, format: analysis.format });
+        symbols.push({
+          name: node.id,
+          kind: 'step',
+          file: found.file,
+          range: range(node.nameSpan),
+          container: skillName,
+          format: analysis.format,
+        });
       }
     }
     return symbols;

@@ -20,7 +20,8 @@ export function resolveSkillPath(fs: FileSystem, skillDir: string, relative: str
 
 function resolveUncached(fs: FileSystem, skillDir: string, relative: string): PathResolution {
   if (relative.includes('\\')) return { status: 'backslash' };
-  if (path.posix.isAbsolute(relative) || /^[A-Za-z]:/.test(relative) || relative.startsWith('~')) return { status: 'escapes' };
+  if (path.posix.isAbsolute(relative) || /^[A-Za-z]:/.test(relative) || relative.startsWith('~'))
+    return { status: 'escapes' };
   const normalized = path.posix.normalize(relative.replace(/\/+$/, ''));
   if (normalized === '..' || normalized.startsWith('../')) return { status: 'escapes' };
 
@@ -28,7 +29,8 @@ function resolveUncached(fs: FileSystem, skillDir: string, relative: string): Pa
   let kind: EntryKind = 'directory';
   let linked = false;
   for (const segment of normalized.split('/').filter((part) => part !== '' && part !== '.')) {
-    const entries: { name: string; kind: EntryKind }[] = kind === 'directory' || kind === 'symlink' ? fs.readDirectory(current) : [];
+    const entries: { name: string; kind: EntryKind }[] =
+      kind === 'directory' || kind === 'symlink' ? fs.readDirectory(current) : [];
     const exact = entries.find((entry) => entry.name === segment);
     if (!exact) {
       const folded = entries.find((entry) => entry.name.toLowerCase() === segment.toLowerCase());

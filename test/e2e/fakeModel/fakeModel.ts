@@ -22,7 +22,10 @@ const api = vscode as unknown as {
   lm: { registerLanguageModelChatProvider(vendor: string, provider: unknown): vscode.Disposable };
 };
 
-const textOf = (message: RequestMessage) => message.content.map((part) => (typeof (part as { value?: unknown }).value === 'string' ? (part as { value: string }).value : '')).join('');
+const textOf = (message: RequestMessage) =>
+  message.content
+    .map((part) => (typeof (part as { value?: unknown }).value === 'string' ? (part as { value: string }).value : ''))
+    .join('');
 
 function scaffoldSkill(prompt: string): string {
   const match = /=== FILE: SKILL\.md ===\n([\s\S]*?)\n=== END ===/.exec(prompt);
@@ -32,26 +35,46 @@ function scaffoldSkill(prompt: string): string {
 function answer(messages: readonly RequestMessage[]): string {
   const skill = scaffoldSkill(textOf(messages[0]));
   const round = messages.filter((message) => message.role === vscode.LanguageModelChatMessageRole.User).length;
-  const grouped = skill.replace(
-    '  - name: group-them\n',
-    '  - name: group-changes\n',
+  const grouped = skill.replace('  - name: group-them\n', '  - name: group-changes\n');
+  if (round === 1)
+    return `Here is the package.\n\n=== FILE: SKILL.md ===\n${grouped.replace('  - name: write-line\n', '  - name: write-line\n    depends_on: [sort-changes]\n')}\n=== END ===\n`;
+  const withOutput = grouped.replace(
+    '        type: list[string]\n  - name: write-line\n',
+    '        type: list[string]\n    outputs:\n      - name: grouped-changes\n        type: object\n  - name: write-line\n    inputs:\n      - name: grouped-changes\n        type: object\n',
   );
-  if (round === 1) return `Here is the package.\n\n=== FILE: SKILL.md ===\n${grouped.replace('  - name: write-line\n', '  - name: write-line\n    depends_on: [sort-changes]\n')}\n=== END ===\n`;
-  const withOutput = grouped
-    .replace('        type: list[string]\n  - name: write-line\n', '        type: list[string]\n    outputs:\n      - name: grouped-changes\n        type: object\n  - name: write-line\n    inputs:\n      - name: grouped-changes\n        type: object\n');
   return `=== FILE: SKILL.md ===\n${withOutput}\n=== END ===\n`;
 }
 
 export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     api.lm.registerLanguageModelChatProvider('skillgraph-fake', {
-      provideLanguageModelChatInformation: () => [{ id: 'fake-skill-model', name: 'Fake Skill Model', family: 'fake', version: '1', maxInputTokens: 100000, maxOutputTokens: 10000, capabilities: {} }],
-      async provideLanguageModelChatResponse(_model: unknown, messages: readonly RequestMessage[], _options: unknown, progress: vscode.Progress<unknown>) {
+      provideLanguageModelChatInformation: () => [
+        {
+          id: 'fake-skill-model',
+          name: 'Fake Skill Model',
+          family: 'fake',
+          version: '1',
+          maxInputTokens: 100000,
+          maxOutputTokens: 10000,
+          capabilities: {},
+        },
+      ],
+      async provideLanguageModelChatResponse(
+        _model: unknown,
+        messages: readonly RequestMessage[],
+        _options: unknown,
+        progress: vscode.Progress<unknown>,
+      ) {
         const log = process.env.SKILLGRAPH_FAKE_MODEL_LOG;
-        if (log) appendFileSync(log, `${JSON.stringify({ messages: messages.length, last: textOf(messages[messages.length - 1]) })}\n`);
+        if (log)
+          appendFileSync(
+            log,
+            `${JSON.stringify({ messages: messages.length, last: textOf(messages[messages.length - 1]) })}\n`,
+          );
         progress.report(new api.LanguageModelTextPart(answer(messages)));
       },
-      provideTokenCount: (_model: unknown, text: string | RequestMessage) => Math.ceil((typeof text === 'string' ? text : textOf(text)).length / 4),
+      provideTokenCount: (_model: unknown, text: string | RequestMessage) =>
+        Math.ceil((typeof text === 'string' ? text : textOf(text)).length / 4),
     }),
   );
 }

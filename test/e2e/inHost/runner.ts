@@ -9,6 +9,9 @@ export async function activate(): Promise<void> {
   if (!target) return;
   const started = Date.now();
   const results = await runAll();
-  writeFileSync(`${target}.tmp`, JSON.stringify({ vscode: vscode.version, node: process.version, ms: Date.now() - started, results }, null, 2));
+  writeFileSync(
+    `${target}.tmp`,
+    JSON.stringify({ vscode: vscode.version, node: process.version, ms: Date.now() - started, results }, null, 2),
+  );
   renameSync(`${target}.tmp`, target);
 }

@@ -36,7 +36,8 @@ async function skillgraphDiagnostics(uri: vscode.Uri): Promise<vscode.Diagnostic
   });
 }
 
-const codeOf = (item: vscode.Diagnostic) => (typeof item.code === 'object' ? String(item.code.value) : String(item.code));
+const codeOf = (item: vscode.Diagnostic) =>
+  typeof item.code === 'object' ? String(item.code.value) : String(item.code);
 
 const tests: [string, () => Promise<void>][] = [
   [
@@ -52,17 +53,30 @@ const tests: [string, () => Promise<void>][] = [
   [
     'hover on an input shows its type and producer',
     async () => {
-      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', broken(), new vscode.Position(46, 16));
-      const text = hovers.flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value))).join('\n');
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+        'vscode.executeHoverProvider',
+        broken(),
+        new vscode.Position(46, 16),
+      );
+      const text = hovers
+        .flatMap((hover) => hover.contents.map((content) => (typeof content === 'string' ? content : content.value)))
+        .join('\n');
       assert.match(text, /\*\*input\*\* `rows`: `string`\n\nProduced by `clean-data` as `list\[object\]`/);
     },
   ],
   [
     'definition of an input is its producing output',
     async () => {
-      const locations = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', broken(), new vscode.Position(46, 16));
+      const locations = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+        'vscode.executeDefinitionProvider',
+        broken(),
+        new vscode.Position(46, 16),
+      );
       const ranges = locations.map((location) => ('targetRange' in location ? location.targetRange : location.range));
-      assert.deepEqual(ranges.map((range) => [range.start.line, range.start.character]), [[38, 14]]);
+      assert.deepEqual(
+        ranges.map((range) => [range.start.line, range.start.character]),
+        [[38, 14]],
+      );
     },
   ],
   [
@@ -71,7 +85,11 @@ const tests: [string, () => Promise<void>][] = [
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(csv()));
       const line = (await vscode.workspace.openTextDocument(csv())).lineAt(62).text;
       assert.equal(line, '    depends_on: [profile-columns, choose-focus]');
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', csv(), new vscode.Position(62, 33));
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        csv(),
+        new vscode.Position(62, 33),
+      );
       const labels = list.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
       assert.ok(labels.includes('load-table'), labels.join(','));
       assert.ok(!labels.includes('write-report'), 'write-report depends on itself');
@@ -80,7 +98,11 @@ const tests: [string, () => Promise<void>][] = [
   [
     'a quick fix edit removes its diagnostic',
     async () => {
-      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', broken(), new vscode.Range(33, 16, 33, 16));
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        broken(),
+        new vscode.Range(33, 16, 33, 16),
+      );
       const change = actions.find((action) => action.title === 'Change to "raw-data"');
       assert.ok(change?.edit, actions.map((action) => action.title).join(', '));
       assert.ok(await vscode.workspace.applyEdit(change.edit));
@@ -90,17 +112,37 @@ const tests: [string, () => Promise<void>][] = [
   [
     'rename of a step updates its references',
     async () => {
-      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', broken(), new vscode.Position(41, 12), 'summarize');
+      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>(
+        'vscode.executeDocumentRenameProvider',
+        broken(),
+        new vscode.Position(41, 12),
+        'summarize',
+      );
       const edits = edit.get(broken());
-      assert.deepEqual(edits.map((item) => [item.range.start.line, item.newText]), [[41, 'summarize'], [54, 'summarize']]);
+      assert.deepEqual(
+        edits.map((item) => [item.range.start.line, item.newText]),
+        [
+          [41, 'summarize'],
+          [54, 'summarize'],
+        ],
+      );
     },
   ],
   [
     'document symbols list the steps and their ports',
     async () => {
-      const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', csv());
-      assert.deepEqual(symbols[0].children.map((step) => step.name), ['load-table', 'profile-columns', 'choose-focus', 'write-report']);
-      assert.deepEqual(symbols[0].children[3].children.map((port) => port.name), ['stats', 'focus-column', 'report-path']);
+      const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>(
+        'vscode.executeDocumentSymbolProvider',
+        csv(),
+      );
+      assert.deepEqual(
+        symbols[0].children.map((step) => step.name),
+        ['load-table', 'profile-columns', 'choose-focus', 'write-report'],
+      );
+      assert.deepEqual(
+        symbols[0].children[3].children.map((port) => port.name),
+        ['stats', 'focus-column', 'report-path'],
+      );
     },
   ],
   [
@@ -118,13 +160,27 @@ const tests: [string, () => Promise<void>][] = [
     async () => {
       const uri = skillUri('weekly-digest/SKILL.md');
       const document = await vscode.workspace.openTextDocument(uri);
-      const definition = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri, new vscode.Position(28, 16));
+      const definition = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+        'vscode.executeDefinitionProvider',
+        uri,
+        new vscode.Position(28, 16),
+      );
       const target = definition.map((location) => ('targetUri' in location ? location.targetUri : location.uri).path);
-      assert.deepEqual(target.map((file) => file.split('/').slice(-2).join('/')), ['csv-report/SKILL.md']);
+      assert.deepEqual(
+        target.map((file) => file.split('/').slice(-2).join('/')),
+        ['csv-report/SKILL.md'],
+      );
       const line = document.lineAt(52).text;
       const at = new vscode.Position(52, line.indexOf('outputs.') + 'outputs.'.length);
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, at, '.');
-      const ranked = [...list.items].sort((a, b) => String(a.sortText).localeCompare(String(b.sortText))).map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        uri,
+        at,
+        '.',
+      );
+      const ranked = [...list.items]
+        .sort((a, b) => String(a.sortText).localeCompare(String(b.sortText)))
+        .map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
       // digest_fallback substitutes for digest, so it sees what digest depends on.
       assert.deepEqual(ranked.slice(0, 3).sort(), ['metrics', 'scope', 'shipped']);
     },
@@ -137,7 +193,11 @@ const tests: [string, () => Promise<void>][] = [
       await vscode.commands.executeCommand('skillgraph.restartServer');
       await skillgraphDiagnostics(csv());
       const hovers = await until(async () => {
-        const found = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', csv(), new vscode.Position(27, 16));
+        const found = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          csv(),
+          new vscode.Position(27, 16),
+        );
         return found.length > 0 ? found : undefined;
       });
       assert.ok(hovers.length > 0);
@@ -150,15 +210,35 @@ const tests: [string, () => Promise<void>][] = [
       await settings.update('profile', 'vscode', vscode.ConfigurationTarget.Global);
       const folder = skillUri('overlap-folder');
       const file = vscode.Uri.joinPath(folder, 'SKILL.md');
-      await vscode.workspace.fs.writeFile(file, Buffer.from('---\nname: other-name\ndescription: Does one thing. Use when testing the overlap.\nfoo: bar\n---\n\n# Body\n'));
+      await vscode.workspace.fs.writeFile(
+        file,
+        Buffer.from(
+          '---\nname: other-name\ndescription: Does one thing. Use when testing the overlap.\nfoo: bar\n---\n\n# Body\n',
+        ),
+      );
       try {
         await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
-        const codes = () => vscode.languages.getDiagnostics(file).filter((item) => item.source === 'skillgraph').map(codeOf);
+        const codes = () =>
+          vscode.languages
+            .getDiagnostics(file)
+            .filter((item) => item.source === 'skillgraph')
+            .map(codeOf);
         // VS Code's own finding, then Skillgraph's without the same one.
-        await until(() => vscode.languages.getDiagnostics(file).find((item) => item.source === undefined && /should match the folder name/.test(item.message)));
+        await until(() =>
+          vscode.languages
+            .getDiagnostics(file)
+            .find((item) => item.source === undefined && /should match the folder name/.test(item.message)),
+        );
         await until(() => codes().includes('unknown_frontmatter_key') && !codes().includes('name_mismatch'));
-        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', file, new vscode.Range(1, 8, 1, 8));
-        assert.ok(actions.some((action) => action.title === 'Rename the skill to "overlap-folder" (its folder name)'), actions.map((action) => action.title).join(', '));
+        const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          'vscode.executeCodeActionProvider',
+          file,
+          new vscode.Range(1, 8, 1, 8),
+        );
+        assert.ok(
+          actions.some((action) => action.title === 'Rename the skill to "overlap-folder" (its folder name)'),
+          actions.map((action) => action.title).join(', '),
+        );
         await settings.update('diagnostics.repeatVSCodeFindings', true, vscode.ConfigurationTarget.Global);
         await until(() => codes().includes('name_mismatch'));
       } finally {
@@ -189,7 +269,8 @@ export async function runAll(): Promise<SuiteResult[]> {
 /** The @vscode/test-electron entry point: resolves when every test passed. */
 export async function run(): Promise<void> {
   const results = await runAll();
-  for (const result of results) console.log(`${result.ok ? '✔' : '✖'} ${result.name} (${result.ms} ms)${result.error ? `\n${result.error}` : ''}`);
+  for (const result of results)
+    console.log(`${result.ok ? '✔' : '✖'} ${result.name} (${result.ms} ms)${result.error ? `\n${result.error}` : ''}`);
   const failed = results.filter((result) => !result.ok).length;
   console.log(`${results.length - failed} passed, ${failed} failed`);
   if (failed > 0) throw new Error(`${failed} in-editor test(s) failed`);

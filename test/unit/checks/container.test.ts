@@ -30,7 +30,10 @@ test('invalid_frontmatter: a frontmatter that is a list, not a mapping', () => {
 });
 
 test('unquoted_colon: names the key and points at the colon inside the value', () => {
-  const { analysis, spans } = analyzeFixture('plain', '---\nname: plain\ndescription: Use when«:» the user asks\n---\nbody\n');
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    '---\nname: plain\ndescription: Use when«:» the user asks\n---\nbody\n',
+  );
   const [found] = expectAt(analysis, 'unquoted_colon', spans);
   assert.match(found.message, /`description`.*agents will skip this skill/);
   assert.equal(found.data?.value, 'Use when: the user asks');
@@ -45,7 +48,12 @@ test('unquoted_colon: a quoted value with a colon is fine', () => {
 
 test('yaml_alias_limit: an alias bomb in the frontmatter', () => {
   const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-  for (let i = 1; i < 8; i++) bomb.push(`${'abcdefgh'[i]}: &${'abcdefgh'[i]} [${Array(9).fill('*' + 'abcdefgh'[i - 1]).join(', ')}]`);
+  for (let i = 1; i < 8; i++)
+    bomb.push(
+      `${'abcdefgh'[i]}: &${'abcdefgh'[i]} [${Array(9)
+        .fill('*' + 'abcdefgh'[i - 1])
+        .join(', ')}]`,
+    );
   const { analysis } = analyzeFixture('plain', `---\n${bomb.join('\n')}\n---\n`);
   const found = analysis.diagnostics.filter((item) => item.code === 'yaml_alias_limit');
   assert.equal(found.length, 1);
@@ -57,10 +65,13 @@ test('crlf_line_endings and utf8_bom: information, and ranges still match the te
   const text = '\ufeff---\r\nname: plain\r\ndescription: Does one thing. Use when testing.\r\n---\r\nbody\r\n';
   const fs = new MemoryFileSystem({ [path.join(dir, 'SKILL.md')]: text });
   const analysis = analyzeSkill(fs, path.join(dir, 'SKILL.md'));
-  assert.deepEqual(analysis.diagnostics.map((item) => [item.code, item.severity]), [
-    ['utf8_bom', 'information'],
-    ['crlf_line_endings', 'information'],
-  ]);
+  assert.deepEqual(
+    analysis.diagnostics.map((item) => [item.code, item.severity]),
+    [
+      ['utf8_bom', 'information'],
+      ['crlf_line_endings', 'information'],
+    ],
+  );
   assert.equal(analysis.text.startsWith('---'), true);
 });
 
@@ -70,7 +81,10 @@ test('unclosed_fence: on the opening marker', () => {
 });
 
 test('body_too_long: over 500 lines, on the frontmatter', () => {
-  const { analysis, spans } = analyzeFixture('plain', `«---»\nname: plain\ndescription: Does one thing. Use when testing.\n---\n${'line\n'.repeat(520)}`);
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `«---»\nname: plain\ndescription: Does one thing. Use when testing.\n---\n${'line\n'.repeat(520)}`,
+  );
   const [found] = expectAt(analysis, 'body_too_long', spans);
   assert.match(found.message, /521 lines/);
   const short = analyzeFixture('plain', `${frontmatter('plain')}${'line\n'.repeat(400)}`);
@@ -79,16 +93,27 @@ test('body_too_long: over 500 lines, on the frontmatter', () => {
 
 test('binary_file and file_too_large: not parsed, one diagnostic at the start', () => {
   const dir = path.join(ROOT, 'plain');
-  const fs = new MemoryFileSystem({ [path.join(dir, 'SKILL.md')]: new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01]) });
+  const fs = new MemoryFileSystem({
+    [path.join(dir, 'SKILL.md')]: new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01]),
+  });
   const binary = analyzeSkill(fs, path.join(dir, 'SKILL.md'));
-  assert.deepEqual(binary.diagnostics.map((item) => [item.code, item.span]), [['binary_file', { start: 0, end: 0 }]]);
+  assert.deepEqual(
+    binary.diagnostics.map((item) => [item.code, item.span]),
+    [['binary_file', { start: 0, end: 0 }]],
+  );
   fs.write(path.join(dir, 'SKILL.md'), new Uint8Array(5 * 1024 * 1024).fill(0x61));
   const large = analyzeSkill(fs, path.join(dir, 'SKILL.md'));
-  assert.deepEqual(large.diagnostics.map((item) => item.code), ['file_too_large']);
+  assert.deepEqual(
+    large.diagnostics.map((item) => item.code),
+    ['file_too_large'],
+  );
   assert.match(large.diagnostics[0].message, /5\.0 MB/);
 });
 
 test('missing_skill_md: a SKILL.md that cannot be read', () => {
   const analysis = analyzeSkill(new MemoryFileSystem(), path.join(ROOT, 'gone', 'SKILL.md'));
-  assert.deepEqual(analysis.diagnostics.map((item) => item.code), ['missing_skill_md']);
+  assert.deepEqual(
+    analysis.diagnostics.map((item) => item.code),
+    ['missing_skill_md'],
+  );
 });

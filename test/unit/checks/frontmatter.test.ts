@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import { analyzeFixture, expectAt, expectNone, frontmatter, withCode } from '../../helpers/fixture';
 
 test('a valid plain skill has no diagnostics', () => {
-  const { analysis } = analyzeFixture('plain', `${frontmatter('plain', 'license: MIT\ncompatibility: Needs git.\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n')}\n# Plain\n`);
+  const { analysis } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', 'license: MIT\ncompatibility: Needs git.\nallowed-tools: Bash(git:*) Read\nmetadata:\n  author: me\n')}\n# Plain\n`,
+  );
   assert.deepEqual(analysis.diagnostics, []);
   assert.equal(analysis.format, 'agent-skill');
   assert.equal(analysis.name, 'plain');
@@ -37,7 +40,10 @@ test('name_mismatch: name differs from the folder', () => {
 test('invalid_description: too long, counted after folding', () => {
   // Two lines of 524 characters fold into one line joined by a space, plus the final newline: 1050.
   const half = 'word '.repeat(105).trimEnd();
-  const { analysis, spans } = analyzeFixture('plain', `---\nname: plain\ndescription: «>\n  ${half}\n  ${half}\n»---\n`);
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `---\nname: plain\ndescription: «>\n  ${half}\n  ${half}\n»---\n`,
+  );
   const [found] = expectAt(analysis, 'invalid_description', spans);
   assert.match(found.message, /1050 characters long; the limit is 1024/);
 });
@@ -48,7 +54,10 @@ test('invalid_description: empty', () => {
 });
 
 test('invalid_compatibility: over 500 characters', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', `compatibility: «${'x'.repeat(501)}»\n`)}`);
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', `compatibility: «${'x'.repeat(501)}»\n`)}`,
+  );
   expectAt(analysis, 'invalid_compatibility', spans);
 });
 
@@ -62,11 +71,17 @@ test('portable_value: a YAML list of tools warns by default and is an error for 
   const marked = `${frontmatter('plain', 'allowed-tools: «[Read, Bash]»\nargument-hint: «[file]»\n')}`;
   const { analysis, spans } = analyzeFixture('plain', marked);
   const found = expectAt(analysis, 'portable_value', spans);
-  assert.deepEqual(found.map((item) => item.severity), ['warning', 'warning']);
+  assert.deepEqual(
+    found.map((item) => item.severity),
+    ['warning', 'warning'],
+  );
   assert.match(found[0].message, /`allowed-tools` is a YAML list; the spec asks for one space-separated string/);
   expectNone(analysis, 'invalid_allowed_tools');
   const upload = analyzeFixture('plain', marked, {}, 'claude-api');
-  assert.deepEqual(withCode(upload.analysis, 'portable_value').map((item) => item.severity), ['error', 'error']);
+  assert.deepEqual(
+    withCode(upload.analysis, 'portable_value').map((item) => item.severity),
+    ['error', 'error'],
+  );
 });
 
 test('invalid_license: not a string', () => {
@@ -92,7 +107,12 @@ test('portable_value: metadata values that are a number or a nested map, which t
 });
 
 test('invalid_frontmatter_field: a Claude Code field with a wrong value', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', 'effort: «extreme»\n')}`, {}, 'claude-code');
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', 'effort: «extreme»\n')}`,
+    {},
+    'claude-code',
+  );
   const [found] = expectAt(analysis, 'invalid_frontmatter_field', spans);
   assert.match(found.message, /not one of "low", "medium", "high", "xhigh", "max"/);
 });
@@ -101,26 +121,56 @@ test('unknown_frontmatter_key: severity follows the profile', () => {
   const text = `${frontmatter('plain', '«model»: opus\n«tags»: [a]\n')}`;
   const base = analyzeFixture('plain', text);
   const found = expectAt(base.analysis, 'unknown_frontmatter_key', base.spans);
-  assert.deepEqual(found.map((item) => item.severity), ['warning', 'warning']);
+  assert.deepEqual(
+    found.map((item) => item.severity),
+    ['warning', 'warning'],
+  );
   const claudeCode = analyzeFixture('plain', text, {}, 'claude-code');
   const [tags] = expectAt(claudeCode.analysis, 'unknown_frontmatter_key', [claudeCode.spans[1]]);
   assert.equal(tags.severity, 'information');
   const api = analyzeFixture('plain', text, {}, 'claude-api');
-  assert.deepEqual(expectAt(api.analysis, 'unknown_frontmatter_key', api.spans).map((item) => item.severity), ['error', 'error']);
-  const vscode = analyzeFixture('plain', `${frontmatter('plain', '«allowed-tools»: Read\nargument-hint: x\n')}`, {}, 'vscode');
+  assert.deepEqual(
+    expectAt(api.analysis, 'unknown_frontmatter_key', api.spans).map((item) => item.severity),
+    ['error', 'error'],
+  );
+  const vscode = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', '«allowed-tools»: Read\nargument-hint: x\n')}`,
+    {},
+    'vscode',
+  );
   expectAt(vscode.analysis, 'unknown_frontmatter_key', vscode.spans);
 });
 
 test('description_truncated: claude-code cuts description + when_to_use at 1536', () => {
-  const { analysis, spans } = analyzeFixture('plain', `---\nname: plain\ndescription: «${'d'.repeat(1000)}»\nwhen_to_use: ${'w'.repeat(600)}\n---\n`, {}, 'claude-code');
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `---\nname: plain\ndescription: «${'d'.repeat(1000)}»\nwhen_to_use: ${'w'.repeat(600)}\n---\n`,
+    {},
+    'claude-code',
+  );
   expectAt(analysis, 'description_truncated', spans);
-  expectNone(analyzeFixture('plain', `---\nname: plain\ndescription: ${'d'.repeat(1000)}\nwhen_to_use: ${'w'.repeat(600)}\n---\n`).analysis, 'description_truncated');
+  expectNone(
+    analyzeFixture(
+      'plain',
+      `---\nname: plain\ndescription: ${'d'.repeat(1000)}\nwhen_to_use: ${'w'.repeat(600)}\n---\n`,
+    ).analysis,
+    'description_truncated',
+  );
 });
 
 test('agent_without_fork: agent needs context: fork', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain', '«agent»: explorer\n')}`, {}, 'claude-code');
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', '«agent»: explorer\n')}`,
+    {},
+    'claude-code',
+  );
   expectAt(analysis, 'agent_without_fork', spans);
-  expectNone(analyzeFixture('plain', `${frontmatter('plain', 'agent: explorer\ncontext: fork\n')}`, {}, 'claude-code').analysis, 'agent_without_fork');
+  expectNone(
+    analyzeFixture('plain', `${frontmatter('plain', 'agent: explorer\ncontext: fork\n')}`, {}, 'claude-code').analysis,
+    'agent_without_fork',
+  );
 });
 
 test('xml_in_frontmatter and reserved_name: claude-api only', () => {

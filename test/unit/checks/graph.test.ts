@@ -14,7 +14,9 @@ test('duplicate_step_name: on the second name', () => {
 });
 
 test('unknown_dependency: on the entry, with a suggestion', () => {
-  const { analysis, spans } = load(`  - name: review\n    description: R.\n  - name: publish\n    description: P.\n    depends_on: [«reveiw»]\n`);
+  const { analysis, spans } = load(
+    `  - name: review\n    description: R.\n  - name: publish\n    description: P.\n    depends_on: [«reveiw»]\n`,
+  );
   const [found] = expectAt(analysis, 'unknown_dependency', spans);
   assert.match(found.message, /"reveiw".*Did you mean "review"\?/);
   assert.equal(found.data?.suggestion, 'review');
@@ -36,10 +38,15 @@ test('dependency_cycle: a step that depends on itself', () => {
 });
 
 test('external_input: information on each input nothing produces', () => {
-  const { analysis, spans } = load(`  - name: a\n    description: A.\n    inputs:\n      - name: «csv-path»\n        type: string\n`);
+  const { analysis, spans } = load(
+    `  - name: a\n    description: A.\n    inputs:\n      - name: «csv-path»\n        type: string\n`,
+  );
   const [found] = expectAt(analysis, 'external_input', spans);
   assert.equal(found.severity, 'information');
-  assert.deepEqual(analysis.model.externalInputs.map((port) => port.name), ['csv-path']);
+  assert.deepEqual(
+    analysis.model.externalInputs.map((port) => port.name),
+    ['csv-path'],
+  );
 });
 
 test('input_name_typo: near an upstream output, instead of external_input', () => {
@@ -47,7 +54,10 @@ test('input_name_typo: near an upstream output, instead of external_input', () =
     `  - name: a\n    description: A.\n    outputs:\n      - name: raw-data\n  - name: b\n    description: B.\n    inputs:\n      - name: «raw_data»\n      - name: «raw-dat»\n      - name: unrelated\n`,
   );
   const found = expectAt(analysis, 'input_name_typo', spans);
-  assert.deepEqual(found.map((item) => item.data?.suggestion), ['raw-data', 'raw-data']);
+  assert.deepEqual(
+    found.map((item) => item.data?.suggestion),
+    ['raw-data', 'raw-data'],
+  );
   assert.equal(analysis.diagnostics.filter((item) => item.code === 'external_input').length, 1);
 });
 
@@ -57,7 +67,9 @@ test('producer_not_ancestor: the producer does not run before the consumer', () 
   );
   const [found] = expectAt(analysis, 'producer_not_ancestor', spans);
   assert.equal(found.data?.producer, 'a');
-  const ordered = load(`  - name: a\n    description: A.\n    outputs:\n      - name: x\n  - name: b\n    description: B.\n    inputs:\n      - name: x\n`);
+  const ordered = load(
+    `  - name: a\n    description: A.\n    outputs:\n      - name: x\n  - name: b\n    description: B.\n    inputs:\n      - name: x\n`,
+  );
   expectNone(ordered.analysis, 'producer_not_ancestor');
 });
 
@@ -77,16 +89,24 @@ test('nullable_mismatch: nullable output into a non-nullable input', () => {
 });
 
 test('unknown_type: outside the vocabulary, with the likely word', () => {
-  const { analysis, spans } = load(`  - name: a\n    description: A.\n    outputs:\n      - name: x\n        type: «int»\n      - name: y\n        type: «list[str]»\n      - name: z\n        type: «tensor»\n      - name: ok\n        type: list[list[float]]\n`);
+  const { analysis, spans } = load(
+    `  - name: a\n    description: A.\n    outputs:\n      - name: x\n        type: «int»\n      - name: y\n        type: «list[str]»\n      - name: z\n        type: «tensor»\n      - name: ok\n        type: list[list[float]]\n`,
+  );
   const found = expectAt(analysis, 'unknown_type', spans);
-  assert.deepEqual(found.map((item) => item.data?.suggestion), ['integer', 'list[string]', undefined]);
+  assert.deepEqual(
+    found.map((item) => item.data?.suggestion),
+    ['integer', 'list[string]', undefined],
+  );
 });
 
 test('script_outside_scripts and missing_script: on the script value', () => {
-  const { analysis, spans } = load(`  - name: a\n    description: A.\n    script: «tools/a.py»\n  - name: b\n    description: B.\n    script: «scripts/b.py»\n  - name: c\n    description: C.\n    script: scripts/c.py\n`, {
-    'tools/a.py': '',
-    'scripts/c.py': '',
-  });
+  const { analysis, spans } = load(
+    `  - name: a\n    description: A.\n    script: «tools/a.py»\n  - name: b\n    description: B.\n    script: «scripts/b.py»\n  - name: c\n    description: C.\n    script: scripts/c.py\n`,
+    {
+      'tools/a.py': '',
+      'scripts/c.py': '',
+    },
+  );
   expectAt(analysis, 'script_outside_scripts', [spans[0]]);
   const [missing] = expectAt(analysis, 'missing_script', [spans[1]]);
   assert.match(missing.message, /The script `scripts\/b\.py` of step "b" does not exist/);
@@ -99,11 +119,16 @@ test('path_escapes_skill: a script outside the skill folder is never read', () =
 });
 
 test('missing_file: paths named in step descriptions', () => {
-  const { analysis, spans } = load(`  - name: a\n    description: Read «references/guide.md» first, then references/here.md.\n`, { 'references/here.md': '' });
+  const { analysis, spans } = load(
+    `  - name: a\n    description: Read «references/guide.md» first, then references/here.md.\n`,
+    { 'references/here.md': '' },
+  );
   expectAt(analysis, 'missing_file', spans);
 });
 
 test('duplicate_input_name: the second declaration', () => {
-  const { analysis, spans } = load(`  - name: a\n    description: A.\n    inputs:\n      - name: x\n      - name: «x»\n`);
+  const { analysis, spans } = load(
+    `  - name: a\n    description: A.\n    inputs:\n      - name: x\n      - name: «x»\n`,
+  );
   expectAt(analysis, 'duplicate_input_name', spans);
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyzeFixture, expectAt, expectNone, frontmatter } from '../../helpers/fixture';
+import { analyzeSkill } from '../../../server/src/analyze';
 
 test('missing_file: Markdown links and bare mentions that do not resolve', () => {
   const { analysis, spans } = analyzeFixture(
@@ -14,21 +15,27 @@ test('missing_file: Markdown links and bare mentions that do not resolve', () =>
 });
 
 test('path_case_mismatch: found only when case is ignored', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nRead [it](«references/Guide.md»).\n`, { 'references/guide.md': '# g\n' });
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nRead [it](«references/Guide.md»).\n`, {
+    'references/guide.md': '# g\n',
+  });
   const [found] = expectAt(analysis, 'path_case_mismatch', spans);
   assert.equal(found.data?.replacement, 'references/guide.md');
 });
 
 test('path_escapes_skill: relative paths out of the folder and absolute paths are not followed', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [other](«../other/SKILL.md») and [abs](«/etc/passwd»).\n`);
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain')}\nSee [other](«../other/SKILL.md») and [abs](«/etc/passwd»).\n`,
+  );
   expectAt(analysis, 'path_escapes_skill', spans);
 });
 
 test('path_escapes_skill: a link inside the skill that leads outside it', () => {
-  const fixture = analyzeFixture('plain', `${frontmatter('plain')}\nSee [doc](references/doc.md).\n`, { 'references/real.md': '# r\n' });
+  const fixture = analyzeFixture('plain', `${frontmatter('plain')}\nSee [doc](references/doc.md).\n`, {
+    'references/real.md': '# r\n',
+  });
   fixture.fs.write('/outside/secret.md', 'secret\n');
   fixture.fs.symlink('/skills/plain/references/doc.md', '/outside/secret.md');
-  const { analyzeSkill } = require('../../../server/src/analyze') as typeof import('../../../server/src/analyze');
   const analysis = analyzeSkill(fixture.fs, '/skills/plain/SKILL.md');
   const found = analysis.diagnostics.filter((item) => item.code === 'path_escapes_skill');
   assert.equal(found.length, 1);
@@ -36,29 +43,41 @@ test('path_escapes_skill: a link inside the skill that leads outside it', () => 
 });
 
 test('path_escapes_skill: a linked folder leading outside, and one that stays inside', () => {
-  const fixture = analyzeFixture('plain', `${frontmatter('plain')}\nSee [out](references/secret.md) and [in](docs/guide.md).\n`, { 'shared/guide.md': '# g\n' });
+  const fixture = analyzeFixture(
+    'plain',
+    `${frontmatter('plain')}\nSee [out](references/secret.md) and [in](docs/guide.md).\n`,
+    { 'shared/guide.md': '# g\n' },
+  );
   fixture.fs.write('/outside/secret.md', 'secret\n');
   fixture.fs.symlink('/skills/plain/references', '/outside');
   fixture.fs.symlink('/skills/plain/docs', '/skills/plain/shared');
-  const { analyzeSkill } = require('../../../server/src/analyze') as typeof import('../../../server/src/analyze');
   const analysis = analyzeSkill(fixture.fs, '/skills/plain/SKILL.md');
-  const spans = (code: string) => analysis.diagnostics.filter((item) => item.code === code).map((item) => analysis.text.slice(item.span.start, item.span.end));
+  const spans = (code: string) =>
+    analysis.diagnostics
+      .filter((item) => item.code === code)
+      .map((item) => analysis.text.slice(item.span.start, item.span.end));
   assert.deepEqual(spans('path_escapes_skill'), ['references/secret.md']);
   assert.deepEqual(spans('missing_file'), []);
 });
 
 test('backslash_path: Windows separators', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [doc](«references\\doc.md»).\n`, { 'references/doc.md': '# d\n' });
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [doc](«references\\doc.md»).\n`, {
+    'references/doc.md': '# d\n',
+  });
   const [found] = expectAt(analysis, 'backslash_path', spans);
   assert.equal(found.data?.replacement, 'references/doc.md');
 });
 
 test('nested_reference: a referenced file that links on to another', () => {
-  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nSee [a](«references/a.md») and [c](references/c.md).\n`, {
-    'references/a.md': 'Then read [b](b.md).\n',
-    'references/b.md': '# b\n',
-    'references/c.md': 'Back to [skill](../SKILL.md).\n',
-  });
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain')}\nSee [a](«references/a.md») and [c](references/c.md).\n`,
+    {
+      'references/a.md': 'Then read [b](b.md).\n',
+      'references/b.md': '# b\n',
+      'references/c.md': 'Back to [skill](../SKILL.md).\n',
+    },
+  );
   const [found] = expectAt(analysis, 'nested_reference', spans);
   assert.match(found.message, /`references\/b\.md`/);
   expectNone(analysis, 'missing_file');

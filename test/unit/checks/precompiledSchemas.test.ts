@@ -16,7 +16,10 @@ import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
-/** Every YAML value a skill holds that a schema may be asked about: the frontmatter, its `composition`, each fenced YAML block. */
+/**
+ * Every YAML value a skill holds that a schema may be asked about: the frontmatter, its `composition`, each fenced YAML
+ * block.
+ */
 function yamlValues(text: string): unknown[] {
   const values: unknown[] = [];
   const read = (source: string) => {
@@ -59,17 +62,35 @@ test('the validators generated at build time report exactly what ajv compiling t
   }
   t.diagnostic(`${skills.length} skills, ${compared} values compared (${failing} with errors)`);
   // Both outcomes are exercised: values that fit a schema and values that do not.
-  assert.ok(compared > 400 && failing > 100 && failing < compared, `${compared} values compared, ${failing} with errors`);
+  assert.ok(
+    compared > 400 && failing > 100 && failing < compared,
+    `${compared} values compared, ${failing} with errors`,
+  );
 });
 
 test('a procedure or a composition checked step by step (unchanged steps skipped) is found valid exactly when ajv finds the whole of it valid', (t) => {
   const runtime = createAjv();
   const root = mkdtempSync(join(tmpdir(), 'sg-steps-'));
-  const procedures = [writeAipSkill(root, 'p03', 40), writeAip05Skill(root, 'p05', 40)].map((skill) => parse(skill.procedure) as { steps: Record<string, unknown>[] });
+  const procedures = [writeAipSkill(root, 'p03', 40), writeAip05Skill(root, 'p05', 40)].map(
+    (skill) => parse(skill.procedure) as { steps: Record<string, unknown>[] },
+  );
   // The corpus's largest MetaSkill: its composition, 77 steps.
-  const drama = readFileSync(join(CORPUS, 'metaskill', 'opensquilla-opensquilla', 'meta-short-drama', 'SKILL.md'), 'utf8');
-  procedures.push((parse(/^---\n([\s\S]*?)\n---/.exec(drama)![1]) as { composition: { steps: Record<string, unknown>[] } }).composition);
-  const target = (value: unknown) => ({ file: '/x/SKILL.md', yaml: parseYamlRegion(JSON.stringify(value), { start: 0, end: JSON.stringify(value).length }), rootSpan: { start: 0, end: 0 }, defaultCode: 'schema_violation' as const, rootName: 'the procedure', stepsKept: true });
+  const drama = readFileSync(
+    join(CORPUS, 'metaskill', 'opensquilla-opensquilla', 'meta-short-drama', 'SKILL.md'),
+    'utf8',
+  );
+  procedures.push(
+    (parse(/^---\n([\s\S]*?)\n---/.exec(drama)![1]) as { composition: { steps: Record<string, unknown>[] } })
+      .composition,
+  );
+  const target = (value: unknown) => ({
+    file: '/x/SKILL.md',
+    yaml: parseYamlRegion(JSON.stringify(value), { start: 0, end: JSON.stringify(value).length }),
+    rootSpan: { start: 0, end: 0 },
+    defaultCode: 'schema_violation' as const,
+    rootName: 'the procedure',
+    stepsKept: true,
+  });
   const next = random(3);
   let valid = 0;
   let invalid = 0;
@@ -94,7 +115,11 @@ test('a procedure or a composition checked step by step (unchanged steps skipped
     }
     for (const value of variants) {
       const expected = compiled(value);
-      assert.equal(validateAgainstSchema(schema, value, target(value)).length === 0, expected, JSON.stringify(value).slice(0, 120));
+      assert.equal(
+        validateAgainstSchema(schema, value, target(value)).length === 0,
+        expected,
+        JSON.stringify(value).slice(0, 120),
+      );
       if (expected) valid++;
       else invalid++;
     }

@@ -12,19 +12,36 @@ function skills(count: number): FoundSkill[] {
   return Array.from({ length: count }, (_, i) => {
     mkdirSync(path.join(dir, `s${i}`));
     const file = path.join(dir, `s${i}`, 'SKILL.md');
-    writeFileSync(file, `---\nname: s${i}\ndescription: Skill ${i}. Use when testing threads.\n---\nSee scripts/missing-${i}.sh.\n`);
+    writeFileSync(
+      file,
+      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing threads.\n---\nSee scripts/missing-${i}.sh.\n`,
+    );
     return { file, display: path.join(`s${i}`, 'SKILL.md') };
   });
 }
 
 test('threads that cannot start leave their batches to this one: every skill is still reported, in order', async () => {
   const found = skills(60);
-  const alone = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', catalogRoots: [], jobs: 1, fs: new NodeFileSystem() });
+  const alone = await checkSkills('/nonexistent/skillgraph-cli.js', found, {
+    profile: 'agentskills',
+    catalogRoots: [],
+    jobs: 1,
+    fs: new NodeFileSystem(),
+  });
   const progress: number[] = [];
   // Workers on a missing entry file fail to load; the run must neither hang nor lose a skill.
-  const withBrokenThreads = await checkSkills('/nonexistent/skillgraph-cli.js', found, { profile: 'agentskills', catalogRoots: [], jobs: 3, fs: new NodeFileSystem(), onProgress: (done) => progress.push(done) });
+  const withBrokenThreads = await checkSkills('/nonexistent/skillgraph-cli.js', found, {
+    profile: 'agentskills',
+    catalogRoots: [],
+    jobs: 3,
+    fs: new NodeFileSystem(),
+    onProgress: (done) => progress.push(done),
+  });
   assert.equal(withBrokenThreads.length, 60);
   assert.deepEqual(withBrokenThreads, alone);
-  assert.deepEqual(alone.map((part) => part.diagnostics.map((item) => item.code)), found.map(() => ['missing_file']));
+  assert.deepEqual(
+    alone.map((part) => part.diagnostics.map((item) => item.code)),
+    found.map(() => ['missing_file']),
+  );
   assert.equal(progress[progress.length - 1], 60);
 });

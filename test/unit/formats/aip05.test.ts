@@ -48,13 +48,25 @@ function load(procedure: string, files: Record<string, string> = FILES, version?
 test('a valid AIP 0.5 skill: detected, no diagnostics but its external input, graph built', () => {
   const { analysis } = load(VALID);
   assert.equal(analysis.format, 'aip-0.5');
-  assert.deepEqual(analysis.diagnostics.map((item) => item.code), ['external_input']);
-  assert.deepEqual(analysis.model.nodes.map((node) => node.kind), ['decision', 'router', 'execution', 'client_task', 'end']);
+  assert.deepEqual(
+    analysis.diagnostics.map((item) => item.code),
+    ['external_input'],
+  );
+  assert.deepEqual(
+    analysis.model.nodes.map((node) => node.kind),
+    ['decision', 'router', 'execution', 'client_task', 'end'],
+  );
   assert.deepEqual(
     analysis.model.edges.filter((edge) => edge.kind === 'branch').map((edge) => [edge.from, edge.to, edge.label]),
-    [['by-tone', 'escalate', 'angry'], ['by-tone', 'reply', 'calm']],
+    [
+      ['by-tone', 'escalate', 'angry'],
+      ['by-tone', 'reply', 'calm'],
+    ],
   );
-  assert.deepEqual(analysis.model.nodes[0].outputs.map((port) => [port.name, port.type]), [['tone', 'string']]);
+  assert.deepEqual(
+    analysis.model.nodes[0].outputs.map((port) => [port.name, port.type]),
+    [['tone', 'string']],
+  );
   // The router reads the state key it branches on: a data edge from the question that answers it.
   assert.deepEqual(
     analysis.model.edges.filter((edge) => edge.kind === 'data').map((edge) => [edge.from, edge.to, edge.label]),
@@ -63,26 +75,46 @@ test('a valid AIP 0.5 skill: detected, no diagnostics but its external input, gr
 });
 
 test('invalid_start_step: the first step is a router', () => {
-  const { analysis, spans } = load(VALID.replace('steps:\n', 'steps:\n  - name: «first»\n    kind: router\n    branch_on: tone\n    branches:\n      a: triage\n      b: end\n'));
+  const { analysis, spans } = load(
+    VALID.replace(
+      'steps:\n',
+      'steps:\n  - name: «first»\n    kind: router\n    branch_on: tone\n    branches:\n      a: triage\n      b: end\n',
+    ),
+  );
   expectAt(analysis, 'invalid_start_step', spans);
 });
 
 test('missing_end_step and multiple_end_steps', () => {
-  const none = load(VALID.replace('  - name: end\n    kind: end\n', '').replace('steps:\n  - name: triage', 'steps:\n  - name: «triage»'));
+  const none = load(
+    VALID.replace('  - name: end\n    kind: end\n', '').replace(
+      'steps:\n  - name: triage',
+      'steps:\n  - name: «triage»',
+    ),
+  );
   expectAt(none.analysis, 'missing_end_step', none.spans);
   const two = load(`${VALID}  - name: «end-again»\n    kind: end\n`);
   expectAt(two.analysis, 'multiple_end_steps', two.spans);
 });
 
 test('unknown_step_reference: inputs_to and branches naming no step', () => {
-  const { analysis, spans } = load(VALID.replace('calm: reply', 'calm: «replly»').replace('script: scripts/open.py\n    inputs_to: end', 'script: scripts/open.py\n    inputs_to: «finish»'));
+  const { analysis, spans } = load(
+    VALID.replace('calm: reply', 'calm: «replly»').replace(
+      'script: scripts/open.py\n    inputs_to: end',
+      'script: scripts/open.py\n    inputs_to: «finish»',
+    ),
+  );
   const found = expectAt(analysis, 'unknown_step_reference', spans);
   assert.match(found[0].message, /This branch names "replly".*Did you mean "reply"\?/);
 });
 
 test('unreachable_step and no_path_to_end', () => {
-  const procedure = VALID.replace('    template: assets/reply.md\n', '    template: assets/reply.md\n    inputs_to: stuck\n')
-    .replace('    references:\n      - path: references/faq.md\n    inputs_to: end\n', '  - name: «stuck»\n    kind: client_task\n  - name: «orphan»\n    kind: execution\n    script: scripts/open.py\n    inputs_to: end\n');
+  const procedure = VALID.replace(
+    '    template: assets/reply.md\n',
+    '    template: assets/reply.md\n    inputs_to: stuck\n',
+  ).replace(
+    '    references:\n      - path: references/faq.md\n    inputs_to: end\n',
+    '  - name: «stuck»\n    kind: client_task\n  - name: «orphan»\n    kind: execution\n    script: scripts/open.py\n    inputs_to: end\n',
+  );
   const { analysis, spans } = load(procedure);
   expectAt(analysis, 'unreachable_step', [spans[1]]);
   const reply = analysis.text.indexOf('name: reply') + 'name: '.length;
@@ -93,7 +125,11 @@ test('unknown_branch_value: a branch the question can never answer', () => {
   const { analysis, spans } = load(VALID.replace('      calm: reply\n', '      calm: reply\n      «neutral»: reply\n'));
   const [found] = expectAt(analysis, 'unknown_branch_value', spans);
   assert.match(found.message, /answers only "angry", "calm"/);
-  const noul = load(VALID.replace('type: choice', 'type: noul').replace('angry: escalate', '"true": escalate').replace('calm: reply', '«maybe»: reply'));
+  const noul = load(
+    VALID.replace('type: choice', 'type: noul')
+      .replace('angry: escalate', '"true": escalate')
+      .replace('calm: reply', '«maybe»: reply'),
+  );
   expectAt(noul.analysis, 'unknown_branch_value', noul.spans);
 });
 
@@ -103,33 +139,58 @@ test('unknown_threshold_question: a threshold for a question not asked', () => {
 });
 
 test('missing_resource: script, template and reference paths', () => {
-  const { analysis, spans } = load(VALID.replace('script: scripts/open.py', 'script: «scripts/open.py»').replace('template: assets/reply.md', 'template: «assets/reply.md»').replace('path: references/faq.md', 'path: «references/faq.md»'), {});
+  const { analysis, spans } = load(
+    VALID.replace('script: scripts/open.py', 'script: «scripts/open.py»')
+      .replace('template: assets/reply.md', 'template: «assets/reply.md»')
+      .replace('path: references/faq.md', 'path: «references/faq.md»'),
+    {},
+  );
   const found = expectAt(analysis, 'missing_resource', spans);
   assert.match(found[1].message, /The template `assets\/reply\.md` of step "reply" does not exist/);
 });
 
 test('missing_runtime_block: no runtime heading before the procedure', () => {
-  const text = aip05('route', VALID).replace('# AIP runtime — format 0.5a1\n\nRun the procedure below.\n\n```yaml', '«```yaml»');
+  const text = aip05('route', VALID).replace(
+    '# AIP runtime — format 0.5a1\n\nRun the procedure below.\n\n```yaml',
+    '«```yaml»',
+  );
   const { analysis, spans } = analyzeFixture('route', text, FILES);
   expectAt(analysis, 'missing_runtime_block', spans);
 });
 
 test('runtime_block_outdated and aip_version_mismatch: runtime heading against aip-version', () => {
-  const older = analyzeFixture('route', aip05('route', VALID, '0.5a1', '0.4a0').replace('# AIP runtime — format 0.4a0', '«# AIP runtime — format 0.4a0»'), FILES);
+  const older = analyzeFixture(
+    'route',
+    aip05('route', VALID, '0.5a1', '0.4a0').replace('# AIP runtime — format 0.4a0', '«# AIP runtime — format 0.4a0»'),
+    FILES,
+  );
   const [outdated] = expectAt(older.analysis, 'runtime_block_outdated', older.spans);
   assert.equal(outdated.severity, 'warning');
-  const newer = analyzeFixture('route', aip05('route', VALID, '0.5a0', '0.5a1').replace('# AIP runtime — format 0.5a1', '«# AIP runtime — format 0.5a1»'), FILES);
+  const newer = analyzeFixture(
+    'route',
+    aip05('route', VALID, '0.5a0', '0.5a1').replace('# AIP runtime — format 0.5a1', '«# AIP runtime — format 0.5a1»'),
+    FILES,
+  );
   expectAt(newer.analysis, 'aip_version_mismatch', newer.spans);
   expectNone(newer.analysis, 'runtime_block_outdated');
 });
 
 test('missing_aip_version: an empty aip-version', () => {
-  const { analysis, spans } = analyzeFixture('route', aip05('route', VALID).replace('aip-version: "0.5a1"', 'aip-version: «""»'), FILES);
+  const { analysis, spans } = analyzeFixture(
+    'route',
+    aip05('route', VALID).replace('aip-version: "0.5a1"', 'aip-version: «""»'),
+    FILES,
+  );
   expectAt(analysis, 'missing_aip_version', spans);
 });
 
 test('schema_violation: a 0.5 step with a key its kind does not take', () => {
-  const { analysis, spans } = load(VALID.replace('    branch_on: tone\n', '    branch_on: tone\n    «script»: scripts/open.py\n'));
+  const { analysis, spans } = load(
+    VALID.replace('    branch_on: tone\n', '    branch_on: tone\n    «script»: scripts/open.py\n'),
+  );
   const [found] = expectAt(analysis, 'schema_violation', spans);
-  assert.match(found.message, /Unknown key `script` in `steps\[1\]`\. Allowed keys: name, kind, description, branch_on, branches/);
+  assert.match(
+    found.message,
+    /Unknown key `script` in `steps\[1\]`\. Allowed keys: name, kind, description, branch_on, branches/,
+  );
 });

@@ -23,7 +23,11 @@ function planOf(analysis: SkillAnalysis): unknown {
 
 test('kept MetaSkill steps equal a fresh reading after edits above, inside and between them; only an edited step is read again', () => {
   const fs = new NodeFileSystem();
-  const skills = readdirSync(DIR).filter((name) => existsSync(path.join(DIR, name, 'SKILL.md')) && /^composition:/m.test(readFileSync(path.join(DIR, name, 'SKILL.md'), 'utf8')));
+  const skills = readdirSync(DIR).filter(
+    (name) =>
+      existsSync(path.join(DIR, name, 'SKILL.md')) &&
+      /^composition:/m.test(readFileSync(path.join(DIR, name, 'SKILL.md'), 'utf8')),
+  );
   assert.ok(skills.length >= 5, `${skills.length} MetaSkills`);
   let kept = 0;
   for (const name of skills) {
@@ -51,7 +55,11 @@ test('kept MetaSkill steps equal a fresh reading after edits above, inside and b
       const before = last.metaPlan!.steps;
       const after = analysis.metaPlan!.steps;
       assert.equal(after.length, before.length);
-      assert.equal(after.filter((step) => !before.includes(step)).length, changed, `${name}: ${label}: steps read again`);
+      assert.equal(
+        after.filter((step) => !before.includes(step)).length,
+        changed,
+        `${name}: ${label}: steps read again`,
+      );
       kept += after.length - changed;
       last = analysis;
     }
@@ -92,7 +100,10 @@ test('a key repeated inside a step is reported as a fresh reading reports it whi
   const early = repeatLine(original, ids[3]);
   const middle = ids[Math.floor(ids.length / 2)];
   const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
-  const repeated = (analysis: SkillAnalysis) => analysis.diagnostics.filter((item) => item.code === 'duplicate_key').map((item) => analysis.text.slice(item.span.start, item.span.end + 40).split('\n')[0]);
+  const repeated = (analysis: SkillAnalysis) =>
+    analysis.diagnostics
+      .filter((item) => item.code === 'duplicate_key')
+      .map((item) => analysis.text.slice(item.span.start, item.span.end + 40).split('\n')[0]);
   for (const [label, text, count] of [
     ['one step with a repeated key', early, 1],
     ['a second one typed', repeatLine(early, middle), 2],

@@ -16,12 +16,18 @@ import { aip03, ROOT } from '../../helpers/fixture';
 
 const STEPS = 30;
 
-/** A 0.3 procedure over the chunking threshold: one script outside `scripts/`, one missing, a comment between two steps naming a missing file. */
+/**
+ * A 0.3 procedure over the chunking threshold: one script outside `scripts/`, one missing, a comment between two steps
+ * naming a missing file.
+ */
 function procedure(): string {
   const lines = ['purpose: Kept lists.', 'trigger_when:', '  - Testing.', 'steps:'];
   for (let index = 0; index < STEPS; index++) {
     // Step 2 names step 9's script, which is checked where step 9 declares it, not where step 2 mentions it.
-    lines.push(`  - name: step-${index}`, `    description: Step ${index} reads ${index === 2 ? 'scripts/absent.py' : 'references/guide.md'} first.`);
+    lines.push(
+      `  - name: step-${index}`,
+      `    description: Step ${index} reads ${index === 2 ? 'scripts/absent.py' : 'references/guide.md'} first.`,
+    );
     if (index === 5) lines.push('    script: tools/outside.py');
     else if (index === 9) lines.push('    script: scripts/absent.py');
     else if (index % 2 === 0) lines.push(`    script: scripts/step_${index}.py`);
@@ -39,7 +45,8 @@ function disk(): { memory: MemoryFileSystem; file: string; text: string } {
   for (const [relative, content] of Object.entries(files)) memory.write(path.join(dir, relative), content);
   memory.write(path.join(dir, 'references', 'guide.md'), '# Guide\n');
   memory.write(path.join(dir, 'tools', 'outside.py'), '"""Outside scripts/."""\n');
-  for (let index = 0; index < STEPS; index += 2) memory.write(path.join(dir, 'scripts', `step_${index}.py`), '"""A step."""\n');
+  for (let index = 0; index < STEPS; index += 2)
+    memory.write(path.join(dir, 'scripts', `step_${index}.py`), '"""A step."""\n');
   return { memory, file: path.join(dir, 'SKILL.md'), text: skillMd };
 }
 
@@ -70,12 +77,25 @@ test('per-step lists are spliced: after edits above, inside and between steps, a
     ['typing above the steps', (text) => text.replace('purpose: Kept lists.', 'purpose: Kept lists, longer.')],
     ['the step before the comment edited', (text) => text.replace('Step 14 reads', 'Step 14 reads, then')],
     ['the comment between steps edited', (text) => text.replace('references/gone.md', 'references/also-gone.md')],
-    ['a comment naming a file removed', (text) => text.replace('  # The next step follows references/also-gone.md.\n', '')],
-    ['a step renamed: the next one follows it under its new name', (text) => text.replace('  - name: step-11\n', '  - name: step-eleven\n')],
+    [
+      'a comment naming a file removed',
+      (text) => text.replace('  # The next step follows references/also-gone.md.\n', ''),
+    ],
+    [
+      'a step renamed: the next one follows it under its new name',
+      (text) => text.replace('  - name: step-11\n', '  - name: step-eleven\n'),
+    ],
     // No name or edge changes: only the step's key tells the graph checks to run again.
-    ['an output type changed', (text) => text.replace('      - name: value-20\n        type: string', '      - name: value-20\n        type: integer')],
+    [
+      'an output type changed',
+      (text) =>
+        text.replace('      - name: value-20\n        type: string', '      - name: value-20\n        type: integer'),
+    ],
     ['a script moved under scripts/', (text) => text.replace('tools/outside.py', 'scripts/step_4.py')],
-    ['a declared script renamed: the mention in another step is now checked', (text) => text.replace('script: scripts/absent.py', 'script: scripts/absent-too.py')],
+    [
+      'a declared script renamed: the mention in another step is now checked',
+      (text) => text.replace('script: scripts/absent.py', 'script: scripts/absent-too.py'),
+    ],
     ['the same text again', (text) => text],
   ];
   let text = original;
@@ -94,19 +114,29 @@ test('per-step lists are spliced: after edits above, inside and between steps, a
     if (label === 'the same text again') assert.deepEqual(analysis.diagnostics, last.diagnostics);
     last = analysis;
   }
-  assert.deepEqual(codes(last), ['missing_file', 'missing_script', 'type_mismatch'], 'the comment is gone, the script moved, the mention no longer declared, the types differ');
+  assert.deepEqual(
+    codes(last),
+    ['missing_file', 'missing_script', 'type_mismatch'],
+    'the comment is gone, the script moved, the mention no longer declared, the types differ',
+  );
 });
 
 test('a step kept across a new snapshot of the disk has its findings worked out again; within one snapshot they stand', () => {
   const { memory, file, text } = disk();
   const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
   const snapshot = new AnalysisFileSystem(memory, true);
-  assert.ok(analyzeSkill(snapshot, file, { text, ...caches }).diagnostics.some((item) => item.code === 'missing_script'));
+  assert.ok(
+    analyzeSkill(snapshot, file, { text, ...caches }).diagnostics.some((item) => item.code === 'missing_script'),
+  );
   memory.write(path.join(path.dirname(file), 'scripts', 'absent.py'), '"""Now here."""\n');
   memory.write(path.join(path.dirname(file), 'references', 'gone.md'), '# Notes\n');
   const edited = text.replace('Step 20 reads', 'Step 20 now reads');
   // The snapshot still says what the disk held when it was taken, as its findings do.
-  assert.deepEqual(codes(analyzeSkill(snapshot, file, { text: edited, ...caches })), ['missing_file', 'missing_script', 'script_outside_scripts']);
+  assert.deepEqual(codes(analyzeSkill(snapshot, file, { text: edited, ...caches })), [
+    'missing_file',
+    'missing_script',
+    'script_outside_scripts',
+  ]);
   const fresh = new AnalysisFileSystem(memory, true);
   const again = analyzeSkill(fresh, file, { text, ...caches });
   assert.deepEqual(codes(again), ['script_outside_scripts']);

@@ -6,8 +6,10 @@ import { analyzeAmong, expectAt, expectNone, withCode } from '../../helpers/fixt
 const CATALOG = {
   'code-reviewer/SKILL.md': '---\nname: code-reviewer\ndescription: Reviews code. Use when reviewing.\n---\nReview.\n',
   'test-engineer/SKILL.md': '---\nname: test-engineer\ndescription: Assesses tests. Use when testing.\n---\nTests.\n',
-  'summarize/SKILL.md': '---\nname: summarize\ndescription: Summarises text. Use when summarising.\nentrypoint:\n  script: scripts/run.py\n---\nSummarise.\n',
-  'other-meta/SKILL.md': '---\nname: other-meta\ndescription: Another plan.\nkind: meta\ncomposition:\n  steps:\n    - id: a\n      skill: summarize\n---\n',
+  'summarize/SKILL.md':
+    '---\nname: summarize\ndescription: Summarises text. Use when summarising.\nentrypoint:\n  script: scripts/run.py\n---\nSummarise.\n',
+  'other-meta/SKILL.md':
+    '---\nname: other-meta\ndescription: Another plan.\nkind: meta\ncomposition:\n  steps:\n    - id: a\n      skill: summarize\n---\n',
 };
 
 function meta(steps: string, extra = ''): string {
@@ -39,7 +41,15 @@ test('a valid MetaSkill: no diagnostics, a node per step, control, substitute an
   assert.deepEqual(analysis.diagnostics, []);
   assert.equal(analysis.format, 'metaskill');
   const { nodes, edges, externalInputs } = analysis.model;
-  assert.deepEqual(nodes.map((node) => [node.id, node.kind]), [['inspect_code', 'agent'], ['inspect_tests', 'agent'], ['merge', 'agent'], ['merge_fallback', 'llm_chat']]);
+  assert.deepEqual(
+    nodes.map((node) => [node.id, node.kind]),
+    [
+      ['inspect_code', 'agent'],
+      ['inspect_tests', 'agent'],
+      ['merge', 'agent'],
+      ['merge_fallback', 'llm_chat'],
+    ],
+  );
   assert.deepEqual(
     edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label ?? '']),
     [
@@ -52,12 +62,21 @@ test('a valid MetaSkill: no diagnostics, a node per step, control, substitute an
   );
   // Each binding edge is located on the step id it reads, inside the block scalar.
   const text = analysis.text;
-  assert.deepEqual(edges.filter((edge) => edge.kind === 'data').map((edge) => text.slice(edge.span!.start, edge.span!.end)), ['inspect_code', 'inspect_tests']);
-  assert.deepEqual(externalInputs.map((port) => [port.name, port.nodeId, port.feeds, text.slice(port.span.start, port.span.end)]), [
-    ['inputs.user_message', 'inspect_code', 'with.task', 'inputs.user_message'],
-    ['inputs.user_message', 'inspect_tests', 'with.task', 'inputs.user_message'],
-  ]);
-  assert.deepEqual(analysis.model.refs?.map((ref) => [ref.target, text.slice(ref.span.start, ref.span.end)]), [['merge', 'merge']]);
+  assert.deepEqual(
+    edges.filter((edge) => edge.kind === 'data').map((edge) => text.slice(edge.span!.start, edge.span!.end)),
+    ['inspect_code', 'inspect_tests'],
+  );
+  assert.deepEqual(
+    externalInputs.map((port) => [port.name, port.nodeId, port.feeds, text.slice(port.span.start, port.span.end)]),
+    [
+      ['inputs.user_message', 'inspect_code', 'with.task', 'inputs.user_message'],
+      ['inputs.user_message', 'inspect_tests', 'with.task', 'inputs.user_message'],
+    ],
+  );
+  assert.deepEqual(
+    analysis.model.refs?.map((ref) => [ref.target, text.slice(ref.span.start, ref.span.end)]),
+    [['merge', 'merge']],
+  );
   assert.equal(nodes[2].skillRefs?.[0].file, '/skills/summarize/SKILL.md');
 });
 
@@ -76,10 +95,19 @@ test('the frontmatter is read as PyYAML reads it: yes is a boolean, a repeated k
 
 test('a MetaSkill whose frontmatter does not parse is reported as PyYAML reads it, and read once: no reading gives a value to tell the two apart', () => {
   // A step's block scalar ended by a line typed at the wrong indentation, as happens mid-edit.
-  const broken = meta(`    - id: inspect_code\n      skill: code-reviewer\n      with:\n        task: |\n          Review the change.\n  x       {{ inputs.user_message }}\n`);
+  const broken = meta(
+    `    - id: inspect_code\n      skill: code-reviewer\n      with:\n        task: |\n          Review the change.\n  x       {{ inputs.user_message }}\n`,
+  );
   const { analysis } = analyzeAmong('review', broken, CATALOG);
-  assert.ok(analysis.diagnostics.some((item) => item.code === 'invalid_frontmatter'), 'the YAML error is reported');
-  assert.equal(analysis.frontmatter!.doc.directives?.yaml.version, '1.1', 'the reading the `kind: meta` line chose (PyYAML, YAML 1.1) stands');
+  assert.ok(
+    analysis.diagnostics.some((item) => item.code === 'invalid_frontmatter'),
+    'the YAML error is reported',
+  );
+  assert.equal(
+    analysis.frontmatter!.doc.directives?.yaml.version,
+    '1.1',
+    'the reading the `kind: meta` line chose (PyYAML, YAML 1.1) stands',
+  );
   // A plain skill's frontmatter broken the same way is read as YAML 1.2, as before.
   const plain = analyzeAmong('plain', '---\nname: plain\ndescription: |\n  One.\n x two\n---\n', {}).analysis;
   assert.ok(plain.diagnostics.some((item) => item.code === 'invalid_frontmatter'));
@@ -92,24 +120,45 @@ test('invalid_frontmatter: a repeated key outside a MetaSkill, where strict read
   assert.match(found.message, /`name` is set again here \(first on line 2\)/);
 });
 
-test('OpenSquilla decides a MetaSkill\'s frontmatter errors: a long description and nested metadata are fine, a bad name is a warning', () => {
+test("OpenSquilla decides a MetaSkill's frontmatter errors: a long description and nested metadata are fine, a bad name is a warning", () => {
   const long = 'word '.repeat(260).trim();
-  const { analysis } = analyzeAmong('review', `---\nname: Review_Plan\ndescription: ${long}\nkind: meta\nmetadata:\n  opensquilla: {risk: low}\ncomposition:\n  steps:\n    - id: a\n      skill: code-reviewer\n---\n`, CATALOG);
-  assert.deepEqual(analysis.diagnostics.filter((item) => item.severity === 'error').map((item) => item.code), []);
-  assert.deepEqual(withCode(analysis, 'invalid_name').map((item) => item.severity), ['warning']);
-  assert.deepEqual(withCode(analysis, 'invalid_description').map((item) => item.severity), ['warning']);
+  const { analysis } = analyzeAmong(
+    'review',
+    `---\nname: Review_Plan\ndescription: ${long}\nkind: meta\nmetadata:\n  opensquilla: {risk: low}\ncomposition:\n  steps:\n    - id: a\n      skill: code-reviewer\n---\n`,
+    CATALOG,
+  );
+  assert.deepEqual(
+    analysis.diagnostics.filter((item) => item.severity === 'error').map((item) => item.code),
+    [],
+  );
+  assert.deepEqual(
+    withCode(analysis, 'invalid_name').map((item) => item.severity),
+    ['warning'],
+  );
+  assert.deepEqual(
+    withCode(analysis, 'invalid_description').map((item) => item.severity),
+    ['warning'],
+  );
   expectNone(analysis, 'portable_value');
 });
 
 test('loader_size_limit: OpenSquilla skips a SKILL.md over 256,000 bytes', () => {
-  const { analysis, spans } = analyzeAmong('review', `«---»\nname: review\ndescription: x\nkind: meta\ncomposition:\n  steps:\n    - id: a\n      skill: code-reviewer\n---\n${'x'.repeat(256_001)}\n`, CATALOG);
+  const { analysis, spans } = analyzeAmong(
+    'review',
+    `«---»\nname: review\ndescription: x\nkind: meta\ncomposition:\n  steps:\n    - id: a\n      skill: code-reviewer\n---\n${'x'.repeat(256_001)}\n`,
+    CATALOG,
+  );
   expectAt(analysis, 'loader_size_limit', spans);
 });
 
 test('invalid_composition: no composition, and an empty step list', () => {
   const missing = analyzeAmong('review', '---\nname: review\ndescription: x\nkind: «meta»\n---\n', CATALOG);
   expectAt(missing.analysis, 'invalid_composition', missing.spans);
-  const empty = analyzeAmong('review', '---\nname: review\ndescription: x\nkind: meta\ncomposition:\n  steps: «[]»\n---\n', CATALOG);
+  const empty = analyzeAmong(
+    'review',
+    '---\nname: review\ndescription: x\nkind: meta\ncomposition:\n  steps: «[]»\n---\n',
+    CATALOG,
+  );
   const [found] = expectAt(empty.analysis, 'invalid_composition', empty.spans);
   assert.match(found.message, /`composition\.steps` needs at least 1 item/);
 });
@@ -173,11 +222,22 @@ test('invalid_meta_step: tool_allowlist without the tool, and clarify forms Open
 });
 
 test('invalid_meta_step: a form asks at most 13 fields, counting the additional_notes the runtime adds', () => {
-  const fields = (count: number, extra = '') => Array.from({ length: count }, (_, i) => `          - {name: f${i}, type: string}\n`).join('') + extra;
-  const over = analyzeAmong('review', meta(`    - id: ask\n      kind: user_input\n      clarify:\n        «fields»:\n${fields(13)}`), CATALOG);
+  const fields = (count: number, extra = '') =>
+    Array.from({ length: count }, (_, i) => `          - {name: f${i}, type: string}\n`).join('') + extra;
+  const over = analyzeAmong(
+    'review',
+    meta(`    - id: ask\n      kind: user_input\n      clarify:\n        «fields»:\n${fields(13)}`),
+    CATALOG,
+  );
   const [found] = expectAt(over.analysis, 'invalid_meta_step', over.spans);
   assert.match(found.message, /declares 13, at most 12 allowed/);
-  const declared = analyzeAmong('review', meta(`    - id: ask\n      kind: user_input\n      clarify:\n        fields:\n${fields(12, '          - {name: additional_notes, type: string}\n')}`), CATALOG);
+  const declared = analyzeAmong(
+    'review',
+    meta(
+      `    - id: ask\n      kind: user_input\n      clarify:\n        fields:\n${fields(12, '          - {name: additional_notes, type: string}\n')}`,
+    ),
+    CATALOG,
+  );
   expectNone(declared.analysis, 'invalid_meta_step');
 });
 
@@ -219,7 +279,13 @@ test('invalid_substitute: itself, unknown (with a suggestion), chained, with dep
 });
 
 test('unknown_step_key: depend_on is ignored upstream, so the edge silently disappears', () => {
-  const { analysis, spans } = analyzeAmong('review', meta(`    - id: a\n      skill: code-reviewer\n    - id: b\n      skill: summarize\n      «depend_on»: [a]\n      read_only: true\n`), CATALOG);
+  const { analysis, spans } = analyzeAmong(
+    'review',
+    meta(
+      `    - id: a\n      skill: code-reviewer\n    - id: b\n      skill: summarize\n      «depend_on»: [a]\n      read_only: true\n`,
+    ),
+    CATALOG,
+  );
   const [found] = expectAt(analysis, 'unknown_step_key', spans);
   assert.equal(found.data?.suggestion, 'depends_on');
   assert.match(found.message, /this step has no dependencies and starts at once/);
@@ -227,7 +293,13 @@ test('unknown_step_key: depend_on is ignored upstream, so the edge silently disa
 });
 
 test('unknown_dependency and dependency_cycle on depends_on', () => {
-  const { analysis, spans } = analyzeAmong('review', meta(`    - id: a\n      skill: code-reviewer\n      depends_on: [«revew»]\n    - id: b\n      skill: summarize\n      depends_on: [«c»]\n    - id: c\n      skill: summarize\n      depends_on: [b]\n`), CATALOG);
+  const { analysis, spans } = analyzeAmong(
+    'review',
+    meta(
+      `    - id: a\n      skill: code-reviewer\n      depends_on: [«revew»]\n    - id: b\n      skill: summarize\n      depends_on: [«c»]\n    - id: c\n      skill: summarize\n      depends_on: [b]\n`,
+    ),
+    CATALOG,
+  );
   expectAt(analysis, 'unknown_dependency', [spans[0]]);
   expectAt(analysis, 'dependency_cycle', [spans[1]]);
 });
@@ -258,7 +330,10 @@ test('unknown_skill and nested_meta_skill: composed skills and route targets com
   );
   const unknown = expectAt(analysis, 'unknown_skill', [spans[0], spans[2]]);
   assert.equal(unknown[0].data?.suggestion, 'code-reviewer');
-  assert.match(unknown[1].message, /A route of step "d" runs "writer", which is not in the catalog \(the skills beside it in skills\/\)/);
+  assert.match(
+    unknown[1].message,
+    /A route of step "d" runs "writer", which is not in the catalog \(the skills beside it in skills\/\)/,
+  );
   expectAt(analysis, 'nested_meta_skill', [spans[1]]);
 });
 
@@ -277,15 +352,24 @@ test('unknown_output: in a double-quoted scalar with escapes, located on the nam
   );
   const found = expectAt(analysis, 'unknown_output', spans);
   assert.equal(found[0].data?.suggestion, 'first');
-  assert.deepEqual(found.map((item) => item.severity), ['error', 'warning']);
+  assert.deepEqual(
+    found.map((item) => item.severity),
+    ['error', 'warning'],
+  );
 });
 
-test('unknown_output: the runtime\'s reserved outputs are not steps but are known', () => {
-  const { analysis } = analyzeAmong('review', meta(`    - id: a\n      skill: code-reviewer\n      with:\n        proofs: "{{ outputs.get('__opensquilla_paid_submission_receipt_proofs_v1__', '{}') }}"\n`), CATALOG);
+test("unknown_output: the runtime's reserved outputs are not steps but are known", () => {
+  const { analysis } = analyzeAmong(
+    'review',
+    meta(
+      `    - id: a\n      skill: code-reviewer\n      with:\n        proofs: "{{ outputs.get('__opensquilla_paid_submission_receipt_proofs_v1__', '{}') }}"\n`,
+    ),
+    CATALOG,
+  );
   expectNone(analysis, 'unknown_output');
 });
 
-test('binding_out_of_scope: a step that may run at the same time, in a folded block; a substitute sees its primary\'s ancestors', () => {
+test("binding_out_of_scope: a step that may run at the same time, in a folded block; a substitute sees its primary's ancestors", () => {
   const { analysis, spans } = analyzeAmong(
     'review',
     meta(`    - id: a
@@ -367,13 +451,21 @@ test('raw_user_message: lint G1.6 scans the whole file for the literal form', ()
 });
 
 test('invalid_final_text_mode: step:X names no step', () => {
-  const { analysis, spans } = analyzeAmong('review', meta(`    - id: merge\n      skill: summarize\n`, 'final_text_mode: "step:«merg»"\n'), CATALOG);
+  const { analysis, spans } = analyzeAmong(
+    'review',
+    meta(`    - id: merge\n      skill: summarize\n`, 'final_text_mode: "step:«merg»"\n'),
+    CATALOG,
+  );
   const [found] = expectAt(analysis, 'invalid_final_text_mode', spans);
   assert.equal(found.data?.suggestion, 'merge');
 });
 
 test('duplicate_step_name: two steps with one id', () => {
-  const { analysis, spans } = analyzeAmong('review', meta(`    - id: a\n      skill: code-reviewer\n    - id: «a»\n      skill: summarize\n`), CATALOG);
+  const { analysis, spans } = analyzeAmong(
+    'review',
+    meta(`    - id: a\n      skill: code-reviewer\n    - id: «a»\n      skill: summarize\n`),
+    CATALOG,
+  );
   expectAt(analysis, 'duplicate_step_name', spans);
 });
 
@@ -412,24 +504,51 @@ Save as \`{{ section.id }}\`.
   assert.deepEqual(analysis.diagnostics, []);
   const plan = analysis.metaPlan!;
   assert.deepEqual(
-    plan.steps.map((step) => [step.id, step.kind, step.skill?.value, step.dependsOn.map((item) => item.value), step.templates.map((template) => `${template.argument}=${template.source.value}`)]),
+    plan.steps.map((step) => [
+      step.id,
+      step.kind,
+      step.skill?.value,
+      step.dependsOn.map((item) => item.value),
+      step.templates.map((template) => `${template.argument}=${template.source.value}`),
+    ]),
     [
-      ['prefs', 'agent', 'code-reviewer', [], ['with.user_message={{ inputs.user_message | xml_escape | truncate(1200) }}']],
+      [
+        'prefs',
+        'agent',
+        'code-reviewer',
+        [],
+        ['with.user_message={{ inputs.user_message | xml_escape | truncate(1200) }}'],
+      ],
       ['search', 'skill_exec', 'summarize', ['prefs'], []],
       ['experiment', 'agent', 'test-engineer', ['prefs'], []],
-      ['draft_intro', 'agent', 'code-reviewer', ['search', 'experiment'], ['with.section=introduction', 'with.prefs={{ outputs.prefs | truncate(400) }}']],
-      ['draft_results', 'agent', 'code-reviewer', ['search', 'experiment'], ['with.section=results', 'with.figure=fig.pdf', 'with.prefs={{ outputs.prefs | truncate(400) }}']],
+      [
+        'draft_intro',
+        'agent',
+        'code-reviewer',
+        ['search', 'experiment'],
+        ['with.section=introduction', 'with.prefs={{ outputs.prefs | truncate(400) }}'],
+      ],
+      [
+        'draft_results',
+        'agent',
+        'code-reviewer',
+        ['search', 'experiment'],
+        ['with.section=results', 'with.figure=fig.pdf', 'with.prefs={{ outputs.prefs | truncate(400) }}'],
+      ],
     ],
   );
   // Bindings stay located in the body: the expanded steps' `outputs.prefs` points at the written text.
   const binding = analysis.model.edges.find((edge) => edge.kind === 'data' && edge.to === 'draft_intro')!;
   assert.equal(analysis.text.slice(binding.span!.start, binding.span!.end), 'prefs');
-  assert.equal(analysis.text.slice(analysis.model.nodes[3].nameSpan.start, analysis.model.nodes[3].nameSpan.end), 'draft_intro');
+  assert.equal(
+    analysis.text.slice(analysis.model.nodes[3].nameSpan.start, analysis.model.nodes[3].nameSpan.end),
+    'draft_intro',
+  );
   // The binding reads a step that is not an ancestor through the phase dependencies: prefs → search → sections.
   expectNone(analysis, 'binding_out_of_scope');
 });
 
-test('invalid_sop: what OpenSquilla\'s SOP compiler rejects, at its line', () => {
+test("invalid_sop: what OpenSquilla's SOP compiler rejects, at its line", () => {
   const { analysis, spans } = analyzeAmong(
     'paper',
     `---\nname: paper\ndescription: x\nkind: meta_sop\n---\n## Phase 1: One [«when»: x]\nRun \`summarize\`. Save as \`a\`.\n\n## Phase 2: Two\nInvoke \`«code-reviewer»\` as agent with:\n- task: x\n\n«## Phase 3: Empty»\n\n«## Phase 4: Four»\n«Call tool \`memory_save\`.»\n«Save as \`b\`.»\n`,

@@ -19,15 +19,25 @@ function sample() {
 test('graph JSON: nodes with ranges and ports, control and data edges, external inputs as source nodes', () => {
   const graph = toGraphJson(sample());
   assert.ok(validateGraph(graph), JSON.stringify(validateGraph.errors));
-  assert.deepEqual(graph.nodes.map((node) => [node.id, node.kind]), [['load', 'step'], ['say "hi"', 'step'], ['input:path', 'external-input']]);
+  assert.deepEqual(
+    graph.nodes.map((node) => [node.id, node.kind]),
+    [
+      ['load', 'step'],
+      ['say "hi"', 'step'],
+      ['input:path', 'external-input'],
+    ],
+  );
   assert.deepEqual(graph.nodes[0].range, { start: { line: 13, character: 10 }, end: { line: 13, character: 14 } });
   assert.equal(graph.nodes[0].script, 'scripts/load.py');
   assert.deepEqual(graph.nodes[1].oneOf, ['short', 'long']);
-  assert.deepEqual(graph.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label ?? null, edge.type ?? null]), [
-    ['load', 'say "hi"', 'control', null, null],
-    ['load', 'say "hi"', 'data', 'rows', 'list[object]'],
-    ['input:path', 'load', 'data', 'path', 'string'],
-  ]);
+  assert.deepEqual(
+    graph.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label ?? null, edge.type ?? null]),
+    [
+      ['load', 'say "hi"', 'control', null, null],
+      ['load', 'say "hi"', 'data', 'rows', 'list[object]'],
+      ['input:path', 'load', 'data', 'path', 'string'],
+    ],
+  );
 });
 
 test('Mermaid and DOT: every node and edge, with quoting that survives odd names', () => {
@@ -40,5 +50,11 @@ test('Mermaid and DOT: every node and edge, with quoting that survives odd names
   const dot = toDot(graph);
   assert.match(dot, /"say \\"hi\\"" \[label="say \\"hi\\""\];/);
   assert.match(dot, /"load" -> "say \\"hi\\"" \[label="rows: list\[object\]", style=dashed\];/);
-  assert.equal(dot.trim().split('\n').filter((line) => line.includes('->')).length, graph.edges.length);
+  assert.equal(
+    dot
+      .trim()
+      .split('\n')
+      .filter((line) => line.includes('->')).length,
+    graph.edges.length,
+  );
 });

@@ -31,7 +31,10 @@ const PROSE = 'It reads the rows, keeps the ones that matter and writes what it 
 function procedure(): string {
   const lines = ['purpose: Held versions.', 'trigger_when:', '  - Testing.', 'steps:'];
   for (let index = 0; index < STEPS; index++) {
-    lines.push(`  - name: step-${index}`, `    description: Step ${index} follows references/guide-${index}.md. ${PROSE}`);
+    lines.push(
+      `  - name: step-${index}`,
+      `    description: Step ${index} follows references/guide-${index}.md. ${PROSE}`,
+    );
     lines.push('    outputs:', `      - name: value-${index}`, '        type: string');
     if (index > 0) lines.push('    inputs:', `      - name: value-${index - 1}`, '        type: string');
   }
@@ -64,7 +67,10 @@ function leastGrowth(edit: (round: number) => void, start: number, rounds: numbe
   return Math.min(...grown);
 }
 
-/** Types a character into, then out of, step `at(round)`'s description, `rounds` times, with the caches the server keeps. */
+/**
+ * Types a character into, then out of, step `at(round)`'s description, `rounds` times, with the caches the server
+ * keeps.
+ */
 function typeInto(at: (round: number) => number, rounds: number): { grown: number; textLength: number } {
   const { skillMd } = aip03('held-versions', procedure());
   const dir = path.join(ROOT, 'held-versions');
@@ -77,9 +83,15 @@ function typeInto(at: (round: number) => number, rounds: number): { grown: numbe
     const inserting = round % 2 === 0;
     if (inserting) place = text.indexOf(`Step ${at(round)} follows`) + 'Step'.length;
     // A new string each time, made as an editor's document makes it.
-    text = inserting ? `${text.slice(0, place)}x${text.slice(place)}` : `${text.slice(0, place)}${text.slice(place + 1)}`;
+    text = inserting
+      ? `${text.slice(0, place)}x${text.slice(place)}`
+      : `${text.slice(0, place)}${text.slice(place + 1)}`;
     const analysis = analyzeSkill(fs, file, { text, ...caches });
-    assert.equal(analysis.diagnostics.filter((item) => item.code === 'missing_file').length, STEPS, `every mention is checked: ${[...new Set(analysis.diagnostics.map((item) => item.code + ' ' + item.message))].slice(0, 5).join('; ')}`);
+    assert.equal(
+      analysis.diagnostics.filter((item) => item.code === 'missing_file').length,
+      STEPS,
+      `every mention is checked: ${[...new Set(analysis.diagnostics.map((item) => item.code + ' ' + item.message))].slice(0, 5).join('; ')}`,
+    );
   };
   analyzeSkill(fs, file, { text, ...caches });
   // The first edits make what is kept from then on (the chunk layout, per-step lists).
@@ -91,14 +103,19 @@ test('typing in many steps of a long procedure keeps no earlier version of its t
   // Each pair of edits goes to another step: its chunk, step and mention findings are made from the new text and kept.
   const { grown, textLength } = typeInto((round) => (Math.floor(round / 2) * 37) % STEPS, 120);
   assert.ok(textLength > 100_000, 'a version is large enough to see');
-  // 60 steps edited: a version kept per step would be 60 texts. The heap moves by a few hundred KB from run to run, with nothing kept.
+  // 60 steps edited: a version kept per step would be 60 texts. The heap moves by a few hundred KB from run to run,
+  // with nothing kept.
   assert.ok(grown < 8 * textLength, `heap grew by ${grown} bytes over 60 steps edited (text: ${textLength} bytes)`);
 });
 
 test('typing in one step over and over keeps no chain of earlier versions', () => {
-  // Each list of steps is made from the last one: a link kept from every list to the one before keeps each one's replaced step and its array of 200.
+  // Each list of steps is made from the last one: a link kept from every list to the one before keeps each one's
+  // replaced step and its array of 200.
   const { grown, textLength } = typeInto(() => STEPS / 2, 600);
-  assert.ok(grown < 8 * textLength, `heap grew by ${grown} bytes over 600 edits of one step (text: ${textLength} bytes)`);
+  assert.ok(
+    grown < 8 * textLength,
+    `heap grew by ${grown} bytes over 600 edits of one step (text: ${textLength} bytes)`,
+  );
 });
 
 test('typing in many nodes of a long flow.py keeps no earlier version of its text', () => {
@@ -110,8 +127,12 @@ test('typing in many nodes of a long flow.py keeps no earlier version of its tex
   let place = 0;
   const edit = (round: number) => {
     // Into an agent's text, a different node every other edit: the node is read from this version and kept.
-    if (round % 2 === 0) place = text.indexOf(': step ', text.indexOf(`flow.agent("n${(Math.floor(round / 2) * 37) % 900}"`)) + 2;
-    text = round % 2 === 0 ? `${text.slice(0, place)}x${text.slice(place)}` : `${text.slice(0, place)}${text.slice(place + 1)}`;
+    if (round % 2 === 0)
+      place = text.indexOf(': step ', text.indexOf(`flow.agent("n${(Math.floor(round / 2) * 37) % 900}"`)) + 2;
+    text =
+      round % 2 === 0
+        ? `${text.slice(0, place)}x${text.slice(place)}`
+        : `${text.slice(0, place)}${text.slice(place + 1)}`;
     assert.equal(read(text).nodes.length, nodes);
   };
   for (let round = 0; round < 6; round++) edit(round);

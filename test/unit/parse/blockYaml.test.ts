@@ -11,12 +11,19 @@ import { random } from '../../helpers/random';
 
 const ALL_DIALECTS: YamlDialect[] = ['strict', 'frontmatter', 'pyyaml'];
 
-/** A node as data: its class and every own property (range, type, source, format, spaceBefore, flow, value), its items within. */
+/**
+ * A node as data: its class and every own property (range, type, source, format, spaceBefore, flow, value), its items
+ * within.
+ */
 function describe(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   if (isPair(node)) return { pair: true, key: describe(node.key), value: describe(node.value) };
   const own = Object.fromEntries(Object.entries(node).filter(([key]) => key !== 'items'));
-  return { class: node.constructor.name, ...own, ...(isMap(node) || isSeq(node) ? { items: node.items.map(describe) } : {}) };
+  return {
+    class: node.constructor.name,
+    ...own,
+    ...(isMap(node) || isSeq(node) ? { items: node.items.map(describe) } : {}),
+  };
 }
 
 /**
@@ -30,14 +37,17 @@ function agrees(source: string, dialect: YamlDialect, label: string): boolean {
   if (!ours) return false;
   const theirs: Document.Parsed = parseDocument(source, DIALECTS[dialect]);
   const where = `${label} (${dialect}):\n${source}`;
-  assert.deepEqual([...theirs.errors, ...theirs.warnings].map((problem) => problem.message), [], `read, but yaml finds problems in ${where}`);
+  assert.deepEqual(
+    [...theirs.errors, ...theirs.warnings].map((problem) => problem.message),
+    [],
+    `read, but yaml finds problems in ${where}`,
+  );
   assert.deepEqual(describe(ours.contents), describe(theirs.contents), `the nodes differ in ${where}`);
   assert.deepEqual(ours.range, theirs.range, `the document ranges differ in ${where}`);
   assert.deepEqual(ours.toJS(), theirs.toJS(), `the values differ in ${where}`);
   assert.equal(String(ours), String(theirs), `written back, the documents differ in ${where}`);
   return true;
 }
-
 
 /** Every frontmatter and fenced YAML block of the corpus and the examples. */
 function corpusRegions(): { label: string; source: string }[] {
@@ -46,12 +56,16 @@ function corpusRegions(): { label: string; source: string }[] {
     const regions: { label: string; source: string }[] = [];
     const frontmatter = /^---\n([^]*?\n)---\n/.exec(text);
     if (frontmatter) regions.push({ label: `${file} frontmatter`, source: frontmatter[1] });
-    for (const block of text.matchAll(/```ya?ml\n([^]*?)```/g)) regions.push({ label: `${file} block`, source: block[1] });
+    for (const block of text.matchAll(/```ya?ml\n([^]*?)```/g))
+      regions.push({ label: `${file} block`, source: block[1] });
     return regions;
   });
 }
 
-/** The list items of a region, each as its own text at the list's column: how the language server parses a procedure's steps. */
+/**
+ * The list items of a region, each as its own text at the list's column: how the language server parses a procedure's
+ * steps.
+ */
 function listItemChunks(source: string): string[] {
   const lines = source.split('\n');
   const marker = lines.map((line) => /^( +)-(?: |$)/.exec(line)?.[1]).find((indent) => indent !== undefined);
@@ -78,7 +92,7 @@ test('the constructs procedures are written in read as yaml reads them', () => {
     'purpose: >-\n  folded\n  lines\n\n  and a paragraph\n    more indented\n  text\n\n     more\n\n  end\nliteral: |\n  kept\n    ? more-indented: kept as written\n',
     'literal: |\n  line one\n\n  line three\nstrip: |-\n  no final newline\nafter: x\n',
     'steps:\n  - name: a\n    description: a plain value\n      running on to the next line\n\n      and a paragraph\n    depends_on: []\n  - name: b\n',
-    "quoted: 'single'\ndouble: \"with: colon\"\nurl: https://example.com/a:b\nnumbers: [1, 2.50, 0x1f, .inf]\n",
+    'quoted: \'single\'\ndouble: "with: colon"\nurl: https://example.com/a:b\nnumbers: [1, 2.50, 0x1f, .inf]\n',
     'a:\n\n  b: blank line before a block\nc:\n\n- blank line before a sequence\n',
     'a: run `code` & more, @x *y !z %w\n',
     'trailing: blank lines\n\n\n',
@@ -121,7 +135,9 @@ test('anything else is left to yaml', () => {
     nestedLists(101),
     nestedLists(20000),
   ];
-  for (const source of declined) for (const dialect of ALL_DIALECTS) assert.equal(readBlockYaml(source, dialect), undefined, `${dialect}: ${JSON.stringify(source)}`);
+  for (const source of declined)
+    for (const dialect of ALL_DIALECTS)
+      assert.equal(readBlockYaml(source, dialect), undefined, `${dialect}: ${JSON.stringify(source)}`);
 });
 
 /** Lists inside lists, `depth` deep, the innermost holding a map. */
@@ -142,7 +158,8 @@ test('every corpus region the reader reads is the document yaml gives, in every 
       if (read && dialect === 'strict' && label.includes('/aip-v0') && label.endsWith('block')) procedures++;
     }
   }
-  // Real procedures are read, not only generated ones: 12 of the corpus's 15 when this was written (the other three are AIP 0.5 procedures with `true:` and `false:` keys, which are not strings).
+  // Real procedures are read, not only generated ones: 12 of the corpus's 15 when this was written (the other three are
+  // AIP 0.5 procedures with `true:` and `false:` keys, which are not strings).
   assert.ok(procedures >= 12, `only ${procedures} corpus procedures were read`);
 });
 
@@ -158,14 +175,56 @@ test('generated procedures are read whole, and step by step, as yaml reads them'
 
 test('list items of the corpus, read on their own at their column, are read as yaml reads them', () => {
   let read = 0;
-  for (const { label, source } of corpusRegions()) for (const item of listItemChunks(source)) if (agrees(item, 'strict', `${label} item`)) read++;
+  for (const { label, source } of corpusRegions())
+    for (const item of listItemChunks(source)) if (agrees(item, 'strict', `${label} item`)) read++;
   // 650 when this was written: the test must not pass by reading none.
   assert.ok(read >= 600, `only ${read} list items were read`);
 });
 
 test('edited regions are read as yaml reads them, or left to it', () => {
   const next = random(20261202);
-  const inserts = [' ', '  ', '\n', '\n\n', ':', ': ', '-', '- ', '>', '|', '>-', '"', "'", '[', ']', ', ', '{', '}', '{a: b}', 'a', '1', 'true', '~', '`', '@', '&a ', '*', '!', '%', '#', '\t', '\r', '  - x\n', 'k: v\n', '\n    `x` y', '\n    "q"', "\n    'q'", '\n    |x', '\n    >', '\n    {x}'];
+  const inserts = [
+    ' ',
+    '  ',
+    '\n',
+    '\n\n',
+    ':',
+    ': ',
+    '-',
+    '- ',
+    '>',
+    '|',
+    '>-',
+    '"',
+    "'",
+    '[',
+    ']',
+    ', ',
+    '{',
+    '}',
+    '{a: b}',
+    'a',
+    '1',
+    'true',
+    '~',
+    '`',
+    '@',
+    '&a ',
+    '*',
+    '!',
+    '%',
+    '#',
+    '\t',
+    '\r',
+    '  - x\n',
+    'k: v\n',
+    '\n    `x` y',
+    '\n    "q"',
+    "\n    'q'",
+    '\n    |x',
+    '\n    >',
+    '\n    {x}',
+  ];
   const whole = [...corpusRegions().map((region) => region.source), aipProcedure(12, 3).procedure];
   const regions = [...whole, ...whole.flatMap((source) => listItemChunks(source).slice(0, 3))];
   let read = 0;

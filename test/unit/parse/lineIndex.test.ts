@@ -36,9 +36,11 @@ test('an index made from an earlier version equals one made from scratch', () =>
     text = text.slice(0, start) + inserted + text.slice(end);
     index = LineIndex.after(index, text);
     const fresh = new LineIndex(text);
-    for (let offset = 0; offset <= text.length; offset++) assert.deepEqual(index.positionAt(offset), fresh.positionAt(offset), `round ${round}, offset ${offset}`);
+    for (let offset = 0; offset <= text.length; offset++)
+      assert.deepEqual(index.positionAt(offset), fresh.positionAt(offset), `round ${round}, offset ${offset}`);
     const lines = fresh.positionAt(text.length).line;
-    for (let line = 0; line <= lines + 1; line++) assert.equal(index.offsetAt({ line, character: 1 }), fresh.offsetAt({ line, character: 1 }));
+    for (let line = 0; line <= lines + 1; line++)
+      assert.equal(index.offsetAt({ line, character: 1 }), fresh.offsetAt({ line, character: 1 }));
   }
 });
 

@@ -17,7 +17,10 @@ test('a Python file parsed again after an edit gives the tree a parse from scrat
   for (let edit = 0; edit < 300; edit++) {
     const at = Math.floor(next() * (text.length + 1));
     const before = text;
-    text = next() < 0.4 ? text.slice(0, at) + text.slice(Math.min(text.length, at + Math.floor(next() * 12))) : text.slice(0, at) + pieces[Math.floor(next() * pieces.length)] + text.slice(at);
+    text =
+      next() < 0.4
+        ? text.slice(0, at) + text.slice(Math.min(text.length, at + Math.floor(next() * 12)))
+        : text.slice(0, at) + pieces[Math.floor(next() * pieces.length)] + text.slice(at);
     const incremental = cache.python('/p/flow.py', text);
     if (text !== before) assert.notEqual(incremental, previous);
     const fresh = parsePython('/p/flow.py', text);
@@ -29,7 +32,7 @@ test('a Python file parsed again after an edit gives the tree a parse from scrat
   assert.equal(cache.python('/p/flow.py', text), previous);
 });
 
-test('a memo is reused while the file\'s text is the same, and read again when it changes', () => {
+test("a memo is reused while the file's text is the same, and read again when it changes", () => {
   const cache = new ParseCache();
   let reads = 0;
   const read = () => ({ read: ++reads });

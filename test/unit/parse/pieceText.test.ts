@@ -33,18 +33,45 @@ function compareReads(pieces: PieceText, flat: string, next: () => number, label
     assert.equal(pieces.slice(a), flat.slice(a), `${label}: slice(${a})`);
     // Searches for what the text holds (often across a piece boundary) and for what it may not.
     const start = Math.floor(next() * flat.length);
-    const search = next() < 0.6 ? flat.slice(start, start + 1 + Math.floor(next() * 5)) : randomText(next, 1 + Math.floor(next() * 3));
-    assert.equal(pieces.indexOf(search, a), flat.indexOf(search, a), `${label}: indexOf(${JSON.stringify(search)}, ${a})`);
+    const search =
+      next() < 0.6
+        ? flat.slice(start, start + 1 + Math.floor(next() * 5))
+        : randomText(next, 1 + Math.floor(next() * 3));
+    assert.equal(
+      pieces.indexOf(search, a),
+      flat.indexOf(search, a),
+      `${label}: indexOf(${JSON.stringify(search)}, ${a})`,
+    );
     assert.equal(pieces.indexOf(search), flat.indexOf(search), `${label}: indexOf(${JSON.stringify(search)})`);
-    assert.equal(pieces.lastIndexOf(search, a), flat.lastIndexOf(search, a), `${label}: lastIndexOf(${JSON.stringify(search)}, ${a})`);
-    assert.equal(pieces.lastIndexOf(search), flat.lastIndexOf(search), `${label}: lastIndexOf(${JSON.stringify(search)})`);
-    assert.equal(pieces.startsWith(search, a), flat.startsWith(search, a), `${label}: startsWith(${JSON.stringify(search)}, ${a})`);
-    assert.equal(pieces.includes(search, a), flat.includes(search, a), `${label}: includes(${JSON.stringify(search)}, ${a})`);
+    assert.equal(
+      pieces.lastIndexOf(search, a),
+      flat.lastIndexOf(search, a),
+      `${label}: lastIndexOf(${JSON.stringify(search)}, ${a})`,
+    );
+    assert.equal(
+      pieces.lastIndexOf(search),
+      flat.lastIndexOf(search),
+      `${label}: lastIndexOf(${JSON.stringify(search)})`,
+    );
+    assert.equal(
+      pieces.startsWith(search, a),
+      flat.startsWith(search, a),
+      `${label}: startsWith(${JSON.stringify(search)}, ${a})`,
+    );
+    assert.equal(
+      pieces.includes(search, a),
+      flat.includes(search, a),
+      `${label}: includes(${JSON.stringify(search)}, ${a})`,
+    );
     const from = Math.floor(next() * (flat.length + 1));
     const to = from + Math.floor(next() * (flat.length + 1 - from));
     assert.equal(pieces.sub(from, to).toString(), flat.slice(from, to), `${label}: sub(${from}, ${to})`);
   }
-  assert.equal(pieces.isWellFormed(), (flat as unknown as { isWellFormed(): boolean }).isWellFormed(), `${label}: isWellFormed`);
+  assert.equal(
+    pieces.isWellFormed(),
+    (flat as unknown as { isWellFormed(): boolean }).isWellFormed(),
+    `${label}: isWellFormed`,
+  );
   assert.equal(pieces.toString(), flat, label);
 }
 
@@ -66,10 +93,17 @@ test('reads of a PieceText equal the same reads of the flat string, through rand
       edits++;
       compareReads(pieces, flat, next, `seed ${seed}, edit ${round}`);
       assert.equal(sameText(before, pieces), before.toString() === flat, `seed ${seed}, edit ${round}: sameText`);
-      // Pieces stay near their size: an edit re-cuts what it touched, so none grows past twice the size, and what it leaves small joins a neighbour (a cut kept off a surrogate pair may move a boundary by one).
+      // Pieces stay near their size: an edit re-cuts what it touched, so none grows past twice the size, and what it
+      // leaves small joins a neighbour (a cut kept off a surrogate pair may move a boundary by one).
       const lengths = pieces.pieces.map((piece) => piece.length);
-      assert.ok(lengths.every((length) => length <= 2 * size + 1), `seed ${seed}, edit ${round}: a piece of ${Math.max(...lengths)} units`);
-      assert.ok(lengths.length <= 1 || lengths.every((length) => length > 0 && length >= size / 2 - 1), `seed ${seed}, edit ${round}: a piece of ${Math.min(...lengths)} units`);
+      assert.ok(
+        lengths.every((length) => length <= 2 * size + 1),
+        `seed ${seed}, edit ${round}: a piece of ${Math.max(...lengths)} units`,
+      );
+      assert.ok(
+        lengths.length <= 1 || lengths.every((length) => length > 0 && length >= size / 2 - 1),
+        `seed ${seed}, edit ${round}: a piece of ${Math.min(...lengths)} units`,
+      );
     }
   }
   assert.equal(edits, 1500);

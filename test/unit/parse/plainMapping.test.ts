@@ -26,10 +26,13 @@ function agreesWithYaml(source: string, dialect: YamlDialect, label: string): bo
     `${label} (${dialect}) was read plain but yaml finds errors:\n${source}`,
   );
   assert.deepEqual(syntax.value, syntax.doc.toJS(), `${label} (${dialect}): values differ:\n${source}`);
-  assert.deepEqual(repeatedKeys({ doc: syntax.doc, base: syntax.base, value: syntax.value, problems: syntax.problems }), [], `${label} (${dialect}): yaml finds a repeated key:\n${source}`);
+  assert.deepEqual(
+    repeatedKeys({ doc: syntax.doc, base: syntax.base, value: syntax.value, problems: syntax.problems }),
+    [],
+    `${label} (${dialect}): yaml finds a repeated key:\n${source}`,
+  );
   return true;
 }
-
 
 function frontmatters(): { label: string; source: string }[] {
   return corpusAndExampleSkills().flatMap((file) => {
@@ -44,12 +47,28 @@ test('plain lines read as yaml reads them, in both dialects', () => {
     ['name: a\ndescription: Use it. Then stop.\n', 'frontmatter', { name: 'a', description: 'Use it. Then stop.' }],
     ['flag: yes\nother: y\nnone: ~\nreal: True\n', 'frontmatter', { flag: 'yes', other: 'y', none: null, real: true }],
     ['flag: yes\nother: y\nnone: ~\nreal: True\n', 'pyyaml', { flag: true, other: 'y', none: null, real: true }],
-    ['metadata:\n  author: me\n  version: "1.0"\nempty:\nlicense: \'MIT\'\n', 'frontmatter', { metadata: { author: 'me', version: '1.0' }, empty: null, license: 'MIT' }],
-    ['url: https://example.com/a:b\nspaced:   three spaces in\n\nafter: blank\n', 'frontmatter', { url: 'https://example.com/a:b', spaced: 'three spaces in', after: 'blank' }],
+    [
+      'metadata:\n  author: me\n  version: "1.0"\nempty:\nlicense: \'MIT\'\n',
+      'frontmatter',
+      { metadata: { author: 'me', version: '1.0' }, empty: null, license: 'MIT' },
+    ],
+    [
+      'url: https://example.com/a:b\nspaced:   three spaces in\n\nafter: blank\n',
+      'frontmatter',
+      { url: 'https://example.com/a:b', spaced: 'three spaces in', after: 'blank' },
+    ],
     ['date: 2024-01-01\n', 'frontmatter', { date: '2024-01-01' }], // YAML 1.2's core schema has no dates
     ['metadata:\n  empty:\nafter: x\n', 'frontmatter', { metadata: { empty: null }, after: 'x' }],
     // An AIP skill's metadata, two levels deep, then back out two levels at once.
-    ['name: a\nmetadata:\n  aip:\n    spec: https://x.test/v0.3a3\n    schemaId: https://x.test/v0.3a3/p.json\n  other: "1"\nlicense: MIT\n', 'frontmatter', { name: 'a', metadata: { aip: { spec: 'https://x.test/v0.3a3', schemaId: 'https://x.test/v0.3a3/p.json' }, other: '1' }, license: 'MIT' }],
+    [
+      'name: a\nmetadata:\n  aip:\n    spec: https://x.test/v0.3a3\n    schemaId: https://x.test/v0.3a3/p.json\n  other: "1"\nlicense: MIT\n',
+      'frontmatter',
+      {
+        name: 'a',
+        metadata: { aip: { spec: 'https://x.test/v0.3a3', schemaId: 'https://x.test/v0.3a3/p.json' }, other: '1' },
+        license: 'MIT',
+      },
+    ],
     ['a:\n    b:\n     c: d\n    e:\nf: ~\n', 'pyyaml', { a: { b: { c: 'd' }, e: null }, f: null }],
   ];
   for (const [source, dialect, value] of cases) {
@@ -99,13 +118,58 @@ test('on every corpus and example frontmatter, and on mutations of them, a plain
   const sources = frontmatters();
   assert.ok(sources.length >= 70, `${sources.length} frontmatters`);
   let plain = 0;
-  for (const { label, source } of sources) for (const dialect of DIALECTS) if (agreesWithYaml(source, dialect, label)) plain++;
-  // Most corpus frontmatters are plain lines (MetaSkill's hold lists and block scalars): the fast reading must be exercised on real files.
+  for (const { label, source } of sources)
+    for (const dialect of DIALECTS) if (agreesWithYaml(source, dialect, label)) plain++;
+  // Most corpus frontmatters are plain lines (MetaSkill's hold lists and block scalars): the fast reading must be
+  // exercised on real files.
   assert.ok(plain >= 60, `${plain} plain readings of ${sources.length * 2}`);
 
   const next = random(20261201);
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)];
-  const pieces = [':', ': ', ' ', '  ', '#', ' #', "'", '"', '\\', '\n', '\n  ', '\t', '\r', '-', '- ', '[', '{', '&a ', '*a', '!', '|', '>', 'yes', 'no', 'true', 'null', '~', '1', '1.5', '0o7', '2024-01-01', 'on', 'y', 'é', '\u2028', '\ufeff', 'x:', 'name: x\n', '  k: v\n', '---\n', '...', '%'];
+  const pieces = [
+    ':',
+    ': ',
+    ' ',
+    '  ',
+    '#',
+    ' #',
+    "'",
+    '"',
+    '\\',
+    '\n',
+    '\n  ',
+    '\t',
+    '\r',
+    '-',
+    '- ',
+    '[',
+    '{',
+    '&a ',
+    '*a',
+    '!',
+    '|',
+    '>',
+    'yes',
+    'no',
+    'true',
+    'null',
+    '~',
+    '1',
+    '1.5',
+    '0o7',
+    '2024-01-01',
+    'on',
+    'y',
+    'é',
+    '\u2028',
+    '\ufeff',
+    'x:',
+    'name: x\n',
+    '  k: v\n',
+    '---\n',
+    '...',
+    '%',
+  ];
   let mutants = 0;
   let plainMutants = 0;
   for (let round = 0; round < 3000; round++) {

@@ -11,8 +11,19 @@ function traced(source: string): { value: string; style: string; text: string; e
   visit(parseDocument(source, { version: '1.1' }), {
     Scalar(_key, node: Scalar) {
       if (typeof node.value !== 'string' || !node.range) return;
-      const result = scalarText(source, { start: node.range[0], end: node.range[1] }, node.type as ScalarStyle, node.value);
-      found.push({ value: node.value, style: String(node.type), text: source.slice(node.range[0], node.range[1]), exact: result.exact, offsets: result.offsets });
+      const result = scalarText(
+        source,
+        { start: node.range[0], end: node.range[1] },
+        node.type as ScalarStyle,
+        node.value,
+      );
+      found.push({
+        value: node.value,
+        style: String(node.type),
+        text: source.slice(node.range[0], node.range[1]),
+        exact: result.exact,
+        offsets: result.offsets,
+      });
     },
   });
   return found;
@@ -46,8 +57,22 @@ test('every scalar style is retraced to the file: plain, quoted with escapes, li
     '  back',
     '',
   ].join('\n');
-  const scalars = traced(source).filter((item) => !['plain', 'wrapped', 'double', 'single', 'literal', 'stripped', 'kept', 'folded'].includes(item.value));
-  assert.deepEqual(scalars.map((item) => item.style), ['PLAIN', 'PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE', 'BLOCK_LITERAL', 'BLOCK_LITERAL', 'BLOCK_LITERAL', 'BLOCK_FOLDED']);
+  const scalars = traced(source).filter(
+    (item) => !['plain', 'wrapped', 'double', 'single', 'literal', 'stripped', 'kept', 'folded'].includes(item.value),
+  );
+  assert.deepEqual(
+    scalars.map((item) => item.style),
+    [
+      'PLAIN',
+      'PLAIN',
+      'QUOTE_DOUBLE',
+      'QUOTE_SINGLE',
+      'BLOCK_LITERAL',
+      'BLOCK_LITERAL',
+      'BLOCK_LITERAL',
+      'BLOCK_FOLDED',
+    ],
+  );
   for (const item of scalars) {
     assert.ok(item.exact, `${item.style} ${JSON.stringify(item.text)} was not retraced`);
     // Every value character that is not produced by folding or an escape stands where it is written.
@@ -85,7 +110,9 @@ test('one-line scalars read as written, and plain ones over lines, map each valu
     '  e 😀 f',
     '',
   ].join('\n');
-  const scalars = traced(source).filter((item) => !['plain', 'double', 'single', 'empty', 'wrapped'].includes(item.value));
+  const scalars = traced(source).filter(
+    (item) => !['plain', 'double', 'single', 'empty', 'wrapped'].includes(item.value),
+  );
   assert.equal(scalars.length, 5);
   for (const item of scalars) {
     assert.ok(item.exact, item.text);

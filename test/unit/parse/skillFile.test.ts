@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fenceLanguage, parseSkillFile } from '../../../server/src/parse/skillFile';
 
-const slice = (text: string, span: { start: number; end: number } | undefined) => (span ? text.slice(span.start, span.end) : undefined);
+const slice = (text: string, span: { start: number; end: number } | undefined) =>
+  span ? text.slice(span.start, span.end) : undefined;
 
 test('reads frontmatter, body and fences with file offsets', () => {
   const text = '---\nname: x\n---\nintro\n```yaml title=p\na: 1\n```\n~~~\nraw\n~~~\n';
@@ -21,7 +22,10 @@ test('CRLF line ends keep exact offsets and are reported', () => {
   const syntax = parseSkillFile(text);
   assert.equal(slice(text, syntax.frontmatter?.content), 'name: x\r\n');
   assert.equal(slice(text, syntax.frontmatter?.close), '---');
-  assert.deepEqual(syntax.problems.map((problem) => problem.code), ['crlf_line_endings']);
+  assert.deepEqual(
+    syntax.problems.map((problem) => problem.code),
+    ['crlf_line_endings'],
+  );
 });
 
 test('a frontmatter that never closes is reported on its opening line', () => {
@@ -44,5 +48,8 @@ test('a fence that never closes runs to the end and is reported', () => {
 test('an empty file has no frontmatter and one problem', () => {
   const syntax = parseSkillFile('');
   assert.equal(syntax.frontmatter, undefined);
-  assert.deepEqual(syntax.problems.map((problem) => problem.code), ['missing_frontmatter']);
+  assert.deepEqual(
+    syntax.problems.map((problem) => problem.code),
+    ['missing_frontmatter'],
+  );
 });

@@ -32,7 +32,10 @@ function reference(text: string) {
   let body = 0;
   if (lines[0].text.trimEnd() === '---') {
     const close = lines.findIndex((line, index) => index > 0 && line.text.trimEnd() === '---');
-    frontmatter = close === -1 ? { open: span(lines[0]), content: { start: after(0), end: text.length } } : { open: span(lines[0]), content: { start: after(0), end: lines[close].start }, close: span(lines[close]) };
+    frontmatter =
+      close === -1
+        ? { open: span(lines[0]), content: { start: after(0), end: text.length } }
+        : { open: span(lines[0]), content: { start: after(0), end: lines[close].start }, close: span(lines[close]) };
     body = close === -1 ? text.length : after(close);
   }
   const fences = [];
@@ -40,18 +43,53 @@ function reference(text: string) {
   for (let i = first === -1 ? lines.length : first; i < lines.length; i++) {
     const open = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(lines[i].text);
     if (!open || (open[1][0] === '`' && open[2].includes('`'))) continue;
-    const close = lines.findIndex((line, j) => j > i && /^ {0,3}[`~]+\s*$/.test(line.text) && line.text.trim()[0] === open[1][0] && line.text.trim().length >= open[1].length);
+    const close = lines.findIndex(
+      (line, j) =>
+        j > i &&
+        /^ {0,3}[`~]+\s*$/.test(line.text) &&
+        line.text.trim()[0] === open[1][0] &&
+        line.text.trim().length >= open[1].length,
+    );
     if (close === -1) {
       fences.push({ info: open[2].trim(), open: span(lines[i]), content: { start: after(i), end: text.length } });
       break;
     }
-    fences.push({ info: open[2].trim(), open: span(lines[i]), content: { start: after(i), end: lines[close].start }, close: span(lines[close]) });
+    fences.push({
+      info: open[2].trim(),
+      open: span(lines[i]),
+      content: { start: after(i), end: lines[close].start },
+      close: span(lines[close]),
+    });
     i = close;
   }
   return { frontmatter, body: { start: body, end: text.length }, fences };
 }
 
-const LINES = ['---', '--- ', '---x', ' ---', '```', '```yaml', '``` `x`', '````', '  ```', '    ```', '~~~', '~~~ yaml', '~~', '`~`', 'name: x', 'text', '', '  - item', '```\r', '---\r', 'a\u2028b', 'x\r```', 'x\u2028~~~ yaml'];
+const LINES = [
+  '---',
+  '--- ',
+  '---x',
+  ' ---',
+  '```',
+  '```yaml',
+  '``` `x`',
+  '````',
+  '  ```',
+  '    ```',
+  '~~~',
+  '~~~ yaml',
+  '~~',
+  '`~`',
+  'name: x',
+  'text',
+  '',
+  '  - item',
+  '```\r',
+  '---\r',
+  'a\u2028b',
+  'x\r```',
+  'x\u2028~~~ yaml',
+];
 
 test('the container read line by line equals the plain reading of every line, on random texts', () => {
   const next = random(99);
@@ -61,6 +99,10 @@ test('the container read line by line equals the plain reading of every line, on
     const text = picked.join('\n') + (next() < 0.5 ? '\n' : '');
     const syntax = parseSkillFile(text);
     const expected = reference(text);
-    assert.deepEqual({ frontmatter: syntax.frontmatter, body: syntax.body, fences: syntax.fences }, expected, JSON.stringify(text));
+    assert.deepEqual(
+      { frontmatter: syntax.frontmatter, body: syntax.body, fences: syntax.fences },
+      expected,
+      JSON.stringify(text),
+    );
   }
 });

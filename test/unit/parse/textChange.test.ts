@@ -23,15 +23,25 @@ test('the shared start and end equal a character-by-character comparison', () =>
   for (let round = 0; round < 400; round++) {
     // Long runs of one repeated block make the doubling and halving reach large sizes and fall back from them.
     const length = [0, 3, 700, 5000, 70000][random(5)];
-    const old = Array.from({ length }, (_, index) => (random(50) === 0 ? alphabet[random(3)] : alphabet[index % 3])).join('');
+    const old = Array.from({ length }, (_, index) =>
+      random(50) === 0 ? alphabet[random(3)] : alphabet[index % 3],
+    ).join('');
     const start = random(old.length + 1);
     const end = Math.min(old.length, start + random(2000));
     const inserted = Array.from({ length: random(4) === 0 ? 0 : random(1500) }, () => alphabet[random(3)]).join('');
     const text = old.slice(0, start) + inserted + old.slice(end);
-    assert.deepEqual(changedRegion(old, text), reference(old, text), `round ${round}: ${old.length} → ${text.length}, at ${start}`);
+    assert.deepEqual(
+      changedRegion(old, text),
+      reference(old, text),
+      `round ${round}: ${old.length} → ${text.length}, at ${start}`,
+    );
     // The server's texts: the pieces an edit did not touch are skipped whole.
     const pieces = PieceText.of(old, 97);
-    assert.deepEqual(changedRegion(pieces, pieces.edited(start, end, inserted)), reference(old, text), `round ${round}, in pieces`);
+    assert.deepEqual(
+      changedRegion(pieces, pieces.edited(start, end, inserted)),
+      reference(old, text),
+      `round ${round}, in pieces`,
+    );
   }
 });
 

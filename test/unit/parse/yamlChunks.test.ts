@@ -7,7 +7,13 @@ import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { CHUNK_THRESHOLD, splitRegion, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
-import { nodeAtPath, nodeSpan, parseYamlRegion, yamlLocationAt, type YamlSyntax } from '../../../server/src/parse/yamlSyntax';
+import {
+  nodeAtPath,
+  nodeSpan,
+  parseYamlRegion,
+  yamlLocationAt,
+  type YamlSyntax,
+} from '../../../server/src/parse/yamlSyntax';
 import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeAipSkill } from '../../../bench/lib/generate';
 import { random } from '../../helpers/random';
@@ -19,7 +25,14 @@ const FILE = '/skills/procedure-80/SKILL.md';
 function observable(analysis: SkillAnalysis) {
   return {
     diagnostics: analysis.diagnostics.map((item) => [item.code, item.span.start, item.span.end, item.message]),
-    nodes: analysis.model.nodes.map((node) => [node.id, node.span, node.nameSpan, node.inputs.map((port) => [port.name, port.type, port.nameSpan]), node.outputs.map((port) => [port.name, port.nameSpan]), node.controlRefs.map((ref) => [ref.target, ref.span])]),
+    nodes: analysis.model.nodes.map((node) => [
+      node.id,
+      node.span,
+      node.nameSpan,
+      node.inputs.map((port) => [port.name, port.type, port.nameSpan]),
+      node.outputs.map((port) => [port.name, port.nameSpan]),
+      node.controlRefs.map((ref) => [ref.target, ref.span]),
+    ]),
     edges: analysis.model.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label, edge.span]),
     value: analysis.procedure?.yaml.value,
   };
@@ -43,7 +56,11 @@ test('a chunked parse with reuse gives exactly the whole parse, over a sequence 
     const whole = analyzeSkill(fs, FILE, { text });
     const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache });
     assert.deepEqual(observable(chunked), observable(whole), `edit ${edit}`);
-    if (chunked.procedure?.yaml.doc.errors.length === 0 && whole.diagnostics.every((item) => item.code !== 'invalid_body_yaml')) chunkedRuns++;
+    if (
+      chunked.procedure?.yaml.doc.errors.length === 0 &&
+      whole.diagnostics.every((item) => item.code !== 'invalid_body_yaml')
+    )
+      chunkedRuns++;
     // Type into a random step description; now and then break or repair something.
     const descriptions = [...text.matchAll(/and pass the result on/g)];
     const at = descriptions[Math.floor(next() * descriptions.length)].index! + 4;
@@ -57,7 +74,9 @@ test('unchanged chunks are reused: the second analysis parses only the edited st
   const fs = new MemoryFileSystem();
   const cache = new YamlChunkCache();
   const text = generated();
-  const stepsOf = (analysis: SkillAnalysis) => [...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items];
+  const stepsOf = (analysis: SkillAnalysis) => [
+    ...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
+  ];
   const firstSteps = stepsOf(analyzeSkill(fs, FILE, { text, yamlCache: cache }));
   const edited = text.replace('step-0040\n    description: >\n', 'step-0040\n    description: >\n      Edited.\n');
   assert.notEqual(edited, text);
@@ -73,9 +92,16 @@ test('aliases, small regions and broken YAML are parsed whole; anchors, tags and
   const text = generated();
   const versions = [
     // An alias in one step of an anchor in another: chunk by chunk it would not resolve.
-    text.replace('step-0002\n    description: >', 'step-0002\n    description: &shared >').replace('step-0060\n    description: >\n', 'step-0060\n    description: *shared\n    notes: >\n'),
+    text
+      .replace('step-0002\n    description: >', 'step-0002\n    description: &shared >')
+      .replace('step-0060\n    description: >\n', 'step-0060\n    description: *shared\n    notes: >\n'),
     // An anchor without an alias, a tag, and `**` and `&` in prose: the same in a chunk as in the whole.
-    text.replace('purpose: >', 'purpose: &p >').replace('step-0010\n    description: >\n      ', 'step-0010\n    description: !!str >\n      **Bold** & *more* '),
+    text
+      .replace('purpose: >', 'purpose: &p >')
+      .replace(
+        'step-0010\n    description: >\n      ',
+        'step-0010\n    description: !!str >\n      **Bold** & *more* ',
+      ),
     // The steps' header holding more than the key: a whole parse rejects a mapping followed by a list.
     text.replace('steps:\n  - name: step-0000', 'steps:\n  note: x\n  - name: step-0000'),
     // A directive line, a second document.
@@ -86,11 +112,18 @@ test('aliases, small regions and broken YAML are parsed whole; anchors, tags and
     assert.notEqual(version, text);
     const cache = new YamlChunkCache();
     analyzeSkill(fs, FILE, { text, yamlCache: cache });
-    assert.deepEqual(observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text: version })));
+    assert.deepEqual(
+      observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })),
+      observable(analyzeSkill(fs, FILE, { text: version })),
+    );
   }
   // The alias resolves as in the whole parse: the step's description is its anchor's text.
   assert.ok(versions[0].includes('description: *shared'));
-  const steps = (analyzeSkill(fs, FILE, { text: versions[0], yamlCache: new YamlChunkCache() }).procedure!.yaml.value as { steps: { description: string }[] }).steps;
+  const steps = (
+    analyzeSkill(fs, FILE, { text: versions[0], yamlCache: new YamlChunkCache() }).procedure!.yaml.value as {
+      steps: { description: string }[];
+    }
+  ).steps;
   assert.ok(steps[2].description.startsWith('Score metrics'), steps[2].description);
   assert.equal(steps[60].description, steps[2].description);
 });
@@ -108,7 +141,12 @@ test('moved chunks answer position lookups at their new place, as a whole parse 
   const whole = analyzeSkill(fs, FILE, { text }).procedure!.yaml;
   const describe = (yaml: typeof whole, offset: number) => {
     const location = yamlLocationAt(yaml, offset);
-    return { path: location.path, onKey: location.onKey, node: nodeSpan(yaml, location.node), chain: location.chain.map((node) => nodeSpan(yaml, node)) };
+    return {
+      path: location.path,
+      onKey: location.onKey,
+      node: nodeSpan(yaml, location.node),
+      chain: location.chain.map((node) => nodeSpan(yaml, node)),
+    };
   };
   let checked = 0;
   for (let offset = whole.base; offset < text.lastIndexOf('```'); offset += 97) {
@@ -124,20 +162,34 @@ test('a step pasted twice, then edited around, is parsed once per place: equal c
   const fs = new MemoryFileSystem();
   const cache = new YamlChunkCache();
   let text = generated();
-  const stepsOf = (analysis: SkillAnalysis) => [...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items];
+  const stepsOf = (analysis: SkillAnalysis) => [
+    ...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
+  ];
   analyzeSkill(fs, FILE, { text, yamlCache: cache });
-  // The text of step 40 pasted after step 41 and again after step 60 (repeated names are a finding, not a parse problem).
-  // A whole list item: from its line to the next item at the same indentation (an input's `- name:` is deeper).
-  const step = (name: string) => text.slice(text.indexOf(`\n  - name: ${name}\n`) + 1, text.indexOf('\n  - name: ', text.indexOf(`\n  - name: ${name}\n`) + 1) + 1);
+  // The text of step 40 pasted after step 41 and again after step 60 (repeated names are a finding, not a parse
+  // problem). A whole list item: from its line to the next item at the same indentation (an input's `- name:` is
+  // deeper).
+  const step = (name: string) =>
+    text.slice(
+      text.indexOf(`\n  - name: ${name}\n`) + 1,
+      text.indexOf('\n  - name: ', text.indexOf(`\n  - name: ${name}\n`) + 1) + 1,
+    );
   const copy = step('step-0040');
   text = text.replace(step('step-0042'), copy + step('step-0042')).replace(step('step-0061'), copy + step('step-0061'));
-  for (const edit of [(t: string) => t, (t: string) => t.replace('step-0001\n', 'step-0001x\n'), (t: string) => t.replace('step-0070\n', 'step-070\n')]) {
+  for (const edit of [
+    (t: string) => t,
+    (t: string) => t.replace('step-0001\n', 'step-0001x\n'),
+    (t: string) => t.replace('step-0070\n', 'step-070\n'),
+  ]) {
     text = edit(text);
     const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache });
     assert.deepEqual(observable(chunked), observable(analyzeSkill(fs, FILE, { text })));
     const steps = stepsOf(chunked);
     assert.equal(new Set(steps).size, steps.length, 'every step its own node');
-    assert.equal(steps.filter((node) => String((node as { toJSON(): { name: string } }).toJSON().name) === 'step-0040').length, 3);
+    assert.equal(
+      steps.filter((node) => String((node as { toJSON(): { name: string } }).toJSON().name) === 'step-0040').length,
+      3,
+    );
     assert.equal(chunked.model.nodes.length, 82);
   }
 });
@@ -174,7 +226,8 @@ test('typing inside a step moves the last split of the procedure; a change that 
     `${text.slice(0, inside)}and\nnotes: x\n      pass${text.slice(inside + 8)}`,
     `${text.slice(0, inside)}and\n  - name: split\n    description: >\n      pass${text.slice(inside + 8)}`,
   ];
-  for (const changed of changes) assert.equal(cache.region('strict').layoutFor(region(changed)), undefined, changed.slice(inside - 40, inside + 60));
+  for (const changed of changes)
+    assert.equal(cache.region('strict').layoutFor(region(changed)), undefined, changed.slice(inside - 40, inside + 60));
 });
 
 test('an edit inside the procedure, then one outside it (the procedure text unchanged, moved): the chunks are placed as a whole parse places them', () => {
@@ -186,13 +239,20 @@ test('an edit inside the procedure, then one outside it (the procedure text unch
   const outside = inside.replace(/^description: (\S+) /m, 'description: ');
   assert.notEqual(outside, inside);
   for (const version of [text, inside, outside]) {
-    assert.deepEqual(observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })), observable(analyzeSkill(fs, FILE, { text: version })));
+    assert.deepEqual(
+      observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })),
+      observable(analyzeSkill(fs, FILE, { text: version })),
+    );
   }
 });
 
 /** A YAML tree as every reader of it sees it: each node's kind, range (in file offsets) and scalar value, in order. */
 function tree(yaml: YamlSyntax, node: unknown = yaml.doc.contents): unknown {
-  if (isMap(node)) return { map: nodeSpan(yaml, node as Node), items: node.items.map((pair) => [tree(yaml, pair.key), tree(yaml, pair.value)]) };
+  if (isMap(node))
+    return {
+      map: nodeSpan(yaml, node as Node),
+      items: node.items.map((pair) => [tree(yaml, pair.key), tree(yaml, pair.value)]),
+    };
   if (isSeq(node)) return { seq: nodeSpan(yaml, node as Node), items: node.items.map((item) => tree(yaml, item)) };
   if (isScalar(node)) return { scalar: nodeSpan(yaml, node as Node), value: node.value, type: node.type };
   return node ?? null;
@@ -211,8 +271,11 @@ function chunkedMetaSkills(): { name: string; text: string }[] {
     });
 }
 
-const frontmatterOf = (text: string, cache?: YamlChunkCache) => parseYamlRegion(text, parseSkillFile(text).frontmatter!.content, cache, 'pyyaml');
-const metaStepsOf = (yaml: YamlSyntax) => [...(nodeAtPath(yaml, ['composition', 'steps']).node as unknown as { items: unknown[] }).items];
+const frontmatterOf = (text: string, cache?: YamlChunkCache) =>
+  parseYamlRegion(text, parseSkillFile(text).frontmatter!.content, cache, 'pyyaml');
+const metaStepsOf = (yaml: YamlSyntax) => [
+  ...(nodeAtPath(yaml, ['composition', 'steps']).node as unknown as { items: unknown[] }).items,
+];
 
 test("a MetaSkill's frontmatter parsed in chunks equals a whole parse, tree and value, after every random edit", () => {
   const skills = chunkedMetaSkills();
@@ -231,15 +294,20 @@ test("a MetaSkill's frontmatter parsed in chunks equals a whole parse, tree and 
         assert.deepEqual(tree(chunked), tree(whole), `${skill.name}, round ${round}`);
         clean++;
       }
-      // Type into a random place of the steps; now and then a line break, a new item or a key at column 0 (the split changes).
-      // Each edit is made to the skill as it is, one or two at a time: the cache goes from any version to any other, broken or not.
+      // Type into a random place of the steps; now and then a line break, a new item or a key at column 0 (the split
+      // changes). Each edit is made to the skill as it is, one or two at a time: the cache goes from any version to any
+      // other, broken or not.
       const from = round % 2 === 0 ? skill.text : text;
       const content = parseSkillFile(from).frontmatter!.content;
       const stepsAt = from.indexOf('\n  steps:\n');
       const anywhere = stepsAt + 10 + Math.floor(next() * (content.end - stepsAt - 10));
-      // Mostly at the end of a line, as when typing a value; a third of the time anywhere (an indentation, a key: YAML breaks).
+      // Mostly at the end of a line, as when typing a value; a third of the time anywhere (an indentation, a key: YAML
+      // breaks).
       const at = round % 3 === 0 ? anywhere : from.indexOf('\n', anywhere);
-      const typed = round % 10 === 9 ? ['\n', '\n    - ', '\nkey: x\n'][Math.floor(next() * 3)] : ['x', ' y', 'z'][Math.floor(next() * 3)];
+      const typed =
+        round % 10 === 9
+          ? ['\n', '\n    - ', '\nkey: x\n'][Math.floor(next() * 3)]
+          : ['x', ' y', 'z'][Math.floor(next() * 3)];
       text = from.slice(0, at) + typed + from.slice(at);
     }
   }
@@ -261,7 +329,11 @@ test("an edit inside one MetaSkill step parses that step again and keeps every o
       assert.deepEqual(tree(chunked), tree(frontmatterOf(text)));
       const steps = metaStepsOf(chunked);
       assert.equal(steps.length, last.length);
-      assert.equal(steps.filter((step) => last.includes(step)).length, steps.length - 1, `${skill.name}: only the edited step is parsed again`);
+      assert.equal(
+        steps.filter((step) => last.includes(step)).length,
+        steps.length - 1,
+        `${skill.name}: only the edited step is parsed again`,
+      );
       last = steps;
     }
     // The same text again (an edit in the body): the same document.
@@ -273,7 +345,8 @@ test('a text composed again after a version whose composition failed is placed a
   const fs = new MemoryFileSystem();
   const cache = new YamlChunkCache();
   const text = generated();
-  // Text added above the steps moves every chunk; a broken step further down makes the composition fail after the chunks were placed.
+  // Text added above the steps moves every chunk; a broken step further down makes the composition fail after the
+  // chunks were placed.
   const broken = text.replace('step-0001\n', 'step-0001x\n').replace('step-0070\n', 'step-0070\n    bad: [\n');
   for (const version of [text, broken, text]) {
     const chunked = analyzeSkill(fs, FILE, { text: version, yamlCache: cache }).procedure!.yaml;

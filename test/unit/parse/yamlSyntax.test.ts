@@ -22,16 +22,28 @@ test('syntax errors come back as problems with ranges, never as exceptions', () 
   const text = 'a: [1, 2\nb: c: d\n';
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   assert.ok(yaml.problems.length > 0);
-  assert.ok(yaml.problems.every((problem) => problem.code === 'yaml_syntax' && problem.span.start >= 0 && problem.span.end <= text.length));
+  assert.ok(
+    yaml.problems.every(
+      (problem) => problem.code === 'yaml_syntax' && problem.span.start >= 0 && problem.span.end <= text.length,
+    ),
+  );
   assert.equal(yaml.value, undefined);
 });
 
 test('an alias bomb stops at the alias limit', () => {
   const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-  for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill('*' + String.fromCharCode(96 + i)).join(', ')}]`);
+  for (let i = 1; i < 9; i++)
+    lines.push(
+      `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10)
+        .fill('*' + String.fromCharCode(96 + i))
+        .join(', ')}]`,
+    );
   const text = lines.join('\n') + '\n';
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
-  assert.deepEqual(yaml.problems.map((problem) => problem.code), ['yaml_alias_limit']);
+  assert.deepEqual(
+    yaml.problems.map((problem) => problem.code),
+    ['yaml_alias_limit'],
+  );
   assert.equal(yaml.value, undefined);
 });
 
@@ -57,12 +69,18 @@ test('with a cache, a region whose text is unchanged is not parsed again, and re
     alone.problems.map((problem) => [problem.span.start + moved.span.start, problem.span.end + moved.span.start]),
     'problems are placed in the file, where the region now sits',
   );
-  assert.deepEqual(nodeSpan(again, nodeAtPath(again, ['steps', 0, 'name']).node), nodeSpan(fresh, nodeAtPath(fresh, ['steps', 0, 'name']).node));
+  assert.deepEqual(
+    nodeSpan(again, nodeAtPath(again, ['steps', 0, 'name']).node),
+    nodeSpan(fresh, nodeAtPath(fresh, ['steps', 0, 'name']).node),
+  );
   // A change inside the region, even one that keeps its length, is parsed.
   const changed = at('a longer intro\n\n', region.replace('name: a', 'name: z'));
   const reparsed = parseYamlRegion(changed.text, changed.span, cache);
   assert.notEqual(reparsed.doc, kept.doc);
-  assert.equal(changed.text.slice(nodeSpan(reparsed, nodeAtPath(reparsed, ['steps', 0, 'name']).node)!.start).startsWith('z'), true);
+  assert.equal(
+    changed.text.slice(nodeSpan(reparsed, nodeAtPath(reparsed, ['steps', 0, 'name']).node)!.start).startsWith('z'),
+    true,
+  );
 });
 
 test('a region is valued as yaml values it, on corpus YAML, on mutations of it, and past what skills hold', () => {
@@ -74,7 +92,8 @@ test('a region is valued as yaml values it, on corpus YAML, on mutations of it, 
       else if (entry.name === 'SKILL.md') {
         const text = readFileSync(full, 'utf8');
         const syntax = parseSkillFile(text);
-        if (syntax.frontmatter) regions.push(text.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end));
+        if (syntax.frontmatter)
+          regions.push(text.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end));
         for (const match of text.matchAll(/```ya?ml[^\n]*\n([\s\S]*?)```/g)) regions.push(match[1]);
       }
     }
@@ -91,10 +110,27 @@ test('a region is valued as yaml values it, on corpus YAML, on mutations of it, 
     'a: !!str 12\nb: !!float 1\nc: .inf\nd: 0x1F\n',
     's: !!set {a, b}\no: !!omap [{a: 1}]\nt: 2001-12-14\nbin: !!binary aGk=\n', // YAML 1.1 types
     'a: 1\na: 2\n', // a repeated key, kept by the frontmatter dialects
-    '', '~\n', '- a\n- [b, {c: d}]\n',
+    '',
+    '~\n',
+    '- a\n- [b, {c: d}]\n',
   ];
   const next = random(20261202);
-  const pieces = ['&a ', '*a', '!!str ', '!!set ', '<<: ', '? ', ': ', '- ', '[', '{', '1', 'null', '\n  ', '__proto__: 1\n'];
+  const pieces = [
+    '&a ',
+    '*a',
+    '!!str ',
+    '!!set ',
+    '<<: ',
+    '? ',
+    ': ',
+    '- ',
+    '[',
+    '{',
+    '1',
+    'null',
+    '\n  ',
+    '__proto__: 1\n',
+  ];
   const mutants = Array.from({ length: 400 }, () => {
     const source = regions[Math.floor(next() * regions.length)];
     const at = Math.floor(next() * (source.length + 1));

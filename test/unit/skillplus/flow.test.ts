@@ -6,8 +6,19 @@ test('the base package is recognised as skill+ and checks clean, every file read
   const { analysis } = analyzePackage();
   assert.equal(analysis.format, 'skillplus');
   assert.deepEqual(analysis.diagnostics, []);
-  assert.deepEqual([...analysis.sources.keys()].map((file) => file.split('/trip/')[1]).sort(), ['flow.py', 'references/budget-tips.md', 'references/guide.md', 'rules/cite.md', 'rules/no-secrets.py', 'spec.md', 'state.py']);
-  assert.deepEqual(analysis.model.groups?.map((group) => group.id), ['ask', 'research', 'decide']);
+  assert.deepEqual([...analysis.sources.keys()].map((file) => file.split('/trip/')[1]).sort(), [
+    'flow.py',
+    'references/budget-tips.md',
+    'references/guide.md',
+    'rules/cite.md',
+    'rules/no-secrets.py',
+    'spec.md',
+    'state.py',
+  ]);
+  assert.deepEqual(
+    analysis.model.groups?.map((group) => group.id),
+    ['ask', 'research', 'decide'],
+  );
 });
 
 /** The same flow written as flow.yaml. */
@@ -66,16 +77,34 @@ test('both front ends give the same flow, the same model and the same diagnostic
   const python = analyzePackage();
   const yaml = analyzePackage({ 'flow.py': null, 'flow.yaml': FLOW_YAML });
   const shape = (analysis: typeof python.analysis) => ({
-    nodes: analysis.model.nodes.map((node) => [node.id, node.kind, node.group, node.inputs.map((port) => port.name), node.outputs.map((port) => port.name), node.attachments?.map((item) => item.id)]),
-    edges: analysis.model.edges.map((edge) => `${edge.from}-${edge.kind}${edge.label ? `:${edge.label}` : ''}->${edge.to}`),
+    nodes: analysis.model.nodes.map((node) => [
+      node.id,
+      node.kind,
+      node.group,
+      node.inputs.map((port) => port.name),
+      node.outputs.map((port) => port.name),
+      node.attachments?.map((item) => item.id),
+    ]),
+    edges: analysis.model.edges.map(
+      (edge) => `${edge.from}-${edge.kind}${edge.label ? `:${edge.label}` : ''}->${edge.to}`,
+    ),
     codes: analysis.diagnostics.map((item) => item.code),
   });
   assert.deepEqual(shape(yaml.analysis), shape(python.analysis));
   // A mistake made in each front end is found in each, at its place.
   const badPy = analyzePackage(edit('flow.py', 'into="destination")', 'into="«destinaton»")'));
-  const badYaml = analyzePackage({ 'flow.py': null, 'flow.yaml': FLOW_YAML.replace('into: destination', 'into: «destinaton»') });
-  assert.equal(expectIn(badPy.analysis, 'unknown_state_path', badPy.spans['flow.py'])[0].data?.suggestion, 'destination');
-  assert.equal(expectIn(badYaml.analysis, 'unknown_state_path', badYaml.spans['flow.yaml'])[0].data?.suggestion, 'destination');
+  const badYaml = analyzePackage({
+    'flow.py': null,
+    'flow.yaml': FLOW_YAML.replace('into: destination', 'into: «destinaton»'),
+  });
+  assert.equal(
+    expectIn(badPy.analysis, 'unknown_state_path', badPy.spans['flow.py'])[0].data?.suggestion,
+    'destination',
+  );
+  assert.equal(
+    expectIn(badYaml.analysis, 'unknown_state_path', badYaml.spans['flow.yaml'])[0].data?.suggestion,
+    'destination',
+  );
 });
 
 test('dynamic_flow: a loop in build() is reported once at its first line; the nodes inside are still read', () => {
@@ -90,7 +119,13 @@ test('dynamic_flow: a loop in build() is reported once at its first line; the no
 });
 
 test('invalid_flow_call: an unknown keyword, a missing id, a build function that is not there', () => {
-  const { analysis, spans } = analyzePackage(edit('flow.py', 'flow.ask("where", "Where does {traveller} want to go?", into="destination")', '«flow.ask()»\n        flow.ask("where", "Where does {traveller} want to go?", «intto»="destination")'));
+  const { analysis, spans } = analyzePackage(
+    edit(
+      'flow.py',
+      'flow.ask("where", "Where does {traveller} want to go?", into="destination")',
+      '«flow.ask()»\n        flow.ask("where", "Where does {traveller} want to go?", «intto»="destination")',
+    ),
+  );
   const found = expectIn(analysis, 'invalid_flow_call', spans['flow.py']);
   assert.match(found[0].message, /needs a literal id/);
   assert.match(found[1].message, /`ask` takes no `intto=`/);
@@ -101,7 +136,10 @@ test('invalid_flow_call: an unknown keyword, a missing id, a build function that
 test('duplicate_flow_id, nested_stage and node_outside_stage', () => {
   const flow = PACKAGE['flow.py']
     .replace('flow.ask("money"', 'flow.ask("«where»"')
-    .replace('    with flow.stage("decide"):', '        with flow.stage("«inner»"):\n            pass\n    flow.agent("«loose»", "Outside.")\n    with flow.stage("decide"):');
+    .replace(
+      '    with flow.stage("decide"):',
+      '        with flow.stage("«inner»"):\n            pass\n    flow.agent("«loose»", "Outside.")\n    with flow.stage("decide"):',
+    );
   const { analysis, spans } = analyzePackage({ 'flow.py': flow });
   const [duplicate, inner, loose] = spans['flow.py'];
   expectIn(analysis, 'duplicate_flow_id', [duplicate]);
@@ -109,7 +147,7 @@ test('duplicate_flow_id, nested_stage and node_outside_stage', () => {
   expectIn(analysis, 'node_outside_stage', [loose]);
 });
 
-test('invalid_branch: a value outside the field\'s type, a repeated value, a desc case on a branch with on', () => {
+test("invalid_branch: a value outside the field's type, a repeated value, a desc case on a branch with on", () => {
   const flow = PACKAGE['flow.py'].replace(
     '            with b.case(True):',
     '            with b.case("«yes»"):\n                pass\n            with b.case(False):\n                pass\n            with b.case(«False»):\n                pass\n            with b.case(desc="«maybe»"):\n                pass\n            with b.case(True):',
@@ -124,8 +162,14 @@ test('invalid_branch: a value outside the field\'s type, a repeated value, a des
 test('invalid_loop and invalid_fanout: no max_rounds, no exit; a fan-out over a scalar whose item shadows a field and whose body writes a scalar', () => {
   const flow = PACKAGE['flow.py']
     .replace('with flow.loop("refine", until="coverage >= 0.8", max_rounds=3):', 'with flow.loop("«refine»"):')
-    .replace('with flow.fanout("per-stop", over="stops", item="s", into="notes"):', 'with flow.fanout("per-stop", over="«destination»", item="«plan»", into="notes"):')
-    .replace('flow.agent("stop-notes", "Notes on {s.city} for {s.nights} nights.", rule="cite")', 'flow.agent("stop-notes", "Notes on the stop.", into="«coverage»", rule="cite")');
+    .replace(
+      'with flow.fanout("per-stop", over="stops", item="s", into="notes"):',
+      'with flow.fanout("per-stop", over="«destination»", item="«plan»", into="notes"):',
+    )
+    .replace(
+      'flow.agent("stop-notes", "Notes on {s.city} for {s.nights} nights.", rule="cite")',
+      'flow.agent("stop-notes", "Notes on the stop.", into="«coverage»", rule="cite")',
+    );
   const { analysis, spans } = analyzePackage({ 'flow.py': flow });
   const [over, item, into, refine] = spans['flow.py'];
   const loops = expectIn(analysis, 'invalid_loop', [refine, refine]);
@@ -140,16 +184,32 @@ test('invalid_loop and invalid_fanout: no max_rounds, no exit; a fan-out over a 
 test('invalid_flow_file: both front ends without a choice; a flow that is not there', () => {
   const anchored = { 'SKILL.md': PACKAGE['SKILL.md'].replace('---', '«---»') };
   const both = analyzePackage({ ...anchored, 'flow.yaml': FLOW_YAML });
-  assert.match(expectIn(both.analysis, 'invalid_flow_file', both.spans['SKILL.md'])[0].message, /Both flow.py and flow.yaml/);
+  assert.match(
+    expectIn(both.analysis, 'invalid_flow_file', both.spans['SKILL.md'])[0].message,
+    /Both flow.py and flow.yaml/,
+  );
   const none = analyzePackage({ ...anchored, 'flow.py': null });
-  assert.match(expectIn(none.analysis, 'invalid_flow_file', none.spans['SKILL.md'])[0].message, /`flow.yaml` does not exist/);
+  assert.match(
+    expectIn(none.analysis, 'invalid_flow_file', none.spans['SKILL.md'])[0].message,
+    /`flow.yaml` does not exist/,
+  );
   // A chosen flow that is not there is reported at the choice.
-  const chosen = analyzePackage({ 'SKILL.md': PACKAGE['SKILL.md'].replace('  skillplus-tip-budget', '  skillplus-flow: «flows/main.py»\n  skillplus-tip-budget') });
+  const chosen = analyzePackage({
+    'SKILL.md': PACKAGE['SKILL.md'].replace(
+      '  skillplus-tip-budget',
+      '  skillplus-flow: «flows/main.py»\n  skillplus-tip-budget',
+    ),
+  });
   expectIn(chosen.analysis, 'invalid_flow_file', chosen.spans['SKILL.md']);
 });
 
 test('invalid_flow_yaml: unknown keys, two kind keys, text that YAML read as a mapping', () => {
-  const yaml = FLOW_YAML.replace('        question: Which budget?', '        «questoin»: Which budget?').replace('      - confirm: ok', '      - «confirm: ok\n        agent: also\n        prompt: Plan the trip to {destination}?\n        into: approved\n»      - confirm: ok2').replace('instruction: Fill the gaps in {notes}.', 'instruction: «{notes}»');
+  const yaml = FLOW_YAML.replace('        question: Which budget?', '        «questoin»: Which budget?')
+    .replace(
+      '      - confirm: ok',
+      '      - «confirm: ok\n        agent: also\n        prompt: Plan the trip to {destination}?\n        into: approved\n»      - confirm: ok2',
+    )
+    .replace('instruction: Fill the gaps in {notes}.', 'instruction: «{notes}»');
   const { analysis, spans } = analyzePackage({ 'flow.py': null, 'flow.yaml': yaml });
   const found = expectIn(analysis, 'invalid_flow_yaml', spans['flow.yaml']);
   assert.match(found[0].message, /Unknown key `questoin` on a `ask` node/);
@@ -158,7 +218,10 @@ test('invalid_flow_yaml: unknown keys, two kind keys, text that YAML read as a m
 });
 
 test('invalid_flow_yaml: text starting with { followed by more words does not parse; the message says to quote it', () => {
-  const { analysis } = analyzePackage({ 'flow.py': null, 'flow.yaml': FLOW_YAML.replace('instruction: Fill the gaps in {notes}.', 'instruction: {notes} need filling') });
+  const { analysis } = analyzePackage({
+    'flow.py': null,
+    'flow.yaml': FLOW_YAML.replace('instruction: Fill the gaps in {notes}.', 'instruction: {notes} need filling'),
+  });
   const found = analysis.diagnostics.filter((item) => item.code === 'invalid_flow_yaml');
   assert.equal(found.length, 1);
   assert.match(found[0].message, /not valid YAML: .*Quote text that starts with `\{`/);

@@ -19,13 +19,21 @@ const SKILL = path.join(PACKAGE_DIR, 'SKILL.md');
 /** What a fresh analysis must equal: findings with their files and places, and the flow's model. */
 function observable(analysis: SkillAnalysis): unknown {
   return {
-    diagnostics: analysis.diagnostics.map((item) => [item.code, path.relative(PACKAGE_DIR, item.file), item.span.start, item.span.end, item.message, item.data ?? null]),
+    diagnostics: analysis.diagnostics.map((item) => [
+      item.code,
+      path.relative(PACKAGE_DIR, item.file),
+      item.span.start,
+      item.span.end,
+      item.message,
+      item.data ?? null,
+    ]),
     nodes: analysis.model.nodes,
     edges: analysis.model.edges,
   };
 }
 
-const placeholders = (analysis: SkillAnalysis) => analysis.diagnostics.filter((item) => item.code === 'unknown_placeholder');
+const placeholders = (analysis: SkillAnalysis) =>
+  analysis.diagnostics.filter((item) => item.code === 'unknown_placeholder');
 
 test('a kept node keeps its binding findings and model node, moved; a changed State or fan-out item finds them again', () => {
   const memory = new MemoryFileSystem();
@@ -44,7 +52,11 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
     return kept;
   };
 
-  write('flow.py', '"Notes on {s.city} for {s.nights} nights."', '"Notes on {s.city} for {s.nights} nights, by {s.name}, under {budgt}."');
+  write(
+    'flow.py',
+    '"Notes on {s.city} for {s.nights} nights."',
+    '"Notes on {s.city} for {s.nights} nights, by {s.name}, under {budgt}."',
+  );
   const first = analyse();
   assert.deepEqual(
     placeholders(first).map((item) => item.message.slice(0, 14)),
@@ -56,8 +68,15 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
   // Text above every node: the nodes are kept, moved, and so are their findings and model nodes' parts.
   write('flow.py', 'def build(', '# The trip planner.\n\n\ndef build(');
   const moved = analyse();
-  assert.ok(placeholders(first).every((item) => placeholders(moved).includes(item)), 'the findings are the same objects, moved');
-  assert.equal(moved.model.nodes.find((node) => node.id === 'stop-notes')!.inputs, stopNotes.inputs, "the node's ports are kept");
+  assert.ok(
+    placeholders(first).every((item) => placeholders(moved).includes(item)),
+    'the findings are the same objects, moved',
+  );
+  assert.equal(
+    moved.model.nodes.find((node) => node.id === 'stop-notes')!.inputs,
+    stopNotes.inputs,
+    "the node's ports are kept",
+  );
 
   // The State changes: the item's model gains the field, and the finding goes.
   write('state.py', '    nights: int = 1\n', '    nights: int = 1\n    name: str = ""\n');
@@ -67,9 +86,11 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
   );
 
   // The fan-out's item is renamed; the node inside, its call unchanged, no longer has `s` in scope.
-  // (A stage kept whole leaves its nodes' calls out of what the next reading can take: an edit in the stage first reads them one by one.)
+  // (A stage kept whole leaves its nodes' calls out of what the next reading can take: an edit in the stage first reads
+  // them one by one.)
   write('flow.py', 'List the stops', 'List all the stops');
-  const flowNode = (analysis: SkillAnalysis) => analysis.skillplus!.flow!.nodes.find((node) => node.id === 'stop-notes');
+  const flowNode = (analysis: SkillAnalysis) =>
+    analysis.skillplus!.flow!.nodes.find((node) => node.id === 'stop-notes');
   const beforeRename = flowNode(analyse());
   write('flow.py', 'item="s"', 'item="stop"');
   const renamed = analyse();
@@ -80,7 +101,8 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
   );
 
   // A tip now fires in another stage: the kept model nodes say so.
-  const tipAt = (analysis: SkillAnalysis, id: string) => analysis.model.nodes.find((node) => node.id === id)!.attachments!.some((item) => item.id === 'budget-tips');
+  const tipAt = (analysis: SkillAnalysis, id: string) =>
+    analysis.model.nodes.find((node) => node.id === id)!.attachments!.some((item) => item.id === 'budget-tips');
   assert.deepEqual([tipAt(renamed, 'route'), tipAt(renamed, 'ok')], [true, false]);
   write('references/budget-tips.md', 'when: stage=research and budget=low', 'when: stage=decide and budget=low');
   const retipped = analyse();
@@ -88,7 +110,11 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
 
   // A State field the nodes read is renamed: their inputs no longer name a field.
   write('state.py', '    destination: str = ""\n', '    dest: str = ""\n');
-  assert.equal(analyse().model.nodes.find((node) => node.id === 'route')!.inputs.length, 0, 'the read of {destination} is no longer a State input');
+  assert.equal(
+    analyse().model.nodes.find((node) => node.id === 'route')!.inputs.length,
+    0,
+    'the read of {destination} is no longer a State input',
+  );
 
   // A node's call moves, unchanged, to another stage: it is kept, in its new stage.
   const money = '        flow.ask("money", "Which budget?", into="budget", choices=["low", "mid", "high"])\n';

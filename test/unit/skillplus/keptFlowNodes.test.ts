@@ -32,11 +32,22 @@ test('flow.py read again with the last reading kept gives what a fresh reading g
     // Text above every node (the docstring grows), then below some and above others, then nothing moved.
     const build = text.indexOf('def build');
     const middle = text.indexOf('\n', text.indexOf(first.nodes[Math.floor(first.nodes.length / 2)].id)) + 1;
-    const edits = [text.slice(0, build) + '# a comment\n' + text.slice(build), text.slice(0, middle) + '\n' + text.slice(middle), text];
+    const edits = [
+      text.slice(0, build) + '# a comment\n' + text.slice(build),
+      text.slice(0, middle) + '\n' + text.slice(middle),
+      text,
+    ];
     for (const edited of edits) {
       const again = read(edited, kept);
       assert.deepEqual(again, read(edited), file);
-      for (const node of again.nodes) assert.deepEqual(placeholdersOf(node), placeholdersOf(read(edited).nodes.find((fresh) => fresh.id === node.id && fresh.span.start === node.span.start)!), `${file}: ${node.id}`);
+      for (const node of again.nodes)
+        assert.deepEqual(
+          placeholdersOf(node),
+          placeholdersOf(
+            read(edited).nodes.find((fresh) => fresh.id === node.id && fresh.span.start === node.span.start)!,
+          ),
+          `${file}: ${node.id}`,
+        );
     }
   }
 });
@@ -54,7 +65,10 @@ test('an edit inside one node reads that node again and keeps the others, the sa
     if (node === target) assert.notEqual(now, node, 'the edited node is read again');
     else assert.equal(now, node, `${node.id} is kept`);
   }
-  assert.equal(after.nodes.find((item) => item.id === target.id)!.text!.value, `${target.text!.value[0]}x${target.text!.value.slice(1)}`);
+  assert.equal(
+    after.nodes.find((item) => item.id === target.id)!.text!.value,
+    `${target.text!.value[0]}x${target.text!.value.slice(1)}`,
+  );
 });
 
 test('a call pasted twice gets a node of its own per place; a call read with a problem is read again each time', () => {
@@ -86,10 +100,15 @@ test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps
   const text = pkg.flowText;
   const kept: Kept = new KeptPieces();
   const before = read(text, kept);
-  assert.ok(before.stages.length >= 5 && before.nodes.some((node) => node.parent), 'stages with loops, fan-outs or branches');
-  // One character typed into a node of the third stage: every other stage is the same object, its nodes too; in the third,
-  // the plain calls not edited are kept, the edited one is read again.
-  const target = before.nodes.find((node) => node.stage === before.stages[2].id && node.kind === 'agent' && node.text && !node.parent)!;
+  assert.ok(
+    before.stages.length >= 5 && before.nodes.some((node) => node.parent),
+    'stages with loops, fan-outs or branches',
+  );
+  // One character typed into a node of the third stage: every other stage is the same object, its nodes too; in the
+  // third, the plain calls not edited are kept, the edited one is read again.
+  const target = before.nodes.find(
+    (node) => node.stage === before.stages[2].id && node.kind === 'agent' && node.text && !node.parent,
+  )!;
   const at = target.text!.span.start + 1;
   const edited = text.slice(0, at) + 'x' + text.slice(at);
   const after = read(edited, kept);
@@ -109,7 +128,10 @@ test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps
   assert.deepEqual(again, read(`# a comment\n${edited}`));
   assert.equal(again.stages[0], before.stages[0]);
   // A whole stage pasted after itself, and one of its calls pasted into another stage: every place its own node.
-  const firstStage = text.slice(text.indexOf('    with flow.stage('), text.indexOf('    with flow.stage(', text.indexOf('    with flow.stage(') + 1));
+  const firstStage = text.slice(
+    text.indexOf('    with flow.stage('),
+    text.indexOf('    with flow.stage(', text.indexOf('    with flow.stage(') + 1),
+  );
   const call = `        ${before.nodes.find((node) => node.stage === before.stages[0].id && node.kind === 'agent' && !node.parent)!.id}`;
   const callLine = firstStage.split('\n').find((line) => line.includes(`flow.agent("${call.trim()}"`))!;
   assert.ok(callLine, 'a plain call of the first stage');
@@ -119,7 +141,10 @@ test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps
     const copies = read(pasted, kept);
     assert.deepEqual(copies, read(pasted));
     assert.equal(new Set(copies.nodes).size, copies.nodes.length, 'no node placed twice');
-    assert.equal(copies.nodes.length, before.nodes.length + before.nodes.filter((node) => node.stage === before.stages[0].id).length + 1);
+    assert.equal(
+      copies.nodes.length,
+      before.nodes.length + before.nodes.filter((node) => node.stage === before.stages[0].id).length + 1,
+    );
   }
 });
 
@@ -128,8 +153,16 @@ test('a call kept on its own and the stage holding it never place one node twice
   const call = '        flow.agent("a", "Do {topic}.", into="plan")\n';
   const flow = (...stages: string[]) => `from skillplus import Flow\n\n\ndef build(flow):\n${stages.join('')}`;
   const original = flow(stage('s', call + '        flow.end("done")\n'), stage('t', '        flow.end("t-end")\n'));
-  // The call copied into a stage before its own, then after it: each time right after a reading that kept both the call and its stage.
-  for (const copy of [flow(stage('first', call), stage('s', call + '        flow.end("done")\n'), stage('t', '        flow.end("t-end")\n')), flow(stage('s', call + '        flow.end("done")\n'), stage('t', call + '        flow.end("t-end")\n'))]) {
+  // The call copied into a stage before its own, then after it: each time right after a reading that kept both the call
+  // and its stage.
+  for (const copy of [
+    flow(
+      stage('first', call),
+      stage('s', call + '        flow.end("done")\n'),
+      stage('t', '        flow.end("t-end")\n'),
+    ),
+    flow(stage('s', call + '        flow.end("done")\n'), stage('t', call + '        flow.end("t-end")\n')),
+  ]) {
     const kept: Kept = new KeptPieces();
     read(original, kept);
     const both = read(copy, kept);

@@ -8,8 +8,13 @@ test('invalid_on_fail: a misspelt value (did you mean) in .md and .py; a rule wi
   assert.equal(expectIn(md.analysis, 'invalid_on_fail', md.spans['rules/cite.md'])[0].data?.suggestion, 'self-check');
   const py = analyzePackage(edit('rules/no-secrets.py', 'on_fail="deny"', 'on_fail="«dney»"'));
   assert.equal(expectIn(py.analysis, 'invalid_on_fail', py.spans['rules/no-secrets.py'])[0].data?.suggestion, 'deny');
-  const missing = analyzePackage({ 'rules/cite.md': PACKAGE['rules/cite.md'].replace('---\non_fail: self-check\n', '«---»\n') });
-  assert.match(expectIn(missing.analysis, 'invalid_on_fail', missing.spans['rules/cite.md'])[0].message, /no `on_fail`/);
+  const missing = analyzePackage({
+    'rules/cite.md': PACKAGE['rules/cite.md'].replace('---\non_fail: self-check\n', '«---»\n'),
+  });
+  assert.match(
+    expectIn(missing.analysis, 'invalid_on_fail', missing.spans['rules/cite.md'])[0].message,
+    /no `on_fail`/,
+  );
 });
 
 test('invalid_rule_decorator: a computed argument, no id, a function that does not take (state, ctx)', () => {
@@ -39,9 +44,12 @@ def «short»(state):
   assert.match(found[2].message, /takes \(state\)/);
 });
 
-test('duplicate_rule_id: a .py rule reusing an .md rule\'s id, at the second id', () => {
+test("duplicate_rule_id: a .py rule reusing an .md rule's id, at the second id", () => {
   const { analysis, spans } = analyzePackage(edit('rules/no-secrets.py', 'id="no-secrets"', 'id="«cite»"'));
-  assert.match(expectIn(analysis, 'duplicate_rule_id', spans['rules/no-secrets.py'])[0].message, /already used in rules\/cite\.md/);
+  assert.match(
+    expectIn(analysis, 'duplicate_rule_id', spans['rules/no-secrets.py'])[0].message,
+    /already used in rules\/cite\.md/,
+  );
 });
 
 test('unknown_rule: rule= names a rule that is not there; did you mean, with the ids listed', () => {
@@ -55,7 +63,10 @@ test('missing_script: tool="scripts/…" that is not in the package; host tools 
   const { analysis, spans } = analyzePackage(edit('flow.py', 'tool="scripts/route.py"', 'tool="«scripts/rout.py»"'));
   expectIn(analysis, 'missing_script', spans['flow.py']);
   const host = analyzePackage(edit('flow.py', 'tool="scripts/route.py"', 'tool="web_search"'));
-  assert.deepEqual(host.analysis.diagnostics.filter((item) => item.code === 'missing_script'), []);
+  assert.deepEqual(
+    host.analysis.diagnostics.filter((item) => item.code === 'missing_script'),
+    [],
+  );
 });
 
 test('tip_key_without_when and tip_too_long', () => {
@@ -63,18 +74,36 @@ test('tip_key_without_when and tip_too_long', () => {
     'references/guide.md': '---\n«priority»: 3\ntitle: Guide\n---\n# Guide\n',
     'references/budget-tips.md': PACKAGE['references/budget-tips.md'].replace('max_chars: 200', '«max_chars»: 10'),
   });
-  assert.match(expectIn(analysis, 'tip_key_without_when', spans['references/guide.md'])[0].message, /`priority` only matters on a tip/);
-  assert.match(expectIn(analysis, 'tip_too_long', spans['references/budget-tips.md'])[0].message, /26 characters, more than its `max_chars` of 10.*budget \(900\)/);
+  assert.match(
+    expectIn(analysis, 'tip_key_without_when', spans['references/guide.md'])[0].message,
+    /`priority` only matters on a tip/,
+  );
+  assert.match(
+    expectIn(analysis, 'tip_too_long', spans['references/budget-tips.md'])[0].message,
+    /26 characters, more than its `max_chars` of 10.*budget \(900\)/,
+  );
 });
 
 test('unused_rule_or_tip: a rule whose when never holds on the flow and that no node names', () => {
-  const { analysis, spans } = analyzePackage(edit('rules/cite.md', 'when: event=post_node and stage in [research, decide]', 'when: «event=post_node and stage=ask and node=write»'));
+  const { analysis, spans } = analyzePackage(
+    edit(
+      'rules/cite.md',
+      'when: event=post_node and stage in [research, decide]',
+      'when: «event=post_node and stage=ask and node=write»',
+    ),
+  );
   const found = analysis.diagnostics.filter((item) => item.code === 'unused_rule_or_tip');
   // cite is named by rule= on two nodes, so it is used even where its when holds nowhere.
   assert.deepEqual(found, []);
   const unnamed = analyzePackage({
-    ...edit('rules/cite.md', 'when: event=post_node and stage in [research, decide]', 'when: «event=post_node and stage=ask and node=write»'),
-    'flow.py': PACKAGE['flow.py'].replace(', rule="cite"', '').replace('rule=["cite", "no-secrets"]', 'rule="no-secrets"'),
+    ...edit(
+      'rules/cite.md',
+      'when: event=post_node and stage in [research, decide]',
+      'when: «event=post_node and stage=ask and node=write»',
+    ),
+    'flow.py': PACKAGE['flow.py']
+      .replace(', rule="cite"', '')
+      .replace('rule=["cite", "no-secrets"]', 'rule="no-secrets"'),
   });
   expectIn(unnamed.analysis, 'unused_rule_or_tip', unnamed.spans['rules/cite.md']);
   assert.equal(spans['rules/cite.md'].length, 1);
@@ -82,8 +111,11 @@ test('unused_rule_or_tip: a rule whose when never holds on the flow and that no 
 
 test('spec.md: an id that does not exist (did you mean) and a stage or rule it does not list', () => {
   const { analysis, spans } = analyzePackage({
-    'spec.md': '# trip\n\n## Stages\n- `ask` — where.\n- `«reserch»` — stops.\n\n## Rules\n- `cite` — sources.\n- `no-secrets` — none.\n',
-    'flow.py': PACKAGE['flow.py'].replace('with flow.stage("decide")', 'with flow.stage("«decide»")').replace('with flow.stage("research")', 'with flow.stage("«research»")'),
+    'spec.md':
+      '# trip\n\n## Stages\n- `ask` — where.\n- `«reserch»` — stops.\n\n## Rules\n- `cite` — sources.\n- `no-secrets` — none.\n',
+    'flow.py': PACKAGE['flow.py']
+      .replace('with flow.stage("decide")', 'with flow.stage("«decide»")')
+      .replace('with flow.stage("research")', 'with flow.stage("«research»")'),
   });
   assert.equal(expectIn(analysis, 'spec_unknown_id', spans['spec.md'])[0].data?.suggestion, 'research');
   expectIn(analysis, 'spec_unlisted_id', spans['flow.py']);
@@ -91,7 +123,9 @@ test('spec.md: an id that does not exist (did you mean) and a stage or rule it d
 
 test('invalid_skillplus_metadata: a version that is not "0.1", a budget that is not a whole number, a flow path outside the folder', () => {
   const { analysis, spans } = analyzePackage({
-    'SKILL.md': PACKAGE['SKILL.md'].replace('skillplus-version: "0.1"', 'skillplus-version: «0.2»').replace('skillplus-tip-budget: "900"', 'skillplus-tip-budget: «lots»\n  skillplus-flow: «../other/flow.py»'),
+    'SKILL.md': PACKAGE['SKILL.md']
+      .replace('skillplus-version: "0.1"', 'skillplus-version: «0.2»')
+      .replace('skillplus-tip-budget: "900"', 'skillplus-tip-budget: «lots»\n  skillplus-flow: «../other/flow.py»'),
   });
   const found = expectIn(analysis, 'invalid_skillplus_metadata', spans['SKILL.md']);
   assert.match(found[0].message, /"0\.1"/);
@@ -104,24 +138,39 @@ test('invalid_frontmatter in a tip and a rule: reported in that file; the rest o
     'references/budget-tips.md': '---\nwhen: [stage=research\n---\nBody.\n',
     'rules/cite.md': '---\non_fail: advise\nwhen: stage=ask: no\n---\nBody.\n',
   });
-  const files = analysis.diagnostics.filter((item) => item.code === 'invalid_frontmatter').map((item) => path.relative(PACKAGE_DIR, item.file));
+  const files = analysis.diagnostics
+    .filter((item) => item.code === 'invalid_frontmatter')
+    .map((item) => path.relative(PACKAGE_DIR, item.file));
   assert.deepEqual(files.sort(), ['references/budget-tips.md', 'rules/cite.md']);
   // The flow is still read and checked: a broken tip does not hide the flow's own problems.
-  const withFlowError = analyzePackage({ 'references/budget-tips.md': '---\nwhen: [stage=research\n---\n', ...edit('flow.py', 'into="destination"', 'into="destinaton"') });
+  const withFlowError = analyzePackage({
+    'references/budget-tips.md': '---\nwhen: [stage=research\n---\n',
+    ...edit('flow.py', 'into="destination"', 'into="destinaton"'),
+  });
   assert.ok(withFlowError.analysis.diagnostics.some((item) => item.code === 'unknown_state_path'));
 });
 
 test('bad files in rules/ and references/: binary and unreadable files are findings on that file, never read', () => {
-  const { analysis } = analyzePackage({ 'rules/blob.py': 'print(1)\u0000\u0001\u0002\u0000binary', 'references/image.md': '\u0000PNG\u0000\u0000' });
-  const binary = analysis.diagnostics.filter((item) => item.code === 'binary_file').map((item) => path.relative(PACKAGE_DIR, item.file));
+  const { analysis } = analyzePackage({
+    'rules/blob.py': 'print(1)\u0000\u0001\u0002\u0000binary',
+    'references/image.md': '\u0000PNG\u0000\u0000',
+  });
+  const binary = analysis.diagnostics
+    .filter((item) => item.code === 'binary_file')
+    .map((item) => path.relative(PACKAGE_DIR, item.file));
   assert.deepEqual(binary.sort(), ['references/image.md', 'rules/blob.py']);
   // Nothing else: the rest of the package reads as before.
-  assert.deepEqual(analysis.diagnostics.filter((item) => item.code !== 'binary_file'), []);
+  assert.deepEqual(
+    analysis.diagnostics.filter((item) => item.code !== 'binary_file'),
+    [],
+  );
 });
 
 test('a thousand tips are all read, typed and attached; one misspelt among them is found', () => {
   const tips: Record<string, string> = {};
-  for (let index = 0; index < 1000; index++) tips[`references/tip-${String(index).padStart(4, '0')}.md`] = `---\nwhen: stage=research and budget=${['low', 'mid', 'high'][index % 3]}\n---\nTip ${index}.\n`;
+  for (let index = 0; index < 1000; index++)
+    tips[`references/tip-${String(index).padStart(4, '0')}.md`] =
+      `---\nwhen: stage=research and budget=${['low', 'mid', 'high'][index % 3]}\n---\nTip ${index}.\n`;
   tips['references/tip-0500.md'] = '---\nwhen: stage=research and «budgte»=low\n---\nTip.\n';
   const { analysis, spans } = analyzePackage(tips);
   expectIn(analysis, 'unknown_predicate_path', spans['references/tip-0500.md']);

@@ -4,7 +4,13 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { AnalysisFileSystem, ListingCache, MemoryFileSystem, NodeFileSystem, OverlayFileSystem } from '../../../server/src/workspace/fileSystem';
+import {
+  AnalysisFileSystem,
+  ListingCache,
+  MemoryFileSystem,
+  NodeFileSystem,
+  OverlayFileSystem,
+} from '../../../server/src/workspace/fileSystem';
 import { readText } from '../../../server/src/workspace/readText';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sg-bounded-'));
@@ -17,7 +23,8 @@ execFileSync('mkfifo', [at('pipe.md')]);
 
 test('a bounded read on disk: the bytes up to the limit, the size past it, missing for anything but a regular file', () => {
   const disk = new NodeFileSystem();
-  const text = (read: ReturnType<NodeFileSystem['readWithin']>) => (read.kind === 'bytes' ? Buffer.from(read.bytes).toString('utf8') : read);
+  const text = (read: ReturnType<NodeFileSystem['readWithin']>) =>
+    read.kind === 'bytes' ? Buffer.from(read.bytes).toString('utf8') : read;
   assert.equal(text(disk.readWithin(at('ten.txt'), 10)), '0123456789');
   assert.deepEqual(disk.readWithin(at('ten.txt'), 9), { kind: 'too_large', size: 10 });
   assert.equal(text(disk.readWithin(at('empty.txt'), 10)), '');
@@ -38,9 +45,21 @@ test('a bounded read on disk: the bytes up to the limit, the size past it, missi
 test('every file system answers a bounded read as the disk does, and a snapshot reads a file once for both readers', () => {
   const files = { '/s/ten.txt': '0123456789', '/s/empty.txt': '' };
   const memory = new MemoryFileSystem(files);
-  const overlay = new OverlayFileSystem(new MemoryFileSystem({ '/s/ten.txt': 'stale' }), new Map([['/s/ten.txt', '0123456789']]));
-  for (const [label, fs] of [['memory', memory], ['overlay', overlay], ['listing cache', new ListingCache(memory)], ['snapshot', new AnalysisFileSystem(memory)]] as const) {
-    assert.equal(Buffer.from((fs.readWithin('/s/ten.txt', 10) as { bytes: Uint8Array }).bytes).toString('utf8'), '0123456789', label);
+  const overlay = new OverlayFileSystem(
+    new MemoryFileSystem({ '/s/ten.txt': 'stale' }),
+    new Map([['/s/ten.txt', '0123456789']]),
+  );
+  for (const [label, fs] of [
+    ['memory', memory],
+    ['overlay', overlay],
+    ['listing cache', new ListingCache(memory)],
+    ['snapshot', new AnalysisFileSystem(memory)],
+  ] as const) {
+    assert.equal(
+      Buffer.from((fs.readWithin('/s/ten.txt', 10) as { bytes: Uint8Array }).bytes).toString('utf8'),
+      '0123456789',
+      label,
+    );
     assert.deepEqual(fs.readWithin('/s/ten.txt', 9), { kind: 'too_large', size: 10 }, label);
     assert.deepEqual(fs.readWithin('/s/gone.txt', 9), { kind: 'missing' }, label);
   }

@@ -23,7 +23,10 @@ function somePosition(next: () => number, document: TextDocument): { line: numbe
   return { line, character: Math.floor(next() * (next() < 0.8 ? 12 : 200)) };
 }
 
-/** A random change to `document`: a range (now and then past the end of a line or of the text) replaced, or the whole text. */
+/**
+ * A random change to `document`: a range (now and then past the end of a line or of the text) replaced, or the whole
+ * text.
+ */
 function someChange(next: () => number, document: TextDocument) {
   if (next() < 0.03) return { text: randomText(next, Math.floor(next() * 2000)) };
   const start = somePosition(next, document);
@@ -41,7 +44,8 @@ test('after random changes, the server document holds what the reference library
     let text = randomText(next, seed % 4 === 0 ? 40_000 + Math.floor(next() * 40_000) : Math.floor(next() * 3000));
     let ours = EditorDocument.create('file:///SKILL.md', 'markdown', 1, text);
     for (let round = 0; round < 40; round++) {
-      // Several changes in one message, each made against the text the one before it left, and applied by the reference to that text read afresh: its own line table goes wrong once a change names a line past the end.
+      // Several changes in one message, each made against the text the one before it left, and applied by the reference
+      // to that text read afresh: its own line table goes wrong once a change names a line past the end.
       const batch = Array.from({ length: 1 + Math.floor(next() * 3) }, () => {
         const current = TextDocument.create('file:///SKILL.md', 'markdown', 1, text);
         const change = someChange(next, current);
@@ -59,7 +63,11 @@ test('after random changes, the server document holds what the reference library
       assert.equal(ours.lineCount, lines.lineCount, `${label}: line count`);
       for (let probe = 0; probe < 10; probe++) {
         const position = somePosition(next, lines);
-        assert.equal(ours.offsetAt(position), lines.offsetAt(position), `${label}: offsetAt(${JSON.stringify(position)})`);
+        assert.equal(
+          ours.offsetAt(position),
+          lines.offsetAt(position),
+          `${label}: offsetAt(${JSON.stringify(position)})`,
+        );
       }
     }
   }
@@ -69,37 +77,62 @@ test('after random changes, the server document holds what the reference library
 test('a keystroke in a long document leaves all but the pieces it touched as they were', () => {
   const text = '  - name: step\n    description: Run the script and pass the result on.\n'.repeat(6000);
   const document = EditorDocument.create('file:///SKILL.md', 'markdown', 1, text);
-  const edited = EditorDocument.update(document, [{ range: { start: { line: 6001, character: 20 }, end: { line: 6001, character: 20 } }, text: 'x' }], 2);
+  const edited = EditorDocument.update(
+    document,
+    [{ range: { start: { line: 6001, character: 20 }, end: { line: 6001, character: 20 } }, text: 'x' }],
+    2,
+  );
   const before = document.text.pieces;
   const after = edited.text.pieces;
   assert.ok(before.length > 10, `${before.length} pieces`);
-  assert.ok(after.filter((piece) => before.includes(piece)).length >= after.length - 3, 'untouched pieces are the same strings');
+  assert.ok(
+    after.filter((piece) => before.includes(piece)).length >= after.length - 3,
+    'untouched pieces are the same strings',
+  );
   // Line 6,001 is the 3,001st description line.
   const at = 3000 * (text.length / 6000) + '  - name: step\n'.length + 20;
   assert.equal(edited.getText(), `${text.slice(0, at)}x${text.slice(at)}`);
 });
 
-test('line breaks are read alike wherever they fall: a CRLF across the server\'s reading boundaries is one break', () => {
-  // The document reads a long text for line breaks 16 K units at a time; a CR and an LF on either side of a boundary must make one break.
+test("line breaks are read alike wherever they fall: a CRLF across the server's reading boundaries is one break", () => {
+  // The document reads a long text for line breaks 16 K units at a time; a CR and an LF on either side of a boundary
+  // must make one break.
   for (let length = 16 * 1024 - 3; length <= 16 * 1024 + 1; length++) {
     for (const breaks of ['\r\n', '\r', '\n', '\r\r\n', '\n\r']) {
       const text = `${'a'.repeat(length)}${breaks}b\r\nc`.repeat(3);
       const ours = EditorDocument.create('file:///SKILL.md', 'markdown', 1, text);
       const reference = TextDocument.create('file:///SKILL.md', 'markdown', 1, text);
       assert.equal(ours.lineCount, reference.lineCount, `${length} + ${JSON.stringify(breaks)}`);
-      for (let line = 0; line < reference.lineCount; line++) assert.equal(ours.offsetAt({ line, character: 0 }), reference.offsetAt({ line, character: 0 }), `${length} + ${JSON.stringify(breaks)}, line ${line}`);
+      for (let line = 0; line < reference.lineCount; line++)
+        assert.equal(
+          ours.offsetAt({ line, character: 0 }),
+          reference.offsetAt({ line, character: 0 }),
+          `${length} + ${JSON.stringify(breaks)}, line ${line}`,
+        );
     }
   }
 });
 
 test('a change whose positions are not whole numbers is read at the whole numbers below them, never as a broken text', () => {
   const text = 'first line\nsecond line\r\nthird\n';
-  const odd = EditorDocument.update(EditorDocument.create('file:///SKILL.md', 'markdown', 1, text), [{ range: { start: { line: 1.7, character: Number.NaN }, end: { line: 1, character: 6.9 } }, text: 'x' }], 2);
-  const whole = EditorDocument.update(EditorDocument.create('file:///SKILL.md', 'markdown', 1, text), [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 6 } }, text: 'x' }], 2);
+  const odd = EditorDocument.update(
+    EditorDocument.create('file:///SKILL.md', 'markdown', 1, text),
+    [{ range: { start: { line: 1.7, character: Number.NaN }, end: { line: 1, character: 6.9 } }, text: 'x' }],
+    2,
+  );
+  const whole = EditorDocument.update(
+    EditorDocument.create('file:///SKILL.md', 'markdown', 1, text),
+    [{ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 6 } }, text: 'x' }],
+    2,
+  );
   assert.equal(odd.getText(), 'first line\nx line\r\nthird\n');
   assert.equal(odd.getText(), whole.getText());
   assert.equal(odd.lineCount, 4);
   // Infinite positions are past every line.
-  const appended = EditorDocument.update(odd, [{ range: { start: { line: Infinity, character: 0 }, end: { line: Infinity, character: 0 } }, text: 'end' }], 3);
+  const appended = EditorDocument.update(
+    odd,
+    [{ range: { start: { line: Infinity, character: 0 }, end: { line: Infinity, character: 0 } }, text: 'end' }],
+    3,
+  );
   assert.equal(appended.getText(), 'first line\nx line\r\nthird\nend');
 });

@@ -38,18 +38,40 @@ test('an editor buffer reads as its UTF-8 bytes read: NUL probe by bytes, BOM, l
 });
 
 test('a file open in the editor (another file of the skill, its text unsaved) reads as its bytes on disk would, links followed as on disk', () => {
-  const texts = ['plain text\n', '\ufeffstate = 1\n', 'a\0b', 'lone \ud800 surrogate', '', 'x'.repeat(MAX_TEXT_BYTES + 1), `${'é'.repeat(MAX_TEXT_BYTES / 2 - 1)}ab`];
+  const texts = [
+    'plain text\n',
+    '\ufeffstate = 1\n',
+    'a\0b',
+    'lone \ud800 surrogate',
+    '',
+    'x'.repeat(MAX_TEXT_BYTES + 1),
+    `${'é'.repeat(MAX_TEXT_BYTES / 2 - 1)}ab`,
+  ];
   for (const text of texts) {
     const label = JSON.stringify(text.slice(0, 30));
     const saved = new MemoryFileSystem({ '/skill/state.py': new TextEncoder().encode(text) });
-    const unsaved = new OverlayFileSystem(new MemoryFileSystem({ '/skill/state.py': 'what the disk holds\n' }), new Map([['/skill/state.py', text]]));
+    const unsaved = new OverlayFileSystem(
+      new MemoryFileSystem({ '/skill/state.py': 'what the disk holds\n' }),
+      new Map([['/skill/state.py', text]]),
+    );
     // As the analysis reads it: through its snapshot of the overlay.
-    assert.deepEqual(readText(new AnalysisFileSystem(unsaved), '/skill/state.py'), readText(saved, '/skill/state.py'), label);
+    assert.deepEqual(
+      readText(new AnalysisFileSystem(unsaved), '/skill/state.py'),
+      readText(saved, '/skill/state.py'),
+      label,
+    );
     assert.deepEqual(unsaved.stat('/skill/state.py')?.size, saved.stat('/skill/state.py')?.size, label);
-    assert.deepEqual(unsaved.readFile('/skill/state.py'), saved.readFile('/skill/state.py'), `${label}: bytes for readers of bytes`);
+    assert.deepEqual(
+      unsaved.readFile('/skill/state.py'),
+      saved.readFile('/skill/state.py'),
+      `${label}: bytes for readers of bytes`,
+    );
   }
   // The largest text holds two-byte characters: 4 MB + 2 bytes, over the limit by its bytes though not by its length.
-  const big = new OverlayFileSystem(new MemoryFileSystem({}), new Map([['/skill/big.py', `${'é'.repeat(MAX_TEXT_BYTES / 2 - 1)}abc`]]));
+  const big = new OverlayFileSystem(
+    new MemoryFileSystem({}),
+    new Map([['/skill/big.py', `${'é'.repeat(MAX_TEXT_BYTES / 2 - 1)}abc`]]),
+  );
   assert.deepEqual(readText(big, '/skill/big.py'), { kind: 'too_large', size: MAX_TEXT_BYTES + 1 });
   // A link is followed as on disk, to the open text of its target; a file not open reads from the disk.
   const disk = new MemoryFileSystem({ '/skill/flow.py': 'on disk\n', '/skill/other.py': 'other\n' });

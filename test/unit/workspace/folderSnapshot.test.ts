@@ -14,7 +14,10 @@ import { writeAipSkill } from '../../../bench/lib/generate';
 
 const DIR = path.resolve('/skill');
 
-/** A snapshot that has listed the skill folder and `scripts/`, read one script, stat'ed a file absent from a folder not listed, and resolved a link. */
+/**
+ * A snapshot that has listed the skill folder and `scripts/`, read one script, stat'ed a file absent from a folder not
+ * listed, and resolved a link.
+ */
 function asked(memory: MemoryFileSystem): AnalysisFileSystem {
   const snapshot = new AnalysisFileSystem(memory, true);
   snapshot.readDirectory(DIR);
@@ -26,7 +29,11 @@ function asked(memory: MemoryFileSystem): AnalysisFileSystem {
 }
 
 function disk(): MemoryFileSystem {
-  const memory = new MemoryFileSystem({ [path.join(DIR, 'SKILL.md')]: '---\nname: skill\n---\n', [path.join(DIR, 'scripts', 'run.py')]: 'print(1)\n', [path.join(DIR, 'notes', 'a.md')]: '# A\n' });
+  const memory = new MemoryFileSystem({
+    [path.join(DIR, 'SKILL.md')]: '---\nname: skill\n---\n',
+    [path.join(DIR, 'scripts', 'run.py')]: 'print(1)\n',
+    [path.join(DIR, 'notes', 'a.md')]: '# A\n',
+  });
   memory.symlink(path.join(DIR, 'shared'), path.join(DIR, 'notes'));
   return memory;
 }
@@ -36,8 +43,11 @@ test('a snapshot matches the disk until one of its answers changes: a listing, a
   const changes: [string, (memory: MemoryFileSystem) => void][] = [
     ['a file created in a folder listed', (memory) => memory.write(path.join(DIR, 'scripts', 'new.py'), '')],
     ['a file deleted from a folder listed', (memory) => memory.delete(path.join(DIR, 'SKILL.md'))],
-    ['a file read rewritten, the same size', (memory) => memory.write(path.join(DIR, 'scripts', 'run.py'), 'print(2)\n')],
-    ['a path stat\'ed created', (memory) => memory.write(path.join(DIR, 'notes', 'b.md'), '# B\n')],
+    [
+      'a file read rewritten, the same size',
+      (memory) => memory.write(path.join(DIR, 'scripts', 'run.py'), 'print(2)\n'),
+    ],
+    ["a path stat'ed created", (memory) => memory.write(path.join(DIR, 'notes', 'b.md'), '# B\n')],
     ['a link pointed elsewhere', (memory) => memory.symlink(path.join(DIR, 'shared'), path.join(DIR, 'scripts'))],
   ];
   for (const [label, change] of changes) {
@@ -50,7 +60,7 @@ test('a snapshot matches the disk until one of its answers changes: a listing, a
   const memory = disk();
   const snapshot = asked(memory);
   memory.write(path.join(DIR, 'notes', 'a.md'), '# Another\n');
-  assert.equal(snapshot.matchesDisk(), true, 'a file neither listed, stat\'ed nor read');
+  assert.equal(snapshot.matchesDisk(), true, "a file neither listed, stat'ed nor read");
 });
 
 test('on the disk, a file read is compared by its modification time and size, not read again', () => {
@@ -82,7 +92,11 @@ type Findings = { code: string }[];
  * hands. `analyse` applies an edit (a replacement) if given and returns the
  * findings.
  */
-function withOpenProcedure(steps: number, prepare: (dir: string, root: string) => void, run: (open: { dir: string; root: string; analyse: (edit?: [string, string]) => Findings }) => void): void {
+function withOpenProcedure(
+  steps: number,
+  prepare: (dir: string, root: string) => void,
+  run: (open: { dir: string; root: string; analyse: (edit?: [string, string]) => Findings }) => void,
+): void {
   mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
   const root = mkdtempSync(path.join(tmpdir(), 'sg-folder-view-'));
   try {
@@ -90,7 +104,12 @@ function withOpenProcedure(steps: number, prepare: (dir: string, root: string) =
     prepare(skill.dir, root);
     const fs = new NodeFileSystem();
     const cache = new AnalysisCache(fs, new SkillCatalog(fs));
-    const document: OpenDocument & { text: string } = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
+    const document: OpenDocument & { text: string } = {
+      uri: `file://${skill.file}`,
+      file: skill.file,
+      version: 1,
+      text: skill.text,
+    };
     const analyse = (edit?: [string, string]) => {
       if (edit) {
         document.text = document.text.replace(edit[0], edit[1]);
@@ -110,23 +129,31 @@ const SPACE: [string, string] = ['pass the result on', 'pass the result  on'];
 const UNSPACE: [string, string] = ['pass the result  on', 'pass the result on'];
 
 test('an expired folder view that still matches the disk keeps its findings; once the disk changed they are worked out again', () => {
-  withOpenProcedure(40, (dir) => rmSync(path.join(dir, 'references', 'guide.md')), ({ dir, analyse }) => {
-    const missing = missingFiles(analyse());
-    assert.ok(missing.length >= 20, 'every mention of the deleted guide is missing');
+  withOpenProcedure(
+    40,
+    (dir) => rmSync(path.join(dir, 'references', 'guide.md')),
+    ({ dir, analyse }) => {
+      const missing = missingFiles(analyse());
+      assert.ok(missing.length >= 20, 'every mention of the deleted guide is missing');
 
-    waitPastFolderView();
-    // The view is asked again and still holds: the findings of the steps the edit left alone are the same objects, not made again.
-    const kept = missingFiles(analyse(SPACE));
-    assert.equal(kept.length, missing.length);
-    assert.ok(kept.filter((found) => missing.includes(found)).length >= missing.length - 1, 'findings kept with the view');
+      waitPastFolderView();
+      // The view is asked again and still holds: the findings of the steps the edit left alone are the same objects,
+      // not made again.
+      const kept = missingFiles(analyse(SPACE));
+      assert.equal(kept.length, missing.length);
+      assert.ok(
+        kept.filter((found) => missing.includes(found)).length >= missing.length - 1,
+        'findings kept with the view',
+      );
 
-    // The guide written back, with no file event: the next keystroke past the view's time sees it.
-    mkdirSync(path.join(dir, 'references'), { recursive: true });
-    writeFileSync(path.join(dir, 'references', 'guide.md'), '# Guide\n');
-    assert.equal(missingFiles(analyse(UNSPACE)).length, missing.length, "within the view's time, its answers stand");
-    waitPastFolderView();
-    assert.deepEqual(missingFiles(analyse(SPACE)), [], 'the view no longer matched the disk');
-  });
+      // The guide written back, with no file event: the next keystroke past the view's time sees it.
+      mkdirSync(path.join(dir, 'references'), { recursive: true });
+      writeFileSync(path.join(dir, 'references', 'guide.md'), '# Guide\n');
+      assert.equal(missingFiles(analyse(UNSPACE)).length, missing.length, "within the view's time, its answers stand");
+      waitPastFolderView();
+      assert.deepEqual(missingFiles(analyse(SPACE)), [], 'the view no longer matched the disk');
+    },
+  );
 });
 
 test('a link in the folder retargeted: the view is made anew', () => {
@@ -150,16 +177,26 @@ test('a link in the folder retargeted: the view is made anew', () => {
 });
 
 test('a folder view that keeps matching the disk is still made anew after a minute, so what it remembers does not pile up', () => {
-  withOpenProcedure(12, (dir) => rmSync(path.join(dir, 'references', 'guide.md')), ({ analyse }) => {
-    const first = missingFiles(analyse());
-    assert.ok(first.length > 0);
-    const last = first[first.length - 1];
-    // A keystroke every 2.1 s for just under a minute: the view is checked each time and kept.
-    for (let seconds = 2.1, round = 0; seconds < 60; seconds += 2.1, round++) {
+  withOpenProcedure(
+    12,
+    (dir) => rmSync(path.join(dir, 'references', 'guide.md')),
+    ({ analyse }) => {
+      const first = missingFiles(analyse());
+      assert.ok(first.length > 0);
+      const last = first[first.length - 1];
+      // A keystroke every 2.1 s for just under a minute: the view is checked each time and kept.
+      for (let seconds = 2.1, round = 0; seconds < 60; seconds += 2.1, round++) {
+        waitPastFolderView();
+        assert.ok(
+          missingFiles(analyse(round % 2 === 0 ? SPACE : UNSPACE)).includes(last),
+          `kept at ${seconds.toFixed(1)} s`,
+        );
+      }
       waitPastFolderView();
-      assert.ok(missingFiles(analyse(round % 2 === 0 ? SPACE : UNSPACE)).includes(last), `kept at ${seconds.toFixed(1)} s`);
-    }
-    waitPastFolderView();
-    assert.ok(!missingFiles(analyse(SPACE)).includes(last) && !missingFiles(analyse(UNSPACE)).includes(last), 'made anew past a minute');
-  });
+      assert.ok(
+        !missingFiles(analyse(SPACE)).includes(last) && !missingFiles(analyse(UNSPACE)).includes(last),
+        'made anew past a minute',
+      );
+    },
+  );
 });

@@ -28,16 +28,31 @@ test("a kept step's link findings are worked out again once the disk changes, no
     const fs = new NodeFileSystem();
     const catalog = new SkillCatalog(fs);
     const cache = new AnalysisCache(fs, catalog);
-    const document: OpenDocument & { text: string } = { uri: `file://${skill.file}`, file: skill.file, version: 1, text: skill.text };
+    const document: OpenDocument & { text: string } = {
+      uri: `file://${skill.file}`,
+      file: skill.file,
+      version: 1,
+      text: skill.text,
+    };
     const before = findings(cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics);
-    assert.ok(before.some((found) => found.startsWith('missing_script@')), 'the deleted script is missing');
-    assert.ok(before.filter((found) => found.startsWith('missing_file@')).length >= 40, 'every mention of the deleted guide is missing');
+    assert.ok(
+      before.some((found) => found.startsWith('missing_script@')),
+      'the deleted script is missing',
+    );
+    assert.ok(
+      before.filter((found) => found.startsWith('missing_file@')).length >= 40,
+      'every mention of the deleted guide is missing',
+    );
 
     // A space typed into the first step's description: every other step is kept, with its link objects.
     document.text = skill.text.replace('Read references/guide.md', 'Read  references/guide.md');
     document.version++;
     const edited = cache.view(document, skill.file, [document], 'agentskills').analysis;
-    assert.deepEqual(findings(edited.diagnostics), findings(analyzeSkill(fs, skill.file, { text: document.text, catalog }).diagnostics), 'kept findings moved with their steps');
+    assert.deepEqual(
+      findings(edited.diagnostics),
+      findings(analyzeSkill(fs, skill.file, { text: document.text, catalog }).diagnostics),
+      'kept findings moved with their steps',
+    );
 
     // The files come back; the editor reports it and the next analysis must see them, for kept steps too.
     writeFileSync(path.join(skill.dir, script), 'print(1)\n');

@@ -19,18 +19,30 @@ test('the line reader agrees with a YAML parse on every corpus skill', () => {
           continue;
         }
         const read = readCatalogSkill('SKILL.md', text);
-        const parsed = parseDocument(text.slice(4, text.indexOf('\n---', 4)), { version: '1.1', uniqueKeys: false }).toJS() as Record<string, unknown>;
+        const parsed = parseDocument(text.slice(4, text.indexOf('\n---', 4)), {
+          version: '1.1',
+          uniqueKeys: false,
+        }).toJS() as Record<string, unknown>;
         assert.equal(read?.name, parsed.name, folder);
         assert.equal(read?.kind, typeof parsed.kind === 'string' ? parsed.kind : undefined, folder);
         assert.equal(read?.entrypoint, typeof parsed.entrypoint === 'object' && parsed.entrypoint !== null, folder);
-        assert.equal(read?.description, typeof parsed.description === 'string' ? parsed.description : undefined, folder);
+        assert.equal(
+          read?.description,
+          typeof parsed.description === 'string' ? parsed.description : undefined,
+          folder,
+        );
       }
     }
   }
 });
 
 test('quoted, repeated and block values take the parser; no name or no frontmatter is no catalog entry', () => {
-  assert.deepEqual(readCatalogSkill('f', '---\nname: "a\\"b"\ndescription: >\n  folded\n---\n'), { name: 'a"b', file: 'f', entrypoint: false, description: 'folded\n' });
+  assert.deepEqual(readCatalogSkill('f', '---\nname: "a\\"b"\ndescription: >\n  folded\n---\n'), {
+    name: 'a"b',
+    file: 'f',
+    entrypoint: false,
+    description: 'folded\n',
+  });
   assert.equal(readCatalogSkill('f', '---\nname: one\nname: two\n---\n')?.name, 'two');
   assert.equal(readCatalogSkill('f', "---\nname: 'it''s'\n---\n")?.name, "it's");
   assert.equal(readCatalogSkill('f', '---\ndescription: x\n---\n'), undefined);

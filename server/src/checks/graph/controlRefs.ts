@@ -19,13 +19,27 @@ const VIA_WORDS: Record<ControlRef['via'], string> = {
 export function checkControlRefs(model: SkillModel, codeOf: RuleCode | ((ref: ControlRef) => RuleCode)): Diagnostic[] {
   const names = new Set(model.nodes.map((node) => node.id));
   const diagnostics: Diagnostic[] = [];
-  const owned = [...model.nodes.flatMap((node) => node.controlRefs.map((ref) => ({ ref, owner: node.id as string | undefined }))), ...(model.refs ?? []).map((ref) => ({ ref, owner: undefined }))];
+  const owned = [
+    ...model.nodes.flatMap((node) => node.controlRefs.map((ref) => ({ ref, owner: node.id as string | undefined }))),
+    ...(model.refs ?? []).map((ref) => ({ ref, owner: undefined })),
+  ];
   for (const { ref, owner } of owned) {
     if (names.has(ref.target)) continue;
     const code = typeof codeOf === 'string' ? codeOf : codeOf(ref);
-    const suggestion = closestName(ref.target, [...names].filter((name) => name !== owner));
+    const suggestion = closestName(
+      ref.target,
+      [...names].filter((name) => name !== owner),
+    );
     const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
-    diagnostics.push(diagnostic(code, model.file, ref.span, `${VIA_WORDS[ref.via]} names "${ref.target}", but no step has that name.${hint}`, suggestion ? { suggestion } : undefined));
+    diagnostics.push(
+      diagnostic(
+        code,
+        model.file,
+        ref.span,
+        `${VIA_WORDS[ref.via]} names "${ref.target}", but no step has that name.${hint}`,
+        suggestion ? { suggestion } : undefined,
+      ),
+    );
   }
   return diagnostics;
 }

@@ -20,10 +20,16 @@ export function checkCycles(model: SkillModel): Diagnostic[] {
     const closing = closingEdge(model.edges, cycle);
     const anchor = closing?.span ?? model.nodes.find((node) => node.id === cycle[0])!.nameSpan;
     diagnostics.push(
-      diagnostic('dependency_cycle', model.file, anchor, `These steps depend on each other in a cycle: ${[...cycle, cycle[0]].join(' → ')}. None of them can start; remove one dependency.`, {
-        cycle,
-        ...(closing?.span ? { from: closing.from, to: closing.to } : {}),
-      }),
+      diagnostic(
+        'dependency_cycle',
+        model.file,
+        anchor,
+        `These steps depend on each other in a cycle: ${[...cycle, cycle[0]].join(' → ')}. None of them can start; remove one dependency.`,
+        {
+          cycle,
+          ...(closing?.span ? { from: closing.from, to: closing.to } : {}),
+        },
+      ),
     );
   }
   return diagnostics;
@@ -56,8 +62,13 @@ function walkCycle(start: string, members: Set<string>, next: Map<string, string
 /** The written (not implicit) edge of the cycle, preferring the one that points back to the start. */
 function closingEdge(edges: GraphEdge[], cycle: string[]): GraphEdge | undefined {
   const pairs = cycle.map((from, i) => [from, cycle[(i + 1) % cycle.length]]);
-  const candidates = edges.filter((edge) => edge.kind === 'control' && edge.span && pairs.some(([from, to]) => edge.from === from && edge.to === to));
-  return candidates.find((edge) => edge.from === cycle[cycle.length - 1] && edge.to === cycle[0]) ?? candidates[candidates.length - 1];
+  const candidates = edges.filter(
+    (edge) => edge.kind === 'control' && edge.span && pairs.some(([from, to]) => edge.from === from && edge.to === to),
+  );
+  return (
+    candidates.find((edge) => edge.from === cycle[cycle.length - 1] && edge.to === cycle[0]) ??
+    candidates[candidates.length - 1]
+  );
 }
 
 function stronglyConnected(ids: string[], next: Map<string, string[]>): string[][] {

@@ -41,12 +41,26 @@ export function resolveDataFlow(model: SkillModel): DataFlow {
       }
       const ancestral = candidates.filter((port) => order.isAncestor(port.nodeId, node.id));
       const producer = ancestral[ancestral.length - 1] ?? candidates[0];
-      edges.push({ from: producer.nodeId, to: node.id, kind: 'data', label: input.name, span: input.nameSpan, consumer: input, producer });
+      edges.push({
+        from: producer.nodeId,
+        to: node.id,
+        kind: 'data',
+        label: input.name,
+        span: input.nameSpan,
+        consumer: input,
+        producer,
+      });
       if (ancestral.length === 0) {
         diagnostics.push(
-          diagnostic('producer_not_ancestor', model.file, input.nameSpan, `Input "${input.name}" is produced by step "${producer.nodeId}", which does not run before "${node.id}"; add "${producer.nodeId}" to \`depends_on\` or reorder the steps.`, {
-            producer: producer.nodeId,
-          }),
+          diagnostic(
+            'producer_not_ancestor',
+            model.file,
+            input.nameSpan,
+            `Input "${input.name}" is produced by step "${producer.nodeId}", which does not run before "${node.id}"; add "${producer.nodeId}" to \`depends_on\` or reorder the steps.`,
+            {
+              producer: producer.nodeId,
+            },
+          ),
         );
       }
       diagnostics.push(...typeFlow(model.file, producer, input));
@@ -57,16 +71,33 @@ export function resolveDataFlow(model: SkillModel): DataFlow {
 
 function typeFlow(file: string, producer: Port, consumer: Port): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  if (producer.type && consumer.type && isVocabularyType(producer.type) && isVocabularyType(consumer.type) && !typesCompatible(producer.type, consumer.type)) {
+  if (
+    producer.type &&
+    consumer.type &&
+    isVocabularyType(producer.type) &&
+    isVocabularyType(consumer.type) &&
+    !typesCompatible(producer.type, consumer.type)
+  ) {
     diagnostics.push(
-      diagnostic('type_mismatch', file, consumer.typeSpan ?? consumer.nameSpan, `Input "${consumer.name}" is declared as ${consumer.type}, but step "${producer.nodeId}" produces it as ${producer.type}.`, {
-        expected: producer.type,
-      }),
+      diagnostic(
+        'type_mismatch',
+        file,
+        consumer.typeSpan ?? consumer.nameSpan,
+        `Input "${consumer.name}" is declared as ${consumer.type}, but step "${producer.nodeId}" produces it as ${producer.type}.`,
+        {
+          expected: producer.type,
+        },
+      ),
     );
   }
   if (producer.nullable && !consumer.nullable) {
     diagnostics.push(
-      diagnostic('nullable_mismatch', file, consumer.nameSpan, `Step "${producer.nodeId}" may produce no "${consumer.name}" (nullable), but this input is not nullable: handle the missing value and mark it \`nullable: true\`.`),
+      diagnostic(
+        'nullable_mismatch',
+        file,
+        consumer.nameSpan,
+        `Step "${producer.nodeId}" may produce no "${consumer.name}" (nullable), but this input is not nullable: handle the missing value and mark it \`nullable: true\`.`,
+      ),
     );
   }
   return diagnostics;
@@ -79,12 +110,25 @@ function typeFlow(file: string, producer: Port, consumer: Port): Diagnostic[] {
 export function explainUnresolved(model: SkillModel, order: ControlOrder, unresolved: Port[]): Diagnostic[] {
   const byId = new Map(model.nodes.map((node) => [node.id, node]));
   return unresolved.map((input) => {
-    const upstreamOutputs = [...order.ancestorsOf(input.nodeId)].flatMap((id) => byId.get(id)?.outputs ?? []).map((port) => port.name);
+    const upstreamOutputs = [...order.ancestorsOf(input.nodeId)]
+      .flatMap((id) => byId.get(id)?.outputs ?? [])
+      .map((port) => port.name);
     const suggestion = closestName(input.name, upstreamOutputs);
     if (suggestion) {
-      return diagnostic('input_name_typo', model.file, input.nameSpan, `No step produces "${input.name}"; did you mean "${suggestion}", produced upstream?`, { suggestion });
+      return diagnostic(
+        'input_name_typo',
+        model.file,
+        input.nameSpan,
+        `No step produces "${input.name}"; did you mean "${suggestion}", produced upstream?`,
+        { suggestion },
+      );
     }
-    return diagnostic('external_input', model.file, input.nameSpan, `"${input.name}" is an external input: no step produces it, so the user or the environment must supply it.`);
+    return diagnostic(
+      'external_input',
+      model.file,
+      input.nameSpan,
+      `"${input.name}" is an external input: no step produces it, so the user or the environment must supply it.`,
+    );
   });
 }
 
@@ -97,7 +141,13 @@ export function checkTypes(model: SkillModel): Diagnostic[] {
       const suggestion = suggestType(port.type);
       const hint = suggestion ? ` Did you mean \`${suggestion}\`?` : '';
       diagnostics.push(
-        diagnostic('unknown_type', model.file, port.typeSpan ?? port.nameSpan, `\`${port.type}\` is not in the AIP type vocabulary (string, integer, float, boolean, object, list[*], list[<type>]).${hint}`, suggestion ? { suggestion } : undefined),
+        diagnostic(
+          'unknown_type',
+          model.file,
+          port.typeSpan ?? port.nameSpan,
+          `\`${port.type}\` is not in the AIP type vocabulary (string, integer, float, boolean, object, list[*], list[<type>]).${hint}`,
+          suggestion ? { suggestion } : undefined,
+        ),
       );
     }
   }

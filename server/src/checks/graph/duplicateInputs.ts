@@ -8,7 +8,14 @@ export function checkDuplicateInputs(model: SkillModel): Diagnostic[] {
     const seen = new Set<string>();
     for (const input of node.inputs) {
       if (seen.has(input.name)) {
-        diagnostics.push(diagnostic('duplicate_input_name', model.file, input.nameSpan, `Step "${node.id}" declares input "${input.name}" more than once.`));
+        diagnostics.push(
+          diagnostic(
+            'duplicate_input_name',
+            model.file,
+            input.nameSpan,
+            `Step "${node.id}" declares input "${input.name}" more than once.`,
+          ),
+        );
       }
       seen.add(input.name);
     }

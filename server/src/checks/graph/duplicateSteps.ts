@@ -13,7 +13,13 @@ export function checkDuplicateSteps(model: SkillModel): Diagnostic[] {
       return;
     }
     diagnostics.push(
-      diagnostic('duplicate_step_name', model.file, node.nameSpan, `Step name "${node.id}" is already used by step ${earlier + 1}; step names must be unique, or references to it are ambiguous.`, { name: node.id }),
+      diagnostic(
+        'duplicate_step_name',
+        model.file,
+        node.nameSpan,
+        `Step name "${node.id}" is already used by step ${earlier + 1}; step names must be unique, or references to it are ambiguous.`,
+        { name: node.id },
+      ),
     );
   });
   return diagnostics;

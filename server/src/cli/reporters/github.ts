@@ -1,7 +1,12 @@
 import type { Severity } from '../../checks/diagnostic';
 import type { CheckReport } from '../reportedDiagnostic';
 
-const COMMANDS: Record<Severity, string> = { error: 'error', warning: 'warning', information: 'notice', hint: 'notice' };
+const COMMANDS: Record<Severity, string> = {
+  error: 'error',
+  warning: 'warning',
+  information: 'notice',
+  hint: 'notice',
+};
 
 /** GitHub Actions escapes: `%`, CR and LF everywhere; also `:` and `,` inside properties. */
 function escapeData(text: string): string {

@@ -5,7 +5,12 @@ import type { Severity } from '../../checks/diagnostic';
 import { RULES, type RuleCode } from '../../checks/rules';
 import type { CheckReport } from '../reportedDiagnostic';
 
-const LEVELS: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
+const LEVELS: Record<Severity, 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  information: 'note',
+  hint: 'note',
+};
 
 export interface SarifOptions {
   version: string;

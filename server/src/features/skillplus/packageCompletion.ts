@@ -37,7 +37,13 @@ export function packageCompletion(view: DocumentView, offset: number): Completio
   const pkg = view.analysis.skillplus;
   if (!pkg) return [];
   const request = { view, pkg, offset };
-  const slot = view.file.endsWith('.py') ? pythonSlot(request) : view.file.endsWith('.md') ? markdownSlot(request) : view.file.endsWith('.yaml') || view.file.endsWith('.yml') ? yamlSlot(request) : undefined;
+  const slot = view.file.endsWith('.py')
+    ? pythonSlot(request)
+    : view.file.endsWith('.md')
+      ? markdownSlot(request)
+      : view.file.endsWith('.yaml') || view.file.endsWith('.yml')
+        ? yamlSlot(request)
+        : undefined;
   if (!slot) return [];
   switch (slot.kind) {
     case 'predicate':
@@ -52,22 +58,61 @@ export function packageCompletion(view: DocumentView, offset: number): Completio
       return pathItems(request, slot.prefix.slice(open + 1), () => true, true);
     }
     case 'rule':
-      return words(request, slot.prefix, pkg.rules.map((rule) => ({ label: rule.id, detail: `${rule.onFail?.value ?? '?'} · ${path.basename(rule.file)}`, kind: CompletionItemKind.Reference })));
+      return words(
+        request,
+        slot.prefix,
+        pkg.rules.map((rule) => ({
+          label: rule.id,
+          detail: `${rule.onFail?.value ?? '?'} · ${path.basename(rule.file)}`,
+          kind: CompletionItemKind.Reference,
+        })),
+      );
     case 'tool':
-      return words(request, slot.prefix, toolNames(request).map((label) => ({ label, kind: label.startsWith('scripts/') ? CompletionItemKind.File : CompletionItemKind.Function })));
+      return words(
+        request,
+        slot.prefix,
+        toolNames(request).map((label) => ({
+          label,
+          kind: label.startsWith('scripts/') ? CompletionItemKind.File : CompletionItemKind.Function,
+        })),
+      );
     case 'on_fail':
-      return words(request, slot.prefix, ON_FAIL.map((label) => ({ label, detail: SOFT_ON_FAIL.has(label) ? 'soft: its text is injected' : 'hard: a gate or a strong instruction', kind: CompletionItemKind.EnumMember })));
+      return words(
+        request,
+        slot.prefix,
+        ON_FAIL.map((label) => ({
+          label,
+          detail: SOFT_ON_FAIL.has(label) ? 'soft: its text is injected' : 'hard: a gate or a strong instruction',
+          kind: CompletionItemKind.EnumMember,
+        })),
+      );
     case 'keys':
-      return words(request, slot.prefix, slot.keys.map((label) => ({ label, kind: CompletionItemKind.Property, insertText: `${label}: ` })));
+      return words(
+        request,
+        slot.prefix,
+        slot.keys.map((label) => ({ label, kind: CompletionItemKind.Property, insertText: `${label}: ` })),
+      );
   }
 }
 
 /** Items replacing the word being typed (`prefix` is what the word has so far). */
-function words(request: Request, prefix: string, items: (Omit<CompletionItem, 'textEdit'> & { insertText?: string })[]): CompletionItem[] {
+function words(
+  request: Request,
+  prefix: string,
+  items: (Omit<CompletionItem, 'textEdit'> & { insertText?: string })[],
+): CompletionItem[] {
   const word = /[A-Za-z0-9_.:/@-]*$/.exec(prefix)![0];
-  const range = rangeOf(request.view, { start: request.offset - word.length, end: request.offset, file: request.view.file });
+  const range = rangeOf(request.view, {
+    start: request.offset - word.length,
+    end: request.offset,
+    file: request.view.file,
+  });
   // Kept in the order given (a Literal's values as declared, fields as in the class), not alphabetically.
-  return items.map(({ insertText, ...item }, index) => ({ sortText: String(index).padStart(4, '0'), ...item, textEdit: { range, newText: insertText ?? item.label } }));
+  return items.map(({ insertText, ...item }, index) => ({
+    sortText: String(index).padStart(4, '0'),
+    ...item,
+    textEdit: { range, newText: insertText ?? item.label },
+  }));
 }
 
 function fitsInto(kind: FlowNodeKind | undefined, type: StateType): boolean {
@@ -98,22 +143,44 @@ function modelAt(request: Request, base: string[], items: Map<string, StateType 
 }
 
 /** State paths (dotted into models) whose type fits; templates also offer the fan-out items in scope. */
-function pathItems(request: Request, prefix: string, fits: (type: StateType) => boolean, template: boolean): CompletionItem[] {
+function pathItems(
+  request: Request,
+  prefix: string,
+  fits: (type: StateType) => boolean,
+  template: boolean,
+): CompletionItem[] {
   const segments = prefix.split('.');
   const base = segments.slice(0, -1);
   const items = template ? templateItems(request) : new Map<string, StateType | undefined>();
   const model = modelAt(request, base, items);
   const found: (Omit<CompletionItem, 'textEdit'> & { insertText?: string })[] = (model?.fields ?? [])
     .filter((field) => fits(field.type))
-    .map((field) => ({ label: field.name, kind: CompletionItemKind.Field, detail: `${typeName(field.type)}${field.nullable ? ' | None' : ''}`, ...(field.input ? { documentation: 'input' } : {}) }));
-  if (base.length === 0) for (const [name, type] of items) found.push({ label: name, kind: CompletionItemKind.Variable, detail: `item${type ? `: ${typeName(type)}` : ''}` });
+    .map((field) => ({
+      label: field.name,
+      kind: CompletionItemKind.Field,
+      detail: `${typeName(field.type)}${field.nullable ? ' | None' : ''}`,
+      ...(field.input ? { documentation: 'input' } : {}),
+    }));
+  if (base.length === 0)
+    for (const [name, type] of items)
+      found.push({
+        label: name,
+        kind: CompletionItemKind.Variable,
+        detail: `item${type ? `: ${typeName(type)}` : ''}`,
+      });
   return words(request, segments[segments.length - 1], found);
 }
 
 /** The fan-out items in scope at the template under the cursor. */
 function templateItems(request: Request): Map<string, StateType | undefined> {
   const { pkg, offset, view } = request;
-  const node = pkg.flow?.nodes.find((candidate) => candidate.text && candidate.text.span.file === view.file && candidate.text.span.start <= offset && offset <= candidate.text.span.end);
+  const node = pkg.flow?.nodes.find(
+    (candidate) =>
+      candidate.text &&
+      candidate.text.span.file === view.file &&
+      candidate.text.span.start <= offset &&
+      offset <= candidate.text.span.end,
+  );
   return node && pkg.flow ? itemsInScope(pkg.flow, node, pkg.state) : new Map();
 }
 
@@ -124,7 +191,8 @@ function toolNames(request: Request): string[] {
     for (const entry of view.fs.readDirectory(path.join(pkg.dir, relative))) {
       if (scripts.length >= MAX_SCRIPTS) return;
       if (entry.kind === 'file') scripts.push(`${relative}/${entry.name}`);
-      else if (entry.kind === 'directory' && !entry.name.startsWith('.') && entry.name !== '__pycache__') walk(`${relative}/${entry.name}`);
+      else if (entry.kind === 'directory' && !entry.name.startsWith('.') && entry.name !== '__pycache__')
+        walk(`${relative}/${entry.name}`);
     }
   };
   walk('scripts');
@@ -136,12 +204,21 @@ function predicateItems(request: Request, cursor: PredicateCursor, owner: string
   const { pkg } = request;
   switch (cursor.kind) {
     case 'connective':
-      return words(request, '', ['and', 'or'].map((label) => ({ label, kind: CompletionItemKind.Keyword, insertText: `${label} ` })));
+      return words(
+        request,
+        '',
+        ['and', 'or'].map((label) => ({ label, kind: CompletionItemKind.Keyword, insertText: `${label} ` })),
+      );
     case 'operator': {
-      const type = cursor.path[0] in BUILTINS ? undefined : pkg.state ? resolveStatePath(pkg.state, cursor.path) : undefined;
-      const numeric = cursor.path[0] === 'round' || (type?.ok && (type.type.kind === 'int' || type.type.kind === 'float'));
+      const type =
+        cursor.path[0] in BUILTINS ? undefined : pkg.state ? resolveStatePath(pkg.state, cursor.path) : undefined;
+      const numeric =
+        cursor.path[0] === 'round' || (type?.ok && (type.type.kind === 'int' || type.type.kind === 'float'));
       const operators = ['=', '!=', 'in [', ...(numeric ? ['>=', '<=', '>', '<'] : [])];
-      return words(request, '', [...operators.map((label) => ({ label, kind: CompletionItemKind.Operator })), ...['and', 'or'].map((label) => ({ label, kind: CompletionItemKind.Keyword, insertText: `${label} ` }))]);
+      return words(request, '', [
+        ...operators.map((label) => ({ label, kind: CompletionItemKind.Operator })),
+        ...['and', 'or'].map((label) => ({ label, kind: CompletionItemKind.Keyword, insertText: `${label} ` })),
+      ]);
     }
     case 'value':
       return valueItems(request, cursor, owner);
@@ -152,15 +229,30 @@ function predicateItems(request: Request, cursor: PredicateCursor, owner: string
         for (const node of pkg.flow?.nodes ?? []) {
           if (node.kind !== 'fanout' || !node.over || !pkg.state) continue;
           const over = resolveStatePath(pkg.state, node.over.value.split('.'));
-          const model = over.ok && over.type.kind === 'list' && over.type.item.kind === 'model' ? pkg.state.models.get(over.type.item.name) : undefined;
-          for (const field of model?.fields ?? []) fields.set(field.name, `${typeName(field.type)} (item of ${node.id})`);
+          const model =
+            over.ok && over.type.kind === 'list' && over.type.item.kind === 'model'
+              ? pkg.state.models.get(over.type.item.name)
+              : undefined;
+          for (const field of model?.fields ?? [])
+            fields.set(field.name, `${typeName(field.type)} (item of ${node.id})`);
         }
-        return words(request, cursor.partial, [...fields].map(([label, detail]) => ({ label, detail, kind: CompletionItemKind.Field })));
+        return words(
+          request,
+          cursor.partial,
+          [...fields].map(([label, detail]) => ({ label, detail, kind: CompletionItemKind.Field })),
+        );
       }
       const model = modelAt(request, cursor.base, new Map());
-      const found: (Omit<CompletionItem, 'textEdit'> & { insertText?: string })[] = (model?.fields ?? []).map((field) => ({ label: field.name, kind: CompletionItemKind.Field, detail: `${typeName(field.type)}${field.nullable ? ' | None' : ''}` }));
+      const found: (Omit<CompletionItem, 'textEdit'> & { insertText?: string })[] = (model?.fields ?? []).map(
+        (field) => ({
+          label: field.name,
+          kind: CompletionItemKind.Field,
+          detail: `${typeName(field.type)}${field.nullable ? ' | None' : ''}`,
+        }),
+      );
       if (cursor.base.length === 0) {
-        for (const [label, detail] of Object.entries(BUILTINS)) found.push({ label, detail, kind: CompletionItemKind.Keyword, sortText: `~${label}` });
+        for (const [label, detail] of Object.entries(BUILTINS))
+          found.push({ label, detail, kind: CompletionItemKind.Keyword, sortText: `~${label}` });
         found.push({ label: 'not', kind: CompletionItemKind.Keyword, insertText: 'not ', sortText: '~~not' });
       }
       return words(request, cursor.partial, found);
@@ -172,15 +264,24 @@ function valueItems(request: Request, cursor: PredicateCursor & { kind: 'value' 
   const { pkg } = request;
   const [first] = cursor.path;
   let values: { label: string; detail?: string }[] = [];
-  if (first === 'stage') values = pkg.flow?.stages.map((stage) => ({ label: stage.id, ...(stage.goal ? { detail: stage.goal.value } : {}) })) ?? [];
-  else if (first === 'node') values = pkg.flow?.nodes.map((node) => ({ label: node.id, detail: `${node.kind}${node.stage ? ` in ${node.stage}` : ''}` })) ?? [];
-  else if (first === 'event') values = EVENTS.filter((event) => owner === 'hard-rule' || SOFT_EVENTS.has(event)).map((label) => ({ label }));
+  if (first === 'stage')
+    values =
+      pkg.flow?.stages.map((stage) => ({ label: stage.id, ...(stage.goal ? { detail: stage.goal.value } : {}) })) ?? [];
+  else if (first === 'node')
+    values =
+      pkg.flow?.nodes.map((node) => ({
+        label: node.id,
+        detail: `${node.kind}${node.stage ? ` in ${node.stage}` : ''}`,
+      })) ?? [];
+  else if (first === 'event')
+    values = EVENTS.filter((event) => owner === 'hard-rule' || SOFT_EVENTS.has(event)).map((label) => ({ label }));
   else if (first === 'tool') values = toolNames(request).map((label) => ({ label }));
   else if (!(first in BUILTINS) && pkg.state) {
     const resolved = resolveStatePath(pkg.state, cursor.path);
     if (resolved.ok) {
       const type = resolved.type.kind === 'list' ? resolved.type.item : resolved.type;
-      if (type.kind === 'literal') values = type.values.map((value) => ({ label: String(value), detail: typeName(resolved.type) }));
+      if (type.kind === 'literal')
+        values = type.values.map((value) => ({ label: String(value), detail: typeName(resolved.type) }));
       if (type.kind === 'bool') values = [{ label: 'true' }, { label: 'false' }];
       if (resolved.nullable) values.push({ label: 'null' });
     }
@@ -189,7 +290,16 @@ function valueItems(request: Request, cursor: PredicateCursor & { kind: 'value' 
   return words(
     request,
     cursor.partial,
-    values.map((value) => ({ ...value, kind: CompletionItemKind.EnumMember, insertText: cursor.quote || BAREWORD.test(value.label) && !RESERVED_WORDS.has(value.label) || ['true', 'false', 'null'].includes(value.label) ? value.label : JSON.stringify(value.label) })),
+    values.map((value) => ({
+      ...value,
+      kind: CompletionItemKind.EnumMember,
+      insertText:
+        cursor.quote ||
+        (BAREWORD.test(value.label) && !RESERVED_WORDS.has(value.label)) ||
+        ['true', 'false', 'null'].includes(value.label)
+          ? value.label
+          : JSON.stringify(value.label),
+    })),
   );
 }
 
@@ -210,17 +320,34 @@ function stringAt(py: PythonSyntax, offset: number): { node: SyntaxNode; prefix:
 }
 
 /** The keyword an argument is passed as (`into=`), and the call or decorator it belongs to. */
-function argumentOf(py: PythonSyntax, value: SyntaxNode): { keyword?: string; position: number; callee?: string } | undefined {
+function argumentOf(
+  py: PythonSyntax,
+  value: SyntaxNode,
+): { keyword?: string; position: number; callee?: string } | undefined {
   let argument = value;
   if (argument.parent?.name === 'ArrayExpression') argument = argument.parent;
   const list = argument.parent;
   if (list?.name !== 'ArgList') return undefined;
   const children = childrenOf(list);
   const index = children.findIndex((child) => child.from === argument.from);
-  const keyword = children[index - 1]?.name === 'AssignOp' && children[index - 2]?.name === 'VariableName' ? textOf(py, children[index - 2]) : undefined;
-  const position = children.slice(0, index).filter((child) => child.name !== 'AssignOp' && !(child.name === 'VariableName' && children[children.indexOf(child) + 1]?.name === 'AssignOp')).length;
+  const keyword =
+    children[index - 1]?.name === 'AssignOp' && children[index - 2]?.name === 'VariableName'
+      ? textOf(py, children[index - 2])
+      : undefined;
+  const position = children
+    .slice(0, index)
+    .filter(
+      (child) =>
+        child.name !== 'AssignOp' &&
+        !(child.name === 'VariableName' && children[children.indexOf(child) + 1]?.name === 'AssignOp'),
+    ).length;
   const owner = list.parent;
-  const callee = owner?.name === 'CallExpression' ? dottedName(py, owner.firstChild) : owner?.name === 'Decorator' ? `@${textOf(py, owner.getChild('VariableName') ?? owner)}` : undefined;
+  const callee =
+    owner?.name === 'CallExpression'
+      ? dottedName(py, owner.firstChild)
+      : owner?.name === 'Decorator'
+        ? `@${textOf(py, owner.getChild('VariableName') ?? owner)}`
+        : undefined;
   return { ...(keyword ? { keyword } : {}), position, ...(callee ? { callee } : {}) };
 }
 
@@ -250,9 +377,13 @@ function pythonSlot(request: Request): Slot | undefined {
     case 'on_fail':
       return argument.callee === '@rule' ? { kind: 'on_fail', prefix: string.prefix } : undefined;
     case undefined:
-      return argument.position === 1 && (kind === 'agent' || kind === 'ask' || kind === 'confirm') ? { kind: 'template', prefix: string.prefix } : undefined;
+      return argument.position === 1 && (kind === 'agent' || kind === 'ask' || kind === 'confirm')
+        ? { kind: 'template', prefix: string.prefix }
+        : undefined;
     default:
-      return argument.keyword === 'instruction' || argument.keyword === 'question' || argument.keyword === 'prompt' ? { kind: 'template', prefix: string.prefix } : undefined;
+      return argument.keyword === 'instruction' || argument.keyword === 'question' || argument.keyword === 'prompt'
+        ? { kind: 'template', prefix: string.prefix }
+        : undefined;
   }
 }
 
@@ -273,7 +404,11 @@ function keyLines(lines: string[]): KeyLine[] {
 function lineBefore(text: string, offset: number): { line: string; above: KeyLine[]; below: KeyLine[] } {
   const start = text.lastIndexOf('\n', offset - 1) + 1;
   const end = text.indexOf('\n', offset);
-  return { line: text.slice(start, offset), above: keyLines(text.slice(0, start).split('\n').reverse()), below: end === -1 ? [] : keyLines(text.slice(end + 1).split('\n')) };
+  return {
+    line: text.slice(start, offset),
+    above: keyLines(text.slice(0, start).split('\n').reverse()),
+    below: end === -1 ? [] : keyLines(text.slice(end + 1).split('\n')),
+  };
 }
 
 /** The value of a one-line YAML scalar before the cursor, without an opening quote. */
@@ -283,7 +418,10 @@ function scalarPrefix(value: string): string {
 
 /** The entry of a flow sequence (`[a, b|`) being typed, or the whole value. */
 function entryPrefix(value: string): string {
-  return value.slice(Math.max(value.lastIndexOf('['), value.lastIndexOf(',')) + 1).trimStart().replace(/^["']/, '');
+  return value
+    .slice(Math.max(value.lastIndexOf('['), value.lastIndexOf(',')) + 1)
+    .trimStart()
+    .replace(/^["']/, '');
 }
 
 function markdownSlot(request: Request): Slot | undefined {
@@ -308,14 +446,21 @@ function markdownSlot(request: Request): Slot | undefined {
   if (item && above[0]?.key === 'when') return { kind: 'predicate', prefix: scalarPrefix(item[1]), owner };
   if (/^[A-Za-z_]*$/.test(line)) {
     const present = new Set(above.map((entry) => entry.key));
-    return { kind: 'keys', prefix: line, keys: (inReferences ? TIP_KEYS : RULE_KEYS).filter((key) => !present.has(key)) };
+    return {
+      kind: 'keys',
+      prefix: line,
+      keys: (inReferences ? TIP_KEYS : RULE_KEYS).filter((key) => !present.has(key)),
+    };
   }
   return undefined;
 }
 
 const NODE_KEYS = new Set<string>(FLOW_NODE_KINDS);
 
-/** The mapping a line at `indent` belongs to: its keys (above and below the line) and the key of the list item that opens it. */
+/**
+ * The mapping a line at `indent` belongs to: its keys (above and below the line) and the key of the list item that
+ * opens it.
+ */
 function mappingOf(above: KeyLine[], below: KeyLine[], indent: number): { head?: string; keys: Set<string> } {
   const keys = new Set<string>();
   for (const entry of below) {
@@ -348,22 +493,32 @@ function yamlSlot(request: Request): Slot | undefined {
     if (key === 'on') return { kind: 'path', prefix: scalarPrefix(value), want: 'any' };
     if (key === 'over') return { kind: 'path', prefix: scalarPrefix(value), want: 'list' };
     if (key === 'rule' || key === 'tool') return { kind: key, prefix: entryPrefix(value) };
-    if (key === 'instruction' || key === 'question' || key === 'prompt') return { kind: 'template', prefix: scalarPrefix(value) };
+    if (key === 'instruction' || key === 'question' || key === 'prompt')
+      return { kind: 'template', prefix: scalarPrefix(value) };
     return undefined;
   }
   const item = /^\s*-\s+(.*)$/.exec(line);
   if (item && parent && ['rule', 'tool', 'until'].includes(parent.key)) {
-    return parent.key === 'until' ? { kind: 'predicate', prefix: scalarPrefix(item[1]), owner: 'until' } : { kind: parent.key as 'rule' | 'tool', prefix: item[1] };
+    return parent.key === 'until'
+      ? { kind: 'predicate', prefix: scalarPrefix(item[1]), owner: 'until' }
+      : { kind: parent.key as 'rule' | 'tool', prefix: item[1] };
   }
   const key = /^\s*(?:-\s+)?([A-Za-z_]*)$/.exec(line);
   if (!key) return undefined;
   // A new item in a `nodes:` list: one kind key, whose value is the node's id.
-  if (opening && (parent?.key === 'nodes' || parent?.key === 'otherwise')) return { kind: 'keys', prefix: key[1], keys: FLOW_NODE_KINDS };
+  if (opening && (parent?.key === 'nodes' || parent?.key === 'otherwise'))
+    return { kind: 'keys', prefix: key[1], keys: FLOW_NODE_KINDS };
   if (opening && parent?.key === 'stages') return { kind: 'keys', prefix: key[1], keys: ['id', 'goal', 'nodes'] };
   if (kind) {
-    const container = kind === 'loop' || kind === 'fanout' ? ['nodes'] : kind === 'branch' ? ['cases', 'otherwise'] : [];
-    return { kind: 'keys', prefix: key[1], keys: [...FLOW_ARGUMENTS[kind], ...container].filter((name) => !mapping.keys.has(name)) };
+    const container =
+      kind === 'loop' || kind === 'fanout' ? ['nodes'] : kind === 'branch' ? ['cases', 'otherwise'] : [];
+    return {
+      kind: 'keys',
+      prefix: key[1],
+      keys: [...FLOW_ARGUMENTS[kind], ...container].filter((name) => !mapping.keys.has(name)),
+    };
   }
-  if (mapping.head === 'id') return { kind: 'keys', prefix: key[1], keys: ['goal', 'nodes'].filter((name) => !mapping.keys.has(name)) };
+  if (mapping.head === 'id')
+    return { kind: 'keys', prefix: key[1], keys: ['goal', 'nodes'].filter((name) => !mapping.keys.has(name)) };
   return undefined;
 }

@@ -47,7 +47,16 @@ function describe(pkg: SkillPlusPackage, occurrence: Occurrence, all: Occurrence
       const stage = pkg.flow?.stages.find((item) => item.id === symbol.id);
       if (!stage) return `No stage has the id ${code(symbol.id)}.`;
       const nodes = pkg.flow!.nodes.filter((node) => node.stage === stage.id);
-      return [`**stage** ${code(stage.id)}${stage.goal ? ` — ${stage.goal.value}` : ''}`, `Nodes: ${nodes.map((node) => code(node.id)).join(', ') || 'none'}`, applying(pkg, nodes.map((node) => node.id))].filter(Boolean).join('\n\n');
+      return [
+        `**stage** ${code(stage.id)}${stage.goal ? ` — ${stage.goal.value}` : ''}`,
+        `Nodes: ${nodes.map((node) => code(node.id)).join(', ') || 'none'}`,
+        applying(
+          pkg,
+          nodes.map((node) => node.id),
+        ),
+      ]
+        .filter(Boolean)
+        .join('\n\n');
     }
     case 'node': {
       const node = pkg.flow?.nodes.find((item) => item.id === symbol.id);
@@ -55,7 +64,9 @@ function describe(pkg: SkillPlusPackage, occurrence: Occurrence, all: Occurrence
     }
     case 'rule': {
       const rule = pkg.rules.find((item) => item.id === symbol.id);
-      return rule ? ruleHover(pkg, rule) : `No rule has the id ${code(symbol.id)} (rules: ${pkg.rules.map((item) => code(item.id)).join(', ') || 'none'}).`;
+      return rule
+        ? ruleHover(pkg, rule)
+        : `No rule has the id ${code(symbol.id)} (rules: ${pkg.rules.map((item) => code(item.id)).join(', ') || 'none'}).`;
     }
     case 'tip': {
       const tip = pkg.tips.find((item) => item.id === symbol.id);
@@ -66,7 +77,10 @@ function describe(pkg: SkillPlusPackage, occurrence: Occurrence, all: Occurrence
     case 'event':
       return EVENT_WORDS[symbol.id] ? `**event** ${code(symbol.id)}: ${EVENT_WORDS[symbol.id]}` : undefined;
     case 'script':
-      return `**script** ${code(symbol.path)}: callable at every node; ${same.filter((item) => item.role === 'reference').map((item) => item.holder).join(', ')} spotlight${same.length === 1 ? 's' : ''} it.`;
+      return `**script** ${code(symbol.path)}: callable at every node; ${same
+        .filter((item) => item.role === 'reference')
+        .map((item) => item.holder)
+        .join(', ')} spotlight${same.length === 1 ? 's' : ''} it.`;
     case 'item': {
       const fanout = pkg.flow?.nodes.find((item) => item.id === symbol.fanout);
       return `**item** ${code(symbol.name)} of the fan-out ${code(symbol.fanout)}: one element of ${code(fanout?.over?.value ?? '?')} per run${fanout?.into ? `, each run adding one to ${code(fanout.into.value)}` : ''}. In predicates it is the built-in \`item\`.`;
@@ -75,7 +89,9 @@ function describe(pkg: SkillPlusPackage, occurrence: Occurrence, all: Occurrence
 }
 
 function fieldHover(field: StateField, same: Occurrence[]): string {
-  const holders = (role: Occurrence['role']) => [...new Set(same.filter((item) => item.role === role).map((item) => item.holder))];
+  const holders = (role: Occurrence['role']) => [
+    ...new Set(same.filter((item) => item.role === role).map((item) => item.holder)),
+  ];
   const writers = holders('write');
   const readers = holders('read');
   const tests = holders('predicate');
@@ -86,16 +102,28 @@ function fieldHover(field: StateField, same: Occurrence[]): string {
     `Written by: ${writers.join(', ') || (field.input ? 'the caller' : '*no node*')}`,
     readers.length > 0 ? `Read by: ${readers.join(', ')}` : '',
     tests.length > 0 ? `Tested by: ${tests.join(', ')}` : '',
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /** Tips and rules that can fire at the given nodes. */
 function applying(pkg: SkillPlusPackage, nodes: string[]): string {
   const here = pkg.attachments.filter((item) => item.nodes.some((node) => nodes.includes(node)));
   const tips = here.filter((item) => item.kind === 'tip').map((item) => code(item.id));
-  const rules = here.filter((item) => item.kind === 'rule').map((item) => `${code(item.id)}${item.soft ? '' : ' (hard)'}`);
-  const named = pkg.flow?.nodes.filter((node) => nodes.includes(node.id)).flatMap((node) => node.rules.map((rule) => code(rule.value))) ?? [];
-  return [tips.length > 0 ? `Tips that can fire here: ${tips.join(', ')}` : '', rules.length + named.length > 0 ? `Rules here: ${[...new Set([...rules, ...named])].join(', ')}` : ''].filter(Boolean).join('\n\n');
+  const rules = here
+    .filter((item) => item.kind === 'rule')
+    .map((item) => `${code(item.id)}${item.soft ? '' : ' (hard)'}`);
+  const named =
+    pkg.flow?.nodes
+      .filter((node) => nodes.includes(node.id))
+      .flatMap((node) => node.rules.map((rule) => code(rule.value))) ?? [];
+  return [
+    tips.length > 0 ? `Tips that can fire here: ${tips.join(', ')}` : '',
+    rules.length + named.length > 0 ? `Rules here: ${[...new Set([...rules, ...named])].join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 function nodeHover(pkg: SkillPlusPackage, node: FlowNode): string {
@@ -127,24 +155,38 @@ function firesAt(pkg: SkillPlusPackage, kind: 'tip' | 'rule', id: string): strin
 
 function ruleHover(pkg: SkillPlusPackage, rule: Rule): string {
   const soft = !!rule.onFail && SOFT_ON_FAIL.has(rule.onFail.value);
-  const named = pkg.flow?.nodes.filter((node) => node.rules.some((item) => item.value === rule.id)).map((node) => code(node.id)) ?? [];
+  const named =
+    pkg.flow?.nodes.filter((node) => node.rules.some((item) => item.value === rule.id)).map((node) => code(node.id)) ??
+    [];
   return [
     `**rule** ${code(rule.id)} (${path.basename(rule.file)}) — on_fail ${code(rule.onFail?.value ?? '?')}: ${soft ? 'soft, its text is injected' : rule.source === 'py' ? 'hard, a gate at the tool seam' : 'hard, a strong instruction'}`,
     rule.message ? `> ${rule.message}` : '',
     `When: ${whenText(rule.when)}`,
     firesAt(pkg, 'rule', rule.id),
     named.length > 0 ? `Named by \`rule=\` at: ${named.join(', ')}` : '',
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 function tipHover(pkg: SkillPlusPackage, tip: Tip): string {
-  return [`**tip** ${code(tip.id)} — priority ${tip.priority}, ${tip.once ? 'injected once' : 'injected every turn its `when` holds'}, ${[...tip.body.trim()].length} characters of the ${pkg.tipBudget}-character tip budget`, `When: ${whenText(tip.when)}`, firesAt(pkg, 'tip', tip.id)].join('\n\n');
+  return [
+    `**tip** ${code(tip.id)} — priority ${tip.priority}, ${tip.once ? 'injected once' : 'injected every turn its `when` holds'}, ${[...tip.body.trim()].length} characters of the ${pkg.tipBudget}-character tip budget`,
+    `When: ${whenText(tip.when)}`,
+    firesAt(pkg, 'tip', tip.id),
+  ].join('\n\n');
 }
 
 /** The tip or rule whose file holds `offset` in its opening (frontmatter or decorator). */
 function ownerAt(pkg: SkillPlusPackage, file: string, offset: number): string | undefined {
   const tip = pkg.tips.find((item) => item.file === file);
   if (tip) return tip.frontmatter.yaml && offset < tip.frontmatter.bodySpan.start ? tipHover(pkg, tip) : undefined;
-  const rule = pkg.rules.find((item) => item.file === file && (item.source === 'md' ? !!item.frontmatter && offset < item.frontmatter.bodySpan.start : !!item.function && contains({ start: item.idSpan.start, end: item.function.span.end }, offset)));
+  const rule = pkg.rules.find(
+    (item) =>
+      item.file === file &&
+      (item.source === 'md'
+        ? !!item.frontmatter && offset < item.frontmatter.bodySpan.start
+        : !!item.function && contains({ start: item.idSpan.start, end: item.function.span.end }, offset)),
+  );
   return rule ? ruleHover(pkg, rule) : undefined;
 }

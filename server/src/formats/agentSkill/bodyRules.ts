@@ -18,7 +18,12 @@ export function checkBody(context: FormatContext): Diagnostic[] {
   const lines = lineBreaksIn(syntax.source, syntax.body.start, syntax.body.end).length + 1;
   if (lines > MAX_BODY_LINES) {
     diagnostics.push(
-      diagnostic('body_too_long', file, context.frontmatterAnchor, `The body is ${lines} lines; keep SKILL.md under ${MAX_BODY_LINES} lines and move detail into \`references/\`, which agents load only when needed.`),
+      diagnostic(
+        'body_too_long',
+        file,
+        context.frontmatterAnchor,
+        `The body is ${lines} lines; keep SKILL.md under ${MAX_BODY_LINES} lines and move detail into \`references/\`, which agents load only when needed.`,
+      ),
     );
   }
   const regions = regionsOutside(syntax.body, syntax.fences);

@@ -31,23 +31,40 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
     rootRequiredCode: 'missing_required_frontmatter',
     rootName: 'the frontmatter',
   })
-    .filter((found) => profile.nameRequired || !(found.code === 'missing_required_frontmatter' && found.message.includes('`name`')))
-    .map((found) => (found.code === 'invalid_name' && profile.id === 'opensquilla' && typeof value.name === 'string' && value.name !== '' ? { ...found, severity: 'warning' as const } : found));
+    .filter(
+      (found) =>
+        profile.nameRequired || !(found.code === 'missing_required_frontmatter' && found.message.includes('`name`')),
+    )
+    .map((found) =>
+      found.code === 'invalid_name' &&
+      profile.id === 'opensquilla' &&
+      typeof value.name === 'string' &&
+      value.name !== ''
+        ? { ...found, severity: 'warning' as const }
+        : found,
+    );
   diagnostics.push(...view.diagnostics);
 
   const folder = path.basename(context.dir);
   if (typeof value.name === 'string' && value.name !== folder) {
     diagnostics.push(
-      diagnostic('name_mismatch', file, valueSpan(yaml, 'name') ?? keySpan(yaml, 'name', context.anchor), `\`name\` is "${value.name}" but the skill folder is "${folder}"; they must be equal.`, {
-        expected: folder,
-      }),
+      diagnostic(
+        'name_mismatch',
+        file,
+        valueSpan(yaml, 'name') ?? keySpan(yaml, 'name', context.anchor),
+        `\`name\` is "${value.name}" but the skill folder is "${folder}"; they must be equal.`,
+        {
+          expected: folder,
+        },
+      ),
     );
   }
   diagnostics.push(...unknownKeys(context), ...profileRules(context));
   return diagnostics;
 }
 
-const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The value the schema sees, read as the reference validator reads it: a
@@ -57,12 +74,23 @@ const isMap = (value: unknown): value is Record<string, unknown> => typeof value
  * error. AIP 0.3's nested `metadata.aip` map and a consumer's own nested
  * metadata (OpenSquilla) are not the schema's to judge.
  */
-function schemaView({ value, format, file, yaml, profile }: FrontmatterContext): { value: Record<string, unknown>; diagnostics: Diagnostic[] } {
+function schemaView({ value, format, file, yaml, profile }: FrontmatterContext): {
+  value: Record<string, unknown>;
+  diagnostics: Diagnostic[];
+} {
   const diagnostics: Diagnostic[] = [];
   const view: Record<string, unknown> = { ...value };
   const portable = (path: string[], what: string) => {
     const node = nodeAtPath(yaml, path);
-    if (node.depth === path.length) diagnostics.push(diagnostic('portable_value', file, nodeSpan(yaml, node.node)!, `\`${path.join('.')}\` is ${what}; the reference validator and most clients accept it, but strict consumers (the Claude API upload) reject it.`));
+    if (node.depth === path.length)
+      diagnostics.push(
+        diagnostic(
+          'portable_value',
+          file,
+          nodeSpan(yaml, node.node)!,
+          `\`${path.join('.')}\` is ${what}; the reference validator and most clients accept it, but strict consumers (the Claude API upload) reject it.`,
+        ),
+      );
   };
   for (const key of ['allowed-tools', 'argument-hint']) {
     const list = value[key];
@@ -75,7 +103,11 @@ function schemaView({ value, format, file, yaml, profile }: FrontmatterContext):
     const metadata: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value.metadata)) {
       if (format === 'aip-0.3' && key === 'aip') continue;
-      if (typeof item !== 'string' && item !== null && !profile.nestedMetadata) portable(['metadata', key], `${Array.isArray(item) ? 'a list' : isMap(item) ? 'a map' : `a ${typeof item}`}, not a string`);
+      if (typeof item !== 'string' && item !== null && !profile.nestedMetadata)
+        portable(
+          ['metadata', key],
+          `${Array.isArray(item) ? 'a list' : isMap(item) ? 'a map' : `a ${typeof item}`}, not a string`,
+        );
       metadata[key] = typeof item === 'string' || item === null ? item : JSON.stringify(item);
     }
     view.metadata = metadata;
@@ -110,23 +142,49 @@ function profileRules(context: FrontmatterContext): Diagnostic[] {
     const listed = `${stringOr(value.description)}${stringOr(value.when_to_use)}`.length;
     if (listed > 1536) {
       diagnostics.push(
-        diagnostic('description_truncated', file, valueSpan(yaml, 'description') ?? context.anchor, `\`description\` and \`when_to_use\` together are ${listed} characters; Claude Code cuts the listing at 1536, so the end is never seen.`),
+        diagnostic(
+          'description_truncated',
+          file,
+          valueSpan(yaml, 'description') ?? context.anchor,
+          `\`description\` and \`when_to_use\` together are ${listed} characters; Claude Code cuts the listing at 1536, so the end is never seen.`,
+        ),
       );
     }
     if (value.agent !== undefined && value.context !== 'fork') {
-      diagnostics.push(diagnostic('agent_without_fork', file, keySpan(yaml, 'agent', context.anchor), '`agent` only takes effect with `context: fork`; add it or remove `agent`.'));
+      diagnostics.push(
+        diagnostic(
+          'agent_without_fork',
+          file,
+          keySpan(yaml, 'agent', context.anchor),
+          '`agent` only takes effect with `context: fork`; add it or remove `agent`.',
+        ),
+      );
     }
   }
   if (profile.id === 'claude-api') {
     for (const key of ['name', 'description']) {
       const text = stringOr(value[key]);
       if (/<[A-Za-z/][^>]*>/.test(text)) {
-        diagnostics.push(diagnostic('xml_in_frontmatter', file, valueSpan(yaml, key) ?? context.anchor, `\`${key}\` contains an XML tag; the Claude API rejects XML tags in \`name\` and \`description\`. Use backticks or plain words.`));
+        diagnostics.push(
+          diagnostic(
+            'xml_in_frontmatter',
+            file,
+            valueSpan(yaml, key) ?? context.anchor,
+            `\`${key}\` contains an XML tag; the Claude API rejects XML tags in \`name\` and \`description\`. Use backticks or plain words.`,
+          ),
+        );
       }
     }
     const reserved = /anthropic|claude/i.exec(stringOr(value.name));
     if (reserved) {
-      diagnostics.push(diagnostic('reserved_name', file, valueSpan(yaml, 'name') ?? context.anchor, `\`name\` contains the reserved word "${reserved[0].toLowerCase()}", which the Claude API rejects.`));
+      diagnostics.push(
+        diagnostic(
+          'reserved_name',
+          file,
+          valueSpan(yaml, 'name') ?? context.anchor,
+          `\`name\` contains the reserved word "${reserved[0].toLowerCase()}", which the Claude API rejects.`,
+        ),
+      );
     }
   }
   return diagnostics;

@@ -25,7 +25,12 @@ const UNQUOTED_COLON = /^(\s*)([A-Za-z0-9_-]+):[ \t]+(?!["'|>&*!{[])([^#\n]*?(?:
  * returned so the rest of the skill can be checked. With the server's
  * `cache` of this document, it is parsed again only when its text changed.
  */
-export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = false, cache?: YamlChunkCache): FrontmatterRead {
+export function readFrontmatter(
+  syntax: SkillFileSyntax,
+  file: string,
+  pyyaml = false,
+  cache?: YamlChunkCache,
+): FrontmatterRead {
   const frontmatter = syntax.frontmatter;
   if (!frontmatter) return { diagnostics: [] };
   const yaml = parseYamlRegion(syntax.source, frontmatter.content, cache, pyyaml ? 'pyyaml' : 'frontmatter');
@@ -35,8 +40,18 @@ export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = 
       const line = lineBreaksIn(syntax.source, 0, nodeSpan(yaml, repeated.first)!.start).length + 1;
       diagnostics.push(
         pyyaml
-          ? diagnostic('duplicate_key', file, nodeSpan(yaml, repeated.node)!, `\`${repeated.key}\` is set again here (first on line ${line}); OpenSquilla reads the frontmatter with PyYAML, which keeps only this last value.`)
-          : diagnostic('invalid_frontmatter', file, nodeSpan(yaml, repeated.node)!, `\`${repeated.key}\` is set again here (first on line ${line}); strict YAML readers reject the frontmatter and agents skip the skill. Keep one.`),
+          ? diagnostic(
+              'duplicate_key',
+              file,
+              nodeSpan(yaml, repeated.node)!,
+              `\`${repeated.key}\` is set again here (first on line ${line}); OpenSquilla reads the frontmatter with PyYAML, which keeps only this last value.`,
+            )
+          : diagnostic(
+              'invalid_frontmatter',
+              file,
+              nodeSpan(yaml, repeated.node)!,
+              `\`${repeated.key}\` is set again here (first on line ${line}); strict YAML readers reject the frontmatter and agents skip the skill. Keep one.`,
+            ),
       );
     }
   }
@@ -59,16 +74,40 @@ export function readFrontmatter(syntax: SkillFileSyntax, file: string, pyyaml = 
   }
   for (const problem of yaml.problems) {
     const code = problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_frontmatter';
-    diagnostics.push(diagnostic(code, file, problem.span, `The frontmatter is not valid YAML: ${problem.message}. Agents cannot read it and will skip this skill.`));
+    diagnostics.push(
+      diagnostic(
+        code,
+        file,
+        problem.span,
+        `The frontmatter is not valid YAML: ${problem.message}. Agents cannot read it and will skip this skill.`,
+      ),
+    );
   }
   if (yaml.problems.length > 0) return { yaml, diagnostics };
   if (yaml.value === null || yaml.value === undefined) {
-    diagnostics.push(diagnostic('invalid_frontmatter', file, frontmatter.open, 'The frontmatter is empty: it needs at least `name` and `description`.'));
+    diagnostics.push(
+      diagnostic(
+        'invalid_frontmatter',
+        file,
+        frontmatter.open,
+        'The frontmatter is empty: it needs at least `name` and `description`.',
+      ),
+    );
     return { yaml, diagnostics };
   }
   if (typeof yaml.value !== 'object' || Array.isArray(yaml.value)) {
-    const span = { start: frontmatter.content.start, end: Math.max(frontmatter.content.start, frontmatter.content.end - 1) };
-    diagnostics.push(diagnostic('invalid_frontmatter', file, span, 'The frontmatter must be a YAML mapping of keys to values (`name: …`, `description: …`).'));
+    const span = {
+      start: frontmatter.content.start,
+      end: Math.max(frontmatter.content.start, frontmatter.content.end - 1),
+    };
+    diagnostics.push(
+      diagnostic(
+        'invalid_frontmatter',
+        file,
+        span,
+        'The frontmatter must be a YAML mapping of keys to values (`name: …`, `description: …`).',
+      ),
+    );
     return { yaml, diagnostics };
   }
   return { yaml, value: yaml.value as Record<string, unknown>, diagnostics };

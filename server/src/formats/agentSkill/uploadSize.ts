@@ -9,5 +9,12 @@ export const UPLOAD_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Sums the skill folder's files (links are not followed) and reports a folder over the upload limit. */
 export function checkUploadSize(fs: FileSystem, dir: string, file: string, anchor: Span): Diagnostic[] {
   if (!walkPackageFiles(fs, dir, UPLOAD_LIMIT_BYTES).overLimit) return [];
-  return [diagnostic('upload_too_large', file, anchor, `The skill folder holds more than ${UPLOAD_LIMIT_BYTES / 1048576} MB, the Claude API's upload limit; move large assets out of the skill.`)];
+  return [
+    diagnostic(
+      'upload_too_large',
+      file,
+      anchor,
+      `The skill folder holds more than ${UPLOAD_LIMIT_BYTES / 1048576} MB, the Claude API's upload limit; move large assets out of the skill.`,
+    ),
+  ];
 }

@@ -18,8 +18,21 @@ export interface ProcedureBlock {
  * server's chunk cache hands back unchanged steps, so they are checked step
  * by step and the ones found valid before are skipped (validStepByStep).
  */
-export function checkProcedureSchema(schema: { $id?: string }, block: ProcedureBlock, value: Record<string, unknown>, file: string, stepsKept: boolean): Diagnostic[] {
-  return validateAgainstSchema(schema, value, { file, yaml: block.yaml, rootSpan: block.fence.open, defaultCode: 'schema_violation', rootName: 'the procedure', stepsKept });
+export function checkProcedureSchema(
+  schema: { $id?: string },
+  block: ProcedureBlock,
+  value: Record<string, unknown>,
+  file: string,
+  stepsKept: boolean,
+): Diagnostic[] {
+  return validateAgainstSchema(schema, value, {
+    file,
+    yaml: block.yaml,
+    rootSpan: block.fence.open,
+    defaultCode: 'schema_violation',
+    rootName: 'the procedure',
+    stepsKept,
+  });
 }
 
 /**
@@ -27,41 +40,96 @@ export function checkProcedureSchema(schema: { $id?: string }, block: ProcedureB
  * `prefixAllowed` says whether text may stand before it (the 0.5 runtime
  * block); anything else in the body is `invalid_body_format`.
  */
-export function readProcedureBlock(syntax: SkillFileSyntax, file: string, prefixAllowed: boolean, out: Diagnostic[], cache?: YamlChunkCache): ProcedureBlock | undefined {
+export function readProcedureBlock(
+  syntax: SkillFileSyntax,
+  file: string,
+  prefixAllowed: boolean,
+  out: Diagnostic[],
+  cache?: YamlChunkCache,
+): ProcedureBlock | undefined {
   const text = syntax.source;
   const bodyAnchor = anchorOf(syntax);
   if (firstNonBlank(text, syntax.body.start, syntax.body.end) === -1) {
-    out.push(diagnostic('empty_body', file, bodyAnchor, 'The body is empty: an AIP skill holds its procedure in one fenced ```yaml block after the frontmatter.'));
+    out.push(
+      diagnostic(
+        'empty_body',
+        file,
+        bodyAnchor,
+        'The body is empty: an AIP skill holds its procedure in one fenced ```yaml block after the frontmatter.',
+      ),
+    );
     return undefined;
   }
   const yamlFences = syntax.fences.filter((fence) => ['yaml', 'yml'].includes(fenceLanguage(fence)));
   if (yamlFences.length !== 1) {
     const span = yamlFences[1]?.open ?? bodyAnchor;
-    out.push(diagnostic('invalid_body_format', file, span, `The body must hold exactly one fenced \`\`\`yaml block with the procedure; found ${yamlFences.length}.`));
+    out.push(
+      diagnostic(
+        'invalid_body_format',
+        file,
+        span,
+        `The body must hold exactly one fenced \`\`\`yaml block with the procedure; found ${yamlFences.length}.`,
+      ),
+    );
     if (yamlFences.length === 0) return undefined;
   }
   const fence = yamlFences[0];
   const otherFences = syntax.fences.filter((other) => !yamlFences.includes(other));
   for (const other of otherFences) {
-    out.push(diagnostic('invalid_body_format', file, other.open, 'Only the procedure block may be fenced in an AIP body; move this code into `scripts/` or `references/`.'));
+    out.push(
+      diagnostic(
+        'invalid_body_format',
+        file,
+        other.open,
+        'Only the procedure block may be fenced in an AIP body; move this code into `scripts/` or `references/`.',
+      ),
+    );
   }
   const before = firstTextSpan(text, syntax.body.start, fence.open.start);
   const trailing = fence.close ? firstTextSpan(text, fence.close.end, syntax.body.end) : undefined;
   if (!prefixAllowed && before) {
-    out.push(diagnostic('invalid_body_format', file, before, 'An AIP 0.3 body holds only the fenced procedure; move this text into the procedure (`purpose`, a step description) or into `references/`.'));
+    out.push(
+      diagnostic(
+        'invalid_body_format',
+        file,
+        before,
+        'An AIP 0.3 body holds only the fenced procedure; move this text into the procedure (`purpose`, a step description) or into `references/`.',
+      ),
+    );
   }
   // A trailing fence is already reported above; only prose after the block needs its own diagnostic.
   if (trailing && !otherFences.some((other) => other.open.start === trailing.start)) {
-    out.push(diagnostic('invalid_body_format', file, trailing, 'Nothing may follow the procedure block; move this text into the procedure or into `references/`.'));
+    out.push(
+      diagnostic(
+        'invalid_body_format',
+        file,
+        trailing,
+        'Nothing may follow the procedure block; move this text into the procedure or into `references/`.',
+      ),
+    );
   }
 
   const yaml = parseYamlRegion(text, fence.content, cache);
   for (const problem of yaml.problems) {
-    out.push(diagnostic(problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_body_yaml', file, problem.span, `The procedure is not valid YAML: ${problem.message}.`));
+    out.push(
+      diagnostic(
+        problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_body_yaml',
+        file,
+        problem.span,
+        `The procedure is not valid YAML: ${problem.message}.`,
+      ),
+    );
   }
   if (yaml.problems.length > 0) return { fence, yaml };
   if (typeof yaml.value !== 'object' || yaml.value === null || Array.isArray(yaml.value)) {
-    out.push(diagnostic('invalid_body_yaml', file, fence.open, 'The procedure block must be a YAML mapping with `purpose`, `trigger_when` and `steps`.'));
+    out.push(
+      diagnostic(
+        'invalid_body_yaml',
+        file,
+        fence.open,
+        'The procedure block must be a YAML mapping with `purpose`, `trigger_when` and `steps`.',
+      ),
+    );
     return { fence, yaml };
   }
   return { fence, yaml, value: yaml.value as Record<string, unknown> };
@@ -71,7 +139,10 @@ function anchorOf(syntax: SkillFileSyntax): Span {
   return syntax.frontmatter?.close ?? syntax.frontmatter?.open ?? { start: 0, end: 0 };
 }
 
-/** The first non-blank line between two offsets, from its first non-blank character to its end (before a CR); undefined when all are blank. */
+/**
+ * The first non-blank line between two offsets, from its first non-blank character to its end (before a CR); undefined
+ * when all are blank.
+ */
 function firstTextSpan(text: TextLike, from: number, to: number): Span | undefined {
   const start = firstNonBlank(text, from, to);
   if (start === -1) return undefined;

@@ -23,10 +23,29 @@ export interface GraphRules {
 }
 
 /** The graph checks both AIP versions share, run over the loaded steps. */
-export function checkProcedureGraph(context: FormatContext, block: ProcedureBlock, nodes: GraphNode[], edges: readonly GraphEdge[], diagnostics: Diagnostic[], rules: GraphRules): FormatResult {
+export function checkProcedureGraph(
+  context: FormatContext,
+  block: ProcedureBlock,
+  nodes: GraphNode[],
+  edges: readonly GraphEdge[],
+  diagnostics: Diagnostic[],
+  rules: GraphRules,
+): FormatResult {
   const run = (): GraphChecks => {
-    const model: SkillModel = { dir: context.dir, file: context.file, format: 'aip-0.3', nodes, edges: [...edges], externalInputs: [] };
-    const found = [...(rules.formatChecks?.() ?? []), ...checkDuplicateSteps(model), ...checkDuplicateInputs(model), ...checkControlRefs(model, rules.unknownRefCode)];
+    const model: SkillModel = {
+      dir: context.dir,
+      file: context.file,
+      format: 'aip-0.3',
+      nodes,
+      edges: [...edges],
+      externalInputs: [],
+    };
+    const found = [
+      ...(rules.formatChecks?.() ?? []),
+      ...checkDuplicateSteps(model),
+      ...checkDuplicateInputs(model),
+      ...checkControlRefs(model, rules.unknownRefCode),
+    ];
     if (rules.acyclic) found.push(...checkCycles(model));
     const flow = resolveDataFlow(model);
     const externalInputs = flow.unresolved.filter(rules.isExternal);
@@ -36,17 +55,30 @@ export function checkProcedureGraph(context: FormatContext, block: ProcedureBloc
   const graph = context.modelCache ? context.modelCache.graphChecks(context.file, nodes, edges, run) : run();
   diagnostics.push(...graph.diagnostics);
 
-  // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose repeats them.
-  const declaredPaths = perStep(context, 'declared paths', nodes.length, [], false, (index) => declaredBy(nodes[index]));
-  const declared = context.modelCache ? context.modelCache.setOf('declared paths', declaredPaths) : new Set(declaredPaths.items);
+  // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose
+  // repeats them.
+  const declaredPaths = perStep(context, 'declared paths', nodes.length, [], false, (index) =>
+    declaredBy(nodes[index]),
+  );
+  const declared = context.modelCache
+    ? context.modelCache.setOf('declared paths', declaredPaths)
+    : new Set(declaredPaths.items);
   const { fs, dir, file } = context;
   const links = { fs, dir, file };
   const check = (mentions: PathMention[]) => checkMentionedPaths(links, mentions, declared);
   const text = context.syntax.source;
   const region = block.fence.content;
-  const findings = context.modelCache ? context.modelCache.mentionFindings(text, region, nodes, [fs, declared], check) : check(findPathMentions(text, [region]));
+  const findings = context.modelCache
+    ? context.modelCache.mentionFindings(text, region, nodes, [fs, declared], check)
+    : check(findPathMentions(text, [region]));
   for (const finding of findings) diagnostics.push(finding);
-  return { nodes, edges: [...edges, ...graph.edges], externalInputs: graph.externalInputs, procedure: block, diagnostics };
+  return {
+    nodes,
+    edges: [...edges, ...graph.edges],
+    externalInputs: graph.externalInputs,
+    procedure: block,
+    diagnostics,
+  };
 }
 
 /** The paths a step declares: its script and resources. */

@@ -5,8 +5,15 @@ import type { FormatContext } from '../formatContext';
 import { concatParts } from '../../model/modelCache';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
-/** Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check. */
-export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: Port['direction'], nodeId: string): Port[] {
+/**
+ * Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check.
+ */
+export function readPorts(
+  yaml: YamlSyntax,
+  list: Node | undefined,
+  direction: Port['direction'],
+  nodeId: string,
+): Port[] {
   const ports: Port[] = [];
   for (const item of seqItems(list)) {
     const nameNode = valueOf(item, 'name');
@@ -33,18 +40,42 @@ export function readPorts(yaml: YamlSyntax, list: Node | undefined, direction: P
  * same YAML node in an earlier analysis (the server's caches keep both while
  * the step's text is unchanged), moved to where the step now is.
  */
-export function keptStep(context: FormatContext, loader: string, yaml: YamlSyntax, item: Node, index: number, read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string }): GraphNode {
+export function keptStep(
+  context: FormatContext,
+  loader: string,
+  yaml: YamlSyntax,
+  item: Node,
+  index: number,
+  read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string },
+): GraphNode {
   return context.modelCache ? context.modelCache.step(item, loader, index, yaml, read) : read(yaml, item, index).node;
 }
 
-/** The edges `build` makes for a step read by `keptStep`, kept with it while `after` (another step's name they read) is the same. */
-export function keptEdges(context: FormatContext, node: GraphNode, after: string | undefined, build: () => GraphEdge[]): GraphEdge[] {
+/**
+ * The edges `build` makes for a step read by `keptStep`, kept with it while `after` (another step's name they read) is
+ * the same.
+ */
+export function keptEdges(
+  context: FormatContext,
+  node: GraphNode,
+  after: string | undefined,
+  build: () => GraphEdge[],
+): GraphEdge[] {
   return context.modelCache ? context.modelCache.edgesOf(node, after, build) : build();
 }
 
 /** `ModelCache.perStep` when the server keeps the model; each step's part made anew otherwise (the CLI). */
-export function perStep<T>(context: FormatContext, name: string, count: number, key: readonly unknown[], readsPrevious: boolean, listOf: (step: number) => readonly T[]): { items: readonly T[]; same: boolean } {
-  return context.modelCache ? context.modelCache.perStep(name, count, key, readsPrevious, listOf) : { items: concatParts(count, listOf).items, same: false };
+export function perStep<T>(
+  context: FormatContext,
+  name: string,
+  count: number,
+  key: readonly unknown[],
+  readsPrevious: boolean,
+  listOf: (step: number) => readonly T[],
+): { items: readonly T[]; same: boolean } {
+  return context.modelCache
+    ? context.modelCache.perStep(name, count, key, readsPrevious, listOf)
+    : { items: concatParts(count, listOf).items, same: false };
 }
 
 /** The name, description and span every step has, whatever its format. */
@@ -61,7 +92,9 @@ export function readStepBase(yaml: YamlSyntax, item: Node, index: number, kind: 
     label: name ?? `step ${index + 1}`,
     span,
     nameSpan: nodeSpan(yaml, nameNode) ?? { start: span.start, end: span.start },
-    ...(description !== undefined ? { description: { text: description, span: nodeSpan(yaml, descriptionNode)! } } : {}),
+    ...(description !== undefined
+      ? { description: { text: description, span: nodeSpan(yaml, descriptionNode)! } }
+      : {}),
     inputs: readPorts(yaml, valueOf(item, 'inputs'), 'input', id),
     outputs: readPorts(yaml, valueOf(item, 'outputs'), 'output', id),
     links: [],
@@ -91,7 +124,10 @@ export function readLink(yaml: YamlSyntax, item: Node, key: string, role: FileLi
 }
 
 /** A map of scalar keys to scalar values with the spans of both. */
-export function readScalarMap(yaml: YamlSyntax, node: Node | undefined): { key: string; keySpan: Span; value?: string; valueSpan?: Span }[] {
+export function readScalarMap(
+  yaml: YamlSyntax,
+  node: Node | undefined,
+): { key: string; keySpan: Span; value?: string; valueSpan?: Span }[] {
   return mapEntries(node).map((entry) => ({
     key: entry.key,
     keySpan: nodeSpan(yaml, entry.keyNode)!,

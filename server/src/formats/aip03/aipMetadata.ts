@@ -21,7 +21,8 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\S+$/i;
 export function checkAipMetadata(file: string, yaml: YamlSyntax, anchor: Span, out: Diagnostic[]): AipMetadata {
   const sound = soundPlainMetadata(yaml);
   if (sound) {
-    // Nothing to report: the nodes (a parse of the frontmatter by `yaml`) are made only if a package rule needs the span.
+    // Nothing to report: the nodes (a parse of the frontmatter by `yaml`) are made only if a package rule needs the
+    // span.
     let span: Span | undefined;
     return {
       ...sound,
@@ -32,19 +33,45 @@ export function checkAipMetadata(file: string, yaml: YamlSyntax, anchor: Span, o
   }
   const { aip, aipKeySpan, schemaIdSpan } = aipNodes(yaml, anchor);
   if (!isMap(aip)) {
-    out.push(diagnostic('invalid_aip_metadata', file, nodeSpan(yaml, aip) ?? aipKeySpan, '`metadata.aip` must be a map with `spec` and `schemaId`.'));
+    out.push(
+      diagnostic(
+        'invalid_aip_metadata',
+        file,
+        nodeSpan(yaml, aip) ?? aipKeySpan,
+        '`metadata.aip` must be a map with `spec` and `schemaId`.',
+      ),
+    );
     return { schemaIdSpan: aipKeySpan };
   }
   const spec = readUrl(file, yaml, aip, 'spec', aipKeySpan, 'missing_aip_spec', 'invalid_aip_spec', out);
-  const schemaId = readUrl(file, yaml, aip, 'schemaId', aipKeySpan, 'missing_aip_schema_id', 'invalid_aip_schema_id', out);
+  const schemaId = readUrl(
+    file,
+    yaml,
+    aip,
+    'schemaId',
+    aipKeySpan,
+    'missing_aip_schema_id',
+    'invalid_aip_schema_id',
+    out,
+  );
   if (spec && schemaId && !sameVersion(spec, schemaId)) {
-    out.push(diagnostic('aip_spec_mismatch', file, schemaIdSpan, `\`spec\` names AIP ${versionIn(spec)} but \`schemaId\` names ${versionIn(schemaId)}; both must name the same version.`));
+    out.push(
+      diagnostic(
+        'aip_spec_mismatch',
+        file,
+        schemaIdSpan,
+        `\`spec\` names AIP ${versionIn(spec)} but \`schemaId\` names ${versionIn(schemaId)}; both must name the same version.`,
+      ),
+    );
   }
   return { spec, schemaId, schemaIdSpan };
 }
 
 /** Where `metadata.aip` and its `schemaId` are in the frontmatter. */
-function aipNodes(yaml: YamlSyntax, anchor: Span): { aip: Node | null | undefined; aipKeySpan: Span; schemaIdSpan: Span } {
+function aipNodes(
+  yaml: YamlSyntax,
+  anchor: Span,
+): { aip: Node | null | undefined; aipKeySpan: Span; schemaIdSpan: Span } {
   const metadataPair = pairOf(yaml.doc.contents, 'metadata');
   const aipPair = pairOf(metadataPair?.value, 'aip');
   const aip = aipPair?.value as Node | null | undefined;
@@ -62,12 +89,21 @@ function soundPlainMetadata(yaml: YamlSyntax): { spec: string; schemaId: string 
   const aip = fieldOf(fieldOf(yaml.value, 'metadata'), 'aip');
   const spec = fieldOf(aip, 'spec');
   const schemaId = fieldOf(aip, 'schemaId');
-  if (typeof spec !== 'string' || typeof schemaId !== 'string' || !URL_LIKE.test(spec) || !URL_LIKE.test(schemaId) || !sameVersion(spec, schemaId)) return undefined;
+  if (
+    typeof spec !== 'string' ||
+    typeof schemaId !== 'string' ||
+    !URL_LIKE.test(spec) ||
+    !URL_LIKE.test(schemaId) ||
+    !sameVersion(spec, schemaId)
+  )
+    return undefined;
   return { spec, schemaId };
 }
 
 function fieldOf(map: unknown, key: string): unknown {
-  return map !== null && typeof map === 'object' && Object.hasOwn(map, key) ? (map as Record<string, unknown>)[key] : undefined;
+  return map !== null && typeof map === 'object' && Object.hasOwn(map, key)
+    ? (map as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /** False only when both name a version and the versions differ. */
@@ -90,11 +126,25 @@ function readUrl(
   const node = valueOf(aip, key);
   const value = scalarString(node);
   if (node === undefined || value?.trim() === '') {
-    out.push(diagnostic(missingCode, file, nodeSpan(yaml, node) ?? aipKeySpan, `\`metadata.aip.${key}\` is missing: name the AIP ${key === 'spec' ? 'specification URL' : 'procedure schema URL'}.`));
+    out.push(
+      diagnostic(
+        missingCode,
+        file,
+        nodeSpan(yaml, node) ?? aipKeySpan,
+        `\`metadata.aip.${key}\` is missing: name the AIP ${key === 'spec' ? 'specification URL' : 'procedure schema URL'}.`,
+      ),
+    );
     return undefined;
   }
   if (value === undefined || !URL_LIKE.test(value)) {
-    out.push(diagnostic(invalidCode, file, nodeSpan(yaml, node)!, `\`metadata.aip.${key}\` must be a URL${value === undefined ? '' : ` (it holds "${value}")`}.`));
+    out.push(
+      diagnostic(
+        invalidCode,
+        file,
+        nodeSpan(yaml, node)!,
+        `\`metadata.aip.${key}\` must be a URL${value === undefined ? '' : ` (it holds "${value}")`}.`,
+      ),
+    );
     return undefined;
   }
   return value;

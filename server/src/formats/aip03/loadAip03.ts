@@ -7,7 +7,15 @@ import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/ya
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { keptEdges, keptStep, perStep, readControlRefs, readLink, readStepBase, readStringList } from '../aip/readSteps';
+import {
+  keptEdges,
+  keptStep,
+  perStep,
+  readControlRefs,
+  readLink,
+  readStepBase,
+  readStringList,
+} from '../aip/readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
 
@@ -21,7 +29,12 @@ export function loadAip03(context: FormatContext): FormatResult {
   const diagnostics: Diagnostic[] = [];
   if (context.aipLike) {
     diagnostics.push(
-      diagnostic('aip_like_skill', file, context.frontmatterAnchor, 'The body is an AIP procedure, but the frontmatter has no `metadata.aip`; agents and AIP tools will treat it as a plain skill. Add the AIP metadata.'),
+      diagnostic(
+        'aip_like_skill',
+        file,
+        context.frontmatterAnchor,
+        'The body is an AIP procedure, but the frontmatter has no `metadata.aip`; agents and AIP tools will treat it as a plain skill. Add the AIP metadata.',
+      ),
     );
   } else if (context.frontmatter) {
     const metadata = checkAipMetadata(file, context.frontmatter, context.frontmatterAnchor, diagnostics);
@@ -41,7 +54,11 @@ export function loadAip03(context: FormatContext): FormatResult {
     // Without `depends_on`, a step follows the previous list item.
     const after = named || index === 0 ? undefined : nodes[index - 1].id;
     return keptEdges(context, node, after, () =>
-      named ? node.controlRefs.map((ref): GraphEdge => ({ from: ref.target, to: node.id, kind: 'control', span: ref.span })) : after === undefined ? [] : [{ from: after, to: node.id, kind: 'control' }],
+      named
+        ? node.controlRefs.map((ref): GraphEdge => ({ from: ref.target, to: node.id, kind: 'control', span: ref.span }))
+        : after === undefined
+          ? []
+          : [{ from: after, to: node.id, kind: 'control' }],
     );
   }).items;
 
@@ -52,13 +69,24 @@ export function loadAip03(context: FormatContext): FormatResult {
     const found: Diagnostic[] = [];
     const target = script.path;
     if (!target.startsWith('scripts/') && !target.includes('..') && !target.startsWith('/')) {
-      found.push(diagnostic('script_outside_scripts', file, script.span, `\`${target}\` is not under \`scripts/\`; AIP keeps every step's script there.`));
+      found.push(
+        diagnostic(
+          'script_outside_scripts',
+          file,
+          script.span,
+          `\`${target}\` is not under \`scripts/\`; AIP keeps every step's script there.`,
+        ),
+      );
     }
     checkStepLink(links, script, 'missing_script', id, found);
     return found;
   }).items;
   for (const finding of scriptFindings) diagnostics.push(finding);
-  return checkProcedureGraph(context, block, nodes, edges, diagnostics, { acyclic: true, unknownRefCode: 'unknown_dependency', isExternal: () => true });
+  return checkProcedureGraph(context, block, nodes, edges, diagnostics, {
+    acyclic: true,
+    unknownRefCode: 'unknown_dependency',
+    isExternal: () => true,
+  });
 }
 
 /**

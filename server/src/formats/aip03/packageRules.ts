@@ -11,9 +11,17 @@ import type { AipMetadata } from './aipMetadata';
  */
 export function checkPackage(fs: FileSystem, dir: string, file: string, metadata: AipMetadata): Diagnostic[] {
   const sourceDir = path.join(dir, 'source');
-  // The skill folder's listing says what `source` is, as a stat would (a link is not a folder): discovery listed it already.
+  // The skill folder's listing says what `source` is, as a stat would (a link is not a folder): discovery listed it
+  // already.
   if (fs.readDirectory(dir).find((entry) => entry.name === 'source')?.kind !== 'directory') {
-    return [diagnostic('missing_source_dir', file, metadata.schemaIdSpan, 'An AIP 0.3 package needs a `source/` folder holding the procedure schema (`*.schema.json`) and the original SKILL.md.')];
+    return [
+      diagnostic(
+        'missing_source_dir',
+        file,
+        metadata.schemaIdSpan,
+        'An AIP 0.3 package needs a `source/` folder holding the procedure schema (`*.schema.json`) and the original SKILL.md.',
+      ),
+    ];
   }
   const schemaFiles = fs
     .readDirectory(sourceDir)
@@ -21,7 +29,14 @@ export function checkPackage(fs: FileSystem, dir: string, file: string, metadata
     .map((entry) => entry.name)
     .sort();
   if (schemaFiles.length === 0) {
-    return [diagnostic('missing_schema_file', file, metadata.schemaIdSpan, '`source/` holds no `*.schema.json`; copy the procedure schema named by `schemaId` into it.')];
+    return [
+      diagnostic(
+        'missing_schema_file',
+        file,
+        metadata.schemaIdSpan,
+        '`source/` holds no `*.schema.json`; copy the procedure schema named by `schemaId` into it.',
+      ),
+    ];
   }
   const diagnostics: Diagnostic[] = [];
   const byId = new Map<string, string[]>();
@@ -31,13 +46,29 @@ export function checkPackage(fs: FileSystem, dir: string, file: string, metadata
   }
   for (const [id, names] of byId) {
     if (names.length > 1) {
-      diagnostics.push(diagnostic('duplicate_schema_id', file, metadata.schemaIdSpan, `${names.map((name) => `source/${name}`).join(' and ')} share the \`$id\` ${id}; keep one.`));
+      diagnostics.push(
+        diagnostic(
+          'duplicate_schema_id',
+          file,
+          metadata.schemaIdSpan,
+          `${names.map((name) => `source/${name}`).join(' and ')} share the \`$id\` ${id}; keep one.`,
+        ),
+      );
     }
   }
   if (metadata.schemaId && !byId.has(metadata.schemaId)) {
     const found = [...byId.keys()];
-    const have = found.length > 0 ? ` The bundled schema${found.length > 1 ? 's have' : ' has'} ${found.join(', ')}.` : '';
-    diagnostics.push(diagnostic('schema_id_mismatch', file, metadata.schemaIdSpan, `No schema in \`source/\` has the \`$id\` named by \`schemaId\`.${have}`, { found }));
+    const have =
+      found.length > 0 ? ` The bundled schema${found.length > 1 ? 's have' : ' has'} ${found.join(', ')}.` : '';
+    diagnostics.push(
+      diagnostic(
+        'schema_id_mismatch',
+        file,
+        metadata.schemaIdSpan,
+        `No schema in \`source/\` has the \`$id\` named by \`schemaId\`.${have}`,
+        { found },
+      ),
+    );
   }
   return diagnostics;
 }

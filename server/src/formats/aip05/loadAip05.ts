@@ -6,7 +6,16 @@ import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
 import { checkProcedureGraph } from '../aip/procedureGraph';
-import { keptEdges, keptStep, perStep, readControlRefs, readLink, readScalarMap, readStepBase, readStringList } from '../aip/readSteps';
+import {
+  keptEdges,
+  keptStep,
+  perStep,
+  readControlRefs,
+  readLink,
+  readScalarMap,
+  readStepBase,
+  readStringList,
+} from '../aip/readSteps';
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkStepGraph } from './stepGraph';
 import { checkRuntimeBlock } from './runtimeBlock';
@@ -24,7 +33,15 @@ export function loadAip05(context: FormatContext): FormatResult {
   const { syntax, file, fs, dir } = context;
   const diagnostics: Diagnostic[] = [];
   const block = readProcedureBlock(syntax, file, true, diagnostics, context.yamlCache);
-  diagnostics.push(...checkRuntimeBlock(syntax, file, context.frontmatter, block?.fence.open.start ?? syntax.body.end, block?.fence.open ?? context.frontmatterAnchor));
+  diagnostics.push(
+    ...checkRuntimeBlock(
+      syntax,
+      file,
+      context.frontmatter,
+      block?.fence.open.start ?? syntax.body.end,
+      block?.fence.open ?? context.frontmatterAnchor,
+    ),
+  );
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(...checkProcedureSchema(procedureSchema, block, block.value, file, context.yamlCache !== undefined));
 
@@ -34,7 +51,13 @@ export function loadAip05(context: FormatContext): FormatResult {
   const edges = perStep(context, 'control edges', nodes.length, [], false, (index) => {
     const node = nodes[index];
     return keptEdges(context, node, undefined, () =>
-      node.controlRefs.map((ref): GraphEdge => ({ from: node.id, to: ref.target, kind: ref.via === 'branch' ? 'branch' : 'control', span: ref.span, ...(ref.label !== undefined ? { label: ref.label } : {}) })),
+      node.controlRefs.map((ref): GraphEdge => ({
+        from: node.id,
+        to: ref.target,
+        kind: ref.via === 'branch' ? 'branch' : 'control',
+        span: ref.span,
+        ...(ref.label !== undefined ? { label: ref.label } : {}),
+      })),
     );
   }).items;
 
@@ -67,17 +90,15 @@ function readStep(yaml: YamlSyntax, item: Node, index: number): { node: GraphNod
   const kind = KINDS.find((known) => known === kindText) ?? 'step';
   const node = readStepBase(yaml, item, index, kind);
   const questions = valueOf(item, 'questions');
-  node.outputs = readScalarMap(yaml, questions).map(
-    (question): Port => ({
-      name: question.key,
-      direction: 'output',
-      nodeId: node.id,
-      type: ANSWER_TYPES[scalarString(valueOf(valueOf(questions, question.key), 'type')) ?? ''],
-      nullable: false,
-      span: question.keySpan,
-      nameSpan: question.keySpan,
-    }),
-  );
+  node.outputs = readScalarMap(yaml, questions).map((question): Port => ({
+    name: question.key,
+    direction: 'output',
+    nodeId: node.id,
+    type: ANSWER_TYPES[scalarString(valueOf(valueOf(questions, question.key), 'type')) ?? ''],
+    nullable: false,
+    span: question.keySpan,
+    nameSpan: question.keySpan,
+  }));
   // A router reads the state key it branches on: that key is an input, fed by the question that answers it.
   const branchOn = valueOf(item, 'branch_on');
   const branchKey = scalarString(branchOn);
@@ -87,20 +108,36 @@ function readStep(yaml: YamlSyntax, item: Node, index: number): { node: GraphNod
   }
   node.controlRefs = readControlRefs(yaml, item, 'inputs_to', 'inputs_to');
   for (const branch of readScalarMap(yaml, valueOf(item, 'branches'))) {
-    if (branch.value !== undefined) node.controlRefs.push({ target: branch.value, span: branch.valueSpan!, via: 'branch', label: branch.key });
+    if (branch.value !== undefined)
+      node.controlRefs.push({ target: branch.value, span: branch.valueSpan!, via: 'branch', label: branch.key });
   }
   const script = readLink(yaml, item, 'script', 'script');
   if (script) node.script = script;
   const template = readLink(yaml, item, 'template', 'template');
   node.links = [
     ...(template ? [template] : []),
-    ...readStringList(yaml, valueOf(item, 'assets')).map(({ value, span }) => ({ path: value, span, role: 'asset' as const })),
+    ...readStringList(yaml, valueOf(item, 'assets')).map(({ value, span }) => ({
+      path: value,
+      span,
+      role: 'asset' as const,
+    })),
     ...seqItems(valueOf(item, 'references')).flatMap((reference) => {
       const link = readLink(yaml, reference, 'path', 'reference');
       return link ? [link] : [];
     }),
   ];
-  const answers = mapEntries(questions).map((question) => `${question.key}=${scalarString(valueOf(question.value, 'type')) ?? ''}:${mapEntries(valueOf(question.value, 'criteria')).map((entry) => entry.key).join(',')}`);
-  const key = `${branchKey ?? ''}|${answers.join(';')}|${mapEntries(valueOf(item, 'branches')).map((entry) => entry.key).join(',')}|${mapEntries(valueOf(item, 'thresholds')).map((entry) => entry.key).join(',')}`;
+  const answers = mapEntries(questions).map(
+    (question) =>
+      `${question.key}=${scalarString(valueOf(question.value, 'type')) ?? ''}:${mapEntries(
+        valueOf(question.value, 'criteria'),
+      )
+        .map((entry) => entry.key)
+        .join(',')}`,
+  );
+  const key = `${branchKey ?? ''}|${answers.join(';')}|${mapEntries(valueOf(item, 'branches'))
+    .map((entry) => entry.key)
+    .join(',')}|${mapEntries(valueOf(item, 'thresholds'))
+    .map((entry) => entry.key)
+    .join(',')}`;
   return { node, key };
 }

@@ -24,19 +24,37 @@ export function compareVersions(a: string, b: string): number {
  * Checks `metadata.aip-version` and the runtime block that precedes the
  * procedure: it must be there, and be for the version the frontmatter names.
  */
-export function checkRuntimeBlock(syntax: SkillFileSyntax, file: string, frontmatter: YamlSyntax | undefined, procedureStart: number, anchor: Span): Diagnostic[] {
+export function checkRuntimeBlock(
+  syntax: SkillFileSyntax,
+  file: string,
+  frontmatter: YamlSyntax | undefined,
+  procedureStart: number,
+  anchor: Span,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const versionNode = pairOf(pairOf(frontmatter?.doc.contents, 'metadata')?.value, 'aip-version')?.value;
   const version = scalarString(versionNode);
   const versionSpan = (frontmatter && nodeSpan(frontmatter, versionNode)) ?? anchor;
   if (version === undefined || version.trim() === '') {
-    diagnostics.push(diagnostic('missing_aip_version', file, versionSpan, '`metadata.aip-version` must name the AIP version as a string, e.g. "0.5a1".'));
+    diagnostics.push(
+      diagnostic(
+        'missing_aip_version',
+        file,
+        versionSpan,
+        '`metadata.aip-version` must name the AIP version as a string, e.g. "0.5a1".',
+      ),
+    );
   }
   const prefix = syntax.source.slice(syntax.body.start, procedureStart);
   const heading = RUNTIME_HEADING.exec(prefix);
   if (!heading) {
     diagnostics.push(
-      diagnostic('missing_runtime_block', file, anchor, 'An AIP 0.5 body starts with the runtime block (a heading `# AIP runtime — format <version>` and its text) that tells the agent how to execute the procedure; it is missing.'),
+      diagnostic(
+        'missing_runtime_block',
+        file,
+        anchor,
+        'An AIP 0.5 body starts with the runtime block (a heading `# AIP runtime — format <version>` and its text) that tells the agent how to execute the procedure; it is missing.',
+      ),
     );
     return diagnostics;
   }
@@ -45,9 +63,23 @@ export function checkRuntimeBlock(syntax: SkillFileSyntax, file: string, frontma
   if (version) {
     const order = compareVersions(heading[1], version);
     if (order < 0) {
-      diagnostics.push(diagnostic('runtime_block_outdated', file, headingSpan, `The runtime block is for AIP ${heading[1]}, older than the ${version} the frontmatter names; replace it with the ${version} runtime text.`));
+      diagnostics.push(
+        diagnostic(
+          'runtime_block_outdated',
+          file,
+          headingSpan,
+          `The runtime block is for AIP ${heading[1]}, older than the ${version} the frontmatter names; replace it with the ${version} runtime text.`,
+        ),
+      );
     } else if (order !== 0) {
-      diagnostics.push(diagnostic('aip_version_mismatch', file, headingSpan, `The runtime block is for AIP ${heading[1]}, but \`metadata.aip-version\` says ${version}.`));
+      diagnostics.push(
+        diagnostic(
+          'aip_version_mismatch',
+          file,
+          headingSpan,
+          `The runtime block is for AIP ${heading[1]}, but \`metadata.aip-version\` says ${version}.`,
+        ),
+      );
     }
   }
   return diagnostics;

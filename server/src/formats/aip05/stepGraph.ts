@@ -8,29 +8,72 @@ import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax 
  * step), one `end`, every step reachable and able to reach the end, router
  * branches on values their question can give, thresholds on asked questions.
  */
-export function checkStepGraph(file: string, yaml: YamlSyntax, nodes: GraphNode[], edges: readonly GraphEdge[]): Diagnostic[] {
+export function checkStepGraph(
+  file: string,
+  yaml: YamlSyntax,
+  nodes: GraphNode[],
+  edges: readonly GraphEdge[],
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   if (nodes.length === 0) return diagnostics;
   const start = nodes[0];
   if (start.kind === 'end' || start.kind === 'router') {
-    diagnostics.push(diagnostic('invalid_start_step', file, start.nameSpan, `The first step starts the procedure, so it cannot be ${start.kind === 'end' ? 'an `end`' : 'a `router` (nothing has set the value it branches on yet)'}.`));
+    diagnostics.push(
+      diagnostic(
+        'invalid_start_step',
+        file,
+        start.nameSpan,
+        `The first step starts the procedure, so it cannot be ${start.kind === 'end' ? 'an `end`' : 'a `router` (nothing has set the value it branches on yet)'}.`,
+      ),
+    );
   }
   const ends = nodes.filter((node) => node.kind === 'end');
   if (ends.length === 0) {
-    diagnostics.push(diagnostic('missing_end_step', file, start.nameSpan, 'The procedure has no step of kind `end`; add one declaring the final state.'));
+    diagnostics.push(
+      diagnostic(
+        'missing_end_step',
+        file,
+        start.nameSpan,
+        'The procedure has no step of kind `end`; add one declaring the final state.',
+      ),
+    );
   }
   for (const extra of ends.slice(1)) {
-    diagnostics.push(diagnostic('multiple_end_steps', file, extra.nameSpan, `Step "${extra.id}" is a second \`end\`; a procedure has exactly one (already "${ends[0].id}").`));
+    diagnostics.push(
+      diagnostic(
+        'multiple_end_steps',
+        file,
+        extra.nameSpan,
+        `Step "${extra.id}" is a second \`end\`; a procedure has exactly one (already "${ends[0].id}").`,
+      ),
+    );
   }
 
   const next = successors(nodes, edges);
   const reached = reachableFrom([start.id], next);
-  const canEnd = reachableFrom(ends.map((node) => node.id), reverse(next));
+  const canEnd = reachableFrom(
+    ends.map((node) => node.id),
+    reverse(next),
+  );
   for (const node of nodes) {
     if (!reached.has(node.id)) {
-      diagnostics.push(diagnostic('unreachable_step', file, node.nameSpan, `No path from the start step "${start.id}" reaches "${node.id}"; point an \`inputs_to\` or a branch at it, or remove it.`));
+      diagnostics.push(
+        diagnostic(
+          'unreachable_step',
+          file,
+          node.nameSpan,
+          `No path from the start step "${start.id}" reaches "${node.id}"; point an \`inputs_to\` or a branch at it, or remove it.`,
+        ),
+      );
     } else if (ends.length > 0 && !canEnd.has(node.id)) {
-      diagnostics.push(diagnostic('no_path_to_end', file, node.nameSpan, `From "${node.id}" the procedure can never reach its end "${ends[0].id}"; give it an \`inputs_to\`.`));
+      diagnostics.push(
+        diagnostic(
+          'no_path_to_end',
+          file,
+          node.nameSpan,
+          `From "${node.id}" the procedure can never reach its end "${ends[0].id}"; give it an \`inputs_to\`.`,
+        ),
+      );
     }
   }
   diagnostics.push(...checkBranchValues(file, yaml, nodes), ...checkThresholds(file, yaml, nodes));
@@ -46,7 +89,8 @@ function answerValues(yaml: YamlSyntax, nodes: GraphNode[]): Map<string, Set<str
     for (const question of mapEntries(valueOf(items[index], 'questions'))) {
       const type = scalarString(valueOf(question.value, 'type'));
       if (type === 'noul') values.set(question.key, new Set(['true', 'false']));
-      if (type === 'choice') values.set(question.key, new Set(mapEntries(valueOf(question.value, 'criteria')).map((entry) => entry.key)));
+      if (type === 'choice')
+        values.set(question.key, new Set(mapEntries(valueOf(question.value, 'criteria')).map((entry) => entry.key)));
     }
   });
   return values;
@@ -64,7 +108,12 @@ function checkBranchValues(file: string, yaml: YamlSyntax, nodes: GraphNode[]): 
     for (const branch of mapEntries(valueOf(items[index], 'branches'))) {
       if (possible.has(branch.key)) continue;
       diagnostics.push(
-        diagnostic('unknown_branch_value', file, nodeSpan(yaml, branch.keyNode)!, `Branch "${branch.key}" can never be taken: question "${on}" answers only ${[...possible].map((value) => `"${value}"`).join(', ')}.`),
+        diagnostic(
+          'unknown_branch_value',
+          file,
+          nodeSpan(yaml, branch.keyNode)!,
+          `Branch "${branch.key}" can never be taken: question "${on}" answers only ${[...possible].map((value) => `"${value}"`).join(', ')}.`,
+        ),
       );
     }
   });
@@ -78,7 +127,14 @@ function checkThresholds(file: string, yaml: YamlSyntax, nodes: GraphNode[]): Di
     const asked = new Set(node.outputs.map((port) => port.name));
     for (const threshold of mapEntries(valueOf(items[index], 'thresholds'))) {
       if (asked.has(threshold.key)) continue;
-      diagnostics.push(diagnostic('unknown_threshold_question', file, nodeSpan(yaml, threshold.keyNode)!, `Threshold "${threshold.key}" names no question of step "${node.id}".`));
+      diagnostics.push(
+        diagnostic(
+          'unknown_threshold_question',
+          file,
+          nodeSpan(yaml, threshold.keyNode)!,
+          `Threshold "${threshold.key}" names no question of step "${node.id}".`,
+        ),
+      );
     }
   });
   return diagnostics;

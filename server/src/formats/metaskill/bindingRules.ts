@@ -21,7 +21,8 @@ export class BindingScope {
     this.order = new ControlOrder(graph.nodes, graph.edges);
     for (const edge of graph.edges) {
       if (edge.kind === 'control') this.dependent.add(edge.to);
-      else if (edge.kind === 'fallback' && edge.from !== edge.to && !this.primaries.has(edge.to)) this.primaries.set(edge.to, edge.from);
+      else if (edge.kind === 'fallback' && edge.from !== edge.to && !this.primaries.has(edge.to))
+        this.primaries.set(edge.to, edge.from);
     }
   }
 
@@ -61,14 +62,24 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
       const at = (from: number, to: number): Span => templateSpan(template, from, to);
       for (const problem of template.read.problems) {
         const where = template.expression ? 'expression' : 'template';
-        diagnostics.push(diagnostic(problem.code, file, at(problem.start, problem.end), `${problem.message} (in the ${where} of \`${template.argument}\` of step "${step.id}"; it fails when the step runs)`));
+        diagnostics.push(
+          diagnostic(
+            problem.code,
+            file,
+            at(problem.start, problem.end),
+            `${problem.message} (in the ${where} of \`${template.argument}\` of step "${step.id}"; it fails when the step runs)`,
+          ),
+        );
       }
       for (const ref of template.read.refs) {
         const span = at(ref.nameStart, ref.nameEnd);
         if (ref.root === 'outputs') {
           if (RESERVED_OUTPUTS.has(ref.name)) continue;
           if (!known.has(ref.name)) {
-            const suggestion = closestName(ref.name, ids.filter((id) => id !== step.id));
+            const suggestion = closestName(
+              ref.name,
+              ids.filter((id) => id !== step.id),
+            );
             const found = diagnostic(
               'unknown_output',
               file,
@@ -79,7 +90,14 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
             // `outputs.get('x', default)` never fails: a likely typo, not a broken run.
             diagnostics.push(ref.access === 'get' ? { ...found, severity: 'warning' } : found);
           } else if (ref.name === step.id) {
-            diagnostics.push(diagnostic('binding_out_of_scope', file, span, `Step "${step.id}" reads its own output, which does not exist while it runs.`));
+            diagnostics.push(
+              diagnostic(
+                'binding_out_of_scope',
+                file,
+                span,
+                `Step "${step.id}" reads its own output, which does not exist while it runs.`,
+              ),
+            );
           } else if (!scope.has(step.id, ref.name)) {
             const substitute = plan.steps.some((candidate) => candidate.onFailure?.value === step.id);
             diagnostics.push(
@@ -94,15 +112,35 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
           }
           continue;
         }
-        if (ref.member && ref.name === 'collected' && !userInputs.has(ref.member.name) && ref.member.name !== 'preflight') {
+        if (
+          ref.member &&
+          ref.name === 'collected' &&
+          !userInputs.has(ref.member.name) &&
+          ref.member.name !== 'preflight'
+        ) {
           const suggestion = closestName(ref.member.name, [...userInputs]);
           diagnostics.push(
-            diagnostic('unknown_input', file, at(ref.member.start, ref.member.end), `\`inputs.collected.${ref.member.name}\`: no \`user_input\` step has the id "${ref.member.name}"${suggestion ? `; did you mean "${suggestion}"?` : '.'}`, suggestion ? { suggestion } : undefined),
+            diagnostic(
+              'unknown_input',
+              file,
+              at(ref.member.start, ref.member.end),
+              `\`inputs.collected.${ref.member.name}\`: no \`user_input\` step has the id "${ref.member.name}"${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
+              suggestion ? { suggestion } : undefined,
+            ),
           );
-        } else if (!(ref.name in RUNTIME_INPUTS) && !template.source.value.slice(ref.start, ref.end).includes('.get(')) {
+        } else if (
+          !(ref.name in RUNTIME_INPUTS) &&
+          !template.source.value.slice(ref.start, ref.end).includes('.get(')
+        ) {
           const suggestion = closestName(ref.name, Object.keys(RUNTIME_INPUTS));
           diagnostics.push(
-            diagnostic('unknown_input', file, span, `The runtime sets no \`inputs.${ref.name}\`${suggestion ? `; did you mean \`inputs.${suggestion}\`?` : ''}. Reading it fails when the step runs (use \`inputs.get('${ref.name}')\` for an optional value).`, suggestion ? { suggestion } : undefined),
+            diagnostic(
+              'unknown_input',
+              file,
+              span,
+              `The runtime sets no \`inputs.${ref.name}\`${suggestion ? `; did you mean \`inputs.${suggestion}\`?` : ''}. Reading it fails when the step runs (use \`inputs.get('${ref.name}')\` for an optional value).`,
+              suggestion ? { suggestion } : undefined,
+            ),
           );
         }
       }
@@ -111,9 +149,24 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
         const span = at(filter.start, filter.end);
         if (!allowed) {
           const suggestion = closestName(filter.name, Object.keys(ALLOWED_FILTERS));
-          diagnostics.push(diagnostic('unknown_filter', file, span, `OpenSquilla's templates have no filter \`${filter.name}\`${suggestion ? `; did you mean \`${suggestion}\`?` : ''}. Rendering fails when the step runs. Allowed: ${Object.keys(ALLOWED_FILTERS).join(', ')}.`, suggestion ? { suggestion } : undefined));
+          diagnostics.push(
+            diagnostic(
+              'unknown_filter',
+              file,
+              span,
+              `OpenSquilla's templates have no filter \`${filter.name}\`${suggestion ? `; did you mean \`${suggestion}\`?` : ''}. Rendering fails when the step runs. Allowed: ${Object.keys(ALLOWED_FILTERS).join(', ')}.`,
+              suggestion ? { suggestion } : undefined,
+            ),
+          );
         } else if (allowed.maxArgs !== undefined && filter.args > allowed.maxArgs) {
-          diagnostics.push(diagnostic('filter_arguments', file, span, `\`${filter.name}\` takes ${allowed.maxArgs === 0 ? 'no arguments' : `at most ${allowed.maxArgs} argument${allowed.maxArgs === 1 ? '' : 's'}`}, not ${filter.args}; rendering fails when the step runs. ${allowed.summary}`));
+          diagnostics.push(
+            diagnostic(
+              'filter_arguments',
+              file,
+              span,
+              `\`${filter.name}\` takes ${allowed.maxArgs === 0 ? 'no arguments' : `at most ${allowed.maxArgs} argument${allowed.maxArgs === 1 ? '' : 's'}`}, not ${filter.args}; rendering fails when the step runs. ${allowed.summary}`,
+            ),
+          );
         }
       }
     }
@@ -121,7 +174,13 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
   if (plan.finalTextStep && !known.has(plan.finalTextStep.value)) {
     const suggestion = closestName(plan.finalTextStep.value, ids);
     diagnostics.push(
-      diagnostic('invalid_final_text_mode', file, plan.finalTextStep.span, `\`final_text_mode\` names step "${plan.finalTextStep.value}", which does not exist; OpenSquilla then silently answers with the last step's output.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, suggestion ? { suggestion } : undefined),
+      diagnostic(
+        'invalid_final_text_mode',
+        file,
+        plan.finalTextStep.span,
+        `\`final_text_mode\` names step "${plan.finalTextStep.value}", which does not exist; OpenSquilla then silently answers with the last step's output.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
+        suggestion ? { suggestion } : undefined,
+      ),
     );
   }
   return diagnostics;
@@ -137,9 +196,15 @@ export function checkRawUserMessage(file: string, text: string): Diagnostic[] {
     const start = match.index! + match[0].indexOf('inputs');
     const end = start + 'inputs.user_message'.length;
     diagnostics.push(
-      diagnostic('raw_user_message', file, { start, end }, 'Raw user text goes into a template here: OpenSquilla\'s lint (G1.6) requires `| xml_escape` (or `| slugify` in file names) right after `inputs.user_message`, so the message cannot pose as instructions.', {
-        insertAt: end,
-      }),
+      diagnostic(
+        'raw_user_message',
+        file,
+        { start, end },
+        "Raw user text goes into a template here: OpenSquilla's lint (G1.6) requires `| xml_escape` (or `| slugify` in file names) right after `inputs.user_message`, so the message cannot pose as instructions.",
+        {
+          insertAt: end,
+        },
+      ),
     );
   }
   return diagnostics;

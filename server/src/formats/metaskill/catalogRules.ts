@@ -11,27 +11,53 @@ const META_KINDS = new Set(['meta', 'meta_sop']);
  * `route[].to` gets the same check, which upstream lacks: a missing route
  * target fails only when its case fires.
  */
-export function checkComposedSkills(file: string, plan: MetaPlan, catalog: Map<string, CatalogSkill>, catalogWhere: string): Diagnostic[] {
+export function checkComposedSkills(
+  file: string,
+  plan: MetaPlan,
+  catalog: Map<string, CatalogSkill>,
+  catalogWhere: string,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const names = [...catalog.keys()];
   /** `subject` says who runs the skill: `Step "a" runs`, `A route of step "a" runs`. */
   const check = (ref: Located, subject: string) => {
     const found = catalog.get(ref.value);
     if (found && found.file === file) {
-      diagnostics.push(diagnostic('nested_meta_skill', file, ref.span, `${subject} this MetaSkill itself; a MetaSkill cannot compose a MetaSkill.`));
+      diagnostics.push(
+        diagnostic(
+          'nested_meta_skill',
+          file,
+          ref.span,
+          `${subject} this MetaSkill itself; a MetaSkill cannot compose a MetaSkill.`,
+        ),
+      );
     } else if (found && found.kind && META_KINDS.has(found.kind)) {
-      diagnostics.push(diagnostic('nested_meta_skill', file, ref.span, `${subject} "${ref.value}", itself a MetaSkill (\`kind: ${found.kind}\`); OpenSquilla's agent executor refuses to compose another MetaSkill (lint G1.2).`, { skill: found.file }));
+      diagnostics.push(
+        diagnostic(
+          'nested_meta_skill',
+          file,
+          ref.span,
+          `${subject} "${ref.value}", itself a MetaSkill (\`kind: ${found.kind}\`); OpenSquilla's agent executor refuses to compose another MetaSkill (lint G1.2).`,
+          { skill: found.file },
+        ),
+      );
     } else if (!found) {
       const suggestion = closestName(ref.value, names);
       diagnostics.push(
-        diagnostic('unknown_skill', file, ref.span, `${subject} "${ref.value}", which is not in the catalog (${catalogWhere}); the step fails when it gets there.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`, suggestion ? { suggestion } : undefined),
+        diagnostic(
+          'unknown_skill',
+          file,
+          ref.span,
+          `${subject} "${ref.value}", which is not in the catalog (${catalogWhere}); the step fails when it gets there.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
+          suggestion ? { suggestion } : undefined,
+        ),
       );
     }
   };
   for (const step of plan.steps) {
-    if ((step.kind === 'agent' || step.kind === 'skill_exec') && step.skill && step.skill.value !== '') check(step.skill, `Step "${step.id}" runs`);
+    if ((step.kind === 'agent' || step.kind === 'skill_exec') && step.skill && step.skill.value !== '')
+      check(step.skill, `Step "${step.id}" runs`);
     for (const route of step.routes) check(route.to, `A route of step "${step.id}" runs`);
   }
   return diagnostics;
 }
-

@@ -26,18 +26,45 @@ export function loadMetaskill(context: FormatContext): FormatResult {
   } else {
     if (!context.frontmatter || !context.frontmatterValue) return { nodes: [], edges: [], diagnostics };
     plan = readComposition(context.frontmatter, syntax.text, context.modelCache);
-    diagnostics.push(...checkPlan(context.frontmatter, file, context.frontmatterAnchor, plan, context.yamlCache !== undefined));
+    diagnostics.push(
+      ...checkPlan(context.frontmatter, file, context.frontmatterAnchor, plan, context.yamlCache !== undefined),
+    );
     // OpenSquilla's lint scans the whole file of a `kind: meta` skill for raw user text.
     diagnostics.push(...checkRawUserMessage(file, syntax.text));
   }
   const graph = buildMetaGraph(plan);
-  const model: SkillModel = { dir: context.dir, file, format: context.format, nodes: graph.nodes, edges: graph.edges, externalInputs: graph.externalInputs };
+  const model: SkillModel = {
+    dir: context.dir,
+    file,
+    format: context.format,
+    nodes: graph.nodes,
+    edges: graph.edges,
+    externalInputs: graph.externalInputs,
+  };
   // Substitutes, bindings and `final_text_mode` name steps too; their rules say more than "unknown step".
-  const dependencies = { ...model, nodes: model.nodes.map((node) => ({ ...node, controlRefs: node.controlRefs.filter((ref) => ref.via === 'depends_on') })) };
-  diagnostics.push(...checkControlRefs(dependencies, 'unknown_dependency'), ...checkCycles(model), ...checkBindings(file, plan, graph));
+  const dependencies = {
+    ...model,
+    nodes: model.nodes.map((node) => ({
+      ...node,
+      controlRefs: node.controlRefs.filter((ref) => ref.via === 'depends_on'),
+    })),
+  };
+  diagnostics.push(
+    ...checkControlRefs(dependencies, 'unknown_dependency'),
+    ...checkCycles(model),
+    ...checkBindings(file, plan, graph),
+  );
   const catalog = context.catalog.forSkill(context.dir);
   diagnostics.push(...checkComposedSkills(file, plan, catalog, context.catalog.describe(context.dir)));
-  for (const node of graph.nodes) for (const ref of node.skillRefs ?? []) if (catalog.has(ref.name)) ref.file = catalog.get(ref.name)!.file;
+  for (const node of graph.nodes)
+    for (const ref of node.skillRefs ?? []) if (catalog.has(ref.name)) ref.file = catalog.get(ref.name)!.file;
   if (context.format === 'metaskill') diagnostics.push(...checkBody(context));
-  return { nodes: graph.nodes, edges: graph.edges, externalInputs: graph.externalInputs, refs: graph.refs, metaPlan: plan, diagnostics };
+  return {
+    nodes: graph.nodes,
+    edges: graph.edges,
+    externalInputs: graph.externalInputs,
+    refs: graph.refs,
+    metaPlan: plan,
+    diagnostics,
+  };
 }

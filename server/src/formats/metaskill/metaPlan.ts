@@ -79,15 +79,31 @@ export interface MetaPlan {
 
 /** Filters OpenSquilla's template environment installs, with the most arguments each takes (undefined: not checked). */
 export const ALLOWED_FILTERS: Record<string, { maxArgs?: number; summary: string }> = {
-  xml_escape: { maxArgs: 0, summary: 'Escapes `&`, `<`, `>` and quotes, so user text cannot pose as markup in a prompt.' },
-  truncate: { maxArgs: 1, summary: '`truncate(n)`: keeps the first n characters (default 1024). The runtime\'s own filter: one argument, no ellipsis.' },
-  slugify: { maxArgs: 0, summary: 'Lower-case letters, digits, `_` and `-` only, at most 128 characters: safe in file names.' },
+  xml_escape: {
+    maxArgs: 0,
+    summary: 'Escapes `&`, `<`, `>` and quotes, so user text cannot pose as markup in a prompt.',
+  },
+  truncate: {
+    maxArgs: 1,
+    summary:
+      "`truncate(n)`: keeps the first n characters (default 1024). The runtime's own filter: one argument, no ellipsis.",
+  },
+  slugify: {
+    maxArgs: 0,
+    summary: 'Lower-case letters, digits, `_` and `-` only, at most 128 characters: safe in file names.',
+  },
   tojson: { maxArgs: 1, summary: '`tojson(indent)`: the value as JSON.' },
-  default: { maxArgs: 2, summary: '`default(value, boolean=false)`: `value` when the input is undefined (or falsy, with `boolean=true`).' },
+  default: {
+    maxArgs: 2,
+    summary: '`default(value, boolean=false)`: `value` when the input is undefined (or falsy, with `boolean=true`).',
+  },
   length: { maxArgs: 0, summary: 'The number of characters or items.' },
   join: { maxArgs: 2, summary: '`join(separator, attribute)`: joins a list into one string.' },
   lower: { maxArgs: 0, summary: 'The text in lower case.' },
-  extract_path: { maxArgs: 1, summary: '`extract_path(suffix)`: the first file path in the text (ending in `.suffix` when given), or "".' },
+  extract_path: {
+    maxArgs: 1,
+    summary: '`extract_path(suffix)`: the first file path in the text (ending in `.suffix` when given), or "".',
+  },
   contains_cjk: { maxArgs: 0, summary: 'True when the text holds Chinese, Japanese or Korean characters.' },
   int: { maxArgs: 1, summary: '`int(default=0)`: the first integer in the text, or `default`.' },
   short_drama_section: { summary: 'Short-drama domain filter: one section of a script.' },
@@ -99,16 +115,17 @@ export const ALLOWED_FILTERS: Record<string, { maxArgs?: number; summary: string
 
 /** What the runtime puts under `inputs`; `collected` holds the answers of `user_input` steps. */
 export const RUNTIME_INPUTS: Record<string, string> = {
-  user_message: 'The user\'s message that started the run. Raw user text: escape it (`| xml_escape`) before it reaches a prompt.',
-  user_language: 'The language of the user\'s message (e.g. `en`, `zh`).',
+  user_message:
+    "The user's message that started the run. Raw user text: escape it (`| xml_escape`) before it reaches a prompt.",
+  user_language: "The language of the user's message (e.g. `en`, `zh`).",
   language_instruction: 'An instruction telling the model which language to answer in.',
   system_prompt: 'The outer system prompt or activation context of the run.',
-  workspace_dir: 'The absolute path of the run\'s workspace folder.',
+  workspace_dir: "The absolute path of the run's workspace folder.",
   meta_run_id: 'The id of this MetaSkill run.',
   collected: 'Answers of `user_input` steps: `inputs.collected.<step id>.<field>` (and `collected.preflight`).',
   audience: 'When set: who the output is for.',
   language: 'When set: the output language.',
-  preferences: 'When set: the user\'s stored preferences.',
+  preferences: "When set: the user's stored preferences.",
   meta_preflight_confirmed: 'When set: whether the user confirmed the preflight form.',
   meta_preflight_run_id: 'When set: the run id of the preflight.',
   meta_preflight_fields: 'When set: the fields the preflight asked for.',
@@ -120,4 +137,8 @@ export const RUNTIME_INPUTS: Record<string, string> = {
  * (`PAID_SUBMISSION_RECEIPT_PROOFS_OUTPUT_KEY`) and its MetaSkills use
  * `__opensquilla_paid_submission_receipt_proofs_v1__`: both are accepted.
  */
-export const RESERVED_OUTPUTS = new Set(['__opensquilla_paid_submission_dispositions_v1__', '__opensquilla_paid_submission_receipt_proofs_v1__', '__opensquilla_receipt_proofs_v1__']);
+export const RESERVED_OUTPUTS = new Set([
+  '__opensquilla_paid_submission_dispositions_v1__',
+  '__opensquilla_paid_submission_receipt_proofs_v1__',
+  '__opensquilla_receipt_proofs_v1__',
+]);

@@ -54,7 +54,15 @@ function backticked(line: Line, name: string, from = 0): Located {
 export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
   const { syntax, file } = context;
   const lines = linesOf(syntax.text, syntax.body.start, syntax.body.end);
-  const fail = (span: Span, message: string) => out.push(diagnostic('invalid_sop', file, span, `${message} OpenSquilla's SOP compiler rejects the skill, which then does not load.`));
+  const fail = (span: Span, message: string) =>
+    out.push(
+      diagnostic(
+        'invalid_sop',
+        file,
+        span,
+        `${message} OpenSquilla's SOP compiler rejects the skill, which then does not load.`,
+      ),
+    );
   const phases: Phase[] = [];
   let current: Invocation | undefined;
   const finishInvocation = () => {
@@ -73,7 +81,8 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
         const phase = phases[phases.length - 1];
         const content = { start: lines[i + 1]?.start ?? line.start, end: lines[close]?.start ?? syntax.body.end };
         if (!phase) fail(lineSpan, 'A `yaml for_each` block must follow a phase heading.');
-        else if (!phase.forEach) fail(lineSpan, 'A `yaml for_each` block needs a `[parallel for_each: VAR]` annotation on its phase.');
+        else if (!phase.forEach)
+          fail(lineSpan, 'A `yaml for_each` block needs a `[parallel for_each: VAR]` annotation on its phase.');
         else readForEach(parseYamlRegion(syntax.text, content), phase, lineSpan, fail);
       }
       i = close;
@@ -90,15 +99,23 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
     const combined = COMBINED.exec(trimmed);
     const invocation = combined ?? INVOCATION.exec(trimmed);
     if (/^(Run|Invoke|Call tool|Classify)\s+/.test(trimmed)) {
-      if (current) fail(lineSpan, 'A new invocation starts before the previous one\'s ``Save as `id`.`` line.');
+      if (current) fail(lineSpan, "A new invocation starts before the previous one's ``Save as `id`.`` line.");
       current = undefined;
       if (!invocation) {
-        fail(lineSpan, /^(Call tool|Classify)/.test(trimmed) ? '`Call tool` and `Classify` are not supported in SOP form; use `Run` or `Invoke`.' : 'This line does not read as ``Run `skill` [as agent|skill_exec] with:``.');
+        fail(
+          lineSpan,
+          /^(Call tool|Classify)/.test(trimmed)
+            ? '`Call tool` and `Classify` are not supported in SOP form; use `Run` or `Invoke`.'
+            : 'This line does not read as ``Run `skill` [as agent|skill_exec] with:``.',
+        );
         continue;
       }
       const skill = backticked(line, invocation[2]);
-      const kind = invocation[3] ? { value: invocation[3], span: within(line, invocation[3], line.text.indexOf(' as ')) } : undefined;
-      if (kind && kind.value !== 'agent' && kind.value !== 'skill_exec') fail(kind.span, `Unknown kind \`${kind.value}\`: an SOP invocation runs \`as agent\` or \`as skill_exec\`.`);
+      const kind = invocation[3]
+        ? { value: invocation[3], span: within(line, invocation[3], line.text.indexOf(' as ')) }
+        : undefined;
+      if (kind && kind.value !== 'agent' && kind.value !== 'skill_exec')
+        fail(kind.span, `Unknown kind \`${kind.value}\`: an SOP invocation runs \`as agent\` or \`as skill_exec\`.`);
       const next: Invocation = { skill, ...(kind ? { kind } : {}), args: [], span: lineSpan };
       phase.invocations.push(next);
       if (combined) next.id = backticked(line, combined[4], line.text.indexOf('Save'));
@@ -116,9 +133,17 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
       if (bullet[2].trim() === '|') {
         // A block argument: the more-indented lines below, dedented.
         const block: Line[] = [];
-        while (i + 1 < lines.length && (lines[i + 1].text.trim() === '' || lines[i + 1].text.length - lines[i + 1].text.trimStart().length > indent)) block.push(lines[++i]);
+        while (
+          i + 1 < lines.length &&
+          (lines[i + 1].text.trim() === '' || lines[i + 1].text.length - lines[i + 1].text.trimStart().length > indent)
+        )
+          block.push(lines[++i]);
         while (block.length > 0 && block[block.length - 1].text.trim() === '') block.pop();
-        const margin = Math.min(...block.filter((item) => item.text.trim() !== '').map((item) => item.text.length - item.text.trimStart().length));
+        const margin = Math.min(
+          ...block
+            .filter((item) => item.text.trim() !== '')
+            .map((item) => item.text.length - item.text.trimStart().length),
+        );
         let value = '';
         const offsets: number[] = [];
         block.forEach((item, n) => {
@@ -130,9 +155,16 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
             value += '\n';
           }
         });
-        const end = block.length > 0 ? block[block.length - 1].start + block[block.length - 1].text.length : lineSpan.end;
+        const end =
+          block.length > 0 ? block[block.length - 1].start + block[block.length - 1].text.length : lineSpan.end;
         offsets.push(end);
-        current.args.push({ key: bullet[1], keySpan, value, offsets, valueSpan: { start: within(line, '|').start, end } });
+        current.args.push({
+          key: bullet[1],
+          keySpan,
+          value,
+          offsets,
+          valueSpan: { start: within(line, '|').start, end },
+        });
       } else {
         const raw = bullet[2].trim();
         const rawStart = line.start + line.text.indexOf(raw, line.text.indexOf(':') + 1);
@@ -142,7 +174,13 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
         const valueStart = rawStart + (quoted ? 1 : 0);
         const offsets = [...value].map((_, c) => valueStart + c);
         offsets.push(valueStart + value.length);
-        current.args.push({ key: bullet[1], keySpan, value, offsets, valueSpan: { start: rawStart, end: rawStart + raw.length } });
+        current.args.push({
+          key: bullet[1],
+          keySpan,
+          value,
+          offsets,
+          valueSpan: { start: rawStart, end: rawStart + raw.length },
+        });
       }
       continue;
     }
@@ -159,7 +197,9 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
   }
   finishInvocation();
   if (phases.length === 0) fail(context.frontmatterAnchor, 'The body has no `## Phase N: Title` heading.');
-  for (const phase of phases) if (phase.invocations.length === 0) fail(phase.heading, `Phase ${phase.index} runs nothing: add a \`Run \`skill\`\` line.`);
+  for (const phase of phases)
+    if (phase.invocations.length === 0)
+      fail(phase.heading, `Phase ${phase.index} runs nothing: add a \`Run \`skill\`\` line.`);
   return { form: 'sop', steps: emitSteps(context, phases, fail) };
 }
 
@@ -180,7 +220,12 @@ function readHeading(line: Line, heading: RegExpExecArray, fail: (span: Span, me
     const value = colon === -1 ? '' : item.slice(colon + 1).trim();
     const keySpan = { start: itemStart, end: itemStart + key.length };
     if (!ANNOTATIONS.has(key)) {
-      fail(keySpan, ['when', 'force_skip', 'route'].includes(key) ? `The annotation \`${key}\` is not supported in SOP form.` : `Unknown annotation \`${key}\`; allowed: parallel, parallel for_each, depends_on.`);
+      fail(
+        keySpan,
+        ['when', 'force_skip', 'route'].includes(key)
+          ? `The annotation \`${key}\` is not supported in SOP form.`
+          : `Unknown annotation \`${key}\`; allowed: parallel, parallel for_each, depends_on.`,
+      );
       continue;
     }
     if (key === 'parallel for_each') {
@@ -189,7 +234,10 @@ function readHeading(line: Line, heading: RegExpExecArray, fail: (span: Span, me
     }
     if (key === 'depends_on') {
       const listStart = itemStart + item.indexOf(value);
-      phase.dependsOn = [...value.matchAll(/[A-Za-z0-9_-]+/g)].map((match) => ({ value: match[0], span: { start: listStart + match.index!, end: listStart + match.index! + match[0].length } }));
+      phase.dependsOn = [...value.matchAll(/[A-Za-z0-9_-]+/g)].map((match) => ({
+        value: match[0],
+        span: { start: listStart + match.index!, end: listStart + match.index! + match[0].length },
+      }));
     }
   }
   return phase;

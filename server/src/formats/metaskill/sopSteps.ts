@@ -4,7 +4,9 @@ import { mapEntries, nodeSpan, scalarString, seqItems, type YamlSyntax } from '.
 import type { FormatContext } from '../formatContext';
 import type { Located, MetaStep, MetaTemplate } from './metaPlan';
 
-/** An SOP invocation as read from the body: the skill, its kind, its `- key: value` arguments and the id it is saved as. */
+/**
+ * An SOP invocation as read from the body: the skill, its kind, its `- key: value` arguments and the id it is saved as.
+ */
 export interface Invocation {
   skill: Located;
   kind?: Located;
@@ -22,15 +24,27 @@ export interface Phase {
   invocations: Invocation[];
 }
 
-/** The ```` ```yaml for_each ```` block of a phase: one key, the loop variable, with a list of items that each have an `id`. */
-export function readForEach(yaml: YamlSyntax, phase: Phase, fence: Span, fail: (span: Span, message: string) => void): void {
+/**
+ * The ```` ```yaml for_each ```` block of a phase: one key, the loop variable, with a list of items that each have an
+ * `id`.
+ */
+export function readForEach(
+  yaml: YamlSyntax,
+  phase: Phase,
+  fence: Span,
+  fail: (span: Span, message: string) => void,
+): void {
   const entries = mapEntries(yaml.doc.contents);
   if (yaml.problems.length > 0 || entries.length !== 1) {
     fail(fence, 'A `yaml for_each` block holds exactly one key, the loop variable, with a list of items.');
     return;
   }
   const [entry] = entries;
-  if (entry.key !== phase.forEach!.variable) fail(nodeSpan(yaml, entry.keyNode)!, `The block's key \`${entry.key}\` is not the phase's loop variable \`${phase.forEach!.variable}\`.`);
+  if (entry.key !== phase.forEach!.variable)
+    fail(
+      nodeSpan(yaml, entry.keyNode)!,
+      `The block's key \`${entry.key}\` is not the phase's loop variable \`${phase.forEach!.variable}\`.`,
+    );
   const items = seqItems(entry.value);
   if (items.length === 0) fail(nodeSpan(yaml, entry.keyNode)!, `\`${entry.key}\` must be a non-empty list.`);
   const seen = new Set<string>();
@@ -57,29 +71,56 @@ function placeholders(variable: string): RegExp {
 }
 
 /** Phases → steps with their dependencies and kinds (as the compiler emits them). */
-export function emitSteps(context: FormatContext, phases: Phase[], fail: (span: Span, message: string) => void): MetaStep[] {
+export function emitSteps(
+  context: FormatContext,
+  phases: Phase[],
+  fail: (span: Span, message: string) => void,
+): MetaStep[] {
   const catalog = context.catalog.forSkill(context.dir);
   const steps: MetaStep[] = [];
   let previous: string[] = [];
   for (const phase of phases) {
-    const dependsOn: Located[] = phase.dependsOn ?? previous.map((id) => ({ value: id, span: phase.heading, implicit: true }));
+    const dependsOn: Located[] =
+      phase.dependsOn ?? previous.map((id) => ({ value: id, span: phase.heading, implicit: true }));
     const ids: string[] = [];
     for (const invocation of phase.invocations) {
       if (!invocation.id) continue;
       const kind = invocation.kind?.value ?? (catalog.get(invocation.skill.value)?.entrypoint ? 'skill_exec' : 'agent');
       const expansions = phase.forEach ? phase.forEach.items : [undefined];
       for (const item of expansions) {
-        const fill = (text: string) => (phase.forEach && item ? text.replace(placeholders(phase.forEach.variable), (_, key: string) => item.values[key] ?? '') : text);
+        const fill = (text: string) =>
+          phase.forEach && item
+            ? text.replace(placeholders(phase.forEach.variable), (_, key: string) => item.values[key] ?? '')
+            : text;
         const id = fill(invocation.id.value);
         const idSpan = item?.idSpan ?? invocation.id.span;
         const templates: MetaTemplate[] = [];
         for (const argument of invocation.args) {
-          const missing = phase.forEach && item && [...argument.value.matchAll(placeholders(phase.forEach.variable))].some((match) => item.values[match[1]] === undefined);
+          const missing =
+            phase.forEach &&
+            item &&
+            [...argument.value.matchAll(placeholders(phase.forEach.variable))].some(
+              (match) => item.values[match[1]] === undefined,
+            );
           if (missing) continue; // the compiler leaves out an argument whose item has no such key
-          const { value, offsets } = substitute(argument.value, argument.offsets, phase.forEach?.variable, item?.values);
-          templates.push({ argument: `with.${argument.key}`, keySpan: argument.keySpan, valueSpan: argument.valueSpan, source: { value, offsets, exact: true }, expression: false, read: readTemplate(value) });
+          const { value, offsets } = substitute(
+            argument.value,
+            argument.offsets,
+            phase.forEach?.variable,
+            item?.values,
+          );
+          templates.push({
+            argument: `with.${argument.key}`,
+            keySpan: argument.keySpan,
+            valueSpan: argument.valueSpan,
+            source: { value, offsets, exact: true },
+            expression: false,
+            read: readTemplate(value),
+          });
         }
-        const instruction = invocation.args.find((argument) => ['task', 'system', 'text', 'prompt'].includes(argument.key));
+        const instruction = invocation.args.find((argument) =>
+          ['task', 'system', 'text', 'prompt'].includes(argument.key),
+        );
         steps.push({
           index: steps.length,
           id,
@@ -98,14 +139,26 @@ export function emitSteps(context: FormatContext, phases: Phase[], fail: (span: 
         ids.push(id);
       }
     }
-    if (phase.forEach && phase.forEach.items.length === 0 && phase.invocations.length > 0) fail(phase.heading, `Phase ${phase.index} loops over \`${phase.forEach.variable}\` but has no \`yaml for_each\` block listing its items.`);
+    if (phase.forEach && phase.forEach.items.length === 0 && phase.invocations.length > 0)
+      fail(
+        phase.heading,
+        `Phase ${phase.index} loops over \`${phase.forEach.variable}\` but has no \`yaml for_each\` block listing its items.`,
+      );
     previous = ids;
   }
   return steps;
 }
 
-/** A `for_each` argument with its placeholders replaced by the item's values; replaced characters point at their placeholder. */
-function substitute(text: string, offsets: number[], variable: string | undefined, values: Record<string, string> | undefined): { value: string; offsets: number[] } {
+/**
+ * A `for_each` argument with its placeholders replaced by the item's values; replaced characters point at their
+ * placeholder.
+ */
+function substitute(
+  text: string,
+  offsets: number[],
+  variable: string | undefined,
+  values: Record<string, string> | undefined,
+): { value: string; offsets: number[] } {
   if (!variable || !values) return { value: text, offsets };
   let value = '';
   const mapped: number[] = [];

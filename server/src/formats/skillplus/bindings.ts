@@ -51,10 +51,18 @@ export function placeholdersOf(node: FlowNode): Placeholder[] {
 }
 
 /** The fan-out items in scope at a node: the `item=` names of the fan-outs around it, with the type of one element. */
-export function itemsInScope(flow: Flow, node: FlowNode, state: StateSchema | undefined): Map<string, StateType | undefined> {
+export function itemsInScope(
+  flow: Flow,
+  node: FlowNode,
+  state: StateSchema | undefined,
+): Map<string, StateType | undefined> {
   const byId = nodesById(flow);
   const items = new Map<string, StateType | undefined>();
-  for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) {
+  for (
+    let parent = node.parent ? byId.get(node.parent) : undefined;
+    parent;
+    parent = parent.parent ? byId.get(parent.parent) : undefined
+  ) {
     if (parent.kind !== 'fanout' || !parent.item) continue;
     const over = parent.over && state?.root ? resolveStatePath(state, parent.over.value.split('.')) : undefined;
     items.set(parent.item.value, over?.ok && over.type.kind === 'list' ? over.type.item : undefined);
@@ -63,10 +71,21 @@ export function itemsInScope(flow: Flow, node: FlowNode, state: StateSchema | un
 }
 
 /** The type of the field a node writes, for a field the quick fix adds. */
-const WRITTEN_TYPE: Partial<Record<FlowNode['kind'], string>> = { confirm: 'bool', fanout: 'list[str]', ask: 'str', agent: 'str' };
+const WRITTEN_TYPE: Partial<Record<FlowNode['kind'], string>> = {
+  confirm: 'bool',
+  fanout: 'list[str]',
+  ask: 'str',
+  agent: 'str',
+};
 
 /** A finding of its own span (a copy): findings kept with a node are moved with it, apart from the node's spans. */
-function report(out: Diagnostic[], code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): void {
+function report(
+  out: Diagnostic[],
+  code: Diagnostic['code'],
+  span: Span,
+  message: string,
+  data?: Record<string, unknown>,
+): void {
   out.push(diagnostic(code, span.file!, { ...span }, message, data));
 }
 
@@ -76,7 +95,10 @@ function report(out: Diagnostic[], code: Diagnostic['code'], span: Span, message
  * the State or the fan-out items around the node changed. `at`: where the
  * node started when its findings were last placed.
  */
-const bindingCache = new WeakMap<FlowNode, { at: number; state: StateSchema; items: Map<string, StateType | undefined>; found: Diagnostic[] }>();
+const bindingCache = new WeakMap<
+  FlowNode,
+  { at: number; state: StateSchema; items: Map<string, StateType | undefined>; found: Diagnostic[] }
+>();
 
 function sameItems(a: Map<string, StateType | undefined>, b: Map<string, StateType | undefined>): boolean {
   if (a.size !== b.size) return false;
@@ -99,10 +121,20 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
   const written = new Set(flow.nodes.flatMap((node) => (node.into ? [node.into.value.split('.')[0]] : [])));
   for (const field of root.fields) {
     if (field.input || written.has(field.name)) continue;
-    report(diagnostics, 'field_never_written', field.nameSpan, `No node writes \`${field.name}\`, and it is not an input (it has a default): it keeps ${field.defaultText ?? 'its default'} for the whole run.`);
+    report(
+      diagnostics,
+      'field_never_written',
+      field.nameSpan,
+      `No node writes \`${field.name}\`, and it is not an input (it has a default): it keeps ${field.defaultText ?? 'its default'} for the whole run.`,
+    );
   }
   for (const field of state.unreadable) {
-    report(diagnostics, 'state_type_unreadable', field.typeSpan, `skill+ cannot read the type \`${field.typeText}\`: use str, int, float, bool, list[T], dict[str, T], Literal[...], T | None, Optional[T] or a class of this file. Predicates and placeholders on \`${field.name}\` are not type-checked.`);
+    report(
+      diagnostics,
+      'state_type_unreadable',
+      field.typeSpan,
+      `skill+ cannot read the type \`${field.typeText}\`: use str, int, float, bool, list[T], dict[str, T], Literal[...], T | None, Optional[T] or a class of this file. Predicates and placeholders on \`${field.name}\` are not type-checked.`,
+    );
   }
   return diagnostics;
 }
@@ -116,38 +148,88 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
     return known.found;
   }
   const found: Diagnostic[] = [];
-  const unknownPath = (code: Diagnostic['code'], text: FlowText, segments: string[], failedAt: number, candidates: string[], what: string, fieldType: string) => {
+  const unknownPath = (
+    code: Diagnostic['code'],
+    text: FlowText,
+    segments: string[],
+    failedAt: number,
+    candidates: string[],
+    what: string,
+    fieldType: string,
+  ) => {
     const suggestion = closestName(segments[failedAt], candidates);
     const prefix = segments.slice(0, failedAt).join('.');
     const start = prefix.length > 0 ? prefix.length + 1 : 0;
     // A missing top-level field can be added to State by a quick fix, with the type its use asks for.
-    const data = { ...(suggestion ? { suggestion } : {}), ...(failedAt === 0 ? { field: segments[0], fieldType } : {}) };
-    report(found, code, textSpan(text, start, start + segments[failedAt].length), `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`, data);
+    const data = {
+      ...(suggestion ? { suggestion } : {}),
+      ...(failedAt === 0 ? { field: segments[0], fieldType } : {}),
+    };
+    report(
+      found,
+      code,
+      textSpan(text, start, start + segments[failedAt].length),
+      `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`,
+      data,
+    );
   };
-  for (const [key, text] of [['into', node.into], ['on', node.on], ['over', node.over]] as const) {
+  for (const [key, text] of [
+    ['into', node.into],
+    ['on', node.on],
+    ['over', node.over],
+  ] as const) {
     if (!text) continue;
     const segments = text.value.split('.');
     const resolved = resolveStatePath(state, segments);
     if (!resolved.ok) {
-      unknownPath('unknown_state_path', text, segments, resolved.failedAt, resolved.candidates, `\`${key}="${text.value}"\` of node "${node.id}"`, key === 'over' ? 'list[str]' : key === 'on' ? 'str' : WRITTEN_TYPE[node.kind] ?? 'str');
+      unknownPath(
+        'unknown_state_path',
+        text,
+        segments,
+        resolved.failedAt,
+        resolved.candidates,
+        `\`${key}="${text.value}"\` of node "${node.id}"`,
+        key === 'over' ? 'list[str]' : key === 'on' ? 'str' : (WRITTEN_TYPE[node.kind] ?? 'str'),
+      );
       continue;
     }
     if (key !== 'into') continue;
     const { type, nullable } = resolved;
     const shown = `${typeName(type)}${nullable ? ' | None' : ''}`;
-    if (node.kind === 'confirm' && type.kind !== 'bool') report(found, 'state_type_mismatch', text.span, `A confirm writes yes or no: \`${text.value}\` must be \`bool\`, not \`${shown}\`.`);
+    if (node.kind === 'confirm' && type.kind !== 'bool')
+      report(
+        found,
+        'state_type_mismatch',
+        text.span,
+        `A confirm writes yes or no: \`${text.value}\` must be \`bool\`, not \`${shown}\`.`,
+      );
     if (node.kind === 'ask') {
       const choices = node.choices.map((choice) => choice.value);
       const literalHolds = type.kind === 'literal' && choices.every((choice) => type.values.includes(choice));
       if (type.kind === 'literal' && !literalHolds) {
         const missing = choices.filter((choice) => !type.values.includes(choice));
-        report(found, 'state_type_mismatch', text.span, `\`${text.value}\` is ${shown}, which does not hold the choice${missing.length === 1 ? '' : 's'} ${missing.map((choice) => JSON.stringify(choice)).join(', ')}.`);
+        report(
+          found,
+          'state_type_mismatch',
+          text.span,
+          `\`${text.value}\` is ${shown}, which does not hold the choice${missing.length === 1 ? '' : 's'} ${missing.map((choice) => JSON.stringify(choice)).join(', ')}.`,
+        );
       } else if (!['str', 'int', 'float', 'literal'].includes(type.kind)) {
-        report(found, 'state_type_mismatch', text.span, `An ask writes the user's answer: \`${text.value}\` must be \`str\`, \`int\`, \`float\` or a \`Literal\` of its choices, not \`${shown}\`.`);
+        report(
+          found,
+          'state_type_mismatch',
+          text.span,
+          `An ask writes the user's answer: \`${text.value}\` must be \`str\`, \`int\`, \`float\` or a \`Literal\` of its choices, not \`${shown}\`.`,
+        );
       }
     }
     if (node.merge?.value === 'replace' && type.kind !== 'list' && type.kind !== 'dict') {
-      report(found, 'state_type_mismatch', node.merge.span, `\`merge="replace"\` replaces a list or a dict; \`${text.value}\` is ${shown}, which a write overwrites anyway.`);
+      report(
+        found,
+        'state_type_mismatch',
+        node.merge.span,
+        `\`merge="replace"\` replaces a list or a dict; \`${text.value}\` is ${shown}, which a write overwrites anyway.`,
+      );
     }
   }
   for (const placeholder of placeholdersOf(node)) {
@@ -157,7 +239,13 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
       if (segments.length > 1 && item?.kind === 'model') {
         const model = state.models.get(item.name);
         const field = model?.fields.find((candidate) => candidate.name === segments[1]);
-        if (!field) report(found, 'unknown_placeholder', placeholder.span, `\`{${placeholder.path}}\`: ${item.name} has no field \`${segments[1]}\`${model ? ` (it has ${model.fields.map((candidate) => candidate.name).join(', ')})` : ''}.`);
+        if (!field)
+          report(
+            found,
+            'unknown_placeholder',
+            placeholder.span,
+            `\`{${placeholder.path}}\`: ${item.name} has no field \`${segments[1]}\`${model ? ` (it has ${model.fields.map((candidate) => candidate.name).join(', ')})` : ''}.`,
+          );
       }
       continue;
     }
@@ -170,7 +258,17 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
       'unknown_placeholder',
       placeholder.span,
       `\`{${placeholder.path}}\` in node "${node.id}" names no State path${items.size > 0 ? ` and no item in scope (${[...items.keys()].join(', ')})` : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The model would see the braces as they are.`,
-      { ...(suggestion ? { suggestion, replacement: segments.map((segment, index) => (index === resolved.failedAt ? suggestion : segment)).join('.') } : {}), ...(resolved.failedAt === 0 ? { field: segments[0], fieldType: 'str' } : {}) },
+      {
+        ...(suggestion
+          ? {
+              suggestion,
+              replacement: segments
+                .map((segment, index) => (index === resolved.failedAt ? suggestion : segment))
+                .join('.'),
+            }
+          : {}),
+        ...(resolved.failedAt === 0 ? { field: segments[0], fieldType: 'str' } : {}),
+      },
     );
   }
   bindingCache.set(node, { at: node.span.start, state, items, found });

@@ -34,8 +34,17 @@ function read(value: unknown, segments: string[]): unknown {
 function equal(actual: unknown, wanted: ValueRef): boolean {
   if (wanted.kind === 'null') return actual === null || actual === undefined;
   // `tool=Bash` also matches `Bash@prod`: the part after @ is the host's environment label.
-  if (typeof actual === 'string' && typeof wanted.value === 'string' && actual.includes('@') && !wanted.value.includes('@')) return actual.split('@')[0] === wanted.value;
-  return actual === wanted.value || (typeof actual === 'number' && typeof wanted.value === 'string' && String(actual) === wanted.value);
+  if (
+    typeof actual === 'string' &&
+    typeof wanted.value === 'string' &&
+    actual.includes('@') &&
+    !wanted.value.includes('@')
+  )
+    return actual.split('@')[0] === wanted.value;
+  return (
+    actual === wanted.value ||
+    (typeof actual === 'number' && typeof wanted.value === 'string' && String(actual) === wanted.value)
+  );
 }
 
 /**
@@ -53,14 +62,23 @@ export function evaluatePredicate(predicate: Predicate, state: StateValue, posit
       return !evaluatePredicate(predicate.operand, state, position);
     default: {
       const [first, ...rest] = predicate.path.segments.map((segment) => segment.name);
-      const value = first in position ? read((position as unknown as Record<string, unknown>)[first], rest) : read(state, [first, ...rest]);
+      const value =
+        first in position
+          ? read((position as unknown as Record<string, unknown>)[first], rest)
+          : read(state, [first, ...rest]);
       if (predicate.kind === 'truthy') return truthy(value);
       if (predicate.kind === 'in') return predicate.values.some((wanted) => equal(value, wanted));
       if (predicate.op === '=' || predicate.op === '==') return equal(value, predicate.value);
       if (predicate.op === '!=') return !equal(value, predicate.value);
       if (typeof value !== 'number' || typeof predicate.value.value !== 'number') return false;
       const wanted = predicate.value.value;
-      return predicate.op === '<' ? value < wanted : predicate.op === '<=' ? value <= wanted : predicate.op === '>' ? value > wanted : value >= wanted;
+      return predicate.op === '<'
+        ? value < wanted
+        : predicate.op === '<='
+          ? value <= wanted
+          : predicate.op === '>'
+            ? value > wanted
+            : value >= wanted;
     }
   }
 }

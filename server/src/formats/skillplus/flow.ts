@@ -6,7 +6,9 @@ import type { Span } from '../../parse/lineIndex';
  * place in the flow file. The flow IR of the format note is made from it.
  */
 
-/** A literal text argument, with the file offset of each character (placeholders and predicates are located with them). */
+/**
+ * A literal text argument, with the file offset of each character (placeholders and predicates are located with them).
+ */
 export interface FlowText {
   value: string;
   span: Span;
@@ -35,7 +37,12 @@ export const FLOW_ARGUMENTS: Record<FlowNodeKind | 'stage', string[]> = {
 };
 
 /** The text argument of each kind that has one (its second positional argument in `flow.py`). */
-export const TEXT_ARGUMENT: Partial<Record<FlowNodeKind, string>> = { agent: 'instruction', ask: 'question', confirm: 'prompt', end: 'summary' };
+export const TEXT_ARGUMENT: Partial<Record<FlowNodeKind, string>> = {
+  agent: 'instruction',
+  ask: 'question',
+  confirm: 'prompt',
+  end: 'summary',
+};
 
 /** Only these texts are templated with `{placeholders}`; a summary, a goal or a `desc` is read as written. */
 export const TEMPLATED_KINDS = new Set<FlowNodeKind>(['agent', 'ask', 'confirm']);
@@ -93,7 +100,13 @@ export interface FlowStage {
 
 /** What a front end found that is not part of the static flow, or breaks its shape. */
 export interface FlowProblem {
-  code: 'dynamic_flow' | 'invalid_flow_call' | 'nested_stage' | 'node_outside_stage' | 'invalid_flow_yaml' | 'invalid_branch';
+  code:
+    | 'dynamic_flow'
+    | 'invalid_flow_call'
+    | 'nested_stage'
+    | 'node_outside_stage'
+    | 'invalid_flow_yaml'
+    | 'invalid_branch';
   message: string;
   span: Span;
   /** For the quick fix: the text to quote in flow.yaml. */
@@ -125,8 +138,14 @@ export function nodesById(flow: Flow): Map<string, FlowNode> {
   return byId;
 }
 
-/** Visits the flow as it nests: each stage, then its nodes depth-first (cases, otherwise and bodies one level deeper). */
-export function walkFlow(flow: Flow, onStage: (stage: FlowStage) => void, onNode: (node: FlowNode, depth: number) => void): void {
+/**
+ * Visits the flow as it nests: each stage, then its nodes depth-first (cases, otherwise and bodies one level deeper).
+ */
+export function walkFlow(
+  flow: Flow,
+  onStage: (stage: FlowStage) => void,
+  onNode: (node: FlowNode, depth: number) => void,
+): void {
   const byId = nodesById(flow);
   const visit = (node: FlowNode, depth: number) => {
     onNode(node, depth);

@@ -14,20 +14,40 @@ export interface FlowGraph {
   groups: NodeGroup[];
 }
 
-function port(name: string, direction: Port['direction'], nodeId: string, at: FlowText | { span: FlowText['span'] }, whole = at.span): Port {
+function port(
+  name: string,
+  direction: Port['direction'],
+  nodeId: string,
+  at: FlowText | { span: FlowText['span'] },
+  whole = at.span,
+): Port {
   return { name, direction, nodeId, nullable: false, span: whole, nameSpan: at.span };
 }
 
 /** The State paths a node reads: its placeholders, `on`, `over`, and the paths of its `until` predicates. */
 function reads(node: FlowNode, fields: Map<string, StateField> | undefined): Port[] {
-  const ports: Port[] = placeholdersOf(node).map((placeholder) => ({ name: placeholder.path, direction: 'input', nodeId: node.id, nullable: false, span: placeholder.span, nameSpan: placeholder.span }));
+  const ports: Port[] = placeholdersOf(node).map((placeholder) => ({
+    name: placeholder.path,
+    direction: 'input',
+    nodeId: node.id,
+    nullable: false,
+    span: placeholder.span,
+    nameSpan: placeholder.span,
+  }));
   for (const text of [node.on, node.over]) if (text) ports.push(port(text.value, 'input', node.id, text));
   for (const text of node.until) {
     const predicate = parsePredicate(text.value).predicate;
     for (const path of predicate ? predicatePaths(predicate) : []) {
       if (path.segments[0].name in BUILTINS) continue;
       const span = textSpan(text, path.start, path.end);
-      ports.push({ name: path.segments.map((segment) => segment.name).join('.'), direction: 'input', nodeId: node.id, nullable: false, span, nameSpan: span });
+      ports.push({
+        name: path.segments.map((segment) => segment.name).join('.'),
+        direction: 'input',
+        nodeId: node.id,
+        nullable: false,
+        span,
+        nameSpan: span,
+      });
     }
   }
   // Items of a fan-out are not State: they have no writer to connect to.
@@ -46,7 +66,12 @@ function reads(node: FlowNode, fields: Map<string, StateField> | undefined): Por
  */
 const graphNodeCache = new WeakMap<FlowNode, { state: StateSchema | undefined; model: GraphNode }>();
 
-function graphNodeOf(node: FlowNode, state: StateSchema | undefined, fields: Map<string, StateField> | undefined, attachments: NonNullable<GraphNode['attachments']>): GraphNode {
+function graphNodeOf(
+  node: FlowNode,
+  state: StateSchema | undefined,
+  fields: Map<string, StateField> | undefined,
+  attachments: NonNullable<GraphNode['attachments']>,
+): GraphNode {
   const known = graphNodeCache.get(node);
   if (known && known.state === state) {
     placeholdersOf(node);
@@ -67,7 +92,9 @@ function graphNodeOf(node: FlowNode, state: StateSchema | undefined, fields: Map
     ...(node.text ? { description: { text: node.text.value, span: node.text.span } } : {}),
     inputs: reads(node, fields),
     outputs: node.into ? [port(node.into.value, 'output', node.id, node.into)] : [],
-    links: node.tools.filter((tool) => tool.value.startsWith('scripts/')).map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
+    links: node.tools
+      .filter((tool) => tool.value.startsWith('scripts/'))
+      .map((tool) => ({ path: tool.value, span: tool.span, role: 'script' as const })),
     controlRefs: [],
     ...(node.stage ? { group: node.stage } : {}),
     attachments,
@@ -113,7 +140,9 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
       const next = index + 1 < ids.length ? ids[index + 1] : after;
       if (node.kind === 'branch') {
         for (const item of node.cases) {
-          const label = item.desc ? shorten(item.desc.value) : item.values.map((value) => String(value.value)).join(' | ');
+          const label = item.desc
+            ? shorten(item.desc.value)
+            : item.values.map((value) => String(value.value)).join(' | ');
           if (item.nodes.length > 0) {
             edge(id, item.nodes[0], 'branch', label);
             sequence(item.nodes, next);
@@ -125,14 +154,30 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
         } else edge(id, next, 'branch', 'otherwise');
       } else if (node.kind === 'loop' || node.kind === 'fanout') {
         if (node.body.length > 0) {
-          edge(id, node.body[0], 'control', node.kind === 'loop' ? 'round' : node.item ? `each ${node.item.value}` : 'each');
+          edge(
+            id,
+            node.body[0],
+            'control',
+            node.kind === 'loop' ? 'round' : node.item ? `each ${node.item.value}` : 'each',
+          );
           sequence(node.body, id);
         }
-        edge(id, next, 'control', node.kind === 'loop' ? (node.until.length > 0 ? `until ${shorten(node.until.map((text) => text.value).join(' or '))}` : 'done') : 'all done');
+        edge(
+          id,
+          next,
+          'control',
+          node.kind === 'loop'
+            ? node.until.length > 0
+              ? `until ${shorten(node.until.map((text) => text.value).join(' or '))}`
+              : 'done'
+            : 'all done',
+        );
       } else if (node.kind !== 'end') edge(id, next, 'control');
     });
   };
-  flow.stages.forEach((stage, index) => sequence(stage.nodes, flow.stages.slice(index + 1).find((later) => later.nodes.length > 0)?.nodes[0]));
+  flow.stages.forEach((stage, index) =>
+    sequence(stage.nodes, flow.stages.slice(index + 1).find((later) => later.nodes.length > 0)?.nodes[0]),
+  );
 
   // Data: each read from the latest earlier writer of its field (or the last writer, across a loop's back edge).
   // Writers of each field in flow order, with their places in it, so a read finds the latest earlier one by bisection.
@@ -154,11 +199,25 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
       // The latest writer before this node; else the last one other than itself (a loop's back edge).
       const last = list[list.length - 1]?.node === node ? list[list.length - 2] : list[list.length - 1];
       const producer = earlier > 0 ? list[earlier - 1].node : last?.node;
-      if (producer) edges.push({ from: producer.id, to: node.id, kind: 'data', label: input.name, span: input.nameSpan, consumer: input, producer: producer.outputs[0] });
+      if (producer)
+        edges.push({
+          from: producer.id,
+          to: node.id,
+          kind: 'data',
+          label: input.name,
+          span: input.nameSpan,
+          consumer: input,
+          producer: producer.outputs[0],
+        });
       else if (fields?.get(field)?.input) externalInputs.push(input);
     }
   });
-  const groups: NodeGroup[] = flow.stages.map((stage) => ({ id: stage.id, label: stage.id, span: stage.idSpan, ...(stage.goal ? { description: stage.goal.value } : {}) }));
+  const groups: NodeGroup[] = flow.stages.map((stage) => ({
+    id: stage.id,
+    label: stage.id,
+    span: stage.idSpan,
+    ...(stage.goal ? { description: stage.goal.value } : {}),
+  }));
   return { nodes, edges, externalInputs, groups };
 }
 

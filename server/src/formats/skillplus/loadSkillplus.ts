@@ -20,14 +20,30 @@ export function loadSkillplus(context: FormatContext): FormatResult {
   diagnostics.push(...crossFile);
   pkg.attachments = attachments;
   for (const py of pkg.python.values()) {
-    // flow.py's own reader says what is not static; a state or rule file that is not Python is worth a word at its first error.
+    // flow.py's own reader says what is not static; a state or rule file that is not Python is worth a word at its
+    // first error.
     if (py.file === pkg.flow?.file || py.errors.length === 0) continue;
-    diagnostics.push({ code: py.file === pkg.state?.file ? 'invalid_state' : 'invalid_rule_decorator', severity: 'error', message: `${py.file.split('/').pop()} is not valid Python here; what follows is read as far as it goes.`, file: py.file, span: py.errors[0] });
+    diagnostics.push({
+      code: py.file === pkg.state?.file ? 'invalid_state' : 'invalid_rule_decorator',
+      severity: 'error',
+      message: `${py.file.split('/').pop()} is not valid Python here; what follows is read as far as it goes.`,
+      file: py.file,
+      span: py.errors[0],
+    });
   }
   if (pkg.flow && pkg.flow.front === 'py') {
     const errors = pkg.python.get(pkg.flow.file)?.errors ?? [];
-    if (errors.length > 0) diagnostics.push({ code: 'dynamic_flow', severity: 'error', message: 'flow.py is not valid Python here; the flow is read as far as it goes.', file: pkg.flow.file, span: errors[0] });
+    if (errors.length > 0)
+      diagnostics.push({
+        code: 'dynamic_flow',
+        severity: 'error',
+        message: 'flow.py is not valid Python here; the flow is read as far as it goes.',
+        file: pkg.flow.file,
+        span: errors[0],
+      });
   }
-  const graph = pkg.flow ? buildFlowGraph(pkg.flow, pkg.state, attachments) : { nodes: [], edges: [], externalInputs: [], groups: [] };
+  const graph = pkg.flow
+    ? buildFlowGraph(pkg.flow, pkg.state, attachments)
+    : { nodes: [], edges: [], externalInputs: [], groups: [] };
   return { ...graph, diagnostics, sources: pkg.sources, skillplus: pkg };
 }

@@ -44,8 +44,16 @@ export function symbolKey(symbol: PackageSymbol): string {
   }
 }
 
-/** The field occurrences of a dotted path from `model`, one per segment that resolves (dotting into models and, with `intoItems`, list items). */
-function fieldSegments(state: StateSchema, model: StateModel | undefined, segments: { name: string; span: Span }[], intoItems: boolean): { symbol: PackageSymbol; span: Span }[] {
+/**
+ * The field occurrences of a dotted path from `model`, one per segment that resolves (dotting into models and, with
+ * `intoItems`, list items).
+ */
+function fieldSegments(
+  state: StateSchema,
+  model: StateModel | undefined,
+  segments: { name: string; span: Span }[],
+  intoItems: boolean,
+): { symbol: PackageSymbol; span: Span }[] {
   const found: { symbol: PackageSymbol; span: Span }[] = [];
   for (const segment of segments) {
     const field = model?.fields.find((candidate) => candidate.name === segment.name);
@@ -90,29 +98,40 @@ const occurrenceCache = new WeakMap<SkillPlusPackage, Occurrence[]>();
 
 function collectOccurrences(pkg: SkillPlusPackage): Occurrence[] {
   const out: Occurrence[] = [];
-  const add = (symbol: PackageSymbol, span: Span, role: OccurrenceRole, holder: string, predicate?: FlowText) => out.push({ key: symbolKey(symbol), symbol, span, role, holder, ...(predicate ? { predicate } : {}) });
+  const add = (symbol: PackageSymbol, span: Span, role: OccurrenceRole, holder: string, predicate?: FlowText) =>
+    out.push({ key: symbolKey(symbol), symbol, span, role, holder, ...(predicate ? { predicate } : {}) });
   const { flow, state } = pkg;
   const root = state?.root;
 
-  for (const model of state?.models.values() ?? []) for (const field of model.fields) add({ kind: 'field', model: model.name, name: field.name }, field.nameSpan, 'definition', `class ${model.name}`);
+  for (const model of state?.models.values() ?? [])
+    for (const field of model.fields)
+      add({ kind: 'field', model: model.name, name: field.name }, field.nameSpan, 'definition', `class ${model.name}`);
 
   const predicate = (text: FlowText, holder: string) => {
     const read = parsePredicate(text.value);
     if (read.predicate) predicateOccurrences(read.predicate, text, holder, state, add);
   };
 
-  for (const stage of flow?.stages ?? []) add({ kind: 'stage', id: stage.id }, stage.idSpan, 'definition', `stage "${stage.id}"`);
+  for (const stage of flow?.stages ?? [])
+    add({ kind: 'stage', id: stage.id }, stage.idSpan, 'definition', `stage "${stage.id}"`);
   for (const node of flow?.nodes ?? []) {
     const holder = `node "${node.id}"`;
     add({ kind: 'node', id: node.id }, node.idSpan, 'definition', holder);
-    if (node.item && node.kind === 'fanout') add({ kind: 'item', fanout: node.id, name: node.item.value }, node.item.span, 'definition', holder);
+    if (node.item && node.kind === 'fanout')
+      add({ kind: 'item', fanout: node.id, name: node.item.value }, node.item.span, 'definition', holder);
     if (state && root) {
-      if (node.into) for (const item of fieldSegments(state, root, textSegments(node.into), false)) add(item.symbol, item.span, 'write', holder);
-      for (const text of [node.on, node.over]) if (text) for (const item of fieldSegments(state, root, textSegments(text), false)) add(item.symbol, item.span, 'read', holder);
+      if (node.into)
+        for (const item of fieldSegments(state, root, textSegments(node.into), false))
+          add(item.symbol, item.span, 'write', holder);
+      for (const text of [node.on, node.over])
+        if (text)
+          for (const item of fieldSegments(state, root, textSegments(text), false))
+            add(item.symbol, item.span, 'read', holder);
       placeholderOccurrences(pkg, node, holder, add);
     }
     for (const rule of node.rules) add({ kind: 'rule', id: rule.value }, rule.span, 'reference', holder);
-    for (const tool of node.tools) if (tool.value.startsWith('scripts/')) add({ kind: 'script', path: tool.value }, tool.span, 'reference', holder);
+    for (const tool of node.tools)
+      if (tool.value.startsWith('scripts/')) add({ kind: 'script', path: tool.value }, tool.span, 'reference', holder);
     for (const text of node.until) predicate(text, `loop "${node.id}"`);
   }
   for (const tip of pkg.tips) {
@@ -123,17 +142,33 @@ function collectOccurrences(pkg: SkillPlusPackage): Occurrence[] {
     add({ kind: 'rule', id: rule.id }, rule.idSpan, 'definition', `rule "${rule.id}"`);
     for (const text of rule.when) predicate(text, `rule "${rule.id}"`);
   }
-  for (const item of pkg.spec?.ids ?? []) add(item.section === 'stages' ? { kind: 'stage', id: item.id } : { kind: 'rule', id: item.id }, item.span, 'reference', 'spec.md');
+  for (const item of pkg.spec?.ids ?? [])
+    add(
+      item.section === 'stages' ? { kind: 'stage', id: item.id } : { kind: 'rule', id: item.id },
+      item.span,
+      'reference',
+      'spec.md',
+    );
   return out;
 }
 
-function placeholderOccurrences(pkg: SkillPlusPackage, node: FlowNode, holder: string, add: (symbol: PackageSymbol, span: Span, role: OccurrenceRole, holder: string) => void) {
+function placeholderOccurrences(
+  pkg: SkillPlusPackage,
+  node: FlowNode,
+  holder: string,
+  add: (symbol: PackageSymbol, span: Span, role: OccurrenceRole, holder: string) => void,
+) {
   const state = pkg.state!;
   const items = itemsInScope(pkg.flow!, node, state);
   const byId = nodesById(pkg.flow!);
   const fanouts = new Map<string, FlowNode>();
-  for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) {
-    if (parent.kind === 'fanout' && parent.item && !fanouts.has(parent.item.value)) fanouts.set(parent.item.value, parent);
+  for (
+    let parent = node.parent ? byId.get(node.parent) : undefined;
+    parent;
+    parent = parent.parent ? byId.get(parent.parent) : undefined
+  ) {
+    if (parent.kind === 'fanout' && parent.item && !fanouts.has(parent.item.value))
+      fanouts.set(parent.item.value, parent);
   }
   for (const placeholder of placeholdersOf(node)) {
     const text = node.text!;
@@ -147,14 +182,21 @@ function placeholderOccurrences(pkg: SkillPlusPackage, node: FlowNode, holder: s
       add({ kind: 'item', fanout: fanout.id, name: segments[0].name }, segments[0].span, 'read', holder);
       const type = items.get(segments[0].name);
       const model = type?.kind === 'model' ? state.models.get(type.name) : undefined;
-      for (const item of fieldSegments(state, model, segments.slice(1), true)) add(item.symbol, item.span, 'read', holder);
+      for (const item of fieldSegments(state, model, segments.slice(1), true))
+        add(item.symbol, item.span, 'read', holder);
       continue;
     }
     for (const item of fieldSegments(state, state.root, segments, true)) add(item.symbol, item.span, 'read', holder);
   }
 }
 
-function predicateOccurrences(predicate: Predicate, text: FlowText, holder: string, state: StateSchema | undefined, add: (symbol: PackageSymbol, span: Span, role: OccurrenceRole, holder: string, predicate?: FlowText) => void) {
+function predicateOccurrences(
+  predicate: Predicate,
+  text: FlowText,
+  holder: string,
+  state: StateSchema | undefined,
+  add: (symbol: PackageSymbol, span: Span, role: OccurrenceRole, holder: string, predicate?: FlowText) => void,
+) {
   for (const atom of predicateAtoms(predicate)) {
     const first = atom.path.segments[0];
     if (first.name in BUILTINS) {
@@ -164,13 +206,17 @@ function predicateOccurrences(predicate: Predicate, text: FlowText, holder: stri
         if (value.kind !== 'string') continue;
         const span = textSpan(text, value.bare ? value.start : value.start + 1, value.bare ? value.end : value.end - 1);
         const id = String(value.value);
-        if (first.name === 'stage' || first.name === 'node') add({ kind: first.name, id }, span, 'reference', holder, text);
+        if (first.name === 'stage' || first.name === 'node')
+          add({ kind: first.name, id }, span, 'reference', holder, text);
         else if (first.name === 'event') add({ kind: 'event', id }, span, 'predicate', holder, text);
-        else if (first.name === 'tool' && id.startsWith('scripts/')) add({ kind: 'script', path: id.split('@')[0] }, span, 'reference', holder, text);
+        else if (first.name === 'tool' && id.startsWith('scripts/'))
+          add({ kind: 'script', path: id.split('@')[0] }, span, 'reference', holder, text);
       }
       continue;
     }
-    if (state?.root) for (const item of fieldSegments(state, state.root, pathSegments(atom.path, text), false)) add(item.symbol, item.span, 'predicate', holder, text);
+    if (state?.root)
+      for (const item of fieldSegments(state, state.root, pathSegments(atom.path, text), false))
+        add(item.symbol, item.span, 'predicate', holder, text);
   }
 }
 

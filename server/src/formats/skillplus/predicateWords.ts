@@ -1,6 +1,14 @@
 import type { Predicate, ValueRef } from '../../parse/predicate';
 
-const OPERATORS: Record<string, string> = { '=': 'is', '==': 'is', '!=': 'is not', '<': 'is below', '<=': 'is at most', '>': 'is above', '>=': 'is at least' };
+const OPERATORS: Record<string, string> = {
+  '=': 'is',
+  '==': 'is',
+  '!=': 'is not',
+  '<': 'is below',
+  '<=': 'is at most',
+  '>': 'is above',
+  '>=': 'is at least',
+};
 
 function value(item: ValueRef): string {
   return item.kind === 'string' ? String(item.value) : String(item.value);
@@ -18,7 +26,9 @@ export function predicateInWords(predicate: Predicate, nested = false): string {
       return nested ? `(${text})` : text;
     }
     case 'not':
-      return predicate.operand.kind === 'truthy' ? `${name(predicate.operand.path.segments.map((item) => item.name).join('.'))} is not set` : `not ${predicateInWords(predicate.operand, true)}`;
+      return predicate.operand.kind === 'truthy'
+        ? `${name(predicate.operand.path.segments.map((item) => item.name).join('.'))} is not set`
+        : `not ${predicateInWords(predicate.operand, true)}`;
     case 'truthy':
       return `${name(predicate.path.segments.map((item) => item.name).join('.'))} is set`;
     case 'compare':

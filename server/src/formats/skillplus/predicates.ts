@@ -23,7 +23,9 @@ export type PredicateOwner = { kind: 'tip' | 'soft-rule' | 'hard-rule' | 'until'
 
 /** What a predicate that cannot hold means for its owner. */
 function consequence(owner: PredicateOwner): string {
-  return owner.kind === 'until' ? `the \`until\` of ${owner.label} never holds and it always runs to \`max_rounds\`` : `${owner.label} never applies`;
+  return owner.kind === 'until'
+    ? `the \`until\` of ${owner.label} never holds and it always runs to \`max_rounds\``
+    : `${owner.label} never applies`;
 }
 
 /** The file span of characters [from, to) of a located text. */
@@ -41,7 +43,12 @@ export interface CheckedPredicate {
 }
 
 /** The type a field compared with a value would have. */
-const VALUE_TYPE: Record<ValueRef['kind'], string> = { number: 'float', bool: 'bool', null: 'str | None', string: 'str' };
+const VALUE_TYPE: Record<ValueRef['kind'], string> = {
+  number: 'float',
+  bool: 'bool',
+  null: 'str | None',
+  string: 'str',
+};
 
 /** Whether a value fits a State type (`=` and `in`). */
 function fits(type: StateType, nullable: boolean, value: ValueRef): boolean {
@@ -68,39 +75,71 @@ function fits(type: StateType, nullable: boolean, value: ValueRef): boolean {
  * or outside a `Literal`, events that do not exist, and predicates that can
  * never hold (a contradiction, or a seam tips and soft rules never see).
  */
-export function checkPredicates(owner: PredicateOwner, texts: FlowText[], flow: Flow | undefined, state: StateSchema | undefined, skillFile: string): { diagnostics: Diagnostic[]; checked: CheckedPredicate[] } {
+export function checkPredicates(
+  owner: PredicateOwner,
+  texts: FlowText[],
+  flow: Flow | undefined,
+  state: StateSchema | undefined,
+  skillFile: string,
+): { diagnostics: Diagnostic[]; checked: CheckedPredicate[] } {
   const diagnostics: Diagnostic[] = [];
   const checked: CheckedPredicate[] = [];
   const stages = flow?.stages.map((stage) => stage.id) ?? [];
   const nodes = flow?.nodes.map((node) => node.id) ?? [];
   for (const text of texts) {
     const at = (from: number, to: number) => textSpan(text, from, to);
-    const report = (code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>) => diagnostics.push(diagnostic(code, span.file ?? skillFile, span, message, data));
+    const report = (code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>) =>
+      diagnostics.push(diagnostic(code, span.file ?? skillFile, span, message, data));
     const read = parsePredicate(text.value);
     const before = diagnostics.length;
-    for (const problem of read.problems) report('predicate_syntax', at(problem.start, problem.end), `${problem.message} (in the predicate of ${owner.label})`);
+    for (const problem of read.problems)
+      report(
+        'predicate_syntax',
+        at(problem.start, problem.end),
+        `${problem.message} (in the predicate of ${owner.label})`,
+      );
     const entry: CheckedPredicate = { text, ...(read.predicate ? { predicate: read.predicate } : {}), faulty: true };
     checked.push(entry);
     if (!read.predicate) continue;
 
     /** `fieldType`: what the path is compared with, for a field the quick fix adds. */
-    const checkPath = (path: PathRef, fieldType: string): { builtin?: string; type?: StateType; nullable?: boolean } | undefined => {
+    const checkPath = (
+      path: PathRef,
+      fieldType: string,
+    ): { builtin?: string; type?: StateType; nullable?: boolean } | undefined => {
       const [first] = path.segments;
       if (first.name in BUILTINS) {
-        if (path.segments.length > 1 && first.name !== 'item') report('unknown_predicate_path', at(path.start, path.end), `\`${first.name}\` is a built-in (${BUILTINS[first.name]}); it has no \`.${path.segments[1].name}\`.`);
+        if (path.segments.length > 1 && first.name !== 'item')
+          report(
+            'unknown_predicate_path',
+            at(path.start, path.end),
+            `\`${first.name}\` is a built-in (${BUILTINS[first.name]}); it has no \`.${path.segments[1].name}\`.`,
+          );
         return { builtin: first.name };
       }
       if (!state?.root) return undefined;
-      const resolved = resolveStatePath(state, path.segments.map((segment) => segment.name));
+      const resolved = resolveStatePath(
+        state,
+        path.segments.map((segment) => segment.name),
+      );
       if (resolved.ok) return { type: resolved.type, nullable: resolved.nullable };
       const segment = path.segments[resolved.failedAt];
-      const candidates = resolved.failedAt === 0 ? [...resolved.candidates, ...Object.keys(BUILTINS)] : resolved.candidates;
+      const candidates =
+        resolved.failedAt === 0 ? [...resolved.candidates, ...Object.keys(BUILTINS)] : resolved.candidates;
       const suggestion = closestName(segment.name, candidates);
       report(
         'unknown_predicate_path',
         at(segment.start, segment.end),
-        `\`${path.segments.slice(0, resolved.failedAt + 1).map((item) => item.name).join('.')}\` is not a State field${resolved.failedAt === 0 ? ' or a built-in (stage, node, round, event, tool, item)' : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} As written, ${consequence(owner)}.`,
-        { ...(suggestion ? { suggestion } : {}), ...(resolved.failedAt === 0 ? { field: segment.name, fieldType } : {}) },
+        `\`${path.segments
+          .slice(0, resolved.failedAt + 1)
+          .map((item) => item.name)
+          .join(
+            '.',
+          )}\` is not a State field${resolved.failedAt === 0 ? ' or a built-in (stage, node, round, event, tool, item)' : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} As written, ${consequence(owner)}.`,
+        {
+          ...(suggestion ? { suggestion } : {}),
+          ...(resolved.failedAt === 0 ? { field: segment.name, fieldType } : {}),
+        },
       );
       return undefined;
     };
@@ -111,22 +150,50 @@ export function checkPredicates(owner: PredicateOwner, texts: FlowText[], flow: 
         const ids = target.builtin === 'stage' ? stages : nodes;
         if (flow && (value.kind !== 'string' || !ids.includes(value.value as string))) {
           const suggestion = value.kind === 'string' ? closestName(value.value as string, ids) : undefined;
-          report('unknown_flow_id', span, `No ${target.builtin} has the id ${JSON.stringify(value.value)}${suggestion ? `; did you mean "${suggestion}"?` : '.'} Known: ${ids.join(', ')}.`, suggestion ? { suggestion } : undefined);
+          report(
+            'unknown_flow_id',
+            span,
+            `No ${target.builtin} has the id ${JSON.stringify(value.value)}${suggestion ? `; did you mean "${suggestion}"?` : '.'} Known: ${ids.join(', ')}.`,
+            suggestion ? { suggestion } : undefined,
+          );
         }
       } else if (target?.builtin === 'event') {
         if (!EVENTS.includes(String(value.value))) {
           const suggestion = closestName(String(value.value), EVENTS);
-          report('predicate_value', span, `${JSON.stringify(value.value)} is not an event; events are ${EVENTS.join(', ')}.`, suggestion ? { suggestion } : undefined);
+          report(
+            'predicate_value',
+            span,
+            `${JSON.stringify(value.value)} is not an event; events are ${EVENTS.join(', ')}.`,
+            suggestion ? { suggestion } : undefined,
+          );
         }
       } else if (target?.builtin === 'round') {
-        if (value.kind !== 'number' && value.kind !== 'null') report('predicate_value', span, '`round` is a number (1-based), or null outside a loop.');
+        if (value.kind !== 'number' && value.kind !== 'null')
+          report('predicate_value', span, '`round` is a number (1-based), or null outside a loop.');
       } else if (target?.builtin === 'tool') {
-        if (value.kind === 'string' && /\.(py|sh|js|ts|rb)$/.test(String(value.value)) && !String(value.value).startsWith('scripts/')) {
-          report('predicate_value', span, `A script is named by its path from the skill root: \`scripts/${value.value}\`, as \`tool=\` and \`ctx.tool\` name it.`, { suggestion: `scripts/${value.value}` });
+        if (
+          value.kind === 'string' &&
+          /\.(py|sh|js|ts|rb)$/.test(String(value.value)) &&
+          !String(value.value).startsWith('scripts/')
+        ) {
+          report(
+            'predicate_value',
+            span,
+            `A script is named by its path from the skill root: \`scripts/${value.value}\`, as \`tool=\` and \`ctx.tool\` name it.`,
+            { suggestion: `scripts/${value.value}` },
+          );
         }
       } else if (target?.type && !fits(target.type, target.nullable ?? false, value)) {
-        const suggestion = target.type.kind === 'literal' && value.kind === 'string' ? closestName(String(value.value), target.type.values.map(String)) : undefined;
-        report('predicate_value', span, `\`${path.segments.map((item) => item.name).join('.')}\` is ${typeName(target.type)}${target.nullable ? ' | None' : ''}: ${JSON.stringify(value.value)} is never equal to it${suggestion ? `; did you mean "${suggestion}"?` : '.'}`, suggestion ? { suggestion } : undefined);
+        const suggestion =
+          target.type.kind === 'literal' && value.kind === 'string'
+            ? closestName(String(value.value), target.type.values.map(String))
+            : undefined;
+        report(
+          'predicate_value',
+          span,
+          `\`${path.segments.map((item) => item.name).join('.')}\` is ${typeName(target.type)}${target.nullable ? ' | None' : ''}: ${JSON.stringify(value.value)} is never equal to it${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
+          suggestion ? { suggestion } : undefined,
+        );
       }
     };
 
@@ -155,7 +222,12 @@ export function checkPredicates(owner: PredicateOwner, texts: FlowText[], flow: 
     };
     walk(read.predicate);
     const never = neverHolds(read.predicate, owner);
-    if (never) report('predicate_never_holds', at(read.predicate.start, read.predicate.end), `This predicate can never hold (${never}), so ${consequence(owner)}.`);
+    if (never)
+      report(
+        'predicate_never_holds',
+        at(read.predicate.start, read.predicate.end),
+        `This predicate can never hold (${never}), so ${consequence(owner)}.`,
+      );
     entry.faulty = diagnostics.length > before;
   }
   return { diagnostics, checked };
@@ -163,7 +235,10 @@ export function checkPredicates(owner: PredicateOwner, texts: FlowText[], flow: 
 
 const pathKey = (path: PathRef) => path.segments.map((segment) => segment.name).join('.');
 
-/** Why a conjunction can never hold, or undefined: two values for one path, a value it excludes, a seam the owner never sees. */
+/**
+ * Why a conjunction can never hold, or undefined: two values for one path, a value it excludes, a seam the owner never
+ * sees.
+ */
 function neverHolds(predicate: Predicate, owner: PredicateOwner): string | undefined {
   const conjuncts = predicate.kind === 'and' ? predicate.items : [predicate];
   const equal = new Map<string, Set<string>>();
@@ -192,7 +267,11 @@ function neverHolds(predicate: Predicate, owner: PredicateOwner): string | undef
     if (left.length === 0) return `\`${key}\` is required to equal a value it is also required to differ from`;
   }
   const events = equal.get('event');
-  if (events && (owner.kind === 'tip' || owner.kind === 'soft-rule') && ![...events].some((event) => SOFT_EVENTS.has(event))) {
+  if (
+    events &&
+    (owner.kind === 'tip' || owner.kind === 'soft-rule') &&
+    ![...events].some((event) => SOFT_EVENTS.has(event))
+  ) {
     return `tips and soft rules see only stage_enter, post_tool and post_node; ${[...events].join(' and ')} exist only at hard-rule gates`;
   }
   return undefined;
@@ -209,38 +288,47 @@ type Maybe = boolean | undefined;
  */
 export function positionsWhere(predicate: Predicate, owner: PredicateOwner, flow: Flow): FlowNode[] {
   const events = owner.kind === 'tip' || owner.kind === 'soft-rule' ? [...SOFT_EVENTS] : EVENTS;
-  return flowPositions(flow).filter(({ node, inLoop }) => {
-    const known: Record<string, string[] | null> = { stage: node.stage ? [node.stage] : [], node: [node.id], event: events, round: inLoop ? null : [] };
-    const evaluate = (item: Predicate): Maybe => {
-      switch (item.kind) {
-        case 'and': {
-          const values = item.items.map(evaluate);
-          return values.includes(false) ? false : values.every((value) => value === true) ? true : undefined;
+  return flowPositions(flow)
+    .filter(({ node, inLoop }) => {
+      const known: Record<string, string[] | null> = {
+        stage: node.stage ? [node.stage] : [],
+        node: [node.id],
+        event: events,
+        round: inLoop ? null : [],
+      };
+      const evaluate = (item: Predicate): Maybe => {
+        switch (item.kind) {
+          case 'and': {
+            const values = item.items.map(evaluate);
+            return values.includes(false) ? false : values.every((value) => value === true) ? true : undefined;
+          }
+          case 'or': {
+            const values = item.items.map(evaluate);
+            return values.includes(true) ? true : values.every((value) => value === false) ? false : undefined;
+          }
+          case 'not': {
+            const value = evaluate(item.operand);
+            return value === undefined ? undefined : !value;
+          }
+          default: {
+            const name = item.path.segments[0].name;
+            const values = item.path.segments.length === 1 ? known[name] : undefined;
+            if (values === undefined || values === null) return undefined;
+            // `round` outside a loop is null: comparisons are false, and so is the bare path.
+            if (name === 'round') return false;
+            if (item.kind === 'truthy') return values.length > 0 ? undefined : false;
+            const wanted =
+              item.kind === 'in' ? item.values.map((value) => String(value.value)) : [String(item.value.value)];
+            if (item.kind === 'compare' && item.op !== '=' && item.op !== '==')
+              return item.op === '!=' ? (values.length === 1 ? values[0] !== wanted[0] : undefined) : undefined;
+            const matches = values.filter((value) => wanted.includes(value));
+            return matches.length === 0 ? false : matches.length === values.length ? true : undefined;
+          }
         }
-        case 'or': {
-          const values = item.items.map(evaluate);
-          return values.includes(true) ? true : values.every((value) => value === false) ? false : undefined;
-        }
-        case 'not': {
-          const value = evaluate(item.operand);
-          return value === undefined ? undefined : !value;
-        }
-        default: {
-          const name = item.path.segments[0].name;
-          const values = item.path.segments.length === 1 ? known[name] : undefined;
-          if (values === undefined || values === null) return undefined;
-          // `round` outside a loop is null: comparisons are false, and so is the bare path.
-          if (name === 'round') return false;
-          if (item.kind === 'truthy') return values.length > 0 ? undefined : false;
-          const wanted = item.kind === 'in' ? item.values.map((value) => String(value.value)) : [String(item.value.value)];
-          if (item.kind === 'compare' && item.op !== '=' && item.op !== '==') return item.op === '!=' ? (values.length === 1 ? values[0] !== wanted[0] : undefined) : undefined;
-          const matches = values.filter((value) => wanted.includes(value));
-          return matches.length === 0 ? false : matches.length === values.length ? true : undefined;
-        }
-      }
-    };
-    return evaluate(predicate) !== false;
-  }).map(({ node }) => node);
+      };
+      return evaluate(predicate) !== false;
+    })
+    .map(({ node }) => node);
 }
 
 const positionCache = new WeakMap<Flow, { node: FlowNode; inLoop: boolean }[]>();
@@ -251,7 +339,12 @@ function flowPositions(flow: Flow): { node: FlowNode; inLoop: boolean }[] {
   if (!positions) {
     const byId = nodesById(flow);
     const inLoop = (node: FlowNode): boolean => {
-      for (let parent = node.parent ? byId.get(node.parent) : undefined; parent; parent = parent.parent ? byId.get(parent.parent) : undefined) if (parent.kind === 'loop') return true;
+      for (
+        let parent = node.parent ? byId.get(node.parent) : undefined;
+        parent;
+        parent = parent.parent ? byId.get(parent.parent) : undefined
+      )
+        if (parent.kind === 'loop') return true;
       return false;
     };
     positions = flow.nodes.map((node) => ({ node, inLoop: inLoop(node) }));

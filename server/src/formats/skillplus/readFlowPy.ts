@@ -2,8 +2,30 @@ import type { SyntaxNode } from '@lezer/common';
 import { movablePartsIn, moveParts, type MovableParts } from '../../model/spansIn';
 import type { Span } from '../../parse/lineIndex';
 import type { KeptPieces } from '../../parse/parseCache';
-import { argumentsOf, childrenOf, dottedName, innerSpan, isDynamic, literalOf, spanOf, textOf, type PyLiteral, type PythonSyntax } from '../../parse/python';
-import { emptyNode, FLOW_ARGUMENTS, TEXT_ARGUMENT, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
+import {
+  argumentsOf,
+  childrenOf,
+  dottedName,
+  innerSpan,
+  isDynamic,
+  literalOf,
+  spanOf,
+  textOf,
+  type PyLiteral,
+  type PythonSyntax,
+} from '../../parse/python';
+import {
+  emptyNode,
+  FLOW_ARGUMENTS,
+  TEXT_ARGUMENT,
+  type Flow,
+  type FlowNode,
+  type FlowNodeKind,
+  type FlowProblem,
+  type FlowStage,
+  type FlowText,
+  type FlowValue,
+} from './flow';
 
 /** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
 interface Scope {
@@ -15,12 +37,16 @@ interface Scope {
 }
 
 function text(literal: PyLiteral): FlowText | undefined {
-  return literal.kind === 'string' ? { value: literal.value, span: innerSpan(literal), offsets: literal.offsets } : undefined;
+  return literal.kind === 'string'
+    ? { value: literal.value, span: innerSpan(literal), offsets: literal.offsets }
+    : undefined;
 }
 
 function value(literal: PyLiteral): FlowValue | undefined {
   if (literal.kind === 'string') return { value: literal.value, span: innerSpan(literal) };
-  return literal.kind === 'number' || literal.kind === 'bool' || literal.kind === 'none' ? { value: literal.value, span: literal.span } : undefined;
+  return literal.kind === 'number' || literal.kind === 'bool' || literal.kind === 'none'
+    ? { value: literal.value, span: literal.span }
+    : undefined;
 }
 
 /**
@@ -29,7 +55,9 @@ function value(literal: PyLiteral): FlowValue | undefined {
  * block) with the nodes it holds, its movable parts found when it first
  * moves.
  */
-export type FlowPiece = { kind: 'node'; node: FlowNode; parts: MovableParts } | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
+export type FlowPiece =
+  | { kind: 'node'; node: FlowNode; parts: MovableParts }
+  | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
 
 /**
  * Reads `flow.py` statically, as the format note's subset defines it: a
@@ -41,9 +69,12 @@ export type FlowPiece = { kind: 'node'; node: FlowNode; parts: MovableParts } | 
  */
 export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow {
   const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
-  /** The nodes this reading placed: a kept stage shares its nodes with the calls it holds, and a node is placed once. */
+  /**
+   * The nodes this reading placed: a kept stage shares its nodes with the calls it holds, and a node is placed once.
+   */
   const placed = new Set<FlowNode>();
-  const problem = (code: FlowProblem['code'], span: Span, message: string) => flow.problems.push({ code, message, span });
+  const problem = (code: FlowProblem['code'], span: Span, message: string) =>
+    flow.problems.push({ code, message, span });
   let dynamicReported = false;
   /** Dynamic parts met, reported or not (only the first is). */
   let dynamicParts = 0;
@@ -52,7 +83,11 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     if (dynamicReported) return;
     dynamicReported = true;
     const lineEnd = py.text.indexOf('\n', node.from);
-    problem('dynamic_flow', { start: node.from, end: lineEnd === -1 || lineEnd > node.to ? node.to : lineEnd, file: py.file }, `${what} is not part of the static flow subset: the runtime reads flow.py without running it, so it cannot follow this. The nodes inside are still read; write the flow with literal calls only.`);
+    problem(
+      'dynamic_flow',
+      { start: node.from, end: lineEnd === -1 || lineEnd > node.to ? node.to : lineEnd, file: py.file },
+      `${what} is not part of the static flow subset: the runtime reads flow.py without running it, so it cannot follow this. The nodes inside are still read; write the flow with literal calls only.`,
+    );
   };
 
   const top = py.tree.topNode;
@@ -60,14 +95,24 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
   for (const statement of childrenOf(top)) {
     if (statement.name === 'ImportStatement') continue;
     if (statement.name === 'ExpressionStatement' && statement.firstChild?.name === 'String') continue;
-    if (statement.name === 'FunctionDefinition' && statement.getChild('VariableName') && textOf(py, statement.getChild('VariableName')!) === 'build' && !build) {
+    if (
+      statement.name === 'FunctionDefinition' &&
+      statement.getChild('VariableName') &&
+      textOf(py, statement.getChild('VariableName')!) === 'build' &&
+      !build
+    ) {
       build = statement;
       continue;
     }
     dynamic(statement, statement.name === 'FunctionDefinition' ? 'A helper function' : 'Module-level code');
     if (statement.name === 'FunctionDefinition') readBlock(statement.getChild('Body'), {});
   }
-  if (!build) problem('invalid_flow_call', { start: 0, end: Math.min(py.text.length, 1), file: py.file }, 'flow.py must define `def build(flow):`, the function the flow is read from.');
+  if (!build)
+    problem(
+      'invalid_flow_call',
+      { start: 0, end: Math.min(py.text.length, 1), file: py.file },
+      'flow.py must define `def build(flow):`, the function the flow is read from.',
+    );
   else readBlock(build.getChild('Body'), {});
   kept?.done();
   return flow;
@@ -112,12 +157,19 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       readBlock(body, scope);
       return;
     }
-    if (scope.branch && (callee === `${scope.branch.variable}.case` || callee === `${scope.branch.variable}.otherwise`)) {
+    if (
+      scope.branch &&
+      (callee === `${scope.branch.variable}.case` || callee === `${scope.branch.variable}.otherwise`)
+    ) {
       readCase(call, callee.endsWith('.otherwise'), body, scope);
       return;
     }
     if (/\.(case|otherwise)$/.test(callee)) {
-      problem('invalid_branch', spanOf(py, call), `\`${callee}\` is used outside the \`with\` of its branch: cases go directly inside \`with flow.branch(…) as ${callee.split('.')[0]}:\`.`);
+      problem(
+        'invalid_branch',
+        spanOf(py, call),
+        `\`${callee}\` is used outside the \`with\` of its branch: cases go directly inside \`with flow.branch(…) as ${callee.split('.')[0]}:\`.`,
+      );
       readBlock(body, scope);
       return;
     }
@@ -131,8 +183,18 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       node.span = spanOf(py, statement);
       addNode(node, scope);
       if (kind === 'branch') {
-        if (!alias) problem('invalid_branch', spanOf(py, call), 'A branch needs a name for its cases: `with flow.branch(…) as b:`.');
-        readBlock(body, { ...scope, into: [], parent: node, branch: { node, variable: alias ? textOf(py, alias) : 'b' } });
+        if (!alias)
+          problem(
+            'invalid_branch',
+            spanOf(py, call),
+            'A branch needs a name for its cases: `with flow.branch(…) as b:`.',
+          );
+        readBlock(body, {
+          ...scope,
+          into: [],
+          parent: node,
+          branch: { node, variable: alias ? textOf(py, alias) : 'b' },
+        });
       } else readBlock(body, { ...scope, into: node.body, parent: node, branch: undefined });
       return;
     }
@@ -147,12 +209,20 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
    * stage of the flow.
    */
   function readStage(statement: SyntaxNode, call: SyntaxNode, body: SyntaxNode | null, scope: Scope): void {
-    // What a stage reads depends on its text alone (its nodes start a scope of their own), but for being nested: a problem, and then it is not kept.
+    // What a stage reads depends on its text alone (its nodes start a scope of their own), but for being nested: a
+    // problem, and then it is not kept.
     const piece = kept ? py.text.slice(statement.from, statement.to) : undefined;
-    const known = piece === undefined ? undefined : kept!.take(piece, (value) => value.kind === 'stage' && value.nodes.every((node) => !placed.has(node)));
+    const known =
+      piece === undefined
+        ? undefined
+        : kept!.take(piece, (value) => value.kind === 'stage' && value.nodes.every((node) => !placed.has(node)));
     if (known?.value.kind === 'stage') {
       const delta = statement.from - known.at;
-      if (delta !== 0) moveParts((known.value.parts ??= movablePartsIn({ stage: known.value.stage, nodes: known.value.nodes })), delta);
+      if (delta !== 0)
+        moveParts(
+          (known.value.parts ??= movablePartsIn({ stage: known.value.stage, nodes: known.value.nodes })),
+          delta,
+        );
       known.at = statement.from;
       flow.stages.push(known.value.stage);
       for (const node of known.value.nodes) {
@@ -166,16 +236,27 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     const first = flow.nodes.length;
     const args = argumentsOf(py, call);
     const id = args.positional[0] ? text(literalOf(py, args.positional[0])) : undefined;
-    const stage: FlowStage = { id: id?.value ?? `stage@${statement.from}`, idSpan: id?.span ?? spanOf(py, call), nodes: [], span: spanOf(py, statement) };
+    const stage: FlowStage = {
+      id: id?.value ?? `stage@${statement.from}`,
+      idSpan: id?.span ?? spanOf(py, call),
+      nodes: [],
+      span: spanOf(py, statement),
+    };
     if (!id) problem('invalid_flow_call', spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
     readKeywords(call, 'stage', (key, literal) => {
       if (key === 'goal') stage.goal = text(literal);
     });
-    if (scope.stage) problem('nested_stage', stage.idSpan, `Stage "${stage.id}" is inside stage "${scope.stage.id}": stages are top level only.`);
+    if (scope.stage)
+      problem(
+        'nested_stage',
+        stage.idSpan,
+        `Stage "${stage.id}" is inside stage "${scope.stage.id}": stages are top level only.`,
+      );
     flow.stages.push(stage);
     readBlock(body, { stage, into: stage.nodes });
     // As with calls, a stage read with a problem (its own or a node's) is read again each time.
-    if (piece !== undefined && flow.problems.length === problems && dynamicParts === parts) kept!.keep(piece, statement.from, { kind: 'stage', stage, nodes: flow.nodes.slice(first) });
+    if (piece !== undefined && flow.problems.length === problems && dynamicParts === parts)
+      kept!.keep(piece, statement.from, { kind: 'stage', stage, nodes: flow.nodes.slice(first) });
   }
 
   function readCase(call: SyntaxNode, otherwise: boolean, body: SyntaxNode | null, scope: Scope): void {
@@ -192,19 +273,29 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       });
       const descNode = args.keywords.get('desc');
       const desc = descNode ? text(literalOf(py, descNode.value)) : undefined;
-      for (const [key, entry] of args.keywords) if (key !== 'desc') problem('invalid_flow_call', spanOf(py, entry.name), `\`case\` takes values or \`desc=\`, not \`${key}=\`.`);
+      for (const [key, entry] of args.keywords)
+        if (key !== 'desc')
+          problem('invalid_flow_call', spanOf(py, entry.name), `\`case\` takes values or \`desc=\`, not \`${key}=\`.`);
       branch.cases.push({ values, ...(desc ? { desc } : {}), nodes, span: spanOf(py, call) });
     }
     readBlock(body, { ...scope, into: nodes, parent: branch, branch: undefined });
   }
 
-  function readKeywords(call: SyntaxNode, kind: FlowNodeKind | 'stage', use: (key: string, literal: PyLiteral, name: SyntaxNode) => void): void {
+  function readKeywords(
+    call: SyntaxNode,
+    kind: FlowNodeKind | 'stage',
+    use: (key: string, literal: PyLiteral, name: SyntaxNode) => void,
+  ): void {
     const args = argumentsOf(py, call);
     for (const spread of args.spread) dynamic(spread, '`*args` or `**kwargs`');
     for (const [key, { name, value: node }] of args.keywords) {
       const allowed = FLOW_ARGUMENTS[kind];
       if (!allowed.includes(key)) {
-        problem('invalid_flow_call', spanOf(py, name), `\`${kind}\` takes no \`${key}=\`; it takes ${allowed.map((item) => `\`${item}\``).join(', ')}.`);
+        problem(
+          'invalid_flow_call',
+          spanOf(py, name),
+          `\`${kind}\` takes no \`${key}=\`; it takes ${allowed.map((item) => `\`${item}\``).join(', ')}.`,
+        );
         continue;
       }
       const literal = literalOf(py, node);
@@ -238,8 +329,10 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     const problems = flow.problems.length;
     const parts = dynamicParts;
     const node = readCall(call, kind);
-    // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had one is read again each time.
-    if (flow.problems.length === problems && dynamicParts === parts) kept.keep(piece, call.from, { kind: 'node', node, parts: movablePartsIn(node) });
+    // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had
+    // one is read again each time.
+    if (flow.problems.length === problems && dynamicParts === parts)
+      kept.keep(piece, call.from, { kind: 'node', node, parts: movablePartsIn(node) });
     return node;
   }
 
@@ -257,15 +350,26 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       const literal = literalOf(py, args.positional[1]);
       if (isDynamic(literal)) dynamic(args.positional[1], 'A computed text (an f-string, a variable)');
       else if (textKey) node.text = text(literal);
-      else problem('invalid_flow_call', spanOf(py, args.positional[1]), `\`flow.${kind}\` takes only its id positionally; name the other arguments.`);
+      else
+        problem(
+          'invalid_flow_call',
+          spanOf(py, args.positional[1]),
+          `\`flow.${kind}\` takes only its id positionally; name the other arguments.`,
+        );
     }
-    for (const extra of args.positional.slice(2)) problem('invalid_flow_call', spanOf(py, extra), `\`flow.${kind}\` takes at most ${textKey ? 'an id and a text' : 'an id'} positionally; name the other arguments.`);
+    for (const extra of args.positional.slice(2))
+      problem(
+        'invalid_flow_call',
+        spanOf(py, extra),
+        `\`flow.${kind}\` takes at most ${textKey ? 'an id and a text' : 'an id'} positionally; name the other arguments.`,
+      );
     readKeywords(call, kind, (key, literal) => assign(node, key, literal));
     return node;
   }
 
   function assign(node: FlowNode, key: string, literal: PyLiteral): void {
-    const list = (item: PyLiteral) => (item.kind === 'list' ? item.items : [item]).flatMap((entry) => text(entry) ?? []);
+    const list = (item: PyLiteral) =>
+      (item.kind === 'list' ? item.items : [item]).flatMap((entry) => text(entry) ?? []);
     switch (key) {
       case 'instruction':
       case 'question':
@@ -305,14 +409,24 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
   function addNode(node: FlowNode, scope: Scope): void {
     flow.nodes.push(node);
     placed.add(node);
-    // A node kept from the last reading may have left its stage or parent: only then is the field removed (a delete slows the object down).
+    // A node kept from the last reading may have left its stage or parent: only then is the field removed (a delete
+    // slows the object down).
     if (scope.stage) node.stage = scope.stage.id;
     else if (node.stage !== undefined) delete node.stage;
     if (scope.parent) node.parent = scope.parent.id;
     else if (node.parent !== undefined) delete node.parent;
-    if (!scope.stage) problem('node_outside_stage', node.idSpan, `Node "${node.id}" is outside every stage: put it inside a \`with flow.stage(…)\`.`);
+    if (!scope.stage)
+      problem(
+        'node_outside_stage',
+        node.idSpan,
+        `Node "${node.id}" is outside every stage: put it inside a \`with flow.stage(…)\`.`,
+      );
     if (scope.branch) {
-      problem('invalid_branch', node.idSpan, `Node "${node.id}" is directly inside branch "${scope.branch.node.id}": put it in a \`${scope.branch.variable}.case(…)\` or \`${scope.branch.variable}.otherwise()\`.`);
+      problem(
+        'invalid_branch',
+        node.idSpan,
+        `Node "${node.id}" is directly inside branch "${scope.branch.node.id}": put it in a \`${scope.branch.variable}.case(…)\` or \`${scope.branch.variable}.otherwise()\`.`,
+      );
       return;
     }
     scope.into?.push(node.id);

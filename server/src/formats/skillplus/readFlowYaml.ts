@@ -2,10 +2,25 @@ import { isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
 import type { Span } from '../../parse/lineIndex';
 import { scalarText, type ScalarStyle } from '../../parse/scalarText';
 import { mapEntries, nodeSpan, parseYamlRegion, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
-import { emptyNode, FLOW_ARGUMENTS, FLOW_NODE_KINDS, type Flow, type FlowNode, type FlowNodeKind, type FlowProblem, type FlowStage, type FlowText, type FlowValue } from './flow';
+import {
+  emptyNode,
+  FLOW_ARGUMENTS,
+  FLOW_NODE_KINDS,
+  type Flow,
+  type FlowNode,
+  type FlowNodeKind,
+  type FlowProblem,
+  type FlowStage,
+  type FlowText,
+  type FlowValue,
+} from './flow';
 
 /** Keys a node mapping may hold besides its kind key and its arguments. */
-const STRUCTURE_KEYS: Partial<Record<FlowNodeKind, string[]>> = { branch: ['cases', 'otherwise'], loop: ['nodes'], fanout: ['nodes'] };
+const STRUCTURE_KEYS: Partial<Record<FlowNodeKind, string[]>> = {
+  branch: ['cases', 'otherwise'],
+  loop: ['nodes'],
+  fanout: ['nodes'],
+};
 
 /**
  * Reads `flow.yaml`, the second front end: `stages: [{id, goal, nodes}]`,
@@ -18,14 +33,23 @@ export function readFlowYaml(file: string, text: string): Flow {
   const flow: Flow = { file, front: 'yaml', stages: [], nodes: [], problems: [] };
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   const span = (node: Node | null | undefined): Span => ({ ...(nodeSpan(yaml, node) ?? { start: 0, end: 0 }), file });
-  const problem = (code: FlowProblem['code'], at: Span, message: string, data?: FlowProblem['data']) => flow.problems.push({ code, message, span: at, ...(data ? { data } : {}) });
+  const problem = (code: FlowProblem['code'], at: Span, message: string, data?: FlowProblem['data']) =>
+    flow.problems.push({ code, message, span: at, ...(data ? { data } : {}) });
   for (const item of yaml.problems) {
-    // The usual cause: text starting with `{` read as a flow mapping (`instruction: {x} and more`); the quick fix quotes it.
+    // The usual cause: text starting with `{` read as a flow mapping (`instruction: {x} and more`); the quick fix
+    // quotes it.
     const lineStart = text.lastIndexOf('\n', item.span.start - 1) + 1;
     const lineEnd = text.indexOf('\n', item.span.start) === -1 ? text.length : text.indexOf('\n', item.span.start);
     const braced = /^(\s*(?:-\s+)?[A-Za-z_][\w-]*:\s+)(\{.*?)\s*$/.exec(text.slice(lineStart, lineEnd));
-    const quote = braced ? { start: lineStart + braced[1].length, end: lineStart + braced[1].length + braced[2].length } : undefined;
-    problem('invalid_flow_yaml', { ...item.span, file }, `flow.yaml is not valid YAML: ${item.message}.${quote ? ' Quote text that starts with `{` or holds `: `.' : ''}`, quote ? { quote } : undefined);
+    const quote = braced
+      ? { start: lineStart + braced[1].length, end: lineStart + braced[1].length + braced[2].length }
+      : undefined;
+    problem(
+      'invalid_flow_yaml',
+      { ...item.span, file },
+      `flow.yaml is not valid YAML: ${item.message}.${quote ? ' Quote text that starts with `{` or holds `: `.' : ''}`,
+      quote ? { quote } : undefined,
+    );
   }
   if (yaml.problems.length > 0) return flow;
 
@@ -35,15 +59,31 @@ export function readFlowYaml(file: string, text: string): Flow {
     problem('invalid_flow_yaml', span(root), 'flow.yaml holds `stages:`, a list of `{id, goal, nodes}`.');
     return flow;
   }
-  for (const entry of mapEntries(root)) if (entry.key !== 'stages') problem('invalid_flow_yaml', span(entry.keyNode), `Unknown key \`${entry.key}\`: flow.yaml holds only \`stages\`.`);
+  for (const entry of mapEntries(root))
+    if (entry.key !== 'stages')
+      problem(
+        'invalid_flow_yaml',
+        span(entry.keyNode),
+        `Unknown key \`${entry.key}\`: flow.yaml holds only \`stages\`.`,
+      );
 
   for (const stageNode of seqItems(stages)) {
     const id = yamlText(yaml, text, file, valueOf(stageNode, 'id'));
-    const stage: FlowStage = { id: id?.value ?? `stage@${span(stageNode).start}`, idSpan: id?.span ?? span(stageNode), nodes: [], span: span(stageNode) };
+    const stage: FlowStage = {
+      id: id?.value ?? `stage@${span(stageNode).start}`,
+      idSpan: id?.span ?? span(stageNode),
+      nodes: [],
+      span: span(stageNode),
+    };
     if (!id) problem('invalid_flow_yaml', span(stageNode), 'A stage needs an `id`.');
     for (const entry of mapEntries(stageNode)) {
       if (entry.key === 'goal') stage.goal = textOf(entry.value, 'goal');
-      else if (!['id', 'nodes'].includes(entry.key)) problem('invalid_flow_yaml', span(entry.keyNode), `Unknown stage key \`${entry.key}\`; a stage has \`id\`, \`goal\` and \`nodes\`.`);
+      else if (!['id', 'nodes'].includes(entry.key))
+        problem(
+          'invalid_flow_yaml',
+          span(entry.keyNode),
+          `Unknown stage key \`${entry.key}\`; a stage has \`id\`, \`goal\` and \`nodes\`.`,
+        );
     }
     flow.stages.push(stage);
     readNodes(valueOf(stageNode, 'nodes'), stage, undefined, stage.nodes);
@@ -55,13 +95,26 @@ export function readFlowYaml(file: string, text: string): Flow {
     if (!found && node && !(isScalar(node) && node.value === null)) {
       const at = span(node);
       const oneLine = isMap(node) && !text.slice(at.start, at.end).includes('\n');
-      problem('invalid_flow_yaml', at, isMap(node) ? `\`${key}\` was read as a mapping: quote text that starts with \`{\` or holds \`: \`.` : `\`${key}\` must be text.`, oneLine ? { quote: { start: at.start, end: at.end } } : undefined);
+      problem(
+        'invalid_flow_yaml',
+        at,
+        isMap(node)
+          ? `\`${key}\` was read as a mapping: quote text that starts with \`{\` or holds \`: \`.`
+          : `\`${key}\` must be text.`,
+        oneLine ? { quote: { start: at.start, end: at.end } } : undefined,
+      );
     }
     return found;
   }
 
-  function readNodes(list: Node | undefined | null, stage: FlowStage, parent: FlowNode | undefined, into: string[]): void {
-    if (list !== undefined && list !== null && !isSeq(list)) problem('invalid_flow_yaml', span(list), '`nodes` is a list of node mappings.');
+  function readNodes(
+    list: Node | undefined | null,
+    stage: FlowStage,
+    parent: FlowNode | undefined,
+    into: string[],
+  ): void {
+    if (list !== undefined && list !== null && !isSeq(list))
+      problem('invalid_flow_yaml', span(list), '`nodes` is a list of node mappings.');
     for (const item of seqItems(list)) {
       const node = readNode(item, stage, parent);
       if (node) into.push(node.id);
@@ -72,13 +125,24 @@ export function readFlowYaml(file: string, text: string): Flow {
     const entries = mapEntries(item);
     const kinds = entries.filter((entry) => (FLOW_NODE_KINDS as string[]).includes(entry.key));
     if (kinds.length !== 1) {
-      problem('invalid_flow_yaml', span(item), kinds.length === 0 ? `A node has one kind key: ${FLOW_NODE_KINDS.map((kind) => `\`${kind}: <id>\``).join(', ')}.` : `A node has exactly one kind key; this one has ${kinds.map((entry) => `\`${entry.key}\``).join(' and ')}.`);
+      problem(
+        'invalid_flow_yaml',
+        span(item),
+        kinds.length === 0
+          ? `A node has one kind key: ${FLOW_NODE_KINDS.map((kind) => `\`${kind}: <id>\``).join(', ')}.`
+          : `A node has exactly one kind key; this one has ${kinds.map((entry) => `\`${entry.key}\``).join(' and ')}.`,
+      );
       return undefined;
     }
     const kind = kinds[0].key as FlowNodeKind;
     const id = yamlText(yaml, text, file, kinds[0].value);
     if (!id) problem('invalid_flow_yaml', span(kinds[0].keyNode), `\`${kind}:\` holds the node's id.`);
-    const node = emptyNode(id?.value ?? `${kind}@${span(item).start}`, id?.span ?? span(kinds[0].keyNode), kind, span(item));
+    const node = emptyNode(
+      id?.value ?? `${kind}@${span(item).start}`,
+      id?.span ?? span(kinds[0].keyNode),
+      kind,
+      span(item),
+    );
     node.stage = stage.id;
     if (parent) node.parent = parent.id;
     flow.nodes.push(node);
@@ -86,7 +150,11 @@ export function readFlowYaml(file: string, text: string): Flow {
     for (const entry of entries) {
       if (entry.key === kind) continue;
       if (!allowed.includes(entry.key)) {
-        problem('invalid_flow_yaml', span(entry.keyNode), `Unknown key \`${entry.key}\` on a \`${kind}\` node; it takes ${allowed.map((key) => `\`${key}\``).join(', ')}.`);
+        problem(
+          'invalid_flow_yaml',
+          span(entry.keyNode),
+          `Unknown key \`${entry.key}\` on a \`${kind}\` node; it takes ${allowed.map((key) => `\`${key}\``).join(', ')}.`,
+        );
         continue;
       }
       const value = entry.value;
@@ -120,11 +188,21 @@ export function readFlowYaml(file: string, text: string): Flow {
             const values = valueOf(caseNode, 'values');
             const desc = valueOf(caseNode, 'desc');
             for (const caseEntry of mapEntries(caseNode)) {
-              if (!['values', 'desc', 'nodes'].includes(caseEntry.key)) problem('invalid_flow_yaml', span(caseEntry.keyNode), `Unknown case key \`${caseEntry.key}\`; a case has \`values\` or \`desc\`, and \`nodes\`.`);
+              if (!['values', 'desc', 'nodes'].includes(caseEntry.key))
+                problem(
+                  'invalid_flow_yaml',
+                  span(caseEntry.keyNode),
+                  `Unknown case key \`${caseEntry.key}\`; a case has \`values\` or \`desc\`, and \`nodes\`.`,
+                );
             }
             const nodes: string[] = [];
             const descText = desc ? textOf(desc, 'desc') : undefined;
-            node.cases.push({ values: seqItems(values).flatMap((part) => flowValue(yaml, file, part) ?? []), ...(descText ? { desc: descText } : {}), nodes, span: span(caseNode) });
+            node.cases.push({
+              values: seqItems(values).flatMap((part) => flowValue(yaml, file, part) ?? []),
+              ...(descText ? { desc: descText } : {}),
+              nodes,
+              span: span(caseNode),
+            });
             readNodes(valueOf(caseNode, 'nodes'), stage, node, nodes);
           }
           break;
@@ -137,7 +215,13 @@ export function readFlowYaml(file: string, text: string): Flow {
         default: {
           const found = textOf(value, entry.key);
           if (found) {
-            if (entry.key === 'instruction' || entry.key === 'question' || entry.key === 'prompt' || entry.key === 'summary') node.text = found;
+            if (
+              entry.key === 'instruction' ||
+              entry.key === 'question' ||
+              entry.key === 'prompt' ||
+              entry.key === 'summary'
+            )
+              node.text = found;
             else (node as unknown as Record<string, FlowText>)[entry.key] = found;
           }
         }
@@ -148,7 +232,12 @@ export function readFlowYaml(file: string, text: string): Flow {
 }
 
 /** A string scalar as located text (each character's offset retraced); undefined for anything else. */
-export function yamlText(yaml: YamlSyntax, text: string, file: string, node: Node | null | undefined): FlowText | undefined {
+export function yamlText(
+  yaml: YamlSyntax,
+  text: string,
+  file: string,
+  node: Node | null | undefined,
+): FlowText | undefined {
   if (!isScalar(node) || typeof node.value !== 'string') return undefined;
   const at = nodeSpan(yaml, node)!;
   const source = scalarText(text, at, (node as Scalar).type as ScalarStyle | undefined, node.value);

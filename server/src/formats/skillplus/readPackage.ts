@@ -12,7 +12,16 @@ import { readFlowPy } from './readFlowPy';
 import { readFlowYaml } from './readFlowYaml';
 import { readState, type StateSchema } from './readState';
 import type { Attachment } from './tipsRulesRules';
-import { readMarkdownFrontmatter, readMarkdownRule, readPythonRules, readSpecIds, readTip, type MarkdownFrontmatter, type Rule, type Tip } from './readTipsRules';
+import {
+  readMarkdownFrontmatter,
+  readMarkdownRule,
+  readPythonRules,
+  readSpecIds,
+  readTip,
+  type MarkdownFrontmatter,
+  type Rule,
+  type Tip,
+} from './readTipsRules';
 
 export const DEFAULT_TIP_BUDGET = 2000;
 
@@ -49,27 +58,61 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const { fs, dir, file } = context;
   const metadataNode = valueOf(context.frontmatter?.doc.contents, 'metadata');
   const metadata = (context.frontmatterValue?.metadata ?? {}) as Record<string, unknown>;
-  const metaSpan = (key: string): Span => (context.frontmatter ? nodeSpan(context.frontmatter, pairOf(metadataNode, key)?.value ?? pairOf(metadataNode, key)?.key) : undefined) ?? context.frontmatterAnchor;
-  const pkg: SkillPlusPackage = { dir, stateClass: 'State', tipBudget: DEFAULT_TIP_BUDGET, tips: [], references: [], rules: [], sources: new Map(), python: new Map(), diagnostics: [], attachments: [] };
-  const fail = (code: Diagnostic['code'], at: Span, message: string) => pkg.diagnostics.push(diagnostic(code, at.file ?? file, at, message));
+  const metaSpan = (key: string): Span =>
+    (context.frontmatter
+      ? nodeSpan(context.frontmatter, pairOf(metadataNode, key)?.value ?? pairOf(metadataNode, key)?.key)
+      : undefined) ?? context.frontmatterAnchor;
+  const pkg: SkillPlusPackage = {
+    dir,
+    stateClass: 'State',
+    tipBudget: DEFAULT_TIP_BUDGET,
+    tips: [],
+    references: [],
+    rules: [],
+    sources: new Map(),
+    python: new Map(),
+    diagnostics: [],
+    attachments: [],
+  };
+  const fail = (code: Diagnostic['code'], at: Span, message: string) =>
+    pkg.diagnostics.push(diagnostic(code, at.file ?? file, at, message));
 
   if (typeof metadata['skillplus-version'] === 'string') pkg.version = metadata['skillplus-version'];
-  if (pkg.version !== '0.1') fail('invalid_skillplus_metadata', metaSpan('skillplus-version'), `\`skillplus-version\` is ${JSON.stringify(metadata['skillplus-version'])}; this is skill+ 0.1, written as the string "0.1".`);
+  if (pkg.version !== '0.1')
+    fail(
+      'invalid_skillplus_metadata',
+      metaSpan('skillplus-version'),
+      `\`skillplus-version\` is ${JSON.stringify(metadata['skillplus-version'])}; this is skill+ 0.1, written as the string "0.1".`,
+    );
   const budget = metadata['skillplus-tip-budget'];
   if (budget !== undefined) {
     if (typeof budget === 'string' && /^\d+$/.test(budget)) pkg.tipBudget = Number(budget);
-    else fail('invalid_skillplus_metadata', metaSpan('skillplus-tip-budget'), '`skillplus-tip-budget` is a whole number of characters, written as a string (`"1500"`).');
+    else
+      fail(
+        'invalid_skillplus_metadata',
+        metaSpan('skillplus-tip-budget'),
+        '`skillplus-tip-budget` is a whole number of characters, written as a string (`"1500"`).',
+      );
   }
 
   /** A package file's text, if it is inside the folder and readable; findings otherwise. */
-  const read = (relative: string, at: Span, missing?: 'invalid_flow_file' | 'invalid_state'): { file: string; text: string } | undefined => {
+  const read = (
+    relative: string,
+    at: Span,
+    missing?: 'invalid_flow_file' | 'invalid_state',
+  ): { file: string; text: string } | undefined => {
     const resolution = resolveSkillPath(fs, dir, relative);
     if (resolution.status === 'escapes' || resolution.status === 'backslash') {
       fail('invalid_skillplus_metadata', at, `\`${relative}\` must be a path inside the skill folder.`);
       return undefined;
     }
     if (resolution.status !== 'found') {
-      if (missing) fail(missing, at, `\`${relative}\` does not exist in the skill folder${resolution.status === 'case_mismatch' ? ` (only \`${resolution.actual}\`, with another case)` : ''}.`);
+      if (missing)
+        fail(
+          missing,
+          at,
+          `\`${relative}\` does not exist in the skill folder${resolution.status === 'case_mismatch' ? ` (only \`${resolution.actual}\`, with another case)` : ''}.`,
+        );
       return undefined;
     }
     return readFile(resolution.absolute);
@@ -77,8 +120,14 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const readFile = (absolute: string): { file: string; text: string } | undefined => {
     const result = readText(fs, absolute);
     const at = { start: 0, end: 0, file: absolute };
-    if (result.kind === 'binary') fail('binary_file', at, `${path.basename(absolute)} holds binary data, not text; it is not read.`);
-    else if (result.kind === 'too_large') fail('file_too_large', at, `${path.basename(absolute)} is ${(result.size / 1048576).toFixed(1)} MB; files that large are not read.`);
+    if (result.kind === 'binary')
+      fail('binary_file', at, `${path.basename(absolute)} holds binary data, not text; it is not read.`);
+    else if (result.kind === 'too_large')
+      fail(
+        'file_too_large',
+        at,
+        `${path.basename(absolute)} is ${(result.size / 1048576).toFixed(1)} MB; files that large are not read.`,
+      );
     if (result.kind !== 'text') return undefined;
     pkg.sources.set(absolute, result.text);
     return { file: absolute, text: result.text };
@@ -96,23 +145,45 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const exists = (name: string) => resolveSkillPath(fs, dir, name).status === 'found';
   let flowName = typeof chosen === 'string' ? chosen : exists('flow.py') ? 'flow.py' : 'flow.yaml';
   if (typeof chosen !== 'string' && exists('flow.py') && exists('flow.yaml')) {
-    fail('invalid_flow_file', context.frontmatterAnchor, 'Both flow.py and flow.yaml are here and `metadata.skillplus-flow` does not say which is the flow.');
+    fail(
+      'invalid_flow_file',
+      context.frontmatterAnchor,
+      'Both flow.py and flow.yaml are here and `metadata.skillplus-flow` does not say which is the flow.',
+    );
     flowName = 'flow.py';
   }
-  const flowFile = read(flowName, typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor, 'invalid_flow_file');
+  const flowFile = read(
+    flowName,
+    typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor,
+    'invalid_flow_file',
+  );
   if (flowFile) {
     const py = flowName.endsWith('.py') ? python(flowFile) : undefined;
-    pkg.flow = cache.memo('flow', flowFile.file, flowFile.text, () => (py ? readFlowPy(py, context.parseCache?.kept('flow pieces', flowFile.file)) : readFlowYaml(flowFile.file, flowFile.text)));
+    pkg.flow = cache.memo('flow', flowFile.file, flowFile.text, () =>
+      py
+        ? readFlowPy(py, context.parseCache?.kept('flow pieces', flowFile.file))
+        : readFlowYaml(flowFile.file, flowFile.text),
+    );
   }
 
-  const stateSetting = typeof metadata['skillplus-state'] === 'string' ? (metadata['skillplus-state'] as string) : 'state.py:State';
+  const stateSetting =
+    typeof metadata['skillplus-state'] === 'string' ? (metadata['skillplus-state'] as string) : 'state.py:State';
   const [stateName, className = 'State'] = stateSetting.split(':');
   pkg.stateClass = className;
-  const stateFile = read(stateName, typeof metadata['skillplus-state'] === 'string' ? metaSpan('skillplus-state') : context.frontmatterAnchor, 'invalid_state');
+  const stateFile = read(
+    stateName,
+    typeof metadata['skillplus-state'] === 'string' ? metaSpan('skillplus-state') : context.frontmatterAnchor,
+    'invalid_state',
+  );
   if (stateFile) {
     const py = python(stateFile);
     pkg.state = cache.memo(`state:${className}`, stateFile.file, stateFile.text, () => readState(py, className));
-    if (!pkg.state.root) fail('invalid_state', { start: 0, end: 0, file: stateFile.file }, `${stateName} defines no class \`${className}\`${pkg.state.models.size > 0 ? ` (it has ${[...pkg.state.models.keys()].join(', ')})` : ''}.`);
+    if (!pkg.state.root)
+      fail(
+        'invalid_state',
+        { start: 0, end: 0, file: stateFile.file },
+        `${stateName} defines no class \`${className}\`${pkg.state.models.size > 0 ? ` (it has ${[...pkg.state.models.keys()].join(', ')})` : ''}.`,
+      );
   }
 
   for (const entry of fs.readDirectory(path.join(dir, 'references')).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -130,7 +201,12 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     if (entry.kind !== 'file' || !/\.(md|py)$/.test(entry.name)) continue;
     const found = readFile(path.join(dir, 'rules', entry.name));
     if (!found) continue;
-    if (entry.name.endsWith('.md')) pkg.rules.push(cache.memo('rule', found.file, found.text, () => readMarkdownRule(readMarkdownFrontmatter(found.file, found.text))));
+    if (entry.name.endsWith('.md'))
+      pkg.rules.push(
+        cache.memo('rule', found.file, found.text, () =>
+          readMarkdownRule(readMarkdownFrontmatter(found.file, found.text)),
+        ),
+      );
     else {
       const py = python(found);
       pkg.rules.push(...cache.memo('rules', found.file, found.text, () => readPythonRules(py)));
@@ -138,7 +214,11 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   }
   if (exists('spec.md')) {
     const spec = read('spec.md', context.frontmatterAnchor);
-    if (spec) pkg.spec = { file: spec.file, ids: cache.memo('spec', spec.file, spec.text, () => readSpecIds(spec.file, spec.text)) };
+    if (spec)
+      pkg.spec = {
+        file: spec.file,
+        ids: cache.memo('spec', spec.file, spec.text, () => readSpecIds(spec.file, spec.text)),
+      };
   }
   return pkg;
 }

@@ -47,7 +47,14 @@ export interface StateSchema {
   unreadable: StateField[];
 }
 
-const PRIMITIVES: Record<string, StateType['kind']> = { str: 'str', int: 'int', float: 'float', bool: 'bool', Any: 'any', object: 'any' };
+const PRIMITIVES: Record<string, StateType['kind']> = {
+  str: 'str',
+  int: 'int',
+  float: 'float',
+  bool: 'bool',
+  Any: 'any',
+  object: 'any',
+};
 
 /**
  * Reads the classes of `state.py` and their annotated fields, never running
@@ -62,7 +69,12 @@ export function readState(py: PythonSyntax, className: string): StateSchema {
   const unreadable: StateField[] = [];
   for (const node of classes) {
     const nameNode = node.getChild('VariableName')!;
-    const model: StateModel = { name: textOf(py, nameNode), nameSpan: spanOf(py, nameNode), span: spanOf(py, node), fields: [] };
+    const model: StateModel = {
+      name: textOf(py, nameNode),
+      nameSpan: spanOf(py, nameNode),
+      span: spanOf(py, node),
+      fields: [],
+    };
     for (const statement of childrenOf(node.getChild('Body') ?? node)) {
       if (statement.name !== 'AssignStatement') continue;
       const typeDef = statement.getChild('TypeDef');
@@ -117,36 +129,71 @@ function readType(py: PythonSyntax, node: SyntaxNode, models: Set<string>): { ty
   if (node.name === 'MemberExpression') {
     const [head, ...parameters] = childrenOf(node);
     const generic = head ? textOf(py, head) : '';
-    const inner = (index: number) => (parameters[index] ? readType(py, parameters[index], models).type : ({ kind: 'any' } as StateType));
-    if ((generic === 'list' || generic === 'List' || generic === 'Sequence') && parameters.length === 1) return { type: { kind: 'list', item: inner(0) }, nullable: false };
-    if ((generic === 'dict' || generic === 'Dict' || generic === 'Mapping') && parameters.length === 2) return { type: { kind: 'dict', value: inner(1) }, nullable: false };
+    const inner = (index: number) =>
+      parameters[index] ? readType(py, parameters[index], models).type : ({ kind: 'any' } as StateType);
+    if ((generic === 'list' || generic === 'List' || generic === 'Sequence') && parameters.length === 1)
+      return { type: { kind: 'list', item: inner(0) }, nullable: false };
+    if ((generic === 'dict' || generic === 'Dict' || generic === 'Mapping') && parameters.length === 2)
+      return { type: { kind: 'dict', value: inner(1) }, nullable: false };
     if (generic === 'Optional' && parameters.length === 1) return { type: inner(0), nullable: true };
     if (generic === 'Literal') {
       const values = parameters.map((parameter) => literalOf(py, parameter));
-      if (values.every((value) => value.kind === 'string' || value.kind === 'number' || value.kind === 'bool' || value.kind === 'none')) {
-        return { type: { kind: 'literal', values: values.map((value) => (value as { value: string | number | boolean | null }).value) }, nullable: values.some((value) => value.kind === 'none') };
+      if (
+        values.every(
+          (value) =>
+            value.kind === 'string' || value.kind === 'number' || value.kind === 'bool' || value.kind === 'none',
+        )
+      ) {
+        return {
+          type: {
+            kind: 'literal',
+            values: values.map((value) => (value as { value: string | number | boolean | null }).value),
+          },
+          nullable: values.some((value) => value.kind === 'none'),
+        };
       }
     }
   }
   return { type: { kind: 'unreadable', text }, nullable: false };
 }
 
-/** A default: a literal, `Field(default)`, `Field(default_factory=…)`; `json_schema_extra={"input": True}` marks an input. */
-function readDefault(py: PythonSyntax, value: SyntaxNode | null): { hasDefault: boolean; input: boolean; text?: string } {
+/**
+ * A default: a literal, `Field(default)`, `Field(default_factory=…)`; `json_schema_extra={"input": True}` marks an
+ * input.
+ */
+function readDefault(
+  py: PythonSyntax,
+  value: SyntaxNode | null,
+): { hasDefault: boolean; input: boolean; text?: string } {
   if (!value) return { hasDefault: false, input: false };
   if (value.name === 'CallExpression' && textOf(py, value.firstChild!) === 'Field') {
     const args = argumentsOf(py, value);
-    const hasDefault = args.positional.length > 0 || args.keywords.has('default') || args.keywords.has('default_factory');
+    const hasDefault =
+      args.positional.length > 0 || args.keywords.has('default') || args.keywords.has('default_factory');
     const extra = args.keywords.get('json_schema_extra');
     const input = !!extra && /["']input["']\s*:\s*True/.test(textOf(py, extra.value));
-    const shown = args.positional[0] ?? args.keywords.get('default')?.value ?? args.keywords.get('default_factory')?.value;
-    return { hasDefault, input, ...(shown ? { text: args.keywords.get('default_factory') && !args.positional[0] ? `${textOf(py, shown)}()` : textOf(py, shown) } : {}) };
+    const shown =
+      args.positional[0] ?? args.keywords.get('default')?.value ?? args.keywords.get('default_factory')?.value;
+    return {
+      hasDefault,
+      input,
+      ...(shown
+        ? {
+            text:
+              args.keywords.get('default_factory') && !args.positional[0]
+                ? `${textOf(py, shown)}()`
+                : textOf(py, shown),
+          }
+        : {}),
+    };
   }
   return { hasDefault: true, input: false, text: textOf(py, value) };
 }
 
 /** Where a dotted path leads in the State: the field at its end, or the first segment that names nothing. */
-export type PathResolution = { ok: true; field: StateField; type: StateType; nullable: boolean } | { ok: false; failedAt: number; candidates: string[] };
+export type PathResolution =
+  | { ok: true; field: StateField; type: StateType; nullable: boolean }
+  | { ok: false; failedAt: number; candidates: string[] };
 
 /**
  * Resolves a path of field names from the root model, dotting into nested
@@ -165,7 +212,9 @@ export function resolveStatePath(schema: StateSchema, segments: string[], intoIt
     if (intoItems && type.kind === 'list') type = type.item;
     model = type.kind === 'model' ? schema.models.get(type.name) : undefined;
   }
-  return found ? { ok: true, field: found, type: found.type, nullable: found.nullable } : { ok: false, failedAt: 0, candidates: [] };
+  return found
+    ? { ok: true, field: found, type: found.type, nullable: found.nullable }
+    : { ok: false, failedAt: 0, candidates: [] };
 }
 
 /** A type as people write it (`list[str]`, `Literal["low", "high"]`). */

@@ -1,7 +1,16 @@
 import * as path from 'node:path';
 import { isScalar, isSeq, type Node } from 'yaml';
 import type { Span } from '../../parse/lineIndex';
-import { argumentsOf, childrenOf, innerSpan, isDynamic, literalOf, spanOf, textOf, type PythonSyntax } from '../../parse/python';
+import {
+  argumentsOf,
+  childrenOf,
+  innerSpan,
+  isDynamic,
+  literalOf,
+  spanOf,
+  textOf,
+  type PythonSyntax,
+} from '../../parse/python';
 import { parseSkillFile } from '../../parse/skillFile';
 import { mapEntries, nodeSpan, parseYamlRegion, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import type { FlowText } from './flow';
@@ -66,11 +75,25 @@ export function readMarkdownFrontmatter(file: string, text: string): MarkdownFro
   let yaml: YamlSyntax | undefined;
   if (syntax.frontmatter) {
     yaml = parseYamlRegion(text, syntax.frontmatter.content);
-    for (const problem of yaml.problems) problems.push({ message: `The frontmatter is not valid YAML: ${problem.message}.`, span: { ...problem.span, file } });
-    for (const entry of mapEntries(yaml.doc.contents)) keys.set(entry.key, { keySpan: { ...nodeSpan(yaml, entry.keyNode)!, file }, value: entry.value });
+    for (const problem of yaml.problems)
+      problems.push({
+        message: `The frontmatter is not valid YAML: ${problem.message}.`,
+        span: { ...problem.span, file },
+      });
+    for (const entry of mapEntries(yaml.doc.contents))
+      keys.set(entry.key, { keySpan: { ...nodeSpan(yaml, entry.keyNode)!, file }, value: entry.value });
   }
   const anchor = { ...(syntax.frontmatter?.open ?? { start: 0, end: 0 }), file };
-  return { file, text, ...(yaml ? { yaml } : {}), keys, body: text.slice(syntax.body.start), bodySpan: { start: syntax.body.start, end: text.length, file }, anchor, problems };
+  return {
+    file,
+    text,
+    ...(yaml ? { yaml } : {}),
+    keys,
+    body: text.slice(syntax.body.start),
+    bodySpan: { start: syntax.body.start, end: text.length, file },
+    anchor,
+    problems,
+  };
 }
 
 /** A `when` value: one predicate string, or a YAML list of them (any may hold). */
@@ -104,7 +127,9 @@ export function readTip(frontmatter: MarkdownFrontmatter): Tip | undefined {
   };
 }
 
-/** An `.md` rule: `on_fail`, optional `when`, `message` (default: the body's first line), `id` (default: the file stem). */
+/**
+ * An `.md` rule: `on_fail`, optional `when`, `message` (default: the body's first line), `id` (default: the file stem).
+ */
 export function readMarkdownRule(frontmatter: MarkdownFrontmatter): Rule {
   const idEntry = frontmatter.keys.get('id');
   const id = scalarValue(idEntry?.value);
@@ -113,10 +138,15 @@ export function readMarkdownRule(frontmatter: MarkdownFrontmatter): Rule {
   const firstLine = frontmatter.body.trim().split('\n')[0];
   return {
     id: typeof id === 'string' ? id : path.basename(frontmatter.file, '.md'),
-    idSpan: idEntry && frontmatter.yaml ? { ...nodeSpan(frontmatter.yaml, idEntry.value)!, file: frontmatter.file } : frontmatter.anchor,
+    idSpan:
+      idEntry && frontmatter.yaml
+        ? { ...nodeSpan(frontmatter.yaml, idEntry.value)!, file: frontmatter.file }
+        : frontmatter.anchor,
     file: frontmatter.file,
     source: 'md',
-    ...(onFail && frontmatter.yaml ? { onFail: yamlText(frontmatter.yaml, frontmatter.text, frontmatter.file, onFail.value) } : {}),
+    ...(onFail && frontmatter.yaml
+      ? { onFail: yamlText(frontmatter.yaml, frontmatter.text, frontmatter.file, onFail.value) }
+      : {}),
     when: whenTexts(frontmatter, frontmatter.keys.get('when')?.value),
     ...(typeof message === 'string' ? { message } : firstLine ? { message: firstLine } : {}),
     body: frontmatter.body,
@@ -146,14 +176,18 @@ export function readPythonRules(py: PythonSyntax): Rule[] {
         dynamic.push(spanOf(py, entry.value));
         return undefined;
       }
-      return value.kind === 'string' ? { value: value.value, span: innerSpan(value), offsets: value.offsets } : undefined;
+      return value.kind === 'string'
+        ? { value: value.value, span: innerSpan(value), offsets: value.offsets }
+        : undefined;
     };
     const id = literal('id');
     const whenEntry = args.keywords.get('when');
     const whenLiteral = whenEntry ? literalOf(py, whenEntry.value) : undefined;
     const when = whenLiteral?.kind === 'list' ? whenLiteral.items : whenLiteral ? [whenLiteral] : [];
     const nameNode = fn.getChild('VariableName')!;
-    const params = childrenOf(fn.getChild('ParamList') ?? fn).filter((node) => node.name === 'VariableName').map((node) => textOf(py, node));
+    const params = childrenOf(fn.getChild('ParamList') ?? fn)
+      .filter((node) => node.name === 'VariableName')
+      .map((node) => textOf(py, node));
     const onFail = literal('on_fail');
     const message = literal('message');
     rules.push({

@@ -19,16 +19,28 @@ export interface Attachment {
   nodes: string[];
 }
 
-function report(out: Diagnostic[], code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): void {
+function report(
+  out: Diagnostic[],
+  code: Diagnostic['code'],
+  span: Span,
+  message: string,
+  data?: Record<string, unknown>,
+): void {
   out.push(diagnostic(code, span.file!, span, message, data));
 }
 
 /** The last result per tip and rule (objects a server's parse cache keeps while their file is unchanged). */
-const ownerCache = new WeakMap<Tip | Rule, { key: string; state: StateSchema | undefined; skillFile: string; diagnostics: Diagnostic[]; attachment?: Attachment }>();
+const ownerCache = new WeakMap<
+  Tip | Rule,
+  { key: string; state: StateSchema | undefined; skillFile: string; diagnostics: Diagnostic[]; attachment?: Attachment }
+>();
 
 const shapeCache = new WeakMap<Flow, string>();
 
-/** What predicates can see of a flow: stage and node ids, kinds and nesting (not the texts a node holds, which change as one types). */
+/**
+ * What predicates can see of a flow: stage and node ids, kinds and nesting (not the texts a node holds, which change as
+ * one types).
+ */
 function flowShape(flow: Flow | undefined): string {
   if (!flow) return '';
   let shape = shapeCache.get(flow);
@@ -50,13 +62,20 @@ function ownerOf(rule: Rule): PredicateOwner {
  * `tool=` links from the flow, loop `until` predicates, where each tip and
  * rule can fire, and how `spec.md` agrees with the flow and the rules.
  */
-export function checkTipsAndRules(pkg: SkillPlusPackage, fs: FileSystem, skillFile: string): { diagnostics: Diagnostic[]; attachments: Attachment[] } {
+export function checkTipsAndRules(
+  pkg: SkillPlusPackage,
+  fs: FileSystem,
+  skillFile: string,
+): { diagnostics: Diagnostic[]; attachments: Attachment[] } {
   const diagnostics: Diagnostic[] = [];
   const attachments: Attachment[] = [];
   const { flow, state } = pkg;
   const referenced = new Set(flow?.nodes.flatMap((node) => node.rules.map((rule) => rule.value)) ?? []);
 
-  /** A tip's or rule's predicates checked, and where it fires; reused while the flow's shape and the State stay the same. */
+  /**
+   * A tip's or rule's predicates checked, and where it fires; reused while the flow's shape and the State stay the
+   * same.
+   */
   const fires = (source: Tip | Rule, kind: Attachment['kind'], owner: PredicateOwner, anchor: Span, soft?: boolean) => {
     const key = `${flowShape(flow)}\u0000${kind === 'rule' && referenced.has(source.id) ? 'named' : ''}`;
     const known = ownerCache.get(source);
@@ -71,13 +90,25 @@ export function checkTipsAndRules(pkg: SkillPlusPackage, fs: FileSystem, skillFi
     if (flow) {
       const nodes = new Set<string>();
       if (result.checked.length === 0) for (const node of flow.nodes) nodes.add(node.id);
-      for (const item of result.checked) if (item.predicate) for (const node of positionsWhere(item.predicate, owner, flow)) nodes.add(node.id);
+      for (const item of result.checked)
+        if (item.predicate) for (const node of positionsWhere(item.predicate, owner, flow)) nodes.add(node.id);
       // A predicate already found wrong says so itself: that it fires nowhere follows from it.
       const sound = result.checked.every((item) => !item.faulty);
       if (nodes.size === 0 && sound && !(kind === 'rule' && referenced.has(source.id))) {
-        report(found, 'unused_rule_or_tip', anchor, `${kind === 'tip' ? 'Tip' : 'Rule'} "${source.id}" applies at no node of the flow: its \`when\` never holds where the flow goes${kind === 'rule' ? ', and no node names it with `rule=`' : ''}.`);
+        report(
+          found,
+          'unused_rule_or_tip',
+          anchor,
+          `${kind === 'tip' ? 'Tip' : 'Rule'} "${source.id}" applies at no node of the flow: its \`when\` never holds where the flow goes${kind === 'rule' ? ', and no node names it with `rule=`' : ''}.`,
+        );
       }
-      attachment = { kind, id: source.id, file: source.file, ...(soft !== undefined ? { soft } : {}), nodes: [...nodes] };
+      attachment = {
+        kind,
+        id: source.id,
+        file: source.file,
+        ...(soft !== undefined ? { soft } : {}),
+        nodes: [...nodes],
+      };
     }
     ownerCache.set(source, { key, state, skillFile, diagnostics: found, ...(attachment ? { attachment } : {}) });
     diagnostics.push(...found);
@@ -85,42 +116,82 @@ export function checkTipsAndRules(pkg: SkillPlusPackage, fs: FileSystem, skillFi
   };
 
   for (const tip of pkg.tips) {
-    for (const problem of tip.frontmatter.problems) report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
+    for (const problem of tip.frontmatter.problems)
+      report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
     const maxChars = tip.frontmatter.keys.get('max_chars');
     const length = [...tip.body.trim()].length;
     if (tip.maxChars !== undefined && length > tip.maxChars && maxChars) {
-      report(diagnostics, 'tip_too_long', maxChars.keySpan, `The tip is ${length} characters, more than its \`max_chars\` of ${tip.maxChars}: it takes more of the tip budget (${pkg.tipBudget}) than planned.`);
+      report(
+        diagnostics,
+        'tip_too_long',
+        maxChars.keySpan,
+        `The tip is ${length} characters, more than its \`max_chars\` of ${tip.maxChars}: it takes more of the tip budget (${pkg.tipBudget}) than planned.`,
+      );
     }
     fires(tip, 'tip', { kind: 'tip', label: `tip "${tip.id}"` }, tip.frontmatter.keys.get('when')!.keySpan);
   }
   for (const reference of pkg.references) {
     for (const problem of reference.problems) report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
     for (const key of TIP_KEYS.filter((name) => name !== 'when' && reference.keys.has(name))) {
-      report(diagnostics, 'tip_key_without_when', reference.keys.get(key)!.keySpan, `\`${key}\` only matters on a tip, and this reference has no \`when:\`, so it is never injected by state. Add \`when:\` or remove \`${key}\`.`);
+      report(
+        diagnostics,
+        'tip_key_without_when',
+        reference.keys.get(key)!.keySpan,
+        `\`${key}\` only matters on a tip, and this reference has no \`when:\`, so it is never injected by state. Add \`when:\` or remove \`${key}\`.`,
+      );
     }
   }
 
   const ids = new Map<string, Rule>();
   for (const rule of pkg.rules) {
     if (rule.source === 'py') {
-      for (const span of rule.dynamic) report(diagnostics, 'invalid_rule_decorator', span, '`@rule(...)` takes literal keyword arguments only: the runtime reads them without running the file.');
+      for (const span of rule.dynamic)
+        report(
+          diagnostics,
+          'invalid_rule_decorator',
+          span,
+          '`@rule(...)` takes literal keyword arguments only: the runtime reads them without running the file.',
+        );
       if (!rule.id) report(diagnostics, 'invalid_rule_decorator', rule.idSpan, '`@rule(...)` needs `id="…"`.');
       const params = rule.function?.params ?? [];
       if (rule.function && (params.length !== 2 || params[0] !== 'state' || params[1] !== 'ctx')) {
-        report(diagnostics, 'invalid_rule_decorator', rule.function.span, `A rule function takes exactly \`(state, ctx)\`; \`${rule.function.name}\` takes (${params.join(', ')}).`);
+        report(
+          diagnostics,
+          'invalid_rule_decorator',
+          rule.function.span,
+          `A rule function takes exactly \`(state, ctx)\`; \`${rule.function.name}\` takes (${params.join(', ')}).`,
+        );
       }
     }
-    for (const problem of rule.frontmatter?.problems ?? []) report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
+    for (const problem of rule.frontmatter?.problems ?? [])
+      report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
     if (!rule.onFail) {
       const anchor = rule.source === 'py' ? rule.idSpan : rule.frontmatter!.anchor;
-      report(diagnostics, 'invalid_on_fail', anchor, `Rule "${rule.id}" has no \`on_fail\`: say what happens when it fails (${ON_FAIL.join(', ')}).`);
+      report(
+        diagnostics,
+        'invalid_on_fail',
+        anchor,
+        `Rule "${rule.id}" has no \`on_fail\`: say what happens when it fails (${ON_FAIL.join(', ')}).`,
+      );
     } else if (!ON_FAIL.includes(rule.onFail.value)) {
       const suggestion = closestName(rule.onFail.value, ON_FAIL);
-      report(diagnostics, 'invalid_on_fail', rule.onFail.span, `\`on_fail: ${rule.onFail.value}\` is not one of ${ON_FAIL.join(', ')}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`, suggestion ? { suggestion } : undefined);
+      report(
+        diagnostics,
+        'invalid_on_fail',
+        rule.onFail.span,
+        `\`on_fail: ${rule.onFail.value}\` is not one of ${ON_FAIL.join(', ')}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`,
+        suggestion ? { suggestion } : undefined,
+      );
     }
     if (rule.id) {
       const earlier = ids.get(rule.id);
-      if (earlier) report(diagnostics, 'duplicate_rule_id', rule.idSpan, `The rule id "${rule.id}" is already used in ${earlier.file.split('/').slice(-2).join('/')}; \`rule=${rule.id}\` would be ambiguous.`);
+      if (earlier)
+        report(
+          diagnostics,
+          'duplicate_rule_id',
+          rule.idSpan,
+          `The rule id "${rule.id}" is already used in ${earlier.file.split('/').slice(-2).join('/')}; \`rule=${rule.id}\` would be ambiguous.`,
+        );
       else ids.set(rule.id, rule);
     }
     const owner = ownerOf(rule);
@@ -131,13 +202,30 @@ export function checkTipsAndRules(pkg: SkillPlusPackage, fs: FileSystem, skillFi
     for (const rule of node.rules) {
       if (ids.has(rule.value)) continue;
       const suggestion = closestName(rule.value, [...ids.keys()]);
-      report(diagnostics, 'unknown_rule', rule.span, `\`rule="${rule.value}"\` of node "${node.id}": no rule has that id${suggestion ? `; did you mean "${suggestion}"?` : '.'} Rules: ${[...ids.keys()].join(', ') || 'none'}.`, suggestion ? { suggestion } : undefined);
+      report(
+        diagnostics,
+        'unknown_rule',
+        rule.span,
+        `\`rule="${rule.value}"\` of node "${node.id}": no rule has that id${suggestion ? `; did you mean "${suggestion}"?` : '.'} Rules: ${[...ids.keys()].join(', ') || 'none'}.`,
+        suggestion ? { suggestion } : undefined,
+      );
     }
     for (const tool of node.tools) {
       if (!tool.value.startsWith('scripts/')) continue;
-      checkLink({ fs, dir: pkg.dir, file: tool.span.file! }, tool.value, tool.span, 'missing_script', `The script \`${tool.value}\` of node "${node.id}"`, diagnostics);
+      checkLink(
+        { fs, dir: pkg.dir, file: tool.span.file! },
+        tool.value,
+        tool.span,
+        'missing_script',
+        `The script \`${tool.value}\` of node "${node.id}"`,
+        diagnostics,
+      );
     }
-    if (node.until.length > 0) diagnostics.push(...checkPredicates({ kind: 'until', label: `loop "${node.id}"` }, node.until, flow, state, skillFile).diagnostics);
+    if (node.until.length > 0)
+      diagnostics.push(
+        ...checkPredicates({ kind: 'until', label: `loop "${node.id}"` }, node.until, flow, state, skillFile)
+          .diagnostics,
+      );
   }
 
   if (pkg.spec && flow) {
@@ -147,12 +235,31 @@ export function checkTipsAndRules(pkg: SkillPlusPackage, fs: FileSystem, skillFi
       const known = item.section === 'stages' ? flow.stages.map((stage) => stage.id) : [...ids.keys()];
       if (!known.includes(item.id)) {
         const suggestion = closestName(item.id, known);
-        report(diagnostics, 'spec_unknown_id', item.span, `spec.md lists the ${item.section === 'stages' ? 'stage' : 'rule'} "${item.id}", which does not exist${suggestion ? `; did you mean "${suggestion}"?` : '.'}`, suggestion ? { suggestion } : undefined);
+        report(
+          diagnostics,
+          'spec_unknown_id',
+          item.span,
+          `spec.md lists the ${item.section === 'stages' ? 'stage' : 'rule'} "${item.id}", which does not exist${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
+          suggestion ? { suggestion } : undefined,
+        );
       }
     }
-    for (const stage of flow.stages) if (!listed.stages.has(stage.id)) report(diagnostics, 'spec_unlisted_id', stage.idSpan, `Stage "${stage.id}" is not listed under \`## Stages\` in spec.md.`);
-    for (const [id, rule] of ids) if (!listed.rules.has(id)) report(diagnostics, 'spec_unlisted_id', rule.idSpan, `Rule "${id}" is not listed under \`## Rules\` in spec.md.`);
+    for (const stage of flow.stages)
+      if (!listed.stages.has(stage.id))
+        report(
+          diagnostics,
+          'spec_unlisted_id',
+          stage.idSpan,
+          `Stage "${stage.id}" is not listed under \`## Stages\` in spec.md.`,
+        );
+    for (const [id, rule] of ids)
+      if (!listed.rules.has(id))
+        report(
+          diagnostics,
+          'spec_unlisted_id',
+          rule.idSpan,
+          `Rule "${id}" is not listed under \`## Rules\` in spec.md.`,
+        );
   }
   return { diagnostics, attachments };
 }
-

@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import { analyzeSkill } from '../server/src/analyze';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';
 import { yamlRegions } from './lib/floor.cjs';
-import { writeAipSkill } from './lib/generate';
+import { writeAipSkill } from '../test/support/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
 
 export interface AnalysisResult {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { analyzeSkill } from '../server/src/analyze';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../server/src/workspace/skillCatalog';
-import { writeWorkspace } from './lib/generate';
+import { writeWorkspace } from '../test/support/generate';
 import { since, summarize, type Summary } from './lib/stats';
 
 export interface CatalogResult {

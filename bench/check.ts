@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { writePlainSkill, writeWorkspace } from './lib/generate';
+import { writePlainSkill, writeWorkspace } from '../test/support/generate';
 import { runNode } from './lib/run';
 import { skillDirs } from './lib/floor.cjs';
 import { percentile, round } from './lib/stats';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { positionAt, startServer } from '../test/helpers/lspClient';
+import { positionAt, startServer } from '../test/support/lspClient';
 import { keystroke } from './lib/keystroke';
 import { since, summarize, type Summary } from './lib/stats';
 

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { GraphJson } from '../server/src/compile/graphJson';
-import { startServer } from '../test/helpers/lspClient';
-import { openBrowser } from '../test/e2e/browser';
-import { servePreview } from '../test/webview/page';
-import { writeAipSkill } from './lib/generate';
+import { startServer } from '../test/support/lspClient';
+import { openBrowser } from '../test/support/browser';
+import { servePreview } from '../test/support/previewPage';
+import { writeAipSkill } from '../test/support/generate';
 import { since, summarize, type Summary } from './lib/stats';
 
 export interface PreviewResult {

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { positionOf, startServer, type ServerSession } from '../test/helpers/lspClient';
-import { writeAipSkill } from './lib/generate';
+import { positionOf, startServer, type ServerSession } from '../test/support/lspClient';
+import { writeAipSkill } from '../test/support/generate';
 import { keystroke } from './lib/keystroke';
 import { percentile, round, since, summarize, type Summary } from './lib/stats';
 

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { GraphJson } from '../server/src/compile/graphJson';
-import { openBrowser } from '../test/e2e/browser';
-import { positionOf, startServer } from '../test/helpers/lspClient';
-import { servePreview } from '../test/webview/page';
-import { writeSkillplusPackage } from './lib/generate';
+import { openBrowser } from '../test/support/browser';
+import { positionOf, startServer } from '../test/support/lspClient';
+import { servePreview } from '../test/support/previewPage';
+import { writeSkillplusPackage } from '../test/support/generate';
 import { keystroke } from './lib/keystroke';
 import { percentile, round, since, summarize, type Summary } from './lib/stats';
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { copyExamples, positionOf, SERVER } from '../helpers/lspClient';
+import { copyExamples, positionOf, SERVER } from '../support/lspClient';
 
 /** Runs headless Neovim on `file` and returns the result lines neovim.lua prints. */
 function neovim(

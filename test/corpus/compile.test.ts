@@ -8,7 +8,7 @@ import { compileSkill } from '../../server/src/compile/compileSkill';
 import { defaultOutDir, hasErrors, type CompileResult } from '../../server/src/compile/compiled';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { MemoryFileSystem, NodeFileSystem } from '../../server/src/workspace/fileSystem';
-import { CORPUS } from '../helpers/corpus';
+import { CORPUS } from '../support/corpus';
 
 const fs = new NodeFileSystem();
 const skills = discoverSkills(fs, [CORPUS], CORPUS).skills.map((skill) => analyzeSkill(fs, skill.file));

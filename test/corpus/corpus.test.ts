@@ -6,7 +6,7 @@ import { analyzeSkill } from '../../server/src/analyze';
 import { LineIndex } from '../../server/src/parse/lineIndex';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
-import { CORPUS } from '../helpers/corpus';
+import { CORPUS } from '../support/corpus';
 
 const FAMILIES = ['plain', 'aip-v03', 'aip-v05'];
 

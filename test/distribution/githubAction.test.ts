@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { parse } from 'yaml';
-import { REPO, trackedCopy } from '../helpers/trackedCopy';
+import { REPO, trackedCopy } from '../support/trackedCopy';
 
 // The composite action of action.yml, run as a runner would run it, minus
 // the two steps that are other actions (set up Node: this machine has it;

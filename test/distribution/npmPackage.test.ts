@@ -15,8 +15,8 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { before, test } from 'node:test';
 import { parse } from 'yaml';
-import { startServer } from '../helpers/lspClient';
-import { REPO, trackedCopy } from '../helpers/trackedCopy';
+import { startServer } from '../support/lspClient';
+import { REPO, trackedCopy } from '../support/trackedCopy';
 
 const EXAMPLES = path.join(REPO, 'examples');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { openBrowser } from './browser';
+import { openBrowser } from '../support/browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
 import { goTo as goToIn, showProblems } from './workbench';
 

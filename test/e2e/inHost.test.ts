@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { openBrowser } from './browser';
+import { openBrowser } from '../support/browser';
 import { packageExtension, packageTestExtension, REPO, startCodeServer } from './codeServer';
 
 test('the in-editor API suite passes inside VS Code (code-server extension host)', async () => {

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { writeAipSkill, type GeneratedSkill } from '../../bench/lib/generate';
+import { writeAipSkill, type GeneratedSkill } from '../support/generate';
 import { analyzeSkill } from '../../server/src/analyze';
 import { toGraphJson } from '../../server/src/compile/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { openBrowser } from './browser';
+import { openBrowser } from '../support/browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer } from './codeServer';
 
 /**

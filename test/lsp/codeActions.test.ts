@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { copyExamples, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import { copyExamples, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 const root = copyExamples();
 let session: ServerSession;

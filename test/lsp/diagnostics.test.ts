@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { copyExamples, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import { copyExamples, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 const root = copyExamples();
 const broken = path.join(root, 'mistakes', 'broken-procedure', 'SKILL.md');

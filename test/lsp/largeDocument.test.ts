@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Location } from 'vscode-languageserver-protocol';
-import { writeAipSkill } from '../../bench/lib/generate';
+import { writeAipSkill } from '../support/generate';
 import { CHUNK_THRESHOLD } from '../../server/src/parse/yamlChunks';
-import { positionOf, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import { positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 // A procedure large enough to be parsed chunk by chunk. One server takes it
 // through a series of edits (each moving every later chunk), another opens

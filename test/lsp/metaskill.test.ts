@@ -19,7 +19,7 @@ import {
   uriOf,
   type ServerSession,
   hoverText,
-} from '../helpers/lspClient';
+} from '../support/lspClient';
 
 const root = copyExamples();
 const digestFile = path.join(root, 'weekly-digest', 'SKILL.md');

@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Hover, Location } from 'vscode-languageserver-protocol';
-import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 const root = copyExamples();
 const csvFile = path.join(root, 'csv-report', 'SKILL.md');

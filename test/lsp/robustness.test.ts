@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { CORPUS } from '../helpers/corpus';
-import { startServer, uriOf, type ServerSession } from '../helpers/lspClient';
-import { random } from '../helpers/random';
+import { CORPUS } from '../support/corpus';
+import { startServer, uriOf, type ServerSession } from '../support/lspClient';
+import { random } from '../support/random';
 
 function allFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

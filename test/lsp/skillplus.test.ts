@@ -9,7 +9,7 @@ import type {
   Location,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { CORPUS } from '../helpers/corpus';
+import { CORPUS } from '../support/corpus';
 import {
   completionLabels,
   copyExamples,
@@ -18,7 +18,7 @@ import {
   uriOf,
   type ServerSession,
   hoverText,
-} from '../helpers/lspClient';
+} from '../support/lspClient';
 
 const root = copyExamples();
 const trip = path.join(root, 'trip-planner');

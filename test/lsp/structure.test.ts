@@ -11,7 +11,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import type { GraphJson } from '../../server/src/compile/graphJson';
-import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../helpers/lspClient';
+import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 const root = copyExamples();
 const csvFile = path.join(root, 'csv-report', 'SKILL.md');

@@ -11,12 +11,12 @@ import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem, OverlayFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
 import { CHUNK_THRESHOLD } from '../../server/src/parse/yamlChunks';
-import { writeAip05Skill, writeAipSkill } from '../../bench/lib/generate';
+import { writeAip05Skill, writeAipSkill } from '../support/generate';
 import type { Port } from '../../server/src/model/skillModel';
 import { createView } from '../../server/src/features/documentView';
 import { documentSymbols } from '../../server/src/features/symbols';
-import { CORPUS } from '../helpers/corpus';
-import { random } from '../helpers/random';
+import { CORPUS } from '../support/corpus';
+import { random } from '../support/random';
 
 // The language server re-analyses a skill on every edit reusing what the
 // last analysis built (YAML chunks of unchanged regions, the Python trees of

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { PROFILE_IDS } from '../../server/src/checks/profiles';
 import { MemoryFileSystem, NodeFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
-import { CORPUS } from '../helpers/corpus';
-import { random } from '../helpers/random';
+import { CORPUS } from '../support/corpus';
+import { random } from '../support/random';
 
 const SKILL = '/skills/probe/SKILL.md';
 

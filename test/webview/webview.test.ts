@@ -8,9 +8,9 @@ import { analyzeSkill } from '../../server/src/analyze';
 import { toGraphJson, type GraphJson } from '../../server/src/compile/graphJson';
 import { modelContext } from '../../server/src/compile/modelContext';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
-import { writeAipSkill } from '../../bench/lib/generate';
-import { openBrowser } from '../e2e/browser';
-import { servePreview } from './page';
+import { writeAipSkill } from '../support/generate';
+import { openBrowser } from '../support/browser';
+import { servePreview } from '../support/previewPage';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'webview');
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');

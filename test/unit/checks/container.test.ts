@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
 import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
-import { analyzeFixture, expectAt, expectNone, frontmatter, ROOT } from '../../helpers/fixture';
+import { analyzeFixture, expectAt, expectNone, frontmatter, ROOT } from '../../support/fixture';
 
 test('missing_frontmatter: on the first line', () => {
   const { analysis, spans } = analyzeFixture('plain', '«# Title»\nbody\n');

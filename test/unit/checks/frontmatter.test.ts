@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeFixture, expectAt, expectNone, frontmatter, withCode } from '../../helpers/fixture';
+import { analyzeFixture, expectAt, expectNone, frontmatter, withCode } from '../../support/fixture';
 
 test('a valid plain skill has no diagnostics', () => {
   const { analysis } = analyzeFixture(

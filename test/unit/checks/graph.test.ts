@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aip03, analyzeFixture, expectAt, expectNone } from '../../helpers/fixture';
+import { aip03, analyzeFixture, expectAt, expectNone } from '../../support/fixture';
 
 function load(steps: string, extraFiles: Record<string, string> = {}) {
   const { skillMd, files } = aip03('proc', `purpose: Test.\ntrigger_when: [x]\nsteps:\n${steps}`);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeFixture, expectAt, expectNone, frontmatter } from '../../helpers/fixture';
+import { analyzeFixture, expectAt, expectNone, frontmatter } from '../../support/fixture';
 import { analyzeSkill } from '../../../server/src/analyze';
 
 test('missing_file: Markdown links and bare mentions that do not resolve', () => {

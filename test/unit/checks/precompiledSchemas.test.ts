@@ -8,9 +8,9 @@ import { createAjv, SCHEMAS } from '../../../server/src/checks/schemaSet';
 import * as precompiled from '../../../server/src/checks/schemaValidators.generated';
 import { discoverSkills } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
-import { CORPUS } from '../../helpers/corpus';
-import { random } from '../../helpers/random';
-import { writeAip05Skill, writeAipSkill } from '../../../bench/lib/generate';
+import { CORPUS } from '../../support/corpus';
+import { random } from '../../support/random';
+import { writeAip05Skill, writeAipSkill } from '../../support/generate';
 import { validateAgainstSchema } from '../../../server/src/checks/schemaValidation';
 import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
 

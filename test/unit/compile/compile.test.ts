@@ -6,7 +6,7 @@ import { CompileRefused, compileSkill } from '../../../server/src/compile/compil
 import { agentSkillName, defaultOutDir, type CompileResult } from '../../../server/src/compile/compiled';
 import type { FlowIr } from '../../../server/src/compile/skillIr';
 import { MemoryFileSystem, NodeFileSystem } from '../../../server/src/workspace/fileSystem';
-import { aip03, analyzeFixture, ROOT } from '../../helpers/fixture';
+import { aip03, analyzeFixture, ROOT } from '../../support/fixture';
 
 const examples = path.join(__dirname, '..', '..', '..', 'examples');
 const disk = new NodeFileSystem();

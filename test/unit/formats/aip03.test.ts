@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aip03, analyzeFixture, expectAt, expectNone } from '../../helpers/fixture';
+import { aip03, analyzeFixture, expectAt, expectNone } from '../../support/fixture';
 
 const VALID = `purpose: Test.
 trigger_when:

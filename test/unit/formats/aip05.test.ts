@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aip05, analyzeFixture, expectAt, expectNone } from '../../helpers/fixture';
+import { aip05, analyzeFixture, expectAt, expectNone } from '../../support/fixture';
 
 const FILES = { 'scripts/open.py': '', 'assets/reply.md': '', 'references/faq.md': '' };
 

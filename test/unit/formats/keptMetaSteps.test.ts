@@ -7,7 +7,7 @@ import { ModelCache } from '../../../server/src/model/modelCache';
 import { ParseCache } from '../../../server/src/parse/parseCache';
 import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
-import { CORPUS } from '../../helpers/corpus';
+import { CORPUS } from '../../support/corpus';
 
 // The language server keeps a MetaSkill step read from a YAML node the chunk
 // cache kept, moving its spans and its templates' offsets: after any edit

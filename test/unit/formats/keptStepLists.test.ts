@@ -6,7 +6,7 @@ import { ModelCache } from '../../../server/src/model/modelCache';
 import { ParseCache } from '../../../server/src/parse/parseCache';
 import { CHUNK_THRESHOLD, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { AnalysisFileSystem, MemoryFileSystem, type FileSystem } from '../../../server/src/workspace/fileSystem';
-import { aip03, ROOT } from '../../helpers/fixture';
+import { aip03, ROOT } from '../../support/fixture';
 
 // The language server keeps, per step, the parts of the lists an AIP
 // loader makes from every step (control edges, script findings, declared

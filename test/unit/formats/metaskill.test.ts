@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeAmong, expectAt, expectNone, withCode } from '../../helpers/fixture';
+import { analyzeAmong, expectAt, expectNone, withCode } from '../../support/fixture';
 
 /** Ordinary skills a MetaSkill in the same folder may compose. */
 const CATALOG = {

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import graphSchema from '../../../schemas/graph.schema.json';
 import { toGraphJson } from '../../../server/src/compile/graphJson';
 import { toDot, toMermaid } from '../../../server/src/compile/graphText';
-import { aip03, analyzeFixture } from '../../helpers/fixture';
+import { aip03, analyzeFixture } from '../../support/fixture';
 
 const validateGraph = new Ajv2020({ allErrors: true }).compile(graphSchema);
 

@@ -12,8 +12,8 @@ import { KeptPieces, ParseCache } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';
 import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
-import { writeSkillplusPackage } from '../../../bench/lib/generate';
-import { aip03, ROOT } from '../../helpers/fixture';
+import { writeSkillplusPackage } from '../../support/generate';
+import { aip03, ROOT } from '../../support/fixture';
 
 // The server keeps what an analysis made (chunks, steps, findings) for the
 // next keystroke. Nothing it keeps may hold on to the text it was made from:

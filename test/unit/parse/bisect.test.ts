@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { firstNotBefore } from '../../../server/src/parse/bisect';
-import { random } from '../../helpers/random';
+import { random } from '../../support/random';
 
 test('firstNotBefore finds what a scan from the start finds, at every boundary', () => {
   const next = random(11);

@@ -2,12 +2,12 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isMap, isPair, isSeq, parseDocument, type Document } from 'yaml';
-import { aipProcedure } from '../../../bench/lib/generate';
+import { aipProcedure } from '../../support/generate';
 import { readBlockYaml } from '../../../server/src/parse/blockYaml';
 import { DIALECTS, type YamlDialect } from '../../../server/src/parse/yamlDialects';
 import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
-import { corpusAndExampleSkills } from '../../helpers/corpus';
-import { random } from '../../helpers/random';
+import { corpusAndExampleSkills } from '../../support/corpus';
+import { random } from '../../support/random';
 
 const ALL_DIALECTS: YamlDialect[] = ['strict', 'frontmatter', 'pyyaml'];
 

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { ParseCache } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';
-import { random } from '../../helpers/random';
+import { random } from '../../support/random';
 
 const FLOW = readFileSync(path.join(__dirname, '..', '..', '..', 'examples', 'trip-planner', 'flow.py'), 'utf8');
 

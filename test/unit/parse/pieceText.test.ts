@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PieceText } from '../../../server/src/parse/pieceText';
 import { sameText } from '../../../server/src/parse/textLike';
-import { random } from '../../helpers/random';
+import { random } from '../../support/random';
 
 // A PieceText must answer every read exactly as the flat string does: the
 // analysis reads an editor's text through it without knowing which it has.

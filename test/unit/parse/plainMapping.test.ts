@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseYamlRegion, repeatedKeys, type YamlDialect, type YamlSyntax } from '../../../server/src/parse/yamlSyntax';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
-import { corpusAndExampleSkills } from '../../helpers/corpus';
-import { random } from '../../helpers/random';
+import { corpusAndExampleSkills } from '../../support/corpus';
+import { random } from '../../support/random';
 
 const DIALECTS: YamlDialect[] = ['frontmatter', 'pyyaml'];
 

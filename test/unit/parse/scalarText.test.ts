@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseDocument, visit, type Scalar } from 'yaml';
 import { scalarText, valueSpan, type ScalarStyle } from '../../../server/src/parse/scalarText';
-import { CORPUS } from '../../helpers/corpus';
+import { CORPUS } from '../../support/corpus';
 
 function traced(source: string): { value: string; style: string; text: string; exact: boolean; offsets: number[] }[] {
   const found: ReturnType<typeof traced> = [];

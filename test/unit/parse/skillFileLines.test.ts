@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
-import { random } from '../../helpers/random';
+import { random } from '../../support/random';
 
 // parseSkillFile reads lines one at a time and skips most of them unsliced;
 // this reference reads the same rules (frontmatter between `---` lines,

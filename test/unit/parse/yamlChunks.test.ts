@@ -15,9 +15,9 @@ import {
   type YamlSyntax,
 } from '../../../server/src/parse/yamlSyntax';
 import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
-import { writeAipSkill } from '../../../bench/lib/generate';
-import { random } from '../../helpers/random';
-import { CORPUS } from '../../helpers/corpus';
+import { writeAipSkill } from '../../support/generate';
+import { random } from '../../support/random';
+import { CORPUS } from '../../support/corpus';
 
 const FILE = '/skills/procedure-80/SKILL.md';
 

@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { nodeAtPath, nodeSpan, parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
-import { CORPUS } from '../../helpers/corpus';
-import { random } from '../../helpers/random';
+import { CORPUS } from '../../support/corpus';
+import { random } from '../../support/random';
 
 test('node spans are file offsets, shifted by the region start', () => {
   const text = 'prefix\nsteps:\n  - name: a\n';

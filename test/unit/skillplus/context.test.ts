@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { formatModelContext, modelContext, type ModelContext } from '../../../server/src/compile/modelContext';
 import { evaluatePredicate, stateDefaults, type Position } from '../../../server/src/formats/skillplus/evaluate';
 import { parsePredicate } from '../../../server/src/parse/predicate';
-import { analyzePackage, PACKAGE } from '../../helpers/skillplus';
+import { analyzePackage, PACKAGE } from '../../support/skillplus';
 
 const at = (position: Partial<Position>): Position => ({
   stage: null,

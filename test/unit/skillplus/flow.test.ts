@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzePackage, edit, expectIn, PACKAGE } from '../../helpers/skillplus';
+import { analyzePackage, edit, expectIn, PACKAGE } from '../../support/skillplus';
 
 test('the base package is recognised as skill+ and checks clean, every file read', () => {
   const { analysis } = analyzePackage();

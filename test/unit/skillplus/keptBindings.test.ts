@@ -6,7 +6,7 @@ import { ModelCache } from '../../../server/src/model/modelCache';
 import { ParseCache } from '../../../server/src/parse/parseCache';
 import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
-import { PACKAGE, PACKAGE_DIR } from '../../helpers/skillplus';
+import { PACKAGE, PACKAGE_DIR } from '../../support/skillplus';
 
 // A node of flow.py kept from the last reading (its call's text unchanged)
 // keeps what the binding checks found at it, and its part of the model,

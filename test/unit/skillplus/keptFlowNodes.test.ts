@@ -8,8 +8,8 @@ import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplu
 import { KeptPieces } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';
 
-import { CORPUS } from '../../helpers/corpus';
-import { writeSkillplusPackage } from '../../../bench/lib/generate';
+import { CORPUS } from '../../support/corpus';
+import { writeSkillplusPackage } from '../../support/generate';
 
 const EXAMPLES = path.join(CORPUS, 'skillplus', 'examples');
 const FLOWS = [

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parsePython } from '../../../server/src/parse/python';
 import { readState, resolveStatePath, typeName } from '../../../server/src/formats/skillplus/readState';
-import { analyzePackage, edit, expectIn, PACKAGE } from '../../helpers/skillplus';
+import { analyzePackage, edit, expectIn, PACKAGE } from '../../support/skillplus';
 
 test('state.py is read without running it: types, nullability, defaults, inputs, nested models', () => {
   const source = `from typing import Literal, Optional

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { analyzePackage, edit, expectIn, PACKAGE, PACKAGE_DIR } from '../../helpers/skillplus';
+import { analyzePackage, edit, expectIn, PACKAGE, PACKAGE_DIR } from '../../support/skillplus';
 
 test('invalid_on_fail: a misspelt value (did you mean) in .md and .py; a rule without on_fail at its anchor', () => {
   const md = analyzePackage(edit('rules/cite.md', 'on_fail: self-check', 'on_fail: «self-chek»'));

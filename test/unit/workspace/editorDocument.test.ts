@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { EditorDocument } from '../../../server/src/workspace/editorDocument';
-import { random } from '../../helpers/random';
+import { random } from '../../support/random';
 
 // The server applies each didChange to its own documents (text in pieces);
 // vscode-languageserver-textdocument, the document library LSP servers use

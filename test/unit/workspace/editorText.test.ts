@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AnalysisFileSystem, MemoryFileSystem, OverlayFileSystem } from '../../../server/src/workspace/fileSystem';
 import { decodeText, editorText, MAX_TEXT_BYTES, readText } from '../../../server/src/workspace/readText';
-import { random } from '../../helpers/random';
+import { random } from '../../support/random';
 
 // The server reads an editor's buffer as a string; it must read it exactly as
 // the same text encoded to bytes is read from disk: binary when a NUL falls

@@ -6,7 +6,7 @@ import { mock, test } from 'node:test';
 import { AnalysisCache, type OpenDocument } from '../../../server/src/workspace/analysisCache';
 import { AnalysisFileSystem, MemoryFileSystem, NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
-import { writeAipSkill } from '../../../bench/lib/generate';
+import { writeAipSkill } from '../../support/generate';
 
 // The server's view of a skill folder is trusted for two seconds, then
 // asked again of the disk: kept while every answer it gave still holds,

@@ -7,7 +7,7 @@ import { analyzeSkill } from '../../../server/src/analyze';
 import { AnalysisCache, type OpenDocument } from '../../../server/src/workspace/analysisCache';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
-import { writeAipSkill } from '../../../bench/lib/generate';
+import { writeAipSkill } from '../../support/generate';
 import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
 
 const findings = (diagnostics: { code: string; span: { start: number } }[]) =>

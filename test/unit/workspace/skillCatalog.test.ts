@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { parseDocument } from 'yaml';
 import { MemoryFileSystem, type EntryStat } from '../../../server/src/workspace/fileSystem';
 import { readCatalogSkill, SkillCatalog } from '../../../server/src/workspace/skillCatalog';
-import { CORPUS } from '../../helpers/corpus';
+import { CORPUS } from '../../support/corpus';
 
 test('the line reader agrees with a YAML parse on every corpus skill', () => {
   for (const family of ['plain', 'metaskill', 'aip-v03', 'aip-v05']) {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { random } from '../../test/helpers/random';
+import { random } from './random';
 
 const TYPES = ['string', 'integer', 'float', 'boolean', 'object', 'list[string]', 'list[object]'];
 const VERBS = ['Load', 'Validate', 'Normalise', 'Join', 'Aggregate', 'Score', 'Filter', 'Summarise', 'Render', 'Check'];

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { EditorDocument } from '../server/src/workspace/editorDocument';
+import { EditorDocument } from '../server/src/service/editorDocument';
 import { positionAt, startServer, type ServerSession } from '../test/support/lspClient';
 import { writeAipSkill } from '../test/support/generate';
 import { keystroke, type At } from './lib/keystroke';

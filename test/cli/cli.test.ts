@@ -20,7 +20,7 @@ import AjvDraft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import reportSchema from '../../schemas/check-report.schema.json';
 import graphSchema from '../../schemas/graph.schema.json';
-import type { ReportedDiagnostic } from '../../server/src/cli/reportedDiagnostic';
+import type { ReportedDiagnostic } from '../../server/src/cli/reporters/report';
 import type { GraphJson } from '../../server/src/compile/graphJson';
 
 interface ReportJson {

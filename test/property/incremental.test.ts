@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { toGraphJson } from '../../server/src/compile/graphJson';
-import { AnalysisCache, type OpenDocument } from '../../server/src/workspace/analysisCache';
+import { AnalysisCache, type OpenDocument } from '../../server/src/service/analysisCache';
 import { PieceText } from '../../server/src/parse/pieceText';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem, OverlayFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
@@ -13,7 +13,7 @@ import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
 import { CHUNK_THRESHOLD } from '../../server/src/parse/yamlChunks';
 import { writeAip05Skill, writeAipSkill } from '../support/generate';
 import type { Port } from '../../server/src/model/skillModel';
-import { createView } from '../../server/src/features/documentView';
+import { createView } from '../../server/src/features/document/documentView';
 import { documentSymbols } from '../../server/src/features/symbols';
 import { CORPUS } from '../support/corpus';
 import { random } from '../support/random';
@@ -157,7 +157,7 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
         target.apply(edit(target.text, next));
       }
       const open = documents.map((document) => document.open);
-      const incremental = cache.view(open[0], skill.file, open, 'agentskills').analysis;
+      const incremental = cache.view(open[0], skill.file, open).analysis;
       const others = new Map(documents.slice(1).map((item) => [item.file, item.text]));
       const fresh = analyzeSkill(others.size > 0 ? new OverlayFileSystem(fs, others) : fs, skill.file, {
         text: documents[0].text,
@@ -219,7 +219,7 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
       // Mostly single characters inside step values; every fifth edit anywhere, which may break the structure.
       const before = document.text;
       document.apply(round % 5 === 4 ? edit(before, next) : editInsideStep(before, next));
-      const incremental = cache.view(document.open, skill.file, [document.open], 'agentskills').analysis;
+      const incremental = cache.view(document.open, skill.file, [document.open]).analysis;
       const fresh = analyzeSkill(fs, skill.file, { text: document.text, catalog });
       assert.deepEqual(
         observable(incremental, fs),
@@ -234,7 +234,7 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
         broken++;
         document.reset(before);
         assert.deepEqual(
-          observable(cache.view(document.open, skill.file, [document.open], 'agentskills').analysis, fs),
+          observable(cache.view(document.open, skill.file, [document.open]).analysis, fs),
           observable(analyzeSkill(fs, skill.file, { text: before, catalog }), fs),
           'after an undo',
         );

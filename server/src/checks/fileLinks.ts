@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
-import { keepOn, recalledOn, rememberedIn, type FileSystem } from '../workspace/fileSystem';
+import { rememberedIn, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';
 import { diagnostic, type Diagnostic } from './diagnostic';
+import type { LinkFindings } from './linkFindings';
 import type { RuleCode } from './rules';
 import type { FileLink } from '../model/skillModel';
 
@@ -13,6 +14,8 @@ export interface LinkCheck {
   fs: FileSystem;
   dir: string;
   file: string;
+  /** Findings kept from earlier analyses of the same skill (the language server's), per link object. */
+  kept?: LinkFindings;
 }
 
 /**
@@ -88,7 +91,7 @@ export function checkStepLink(
   stepId: string,
   out: Diagnostic[],
 ): void {
-  let found = recalledOn<Diagnostic[]>(context.fs, 'step link', link);
+  let found = context.kept?.of(link);
   if (!found) {
     found = [];
     checkLink(
@@ -99,7 +102,7 @@ export function checkStepLink(
       `The ${link.role} \`${link.path}\` of step "${stepId}"`,
       found,
     );
-    keepOn(context.fs, 'step link', link, found);
+    context.kept?.keep(link, found);
   }
   for (const diagnostic of found) out.push(diagnostic);
 }
@@ -129,8 +132,11 @@ export function checkMentionedPaths(
   for (const mention of mentions) {
     if (declared.has(mention.path)) continue;
     // A kept step's mentions are the same objects from one analysis to the next (see checkStepLink).
-    let found = recalledOn<Diagnostic[]>(context.fs, 'mention', mention);
-    if (!found) found = keepOn(context.fs, 'mention', mention, checkMention(context, mention));
+    let found = context.kept?.of(mention);
+    if (!found) {
+      found = checkMention(context, mention);
+      context.kept?.keep(mention, found);
+    }
     for (const diagnostic of found) diagnostics.push(diagnostic);
   }
   return diagnostics;

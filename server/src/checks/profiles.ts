@@ -1,5 +1,4 @@
-import type { Severity } from './diagnostic';
-import type { RuleCode } from './rules';
+import type { SeverityMap } from './severities';
 
 /** Which consumer the author targets. Profiles change severities and accepted keys, never parsing. */
 export type ProfileId = 'agentskills' | 'claude-code' | 'claude-api' | 'codex' | 'vscode' | 'opensquilla';
@@ -66,7 +65,7 @@ export interface Profile {
   /** The consumer reads `metadata` as nested maps of its own (OpenSquilla's namespaces), not as strings. */
   nestedMetadata: boolean;
   /** Severities that differ from a rule's default, or `off`; applied to every diagnostic of an analysis. */
-  severities: Partial<Record<RuleCode, Severity | 'off'>>;
+  severities: SeverityMap;
 }
 
 export const PROFILES: Record<ProfileId, Profile> = {
@@ -134,4 +133,17 @@ export const PROFILES: Record<ProfileId, Profile> = {
 
 export function isProfileId(value: string): value is ProfileId {
   return (PROFILE_IDS as string[]).includes(value);
+}
+
+/**
+ * Why an analysis uses its profile: nothing chose one (`default`), the user did (`setting`: the editor's
+ * `skillgraph.profile` or the CLI's `--profile`), or the skill is a MetaSkill, which only OpenSquilla reads
+ * (`metaskill`, whatever was chosen).
+ */
+export type ProfileSource = 'default' | 'setting' | 'metaskill';
+
+/** The profile an analysis was made with, and why. */
+export interface ProfileChoice {
+  id: ProfileId;
+  source: ProfileSource;
 }

@@ -5,7 +5,7 @@ import type { ProfileId } from '../checks/profiles';
 import type { FoundSkill } from '../workspace/discover';
 import { ListingCache, NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
-import { reportSkill, type SkillReport } from './reportedDiagnostic';
+import { reportSkill, type SkillReport } from './reporters/report';
 
 /**
  * Below this many skills a second thread saves nothing (measured on 2 cores: 300 skills slower, 1,000 even or slower,

@@ -11,7 +11,7 @@ import { ListingCache, NodeFileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { parseArgs, USAGE, UsageError, type Command } from './args';
 import { CHECK_THREAD_FLAG, checkSkills, jobsFor, serveCheckBatches } from './checkSkills';
-import { assembleReport, countBySeverity, toReported } from './reportedDiagnostic';
+import { assembleReport, countBySeverity, toReported } from './reporters/report';
 import { WriteRefused, writePackage } from './writePackage';
 import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';

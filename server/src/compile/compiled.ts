@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Diagnostic, Severity } from '../checks/diagnostic';
 import type { LspRange } from '../parse/lineIndex';
 import type { FormatId } from '../model/skillModel';
-import { AnalysisLines } from './analysisLines';
+import { SkillLines } from '../parse/skillLines';
 
 /** What `skillgraph compile --to` can make. */
 export const COMPILE_TARGETS = ['ir', 'aip', 'plain', 'meta', 'meta_sop', 'mermaid', 'dot'] as const;
@@ -90,9 +90,9 @@ export interface CompileAnswer {
 }
 
 /** Line indexes for the texts a result's findings point into, each made once however many findings it has. */
-export function resultLines(result: CompileResult): AnalysisLines {
+export function resultLines(result: CompileResult): SkillLines {
   const file = path.join(result.outDir, 'SKILL.md');
-  return new AnalysisLines({ file, source: result.texts.get(file) ?? '', sources: result.texts });
+  return new SkillLines({ file, source: result.texts.get(file) ?? '', sources: result.texts });
 }
 
 export function hasErrors(result: Pick<CompileResult, 'diagnostics'>): boolean {

@@ -1,6 +1,6 @@
 import type { SkillAnalysis } from '../analyze';
 import type { LspRange, Span } from '../parse/lineIndex';
-import { AnalysisLines } from './analysisLines';
+import { SkillLines } from '../parse/skillLines';
 import type { EdgeKind, GraphNode, NodeKind, Port } from '../model/skillModel';
 import { graphProblems, type GraphProblem } from './graphProblems';
 
@@ -105,7 +105,7 @@ function composition(node: GraphNode, display: (file: string) => string): Partia
 
 /** Converts a model to its JSON form, with 0-based LSP ranges. `display` maps absolute paths to the paths to print. */
 export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => string = (file) => file): GraphJson {
-  const lines = new AnalysisLines(analysis);
+  const lines = new SkillLines(analysis);
   const file = display(analysis.file);
   const fileOf = (span: Span) => display(span.file ?? analysis.file);
   const port = (item: Port): GraphJsonPort => ({

@@ -2,7 +2,7 @@ import type { SkillAnalysis } from '../analyze';
 import type { Severity } from '../checks/diagnostic';
 import type { GraphNode, Port } from '../model/skillModel';
 import type { LspRange, Span } from '../parse/lineIndex';
-import type { AnalysisLines } from './analysisLines';
+import type { SkillLines } from '../parse/skillLines';
 
 /** What a problem is about in the drawing. */
 export type ProblemTarget =
@@ -32,7 +32,7 @@ const within = (span: Span, at: Span & { file: string }, skillFile: string) =>
  */
 export function graphProblems(
   analysis: SkillAnalysis,
-  lines: AnalysisLines,
+  lines: SkillLines,
   display: (file: string) => string,
   idOf: (node: GraphNode) => string,
 ): GraphProblem[] {

@@ -1,7 +1,7 @@
 import { isMap, isScalar, type Node } from 'yaml';
 import type { SkillAnalysis } from '../analyze';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
-import type { MetaPlan, MetaStep } from '../formats/metaskill/metaPlan';
+import type { MetaPlan, MetaStep } from '../formats/metaskill';
 import { mapEntries, nodeSpan, valueOf } from '../parse/yamlSyntax';
 import { stepsInOrder } from './plainFromMeta';
 import { frontmatterOf, titleOf } from './resultPackage';

@@ -1,5 +1,5 @@
 import type { SkillAnalysis } from '../analyze';
-import type { MetaPlan, MetaStep } from '../formats/metaskill/metaPlan';
+import type { MetaPlan, MetaStep } from '../formats/metaskill';
 import { bodyOf, frontmatterOf, titleOf } from './resultPackage';
 
 /**

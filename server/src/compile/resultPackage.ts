@@ -5,7 +5,7 @@ import type { Diagnostic } from '../checks/diagnostic';
 import { MemoryFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { walkPackageFiles } from '../workspace/packageFiles';
 import type { SkillCatalog } from '../workspace/skillCatalog';
-import { UPLOAD_LIMIT_BYTES } from '../formats/agentSkill/uploadSize';
+import { UPLOAD_LIMIT_BYTES } from '../formats/agent-skill';
 import type { CompiledFile, CompileResult, CompileTarget } from './compiled';
 
 /** The source's frontmatter as read (an empty record when it could not be read). */

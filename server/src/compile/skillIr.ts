@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import type { SkillAnalysis } from '../analyze';
 import type { Severity } from '../checks/diagnostic';
-import type { FlowNode, FlowText } from '../formats/skillplus/flow';
-import { nodesById } from '../formats/skillplus/flow';
-import { stateDefaults } from '../formats/skillplus/evaluate';
-import type { SkillPlusPackage } from '../formats/skillplus/readPackage';
+import type { FlowNode, FlowText } from '../formats/skillplus';
+import { nodesById } from '../formats/skillplus';
+import { stateDefaults } from '../formats/skillplus';
+import type { SkillPlusPackage } from '../formats/skillplus';
 import type { FormatId } from '../model/skillModel';
 import type { LspRange } from '../parse/lineIndex';
-import { AnalysisLines } from './analysisLines';
+import { SkillLines } from '../parse/skillLines';
 import { toGraphJson, type GraphJsonPort } from './graphJson';
 
 /**
@@ -90,7 +90,7 @@ function locOf(analysis: SkillAnalysis, file: string, range: LspRange): IrLoc {
   };
 }
 
-function irDiagnostics(analysis: SkillAnalysis, lines: AnalysisLines): IrDiagnostic[] {
+function irDiagnostics(analysis: SkillAnalysis, lines: SkillLines): IrDiagnostic[] {
   return analysis.diagnostics.map((item) => {
     const range = lines.of(item.file).rangeOf(item.span);
     return {
@@ -114,7 +114,7 @@ const port = (item: GraphJsonPort): IrPort => ({
  * flow IR of its format note.
  */
 export function toSkillIr(analysis: SkillAnalysis): SkillIr {
-  const lines = new AnalysisLines(analysis);
+  const lines = new SkillLines(analysis);
   if (analysis.format === 'skillplus' && analysis.skillplus) return flowIr(analysis, analysis.skillplus, lines);
   const graph = toGraphJson(analysis);
   const description = (analysis.frontmatter?.value as Record<string, unknown> | undefined)?.description;
@@ -180,7 +180,7 @@ const texts = (items: FlowText[]): string | string[] =>
   items.length === 1 ? items[0].value : items.map((item) => item.value);
 
 /** A flow node as the IR writes it: its kind's arguments by their flow.py names. */
-function flowNode(analysis: SkillAnalysis, lines: AnalysisLines, node: FlowNode): Record<string, unknown> {
+function flowNode(analysis: SkillAnalysis, lines: SkillLines, node: FlowNode): Record<string, unknown> {
   const value = (text: FlowText | undefined) => text?.value;
   const fields: Record<string, unknown> = {
     id: node.id,
@@ -214,7 +214,7 @@ function flowNode(analysis: SkillAnalysis, lines: AnalysisLines, node: FlowNode)
   return Object.fromEntries(Object.entries(fields).filter(([, item]) => item !== undefined));
 }
 
-function flowIr(analysis: SkillAnalysis, pkg: SkillPlusPackage, lines: AnalysisLines): FlowIr {
+function flowIr(analysis: SkillAnalysis, pkg: SkillPlusPackage, lines: SkillLines): FlowIr {
   const flow = pkg.flow;
   const byId = flow ? nodesById(flow) : new Map<string, FlowNode>();
   const relative = (file: string) => path.relative(analysis.dir, file).split(path.sep).join('/');

@@ -6,10 +6,10 @@ import { ControlOrder } from '../model/controlFlow';
 import type { GraphNode } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf } from '../parse/yamlSyntax';
-import { lineEndAt, rangeOf, type DocumentView } from './documentView';
-import { addDependencyEdit } from './metaEdits';
-import { scriptStub } from './scriptStub';
-import { toLspDiagnostic } from './diagnostics';
+import { lineEndAt, rangeOf, type DocumentView } from './document/documentView';
+import { addDependencyEdit } from './metaskill/metaEdits';
+import { scriptStub } from './document/scriptStub';
+import { toLspDiagnostic } from './document/lspDiagnostics';
 
 /** The AIP 0.3 metadata a quick fix adds to an AIP-like skill. */
 const AIP_SPEC = 'https://github.com/zach-blumenfeld/aip/tree/v0.3a3';

@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 import type { Location } from 'vscode-languageserver-types';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
-import { rangeOf, type DocumentView } from './documentView';
-import { dataEdgesOf, locate } from './locate';
+import { rangeOf, type DocumentView } from './document/documentView';
+import { dataEdgesOf, locate } from './document/locate';
 
 const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 

@@ -1,17 +1,15 @@
 import type { Hover } from 'vscode-languageserver-types';
+import { procedureKeyDescription } from './aip/procedureSchema';
 import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
-import procedure03 from '../../../schemas/aip-0.3.procedure.schema.json';
-import procedure05 from '../../../schemas/aip-0.5.procedure.schema.json';
 import compositionSchema from '../../../schemas/metaskill.composition.schema.json';
 import type { GraphNode, Port } from '../model/skillModel';
-import { nodeAtPath, scalarString, valueOf } from '../parse/yamlSyntax';
 import { readText } from '../workspace/readText';
 import { linkedFile } from './definition';
-import { rangeOf, type DocumentView } from './documentView';
-import { dataEdgesOf, locate } from './locate';
-import { schemaAt } from './schemaLookup';
-import { leadingDocumentation } from './scriptDocs';
-import { bindingHover, filterHover, metaStepHover, runtimeInputHover, skillRefHover } from './metaHover';
+import { rangeOf, type DocumentView } from './document/documentView';
+import { dataEdgesOf, locate } from './document/locate';
+import { schemaAt } from './document/schemaLookup';
+import { leadingDocumentation } from './document/scriptDocs';
+import { bindingHover, filterHover, metaStepHover, runtimeInputHover, skillRefHover } from './metaskill/metaHover';
 
 const code = (text: string) => `\`${text}\``;
 
@@ -128,14 +126,5 @@ function keyDescription(
   if (region === 'frontmatter' && path[0] === 'composition' && view.analysis.metaPlan)
     return schemaAt(compositionSchema, path.slice(1))?.description;
   if (region === 'frontmatter') return schemaAt(frontmatterSchema, path)?.description;
-  const procedure = view.analysis.procedure;
-  if (!procedure) return undefined;
-  const schema = view.analysis.format === 'aip-0.5' ? procedure05 : procedure03;
-  return schemaAt(schema, path, (prefix) => stepKindAt(view, prefix))?.description;
-}
-
-/** The `kind` of the AIP 0.5 step at `steps[i]`, for kind-specific schema lookups. */
-export function stepKindAt(view: DocumentView, prefix: (string | number)[]): string | undefined {
-  if (prefix.length !== 2 || prefix[0] !== 'steps' || !view.analysis.procedure) return undefined;
-  return scalarString(valueOf(nodeAtPath(view.analysis.procedure.yaml, prefix).node, 'kind'));
+  return procedureKeyDescription(view, path);
 }

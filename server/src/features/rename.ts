@@ -1,10 +1,9 @@
 import type { Range, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Span } from '../parse/lineIndex';
-import { rangeOf, type DocumentView } from './documentView';
-import { dataEdgesOf, locate } from './locate';
+import { RenameError } from './document/renameError';
+import { rangeOf, type DocumentView } from './document/documentView';
+import { dataEdgesOf, locate } from './document/locate';
 import { producingPort, stepReferences } from './references';
-
-export class RenameError extends Error {}
 
 interface RenamePlan {
   /** What is renamed, for messages. */

@@ -1,9 +1,9 @@
-import { FoldingRangeKind, type CodeLens, type FoldingRange, type SelectionRange } from 'vscode-languageserver-types';
+import { FoldingRangeKind, type FoldingRange, type Range, type SelectionRange } from 'vscode-languageserver-types';
 import type { Node } from 'yaml';
 import type { Span } from '../parse/lineIndex';
 import { nodeSpan, yamlLocationAt, type YamlSyntax } from '../parse/yamlSyntax';
-import { contains, rangeOf, type DocumentView } from './documentView';
-import { dataEdgesOf } from './locate';
+import { contains, rangeOf, type DocumentView } from './document/documentView';
+import { dataEdgesOf } from './document/locate';
 
 /** Folding: the frontmatter, fenced blocks, and each step. */
 export function foldingRanges(view: DocumentView): FoldingRange[] {
@@ -58,30 +58,36 @@ function chainSpans(yaml: YamlSyntax, offset: number): Span[] {
     .filter((span): span is Span => span !== undefined);
 }
 
-/** A lens per step: how many steps consume its outputs, and its external inputs. */
-export function codeLenses(view: DocumentView): CodeLens[] {
-  const { model } = view.analysis;
-  return model.nodes.map((node) => {
+/** What clicking a lens does; the host names the command that does it. */
+export type LensAction = 'openPreview' | 'compile' | 'showReferences';
+
+/** A code lens: where it sits, what it says, what it does (`showReferences` shows those of the step it sits on). */
+export interface SkillLens {
+  range: Range;
+  title: string;
+  action: LensAction;
+}
+
+/**
+ * The lenses of a SKILL.md: "Open graph preview" at the top of a skill that has a graph, "Compile…" on any skill's
+ * frontmatter (a prose skill compiles to AIP), and on each step how many steps consume its outputs and its external
+ * inputs.
+ */
+export function skillFileLenses(view: DocumentView): SkillLens[] {
+  const { model, syntax } = view.analysis;
+  const top = syntax?.frontmatter?.open ? rangeOf(view, syntax.frontmatter.open) : undefined;
+  const lenses: SkillLens[] = [];
+  if (top && model.nodes.length > 0) lenses.push({ range: top, title: 'Open graph preview', action: 'openPreview' });
+  if (top) lenses.push({ range: top, title: 'Compile…', action: 'compile' });
+  // A skill+ package's steps are written in its flow file, whose own lens opens the preview.
+  for (const node of view.analysis.skillplus ? [] : model.nodes) {
     const consumers = new Set(
       node.outputs.flatMap((port) => dataEdgesOf(view, port).consumers.map((consumer) => consumer.nodeId)),
     );
     const external = node.inputs.filter((port) => model.externalInputs.includes(port)).map((port) => port.name);
     const parts = [`${consumers.size} consumer${consumers.size === 1 ? '' : 's'}`];
     if (external.length > 0) parts.push(`external input${external.length === 1 ? '' : 's'}: ${external.join(', ')}`);
-    return { range: rangeOf(view, node.nameSpan), command: { title: parts.join(' · '), command: '' } };
-  });
-}
-
-/** Where the "open graph preview" lens goes: the top of a skill that has a graph. */
-export function previewLensRange(view: DocumentView): CodeLens['range'] | undefined {
-  return view.analysis.model.nodes.length > 0 ? frontmatterLensRange(view) : undefined;
-}
-
-/**
- * The frontmatter's first line, where the lenses about the whole skill go (Compile on any skill: a prose skill compiles
- * to AIP).
- */
-export function frontmatterLensRange(view: DocumentView): CodeLens['range'] | undefined {
-  const open = view.analysis.syntax?.frontmatter?.open;
-  return open ? rangeOf(view, open) : undefined;
+    lenses.push({ range: rangeOf(view, node.nameSpan), title: parts.join(' · '), action: 'showReferences' });
+  }
+  return lenses;
 }

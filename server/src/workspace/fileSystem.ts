@@ -262,9 +262,6 @@ export class ListingCache implements FileSystem {
   }
 }
 
-/** Where `keep` keeps a result on its object: not enumerable, so models compared or serialised do not show it. */
-const REMEMBERED = Symbol('remembered');
-
 /**
  * Remembers listings, stats, link targets and file contents for as long as
  * it lives: one analysis (a procedure naming the same folders hundreds of
@@ -274,8 +271,9 @@ const REMEMBERED = Symbol('remembered');
 export class AnalysisFileSystem extends ListingCache {
   /**
    * `spansAnalyses`: this snapshot serves several analyses (the server's
-   * folder view), so results kept on an analysis's objects (`keep`)
-   * can pay back; a snapshot made for one analysis does not keep them.
+   * folder view) and is checked against the disk later (`matchesDisk`), so
+   * it notes each file's time when it reads it; a snapshot made for one
+   * analysis does not.
    */
   constructor(
     inner: FileSystem,
@@ -358,33 +356,6 @@ export class AnalysisFileSystem extends ListingCache {
     if (!known.has(key)) known.set(key, compute());
     return known.get(key) as T;
   }
-
-  /**
-   * What `keep` kept on `holder` for `kind` in this snapshot, once per kind
-   * of result and object for as long as the snapshot lives. The language
-   * server keeps a step's links and mentions (the same objects, moved in
-   * place) while its text is unchanged, so the findings about the paths
-   * they name are not worked out again for each of a procedure's steps on
-   * every keystroke.
-   */
-  recalled<T>(kind: string, holder: object): T | undefined {
-    if (!this.spansAnalyses) return undefined;
-    // Kept on the object itself (a property read, where a WeakMap lookup per step cost more than the check it saved).
-    const slot = (holder as Remembering)[REMEMBERED];
-    return slot?.snapshot === this && slot.kind === kind ? (slot.value as T) : undefined;
-  }
-
-  /** Keeps `value` on `holder` for `recalled`, while this snapshot serves several analyses; returns it. */
-  keep<T>(kind: string, holder: object, value: T): T {
-    if (this.spansAnalyses)
-      Object.defineProperty(holder, REMEMBERED, {
-        value: { snapshot: this, kind, value },
-        configurable: true,
-        writable: true,
-        enumerable: false,
-      });
-    return value;
-  }
 }
 
 /** Bytes in memory, read as a bounded read reads them from disk. */
@@ -396,8 +367,6 @@ function bounded(bytes: Uint8Array | undefined, maxBytes: number): BoundedRead {
 function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && Buffer.compare(a, b) === 0);
 }
-
-type Remembering = { [REMEMBERED]?: { snapshot: AnalysisFileSystem; kind: string; value: unknown } };
 
 /**
  * The disk as the editor sees it: files open in the editor read as their
@@ -470,20 +439,4 @@ export class OverlayFileSystem implements FileSystem {
  */
 export function rememberedIn<T>(fs: FileSystem, kind: string, scope: string, key: string, compute: () => T): T {
   return fs instanceof AnalysisFileSystem ? fs.remembered(kind, scope, key, compute) : compute();
-}
-
-/**
- * What `keepOn` kept on `holder` for `kind` while `fs` is the same snapshot serving several analyses
- * (`AnalysisFileSystem.recalled`).
- */
-export function recalledOn<T>(fs: FileSystem, kind: string, holder: object): T | undefined {
-  return fs instanceof AnalysisFileSystem ? fs.recalled<T>(kind, holder) : undefined;
-}
-
-/**
- * Keeps `value` on `holder` for `recalledOn`; returns it. Looked up before it is worked out, so a kept result costs no
- * closure per step.
- */
-export function keepOn<T>(fs: FileSystem, kind: string, holder: object, value: T): T {
-  return fs instanceof AnalysisFileSystem ? fs.keep(kind, holder, value) : value;
 }

@@ -3,9 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
-import { ModelCache } from '../../../server/src/model/modelCache';
-import { ParseCache } from '../../../server/src/parse/parseCache';
-import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { IncrementalState } from '../../../server/src/incremental/incrementalState';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { CORPUS } from '../../support/corpus';
 
@@ -33,7 +31,7 @@ test('kept MetaSkill steps equal a fresh reading after edits above, inside and b
   for (const name of skills) {
     const file = path.join(DIR, name, 'SKILL.md');
     const original = readFileSync(file, 'utf8');
-    const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+    const caches = { incremental: new IncrementalState() };
     let last = analyzeSkill(fs, file, { text: original, ...caches });
     const ids = [...original.matchAll(/^ {4}- id: (\S+)$/gm)].map((match) => match[1]);
     const middle = ids[Math.floor(ids.length / 2)];
@@ -76,7 +74,7 @@ test('a step without an id is kept only where it stood: its id is its position',
   const unnamed = original.replace(`    - id: ${ids[9]}\n`, '    -\n');
   const first = unnamed.indexOf(`    - id: ${ids[0]}\n`);
   const removed = unnamed.slice(0, first) + unnamed.slice(unnamed.indexOf(`    - id: ${ids[1]}\n`));
-  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const caches = { incremental: new IncrementalState() };
   const before = analyzeSkill(fs, file, { text: unnamed, ...caches }).metaPlan!.steps;
   const after = analyzeSkill(fs, file, { text: removed, ...caches });
   assert.deepEqual(planOf(after), planOf(analyzeSkill(fs, file, { text: removed })));
@@ -99,7 +97,7 @@ test('a key repeated inside a step is reported as a fresh reading reports it whi
   };
   const early = repeatLine(original, ids[3]);
   const middle = ids[Math.floor(ids.length / 2)];
-  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const caches = { incremental: new IncrementalState() };
   const repeated = (analysis: SkillAnalysis) =>
     analysis.diagnostics
       .filter((item) => item.code === 'duplicate_key')

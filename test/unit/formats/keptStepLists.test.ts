@@ -2,9 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
-import { ModelCache } from '../../../server/src/model/modelCache';
-import { ParseCache } from '../../../server/src/parse/parseCache';
-import { CHUNK_THRESHOLD, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { IncrementalState } from '../../../server/src/incremental/incrementalState';
+import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
 import { AnalysisFileSystem, MemoryFileSystem, type FileSystem } from '../../../server/src/workspace/fileSystem';
 import { aip03, ROOT } from '../../support/fixture';
 
@@ -67,7 +66,7 @@ test('per-step lists are spliced: after edits above, inside and between steps, a
   const { memory, file, text: original } = disk();
   assert.ok(original.length > CHUNK_THRESHOLD * 2, 'parsed in chunks');
   const fs: FileSystem = new AnalysisFileSystem(memory, true);
-  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const caches = { incremental: new IncrementalState() };
   const first = analyzeSkill(fs, file, { text: original, ...caches });
   assert.deepEqual(codes(first), ['missing_file', 'missing_script', 'script_outside_scripts']);
   const outside = first.diagnostics.find((item) => item.code === 'script_outside_scripts')!;
@@ -123,7 +122,7 @@ test('per-step lists are spliced: after edits above, inside and between steps, a
 
 test('a step kept across a new snapshot of the disk has its findings worked out again; within one snapshot they stand', () => {
   const { memory, file, text } = disk();
-  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const caches = { incremental: new IncrementalState() };
   const snapshot = new AnalysisFileSystem(memory, true);
   assert.ok(
     analyzeSkill(snapshot, file, { text, ...caches }).diagnostics.some((item) => item.code === 'missing_script'),

@@ -7,10 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { analyzeSkill } from '../../../server/src/analyze';
 import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/readFlowPy';
-import { ModelCache } from '../../../server/src/model/modelCache';
-import { KeptPieces, ParseCache } from '../../../server/src/parse/parseCache';
+import { IncrementalState } from '../../../server/src/incremental/incrementalState';
+import { KeptPieces } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';
-import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeSkillplusPackage } from '../../support/generate';
 import { aip03, ROOT } from '../../support/fixture';
@@ -76,7 +75,7 @@ function typeInto(at: (round: number) => number, rounds: number): { grown: numbe
   const dir = path.join(ROOT, 'held-versions');
   const file = path.join(dir, 'SKILL.md');
   const fs = new AnalysisFileSystem(new MemoryFileSystem({ [file]: skillMd }), true);
-  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const caches = { incremental: new IncrementalState() };
   let text = skillMd;
   let place = 0;
   const edit = (round: number) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
+import { IncrementalState } from '../../../server/src/incremental/incrementalState';
 import { CHUNK_THRESHOLD, splitRegion, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
@@ -46,7 +47,7 @@ function generated(): string {
 
 test('a chunked parse with reuse gives exactly the whole parse, over a sequence of random edits', () => {
   const fs = new MemoryFileSystem({ '/skills/procedure-80/scripts/.keep': '' });
-  const cache = new YamlChunkCache();
+  const state = new IncrementalState();
   let text = generated();
   const next = random(11);
   // Mostly keystrokes that keep the YAML valid, as while typing a description; a line break there breaks it.
@@ -54,7 +55,7 @@ test('a chunked parse with reuse gives exactly the whole parse, over a sequence 
   let chunkedRuns = 0;
   for (let edit = 0; edit < 60; edit++) {
     const whole = analyzeSkill(fs, FILE, { text });
-    const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache });
+    const chunked = analyzeSkill(fs, FILE, { text, incremental: state });
     assert.deepEqual(observable(chunked), observable(whole), `edit ${edit}`);
     if (
       chunked.procedure?.yaml.doc.errors.length === 0 &&
@@ -72,15 +73,15 @@ test('a chunked parse with reuse gives exactly the whole parse, over a sequence 
 
 test('unchanged chunks are reused: the second analysis parses only the edited step', () => {
   const fs = new MemoryFileSystem();
-  const cache = new YamlChunkCache();
+  const state = new IncrementalState();
   const text = generated();
   const stepsOf = (analysis: SkillAnalysis) => [
     ...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
   ];
-  const firstSteps = stepsOf(analyzeSkill(fs, FILE, { text, yamlCache: cache }));
+  const firstSteps = stepsOf(analyzeSkill(fs, FILE, { text, incremental: state }));
   const edited = text.replace('step-0040\n    description: >\n', 'step-0040\n    description: >\n      Edited.\n');
   assert.notEqual(edited, text);
-  const second = analyzeSkill(fs, FILE, { text: edited, yamlCache: cache });
+  const second = analyzeSkill(fs, FILE, { text: edited, incremental: state });
   const secondSteps = stepsOf(second);
   const reused = secondSteps.filter((node) => firstSteps.includes(node)).length;
   assert.equal(reused, secondSteps.length - 1);
@@ -110,17 +111,17 @@ test('aliases, small regions and broken YAML are parsed whole; anchors, tags and
   ];
   for (const version of versions) {
     assert.notEqual(version, text);
-    const cache = new YamlChunkCache();
-    analyzeSkill(fs, FILE, { text, yamlCache: cache });
+    const state = new IncrementalState();
+    analyzeSkill(fs, FILE, { text, incremental: state });
     assert.deepEqual(
-      observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })),
+      observable(analyzeSkill(fs, FILE, { text: version, incremental: state })),
       observable(analyzeSkill(fs, FILE, { text: version })),
     );
   }
   // The alias resolves as in the whole parse: the step's description is its anchor's text.
   assert.ok(versions[0].includes('description: *shared'));
   const steps = (
-    analyzeSkill(fs, FILE, { text: versions[0], yamlCache: new YamlChunkCache() }).procedure!.yaml.value as {
+    analyzeSkill(fs, FILE, { text: versions[0], incremental: new IncrementalState() }).procedure!.yaml.value as {
       steps: { description: string }[];
     }
   ).steps;
@@ -130,14 +131,14 @@ test('aliases, small regions and broken YAML are parsed whole; anchors, tags and
 
 test('moved chunks answer position lookups at their new place, as a whole parse does', () => {
   const fs = new MemoryFileSystem();
-  const cache = new YamlChunkCache();
+  const state = new IncrementalState();
   let text = generated();
-  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  analyzeSkill(fs, FILE, { text, incremental: state });
   // An edit near the top moves every later step; then one near the end.
   text = text.replace('step-0001\n    description: >\n', 'step-0001\n    description: >\n      Inserted line.\n');
-  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  analyzeSkill(fs, FILE, { text, incremental: state });
   text = text.replace('step-0070\n', 'step-0070-renamed\n');
-  const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache }).procedure!.yaml;
+  const chunked = analyzeSkill(fs, FILE, { text, incremental: state }).procedure!.yaml;
   const whole = analyzeSkill(fs, FILE, { text }).procedure!.yaml;
   const describe = (yaml: typeof whole, offset: number) => {
     const location = yamlLocationAt(yaml, offset);
@@ -160,12 +161,12 @@ test('moved chunks answer position lookups at their new place, as a whole parse 
 
 test('a step pasted twice, then edited around, is parsed once per place: equal copies never share nodes', () => {
   const fs = new MemoryFileSystem();
-  const cache = new YamlChunkCache();
+  const state = new IncrementalState();
   let text = generated();
   const stepsOf = (analysis: SkillAnalysis) => [
     ...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
   ];
-  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  analyzeSkill(fs, FILE, { text, incremental: state });
   // The text of step 40 pasted after step 41 and again after step 60 (repeated names are a finding, not a parse
   // problem). A whole list item: from its line to the next item at the same indentation (an input's `- name:` is
   // deeper).
@@ -182,7 +183,7 @@ test('a step pasted twice, then edited around, is parsed once per place: equal c
     (t: string) => t.replace('step-0070\n', 'step-070\n'),
   ]) {
     text = edit(text);
-    const chunked = analyzeSkill(fs, FILE, { text, yamlCache: cache });
+    const chunked = analyzeSkill(fs, FILE, { text, incremental: state });
     assert.deepEqual(observable(chunked), observable(analyzeSkill(fs, FILE, { text })));
     const steps = stepsOf(chunked);
     assert.equal(new Set(steps).size, steps.length, 'every step its own node');
@@ -196,13 +197,14 @@ test('a step pasted twice, then edited around, is parsed once per place: equal c
 
 test('typing inside a step moves the last split of the procedure; a change that can start a key or a step splits it again', () => {
   const fs = new MemoryFileSystem();
-  const cache = new YamlChunkCache();
+  const state = new IncrementalState();
+  const cache = state.yaml;
   let text = generated();
   const region = (skillText: string) => {
     const syntax = parseSkillFile(skillText);
     return skillText.slice(syntax.fences[0].content.start, syntax.fences[0].content.end);
   };
-  analyzeSkill(fs, FILE, { text, yamlCache: cache });
+  analyzeSkill(fs, FILE, { text, incremental: state });
   const next = random(5);
   let moved = 0;
   for (let edit = 0; edit < 40; edit++) {
@@ -214,7 +216,7 @@ test('typing inside a step moves the last split of the procedure; a change that 
       assert.deepEqual(shifted, splitRegion(region(text)), `edit ${edit}`);
       moved++;
     }
-    analyzeSkill(fs, FILE, { text, yamlCache: cache });
+    analyzeSkill(fs, FILE, { text, incremental: state });
   }
   assert.equal(moved, 40, 'every edit inside a description moves the split');
   // A new step or a new top-level key, at a step's start or inside one, and text in the steps' header: split again.
@@ -232,7 +234,7 @@ test('typing inside a step moves the last split of the procedure; a change that 
 
 test('an edit inside the procedure, then one outside it (the procedure text unchanged, moved): the chunks are placed as a whole parse places them', () => {
   const fs = new MemoryFileSystem({ '/skills/procedure-80/scripts/.keep': '' });
-  const cache = new YamlChunkCache();
+  const state = new IncrementalState();
   const text = generated();
   const inside = text.replace('step-0040\n    description: >\n      ', 'step-0040\n    description: >\n      x');
   // The frontmatter's description loses a word: the procedure below moves up, its text as after the first edit.
@@ -240,7 +242,7 @@ test('an edit inside the procedure, then one outside it (the procedure text unch
   assert.notEqual(outside, inside);
   for (const version of [text, inside, outside]) {
     assert.deepEqual(
-      observable(analyzeSkill(fs, FILE, { text: version, yamlCache: cache })),
+      observable(analyzeSkill(fs, FILE, { text: version, incremental: state })),
       observable(analyzeSkill(fs, FILE, { text: version })),
     );
   }
@@ -343,13 +345,13 @@ test("an edit inside one MetaSkill step parses that step again and keeps every o
 
 test('a text composed again after a version whose composition failed is placed as a whole parse places it', () => {
   const fs = new MemoryFileSystem();
-  const cache = new YamlChunkCache();
+  const state = new IncrementalState();
   const text = generated();
   // Text added above the steps moves every chunk; a broken step further down makes the composition fail after the
   // chunks were placed.
   const broken = text.replace('step-0001\n', 'step-0001x\n').replace('step-0070\n', 'step-0070\n    bad: [\n');
   for (const version of [text, broken, text]) {
-    const chunked = analyzeSkill(fs, FILE, { text: version, yamlCache: cache }).procedure!.yaml;
+    const chunked = analyzeSkill(fs, FILE, { text: version, incremental: state }).procedure!.yaml;
     const whole = analyzeSkill(fs, FILE, { text: version }).procedure!.yaml;
     assert.deepEqual(tree(chunked), tree(whole));
   }

@@ -2,9 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
-import { ModelCache } from '../../../server/src/model/modelCache';
-import { ParseCache } from '../../../server/src/parse/parseCache';
-import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { IncrementalState } from '../../../server/src/incremental/incrementalState';
 import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
 import { PACKAGE, PACKAGE_DIR } from '../../support/skillplus';
 
@@ -38,7 +36,7 @@ const placeholders = (analysis: SkillAnalysis) =>
 test('a kept node keeps its binding findings and model node, moved; a changed State or fan-out item finds them again', () => {
   const memory = new MemoryFileSystem();
   for (const [relative, content] of Object.entries(PACKAGE)) memory.write(path.join(PACKAGE_DIR, relative), content);
-  const caches = { yamlCache: new YamlChunkCache(), parseCache: new ParseCache(), modelCache: new ModelCache() };
+  const caches = { incremental: new IncrementalState() };
   const write = (relative: string, from: string, to: string) => {
     const file = path.join(PACKAGE_DIR, relative);
     const before = new TextDecoder().decode(memory.readFile(file));

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { mock, test } from 'node:test';
-import { AnalysisCache, type OpenDocument } from '../../../server/src/workspace/analysisCache';
+import { AnalysisCache, type OpenDocument } from '../../../server/src/service/analysisCache';
 import { AnalysisFileSystem, MemoryFileSystem, NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { writeAipSkill } from '../../support/generate';
@@ -115,7 +115,7 @@ function withOpenProcedure(
         document.text = document.text.replace(edit[0], edit[1]);
         document.version++;
       }
-      return cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics;
+      return cache.view(document, skill.file, [document]).analysis.diagnostics;
     };
     run({ dir: skill.dir, root, analyse });
   } finally {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { AnalysisCache, type OpenDocument } from '../../../server/src/workspace/analysisCache';
+import { AnalysisCache, type OpenDocument } from '../../../server/src/service/analysisCache';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { writeAipSkill } from '../../support/generate';
@@ -34,7 +34,7 @@ test("a kept step's link findings are worked out again once the disk changes, no
       version: 1,
       text: skill.text,
     };
-    const before = findings(cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics);
+    const before = findings(cache.view(document, skill.file, [document]).analysis.diagnostics);
     assert.ok(
       before.some((found) => found.startsWith('missing_script@')),
       'the deleted script is missing',
@@ -47,7 +47,7 @@ test("a kept step's link findings are worked out again once the disk changes, no
     // A space typed into the first step's description: every other step is kept, with its link objects.
     document.text = skill.text.replace('Read references/guide.md', 'Read  references/guide.md');
     document.version++;
-    const edited = cache.view(document, skill.file, [document], 'agentskills').analysis;
+    const edited = cache.view(document, skill.file, [document]).analysis;
     assert.deepEqual(
       findings(edited.diagnostics),
       findings(analyzeSkill(fs, skill.file, { text: document.text, catalog }).diagnostics),
@@ -60,7 +60,7 @@ test("a kept step's link findings are worked out again once the disk changes, no
     cache.invalidateFolderOf(path.join(skill.dir, script));
     document.text = document.text.replace('Read  references/guide.md', 'Read references/guide.md');
     document.version++;
-    assert.deepEqual(findings(cache.view(document, skill.file, [document], 'agentskills').analysis.diagnostics), []);
+    assert.deepEqual(findings(cache.view(document, skill.file, [document]).analysis.diagnostics), []);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 import type { Severity } from '../../checks/diagnostic';
-import type { CheckReport } from '../reportedDiagnostic';
+import type { CheckReport } from './report';
 
 const COMMANDS: Record<Severity, string> = {
   error: 'error',

@@ -1,4 +1,4 @@
-import type { CheckReport } from '../reportedDiagnostic';
+import type { CheckReport } from './report';
 
 /** One JSON object (schemas/check-report.schema.json), 0-based LSP positions. */
 export function formatJson(report: CheckReport): string {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../checks/diagnostic';
 import { RULES, type RuleCode } from '../../checks/rules';
-import type { CheckReport } from '../reportedDiagnostic';
+import type { CheckReport } from './report';
 
 const LEVELS: Record<Severity, 'error' | 'warning' | 'note'> = {
   error: 'error',

@@ -1,4 +1,4 @@
-import type { CheckReport } from '../reportedDiagnostic';
+import type { CheckReport } from './report';
 
 /** `file:line:col: severity: message [code]`, one per line, 1-based like compilers print. */
 export function formatText(report: CheckReport): string {

@@ -2,12 +2,12 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CodeActionKind, type CodeAction, type WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Diagnostic } from '../../checks/diagnostic';
-import type { SkillPlusPackage } from '../../formats/skillplus/readPackage';
+import type { SkillPlusPackage } from '../../formats/skillplus';
 import type { Span } from '../../parse/lineIndex';
 import { textOf as pythonText } from '../../parse/python';
-import { toLspDiagnostic } from '../diagnostics';
-import { lineEndAt, locationOf, textOf, type DocumentView } from '../documentView';
-import { scriptStub } from '../scriptStub';
+import { toLspDiagnostic } from '../document/lspDiagnostics';
+import { lineEndAt, locationOf, textOf, type DocumentView } from '../document/documentView';
+import { scriptStub } from '../document/scriptStub';
 
 /** The default written for a field of each type the quick fix adds. */
 const DEFAULTS: Record<string, string> = {

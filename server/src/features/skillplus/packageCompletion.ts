@@ -1,16 +1,16 @@
 import * as path from 'node:path';
 import type { SyntaxNode } from '@lezer/common';
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver-types';
-import { itemsInScope } from '../../formats/skillplus/bindings';
-import { FLOW_ARGUMENTS, FLOW_NODE_KINDS, type FlowNodeKind } from '../../formats/skillplus/flow';
-import { BUILTINS, EVENTS, SOFT_EVENTS } from '../../formats/skillplus/predicates';
-import type { SkillPlusPackage } from '../../formats/skillplus/readPackage';
-import { resolveStatePath, typeName, type StateModel, type StateType } from '../../formats/skillplus/readState';
-import { ON_FAIL, RULE_KEYS, SOFT_ON_FAIL, TIP_KEYS } from '../../formats/skillplus/readTipsRules';
+import { itemsInScope } from '../../formats/skillplus';
+import { FLOW_ARGUMENTS, FLOW_NODE_KINDS, type FlowNodeKind } from '../../formats/skillplus';
+import { BUILTINS, EVENTS, SOFT_EVENTS } from '../../formats/skillplus';
+import type { SkillPlusPackage } from '../../formats/skillplus';
+import { resolveStatePath, typeName, type StateModel, type StateType } from '../../formats/skillplus';
+import { ON_FAIL, RULE_KEYS, SOFT_ON_FAIL, TIP_KEYS } from '../../formats/skillplus';
 import { RESERVED_WORDS } from '../../parse/predicate';
 import { predicateCursor, type PredicateCursor } from '../../parse/predicateCursor';
 import { childrenOf, dottedName, textOf, type PythonSyntax } from '../../parse/python';
-import { rangeOf, type DocumentView } from '../documentView';
+import { rangeOf, type DocumentView } from '../document/documentView';
 
 /** Host tools offered after `tool=` besides the package's scripts and the tools it already names. */
 const HOST_TOOLS = ['web_search', 'Read', 'Bash'];

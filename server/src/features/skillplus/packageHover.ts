@@ -1,14 +1,14 @@
 import * as path from 'node:path';
 import type { Hover } from 'vscode-languageserver-types';
-import type { FlowNode, FlowText } from '../../formats/skillplus/flow';
-import type { Occurrence } from '../../formats/skillplus/packageSymbols';
-import { predicateInWords } from '../../formats/skillplus/predicateWords';
-import { BUILTINS } from '../../formats/skillplus/predicates';
-import type { SkillPlusPackage } from '../../formats/skillplus/readPackage';
-import { typeName, type StateField } from '../../formats/skillplus/readState';
-import { SOFT_ON_FAIL, type Rule, type Tip } from '../../formats/skillplus/readTipsRules';
+import type { FlowNode, FlowText } from '../../formats/skillplus';
+import type { Occurrence } from '../../formats/skillplus';
+import { predicateInWords } from '../../formats/skillplus';
+import { BUILTINS } from '../../formats/skillplus';
+import type { SkillPlusPackage } from '../../formats/skillplus';
+import { typeName, type StateField } from '../../formats/skillplus';
+import { SOFT_ON_FAIL, type Rule, type Tip } from '../../formats/skillplus';
 import { parsePredicate } from '../../parse/predicate';
-import { contains, rangeOf, type DocumentView } from '../documentView';
+import { contains, rangeOf, type DocumentView } from '../document/documentView';
 import { occurrenceUnder } from './packageNavigation';
 
 const code = (text: string) => `\`${text}\``;

@@ -1,16 +1,11 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Range, WorkspaceEdit } from 'vscode-languageserver-types';
-import {
-  occurrenceAt,
-  packageOccurrences,
-  ruleIdFromFileName,
-  type Occurrence,
-} from '../../formats/skillplus/packageSymbols';
-import type { SkillPlusPackage } from '../../formats/skillplus/readPackage';
+import { occurrenceAt, packageOccurrences, ruleIdFromFileName, type Occurrence } from '../../formats/skillplus';
+import type { SkillPlusPackage } from '../../formats/skillplus';
 import { resolveSkillPath } from '../../workspace/skillPaths';
-import { locationOf, rangeOf, type DocumentView } from '../documentView';
-import { RenameError } from '../rename';
+import { locationOf, rangeOf, type DocumentView } from '../document/documentView';
+import { RenameError } from '../document/renameError';
 
 const FILE_START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 

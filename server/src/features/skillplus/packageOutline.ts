@@ -1,6 +1,6 @@
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
-import { nodesById, type FlowNode } from '../../formats/skillplus/flow';
-import { rangeOf, type DocumentView } from '../documentView';
+import { nodesById, type FlowNode } from '../../formats/skillplus';
+import { rangeOf, type DocumentView } from '../document/documentView';
 
 const KINDS: Record<FlowNode['kind'], SymbolKind> = {
   agent: SymbolKind.Function,

@@ -6,9 +6,9 @@ import { checkCycles } from '../../checks/graph/cycles';
 import { checkTypes, explainUnresolved, resolveDataFlow } from '../../checks/graph/dataFlow';
 import { checkDuplicateInputs } from '../../checks/graph/duplicateInputs';
 import { checkDuplicateSteps } from '../../checks/graph/duplicateSteps';
-import type { GraphChecks } from '../../model/modelCache';
+import type { GraphChecks } from '../../incremental/keptGraphChecks';
 import type { GraphEdge, GraphNode, Port, SkillModel } from '../../model/skillModel';
-import type { FormatContext, FormatResult } from '../formatContext';
+import { linkCheckOf, type FormatContext, type FormatResult } from '../formatContext';
 import type { ProcedureBlock } from './procedureBlock';
 import { perStep } from './readSteps';
 
@@ -22,6 +22,9 @@ export interface GraphRules {
   formatChecks?: () => Diagnostic[];
 }
 
+/** What an AIP loader returns: the graph, and the procedure block its features read (hover, completion). */
+export type ProcedureResult = FormatResult & { procedure?: ProcedureBlock };
+
 /** The graph checks both AIP versions share, run over the loaded steps. */
 export function checkProcedureGraph(
   context: FormatContext,
@@ -30,7 +33,7 @@ export function checkProcedureGraph(
   edges: readonly GraphEdge[],
   diagnostics: Diagnostic[],
   rules: GraphRules,
-): FormatResult {
+): ProcedureResult {
   const run = (): GraphChecks => {
     const model: SkillModel = {
       dir: context.dir,
@@ -52,7 +55,7 @@ export function checkProcedureGraph(
     found.push(...flow.diagnostics, ...explainUnresolved(model, flow.order, externalInputs), ...checkTypes(model));
     return { diagnostics: found, edges: flow.edges, externalInputs };
   };
-  const graph = context.modelCache ? context.modelCache.graphChecks(context.file, nodes, edges, run) : run();
+  const graph = context.incremental ? context.incremental.graph.of(context.file, nodes, edges, run) : run();
   diagnostics.push(...graph.diagnostics);
 
   // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose
@@ -60,16 +63,15 @@ export function checkProcedureGraph(
   const declaredPaths = perStep(context, 'declared paths', nodes.length, [], false, (index) =>
     declaredBy(nodes[index]),
   );
-  const declared = context.modelCache
-    ? context.modelCache.setOf('declared paths', declaredPaths)
+  const declared = context.incremental
+    ? context.incremental.stepLists.setOf('declared paths', declaredPaths)
     : new Set(declaredPaths.items);
-  const { fs, dir, file } = context;
-  const links = { fs, dir, file };
+  const links = linkCheckOf(context);
   const check = (mentions: PathMention[]) => checkMentionedPaths(links, mentions, declared);
   const text = context.syntax.source;
   const region = block.fence.content;
-  const findings = context.modelCache
-    ? context.modelCache.mentionFindings(text, region, nodes, [fs, declared], check)
+  const findings = context.incremental
+    ? context.incremental.stepLists.mentionFindings(text, region, nodes, [context.fs, declared], check)
     : check(findPathMentions(text, [region]));
   for (const finding of findings) diagnostics.push(finding);
   return {

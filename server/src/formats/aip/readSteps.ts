@@ -2,7 +2,7 @@ import { isMap, type Node } from 'yaml';
 import type { ControlRef, FileLink, GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
-import { concatParts } from '../../model/modelCache';
+import { concatParts } from '../../incremental/stepLists';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 /**
@@ -48,7 +48,9 @@ export function keptStep(
   index: number,
   read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string },
 ): GraphNode {
-  return context.modelCache ? context.modelCache.step(item, loader, index, yaml, read) : read(yaml, item, index).node;
+  return context.incremental
+    ? context.incremental.steps.step(item, loader, index, yaml, read)
+    : read(yaml, item, index).node;
 }
 
 /**
@@ -61,10 +63,10 @@ export function keptEdges(
   after: string | undefined,
   build: () => GraphEdge[],
 ): GraphEdge[] {
-  return context.modelCache ? context.modelCache.edgesOf(node, after, build) : build();
+  return context.incremental ? context.incremental.steps.edgesOf(node, after, build) : build();
 }
 
-/** `ModelCache.perStep` when the server keeps the model; each step's part made anew otherwise (the CLI). */
+/** `StepLists.perStep` when the server keeps the model; each step's part made anew otherwise (the CLI). */
 export function perStep<T>(
   context: FormatContext,
   name: string,
@@ -73,8 +75,8 @@ export function perStep<T>(
   readsPrevious: boolean,
   listOf: (step: number) => readonly T[],
 ): { items: readonly T[]; same: boolean } {
-  return context.modelCache
-    ? context.modelCache.perStep(name, count, key, readsPrevious, listOf)
+  return context.incremental
+    ? context.incremental.stepLists.perStep(name, count, key, readsPrevious, listOf)
     : { items: concatParts(count, listOf).items, same: false };
 }
 

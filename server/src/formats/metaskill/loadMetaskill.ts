@@ -2,7 +2,7 @@ import { checkCycles } from '../../checks/graph/cycles';
 import { checkControlRefs } from '../../checks/graph/controlRefs';
 import type { Diagnostic } from '../../checks/diagnostic';
 import type { SkillModel } from '../../model/skillModel';
-import { checkBody } from '../agentSkill/bodyRules';
+import { checkBody } from '../agent-skill';
 import type { FormatContext, FormatResult } from '../formatContext';
 import { checkBindings, checkRawUserMessage } from './bindingRules';
 import { checkComposedSkills } from './catalogRules';
@@ -17,7 +17,7 @@ import { readSop } from './readSop';
  * phases of a `meta_sop` body) → the model, then OpenSquilla's own checks
  * and the ones it lacks, and the body's prose links.
  */
-export function loadMetaskill(context: FormatContext): FormatResult {
+export function loadMetaskill(context: FormatContext): FormatResult & { metaPlan?: MetaPlan } {
   const { file, syntax } = context;
   const diagnostics: Diagnostic[] = [];
   let plan: MetaPlan;
@@ -25,9 +25,9 @@ export function loadMetaskill(context: FormatContext): FormatResult {
     plan = readSop(context, diagnostics);
   } else {
     if (!context.frontmatter || !context.frontmatterValue) return { nodes: [], edges: [], diagnostics };
-    plan = readComposition(context.frontmatter, syntax.text, context.modelCache);
+    plan = readComposition(context.frontmatter, syntax.text, context.incremental?.steps);
     diagnostics.push(
-      ...checkPlan(context.frontmatter, file, context.frontmatterAnchor, plan, context.yamlCache !== undefined),
+      ...checkPlan(context.frontmatter, file, context.frontmatterAnchor, plan, context.incremental !== undefined),
     );
     // OpenSquilla's lint scans the whole file of a `kind: meta` skill for raw user text.
     diagnostics.push(...checkRawUserMessage(file, syntax.text));

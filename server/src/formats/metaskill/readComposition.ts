@@ -11,7 +11,7 @@ import {
   valueOf,
   type YamlSyntax,
 } from '../../parse/yamlSyntax';
-import type { ModelCache } from '../../model/modelCache';
+import type { KeptSteps } from '../../incremental/keptSteps';
 import type { MovableParts } from '../../model/spansIn';
 import type { ClarifyField, Located, MetaPlan, MetaStep, MetaTemplate } from './metaPlan';
 
@@ -176,18 +176,18 @@ function movableParts(step: MetaStep): MovableParts {
  * The plan of a `kind: meta` frontmatter, as far as it can be read: steps
  * that are not mappings are skipped (the structure rules report them), and
  * `final_text_mode: step:<id>` is located on its id. With the server's
- * `modelCache`, a step whose YAML node the chunk cache kept is not read
+ * kept steps, a step whose YAML node the chunk cache kept is not read
  * again, only moved.
  */
-export function readComposition(yaml: YamlSyntax, fileText: string, modelCache?: ModelCache): MetaPlan {
+export function readComposition(yaml: YamlSyntax, fileText: string, kept?: KeptSteps): MetaPlan {
   const root = yaml.doc.contents as Node | null;
   const read = (item: Node, index: number): MetaStep => {
-    if (!modelCache) return readStep(yaml, fileText, item, index);
+    if (!kept) return readStep(yaml, fileText, item, index);
     const build = () => {
       const value = readStep(yaml, fileText, item, index);
       return { value, named: value.hasId, parts: movableParts(value) };
     };
-    const step = modelCache.part(item, 'metaskill', index, nodeStartIn(yaml, item)!, build);
+    const step = kept.part(item, 'metaskill', index, nodeStartIn(yaml, item)!, build);
     step.index = index;
     return step;
   };

@@ -1,9 +1,9 @@
 import type { FormatContext, FormatResult } from '../formatContext';
-import { checkBody } from '../agentSkill/bodyRules';
+import { checkBody } from '../agent-skill';
 import { checkBindings } from './bindings';
 import { buildFlowGraph } from './flowModel';
 import { checkFlowShape } from './flowRules';
-import { readPackage } from './readPackage';
+import { readPackage, type SkillPlusPackage } from './readPackage';
 import { checkTipsAndRules } from './tipsRulesRules';
 
 /**
@@ -12,7 +12,7 @@ import { checkTipsAndRules } from './tipsRulesRules';
  * those files. The SKILL.md body is the brief: its links are checked as
  * any skill's.
  */
-export function loadSkillplus(context: FormatContext): FormatResult {
+export function loadSkillplus(context: FormatContext): FormatResult & { skillplus: SkillPlusPackage } {
   const pkg = readPackage(context);
   const diagnostics = [...pkg.diagnostics, ...checkBody(context)];
   if (pkg.flow) diagnostics.push(...checkFlowShape(pkg.flow, pkg.state), ...checkBindings(pkg.flow, pkg.state));

@@ -133,7 +133,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     return { file: absolute, text: result.text };
   };
   // A server keeps what it read across edits; without one, each file is read once here.
-  const cache = context.parseCache ?? new ParseCache();
+  const cache = context.incremental?.files ?? new ParseCache();
   const python = (found: { file: string; text: string }): PythonSyntax => {
     const py = cache.python(found.file, found.text);
     pkg.python.set(found.file, py);
@@ -161,7 +161,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     const py = flowName.endsWith('.py') ? python(flowFile) : undefined;
     pkg.flow = cache.memo('flow', flowFile.file, flowFile.text, () =>
       py
-        ? readFlowPy(py, context.parseCache?.kept('flow pieces', flowFile.file))
+        ? readFlowPy(py, context.incremental?.files.kept('flow pieces', flowFile.file))
         : readFlowYaml(flowFile.file, flowFile.text),
     );
   }

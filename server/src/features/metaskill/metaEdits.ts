@@ -1,7 +1,7 @@
 import { isSeq, type Node } from 'yaml';
 import type { TextEdit } from 'vscode-languageserver-types';
-import { nodeSpan, pairOf } from '../parse/yamlSyntax';
-import { lineEndAt, rangeOf, type DocumentView } from './documentView';
+import { nodeSpan, pairOf } from '../../parse/yamlSyntax';
+import { lineEndAt, rangeOf, type DocumentView } from '../document/documentView';
 
 /**
  * The edit that adds `dependency` to the `depends_on` of MetaSkill step

@@ -1,10 +1,9 @@
 import { analyzeSkill } from '../analyze';
-import type { ProfileId } from '../checks/profiles';
 import type { FormatId } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import { LineIndex, type LspRange } from '../parse/lineIndex';
-import { discoverSkills } from './discover';
-import type { FileSystem } from './fileSystem';
+import { discoverSkills } from '../workspace/discover';
+import type { FileSystem } from '../workspace/fileSystem';
 
 export interface IndexedSymbol {
   name: string;
@@ -36,17 +35,17 @@ export class SkillIndex {
     this.symbols = undefined;
   }
 
-  search(query: string, profile: ProfileId): IndexedSymbol[] {
-    if (!this.symbols) this.symbols = this.build(profile);
+  search(query: string): IndexedSymbol[] {
+    this.symbols ??= this.build();
     const needle = query.toLowerCase();
     return this.symbols.filter((symbol) => symbol.name.toLowerCase().includes(needle));
   }
 
-  private build(profile: ProfileId): IndexedSymbol[] {
+  private build(): IndexedSymbol[] {
     const symbols: IndexedSymbol[] = [];
     const existing = this.roots.filter((root) => this.fs.stat(root));
     for (const found of discoverSkills(this.fs, existing, '/').skills) {
-      const analysis = analyzeSkill(this.fs, found.file, { profile });
+      const analysis = analyzeSkill(this.fs, found.file);
       const lines = new LineIndex(analysis.text);
       const range = (span: Span) => lines.rangeOf(span);
       const skillName = analysis.name ?? found.file;

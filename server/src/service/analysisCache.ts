@@ -1,14 +1,12 @@
 import * as path from 'node:path';
 import { analyzeSkill, type SkillAnalysis } from '../analyze';
-import type { ProfileId } from '../checks/profiles';
-import { createView, type DocumentView } from '../features/documentView';
-import { ModelCache } from '../model/modelCache';
+import { createView, type DocumentView } from '../features/document/documentView';
+import { IncrementalState } from '../incremental/incrementalState';
 import type { SkillModel } from '../model/skillModel';
-import { ParseCache } from '../parse/parseCache';
 import { flatText, type TextLike } from '../parse/textLike';
-import { YamlChunkCache } from '../parse/yamlChunks';
-import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from './fileSystem';
-import type { SkillCatalog } from './skillCatalog';
+import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from '../workspace/fileSystem';
+import type { SkillCatalog } from '../workspace/skillCatalog';
+import { DEFAULT_SETTINGS, settingsKey, type Settings } from './settings';
 
 /** How long a skill's view of its folder is trusted without a file event; then it is checked against the disk. */
 const FOLDER_VIEW_MS = 2000;
@@ -26,9 +24,8 @@ export interface OpenDocument {
 interface SkillEntry {
   key: string;
   analysis: SkillAnalysis;
-  yamlCache: YamlChunkCache;
-  parseCache: ParseCache;
-  modelCache: ModelCache;
+  /** What each analysis of the skill leaves to the next. */
+  incremental: IncrementalState;
   /** The skill's view of its folder, made at `made`, last found to match the disk at `since`. */
   folder?: { fs: AnalysisFileSystem; made: number; since: number };
   lastGood?: SkillModel;
@@ -36,7 +33,7 @@ interface SkillEntry {
 
 /**
  * Analyses of the skills open documents belong to, keyed by the versions of
- * every open document in the skill folder and the profile, so every request
+ * every open document in the skill folder and the settings, so every request
  * on unchanged documents reuses one analysis. A skill+ package is one
  * analysis however many of its files are open; each open document gets its
  * own view of it. A change to any file in a skill folder (a script created,
@@ -45,6 +42,8 @@ interface SkillEntry {
 export class AnalysisCache {
   private readonly skills = new Map<string, SkillEntry>();
   private readonly views = new Map<string, { key: string; skillFile: string; view: DocumentView }>();
+  private settings = DEFAULT_SETTINGS;
+  private settingsKey = settingsKey(DEFAULT_SETTINGS);
 
   constructor(
     private readonly fs: FileSystem,
@@ -56,13 +55,13 @@ export class AnalysisCache {
    * `open` are the open documents inside that skill's folder (the SKILL.md
    * among them when it is open): their unsaved text is what is analysed.
    */
-  view(document: OpenDocument, skillFile: string, open: OpenDocument[], profile: ProfileId): DocumentView {
+  view(document: OpenDocument, skillFile: string, open: OpenDocument[]): DocumentView {
     const skill = open.find((item) => item.file === skillFile);
     const others = open.filter((item) => item.file !== skillFile).sort((a, b) => a.file.localeCompare(b.file));
-    const key = `${profile}|${skill?.version ?? 'disk'}|${others.map((item) => `${item.file}@${item.version}`).join(',')}`;
+    const key = `${this.settingsKey}|${skill?.version ?? 'disk'}|${others.map((item) => `${item.file}@${item.version}`).join(',')}`;
     let entry = this.skills.get(skillFile);
     if (!entry || entry.key !== key) {
-      entry = this.analyze(skillFile, key, skill, others, profile, entry);
+      entry = this.analyze(skillFile, key, skill, others, entry);
       this.skills.set(skillFile, entry);
     }
     const viewKey = `${key}|${document.version}`;
@@ -86,12 +85,9 @@ export class AnalysisCache {
     key: string,
     skill: OpenDocument | undefined,
     others: OpenDocument[],
-    profile: ProfileId,
     previous: SkillEntry | undefined,
   ): SkillEntry {
-    const yamlCache = previous?.yamlCache ?? new YamlChunkCache();
-    const parseCache = previous?.parseCache ?? new ParseCache();
-    const modelCache = previous?.modelCache ?? new ModelCache();
+    const incremental = previous?.incremental ?? new IncrementalState();
     const now = Date.now();
     let folder = previous?.folder;
     // A view whose time is up is asked again of the disk, not made anew: while nothing changed, the findings kept on
@@ -107,14 +103,13 @@ export class AnalysisCache {
         : folder.fs;
     const analysis = analyzeSkill(disk, skillFile, {
       ...(skill ? { text: skill.text } : {}),
-      profile,
-      yamlCache,
-      parseCache,
-      modelCache,
+      ...(this.settings.profile ? { profile: this.settings.profile } : {}),
+      severities: this.settings.rules,
+      incremental,
       catalog: this.catalog,
     });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;
-    return { key, analysis, yamlCache, parseCache, modelCache, folder, ...(lastGood ? { lastGood } : {}) };
+    return { key, analysis, incremental, folder, ...(lastGood ? { lastGood } : {}) };
   }
 
   /**
@@ -148,8 +143,10 @@ export class AnalysisCache {
     return this.forget((skillFile) => !!this.skills.get(skillFile)?.analysis.metaPlan);
   }
 
-  /** Forgets every analysis (settings changed). */
-  clear(): string[] {
+  /** Analyses from now on are made with `settings`: every analysis made before is forgotten; returns their URIs. */
+  configure(settings: Settings): string[] {
+    this.settings = settings;
+    this.settingsKey = settingsKey(settings);
     return this.forget(() => true);
   }
 
@@ -157,13 +154,11 @@ export class AnalysisCache {
     const uris: string[] = [];
     for (const skillFile of [...this.skills.keys()].filter(affected)) {
       const entry = this.skills.get(skillFile)!;
-      // The YAML chunks and the last good model outlive a change on disk; the folder view and the analysis do not.
+      // What analyses reuse and the last good model outlive a change on disk; the folder view and the analysis do not.
       this.skills.set(skillFile, {
         key: '',
         analysis: entry.analysis,
-        yamlCache: entry.yamlCache,
-        parseCache: entry.parseCache,
-        modelCache: entry.modelCache,
+        incremental: entry.incremental,
         ...(entry.lastGood ? { lastGood: entry.lastGood } : {}),
       });
       uris.push(...this.urisOfSkill(skillFile));

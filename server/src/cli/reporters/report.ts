@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import type { SkillAnalysis } from '../analyze';
-import type { Diagnostic, Severity } from '../checks/diagnostic';
-import { RULES, type RuleCode } from '../checks/rules';
-import { AnalysisLines } from '../compile/analysisLines';
-import type { LineIndex, LspRange } from '../parse/lineIndex';
-import type { FoundSkill } from '../workspace/discover';
+import type { SkillAnalysis } from '../../analyze';
+import type { Diagnostic, Severity } from '../../checks/diagnostic';
+import { RULES, type RuleCode } from '../../checks/rules';
+import { SkillLines } from '../../parse/skillLines';
+import type { LineIndex, LspRange } from '../../parse/lineIndex';
+import type { FoundSkill } from '../../workspace/discover';
 
 /** A diagnostic as every output format sees it: a display path and an LSP range. */
 export interface ReportedDiagnostic {
@@ -46,7 +46,7 @@ export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillRe
   };
   if (analysis.diagnostics.length === 0) return { skill, diagnostics: [] };
   // A skill+ finding is in the package file it is about (flow.py, references/x.md), shown beside the SKILL.md path.
-  const lines = new AnalysisLines(analysis);
+  const lines = new SkillLines(analysis);
   const display = (file: string) =>
     file === analysis.file ? found.display : path.join(path.dirname(found.display), path.relative(analysis.dir, file));
   return {

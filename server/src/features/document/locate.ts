@@ -1,8 +1,8 @@
-import { templateSpan } from '../formats/metaskill/metaModel';
-import type { ControlRef, FileLink, GraphNode, Port, SkillRef } from '../model/skillModel';
-import { findPathMentions, regionsOutside } from '../parse/pathMentions';
-import type { Span } from '../parse/lineIndex';
-import { nodeSpan, yamlLocationAt, type YamlLocation } from '../parse/yamlSyntax';
+import { templateSpan } from '../../formats/metaskill';
+import type { ControlRef, FileLink, GraphNode, Port, SkillRef } from '../../model/skillModel';
+import { findPathMentions, regionsOutside } from '../../parse/pathMentions';
+import type { Span } from '../../parse/lineIndex';
+import { nodeSpan, yamlLocationAt, type YamlLocation } from '../../parse/yamlSyntax';
 import { contains, type DocumentView } from './documentView';
 
 /** What the cursor is on, in model terms. Features switch on this, never on raw text. */

@@ -4,18 +4,10 @@ import { checkStepLink } from '../../checks/fileLinks';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
 import type { Node } from 'yaml';
 import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
-import type { FormatContext, FormatResult } from '../formatContext';
-import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
-import { checkProcedureGraph } from '../aip/procedureGraph';
-import {
-  keptEdges,
-  keptStep,
-  perStep,
-  readControlRefs,
-  readLink,
-  readStepBase,
-  readStringList,
-} from '../aip/readSteps';
+import { linkCheckOf, type FormatContext } from '../formatContext';
+import { checkProcedureSchema, readProcedureBlock } from './procedureBlock';
+import { checkProcedureGraph, type ProcedureResult } from './procedureGraph';
+import { keptEdges, keptStep, perStep, readControlRefs, readLink, readStepBase, readStringList } from './readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
 
@@ -24,7 +16,7 @@ import { checkPackage } from './packageRules';
  * exactly one fenced YAML procedure whose steps are ordered by
  * `depends_on`, else by list position.
  */
-export function loadAip03(context: FormatContext): FormatResult {
+export function loadAip03(context: FormatContext): ProcedureResult {
   const { syntax, file, fs, dir } = context;
   const diagnostics: Diagnostic[] = [];
   if (context.aipLike) {
@@ -41,9 +33,11 @@ export function loadAip03(context: FormatContext): FormatResult {
     diagnostics.push(...checkPackage(fs, dir, file, metadata));
   }
 
-  const block = readProcedureBlock(syntax, file, false, diagnostics, context.yamlCache);
+  const block = readProcedureBlock(syntax, file, false, diagnostics, context.incremental?.yaml);
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  diagnostics.push(...checkProcedureSchema(procedureSchema, block, block.value, file, context.yamlCache !== undefined));
+  diagnostics.push(
+    ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
+  );
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
@@ -62,7 +56,7 @@ export function loadAip03(context: FormatContext): FormatResult {
     );
   }).items;
 
-  const links = { fs, dir, file };
+  const links = linkCheckOf(context);
   const scriptFindings = perStep(context, 'script findings', nodes.length, [fs], false, (index) => {
     const { script, id } = nodes[index];
     if (!script) return NONE;

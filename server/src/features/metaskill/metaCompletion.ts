@@ -1,14 +1,14 @@
 import { CompletionItemKind, type CompletionItem, type TextEdit } from 'vscode-languageserver-types';
-import compositionSchema from '../../../schemas/metaskill.composition.schema.json';
-import { BindingScope } from '../formats/metaskill/bindingRules';
-import { ALLOWED_FILTERS, RUNTIME_INPUTS, STEP_KINDS } from '../formats/metaskill/metaPlan';
-import { completionContextAt } from '../parse/jinjaCursor';
-import type { SkillModel } from '../model/skillModel';
-import type { CatalogSkill } from '../workspace/skillCatalog';
-import type { YamlCursor } from './completionContext';
-import { rangeOf, type DocumentView } from './documentView';
+import compositionSchema from '../../../../schemas/metaskill.composition.schema.json';
+import { BindingScope } from '../../formats/metaskill';
+import { ALLOWED_FILTERS, RUNTIME_INPUTS, STEP_KINDS } from '../../formats/metaskill';
+import { completionContextAt } from '../../parse/jinjaCursor';
+import type { SkillModel } from '../../model/skillModel';
+import type { CatalogSkill } from '../../workspace/skillCatalog';
+import type { YamlCursor } from '../document/yamlCursor';
+import { rangeOf, type DocumentView } from '../document/documentView';
 import { addDependencyEdit } from './metaEdits';
-import { dependencyCandidates, stepItems } from './stepItems';
+import { dependencyCandidates, stepItems } from '../document/stepItems';
 
 export interface MetaCompletionRequest {
   view: DocumentView;

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { EditorDocument } from '../../../server/src/workspace/editorDocument';
+import { EditorDocument } from '../../../server/src/service/editorDocument';
 import { random } from '../../support/random';
 
 // The server applies each didChange to its own documents (text in pieces);

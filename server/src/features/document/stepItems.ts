@@ -1,6 +1,6 @@
 import { CompletionItemKind, type CompletionItem, type TextEdit } from 'vscode-languageserver-types';
-import { reachableFrom, successors } from '../model/controlFlow';
-import type { SkillModel } from '../model/skillModel';
+import { reachableFrom, successors } from '../../model/controlFlow';
+import type { SkillModel } from '../../model/skillModel';
 
 /**
  * Steps that may be added to `depends_on` of `self`: not itself and none that already runs after it (that would close a

@@ -1,9 +1,9 @@
-import { BindingScope } from '../formats/metaskill/bindingRules';
-import { ALLOWED_FILTERS, RUNTIME_INPUTS } from '../formats/metaskill/metaPlan';
-import type { ControlRef, GraphNode, Port, SkillRef } from '../model/skillModel';
-import { readText } from '../workspace/readText';
-import { readCatalogSkill } from '../workspace/skillCatalog';
-import type { DocumentView } from './documentView';
+import { BindingScope } from '../../formats/metaskill';
+import { ALLOWED_FILTERS, RUNTIME_INPUTS } from '../../formats/metaskill';
+import type { ControlRef, GraphNode, Port, SkillRef } from '../../model/skillModel';
+import { readText } from '../../workspace/readText';
+import { readCatalogSkill } from '../../workspace/skillCatalog';
+import type { DocumentView } from '../document/documentView';
 
 const code = (text: string) => `\`${text}\``;
 

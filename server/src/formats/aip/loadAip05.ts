@@ -4,8 +4,8 @@ import { checkStepLink } from '../../checks/fileLinks';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
-import { checkProcedureSchema, readProcedureBlock } from '../aip/procedureBlock';
-import { checkProcedureGraph } from '../aip/procedureGraph';
+import { checkProcedureSchema, readProcedureBlock } from './procedureBlock';
+import { checkProcedureGraph, type ProcedureResult } from './procedureGraph';
 import {
   keptEdges,
   keptStep,
@@ -15,8 +15,8 @@ import {
   readScalarMap,
   readStepBase,
   readStringList,
-} from '../aip/readSteps';
-import type { FormatContext, FormatResult } from '../formatContext';
+} from './readSteps';
+import { linkCheckOf, type FormatContext } from '../formatContext';
 import { checkStepGraph } from './stepGraph';
 import { checkRuntimeBlock } from './runtimeBlock';
 
@@ -29,10 +29,10 @@ const ANSWER_TYPES: Record<string, string> = { noul: 'boolean', choice: 'string'
  * AIP 0.5: a runtime block, then one fenced YAML procedure of typed steps
  * linked by `inputs_to` and router `branches`, sharing one state object.
  */
-export function loadAip05(context: FormatContext): FormatResult {
-  const { syntax, file, fs, dir } = context;
+export function loadAip05(context: FormatContext): ProcedureResult {
+  const { syntax, file, fs } = context;
   const diagnostics: Diagnostic[] = [];
-  const block = readProcedureBlock(syntax, file, true, diagnostics, context.yamlCache);
+  const block = readProcedureBlock(syntax, file, true, diagnostics, context.incremental?.yaml);
   diagnostics.push(
     ...checkRuntimeBlock(
       syntax,
@@ -43,7 +43,9 @@ export function loadAip05(context: FormatContext): FormatResult {
     ),
   );
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  diagnostics.push(...checkProcedureSchema(procedureSchema, block, block.value, file, context.yamlCache !== undefined));
+  diagnostics.push(
+    ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
+  );
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
@@ -61,7 +63,7 @@ export function loadAip05(context: FormatContext): FormatResult {
     );
   }).items;
 
-  const links = { fs, dir, file };
+  const links = linkCheckOf(context);
   const linkFindings = perStep(context, 'link findings', nodes.length, [fs], false, (index) => {
     const node = nodes[index];
     const found: Diagnostic[] = [];

@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
-import type { SkillAnalysis } from '../analyze';
-import { AnalysisLines } from '../compile/analysisLines';
-import type { LineIndex, LspRange, Span } from '../parse/lineIndex';
-import { flatText, type TextLike } from '../parse/textLike';
-import type { FileSystem } from '../workspace/fileSystem';
+import type { SkillAnalysis } from '../../analyze';
+import { SkillLines } from '../../parse/skillLines';
+import type { LineIndex, LspRange, Span } from '../../parse/lineIndex';
+import { flatText, type TextLike } from '../../parse/textLike';
+import type { FileSystem } from '../../workspace/fileSystem';
 
 /**
  * One open document as the features see it: the analysis of the skill it
@@ -25,7 +25,7 @@ export interface DocumentView {
   lines: LineIndex;
   fs: FileSystem;
   /** Line indexes of every file of the skill, made when first asked for. */
-  files: AnalysisLines;
+  files: SkillLines;
 }
 
 /**
@@ -41,7 +41,7 @@ export function createView(
   source: TextLike = analysis.source,
   earlier?: DocumentView,
 ): DocumentView {
-  const files = new AnalysisLines(analysis, earlier?.files);
+  const files = new SkillLines(analysis, earlier?.files);
   // The document's own text is what the analysis read (SKILL.md, or the package file overlaid with it).
   return {
     uri,

@@ -1,0 +1,34 @@
+import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
+import type { Diagnostic, Severity } from '../../checks/diagnostic';
+import { rangeOf, type DocumentView } from './documentView';
+
+const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/** Converts one diagnostic to LSP, with a link to its docs page. */
+export function toLspDiagnostic(view: DocumentView, item: Diagnostic, docsBase?: string): LspDiagnostic {
+  return {
+    range: rangeOf(view, item.span),
+    severity: SEVERITIES[item.severity],
+    code: item.code,
+    ...(docsBase ? { codeDescription: { href: `${docsBase}/${item.code}.md` } } : {}),
+    source: 'skillgraph',
+    message: item.message,
+    ...(item.code === 'unreachable_step' ? { tags: [DiagnosticTag.Unnecessary] } : {}),
+    ...(item.data ? { data: item.data } : {}),
+  };
+}
+
+/**
+ * The document's diagnostics for the editor: those in its own file (a skill+ package spreads them over several), with
+ * the severities the analysis gave them (the profile's, then the user's).
+ */
+export function documentDiagnostics(view: DocumentView, docsBase?: string): LspDiagnostic[] {
+  return view.analysis.diagnostics
+    .filter((item) => item.file === view.file)
+    .map((item) => toLspDiagnostic(view, item, docsBase));
+}

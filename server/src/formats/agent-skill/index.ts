@@ -1,0 +1,7 @@
+// The plain Agent Skill format (`agent-skill`): what every SKILL.md is checked for, and the loader of a skill with
+// no structured form (its body's links only).
+export { checkBody } from './bodyRules';
+export { checkSkillFile } from './profileRules';
+export { readFrontmatter } from './readFrontmatter';
+export { UPLOAD_LIMIT_BYTES } from './uploadSize';
+export { loadAgentSkill } from './loadAgentSkill';

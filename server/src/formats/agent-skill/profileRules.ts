@@ -1,0 +1,49 @@
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import type { Profile } from '../../checks/profiles';
+import type { FormatId } from '../../model/skillModel';
+import type { Span } from '../../parse/lineIndex';
+import type { SkillFileSyntax } from '../../parse/skillFile';
+import { utf8Length } from '../../parse/textLike';
+import type { YamlSyntax } from '../../parse/yamlSyntax';
+import type { FileSystem } from '../../workspace/fileSystem';
+import { checkFrontmatter } from './frontmatterRules';
+import { checkUploadSize } from './uploadSize';
+
+/** OpenSquilla's loader skips SKILL.md files larger than this. */
+const OPENSQUILLA_MAX_BYTES = 256_000;
+
+export interface SkillFileContext {
+  fs: FileSystem;
+  file: string;
+  dir: string;
+  syntax: SkillFileSyntax;
+  /** The frontmatter, when it parsed to a mapping. */
+  frontmatter?: { yaml: YamlSyntax; value: Record<string, unknown> };
+  /** The opening `---` (or the file start), where whole-skill findings go. */
+  anchor: Span;
+  profile: Profile;
+  format: FormatId;
+}
+
+/** What every SKILL.md is checked for, whatever its format, as the profile's consumer reads it. */
+export function checkSkillFile(context: SkillFileContext): Diagnostic[] {
+  const { fs, file, dir, syntax, frontmatter, anchor, profile, format } = context;
+  const diagnostics: Diagnostic[] = [];
+  if (frontmatter)
+    diagnostics.push(
+      ...checkFrontmatter({ file, dir, yaml: frontmatter.yaml, value: frontmatter.value, anchor, profile, format }),
+    );
+  if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
+  // Counted without encoding the text: this runs on every keystroke in a MetaSkill.
+  if (profile.id === 'opensquilla' && utf8Length(syntax.source) > OPENSQUILLA_MAX_BYTES) {
+    diagnostics.push(
+      diagnostic(
+        'loader_size_limit',
+        file,
+        anchor,
+        `SKILL.md is over ${OPENSQUILLA_MAX_BYTES.toLocaleString('en')} bytes; OpenSquilla skips larger skill files. Move detail into \`references/\`.`,
+      ),
+    );
+  }
+  return diagnostics;
+}

@@ -1,0 +1,5 @@
+// AIP procedures, 0.3 (`aip-0.3`: `metadata.aip`, a `source/` package, `depends_on`) and 0.5 (`aip-0.5`: a runtime
+// block, typed steps linked by `inputs_to` and router branches): their loaders, and the procedure block features read.
+export { loadAip03 } from './loadAip03';
+export { loadAip05 } from './loadAip05';
+export { type ProcedureBlock } from './procedureBlock';

@@ -1,0 +1,47 @@
+import { LinkFindings } from '../checks/linkFindings';
+import { ParseCache } from '../parse/parseCache';
+import { YamlChunkCache } from '../parse/yamlChunks';
+import type { FileSystem } from '../workspace/fileSystem';
+import { KeptGraphChecks } from './keptGraphChecks';
+import { KeptSteps } from './keptSteps';
+import { StepLists } from './stepLists';
+
+/**
+ * Everything one analysis of a skill may reuse from the analyses of its
+ * earlier versions, so an edit costs about what it changed, not what the
+ * skill holds. The language server keeps one per open skill and passes it
+ * to every analysis of that skill (`analyzeSkill`'s `incremental`); the CLI
+ * analyses each skill once and passes none. Each part says what it reuses
+ * and while what holds:
+ *
+ * - `yaml`: the SKILL.md's YAML, chunk by chunk, while a chunk's text is
+ *   unchanged (its nodes moved to where the chunk now is);
+ * - `files`: what was read from the skill's other files (a skill+
+ *   package's Python and Markdown), while a file's text is unchanged;
+ * - `steps`: each step of a procedure or composition, while `yaml` hands
+ *   back the YAML node it was read from (moved in place with it);
+ * - `stepLists`: the lists every step adds a part to, remade only for the
+ *   steps that changed;
+ * - `graph`: the checks over the whole graph, while every name, type,
+ *   reference and edge is as it was;
+ * - `links`: the findings about the paths steps and prose name, while the
+ *   analyses read the same snapshot of the disk.
+ *
+ * Kept parts are moved in place, not copied, so an analysis made with a
+ * state is current only until the next analysis with the same state: one
+ * state serves one skill, one analysis at a time.
+ */
+export class IncrementalState {
+  readonly yaml = new YamlChunkCache();
+  readonly files = new ParseCache();
+  readonly steps = new KeptSteps();
+  readonly stepLists = new StepLists(this.steps);
+  readonly graph = new KeptGraphChecks(this.steps);
+  readonly links = new LinkFindings();
+
+  /** Starts the next analysis, which reads `disk`. */
+  nextAnalysis(disk: FileSystem): void {
+    this.steps.nextAnalysis();
+    this.links.useDisk(disk);
+  }
+}

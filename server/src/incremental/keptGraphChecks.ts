@@ -1,0 +1,193 @@
+import type { Diagnostic } from '../checks/diagnostic';
+import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
+import { firstNotBefore } from '../parse/bisect';
+import type { Span } from '../parse/lineIndex';
+import { graphKey, type KeptSteps } from './keptSteps';
+import { sameItems } from './stepLists';
+
+/** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
+export interface GraphChecks {
+  diagnostics: Diagnostic[];
+  edges: GraphEdge[];
+  externalInputs: Port[];
+}
+
+/**
+ * The checks over a whole graph, kept with the graph they ran on: when an
+ * edit leaves every name, type, reference and edge as it was (typing in a
+ * description), their findings are the same, only moved with the steps
+ * (`KeptSteps` moves kept steps in place; a rebuilt step's findings are
+ * pointed at its new spans here).
+ */
+export class KeptGraphChecks {
+  private last?: {
+    analysis: number;
+    file: string;
+    keys: string[];
+    nodes: GraphNode[];
+    edges: readonly GraphEdge[];
+    checks: GraphChecks;
+    placed?: PlacedChecks;
+  };
+
+  constructor(private readonly steps: KeptSteps) {}
+
+  /**
+   * `run()`'s checks of the graph of `nodes` and `edges` (the control
+   * edges), or the last run's findings moved onto these nodes when the graph
+   * is the same. Runs them whenever a finding cannot be placed on a step.
+   */
+  of(file: string, nodes: GraphNode[], edges: readonly GraphEdge[], run: () => GraphChecks): GraphChecks {
+    const { last, steps } = this;
+    const keyAt = (index: number) => steps.entryAt(nodes, index)?.key ?? graphKey(nodes[index]);
+    // The keys of steps that did not change are last time's: only the changed ones are looked up.
+    const changed =
+      last && last.analysis === steps.analysis - 1 && last.keys.length === nodes.length && steps.count === nodes.length
+        ? steps.changedSteps()
+        : undefined;
+    let keys: string[];
+    if (last && changed) {
+      keys = last.keys.slice();
+      for (const index of changed) keys[index] = keyAt(index);
+    } else {
+      keys = nodes.map((_, index) => keyAt(index));
+    }
+    if (
+      last?.placed &&
+      last.file === file &&
+      sameItems(last.keys, keys, (a, b) => a === b) &&
+      sameItems(last.edges, edges, sameEdge)
+    ) {
+      const checks = movedChecks(last.placed, last.checks, last.nodes, nodes);
+      this.last = { ...last, analysis: steps.analysis, nodes, edges, checks };
+      return checks;
+    }
+    const checks = run();
+    this.last = { analysis: steps.analysis, file, keys, nodes, edges, checks, placed: placeChecks(checks, nodes) };
+    return checks;
+  }
+}
+
+function sameEdge(a: GraphEdge, b: GraphEdge): boolean {
+  return (
+    a === b || (a.from === b.from && a.to === b.to && a.kind === b.kind && a.label === b.label && !a.span === !b.span)
+  );
+}
+
+/** The spans of a step the graph checks can point at, in a fixed order, so one step's can be matched with another's. */
+function spansOf(node: GraphNode): Span[] {
+  const spans = [node.span, node.nameSpan];
+  for (const port of [...node.inputs, ...node.outputs])
+    spans.push(port.span, port.nameSpan, ...(port.typeSpan ? [port.typeSpan] : []));
+  for (const ref of node.controlRefs) spans.push(ref.span);
+  return spans;
+}
+
+/** The index of the step whose span holds `span` (steps are in text order), or -1. */
+function stepHolding(nodes: GraphNode[], span: Span): number {
+  const high = firstNotBefore(nodes.length, (index) => nodes[index].span.start <= span.start) - 1;
+  return high >= 0 && span.end <= nodes[high].span.end ? high : -1;
+}
+
+/** Where a span of the graph checks is: which step, which of its spans (`spansOf`). */
+type SpanPlace = [step: number, at: number];
+/** Where a port is: which step, which list, which item. */
+type PortPlace = [step: number, list: 'inputs' | 'outputs', at: number];
+
+/**
+ * Where every span and port the checks returned sits among the steps, found
+ * once per run and valid while the graph stays the same; and, per step,
+ * which findings, edges and external inputs hold something of it.
+ */
+interface PlacedChecks {
+  diagnostics: SpanPlace[];
+  edges: { span?: SpanPlace; consumer?: PortPlace; producer?: PortPlace }[];
+  externalInputs: PortPlace[];
+  byStep: Map<number, { diagnostics: number[]; edges: number[]; externalInputs: number[] }>;
+}
+
+/**
+ * The places of everything in `checks`, or undefined when something is not a step's own span or port (then the checks
+ * run every time).
+ */
+function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | undefined {
+  const byStep: PlacedChecks['byStep'] = new Map();
+  const holding = (step: number) => {
+    let held = byStep.get(step);
+    if (!held) byStep.set(step, (held = { diagnostics: [], edges: [], externalInputs: [] }));
+    return held;
+  };
+  const spanPlace = (span: Span): SpanPlace | undefined => {
+    const step = stepHolding(nodes, span);
+    const at = step === -1 ? -1 : spansOf(nodes[step]).indexOf(span);
+    return at === -1 ? undefined : [step, at];
+  };
+  const portPlace = (port: Port): PortPlace | undefined => {
+    const step = stepHolding(nodes, port.span);
+    const list = port.direction === 'input' ? 'inputs' : 'outputs';
+    const at = step === -1 ? -1 : nodes[step][list].indexOf(port);
+    return at === -1 ? undefined : [step, list, at];
+  };
+  const diagnostics: SpanPlace[] = [];
+  for (const [index, item] of checks.diagnostics.entries()) {
+    const place = spanPlace(item.span);
+    if (!place) return undefined;
+    diagnostics.push(place);
+    holding(place[0]).diagnostics.push(index);
+  }
+  const edges: PlacedChecks['edges'] = [];
+  for (const [index, edge] of checks.edges.entries()) {
+    const place = {
+      ...(edge.span ? { span: spanPlace(edge.span) } : {}),
+      ...(edge.consumer ? { consumer: portPlace(edge.consumer) } : {}),
+      ...(edge.producer ? { producer: portPlace(edge.producer) } : {}),
+    };
+    if ((edge.span && !place.span) || (edge.consumer && !place.consumer) || (edge.producer && !place.producer))
+      return undefined;
+    edges.push(place);
+    for (const step of new Set([place.span?.[0], place.consumer?.[0], place.producer?.[0]]))
+      if (step !== undefined) holding(step).edges.push(index);
+  }
+  const externalInputs: PortPlace[] = [];
+  for (const [index, input] of checks.externalInputs.entries()) {
+    const place = portPlace(input);
+    if (!place) return undefined;
+    externalInputs.push(place);
+    holding(place[0]).externalInputs.push(index);
+  }
+  return { diagnostics, edges, externalInputs, byStep };
+}
+
+/**
+ * The last checks on the same graph's new nodes. Kept steps were moved in
+ * place, so what they hold is already right; only what a rebuilt step (the
+ * one edited) holds is pointed at its new spans and ports.
+ */
+function movedChecks(placed: PlacedChecks, checks: GraphChecks, before: GraphNode[], after: GraphNode[]): GraphChecks {
+  const rebuilt: number[] = [];
+  for (let step = 0; step < after.length; step++)
+    if (before[step] !== after[step] && placed.byStep.has(step)) rebuilt.push(step);
+  if (rebuilt.length === 0) return checks;
+  const span = ([step, at]: SpanPlace): Span => spansOf(after[step])[at];
+  const port = ([step, list, at]: PortPlace): Port => after[step][list][at];
+  const moved: GraphChecks = {
+    diagnostics: [...checks.diagnostics],
+    edges: [...checks.edges],
+    externalInputs: [...checks.externalInputs],
+  };
+  for (const step of rebuilt) {
+    const held = placed.byStep.get(step)!;
+    for (const index of held.diagnostics)
+      moved.diagnostics[index] = { ...checks.diagnostics[index], span: span(placed.diagnostics[index]) };
+    for (const index of held.edges) {
+      const place = placed.edges[index];
+      const copy: GraphEdge = { ...checks.edges[index] };
+      if (place.span) copy.span = span(place.span);
+      if (place.consumer) copy.consumer = port(place.consumer);
+      if (place.producer) copy.producer = port(place.producer);
+      moved.edges[index] = copy;
+    }
+    for (const index of held.externalInputs) moved.externalInputs[index] = port(placed.externalInputs[index]);
+  }
+  return moved;
+}

@@ -1,0 +1,116 @@
+// What the language server and its editors say to each other beyond LSP: the `skillgraph/*` requests, the commands
+// the server's code lenses run, and the settings the server reads. The server (server.ts) and the VS Code client both
+// import these, so a change to one side fails the other's build.
+import { RequestType } from 'vscode-languageserver-protocol';
+import type { Severity } from './checks/diagnostic';
+import type { ProfileChoice, ProfileId } from './checks/profiles';
+import type { CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
+import type { GraphJson } from './compile/graphJson';
+import type { ContextRequest, ModelContext } from './compile/modelContext';
+import type { FormatId } from './model/skillModel';
+
+export type { CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
+export type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from './compile/graphJson';
+export type { GraphProblem } from './compile/graphProblems';
+export type { ContextRequest, ModelContext } from './compile/modelContext';
+export type { LspRange } from './parse/lineIndex';
+
+/** A request about one open document (a SKILL.md or a file of a skill+ package), by its URI. */
+export interface DocumentParams {
+  uri: string;
+}
+
+/** A request the server refused, with the reason to show. */
+export interface Refusal {
+  error: string;
+}
+
+/** The graph of an open skill, as `skillgraph graph --format json` prints it (the graph preview draws it). */
+export const GraphRequest = new RequestType<DocumentParams, GraphJson | null, void>('skillgraph/graph');
+
+/** What a skill+ runtime puts in front of the model at a node for a State (the context view). */
+export const ContextViewRequest = new RequestType<DocumentParams & ContextRequest, ModelContext | Refusal | null, void>(
+  'skillgraph/context',
+);
+
+/** A compile target that fits a skill: its title, default output folder, and file name when the result is one file. */
+export interface CompileTargetInfo {
+  id: CompileTarget;
+  title: string;
+  outDir: string;
+  singleFile: string | null;
+}
+
+/** The compile targets that fit an open skill (the Compile Skill command offers them). */
+export const CompileTargetsRequest = new RequestType<
+  DocumentParams,
+  { skillFile: string; targets: CompileTargetInfo[] } | null,
+  void
+>('skillgraph/compileTargets');
+
+export interface CompileParams extends DocumentParams {
+  target: CompileTarget;
+  /** An absolute folder: the compiled skill's files are placed in it. */
+  outDir: string;
+}
+
+/** A compile of an open skill, written by nobody: the client shows the files as an edit to confirm. */
+export const CompileRequest = new RequestType<CompileParams, CompileAnswer | Refusal | null, void>(
+  'skillgraph/compile',
+);
+
+/**
+ * A revision of a compile's files (a language model refining an `aip` scaffold), checked as a compile checks its own.
+ */
+export const CheckCompiledRequest = new RequestType<
+  CompileParams & { files: WireFile[] },
+  CompileAnswer | Refusal | null,
+  void
+>('skillgraph/checkCompiled');
+
+/** Format and problem counts of an open skill, for the status bar. */
+export interface SkillInfo {
+  format: FormatId;
+  name: string | null;
+  /** The SKILL.md of the skill the document belongs to (itself, or a skill+ package's). */
+  skillFile: string;
+  /** The profile its findings were made for, and why. */
+  profile: ProfileChoice;
+  errors: number;
+  warnings: number;
+}
+
+export const SkillInfoRequest = new RequestType<DocumentParams, SkillInfo | null, void>('skillgraph/skillInfo');
+
+/**
+ * The client commands the server's code lenses run: open the graph preview beside a document, compile a skill (both
+ * with the document's URI), show the references of the step at a position (with the URI and the position).
+ */
+export const LensCommands = {
+  openPreviewToSide: 'skillgraph.openPreviewToSide',
+  compileSkill: 'skillgraph.compileSkill',
+  showReferences: 'skillgraph.showReferences',
+} as const;
+
+/** The section of the editor's settings the server reads (VS Code's `skillgraph.*`). */
+export const SETTINGS_SECTION = 'skillgraph';
+
+/**
+ * The settings the server reads, as an editor sends them (`workspace/configuration` for the section, or
+ * `initializationOptions`). Anything else, or a value of the wrong type, is ignored.
+ */
+export interface ServerSettings {
+  /** Which consumer the skills target. */
+  profile?: ProfileId;
+  /** Severity overrides by diagnostic code. */
+  rules?: Record<string, Severity | 'off'>;
+  /** Folders of skill folders MetaSkills may compose; relative ones start at the first workspace folder. */
+  catalogRoots?: string[];
+}
+
+/** The keys of `ServerSettings`, each a `skillgraph.<key>` setting in the extension's manifest. */
+export const SERVER_SETTING_KEYS = [
+  'profile',
+  'rules',
+  'catalogRoots',
+] as const satisfies readonly (keyof ServerSettings)[];

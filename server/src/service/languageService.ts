@@ -1,0 +1,319 @@
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  SymbolKind,
+  type CodeAction,
+  type CodeLens,
+  type CompletionItem,
+  type Diagnostic as LspDiagnostic,
+  type DocumentSymbol,
+  type FoldingRange,
+  type Hover,
+  type Location,
+  type Position,
+  type Range,
+  type SelectionRange,
+  type SymbolInformation,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-types';
+import type { DocumentView } from '../features/document/documentView';
+import { documentDiagnostics } from '../features/document/lspDiagnostics';
+import { RenameError } from '../features/document/renameError';
+import { featuresOf, type DocumentFeatures } from '../features/documentFeatures';
+import type { TextLike } from '../parse/textLike';
+import {
+  LensCommands,
+  type CompileAnswer,
+  type CompileParams,
+  type CompileTargetInfo,
+  type ContextRequest,
+  type GraphJson,
+  type ModelContext,
+  type Refusal,
+  type SkillInfo,
+  type WireFile,
+} from '../protocol';
+import type { FileSystem } from '../workspace/fileSystem';
+import { SkillCatalog } from '../workspace/skillCatalog';
+import { AnalysisCache, type OpenDocument } from './analysisCache';
+import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { SkillIndex } from './skillIndex';
+import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
+
+/** A document the editor has open: its URI, version and text (the server's pieces, or a string). */
+export interface OpenText {
+  readonly uri: string;
+  readonly version: number;
+  readonly text: TextLike;
+}
+
+/** The documents the editor has open. */
+export interface OpenDocuments {
+  get(uri: string): OpenText | undefined;
+  all(): readonly OpenText[];
+}
+
+/** A request's cancellation, as LSP gives it. */
+export interface Cancellation {
+  readonly isCancellationRequested: boolean;
+}
+
+/** A change on disk, as the editor's file watcher reports it. */
+export interface FileChange {
+  file: string;
+  kind: 'created' | 'changed' | 'deleted';
+}
+
+/**
+ * The language server's state and its one entry per feature: the open
+ * documents' analyses, the workspace's skills and the settings. Each
+ * request names a document (and a position or range in it): the service
+ * finds the skill it belongs to, analyses it (or reuses the analysis of the
+ * same versions), picks the features of that kind of document once (a
+ * SKILL.md, or another file of a skill+ package: `featuresOf`) and answers.
+ * A request on a document of no skill, or one cancelled, gets the empty
+ * answer; an exception is logged and gets it too, never reaching the editor
+ * as a crash, except a refused rename (`RenameError`), whose reason the
+ * editor shows.
+ */
+export class LanguageService {
+  private readonly catalog: SkillCatalog;
+  private readonly cache: AnalysisCache;
+  private readonly index: SkillIndex;
+  private current: Settings = DEFAULT_SETTINGS;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly documents: OpenDocuments,
+    private readonly logError: (message: string) => void,
+    /** Where each diagnostic code's docs page is (`<docsBase>/<code>.md`), linked from every diagnostic. */
+    private readonly docsBase?: string,
+  ) {
+    this.catalog = new SkillCatalog(fs);
+    this.cache = new AnalysisCache(fs, this.catalog);
+    this.index = new SkillIndex(fs);
+  }
+
+  /** The settings analyses are made with. */
+  get settings(): Settings {
+    return this.current;
+  }
+
+  /** The workspace folders, whose skills workspace symbols list. */
+  setWorkspaceFolders(roots: string[]): void {
+    this.index.setRoots(roots);
+  }
+
+  /** Analyses from now on use `settings`; returns the open documents whose findings may have changed. */
+  configure(settings: Settings): string[] {
+    this.current = settings;
+    this.catalog.setRoots(settings.catalogRoots);
+    this.index.invalidate();
+    return this.cache.configure(settings);
+  }
+
+  /** The findings in an open document, and the version of the text they are about; null for a document of no skill. */
+  diagnostics(uri: string, token?: Cancellation): { version: number | null; items: LspDiagnostic[] } | null {
+    return this.run(uri, token, null, (view) => ({
+      version: view.version,
+      items: documentDiagnostics(view, this.docsBase),
+    }));
+  }
+
+  definition(uri: string, position: Position, token?: Cancellation): Location[] {
+    return this.run(uri, token, [], (view, features) => features.definition(view, offsetOf(view, position)));
+  }
+
+  references(uri: string, position: Position, includeDeclaration: boolean, token?: Cancellation): Location[] {
+    return this.run(uri, token, [], (view, features) =>
+      features.references(view, offsetOf(view, position), includeDeclaration),
+    );
+  }
+
+  hover(uri: string, position: Position, token?: Cancellation): Hover | null {
+    return this.run(uri, token, null, (view, features) => features.hover(view, offsetOf(view, position)));
+  }
+
+  completion(uri: string, position: Position, token?: Cancellation): CompletionItem[] {
+    return this.run(uri, token, [], (view, features) => {
+      const lastGoodModel = this.cache.lastGoodModel(uri);
+      const context = {
+        ...(lastGoodModel ? { lastGoodModel } : {}),
+        catalog: this.catalog.forSkill(view.analysis.dir),
+      };
+      return features.completion(view, offsetOf(view, position), context);
+    });
+  }
+
+  codeActions(uri: string, range: Range, token?: Cancellation): CodeAction[] {
+    return this.run(uri, token, [], (view, features) =>
+      features.codeActions(view, { start: offsetOf(view, range.start), end: offsetOf(view, range.end) }),
+    );
+  }
+
+  documentSymbols(uri: string, token?: Cancellation): DocumentSymbol[] {
+    return this.run(uri, token, [], (view, features) => features.symbols(view));
+  }
+
+  prepareRename(uri: string, position: Position, token?: Cancellation): { range: Range; placeholder: string } | null {
+    return this.run(uri, token, null, (view, features) => features.prepareRename(view, offsetOf(view, position)));
+  }
+
+  /** Throws `RenameError` when the rename is refused. */
+  rename(uri: string, position: Position, newName: string, token?: Cancellation): WorkspaceEdit | null {
+    return this.run(uri, token, null, (view, features) => features.rename(view, offsetOf(view, position), newName));
+  }
+
+  foldingRanges(uri: string, token?: Cancellation): FoldingRange[] {
+    return this.run(uri, token, [], (view, features) => features.foldingRanges(view));
+  }
+
+  selectionRanges(uri: string, positions: Position[], token?: Cancellation): SelectionRange[] {
+    return this.run(uri, token, [], (view, features) =>
+      features.selectionRanges(
+        view,
+        positions.map((position) => offsetOf(view, position)),
+      ),
+    );
+  }
+
+  /** The lenses of a document, each with the client command that does what it says (protocol's `LensCommands`). */
+  codeLenses(uri: string, token?: Cancellation): CodeLens[] {
+    return this.run(uri, token, [], (view, features) =>
+      features.lenses(view).map((lens) => ({
+        range: lens.range,
+        command:
+          lens.action === 'showReferences'
+            ? { title: lens.title, command: LensCommands.showReferences, arguments: [uri, lens.range.start] }
+            : {
+                title: lens.title,
+                command: lens.action === 'compile' ? LensCommands.compileSkill : LensCommands.openPreviewToSide,
+                arguments: [uri],
+              },
+      })),
+    );
+  }
+
+  /** The skills of the workspace folders and their steps whose names hold `query`. */
+  workspaceSymbols(query: string, token?: Cancellation): SymbolInformation[] {
+    if (token?.isCancellationRequested) return [];
+    return this.index.search(query).map((symbol) => ({
+      name: symbol.name,
+      kind: symbol.kind === 'skill' ? SymbolKind.Module : SymbolKind.Function,
+      location: { uri: pathToFileURL(symbol.file).href, range: symbol.range },
+      ...(symbol.container ? { containerName: symbol.container } : {}),
+    }));
+  }
+
+  graph(uri: string): GraphJson | null {
+    return this.run(uri, undefined, null, graphOf);
+  }
+
+  context(uri: string, request: ContextRequest): ModelContext | Refusal | null {
+    return this.run(uri, undefined, null, (view) => contextOf(view, request));
+  }
+
+  compileTargets(uri: string): { skillFile: string; targets: CompileTargetInfo[] } | null {
+    return this.run(uri, undefined, null, compileTargetsOf);
+  }
+
+  compile(params: CompileParams): CompileAnswer | Refusal | null {
+    return this.run(params.uri, undefined, null, (view) => compileOf(this.fs, view, params, this.current.catalogRoots));
+  }
+
+  checkCompiled(params: CompileParams & { files: WireFile[] }): CompileAnswer | Refusal | null {
+    return this.run(params.uri, undefined, null, (view) =>
+      checkCompiledOf(this.fs, view, params, this.current.catalogRoots),
+    );
+  }
+
+  skillInfo(uri: string): SkillInfo | null {
+    return this.run(uri, undefined, null, skillInfoOf);
+  }
+
+  /** An open document changed (or opened): the open documents of its skill, whose findings may have changed with it. */
+  documentChanged(uri: string): string[] {
+    const view = this.viewOf(uri);
+    return view ? this.cache.urisOfSkill(view.analysis.file) : [];
+  }
+
+  /**
+   * An open document closed: its unsaved text no longer counts, so the rest of its skill is checked against the file
+   * on disk. Returns whether it belonged to a skill, and the other open documents of that skill.
+   */
+  documentClosed(uri: string): { belonged: boolean; others: string[] } {
+    const skillFile = this.cache.skillOf(uri);
+    this.cache.close(uri);
+    return { belonged: skillFile !== undefined, others: skillFile ? this.cache.urisOfSkill(skillFile) : [] };
+  }
+
+  /** Files changed on disk: the open documents whose findings may have changed. */
+  filesChanged(changes: FileChange[]): string[] {
+    const affected = new Set<string>();
+    for (const change of changes) {
+      if (path.basename(change.file) === 'SKILL.md' || change.kind !== 'changed') {
+        this.index.invalidate();
+        // A skill created, renamed, changed or deleted may be one a MetaSkill composes.
+        this.catalog.invalidate(change.file, change.kind);
+        for (const uri of this.cache.invalidateMetaSkills()) affected.add(uri);
+      }
+      for (const uri of this.cache.invalidateFolderOf(change.file)) affected.add(uri);
+    }
+    return [...affected];
+  }
+
+  /** Runs a feature on an open document's view, with the features of its kind; the empty answer when there is none. */
+  private run<T>(
+    uri: string,
+    token: Cancellation | undefined,
+    empty: T,
+    feature: (view: DocumentView, features: DocumentFeatures) => T,
+  ): T {
+    if (token?.isCancellationRequested) return empty;
+    try {
+      const view = this.viewOf(uri);
+      return view ? feature(view, featuresOf(view)) : empty;
+    } catch (error) {
+      if (error instanceof RenameError) throw error;
+      this.logError(`skillgraph: ${(error as Error).stack ?? String(error)}`);
+      return empty;
+    }
+  }
+
+  /**
+   * The analysed view of an open document: a SKILL.md, or a file of a skill+
+   * package (its SKILL.md in the same folder or the one above, as for
+   * `references/` and `rules/`). Any other document gets no view, so ordinary
+   * Python and Markdown are left to their own extensions.
+   */
+  private viewOf(uri: string): DocumentView | undefined {
+    const document = this.documents.get(uri);
+    if (!document || !uri.startsWith('file:')) return undefined;
+    const file = fileURLToPath(uri);
+    const open: OpenDocument = { uri, file, version: document.version, text: document.text };
+    if (path.basename(file) === 'SKILL.md') return this.cache.view(open, file, this.openIn(path.dirname(file)));
+    for (const dir of [path.dirname(file), path.dirname(path.dirname(file))]) {
+      const skillFile = path.join(dir, 'SKILL.md');
+      if (!this.documents.get(pathToFileURL(skillFile).href) && this.fs.stat(skillFile)?.kind !== 'file') continue;
+      const view = this.cache.view(open, skillFile, this.openIn(dir));
+      if (view.analysis.skillplus && view.analysis.sources.has(file)) return view;
+    }
+    return undefined;
+  }
+
+  /** Open documents on disk inside `dir`, as the analysis overlays them. */
+  private openIn(dir: string): OpenDocument[] {
+    return this.documents.all().flatMap((document) => {
+      if (!document.uri.startsWith('file:')) return [];
+      const file = fileURLToPath(document.uri);
+      const relative = path.relative(dir, file);
+      return relative.startsWith('..') || path.isAbsolute(relative)
+        ? []
+        : [{ uri: document.uri, file, version: document.version, text: document.text }];
+    });
+  }
+}
+
+function offsetOf(view: DocumentView, position: Position): number {
+  return view.lines.offsetAt(position);
+}

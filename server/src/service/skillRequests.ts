@@ -1,0 +1,131 @@
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { checkRevision, CompileRefused, compileSkill } from '../compile/compileSkill';
+import {
+  COMPILE_TARGETS,
+  defaultOutDir,
+  isPackagePath,
+  resultLines,
+  SINGLE_FILE,
+  TARGET_TITLES,
+  targetsFor,
+  type CompileResult,
+} from '../compile/compiled';
+import { toGraphJson } from '../compile/graphJson';
+import { modelContext } from '../compile/modelContext';
+import type { DocumentView } from '../features/document/documentView';
+import type {
+  CompileAnswer,
+  CompileParams,
+  CompileTargetInfo,
+  ContextRequest,
+  GraphJson,
+  ModelContext,
+  Refusal,
+  SkillInfo,
+  WireFile,
+} from '../protocol';
+import type { FileSystem } from '../workspace/fileSystem';
+
+// The answers to the `skillgraph/*` requests (protocol.ts), each from the view of the document asked about.
+
+/** `skillgraph/graph`: the graph the preview draws. */
+export function graphOf(view: DocumentView): GraphJson {
+  return toGraphJson(view.analysis);
+}
+
+/** `skillgraph/context`: what a skill+ runtime shows the model at a node for a State. */
+export function contextOf(view: DocumentView, request: ContextRequest): ModelContext | Refusal {
+  const pkg = view.analysis.skillplus;
+  if (!pkg) return { error: 'Not a skill+ package.' };
+  const { syntax, text } = view.analysis;
+  return modelContext(
+    pkg,
+    syntax ? text.slice(syntax.body.start, syntax.body.end) : '',
+    view.analysis.name ?? path.basename(view.analysis.dir),
+    request,
+  );
+}
+
+/** `skillgraph/compileTargets`: the targets that fit the skill, each with its title and default output folder. */
+export function compileTargetsOf(view: DocumentView): { skillFile: string; targets: CompileTargetInfo[] } {
+  return {
+    skillFile: pathToFileURL(view.analysis.file).href,
+    targets: targetsFor(view.analysis.format).map((id) => ({
+      id,
+      title: TARGET_TITLES[id],
+      outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id),
+      singleFile: SINGLE_FILE[id] ?? null,
+    })),
+  };
+}
+
+/** `skillgraph/compile`: the skill compiled into `outDir`, written by nobody (the client shows it as an edit). */
+export function compileOf(
+  fs: FileSystem,
+  view: DocumentView,
+  params: CompileParams,
+  catalogRoots: string[],
+): CompileAnswer | Refusal {
+  if (!isTarget(params.target) || !path.isAbsolute(params.outDir)) return { error: 'Unknown target or output folder.' };
+  try {
+    return compileAnswer(compileSkill(fs, view.analysis, params.target, params.outDir, catalogRoots));
+  } catch (error) {
+    if (error instanceof CompileRefused) return { error: error.message };
+    throw error;
+  }
+}
+
+/**
+ * `skillgraph/checkCompiled`: a revision of a compile's files (the client's language model refining an `aip`
+ * scaffold), checked as a compile checks its own result. Paths that would leave the package are refused.
+ */
+export function checkCompiledOf(
+  fs: FileSystem,
+  view: DocumentView,
+  params: CompileParams & { files: WireFile[] },
+  catalogRoots: string[],
+): CompileAnswer | Refusal {
+  if (!isTarget(params.target) || !path.isAbsolute(params.outDir) || !params.files.every((f) => isPackagePath(f.path)))
+    return { error: 'Unknown target, output folder or file name.' };
+  const files = params.files.map((file) => ({
+    path: file.path,
+    content: 'text' in file ? file.text : new Uint8Array(Buffer.from(file.base64, 'base64')),
+  }));
+  return compileAnswer(checkRevision(fs, view.analysis, params.target, params.outDir, files, catalogRoots));
+}
+
+/** `skillgraph/skillInfo`: the skill's format, profile and counts, over all its files' findings. */
+export function skillInfoOf(view: DocumentView): SkillInfo {
+  const { analysis } = view;
+  return {
+    format: analysis.format,
+    name: analysis.name ?? null,
+    skillFile: pathToFileURL(analysis.file).href,
+    profile: analysis.profile,
+    errors: analysis.diagnostics.filter((item) => item.severity === 'error').length,
+    warnings: analysis.diagnostics.filter((item) => item.severity === 'warning').length,
+  };
+}
+
+function isTarget(target: string): boolean {
+  return (COMPILE_TARGETS as readonly string[]).includes(target);
+}
+
+/** A compile result for the client: texts as text, other files as base64, findings with their file's URI and range. */
+function compileAnswer(result: CompileResult): CompileAnswer {
+  const files = result.files.map((file) =>
+    typeof file.content === 'string'
+      ? { path: file.path, text: file.content }
+      : { path: file.path, base64: Buffer.from(file.content).toString('base64') },
+  );
+  const lines = resultLines(result);
+  const diagnostics = result.diagnostics.map((item) => ({
+    uri: pathToFileURL(item.file).href,
+    range: lines.of(item.file).rangeOf(item.span),
+    severity: item.severity,
+    code: item.code,
+    message: item.message,
+  }));
+  return { outDir: result.outDir, files, diagnostics };
+}

@@ -1,0 +1,135 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import ts from 'typescript';
+
+// The floors of server/src, lowest first (docs/architecture.md): a module imports only from its own floor's unit or a
+// floor below, type-only imports included. Units on one floor (features and compile) do not import each other.
+const FLOORS: string[][] = [
+  ['parse'],
+  ['model'],
+  ['workspace'],
+  ['checks'],
+  ['incremental'],
+  ['formats'],
+  ['analyze.ts'],
+  ['features', 'compile'],
+  ['protocol.ts'],
+  ['service'],
+  ['server.ts', 'cli'],
+];
+
+const ROOT = path.join(__dirname, '..', '..');
+const SOURCE = path.join(ROOT, 'server', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+interface Import {
+  from: string;
+  to: string;
+}
+
+/** Every relative import of every module under `dir` that names a TypeScript module, resolved to its file. */
+function importsUnder(dir: string): Import[] {
+  return sourceFiles(dir).flatMap((file) =>
+    ts
+      .preProcessFile(readFileSync(file, 'utf8'), true, true)
+      .importedFiles.map((imported) => imported.fileName)
+      .filter((spec) => spec.startsWith('.'))
+      .flatMap((spec) => {
+        const target = path.resolve(path.dirname(file), spec);
+        const resolved = [`${target}.ts`, path.join(target, 'index.ts'), target].find(
+          (candidate) => candidate.endsWith('.ts') && existsSync(candidate) && statSync(candidate).isFile(),
+        );
+        return resolved ? [{ from: file, to: resolved }] : [];
+      }),
+  );
+}
+
+/** The unit of a module of server/src: its top folder, or the file itself at the top. */
+function unitOf(file: string): string {
+  return path.relative(SOURCE, file).split(path.sep)[0];
+}
+
+const floorOf = (unit: string) => FLOORS.findIndex((floor) => floor.includes(unit));
+const shown = (file: string) => path.relative(ROOT, file);
+const imports = importsUnder(SOURCE);
+
+test('every module of server/src belongs to a floor', () => {
+  const unplaced = [...new Set(sourceFiles(SOURCE).map(unitOf))].filter((unit) => floorOf(unit) === -1);
+  assert.deepEqual(unplaced, []);
+});
+
+test('a module imports only from its own unit or a floor below it', () => {
+  const wrong = imports
+    .filter(({ from, to }) => {
+      const [a, b] = [unitOf(from), unitOf(to)];
+      return a !== b && floorOf(b) >= floorOf(a);
+    })
+    .map(({ from, to }) => `${shown(from)} → ${shown(to)}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('no two folders import each other, directly or round a cycle', () => {
+  // Every folder is a node (a folder and its subfolders are separate nodes); a top-level file is a node of its own.
+  const nodeOf = (file: string) => (path.dirname(file) === SOURCE ? file : path.dirname(file));
+  const edges = new Map<string, Set<string>>();
+  for (const { from, to } of imports) {
+    const [a, b] = [nodeOf(from), nodeOf(to)];
+    if (a === b) continue;
+    if (!edges.has(a)) edges.set(a, new Set());
+    edges.get(a)!.add(b);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (node: string, trail: string[]) => {
+    state.set(node, 'visiting');
+    for (const next of edges.get(node) ?? []) {
+      if (state.get(next) === 'visiting')
+        cycles.push([...trail.slice(trail.indexOf(next)), node, next].map(shown).join(' → '));
+      else if (!state.has(next)) visit(next, [...trail, node]);
+    }
+    state.set(node, 'done');
+  };
+  for (const node of edges.keys()) if (!state.has(node)) visit(node, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('outside a format, only its front door (index.ts) is imported', () => {
+  const formats = path.join(SOURCE, 'formats');
+  const formatOf = (file: string) => {
+    const relative = path.relative(formats, file).split(path.sep);
+    return relative.length > 1 && !relative[0].startsWith('..') ? relative[0] : undefined;
+  };
+  const wrong = imports
+    .filter(({ from, to }) => {
+      const format = formatOf(to);
+      return format !== undefined && formatOf(from) !== format && path.basename(to) !== 'index.ts';
+    })
+    .map(({ from, to }) => `${shown(from)} → ${shown(to)}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('the VS Code client reaches the server only through the protocol module', () => {
+  const wrong = [
+    ...importsUnder(path.join(ROOT, 'client', 'src')),
+    ...importsUnder(path.join(ROOT, 'client', 'webview')),
+  ]
+    .filter(({ to }) => to.startsWith(SOURCE + path.sep) && to !== path.join(SOURCE, 'protocol.ts'))
+    .map(({ from, to }) => `${shown(from)} → ${shown(to)}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('no source file is over 400 lines', () => {
+  const long = [...sourceFiles(SOURCE), ...sourceFiles(path.join(ROOT, 'client'))]
+    .map((file) => ({ file: shown(file), lines: readFileSync(file, 'utf8').split('\n').length }))
+    .filter((entry) => entry.lines > 400);
+  assert.deepEqual(long, []);
+});

@@ -1,15 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { CompileAnswer } from '../../server/src/compile/compiled';
+import {
+  CheckCompiledRequest,
+  CompileRequest,
+  CompileTargetsRequest,
+  type CompileAnswer,
+  type CompileTargetInfo,
+} from '../../server/src/protocol';
 import { findingLine, MAX_ROUNDS, refineWithModel } from './refineWithModel';
-
-interface CompileTargetInfo {
-  id: string;
-  title: string;
-  outDir: string;
-  singleFile: string | null;
-}
 
 const encoder = new TextEncoder();
 
@@ -67,8 +66,8 @@ async function refined(
         scaffold,
         (files) =>
           client
-            .sendRequest<CompileAnswer | { error: string } | null>(
-              'skillgraph/checkCompiled',
+            .sendRequest(
+              CheckCompiledRequest,
               { uri: skillFile, target: target.id, outDir: scaffold.outDir, files },
               token,
             )
@@ -113,10 +112,7 @@ export async function compileSkill(
     vscode.window.showInformationMessage('Skillgraph: open a SKILL.md (or a file of a skill+ package) to compile it.');
     return;
   }
-  const info = await client.sendRequest<{ skillFile: string; targets: CompileTargetInfo[] } | null>(
-    'skillgraph/compileTargets',
-    { uri: document.toString() },
-  );
+  const info = await client.sendRequest(CompileTargetsRequest, { uri: document.toString() });
   if (!info) {
     vscode.window.showInformationMessage('Skillgraph: this file is not part of a skill.');
     return;
@@ -140,11 +136,7 @@ export async function compileSkill(
     },
     (_progress, token) =>
       client
-        .sendRequest<CompileAnswer | { error: string } | null>(
-          'skillgraph/compile',
-          { uri: info.skillFile, target: target.id, outDir: target.outDir },
-          token,
-        )
+        .sendRequest(CompileRequest, { uri: info.skillFile, target: target.id, outDir: target.outDir }, token)
         .catch(() => null),
   );
   if (!answer) return;

@@ -6,6 +6,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
+import { LensCommands, SkillInfoRequest, type SkillInfo } from '../../server/src/protocol';
 import { compileSkill } from './compileCommand';
 import { nativeFingerprint, shownByVsCode } from './nativeFindings';
 import { DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
@@ -15,15 +16,6 @@ import { GraphPreviews } from './preview/graphPreview';
 let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
 let output: vscode.LogOutputChannel;
-
-export interface SkillInfo {
-  format: string;
-  name: string | null;
-  /** The SKILL.md of the skill the document belongs to (itself, or a skill+ package's). */
-  skillFile: string;
-  errors: number;
-  warnings: number;
-}
 
 /** Whether Skillgraph shows its findings that VS Code's own skill checks already show (docs/vscode.md). */
 function repeatVsCodeFindings(): boolean {
@@ -66,9 +58,7 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
 
 /** What the server knows of the skill a document belongs to; null for documents that are not part of one. */
 async function skillInfo(uri: vscode.Uri): Promise<SkillInfo | null> {
-  return client
-    ? client.sendRequest<SkillInfo | null>('skillgraph/skillInfo', { uri: uri.toString() }).catch(() => null)
-    : null;
+  return client ? client.sendRequest(SkillInfoRequest, { uri: uri.toString() }).catch(() => null) : null;
 }
 
 async function updateStatus(): Promise<void> {
@@ -112,7 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('skillgraph.openPreview', (uri?: vscode.Uri | string) =>
       previews.open(commandTarget(uri), false),
     ),
-    vscode.commands.registerCommand('skillgraph.openPreviewToSide', (uri?: vscode.Uri | string) =>
+    vscode.commands.registerCommand(LensCommands.openPreviewToSide, (uri?: vscode.Uri | string) =>
       previews.open(commandTarget(uri), true),
     ),
     output,
@@ -123,11 +113,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand('skillgraph.showOutput', () => output.show()),
     vscode.commands.registerCommand('skillgraph.openExample', () => openExample(context)),
-    vscode.commands.registerCommand('skillgraph.compileSkill', (uri?: vscode.Uri | string) =>
+    vscode.commands.registerCommand(LensCommands.compileSkill, (uri?: vscode.Uri | string) =>
       compileSkill(client, output, commandTarget(uri)),
     ),
     vscode.commands.registerCommand(
-      'skillgraph.showReferences',
+      LensCommands.showReferences,
       async (uri: string, position: { line: number; character: number }) => {
         const target = vscode.Uri.parse(uri);
         const at = new vscode.Position(position.line, position.character);

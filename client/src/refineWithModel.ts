@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CompileAnswer, WireFile } from '../../server/src/compile/compiled';
+import type { CompileAnswer, WireFile } from '../../server/src/protocol';
 
 type Finding = CompileAnswer['diagnostics'][number];
 

@@ -1,4 +1,4 @@
-import type { ModelContext } from '../../server/src/compile/modelContext';
+import type { ModelContext } from '../../server/src/protocol';
 import type { ContextHostMessage, ContextNode, ContextPageMessage } from './protocol';
 
 interface VsCodeApi {

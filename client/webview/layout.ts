@@ -1,12 +1,6 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
-import type {
-  GraphJson,
-  GraphJsonEdge,
-  GraphJsonGroup,
-  GraphJsonNode,
-  GraphJsonPort,
-} from '../../server/src/compile/graphJson';
+import type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/protocol';
 import type { Direction } from './protocol';
 
 export const ROW = 18;

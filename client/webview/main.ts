@@ -1,4 +1,4 @@
-import type { GraphJson } from '../../server/src/compile/graphJson';
+import type { GraphJson } from '../../server/src/protocol';
 import { exportPng, exportSvg } from './exportImage';
 import { layoutGraph, signatureOf, type Layout } from './layout';
 import { Overview } from './overview';

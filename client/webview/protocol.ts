@@ -1,8 +1,6 @@
 // The messages between the extension (host) and the graph preview (webview).
 // Both sides import these types, so a change to one side fails the build of the other.
-import type { GraphJson } from '../../server/src/compile/graphJson';
-import type { ModelContext } from '../../server/src/compile/modelContext';
-import type { LspRange } from '../../server/src/parse/lineIndex';
+import type { GraphJson, LspRange, ModelContext } from '../../server/src/protocol';
 
 export type Direction = 'RIGHT' | 'DOWN';
 /** The user's choice of direction: `auto` follows the panel's shape (top-down when narrow, left-to-right when wide). */

@@ -1,5 +1,4 @@
-import type { GraphJson } from '../../server/src/compile/graphJson';
-import type { GraphProblem } from '../../server/src/compile/graphProblems';
+import type { GraphJson, GraphProblem } from '../../server/src/protocol';
 import type { Direction } from './protocol';
 import {
   badges,

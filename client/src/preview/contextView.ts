@@ -2,11 +2,9 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { GraphJson } from '../../../server/src/compile/graphJson';
-import type { ModelContext } from '../../../server/src/compile/modelContext';
+import { ContextViewRequest, GraphRequest, type GraphJson, type SkillInfo } from '../../../server/src/protocol';
 import { contextHtml } from '../../webview/html';
 import type { ContextHostMessage, ContextNode, ContextPageMessage } from '../../webview/protocol';
-import type { SkillInfo } from '../extension';
 import { skillEditor } from '../skillEditor';
 import { nodeAtCursor } from './nodeAtCursor';
 import { keepFocusAfterReveal } from './keepFocus';
@@ -102,7 +100,7 @@ export class ContextViews implements vscode.Disposable {
     await vscode.workspace.openTextDocument(skill);
     return (
       (await this.client()
-        ?.sendRequest<GraphJson | null>('skillgraph/graph', { uri: skill.toString() })
+        ?.sendRequest(GraphRequest, { uri: skill.toString() })
         .catch(() => null)) ?? null
     );
   }
@@ -113,7 +111,7 @@ export class ContextViews implements vscode.Disposable {
     if (!client || !graph) return;
     const nodes = nodesOf(graph);
     const result = await client
-      .sendRequest<ModelContext | { error: string } | null>('skillgraph/context', {
+      .sendRequest(ContextViewRequest, {
         uri: skill.toString(),
         node: shown.node,
         state: shown.state,

@@ -3,10 +3,9 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import type { GraphJson } from '../../../server/src/compile/graphJson';
+import { GraphRequest, type GraphJson, type SkillInfo } from '../../../server/src/protocol';
 import { previewHtml } from '../../webview/html';
 import type { DirectionChoice, HostMessage, WebviewMessage } from '../../webview/protocol';
-import type { SkillInfo } from '../extension';
 import { nodeAtCursor } from './nodeAtCursor';
 import { keepFocusAfterReveal } from './keepFocus';
 
@@ -170,9 +169,7 @@ export class GraphPreviews implements vscode.Disposable {
     if (!panel || !client) return;
     // The server only analyses open documents.
     await vscode.workspace.openTextDocument(uri);
-    const graph = await client
-      .sendRequest<GraphJson | null>('skillgraph/graph', { uri: uri.toString() })
-      .catch(() => null);
+    const graph = await client.sendRequest(GraphRequest, { uri: uri.toString() }).catch(() => null);
     if (!graph) return;
     this.lastGraph.set(uri.toString(), graph);
     const direction = this.context.workspaceState.get<DirectionChoice>(DIRECTION_KEY, 'auto');

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GraphJson, GraphJsonNode } from '../../../server/src/compile/graphJson';
+import type { GraphJson, GraphJsonNode } from '../../../server/src/protocol';
 
 /**
  * The innermost node written where the cursor is in `file`: a loop or fan-out holds its body, whose nodes come first.

@@ -49,6 +49,8 @@ export default tseslint.config(
       ],
       // The YAML and text readers match control characters on purpose: YAML forbids them in plain scalars.
       'no-control-regex': 'off',
+      // One import per module: the front doors are imported whole.
+      'no-duplicate-imports': 'error',
       // Prettier wraps code at 120 columns but leaves comments and long messages as written:
       // comments are held to it here.
       'max-len': [

@@ -1,9 +1,8 @@
 import type { GraphJson, GraphProblem } from '../../server/src/protocol';
 import type { Direction } from './protocol';
+import { brokenInputs, GROUP_HEADER, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
 import {
   badges,
-  brokenInputs,
-  GROUP_HEADER,
   headerHeight,
   lineChars,
   NAME_LINE,
@@ -15,50 +14,8 @@ import {
   ROW,
   shorten,
   subtitleOf,
-  type Layout,
-  type PlacedEdge,
-  type PlacedGroup,
-  type PlacedNode,
-} from './layout';
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-function element<K extends keyof SVGElementTagNameMap>(
-  name: K,
-  attributes: Record<string, string | number> = {},
-  parent?: Element,
-): SVGElementTagNameMap[K] {
-  const created = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
-  parent?.appendChild(created);
-  return created;
-}
-
-function text(content: string, attributes: Record<string, string | number>, parent: Element): SVGTextElement {
-  const node = element('text', attributes, parent);
-  node.textContent = content;
-  return node;
-}
-
-/**
- * Gives what is drawn in `parent` from now on a hover text, by wrapping it in a group titled `full` (the text itself
- * keeps only what it shows).
- */
-function hoverGroup(full: string, parent: Element): SVGGElement {
-  const group = element('g', {}, parent);
-  element('title', {}, group).textContent = full;
-  return group;
-}
-
-/** A text cut to fit; when cut, the full text is one hover away. */
-function fitted(
-  full: string,
-  shown: string,
-  attributes: Record<string, string | number>,
-  parent: Element,
-): SVGTextElement {
-  return text(shown, attributes, shown === full ? parent : hoverGroup(full, parent));
-}
+} from './nodeMetrics';
+import { element, fitted, hoverGroup, text } from './svg';
 
 /** Problems indexed by what they are about. */
 export interface ProblemIndex {

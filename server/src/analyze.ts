@@ -13,7 +13,8 @@ import type { FormatId, SkillModel } from './model/skillModel';
 import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
 import type { TextLike } from './parse/textLike';
 import type { YamlSyntax } from './parse/yamlSyntax';
-import { AnalysisFileSystem, type FileSystem } from './workspace/fileSystem';
+import { AnalysisFileSystem } from './workspace/diskSnapshot';
+import { type FileSystem } from './workspace/fileSystem';
 import { editorText, readText, MAX_TEXT_BYTES, type EditorRead } from './workspace/readText';
 import { SkillCatalog } from './workspace/skillCatalog';
 

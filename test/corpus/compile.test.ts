@@ -7,7 +7,8 @@ import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { compileSkill } from '../../server/src/compile/compileSkill';
 import { defaultOutDir, hasErrors, type CompileResult } from '../../server/src/compile/compiled';
 import { discoverSkills } from '../../server/src/workspace/discover';
-import { MemoryFileSystem, NodeFileSystem } from '../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
+import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../support/corpus';
 
 const fs = new NodeFileSystem();

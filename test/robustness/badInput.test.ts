@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { PROFILE_IDS } from '../../server/src/checks/profiles';
-import { MemoryFileSystem, NodeFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
+import { NodeFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../support/corpus';
 import { random } from '../support/random';
 

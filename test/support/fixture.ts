@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../server/src/checks/diagnostic';
 import type { ProfileId } from '../../server/src/checks/profiles';
 import type { RuleCode } from '../../server/src/checks/rules';
 import type { Span } from '../../server/src/parse/lineIndex';
-import { MemoryFileSystem } from '../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
 
 /** Where inline fixtures live in the in-memory tree. */
 export const ROOT = '/skills';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import type { RuleCode } from '../../server/src/checks/rules';
 import type { Span } from '../../server/src/parse/lineIndex';
-import { MemoryFileSystem } from '../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
 import { ROOT, unmark } from './fixture';
 
 /** A small valid skill+ package: every file kind, every node kind. Tests replace one file with a marked variant. */

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
-import { rememberedIn, type FileSystem } from '../workspace/fileSystem';
+import { rememberedIn } from '../workspace/diskSnapshot';
+import { type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { findPathMentions, type PathMention } from '../parse/pathMentions';

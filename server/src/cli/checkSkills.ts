@@ -3,7 +3,8 @@ import type * as WorkerThreads from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
 import type { ProfileId } from '../checks/profiles';
 import type { FoundSkill } from '../workspace/discover';
-import { ListingCache, NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
+import { ListingCache } from '../workspace/diskSnapshot';
+import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { reportSkill, type SkillReport } from './reporters/report';
 

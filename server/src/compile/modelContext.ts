@@ -1,9 +1,19 @@
 import * as path from 'node:path';
-import { evaluatePredicate, stateDefaults, type Position, type StateValue } from '../formats/skillplus';
-import { nodesById, walkFlow, type Flow, type FlowNode, type FlowText } from '../formats/skillplus';
-import { predicateInWords } from '../formats/skillplus';
-import type { SkillPlusPackage } from '../formats/skillplus';
-import { SOFT_ON_FAIL, type Rule } from '../formats/skillplus';
+import {
+  evaluatePredicate,
+  stateDefaults,
+  type Position,
+  type StateValue,
+  nodesById,
+  walkFlow,
+  type Flow,
+  type FlowNode,
+  type FlowText,
+  predicateInWords,
+  type SkillPlusPackage,
+  SOFT_ON_FAIL,
+  type Rule,
+} from '../formats/skillplus';
 import { parsePredicate } from '../parse/predicate';
 
 /** A rough size for budgeting: about four characters per token for English prose. */

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import type { SkillAnalysis } from '../analyze';
-import { walkFlow } from '../formats/skillplus';
-import type { SkillPlusPackage } from '../formats/skillplus';
+import { walkFlow, type SkillPlusPackage } from '../formats/skillplus';
 import { inWords, ruleText } from './modelContext';
 import { bodyOf } from './resultPackage';
 

@@ -1,10 +1,7 @@
 import * as path from 'node:path';
 import type { SkillAnalysis } from '../analyze';
 import type { Severity } from '../checks/diagnostic';
-import type { FlowNode, FlowText } from '../formats/skillplus';
-import { nodesById } from '../formats/skillplus';
-import { stateDefaults } from '../formats/skillplus';
-import type { SkillPlusPackage } from '../formats/skillplus';
+import { type FlowNode, type FlowText, nodesById, stateDefaults, type SkillPlusPackage } from '../formats/skillplus';
 import type { FormatId } from '../model/skillModel';
 import type { LspRange } from '../parse/lineIndex';
 import { SkillLines } from '../parse/skillLines';

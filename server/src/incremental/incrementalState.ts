@@ -1,6 +1,6 @@
 import { LinkFindings } from '../checks/linkFindings';
 import { ParseCache } from '../parse/parseCache';
-import { YamlChunkCache } from '../parse/yamlChunks';
+import { YamlChunkCache } from '../parse/yamlChunkCache';
 import type { FileSystem } from '../workspace/fileSystem';
 import { KeptGraphChecks } from './keptGraphChecks';
 import { KeptSteps } from './keptSteps';

@@ -1,7 +1,8 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Span } from './lineIndex';
 import { flatText, textRegion, type TextLike } from './textLike';
-import { parseChunked, type YamlChunkCache } from './yamlChunks';
+import type { YamlChunkCache } from './yamlChunkCache';
+import { parseChunked } from './yamlChunks';
 import { nodeRange, nodeStart } from './nodeRange';
 import { parseYamlDocument } from './blockYaml';
 import { readPlainMapping } from './plainMapping';

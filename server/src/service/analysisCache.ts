@@ -4,7 +4,9 @@ import { createView, type DocumentView } from '../features/document/documentView
 import { IncrementalState } from '../incremental/incrementalState';
 import type { SkillModel } from '../model/skillModel';
 import { flatText, type TextLike } from '../parse/textLike';
-import { AnalysisFileSystem, OverlayFileSystem, type FileSystem } from '../workspace/fileSystem';
+import { AnalysisFileSystem } from '../workspace/diskSnapshot';
+import { OverlayFileSystem } from '../workspace/overlayFileSystem';
+import { type FileSystem } from '../workspace/fileSystem';
 import type { SkillCatalog } from '../workspace/skillCatalog';
 import { DEFAULT_SETTINGS, settingsKey, type Settings } from './settings';
 

@@ -1,7 +1,6 @@
 import { analyzeSkill } from '../analyze';
 import type { FormatId } from '../model/skillModel';
-import type { Span } from '../parse/lineIndex';
-import { LineIndex, type LspRange } from '../parse/lineIndex';
+import { type Span, LineIndex, type LspRange } from '../parse/lineIndex';
 import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { rememberedIn, type EntryKind, type FileSystem } from './fileSystem';
+import { rememberedIn } from './diskSnapshot';
+import { type EntryKind, type FileSystem } from './fileSystem';
 
 export type PathResolution =
   | { status: 'found'; absolute: string; kind: 'file' | 'directory' }

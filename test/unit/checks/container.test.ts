@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { analyzeFixture, expectAt, expectNone, frontmatter, ROOT } from '../../support/fixture';
 
 test('missing_frontmatter: on the first line', () => {

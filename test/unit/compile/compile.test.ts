@@ -5,7 +5,8 @@ import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { CompileRefused, compileSkill } from '../../../server/src/compile/compileSkill';
 import { agentSkillName, defaultOutDir, type CompileResult } from '../../../server/src/compile/compiled';
 import type { FlowIr } from '../../../server/src/compile/skillIr';
-import { MemoryFileSystem, NodeFileSystem } from '../../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { aip03, analyzeFixture, ROOT } from '../../support/fixture';
 
 const examples = path.join(__dirname, '..', '..', '..', 'examples');

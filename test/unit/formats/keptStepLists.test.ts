@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
 import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
-import { AnalysisFileSystem, MemoryFileSystem, type FileSystem } from '../../../server/src/workspace/fileSystem';
+import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { type FileSystem } from '../../../server/src/workspace/fileSystem';
 import { aip03, ROOT } from '../../support/fixture';
 
 // The language server keeps, per step, the parts of the lists an AIP

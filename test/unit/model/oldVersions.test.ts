@@ -10,7 +10,8 @@ import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplu
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
 import { KeptPieces } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';
-import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
+import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { writeSkillplusPackage } from '../../support/generate';
 import { aip03, ROOT } from '../../support/fixture';
 

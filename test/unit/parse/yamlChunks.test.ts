@@ -5,7 +5,9 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
-import { CHUNK_THRESHOLD, splitRegion, YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { YamlChunkCache } from '../../../server/src/parse/yamlChunkCache';
+import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
+import { splitRegion } from '../../../server/src/parse/yamlSplit';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import {
@@ -15,7 +17,7 @@ import {
   yamlLocationAt,
   type YamlSyntax,
 } from '../../../server/src/parse/yamlSyntax';
-import { MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { writeAipSkill } from '../../support/generate';
 import { random } from '../../support/random';
 import { CORPUS } from '../../support/corpus';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { YamlChunkCache } from '../../../server/src/parse/yamlChunks';
+import { YamlChunkCache } from '../../../server/src/parse/yamlChunkCache';
 import { nodeAtPath, nodeSpan, parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
 import { parseSkillFile } from '../../../server/src/parse/skillFile';
 import { CORPUS } from '../../support/corpus';

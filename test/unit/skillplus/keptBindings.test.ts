@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
-import { AnalysisFileSystem, MemoryFileSystem } from '../../../server/src/workspace/fileSystem';
+import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { PACKAGE, PACKAGE_DIR } from '../../support/skillplus';
 
 // A node of flow.py kept from the last reading (its call's text unchanged)

@@ -4,13 +4,10 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import {
-  AnalysisFileSystem,
-  ListingCache,
-  MemoryFileSystem,
-  NodeFileSystem,
-  OverlayFileSystem,
-} from '../../../server/src/workspace/fileSystem';
+import { AnalysisFileSystem, ListingCache } from '../../../server/src/workspace/diskSnapshot';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
+import { OverlayFileSystem } from '../../../server/src/workspace/overlayFileSystem';
 import { readText } from '../../../server/src/workspace/readText';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sg-bounded-'));

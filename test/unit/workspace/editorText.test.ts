@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AnalysisFileSystem, MemoryFileSystem, OverlayFileSystem } from '../../../server/src/workspace/fileSystem';
+import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { OverlayFileSystem } from '../../../server/src/workspace/overlayFileSystem';
 import { decodeText, editorText, MAX_TEXT_BYTES, readText } from '../../../server/src/workspace/readText';
 import { random } from '../../support/random';
 

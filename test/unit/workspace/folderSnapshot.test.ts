@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { mock, test } from 'node:test';
 import { AnalysisCache, type OpenDocument } from '../../../server/src/service/analysisCache';
-import { AnalysisFileSystem, MemoryFileSystem, NodeFileSystem } from '../../../server/src/workspace/fileSystem';
+import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { writeAipSkill } from '../../support/generate';
 

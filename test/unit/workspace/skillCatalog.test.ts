@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseDocument } from 'yaml';
-import { MemoryFileSystem, type EntryStat } from '../../../server/src/workspace/fileSystem';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { type EntryStat } from '../../../server/src/workspace/fileSystem';
 import { readCatalogSkill, SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { CORPUS } from '../../support/corpus';
 

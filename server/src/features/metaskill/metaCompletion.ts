@@ -1,7 +1,6 @@
 import { CompletionItemKind, type CompletionItem, type TextEdit } from 'vscode-languageserver-types';
 import compositionSchema from '../../../../schemas/metaskill.composition.schema.json';
-import { BindingScope } from '../../formats/metaskill';
-import { ALLOWED_FILTERS, RUNTIME_INPUTS, STEP_KINDS } from '../../formats/metaskill';
+import { BindingScope, ALLOWED_FILTERS, RUNTIME_INPUTS, STEP_KINDS } from '../../formats/metaskill';
 import { completionContextAt } from '../../parse/jinjaCursor';
 import type { SkillModel } from '../../model/skillModel';
 import type { CatalogSkill } from '../../workspace/skillCatalog';

@@ -1,5 +1,4 @@
-import { BindingScope } from '../../formats/metaskill';
-import { ALLOWED_FILTERS, RUNTIME_INPUTS } from '../../formats/metaskill';
+import { BindingScope, ALLOWED_FILTERS, RUNTIME_INPUTS } from '../../formats/metaskill';
 import type { ControlRef, GraphNode, Port, SkillRef } from '../../model/skillModel';
 import { readText } from '../../workspace/readText';
 import { readCatalogSkill } from '../../workspace/skillCatalog';

@@ -1,12 +1,18 @@
 import * as path from 'node:path';
 import type { Hover } from 'vscode-languageserver-types';
-import type { FlowNode, FlowText } from '../../formats/skillplus';
-import type { Occurrence } from '../../formats/skillplus';
-import { predicateInWords } from '../../formats/skillplus';
-import { BUILTINS } from '../../formats/skillplus';
-import type { SkillPlusPackage } from '../../formats/skillplus';
-import { typeName, type StateField } from '../../formats/skillplus';
-import { SOFT_ON_FAIL, type Rule, type Tip } from '../../formats/skillplus';
+import {
+  type FlowNode,
+  type FlowText,
+  type Occurrence,
+  predicateInWords,
+  BUILTINS,
+  type SkillPlusPackage,
+  typeName,
+  type StateField,
+  SOFT_ON_FAIL,
+  type Rule,
+  type Tip,
+} from '../../formats/skillplus';
 import { parsePredicate } from '../../parse/predicate';
 import { contains, rangeOf, type DocumentView } from '../document/documentView';
 import { occurrenceUnder } from './packageNavigation';

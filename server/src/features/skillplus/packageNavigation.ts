@@ -1,8 +1,13 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Range, WorkspaceEdit } from 'vscode-languageserver-types';
-import { occurrenceAt, packageOccurrences, ruleIdFromFileName, type Occurrence } from '../../formats/skillplus';
-import type { SkillPlusPackage } from '../../formats/skillplus';
+import {
+  occurrenceAt,
+  packageOccurrences,
+  ruleIdFromFileName,
+  type Occurrence,
+  type SkillPlusPackage,
+} from '../../formats/skillplus';
 import { resolveSkillPath } from '../../workspace/skillPaths';
 import { locationOf, rangeOf, type DocumentView } from '../document/documentView';
 import { RenameError } from '../document/renameError';

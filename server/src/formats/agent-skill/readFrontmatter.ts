@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { lineBreaksIn, type Span } from '../../parse/lineIndex';
 import type { TextLike } from '../../parse/textLike';
 import type { SkillFileSyntax } from '../../parse/skillFile';
-import type { YamlChunkCache } from '../../parse/yamlChunks';
+import type { YamlChunkCache } from '../../parse/yamlChunkCache';
 import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface FrontmatterRead {

@@ -3,7 +3,7 @@ import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
 import { firstNonBlank, type TextLike } from '../../parse/textLike';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
-import type { YamlChunkCache } from '../../parse/yamlChunks';
+import type { YamlChunkCache } from '../../parse/yamlChunkCache';
 import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface ProcedureBlock {

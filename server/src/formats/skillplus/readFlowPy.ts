@@ -6,7 +6,6 @@ import {
   argumentsOf,
   childrenOf,
   dottedName,
-  innerSpan,
   isDynamic,
   literalOf,
   spanOf,
@@ -14,6 +13,7 @@ import {
   type PyLiteral,
   type PythonSyntax,
 } from '../../parse/python';
+import { assignArgument, flowText, flowValue } from './flowArguments';
 import {
   emptyNode,
   FLOW_ARGUMENTS,
@@ -23,8 +23,6 @@ import {
   type FlowNodeKind,
   type FlowProblem,
   type FlowStage,
-  type FlowText,
-  type FlowValue,
 } from './flow';
 
 /** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
@@ -34,19 +32,6 @@ interface Scope {
   into?: string[];
   parent?: FlowNode;
   branch?: { node: FlowNode; variable: string };
-}
-
-function text(literal: PyLiteral): FlowText | undefined {
-  return literal.kind === 'string'
-    ? { value: literal.value, span: innerSpan(literal), offsets: literal.offsets }
-    : undefined;
-}
-
-function value(literal: PyLiteral): FlowValue | undefined {
-  if (literal.kind === 'string') return { value: literal.value, span: innerSpan(literal) };
-  return literal.kind === 'number' || literal.kind === 'bool' || literal.kind === 'none'
-    ? { value: literal.value, span: literal.span }
-    : undefined;
 }
 
 /**
@@ -235,7 +220,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     const parts = dynamicParts;
     const first = flow.nodes.length;
     const args = argumentsOf(py, call);
-    const id = args.positional[0] ? text(literalOf(py, args.positional[0])) : undefined;
+    const id = args.positional[0] ? flowText(literalOf(py, args.positional[0])) : undefined;
     const stage: FlowStage = {
       id: id?.value ?? `stage@${statement.from}`,
       idSpan: id?.span ?? spanOf(py, call),
@@ -244,7 +229,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     };
     if (!id) problem('invalid_flow_call', spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
     readKeywords(call, 'stage', (key, literal) => {
-      if (key === 'goal') stage.goal = text(literal);
+      if (key === 'goal') stage.goal = flowText(literal);
     });
     if (scope.stage)
       problem(
@@ -267,12 +252,12 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       const args = argumentsOf(py, call);
       const values = args.positional.flatMap((argument) => {
         const literal = literalOf(py, argument);
-        const found = value(literal);
+        const found = flowValue(literal);
         if (!found) dynamic(argument, 'A computed case value');
         return found ? [found] : [];
       });
       const descNode = args.keywords.get('desc');
-      const desc = descNode ? text(literalOf(py, descNode.value)) : undefined;
+      const desc = descNode ? flowText(literalOf(py, descNode.value)) : undefined;
       for (const [key, entry] of args.keywords)
         if (key !== 'desc')
           problem('invalid_flow_call', spanOf(py, entry.name), `\`case\` takes values or \`desc=\`, not \`${key}=\`.`);
@@ -339,7 +324,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
   function readCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
     const args = argumentsOf(py, call);
     const idLiteral = args.positional[0] ? literalOf(py, args.positional[0]) : undefined;
-    const id = idLiteral ? text(idLiteral) : undefined;
+    const id = idLiteral ? flowText(idLiteral) : undefined;
     if (!id) {
       if (idLiteral && isDynamic(idLiteral)) dynamic(args.positional[0], 'A computed node id');
       else problem('invalid_flow_call', spanOf(py, call), `\`flow.${kind}\` needs a literal id as its first argument.`);
@@ -349,7 +334,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     if (args.positional[1]) {
       const literal = literalOf(py, args.positional[1]);
       if (isDynamic(literal)) dynamic(args.positional[1], 'A computed text (an f-string, a variable)');
-      else if (textKey) node.text = text(literal);
+      else if (textKey) node.text = flowText(literal);
       else
         problem(
           'invalid_flow_call',
@@ -363,47 +348,8 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
         spanOf(py, extra),
         `\`flow.${kind}\` takes at most ${textKey ? 'an id and a text' : 'an id'} positionally; name the other arguments.`,
       );
-    readKeywords(call, kind, (key, literal) => assign(node, key, literal));
+    readKeywords(call, kind, (key, literal) => assignArgument(node, key, literal));
     return node;
-  }
-
-  function assign(node: FlowNode, key: string, literal: PyLiteral): void {
-    const list = (item: PyLiteral) =>
-      (item.kind === 'list' ? item.items : [item]).flatMap((entry) => text(entry) ?? []);
-    switch (key) {
-      case 'instruction':
-      case 'question':
-      case 'prompt':
-      case 'summary':
-        node.text = text(literal);
-        break;
-      case 'until':
-        node.until = list(literal);
-        break;
-      case 'into':
-      case 'on':
-      case 'goal':
-      case 'over':
-      case 'item':
-      case 'merge':
-        if (literal.kind !== 'none') node[key] = text(literal);
-        break;
-      case 'tool':
-        node.tools = list(literal);
-        break;
-      case 'rule':
-        node.rules = list(literal);
-        break;
-      case 'choices':
-        node.choices = (literal.kind === 'list' ? literal.items : [literal]).flatMap((entry) => value(entry) ?? []);
-        break;
-      case 'max_rounds':
-        node.maxRounds = value(literal);
-        break;
-      case 'max_parallel':
-        node.maxParallel = value(literal);
-        break;
-    }
   }
 
   function addNode(node: FlowNode, scope: Scope): void {

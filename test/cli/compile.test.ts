@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -48,7 +49,7 @@ test('compile --to ir, mermaid, dot, meta: one file, printed on stdout', () => {
     run(['compile', 'examples/csv-report', '--to', 'dot']).stdout,
     run(['graph', 'examples/csv-report', '--format', 'dot']).stdout,
   );
-  const meta = run(['compile', 'examples/release-digest/SKILL.md', '--to', 'meta']);
+  const meta = run(['compile', 'examples/release-digest/SKILL.md', '--to', 'metaskill']);
   assert.equal(meta.status, 0, meta.stderr);
   assert.match(
     meta.stdout,
@@ -89,12 +90,12 @@ test('compile never overwrites without --force; with it, the package is replaced
   mkdirSync(out);
   writeFileSync(join(out, 'SKILL.md'), 'mine\n');
   writeFileSync(join(out, 'notes.txt'), 'also mine\n');
-  const refused = run(['compile', 'examples/trip-planner', '--to', 'plain', '--out', out]);
+  const refused = run(['compile', 'examples/trip-planner', '--to', 'agent-skill', '--out', out]);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /SKILL\.md already exists; nothing was written \(--force replaces it\)/);
   assert.deepEqual(tree(out), ['SKILL.md', 'notes.txt']);
   assert.equal(readFileSync(join(out, 'SKILL.md'), 'utf8'), 'mine\n');
-  const forced = run(['compile', 'examples/trip-planner', '--to', 'plain', '--out', out, '--force']);
+  const forced = run(['compile', 'examples/trip-planner', '--to', 'agent-skill', '--out', out, '--force']);
   assert.equal(forced.status, 0, forced.stderr);
   assert.match(
     readFileSync(join(out, 'SKILL.md'), 'utf8'),
@@ -110,7 +111,7 @@ test("a failure half-way leaves no file and no folder behind, and the user's fil
   mkdirSync(out);
   // A file where the package needs a folder: the scripts are written, then references/ cannot be made.
   writeFileSync(join(out, 'references'), 'in the way\n');
-  const { status, stderr } = run(['compile', 'examples/csv-report', '--to', 'plain', '--out', out]);
+  const { status, stderr } = run(['compile', 'examples/csv-report', '--to', 'agent-skill', '--out', out]);
   assert.equal(status, 2);
   assert.match(stderr, /cannot write into .*csv-plain: .*references is a file, not a folder; nothing was written/);
   assert.deepEqual(tree(out), ['references']);
@@ -119,7 +120,7 @@ test("a failure half-way leaves no file and no folder behind, and the user's fil
 
 test('exit codes: 1 when the skill or the result has errors (nothing written), 2 for usage, a target that does not fit, and an output that cannot be written', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-compile-'));
-  const broken = run(['compile', 'examples/mistakes/broken-procedure', '--to', 'plain', '--out', join(dir, 'x')]);
+  const broken = run(['compile', 'examples/mistakes/broken-procedure', '--to', 'agent-skill', '--out', join(dir, 'x')]);
   assert.equal(broken.status, 1);
   assert.match(broken.stderr, /error: .*\nskillgraph: \d+ errors; nothing was written\n$/s);
   assert.ok(!existsSync(join(dir, 'x')));
@@ -136,16 +137,19 @@ test('exit codes: 1 when the skill or the result has errors (nothing written), 2
   assert.equal(run(['compile', 'examples/release-notes']).status, 2);
   assert.match(
     run(['compile', 'examples/release-notes', '--to', 'pdf']).stderr,
-    /--to must be one of ir, aip, plain, meta, meta_sop, mermaid, dot/,
+    /--to must be one of ir, aip, agent-skill, metaskill, metaskill-sop, mermaid, dot/,
   );
-  const unfit = run(['compile', 'examples/release-notes', '--to', 'plain']);
+  const unfit = run(['compile', 'examples/release-notes', '--to', 'agent-skill']);
   assert.equal(unfit.status, 2);
-  assert.match(unfit.stderr, /this skill reads as agent-skill, which compiles to ir, aip, mermaid, dot; not to plain/);
+  assert.match(
+    unfit.stderr,
+    /this skill reads as agent-skill, which compiles to ir, aip, mermaid, dot; not to agent-skill/,
+  );
   const noOut = run(['compile', 'examples/release-notes', '--to', 'aip']);
   assert.equal(noOut.status, 2);
   assert.match(noOut.stderr, /--to aip makes a package of several files: give --out DIR/);
   // /proc refuses new folders even to root: a read-only place.
-  const readOnly = run(['compile', 'examples/csv-report', '--to', 'plain', '--out', '/proc/skillgraph-out']);
+  const readOnly = run(['compile', 'examples/csv-report', '--to', 'agent-skill', '--out', '/proc/skillgraph-out']);
   assert.equal(readOnly.status, 2);
   assert.match(readOnly.stderr, /cannot write into \/proc\/skillgraph-out: .*; nothing was written/);
   assert.equal(run(['compile', join(dir, 'missing'), '--to', 'ir']).status, 2);
@@ -158,7 +162,7 @@ test('a link inside the output folder that leads out of it is not written throug
   const out = join(dir, 'csv-plain');
   mkdirSync(out);
   symlinkSync(outside, join(out, 'scripts'));
-  const { status, stderr } = run(['compile', 'examples/csv-report', '--to', 'plain', '--out', out]);
+  const { status, stderr } = run(['compile', 'examples/csv-report', '--to', 'agent-skill', '--out', out]);
   assert.equal(status, 2);
   assert.match(stderr, /scripts\/load_table\.py: a link inside the output folder leads out of it; nothing was written/);
   assert.deepEqual(readdirSync(outside), []);
@@ -174,4 +178,26 @@ test('a 10 MB SKILL.md is refused with its own error and nothing is written', ()
   assert.equal(status, 1);
   assert.match(stderr, /\[file_too_large\]/);
   assert.ok(!existsSync(join(dir, 'huge-aip')));
+});
+
+test('compile --to: the former target names plain, meta and meta_sop still give what the new names give', () => {
+  // One-file results go to stdout: the same text, status and messages.
+  for (const [former, now, skill] of [
+    ['meta', 'metaskill', 'examples/release-digest'],
+    ['meta_sop', 'metaskill-sop', 'examples/weekly-digest'],
+  ]) {
+    const [before, after] = [former, now].map((to) => run(['compile', skill, '--to', to]));
+    assert.deepEqual([before.status, before.stdout, before.stderr], [after.status, after.stdout, after.stderr], former);
+  }
+  // A package: the same files, with the same texts (the skill is named after its folder, the same in both).
+  const dir = mkdtempSync(join(tmpdir(), 'sg-former-'));
+  const written = ['plain', 'agent-skill'].map((to) => {
+    const out = join(dir, to, 'triage');
+    assert.equal(run(['compile', 'examples/ticket-triage', '--to', to, '--out', out]).status, 0, to);
+    return readdirSync(out, { recursive: true })
+      .map(String)
+      .sort()
+      .map((file) => [file, statSync(join(out, file)).isFile() ? readFileSync(join(out, file), 'utf8') : '']);
+  });
+  assert.deepEqual(written[0], written[1]);
 });

@@ -47,7 +47,7 @@ test('ir: every corpus skill compiles, errors and all, and the IR validates agai
 test('plain: every AIP, MetaSkill and skill+ corpus skill without errors compiles to a plain skill that checks with no error; one with errors is refused with them', () => {
   const counts = { clean: 0, refused: 0 };
   for (const analysis of skills.filter((item) => item.format !== 'agent-skill')) {
-    const result = compileSkill(fs, analysis, 'plain', defaultOutDir(analysis.dir, analysis.name, 'plain'));
+    const result = compileSkill(fs, analysis, 'agent-skill', defaultOutDir(analysis.dir, analysis.name, 'agent-skill'));
     if (hasErrors(analysis)) {
       assert.equal(result.files.length, 0, shown(analysis));
       assert.deepEqual(
@@ -94,14 +94,14 @@ test('aip: every plain corpus skill without errors compiles to an AIP 0.3 packag
   assert.deepEqual(counts, { clean: 50, refused: 4 });
 });
 
-test('meta_sop: each corpus MetaSkill either round trips to the same plan, or is refused at every key the SOP form cannot say', () => {
+test('metaskill-sop: each corpus MetaSkill either round trips to the same plan, or is refused at every key the SOP form cannot say', () => {
   const metas = skills.filter(
     (item) =>
       item.format === 'metaskill' && item.metaPlan?.form === 'composition' && item.text.includes('\nkind: meta\n'),
   );
   assert.equal(metas.length, 5);
   for (const analysis of metas) {
-    const result = compileSkill(fs, analysis, 'meta_sop', join(dirname(analysis.dir), analysis.name!));
+    const result = compileSkill(fs, analysis, 'metaskill-sop', join(dirname(analysis.dir), analysis.name!));
     const refused = result.diagnostics.filter((item) => item.code === 'compile_unsupported');
     assert.ok(refused.length > 0, shown(analysis));
     assert.equal(result.files.length, 0);

@@ -229,7 +229,7 @@ test('skillgraph/compileTargets and skillgraph/compile: the targets that fit, ea
     info.targets.map((target) => [target.id, path.relative(root, target.outDir), target.singleFile]),
     [
       ['ir', 'compiled-ir/csv-report', 'skill.ir.json'],
-      ['plain', 'compiled-plain/csv-report', null],
+      ['agent-skill', 'compiled-agent-skill/csv-report', null],
       ['mermaid', 'compiled-mermaid/csv-report', 'graph.mmd'],
       ['dot', 'compiled-dot/csv-report', 'graph.dot'],
     ],
@@ -238,7 +238,7 @@ test('skillgraph/compileTargets and skillgraph/compile: the targets that fit, ea
   const answer = await session.connection.sendRequest<{
     files: { path: string; text?: string; base64?: string }[];
     diagnostics: unknown[];
-  }>('skillgraph/compile', { uri: csv, target: 'plain', outDir });
+  }>('skillgraph/compile', { uri: csv, target: 'agent-skill', outDir });
   assert.deepEqual(answer.diagnostics, []);
   assert.deepEqual(
     answer.files.map((file) => file.path),
@@ -256,16 +256,16 @@ test('skillgraph/compileTargets and skillgraph/compile: the targets that fit, ea
     readFileSync(path.join(root, 'csv-report', 'scripts', 'load_table.py'), 'utf8'),
   );
   assert.deepEqual(await session.connection.sendRequest('skillgraph/compile', { uri: csv, target: 'aip', outDir }), {
-    error: 'this skill reads as aip-0.3, which compiles to ir, plain, mermaid, dot; not to aip',
+    error: 'this skill reads as aip-0.3, which compiles to ir, agent-skill, mermaid, dot; not to aip',
   });
   assert.throws(() => readFileSync(path.join(outDir, 'SKILL.md')));
 });
 
 test('skillgraph/checkCompiled: a revision of the compiled files is checked as the compile checks its own; names leaving the package are refused', async () => {
-  const outDir = path.join(root, 'compiled-plain', 'csv-report');
+  const outDir = path.join(root, 'compiled-agent-skill', 'csv-report');
   const compiled = await session.connection.sendRequest<{ files: { path: string; text?: string; base64?: string }[] }>(
     'skillgraph/compile',
-    { uri: csv, target: 'plain', outDir },
+    { uri: csv, target: 'agent-skill', outDir },
   );
   const skillMd = compiled.files[0].text!;
   const broken = compiled.files.map((file) =>
@@ -275,19 +275,19 @@ test('skillgraph/checkCompiled: a revision of the compiled files is checked as t
   );
   const checked = await session.connection.sendRequest<{
     diagnostics: { uri: string; code: string; severity: string; range: { start: { line: number } } }[];
-  }>('skillgraph/checkCompiled', { uri: csv, target: 'plain', outDir, files: broken });
+  }>('skillgraph/checkCompiled', { uri: csv, target: 'agent-skill', outDir, files: broken });
   assert.deepEqual(
     checked.diagnostics
       .filter((item) => item.severity === 'error')
       .map((item) => [path.relative(root, new URL(item.uri).pathname), item.code, item.range.start.line]),
     [
-      ['compiled-plain/csv-report/SKILL.md', 'invalid_name', 1],
-      ['compiled-plain/csv-report/SKILL.md', 'name_mismatch', 1],
+      ['compiled-agent-skill/csv-report/SKILL.md', 'invalid_name', 1],
+      ['compiled-agent-skill/csv-report/SKILL.md', 'name_mismatch', 1],
     ],
   );
   const clean = await session.connection.sendRequest<{ diagnostics: unknown[] }>('skillgraph/checkCompiled', {
     uri: csv,
-    target: 'plain',
+    target: 'agent-skill',
     outDir,
     files: compiled.files,
   });
@@ -295,7 +295,7 @@ test('skillgraph/checkCompiled: a revision of the compiled files is checked as t
   assert.deepEqual(
     await session.connection.sendRequest('skillgraph/checkCompiled', {
       uri: csv,
-      target: 'plain',
+      target: 'agent-skill',
       outDir,
       files: [...compiled.files, { path: '../escape.md', text: 'x' }],
     }),

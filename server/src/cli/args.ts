@@ -1,5 +1,5 @@
 import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
-import { COMPILE_TARGETS, type CompileTarget } from '../compile/compiled';
+import { COMPILE_TARGETS, compileTargetNamed, type CompileTarget } from '../compile/compiled';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
@@ -57,8 +57,9 @@ graph   prints one skill's graph: steps, typed ports, control and data edges.
 context prints what a skill+ runtime puts in front of the model at one node for one State
         (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
 compile turns one skill into another form: ir (its graph as JSON, any format), aip (a prose skill as an
-        AIP 0.3 package), plain (a structured skill as a plain Agent Skill), meta / meta_sop (a MetaSkill's
-        other form), mermaid, dot. A one-file result goes to stdout without --out; --out DIR writes the
+        AIP 0.3 package), agent-skill (a structured skill as a plain Agent Skill), metaskill / metaskill-sop
+        (a MetaSkill's other form: composition.steps, or meta_sop prose), mermaid, dot.
+        (The former names plain, meta and meta_sop are still accepted.) A one-file result goes to stdout without --out; --out DIR writes the
         package into DIR (the skill is named after DIR), never over an existing file unless --force, and
         all or nothing. The result is checked first: with errors nothing is written.
         Exit status: 0 written, 1 the result (or the skill) has errors, 2 usage or I/O failure.
@@ -154,7 +155,7 @@ export function parseArgs(argv: string[]): Command {
     return {
       command,
       path: positional[0],
-      to: oneOf(to, COMPILE_TARGETS, '--to'),
+      to: compileTargetNamed(to) ?? oneOf(to, COMPILE_TARGETS, '--to'),
       ...(out !== undefined ? { out } : {}),
       force,
       profile,

@@ -14,9 +14,9 @@ import {
 import { toGraphJson } from './graphJson';
 import { toDot, toMermaid } from './graphText';
 import { compositionToSop, sopToComposition } from './metaForms';
-import { plainBodyFromMeta } from './plainFromMeta';
-import { plainBodyFromProcedure } from './plainFromProcedure';
-import { keptBySkillplusPlain, plainBodyFromSkillplus } from './plainFromSkillplus';
+import { agentSkillBodyFromMeta } from './agentSkillFromMeta';
+import { agentSkillBodyFromProcedure } from './agentSkillFromProcedure';
+import { keptByAgentSkillFromSkillplus, agentSkillBodyFromSkillplus } from './agentSkillFromSkillplus';
 import { proseToAip } from './proseToAip';
 import { checkedResult, frontmatterOf, keptFiles, singleFileResult, skillFileText, sourceTexts } from './resultPackage';
 import { toSkillIr } from './skillIr';
@@ -24,7 +24,7 @@ import { toSkillIr } from './skillIr';
 export class CompileRefused extends Error {}
 
 /** A plain skill's frontmatter: the source's, named for its folder, without the metadata only its format reads. */
-function plainFrontmatter(analysis: SkillAnalysis, name: string): Record<string, unknown> {
+function agentSkillFrontmatter(analysis: SkillAnalysis, name: string): Record<string, unknown> {
   const { kind: _kind, composition: _composition, ...rest } = frontmatterOf(analysis);
   const metadata = rest.metadata;
   if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) {
@@ -64,14 +64,14 @@ const DESCRIPTION_LIMIT = 1024;
  * MetaSkill may have one) is cut at a sentence end; the body already
  * holds it whole, and the cut is reported in the result.
  */
-function plainSkillFile(
+function agentSkillFile(
   analysis: SkillAnalysis,
   name: string,
   body: string,
   outDir: string,
   findings: Diagnostic[],
 ): CompiledFile {
-  const frontmatter = plainFrontmatter(analysis, name);
+  const frontmatter = agentSkillFrontmatter(analysis, name);
   const description = frontmatter.description;
   if (typeof description === 'string' && description.length > DESCRIPTION_LIMIT) {
     const head = description.slice(0, DESCRIPTION_LIMIT);
@@ -149,15 +149,15 @@ export function compileSkill(
       catalog,
     );
   }
-  if (target === 'plain') {
+  if (target === 'agent-skill') {
     if (analysis.skillplus) {
-      const keep = keptBySkillplusPlain(analysis.skillplus, analysis.dir);
+      const keep = keptByAgentSkillFromSkillplus(analysis.skillplus, analysis.dir);
       const findings: Diagnostic[] = [];
       return checkedResult(
         target,
         outDir,
         [
-          plainSkillFile(analysis, name, plainBodyFromSkillplus(analysis, analysis.skillplus), outDir, findings),
+          agentSkillFile(analysis, name, agentSkillBodyFromSkillplus(analysis, analysis.skillplus), outDir, findings),
           ...keptFiles(fs, analysis, keep),
         ],
         findings,
@@ -165,14 +165,14 @@ export function compileSkill(
         catalog,
       );
     }
-    const body = analysis.metaPlan ? plainBodyFromMeta(analysis, analysis.metaPlan) : plainBodyFromProcedure(analysis);
+    const body = analysis.metaPlan ? agentSkillBodyFromMeta(analysis, analysis.metaPlan) : agentSkillBodyFromProcedure(analysis);
     // An AIP package's source/ folder is its compiler's record; a plain skill keeps what it runs and reads.
     const findings: Diagnostic[] = [];
     return checkedResult(
       target,
       outDir,
       [
-        plainSkillFile(analysis, name, body, outDir, findings),
+        agentSkillFile(analysis, name, body, outDir, findings),
         ...keptFiles(fs, analysis, (file) => !file.startsWith('source/')),
       ],
       findings,
@@ -181,7 +181,7 @@ export function compileSkill(
     );
   }
   const plan = analysis.metaPlan!;
-  if (target === 'meta_sop') {
+  if (target === 'metaskill-sop') {
     const { frontmatter, body, findings } = compositionToSop(analysis, plan);
     if (findings.length > 0) return { target, outDir, files: [], diagnostics: findings, texts: sources };
     return checkedResult(

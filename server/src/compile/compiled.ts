@@ -4,16 +4,24 @@ import type { LspRange } from '../parse/lineIndex';
 import type { FormatId } from '../model/skillModel';
 import { SkillLines } from '../parse/skillLines';
 
-/** What `skillgraph compile --to` can make. */
-export const COMPILE_TARGETS = ['ir', 'aip', 'plain', 'meta', 'meta_sop', 'mermaid', 'dot'] as const;
+/** What `skillgraph compile --to` can make: the graph IR, a form of a skill (by its format's id), a diagram. */
+export const COMPILE_TARGETS = ['ir', 'aip', 'agent-skill', 'metaskill', 'metaskill-sop', 'mermaid', 'dot'] as const;
 export type CompileTarget = (typeof COMPILE_TARGETS)[number];
+
+/** The names earlier versions gave targets, still accepted: scripts written for them keep working. */
+const FORMER_NAMES: Record<string, CompileTarget> = { plain: 'agent-skill', meta: 'metaskill', meta_sop: 'metaskill-sop' };
+
+/** The target a name given by a user stands for (its own name, or a former one), if any. */
+export function compileTargetNamed(name: string): CompileTarget | undefined {
+  return (COMPILE_TARGETS as readonly string[]).includes(name) ? (name as CompileTarget) : FORMER_NAMES[name];
+}
 
 export const TARGET_TITLES: Record<CompileTarget, string> = {
   ir: 'Graph IR (JSON)',
   aip: 'AIP 0.3 package',
-  plain: 'Plain Agent Skill',
-  meta: 'MetaSkill with composition.steps',
-  meta_sop: 'MetaSkill as meta_sop prose',
+  'agent-skill': 'Plain Agent Skill',
+  metaskill: 'MetaSkill with composition.steps',
+  'metaskill-sop': 'MetaSkill as meta_sop prose',
   mermaid: 'Mermaid diagram',
   dot: 'Graphviz DOT diagram',
 };
@@ -21,11 +29,11 @@ export const TARGET_TITLES: Record<CompileTarget, string> = {
 /** The targets that fit a skill of each format (a skill is never compiled to its own form). */
 const FITTING: Record<FormatId, CompileTarget[]> = {
   'agent-skill': ['ir', 'aip', 'mermaid', 'dot'],
-  'aip-0.3': ['ir', 'plain', 'mermaid', 'dot'],
-  'aip-0.5': ['ir', 'plain', 'mermaid', 'dot'],
-  metaskill: ['ir', 'plain', 'meta_sop', 'mermaid', 'dot'],
-  'metaskill-sop': ['ir', 'plain', 'meta', 'mermaid', 'dot'],
-  skillplus: ['ir', 'plain', 'mermaid', 'dot'],
+  'aip-0.3': ['ir', 'agent-skill', 'mermaid', 'dot'],
+  'aip-0.5': ['ir', 'agent-skill', 'mermaid', 'dot'],
+  metaskill: ['ir', 'agent-skill', 'metaskill-sop', 'mermaid', 'dot'],
+  'metaskill-sop': ['ir', 'agent-skill', 'metaskill', 'mermaid', 'dot'],
+  skillplus: ['ir', 'agent-skill', 'mermaid', 'dot'],
 };
 
 export function targetsFor(format: FormatId): CompileTarget[] {
@@ -37,10 +45,10 @@ export const SINGLE_FILE: Record<CompileTarget, string | undefined> = {
   ir: 'skill.ir.json',
   mermaid: 'graph.mmd',
   dot: 'graph.dot',
-  meta: 'SKILL.md',
-  meta_sop: 'SKILL.md',
+  metaskill: 'SKILL.md',
+  'metaskill-sop': 'SKILL.md',
   aip: undefined,
-  plain: undefined,
+  'agent-skill': undefined,
 };
 
 /** Whether a result's file path stays inside its package: relative, `/`-separated, without `.`, `..` or empty parts. */
@@ -116,13 +124,13 @@ export function agentSkillName(name: string): string {
 /**
  * Where a compiled skill goes unless the user says otherwise: beside the
  * skill's folder, in `compiled-<target>/<name>/`. Packages that must be
- * Agent Skills (aip, plain) get a name valid there; a MetaSkill keeps its own.
+ * Agent Skills (aip, agent-skill) get a name valid there; a MetaSkill keeps its own.
  */
 export function defaultOutDir(skillDir: string, name: string | undefined, target: CompileTarget): string {
   const own = name && /^[\w.-]+$/.test(name) && name !== '.' && name !== '..' ? name : path.basename(skillDir);
   return path.join(
     path.dirname(skillDir),
     `compiled-${target}`,
-    target === 'aip' || target === 'plain' ? agentSkillName(own) : own,
+    target === 'aip' || target === 'agent-skill' ? agentSkillName(own) : own,
   );
 }

@@ -3,7 +3,7 @@ import type { SkillAnalysis } from '../analyze';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import type { MetaPlan, MetaStep } from '../formats/metaskill';
 import { mapEntries, nodeSpan, valueOf } from '../parse/yamlSyntax';
-import { stepsInOrder } from './plainFromMeta';
+import { stepsInOrder } from './agentSkillFromMeta';
 import { frontmatterOf, titleOf } from './resultPackage';
 
 /** The step keys an SOP phase can say: everything else would be lost. */

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkRevision, CompileRefused, compileSkill } from '../compile/compileSkill';
 import {
-  COMPILE_TARGETS,
+  compileTargetNamed,
   defaultOutDir,
   isPackagePath,
   resultLines,
@@ -67,9 +67,10 @@ export function compileOf(
   params: CompileParams,
   catalogRoots: string[],
 ): CompileAnswer | Refusal {
-  if (!isTarget(params.target) || !path.isAbsolute(params.outDir)) return { error: 'Unknown target or output folder.' };
+  const target = compileTargetNamed(params.target);
+  if (!target || !path.isAbsolute(params.outDir)) return { error: 'Unknown target or output folder.' };
   try {
-    return compileAnswer(compileSkill(fs, view.analysis, params.target, params.outDir, catalogRoots));
+    return compileAnswer(compileSkill(fs, view.analysis, target, params.outDir, catalogRoots));
   } catch (error) {
     if (error instanceof CompileRefused) return { error: error.message };
     throw error;
@@ -86,13 +87,14 @@ export function checkCompiledOf(
   params: CompileParams & { files: WireFile[] },
   catalogRoots: string[],
 ): CompileAnswer | Refusal {
-  if (!isTarget(params.target) || !path.isAbsolute(params.outDir) || !params.files.every((f) => isPackagePath(f.path)))
+  const target = compileTargetNamed(params.target);
+  if (!target || !path.isAbsolute(params.outDir) || !params.files.every((f) => isPackagePath(f.path)))
     return { error: 'Unknown target, output folder or file name.' };
   const files = params.files.map((file) => ({
     path: file.path,
     content: 'text' in file ? file.text : new Uint8Array(Buffer.from(file.base64, 'base64')),
   }));
-  return compileAnswer(checkRevision(fs, view.analysis, params.target, params.outDir, files, catalogRoots));
+  return compileAnswer(checkRevision(fs, view.analysis, target, params.outDir, files, catalogRoots));
 }
 
 /** `skillgraph/skillInfo`: the skill's format, profile and counts, over all its files' findings. */
@@ -106,10 +108,6 @@ export function skillInfoOf(view: DocumentView): SkillInfo {
     errors: analysis.diagnostics.filter((item) => item.severity === 'error').length,
     warnings: analysis.diagnostics.filter((item) => item.severity === 'warning').length,
   };
-}
-
-function isTarget(target: string): boolean {
-  return (COMPILE_TARGETS as readonly string[]).includes(target);
 }
 
 /** A compile result for the client: texts as text, other files as base64, findings with their file's URI and range. */

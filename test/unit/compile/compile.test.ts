@@ -170,7 +170,7 @@ test('aip: prose with no steps becomes one step, reported; first/then sentences 
   assert.deepEqual(steps, ['list-files', 'delete-empty-files', 'write-summary']);
 });
 
-test('plain from AIP 0.3: a numbered procedure with the scripts to run, inputs and outputs; scripts kept, source/ dropped', () => {
+test('agent-skill from AIP 0.3: a numbered procedure with the scripts to run, inputs and outputs; scripts kept, source/ dropped', () => {
   const fixture = aip03(
     'report',
     `purpose: Report on a table.\ntrigger_when: [A table arrives.]\nsteps:\n  - name: load\n    description: Load it.\n    script: scripts/load.py\n    inputs: [{name: path, type: string, description: Where the table is.}]\n    outputs: [{name: table, type: object}]\n  - name: summarise\n    description: Summarise the table.\n    depends_on: [load]\n    inputs: [{name: table, type: object}]\nanti_patterns: [Never guess numbers.]\n`,
@@ -179,7 +179,7 @@ test('plain from AIP 0.3: a numbered procedure with the scripts to run, inputs a
     ...fixture.files,
     'scripts/load.py': 'print(1)\n',
   });
-  const result = compileSkill(fs, analysis, 'plain', '/out/report-plain');
+  const result = compileSkill(fs, analysis, 'agent-skill', '/out/report-plain');
   assert.equal(
     textOf(result),
     `---
@@ -228,8 +228,8 @@ Summarise the table.
   assert.deepEqual(result.diagnostics, []);
 });
 
-test('plain from a MetaSkill: steps in dependency order with their skill, guard, fallback and instruction; MetaSkill keys dropped; fallback prose kept', () => {
-  const result = compileSkill(disk, example('weekly-digest'), 'plain', '/out/weekly-digest-plain');
+test('agent-skill from a MetaSkill: steps in dependency order with their skill, guard, fallback and instruction; MetaSkill keys dropped; fallback prose kept', () => {
+  const result = compileSkill(disk, example('weekly-digest'), 'agent-skill', '/out/weekly-digest-plain');
   const skillMd = textOf(result);
   const frontmatter = skillMd.slice(0, skillMd.indexOf('\n---\n'));
   for (const key of ['kind:', 'composition:', 'meta_priority:', 'final_text_mode:', 'triggers:'])
@@ -257,8 +257,8 @@ test('plain from a MetaSkill: steps in dependency order with their skill, guard,
   assert.equal(reread(result).format, 'agent-skill');
 });
 
-test('plain from skill+: the brief, the map, tips as "When …" sections and rules with what to do when they fail; the flow, State, tips and rules files not kept', () => {
-  const result = compileSkill(disk, example('trip-planner'), 'plain', '/out/trip-plain');
+test('agent-skill from skill+: the brief, the map, tips as "When …" sections and rules with what to do when they fail; the flow, State, tips and rules files not kept', () => {
+  const result = compileSkill(disk, example('trip-planner'), 'agent-skill', '/out/trip-plain');
   const skillMd = textOf(result);
   assert.match(
     skillMd,
@@ -278,9 +278,9 @@ test('plain from skill+: the brief, the map, tips as "When …" sections and rul
   assert.deepEqual(result.diagnostics, []);
 });
 
-test('meta_sop → meta → meta_sop: the same plan each way, every dependency written out in composition form', () => {
+test('metaskill-sop → metaskill → metaskill-sop: the same plan each way, every dependency written out in composition form', () => {
   const sop = example('release-digest');
-  const composition = compileSkill(disk, sop, 'meta', path.join(examples, 'release-digest'));
+  const composition = compileSkill(disk, sop, 'metaskill', path.join(examples, 'release-digest'));
   assert.deepEqual(composition.diagnostics, []);
   assert.match(
     textOf(composition),
@@ -294,7 +294,7 @@ test('meta_sop → meta → meta_sop: the same plan each way, every dependency w
   });
   assert.equal(asMeta.format, 'metaskill');
   assert.deepEqual(planOf(asMeta), planOf(sop));
-  const back = compileSkill(disk, asMeta, 'meta_sop', path.join(examples, 'release-digest'));
+  const back = compileSkill(disk, asMeta, 'metaskill-sop', path.join(examples, 'release-digest'));
   assert.deepEqual(back.diagnostics, []);
   assert.match(
     textOf(back),
@@ -303,8 +303,8 @@ test('meta_sop → meta → meta_sop: the same plan each way, every dependency w
   assert.deepEqual(planOf(reread(back)), planOf(sop));
 });
 
-test('meta_sop refuses what an SOP cannot say, at each key, and writes nothing', () => {
-  const result = compileSkill(disk, example('weekly-digest'), 'meta_sop', '/out/weekly-digest');
+test('metaskill-sop refuses what an SOP cannot say, at each key, and writes nothing', () => {
+  const result = compileSkill(disk, example('weekly-digest'), 'metaskill-sop', '/out/weekly-digest');
   assert.equal(result.files.length, 0);
   assert.deepEqual([...new Set(result.diagnostics.map((item) => item.code))], ['compile_unsupported']);
   assert.deepEqual(findings(result), [
@@ -344,11 +344,11 @@ test('ir of skill+ is the flow IR: stages, nodes with their arguments, seq/case/
 });
 
 test('targets fit the format; a skill with errors compiles only to IR, which carries them', () => {
-  assert.throws(() => compileSkill(disk, example('release-notes'), 'plain', '/out/x'), CompileRefused);
+  assert.throws(() => compileSkill(disk, example('release-notes'), 'agent-skill', '/out/x'), CompileRefused);
   assert.throws(() => compileSkill(disk, example('csv-report'), 'aip', '/out/x'), CompileRefused);
-  assert.throws(() => compileSkill(disk, example('weekly-digest'), 'meta', '/out/x'), CompileRefused);
+  assert.throws(() => compileSkill(disk, example('weekly-digest'), 'metaskill', '/out/x'), CompileRefused);
   const broken = example('mistakes/broken-procedure');
-  const plain = compileSkill(disk, broken, 'plain', '/out/x');
+  const plain = compileSkill(disk, broken, 'agent-skill', '/out/x');
   assert.equal(plain.files.length, 0);
   assert.ok(plain.diagnostics.length > 0 && plain.diagnostics.every((item) => item.severity === 'error'));
   const ir = JSON.parse(textOf(compileSkill(disk, broken, 'ir', broken.dir), 'skill.ir.json'));
@@ -357,10 +357,10 @@ test('targets fit the format; a skill with errors compiles only to IR, which car
 
 test('default output folders: beside the skill, named for the target; Agent Skills targets get a valid name', () => {
   assert.equal(
-    defaultOutDir('/w/skills/AwesomeWebpageMetaSkill', 'AwesomeWebpageMetaSkill', 'plain'),
-    '/w/skills/compiled-plain/awesome-webpage-meta-skill',
+    defaultOutDir('/w/skills/AwesomeWebpageMetaSkill', 'AwesomeWebpageMetaSkill', 'agent-skill'),
+    '/w/skills/compiled-agent-skill/awesome-webpage-meta-skill',
   );
-  assert.equal(defaultOutDir('/w/skills/review', 'Review', 'meta_sop'), '/w/skills/compiled-meta_sop/Review');
+  assert.equal(defaultOutDir('/w/skills/review', 'Review', 'metaskill-sop'), '/w/skills/compiled-metaskill-sop/Review');
   assert.equal(defaultOutDir('/w/skills/review', '../../etc', 'aip'), '/w/skills/compiled-aip/review');
   assert.equal(agentSkillName('--My  Skill__v2--'), 'my-skill-v2');
   assert.equal(agentSkillName('日本'), 'skill');

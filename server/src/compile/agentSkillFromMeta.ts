@@ -91,7 +91,7 @@ function stepSection(step: MetaStep, index: number, plan: MetaPlan): string {
  * its instruction as written (bindings left as `{{ … }}`, which the text
  * explains), then the MetaSkill's own fallback prose.
  */
-export function plainBodyFromMeta(analysis: SkillAnalysis, plan: MetaPlan): string {
+export function agentSkillBodyFromMeta(analysis: SkillAnalysis, plan: MetaPlan): string {
   const description = frontmatterOf(analysis).description;
   const sections = [`# ${titleOf(analysis)}`, ''];
   if (typeof description === 'string') sections.push(description.trim(), '');

@@ -48,7 +48,7 @@ function flowSection(pkg: SkillPlusPackage): string[] {
  * run time (which tip fires, which gate closes) becomes text the model
  * applies itself.
  */
-export function plainBodyFromSkillplus(analysis: SkillAnalysis, pkg: SkillPlusPackage): string {
+export function agentSkillBodyFromSkillplus(analysis: SkillAnalysis, pkg: SkillPlusPackage): string {
   const sections = [bodyOf(analysis).trim(), '', ...flowSection(pkg)];
   if (pkg.tips.length > 0) {
     sections.push('## Tips', '');
@@ -82,7 +82,7 @@ export function plainBodyFromSkillplus(analysis: SkillAnalysis, pkg: SkillPlusPa
  * The files of a skill+ package a plain skill keeps: everything but the flow, State, tips, rules and spec it has turned
  * into text.
  */
-export function keptBySkillplusPlain(pkg: SkillPlusPackage, dir: string): (relative: string) => boolean {
+export function keptByAgentSkillFromSkillplus(pkg: SkillPlusPackage, dir: string): (relative: string) => boolean {
   const inlined = new Set(
     [
       ...pkg.tips.map((tip) => tip.file),

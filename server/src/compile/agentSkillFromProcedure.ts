@@ -65,7 +65,7 @@ function stepSection(node: GraphNode, index: number): string {
  * with the script to run, what it needs and produces and where it leads,
  * then the procedure's guidance (modes, scenarios, anti-patterns).
  */
-export function plainBodyFromProcedure(analysis: SkillAnalysis): string {
+export function agentSkillBodyFromProcedure(analysis: SkillAnalysis): string {
   const procedure = analysis.procedure?.value ?? {};
   const sections: string[] = [`# ${titleOf(analysis)}`, ''];
   if (typeof procedure.purpose === 'string') sections.push(procedure.purpose.trim(), '');

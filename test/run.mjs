@@ -1,11 +1,19 @@
-// Runs every test file with Node's own test runner (TypeScript through tsx).
+// Runs the test files with Node's own test runner (TypeScript through tsx).
 // Node 20's runner does not expand globs, so the file list is built here.
+//   node test/run.mjs [PART...]   every test file whose path holds one of the parts (all of them without any)
+//   node test/run.mjs --quick     the tests that need neither root nor a browser or VS Code: unit, LSP over stdio,
+//                                 CLI, corpus, property, robustness and distribution tests, and Neovim when it is
+//                                 installed; in parallel, one file per core
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('.', import.meta.url).pathname;
-const only = process.argv.slice(2);
+const quick = process.argv.includes('--quick');
+const only = process.argv.slice(2).filter((arg) => arg !== '--quick');
+/** What the quick run leaves out: the browser (webview), and VS Code in code-server with Chromium (e2e). */
+const NEEDS_A_BROWSER = ['webview/', 'e2e/'];
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -15,10 +23,21 @@ function find(dir) {
   });
 }
 
-const files = find(root)
+const hasNeovim = spawnSync('nvim', ['--version'], { stdio: 'ignore' }).status === 0;
+let files = find(root)
   .filter((file) => only.length === 0 || only.some((part) => relative(root, file).includes(part)))
   .sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-});
+if (quick) {
+  files = files.filter((file) => !NEEDS_A_BROWSER.some((part) => relative(root, file).startsWith(part)));
+  if (!hasNeovim) {
+    files = files.filter((file) => !relative(root, file).startsWith('clients/'));
+    console.log('test/run.mjs: nvim is not installed, so the Neovim test is not run (npm test installs and runs it)');
+  }
+}
+const parallel = quick ? [`--test-concurrency=${availableParallelism()}`] : [];
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', ...parallel, ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

@@ -165,7 +165,9 @@ export function compileSkill(
         catalog,
       );
     }
-    const body = analysis.metaPlan ? agentSkillBodyFromMeta(analysis, analysis.metaPlan) : agentSkillBodyFromProcedure(analysis);
+    const body = analysis.metaPlan
+      ? agentSkillBodyFromMeta(analysis, analysis.metaPlan)
+      : agentSkillBodyFromProcedure(analysis);
     // An AIP package's source/ folder is its compiler's record; a plain skill keeps what it runs and reads.
     const findings: Diagnostic[] = [];
     return checkedResult(

@@ -9,7 +9,11 @@ export const COMPILE_TARGETS = ['ir', 'aip', 'agent-skill', 'metaskill', 'metask
 export type CompileTarget = (typeof COMPILE_TARGETS)[number];
 
 /** The names earlier versions gave targets, still accepted: scripts written for them keep working. */
-const FORMER_NAMES: Record<string, CompileTarget> = { plain: 'agent-skill', meta: 'metaskill', meta_sop: 'metaskill-sop' };
+const FORMER_NAMES: Record<string, CompileTarget> = {
+  plain: 'agent-skill',
+  meta: 'metaskill',
+  meta_sop: 'metaskill-sop',
+};
 
 /** The target a name given by a user stands for (its own name, or a former one), if any. */
 export function compileTargetNamed(name: string): CompileTarget | undefined {

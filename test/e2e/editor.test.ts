@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { openBrowser } from '../support/browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer, type CodeServer } from './codeServer';
-import { goTo as goToIn, showProblems } from './workbench';
+import { expectSettled, goTo as goToIn, showProblems } from './workbench';
 
 /** Screenshots of each step, kept as test artifacts. */
 const ARTIFACTS = path.join(REPO, 'test-artifacts', 'e2e');
@@ -81,7 +81,7 @@ test('hovering an input shows its type and producer', async () => {
   }
   await hover.first().waitFor({ timeout: 30000 });
   // The input is declared string on purpose (a type_mismatch in the example); its producer gives list[object].
-  assert.equal(await hover.first().innerText(), 'input rows: string\n\nProduced by clean-data as list[object]');
+  await expectSettled(() => hover.first().innerText(), 'input rows: string\n\nProduced by clean-data as list[object]');
   await shot('2-hover');
   await page.keyboard.press('Escape');
 });

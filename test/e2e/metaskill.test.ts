@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
 import {
+  expectSettled,
   goTo,
   openFile,
   previewFrame,
@@ -103,9 +104,9 @@ test('the preview draws the composition: kinds, composed skills, the substitute 
   await runCommand(page, 'Skillgraph: Open Graph Preview to the Side');
   const preview = previewFrame(page);
   await preview.locator('.node[data-id="digest"]').waitFor({ timeout: 60000 });
-  assert.equal(await preview.locator('.node').count(), 7);
-  assert.equal(await preview.locator('.edge.fallback').count(), 1);
-  assert.equal(await preview.locator('.node[data-id="metrics"] .subtitle').textContent(), '↗ csv-report');
-  assert.equal(await preview.locator('.node.kind-user_input').count(), 1);
+  await expectSettled(() => preview.locator('.node').count(), 7);
+  await expectSettled(() => preview.locator('.edge.fallback').count(), 1);
+  await expectSettled(() => preview.locator('.node[data-id="metrics"] .subtitle').textContent(), '↗ csv-report');
+  await expectSettled(() => preview.locator('.node.kind-user_input').count(), 1);
   await page.screenshot({ path: path.join(ARTIFACTS, 'weekly-digest-preview.png') });
 });

@@ -9,6 +9,7 @@ import { toGraphJson } from '../../server/src/compile/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { REPO } from './codeServer';
 import {
+  expectSettled,
   goTo,
   openFile as openIn,
   previewFrame,
@@ -38,8 +39,8 @@ test('the preview opens beside an example and draws its graph', async () => {
   await openFile('csv-report/SKILL.md', 'name: csv-report');
   await runCommand('Skillgraph: Open Graph Preview to the Side');
   await preview().locator('.node[data-id="load-table"]').waitFor({ timeout: 60000 });
-  assert.equal(await preview().locator('.node').count(), 5);
-  assert.equal(await preview().locator('#status').textContent(), '4 steps · 10 edges');
+  await expectSettled(() => preview().locator('.node').count(), 5);
+  await expectSettled(() => preview().locator('#status').textContent(), '4 steps · 10 edges');
   await page.screenshot({ path: path.join(ARTIFACTS, 'csv-report.png') });
 });
 
@@ -113,7 +114,7 @@ test('previews of the other examples', async () => {
     await preview().locator(`.node[data-id="${id}"]`).waitFor({ timeout: 60000 });
     await page.screenshot({ path: path.join(ARTIFACTS, `${path.basename(path.dirname(relative))}.png`) });
   }
-  assert.equal(await preview().locator('.edge.cycle').count(), 2);
+  await expectSettled(() => preview().locator('.edge.cycle').count(), 2);
 });
 
 /** The on-screen height (px) of every line of every step name drawn in the preview, measured from the page's boxes. */

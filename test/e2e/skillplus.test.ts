@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { REPO } from './codeServer';
 import {
+  expectSettled,
   goTo,
   openFile,
   previewFrame,
@@ -106,7 +107,7 @@ test('renaming a State field in state.py flags its use in flow.py before anythin
   await showProblems(page);
   const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'is not a field of the State' });
   await row.first().waitFor({ timeout: 60000 });
-  assert.match((await row.first().textContent()) ?? '', /into="budget"` of node "money"/);
+  await expectSettled(() => row.first().textContent(), /into="budget"` of node "money"/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'renamed-field.png') });
   // Put the name back: the finding goes.
   await openFile(page, 'trip-planner/state.py', 'What the trip planner knows');
@@ -127,8 +128,8 @@ test('the flow preview opens from flow.py: stages as clusters, nodes by kind; a 
     await preview.locator('.cluster').evaluateAll((items) => items.map((item) => item.getAttribute('data-group'))),
     ['ask', 'research', 'decide'],
   );
-  assert.equal(await preview.locator('.node.kind-fanout').count(), 1);
-  assert.equal(await preview.locator('.node.kind-loop').count(), 1);
+  await expectSettled(() => preview.locator('.node.kind-fanout').count(), 1);
+  await expectSettled(() => preview.locator('.node.kind-loop').count(), 1);
   await page.screenshot({ path: path.join(ARTIFACTS, 'flow-preview.png') });
   // The flow is taller than the panel at a readable zoom: find the node first, which scrolls it into view.
   await preview.locator('#search').fill('write');
@@ -147,10 +148,10 @@ test('what the model sees at a node chosen in the preview: the tips for that nod
   const panel = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
   await panel.locator('#summary', { hasText: 'at "route"' }).waitFor({ timeout: 60000 });
   // With the default budget ("mid") the budget tip does not apply; with "low" it does.
-  assert.match((await panel.locator('#left-out').textContent()) ?? '', /tip budget-travel: its when is false here/);
+  await expectSettled(() => panel.locator('#left-out').textContent(), /tip budget-travel: its when is false here/);
   await panel.locator('#state').fill('{"budget": "low"}');
   await panel.locator('#apply').click();
   await panel.locator('.part.tip h2', { hasText: 'Tip budget-travel' }).waitFor({ timeout: 30000 });
-  assert.match((await panel.locator('.part.tip .size').textContent()) ?? '', /^64 chars · ~16 tokens$/);
+  await expectSettled(() => panel.locator('.part.tip .size').textContent(), /^64 chars · ~16 tokens$/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'model-context.png') });
 });

@@ -1,9 +1,30 @@
+import * as assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { openBrowser } from '../support/browser';
 import { packageExtension, REPO, startCodeServer, stopCodeServer } from './codeServer';
+
+/**
+ * Asserts what `read` gives once the page has settled: it is read until it gives `expected` (equal, or matching a
+ * pattern), or until `timeout`, and the last reading is asserted. The workbench and its webviews render after each
+ * event, a hover in steps: a reading taken mid-render fails a test that would pass a moment later, and a reading
+ * that never becomes right still fails.
+ */
+export async function expectSettled<T>(read: () => Promise<T>, expected: T | RegExp, timeout = 30000): Promise<void> {
+  const holds = (value: T) =>
+    expected instanceof RegExp ? expected.test(String(value)) : isDeepStrictEqual(value, expected);
+  const deadline = Date.now() + timeout;
+  let value = await read();
+  while (!holds(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  if (expected instanceof RegExp) assert.match(String(value), expected);
+  else assert.deepEqual(value, expected);
+}
 
 /**
  * Opens a workspace file through Quick Open, goes to its top (an editor reopens where it was scrolled) and waits for

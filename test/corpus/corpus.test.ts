@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../server/src/analyze';
 import { LineIndex } from '../../server/src/parse/lineIndex';
+import { SkillLines } from '../../server/src/parse/skillLines';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../support/corpus';
@@ -140,4 +141,45 @@ test('skill+ examples: each is recognised as skill+, every file read, and checks
       `${name}: stages with nodes`,
     );
   }
+});
+
+/** `file code line` of every row of expected-warnings.md, each with a reason. */
+function expectedWarnings(): string[] {
+  const table = readFileSync(join(__dirname, 'expected-warnings.md'), 'utf8');
+  return table
+    .split('\n')
+    .filter((line) => /^\| (plain|aip-v0[35]|metaskill|skillplus|examples)\//.test(line))
+    .map((line) => {
+      const [file, code, lineNumber, why] = line
+        .split('|')
+        .slice(1, 5)
+        .map((cell) => cell.trim());
+      assert.ok(why.length > 20, `row for ${file} ${code} needs a reason`);
+      return `${file} ${code} ${lineNumber}`;
+    })
+    .sort();
+}
+
+test('warning precision: every warning on the corpus and the examples is a justified row of expected-warnings.md, and every row is found', () => {
+  const fs = new NodeFileSystem();
+  const examples = join(__dirname, '..', '..', 'examples');
+  const shown = (file: string) =>
+    file.startsWith(CORPUS) ? relative(CORPUS, file) : `examples/${relative(examples, file)}`;
+  const warnings: string[] = [];
+  const families = [
+    ...['plain', 'aip-v03', 'aip-v05', 'skillplus'].map((family) => ({ dir: join(CORPUS, family) })),
+    // The family's authors target OpenSquilla: its composed skills are read as OpenSquilla reads them.
+    { dir: join(CORPUS, 'metaskill'), profile: 'opensquilla' as const },
+    { dir: examples },
+  ];
+  for (const { dir, profile } of families) {
+    for (const skill of discoverSkills(fs, [dir], CORPUS).skills) {
+      const analysis = analyzeSkill(fs, skill.file, profile ? { profile } : {});
+      const lines = new SkillLines(analysis);
+      for (const item of analysis.diagnostics)
+        if (item.severity === 'warning')
+          warnings.push(`${shown(item.file)} ${item.code} ${lines.of(item.file).positionAt(item.span.start).line + 1}`);
+    }
+  }
+  assert.deepEqual(warnings.sort(), expectedWarnings());
 });

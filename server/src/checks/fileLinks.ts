@@ -1,11 +1,11 @@
-import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
-import { rememberedIn } from '../workspace/diskSnapshot';
 import { type FileSystem } from '../workspace/fileSystem';
-import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
-import { findPathMentions, type PathMention } from '../parse/pathMentions';
+import type { PathMention } from '../parse/pathMentions';
+import { notMeantToExist } from './mentionIntent';
+import { nearestFile } from './nearestFile';
+import { expandBraces, isPathPattern, matchesSomeFile } from './pathPatterns';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { LinkFindings } from './linkFindings';
 import type { RuleCode } from './rules';
@@ -17,6 +17,8 @@ export interface LinkCheck {
   file: string;
   /** Findings kept from earlier analyses of the same skill (the language server's), per link object. */
   kept?: LinkFindings;
+  /** The text mentions' spans are in (SKILL.md's): what the prose around a mention says of it. */
+  text?: TextLike;
 }
 
 /**
@@ -109,21 +111,10 @@ export function checkStepLink(
 }
 
 /**
- * Checks the paths mentioned in prose regions, except those declared
- * elsewhere (and checked there); for Markdown files they link
- * to, warns when those files link on to further files (agents read one level
- * of references reliably, not chains).
+ * Checks the paths mentioned in prose, except those declared elsewhere (and
+ * checked there): each must exist, unless the prose makes it a placeholder,
+ * an example or a file to make (`mentionIntent.ts`).
  */
-export function checkProseLinks(
-  context: LinkCheck,
-  text: TextLike,
-  regions: Span[],
-  declaredPaths: string[],
-): Diagnostic[] {
-  return checkMentionedPaths(context, findPathMentions(text, regions), new Set(declaredPaths));
-}
-
-/** `checkProseLinks` over mentions already found. */
 export function checkMentionedPaths(
   context: LinkCheck,
   mentions: readonly PathMention[],
@@ -145,52 +136,51 @@ export function checkMentionedPaths(
 
 function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const absolute = checkLink(
-    context,
-    mention.path,
-    mention.span,
-    'missing_file',
-    `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``,
-    diagnostics,
-  );
-  if (absolute && mention.link && absolute.endsWith('.md') && path.resolve(absolute) !== path.resolve(context.file)) {
-    const chained = linkedMarkdown(context, absolute);
-    if (chained.length > 0) {
+  const label = `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``;
+  if (isPathPattern(mention.path)) {
+    const missing = missingAlternatives(context, mention.path);
+    if (missing.length > 0 && !notMeantToExist(context.text, mention)) {
+      const which = missing.map((item) => `\`${item}\``).join(', ');
       diagnostics.push(
         diagnostic(
-          'nested_reference',
+          'missing_file',
           context.file,
           mention.span,
-          `\`${mention.path}\` links on to ${chained.map((name) => `\`${name}\``).join(', ')}; agents follow references one level deep reliably, so link those files from SKILL.md directly.`,
+          `${label} names files the skill folder does not hold: ${which}${isPathPattern(missing.join('')) ? ' (no file matches)' : ''}.`,
+          { path: mention.path },
         ),
       );
     }
+    return diagnostics;
+  }
+  const found: Diagnostic[] = [];
+  checkLink(context, mention.path, mention.span, 'missing_file', label, found);
+  for (const item of found) {
+    if (item.code !== 'missing_file') diagnostics.push(item);
+    else if (!notMeantToExist(context.text, mention)) diagnostics.push(withNearestFile(context, item, mention.path));
   }
   return diagnostics;
 }
 
-/**
- * What a Markdown file links on to; a snapshot of the disk reads it once (a skill linking one guide from every
- * section).
- */
-function linkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
-  const read = () => readLinkedMarkdown(context, markdownFile);
-  return rememberedIn(context.fs, 'linked markdown', `${context.dir}\0${context.file}`, markdownFile, read);
+/** The alternatives of a pattern (`a.{sh,ps1}`, `*.md`) no file of the skill answers to. */
+function missingAlternatives(context: LinkCheck, pattern: string): string[] {
+  const alternatives = expandBraces(pattern);
+  // Braces that do not pair up, or expand past reason: prose, not paths.
+  if (!alternatives) return [];
+  return alternatives.filter((alternative) =>
+    isPathPattern(alternative)
+      ? !matchesSomeFile(context.fs, context.dir, alternative)
+      : resolveSkillPath(context.fs, context.dir, alternative).status === 'missing',
+  );
 }
 
-function readLinkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
-  const read = readText(context.fs, markdownFile);
-  if (read.kind !== 'text') return [];
-  const names = new Set<string>();
-  for (const mention of findPathMentions(read.text, [{ start: 0, end: read.text.length }])) {
-    if (!mention.link || !mention.path.endsWith('.md')) continue;
-    const relative = path.posix.join(
-      path.relative(context.dir, path.dirname(markdownFile)).split(path.sep).join('/'),
-      mention.path,
-    );
-    const resolution = resolveSkillPath(context.fs, context.dir, relative);
-    if (resolution.status === 'found' && path.resolve(resolution.absolute) !== path.resolve(context.file))
-      names.add(relative);
-  }
-  return [...names];
+/** A missing file's finding, naming the file of the skill it most likely means, when one is near. */
+function withNearestFile(context: LinkCheck, item: Diagnostic, target: string): Diagnostic {
+  const nearest = nearestFile(context.fs, context.dir, target);
+  if (!nearest) return item;
+  return {
+    ...item,
+    message: `${item.message.replace(/\.$/, '')}; did you mean \`${nearest}\`?`,
+    data: { ...item.data, suggestion: nearest },
+  };
 }

@@ -47,5 +47,6 @@ export interface FormatResult {
 /** How the paths the skill names are checked: in its folder, with the findings earlier analyses kept. */
 export function linkCheckOf(context: FormatContext): LinkCheck {
   const { fs, dir, file, incremental } = context;
-  return incremental ? { fs, dir, file, kept: incremental.links } : { fs, dir, file };
+  const text = context.syntax.source;
+  return incremental ? { fs, dir, file, text, kept: incremental.links } : { fs, dir, file, text };
 }

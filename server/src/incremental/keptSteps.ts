@@ -19,7 +19,7 @@ export interface KeptStep {
   mentions?: PathMention[];
   /**
    * The paths mentioned between the step before and this one, found again when a step beside them changed; their spans
-   * are the last in `parts`.
+   * are the last in `parts`, followed by the span of the text they were found in (their `context`), when there are any.
    */
   between?: PathMention[];
 }

@@ -141,12 +141,13 @@ export class StepLists {
 
   /**
    * `check` of the paths mentioned in `region` of `text` (the block holding
-   * the steps), as `findPathMentions` finds them, in text order. Each step
-   * owns the mentions in its text and in the text between it and the step
-   * before: a kept step's are not searched for again (they move with it),
-   * and while `key` (what `check` reads besides the mentions) is the same,
-   * neither are its findings looked at (see `perStep`). The text before the
-   * first step and after the last is searched every time.
+   * the steps), as `findPathMentions` finds them, in text order, and the
+   * mentions. Each step owns the mentions in its text and in the text
+   * between it and the step before: a kept step's are not searched for
+   * again (they move with it), and while `key` (what `check` reads besides
+   * the mentions) is the same, neither are its findings looked at (see
+   * `perStep`). The text before the first step and after the last is
+   * searched every time.
    */
   mentionFindings(
     text: TextLike,
@@ -154,9 +155,13 @@ export class StepLists {
     nodes: GraphNode[],
     key: readonly unknown[],
     check: (mentions: PathMention[]) => Diagnostic[],
-  ): Diagnostic[] {
+  ): { findings: Diagnostic[]; mentions: PathMention[] } {
+    const whole = () => {
+      const mentions = findPathMentions(text, [region]);
+      return { findings: check(mentions), mentions };
+    };
     // Steps not read through `KeptSteps`: search the block whole.
-    if (nodes.length === 0 || this.steps.count !== nodes.length) return check(findPathMentions(text, [region]));
+    if (nodes.length === 0 || this.steps.count !== nodes.length) return whole();
     let disordered = false;
     const part = (step: number): Diagnostic[] => {
       const node = nodes[step];
@@ -171,23 +176,30 @@ export class StepLists {
         entry.mentions = findPathMentions(text, [node.span]);
         for (const mention of entry.mentions) entry.parts.spans.push(mention.span);
       }
-      // The text between steps is searched again only when a step beside it changed; its mentions' spans are the last
-      // ones in `parts`, so they move with the step and are replaced here.
-      if (entry.between) entry.parts.spans.length -= entry.between.length;
+      // The text between steps is searched again only when a step beside it changed; its mentions' spans, and the
+      // stretch of text they were found in, are the last ones in `parts`, so they move with the step and are replaced
+      // here.
+      if (entry.between) entry.parts.spans.length -= entry.between.length + (entry.between.length > 0 ? 1 : 0);
       entry.between = mentionsBetween(text, from, node.span.start);
       for (const mention of entry.between) entry.parts.spans.push(mention.span);
+      if (entry.between.length > 0) entry.parts.spans.push(entry.between[0].context);
       return check(entry.between.length === 0 ? entry.mentions : [...entry.between, ...entry.mentions]);
     };
     const steps = this.perStep('mention findings', nodes.length, key, true, part);
     if (disordered) {
       this.lists.delete('mention findings');
-      return check(findPathMentions(text, [region]));
+      return whole();
     }
-    return [
-      ...check(mentionsBetween(text, region.start, nodes[0].span.start)),
-      ...steps.items,
-      ...check(mentionsBetween(text, nodes[nodes.length - 1].span.end, region.end)),
-    ];
+    const before = mentionsBetween(text, region.start, nodes[0].span.start);
+    const after = mentionsBetween(text, nodes[nodes.length - 1].span.end, region.end);
+    const mentions = [...before];
+    for (let step = 0; step < nodes.length; step++) {
+      const entry = this.steps.entryAt(nodes, step);
+      for (const mention of entry?.between ?? []) mentions.push(mention);
+      for (const mention of entry?.mentions ?? []) mentions.push(mention);
+    }
+    for (const mention of after) mentions.push(mention);
+    return { findings: [...check(before), ...steps.items, ...check(after)], mentions };
   }
 }
 

@@ -7,17 +7,26 @@ export interface PathMention {
   span: Span;
   /** A Markdown link (`[x](path)`) rather than a bare mention in prose. */
   link: boolean;
+  /** The stretch of text the mention was found in: what is read of the prose around it (an example, a file to make). */
+  context: Span;
 }
 
 const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
-/** `scripts/…`, `references/…`, `assets/…` not preceded by a path character (so `/app/scripts/x` is not ours). */
-const BARE_MENTION = /(?<![\w./\\-])((?:scripts|references|assets)\/[\w./-]*[\w-])/g;
+/**
+ * `scripts/…`, `references/…`, `assets/…` not preceded by a path character (so `/app/scripts/x` is not ours), with
+ * the brace alternatives and wildcards authors write for several files (`scripts/convert.{sh,ps1}`, `references/*.md`).
+ */
+const BARE_MENTION =
+  /(?<![\w./\\-])((?:scripts|references|assets)\/(?:[\w./*?-]|\{[\w.,/*?-]*\})*(?:[\w*?-]|\{[\w.,/*?-]*\}))/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i;
+/** A slash command, which some clients link to (`[deploy](/tools:deploy)`, `[review](/review)`): not a file. */
+const SLASH_COMMAND = /^\/[\w-]+(?::[\w-]+)*$/;
 
 /**
  * Finds the paths a text names: Markdown links with a relative target and
  * bare mentions of files under the conventional folders. `regions` limits
- * the search (fenced examples of other projects' code are left out).
+ * the search (fenced examples of other projects' code are left out); each
+ * mention's `context` is the region it was found in.
  */
 export function findPathMentions(text: TextLike, regions: Span[]): PathMention[] {
   // Paths are copied out of the text: the server keeps mentions while later versions of a long document are typed.
@@ -27,17 +36,27 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
     const linked = new Set<number>();
     for (const match of slice.matchAll(MARKDOWN_LINK)) {
       const target = match[1];
-      if (EXTERNAL.test(target)) continue;
+      if (EXTERNAL.test(target) || SLASH_COMMAND.test(target)) continue;
       const clean = decodeTarget(target.replace(/[#?].*$/, ''));
       if (clean === '') continue;
       const start = region.start + match.index! + match[0].indexOf(target);
       linked.add(start);
-      mentions.push({ path: ownCopy(clean), span: { start, end: start + target.length }, link: true });
+      mentions.push({
+        path: ownCopy(clean),
+        span: { start, end: start + target.length },
+        link: true,
+        context: region,
+      });
     }
     for (const match of slice.matchAll(BARE_MENTION)) {
       const start = region.start + match.index!;
       if (linked.has(start)) continue;
-      mentions.push({ path: ownCopy(match[1]), span: { start, end: start + match[1].length }, link: false });
+      mentions.push({
+        path: ownCopy(match[1]),
+        span: { start, end: start + match[1].length },
+        link: false,
+        context: region,
+      });
     }
   }
   return mentions;

@@ -75,7 +75,10 @@ test('portable_value: a YAML list of tools warns by default and is an error for 
     found.map((item) => item.severity),
     ['warning', 'warning'],
   );
-  assert.match(found[0].message, /`allowed-tools` is a YAML list; the spec asks for one space-separated string/);
+  assert.match(
+    found[0].message,
+    /`allowed-tools` is a YAML list in brackets; the spec asks for one space-separated string\. The reference validator rejects the bracket form/,
+  );
   expectNone(analysis, 'invalid_allowed_tools');
   const upload = analyzeFixture('plain', marked, {}, 'claude-api');
   assert.deepEqual(

@@ -1,7 +1,7 @@
 import type { ControlRef, SkillModel } from '../../model/skillModel';
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { RuleCode } from '../rules';
-import { closestName } from './nameDistance';
+import { closestName } from '../nameDistance';
 
 const VIA_WORDS: Record<ControlRef['via'], string> = {
   depends_on: '`depends_on`',

@@ -1,7 +1,7 @@
 import { ControlOrder } from '../../model/controlFlow';
 import type { GraphEdge, Port, SkillModel } from '../../model/skillModel';
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import { closestName } from './nameDistance';
+import { closestName } from '../nameDistance';
 import { isVocabularyType, suggestType, typesCompatible } from './types';
 
 export interface DataFlow {

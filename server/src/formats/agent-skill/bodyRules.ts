@@ -1,15 +1,18 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { checkProseLinks } from '../../checks/fileLinks';
-import { regionsOutside } from '../../parse/pathMentions';
+import { checkMentionedPaths } from '../../checks/fileLinks';
+import { checkNestedReferences } from '../../checks/nestedReferences';
+import { findPathMentions, regionsOutside } from '../../parse/pathMentions';
 import { lineBreaksIn } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** The specification's recommended ceiling for a SKILL.md body. */
 const MAX_BODY_LINES = 500;
 
 /**
- * Body rules of a prose skill: its length, and every path it links to or
- * names resolving inside the skill folder. Fenced blocks are skipped: they
+ * Body rules of a prose skill: its length, every path it links to or names
+ * resolving inside the skill folder, and no file reached only through another. Fenced blocks are skipped: they
  * usually show the user's project, not files of the skill.
  */
 export function checkBody(context: FormatContext): Diagnostic[] {
@@ -26,7 +29,8 @@ export function checkBody(context: FormatContext): Diagnostic[] {
       ),
     );
   }
-  const regions = regionsOutside(syntax.body, syntax.fences);
-  diagnostics.push(...checkProseLinks({ fs: context.fs, dir: context.dir, file }, syntax.source, regions, []));
+  const mentions = findPathMentions(syntax.source, regionsOutside(syntax.body, syntax.fences));
+  const links = { fs: context.fs, dir: context.dir, file, text: syntax.source };
+  diagnostics.push(...checkMentionedPaths(links, mentions, NONE), ...checkNestedReferences(links, mentions, NONE));
   return diagnostics;
 }

@@ -1,11 +1,13 @@
 import * as path from 'node:path';
+import { isSeq } from 'yaml';
 import frontmatterSchema from '../../../../schemas/agent-skills.frontmatter.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Profile } from '../../checks/profiles';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { FormatId } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
-import { closestName } from '../../checks/graph/nameDistance';
+import type { TextLike } from '../../parse/textLike';
+import { closestName } from '../../checks/nameDistance';
 import { mapEntries, nodeAtPath, nodeSpan, pairOf, topKeys, type YamlSyntax } from '../../parse/yamlSyntax';
 
 export interface FrontmatterContext {
@@ -17,6 +19,8 @@ export interface FrontmatterContext {
   anchor: Span;
   profile: Profile;
   format: FormatId;
+  /** The SKILL.md text the spans are in. */
+  source: TextLike;
 }
 
 /** The Agent Skills rules every format shares: schema, name and folder, unknown keys, profile rules. */
@@ -44,6 +48,17 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
         : found,
     );
   diagnostics.push(...view.diagnostics);
+  // The schema's minLength passes a description of spaces; the spec (and the reference validator) ask for text.
+  if (typeof value.description === 'string' && value.description !== '' && value.description.trim() === '') {
+    diagnostics.push(
+      diagnostic(
+        'invalid_description',
+        file,
+        valueSpan(yaml, 'description') ?? keySpan(yaml, 'description', context.anchor),
+        '`description` holds only white space; agents choose a skill from its description, and the spec requires one.',
+      ),
+    );
+  }
 
   const folder = path.basename(context.dir);
   if (typeof value.name === 'string' && value.name !== folder) {
@@ -74,30 +89,40 @@ const isMap = (value: unknown): value is Record<string, unknown> =>
  * error. AIP 0.3's nested `metadata.aip` map and a consumer's own nested
  * metadata (OpenSquilla) are not the schema's to judge.
  */
-function schemaView({ value, format, file, yaml, profile }: FrontmatterContext): {
+function schemaView({ value, format, file, yaml, profile, source }: FrontmatterContext): {
   value: Record<string, unknown>;
   diagnostics: Diagnostic[];
 } {
   const diagnostics: Diagnostic[] = [];
   const view: Record<string, unknown> = { ...value };
-  const portable = (path: string[], what: string) => {
+  const portable = (path: string[], message: string, data?: Record<string, unknown>) => {
     const node = nodeAtPath(yaml, path);
     if (node.depth === path.length)
-      diagnostics.push(
-        diagnostic(
-          'portable_value',
-          file,
-          nodeSpan(yaml, node.node)!,
-          `\`${path.join('.')}\` is ${what}; the reference validator and most clients accept it, but strict consumers (the Claude API upload) reject it.`,
-        ),
-      );
+      diagnostics.push(diagnostic('portable_value', file, nodeSpan(yaml, node.node)!, message, data));
   };
-  for (const key of ['allowed-tools', 'argument-hint']) {
-    const list = value[key];
-    if (Array.isArray(list) && list.every((item) => typeof item === 'string')) {
-      portable([key], 'a YAML list; the spec asks for one space-separated string');
-      view[key] = list.join(' ');
-    }
+  const tools = value['allowed-tools'];
+  if (Array.isArray(tools) && tools.every((item) => typeof item === 'string')) {
+    const toolsNode = pairOf(yaml.doc.contents, 'allowed-tools')?.value;
+    const bracketed = isSeq(toolsNode) && toolsNode.flow === true;
+    portable(
+      ['allowed-tools'],
+      bracketed
+        ? '`allowed-tools` is a YAML list in brackets; the spec asks for one space-separated string. The reference validator rejects the bracket form (its YAML has no flow style) and the Claude API upload rejects any list; most clients accept it.'
+        : '`allowed-tools` is a YAML list; the spec asks for one space-separated string. Most clients and the reference validator accept a list, but the Claude API upload rejects it.',
+    );
+    view['allowed-tools'] = tools.join(' ');
+  }
+  // A hint such as `[file]` or `[optional: date]` is meant as the text shown, but YAML reads brackets as a list.
+  const hint = value['argument-hint'];
+  if (hint !== undefined && hint !== null && typeof hint !== 'string') {
+    const span = valueSpan(yaml, 'argument-hint');
+    const written = span ? source.slice(span.start, span.end) : undefined;
+    portable(
+      ['argument-hint'],
+      `\`argument-hint\` is read as a YAML ${Array.isArray(hint) ? 'list' : isMap(hint) ? 'map' : typeof hint}, not as the text ${written ? `\`${written}\`` : 'it shows'}; Claude Code shows it, but strict readers reject it. Quote the value.`,
+      written ? { quoted: JSON.stringify(written) } : undefined,
+    );
+    view['argument-hint'] = written ?? String(hint);
   }
   if (isMap(value.metadata)) {
     const metadata: Record<string, unknown> = {};
@@ -106,7 +131,7 @@ function schemaView({ value, format, file, yaml, profile }: FrontmatterContext):
       if (typeof item !== 'string' && item !== null && !profile.nestedMetadata)
         portable(
           ['metadata', key],
-          `${Array.isArray(item) ? 'a list' : isMap(item) ? 'a map' : `a ${typeof item}`}, not a string`,
+          `\`metadata.${key}\` is ${Array.isArray(item) ? 'a list' : isMap(item) ? 'a map' : `a ${typeof item}`}, not a string; the reference validator and most clients turn it into one, but the Claude API upload rejects it.`,
         );
       metadata[key] = typeof item === 'string' || item === null ? item : JSON.stringify(item);
     }

@@ -31,7 +31,16 @@ export function checkSkillFile(context: SkillFileContext): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   if (frontmatter)
     diagnostics.push(
-      ...checkFrontmatter({ file, dir, yaml: frontmatter.yaml, value: frontmatter.value, anchor, profile, format }),
+      ...checkFrontmatter({
+        file,
+        dir,
+        yaml: frontmatter.yaml,
+        value: frontmatter.value,
+        anchor,
+        profile,
+        format,
+        source: syntax.source,
+      }),
     );
   if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
   // Counted without encoding the text: this runs on every keystroke in a MetaSkill.

@@ -1,4 +1,5 @@
 import { checkMentionedPaths } from '../../checks/fileLinks';
+import { checkNestedReferences } from '../../checks/nestedReferences';
 import { findPathMentions, type PathMention } from '../../parse/pathMentions';
 import type { Diagnostic } from '../../checks/diagnostic';
 import { checkControlRefs } from '../../checks/graph/controlRefs';
@@ -70,10 +71,11 @@ export function checkProcedureGraph(
   const check = (mentions: PathMention[]) => checkMentionedPaths(links, mentions, declared);
   const text = context.syntax.source;
   const region = block.fence.content;
-  const findings = context.incremental
+  const { findings, mentions } = context.incremental
     ? context.incremental.stepLists.mentionFindings(text, region, nodes, [context.fs, declared], check)
-    : check(findPathMentions(text, [region]));
+    : wholeBlock(findPathMentions(text, [region]), check);
   for (const finding of findings) diagnostics.push(finding);
+  for (const finding of checkNestedReferences(links, mentions, declared)) diagnostics.push(finding);
   return {
     nodes,
     edges: [...edges, ...graph.edges],
@@ -81,6 +83,10 @@ export function checkProcedureGraph(
     procedure: block,
     diagnostics,
   };
+}
+
+function wholeBlock(mentions: PathMention[], check: (mentions: PathMention[]) => Diagnostic[]) {
+  return { findings: check(mentions), mentions };
 }
 
 /** The paths a step declares: its script and resources. */

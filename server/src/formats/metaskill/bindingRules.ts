@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/graph/nameDistance';
+import { closestName } from '../../checks/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan } from './metaPlan';
 import { ControlOrder } from '../../model/controlFlow';

@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/graph/nameDistance';
+import { closestName } from '../../checks/nameDistance';
 import type { CatalogSkill } from '../../workspace/skillCatalog';
 import type { Located, MetaPlan } from './metaPlan';
 

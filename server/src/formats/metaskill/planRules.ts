@@ -1,7 +1,7 @@
 import { isMap, type Node } from 'yaml';
 import compositionSchema from '../../../../schemas/metaskill.composition.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/graph/nameDistance';
+import { closestName } from '../../checks/nameDistance';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
 import { mapEntries, nodeSpan, pairOf, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';

@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/graph/nameDistance';
+import { closestName } from '../../checks/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import { nodesById, TEMPLATED_KINDS, type Flow, type FlowNode, type FlowText } from './flow';
 import { textSpan } from './predicates';

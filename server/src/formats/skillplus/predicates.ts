@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/graph/nameDistance';
+import { closestName } from '../../checks/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import { parsePredicate, type PathRef, type Predicate, type ValueRef } from '../../parse/predicate';
 import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';

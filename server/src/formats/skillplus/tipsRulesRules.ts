@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkLink } from '../../checks/fileLinks';
-import { closestName } from '../../checks/graph/nameDistance';
+import { closestName } from '../../checks/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { checkPredicates, positionsWhere, type PredicateOwner } from './predicates';

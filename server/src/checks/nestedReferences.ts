@@ -1,0 +1,76 @@
+import * as path from 'node:path';
+import { findPathMentions, type PathMention } from '../parse/pathMentions';
+import { rememberedIn } from '../workspace/diskSnapshot';
+import { readText } from '../workspace/readText';
+import { resolveSkillPath } from '../workspace/skillPaths';
+import { diagnostic, type Diagnostic } from './diagnostic';
+import type { LinkCheck } from './fileLinks';
+
+/** A path named from the skill folder, `/`-separated and without `./` or `..` folded away: comparable with others. */
+function normal(relative: string): string {
+  return path.posix.normalize(relative.replace(/\/+$/, ''));
+}
+
+/**
+ * The Markdown files SKILL.md reaches only through another one. SKILL.md
+ * reaches a file directly when it names it (a link or a bare mention) or a
+ * step declares it (`declared`); a file a directly reached Markdown file
+ * links on to, and SKILL.md does not reach itself, is nested: agents follow
+ * references one level deep reliably. One finding per nested file, at the
+ * first mention of the file that leads to it.
+ */
+export function checkNestedReferences(
+  context: LinkCheck,
+  mentions: readonly PathMention[],
+  declared: ReadonlySet<string>,
+): Diagnostic[] {
+  const direct = new Set([...declared].map(normal));
+  const leading = new Map<string, { mention: PathMention; absolute: string }>();
+  for (const mention of mentions) {
+    const relative = normal(mention.path);
+    direct.add(relative);
+    if (!relative.endsWith('.md') || leading.has(relative)) continue;
+    const resolution = resolveSkillPath(context.fs, context.dir, relative);
+    if (resolution.status === 'found' && path.resolve(resolution.absolute) !== path.resolve(context.file))
+      leading.set(relative, { mention, absolute: resolution.absolute });
+  }
+  const diagnostics: Diagnostic[] = [];
+  const reported = new Set<string>();
+  for (const [relative, { mention, absolute }] of leading) {
+    for (const nested of linkedMarkdown(context, absolute)) {
+      if (direct.has(nested) || reported.has(nested)) continue;
+      reported.add(nested);
+      diagnostics.push(
+        diagnostic(
+          'nested_reference',
+          context.file,
+          mention.span,
+          `\`${nested}\` is reached only through \`${relative}\`; agents follow references one level deep reliably, so link it from SKILL.md directly.`,
+          { nested, through: relative },
+        ),
+      );
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * The Markdown files of the skill a Markdown file links to, from the skill
+ * folder; a snapshot of the disk reads each file once.
+ */
+function linkedMarkdown(context: LinkCheck, markdownFile: string): string[] {
+  return rememberedIn(context.fs, 'linked markdown', `${context.dir}\0${context.file}`, markdownFile, () => {
+    const read = readText(context.fs, markdownFile);
+    if (read.kind !== 'text') return [];
+    const from = path.relative(context.dir, path.dirname(markdownFile)).split(path.sep).join('/');
+    const names = new Set<string>();
+    for (const mention of findPathMentions(read.text, [{ start: 0, end: read.text.length }])) {
+      if (!mention.link || !mention.path.endsWith('.md')) continue;
+      const relative = normal(path.posix.join(from, mention.path));
+      const resolution = resolveSkillPath(context.fs, context.dir, relative);
+      if (resolution.status === 'found' && path.resolve(resolution.absolute) !== path.resolve(context.file))
+        names.add(relative);
+    }
+    return [...names];
+  });
+}

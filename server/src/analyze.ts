@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from './checks/diagnostic';
 import { PROFILES, type ProfileChoice, type ProfileId } from './checks/profiles';
 import { applySeverities, type SeverityMap } from './checks/severities';
+import { checkRestrictedYaml, STRICT_SEVERITIES, strictProfile } from './checks/strictRules';
+import { applySuppressions } from './checks/suppressions';
 import { checkSkillFile, loadAgentSkill, readFrontmatter } from './formats/agent-skill';
 import { loadAip03, loadAip05, type ProcedureBlock } from './formats/aip';
 import { detectFormat } from './formats/detect';
@@ -19,10 +21,15 @@ import { editorText, readText, MAX_TEXT_BYTES, type EditorRead } from './workspa
 import { SkillCatalog } from './workspace/skillCatalog';
 
 export interface AnalyzeOptions {
-  /** The profile the user chose (the editor's setting, the CLI's `--profile`); `agentskills` when none was. */
-  profile?: ProfileId;
+  /**
+   * The profile to check for: one the user chose (the editor's setting, the CLI's `--profile`), or one with where
+   * it came from (the configuration, the skill's folder); `agentskills` when none was.
+   */
+  profile?: ProfileId | ProfileChoice;
   /** The user's severity for each rule they changed, applied after the profile's (`off` drops the rule). */
   severities?: SeverityMap;
+  /** Give the reference validator's verdict: what it rejects is an error (`checks/strictRules.ts`). */
+  strict?: boolean;
   /** The SKILL.md text as an editor holds it, instead of the file on disk. */
   text?: TextLike;
   /** What earlier analyses of this skill left to reuse (the language server keeps one per open skill). */
@@ -72,9 +79,10 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   const fs = disk instanceof AnalysisFileSystem ? disk : new AnalysisFileSystem(disk);
   const file = path.resolve(skillFile);
   const dir = path.dirname(file);
-  const chosen: ProfileChoice = options.profile
-    ? { id: options.profile, source: 'setting' }
-    : { id: 'agentskills', source: 'default' };
+  const chosen: ProfileChoice =
+    typeof options.profile === 'string'
+      ? { id: options.profile, source: 'setting' }
+      : (options.profile ?? { id: 'agentskills', source: 'default' });
   const read: EditorRead = options.text !== undefined ? editorText(options.text) : readText(fs, file);
   if (read.kind !== 'text') return unreadable(file, chosen, options.severities, read);
 
@@ -111,7 +119,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   }
   const metaskill = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
   const profileChoice: ProfileChoice = metaskill ? { id: 'opensquilla', source: 'metaskill' } : chosen;
-  const profile = PROFILES[profileChoice.id];
+  const profile = options.strict ? strictProfile(PROFILES[profileChoice.id]) : PROFILES[profileChoice.id];
   diagnostics.push(...frontmatter.diagnostics);
   const anchor = syntax.frontmatter?.open ?? WHOLE_FILE_START;
   const context: FormatContext = {
@@ -132,6 +140,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   diagnostics.push(
     ...checkSkillFile({ fs, file, dir, syntax, frontmatter: parsed, anchor, profile, format: detection.format }),
   );
+  if (options.strict && frontmatter.yaml) diagnostics.push(...checkRestrictedYaml(file, frontmatter.yaml));
 
   const loaded = loadFormat(detection.format, context);
   diagnostics.push(...loaded.diagnostics);
@@ -158,7 +167,14 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     profile: profileChoice,
     name,
     model,
-    diagnostics: sortDiagnostics(applySeverities(diagnostics, profile.severities, options.severities)),
+    diagnostics: sortDiagnostics(
+      applySeverities(
+        applySuppressions(diagnostics, new Map([[file, syntax.source], ...(loaded.sources ?? [])])),
+        profile.severities,
+        options.strict ? STRICT_SEVERITIES : undefined,
+        options.severities,
+      ),
+    ),
     syntax,
     ...(frontmatter.yaml ? { frontmatter: frontmatter.yaml } : {}),
     ...('procedure' in loaded && loaded.procedure ? { procedure: loaded.procedure } : {}),

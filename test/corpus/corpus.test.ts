@@ -166,7 +166,7 @@ test('warning precision: every warning on the corpus and the examples is a justi
   const shown = (file: string) =>
     file.startsWith(CORPUS) ? relative(CORPUS, file) : `examples/${relative(examples, file)}`;
   const warnings: string[] = [];
-  const families = [
+  const families: { dir: string; profile?: 'opensquilla' }[] = [
     ...['plain', 'aip-v03', 'aip-v05', 'skillplus'].map((family) => ({ dir: join(CORPUS, family) })),
     // The family's authors target OpenSquilla: its composed skills are read as OpenSquilla reads them.
     { dir: join(CORPUS, 'metaskill'), profile: 'opensquilla' as const },

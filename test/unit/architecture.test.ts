@@ -11,6 +11,7 @@ const FLOORS: string[][] = [
   ['model'],
   ['workspace'],
   ['checks'],
+  ['config'],
   ['incremental'],
   ['formats'],
   ['analyze.ts'],

@@ -1,9 +1,17 @@
 import type { SeverityMap } from './severities';
 
 /** Which consumer the author targets. Profiles change severities and accepted keys, never parsing. */
-export type ProfileId = 'agentskills' | 'claude-code' | 'claude-api' | 'codex' | 'vscode' | 'opensquilla';
+export type ProfileId = 'agentskills' | 'claude-code' | 'claude-api' | 'codex' | 'vscode' | 'cursor' | 'opensquilla';
 
-export const PROFILE_IDS: ProfileId[] = ['agentskills', 'claude-code', 'claude-api', 'codex', 'vscode', 'opensquilla'];
+export const PROFILE_IDS: ProfileId[] = [
+  'agentskills',
+  'claude-code',
+  'claude-api',
+  'codex',
+  'vscode',
+  'cursor',
+  'opensquilla',
+];
 
 const SPEC_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools'];
 const CLAUDE_CODE_KEYS = [
@@ -32,6 +40,8 @@ const VSCODE_KEYS = [
   'disable-model-invocation',
   'context',
 ];
+/** What Cursor documents for a skill: the spec's keys, and when and where it is offered. */
+const CURSOR_KEYS = [...SPEC_KEYS, 'disable-model-invocation', 'paths'];
 /** What OpenSquilla's skill loader reads (its `SkillSpec` fields); it ignores any other key. */
 export const OPENSQUILLA_KEYS = [
   ...SPEC_KEYS,
@@ -112,6 +122,14 @@ export const PROFILES: Record<ProfileId, Profile> = {
     nestedMetadata: false,
     severities: { name_mismatch: 'warning' },
   },
+  cursor: {
+    id: 'cursor',
+    consumer: 'Cursor',
+    knownKeys: new Set(CURSOR_KEYS),
+    nameRequired: true,
+    nestedMetadata: false,
+    severities: {},
+  },
   // OpenSquilla skips a skill only when its frontmatter does not load or has no string `name` (and over 256,000 bytes):
   // the spec's naming and length rules are portability advice there.
   opensquilla: {
@@ -136,11 +154,14 @@ export function isProfileId(value: string): value is ProfileId {
 }
 
 /**
- * Why an analysis uses its profile: nothing chose one (`default`), the user did (`setting`: the editor's
- * `skillgraph.profile` or the CLI's `--profile`), or the skill is a MetaSkill, which only OpenSquilla reads
- * (`metaskill`, whatever was chosen).
+ * Why an analysis uses its profile: the user chose it (`setting`: the
+ * editor's `skillgraph.profile` or the CLI's `--profile`), the configuration
+ * file did (`config`), the folder the skill is in is a client's
+ * (`location`: `.claude/skills/` is Claude Code's), the skill is a
+ * MetaSkill, which only OpenSquilla reads (`metaskill`, whatever was
+ * chosen), or nothing chose one (`default`).
  */
-export type ProfileSource = 'default' | 'setting' | 'metaskill';
+export type ProfileSource = 'default' | 'setting' | 'config' | 'location' | 'metaskill';
 
 /** The profile an analysis was made with, and why. */
 export interface ProfileChoice {

@@ -224,6 +224,20 @@ export const RULES = {
   unused_rule_or_tip: { severity: 'information', summary: 'A rule or tip that applies at no node of the flow.' },
   spec_unknown_id: { severity: 'warning', summary: 'spec.md lists a stage or rule id that does not exist.' },
   spec_unlisted_id: { severity: 'information', summary: 'A stage or rule id that spec.md does not list.' },
+  // The reference validator's verdict (`strict`)
+  restricted_yaml: {
+    severity: 'error',
+    summary: 'YAML the reference validator does not read: a flow collection, an anchor or alias, or a tag.',
+  },
+  // Configuration and suppressions
+  invalid_config: {
+    severity: 'error',
+    summary: 'A mistake in a Skillgraph configuration file; the part it is in is ignored.',
+  },
+  unused_suppression: {
+    severity: 'warning',
+    summary: 'A skillgraph-disable comment that suppresses no finding.',
+  },
   // Compiling (skillgraph compile): findings about a result before it is written
   compile_todo: {
     severity: 'warning',

@@ -7,9 +7,10 @@ import frontmatter from '../../../schemas/agent-skills.frontmatter.schema.json';
 import aip03 from '../../../schemas/aip-0.3.procedure.schema.json';
 import aip05 from '../../../schemas/aip-0.5.procedure.schema.json';
 import composition from '../../../schemas/metaskill.composition.schema.json';
+import config from '../../../schemas/skillgraph-config.schema.json';
 
 /** Each schema under the name its validator is exported as. */
-export const SCHEMAS = { frontmatter, aip03, aip05, composition } as const;
+export const SCHEMAS = { frontmatter, aip03, aip05, composition, config } as const;
 
 /** Where a procedure schema defines one step. */
 export const STEP_POINTER = '#/$defs/step';

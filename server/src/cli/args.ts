@@ -13,12 +13,13 @@ export type Command =
       command: 'check';
       paths: string[];
       format: CheckFormat;
-      profile: ProfileId;
+      profile?: ProfileId;
+      strict?: boolean;
       catalog: string[];
       maxWarnings?: number;
       jobs?: number;
     }
-  | { command: 'graph'; path: string; format: GraphFormat; profile: ProfileId; catalog: string[] }
+  | { command: 'graph'; path: string; format: GraphFormat; profile?: ProfileId; catalog: string[] }
   | {
       command: 'context';
       path: string;
@@ -35,7 +36,7 @@ export type Command =
       to: CompileTarget;
       out?: string;
       force: boolean;
-      profile: ProfileId;
+      profile?: ProfileId;
       catalog: string[];
     }
   | { command: 'help' }
@@ -89,7 +90,8 @@ export function parseArgs(argv: string[]): Command {
   const context: { at?: string; state?: string; event?: string; round?: number; tool?: string } = {};
   const positional: string[] = [];
   let format: string | undefined;
-  let profile: ProfileId = 'agentskills';
+  let profile: ProfileId | undefined;
+  let strict: boolean | undefined;
   let maxWarnings: number | undefined;
   let jobs: number | undefined;
   let to: string | undefined;
@@ -113,7 +115,8 @@ export function parseArgs(argv: string[]): Command {
       if (!isProfileId(name))
         throw new UsageError(`--profile must be one of ${PROFILE_IDS.join(', ')} (got "${name}")`);
       profile = name;
-    } else if (flag === '--max-warnings' && command === 'check') {
+    } else if (flag === '--strict' && command === 'check') strict = true;
+    else if (flag === '--max-warnings' && command === 'check') {
       const text = value();
       if (!/^\d+$/.test(text)) throw new UsageError(`--max-warnings needs a whole number (got "${text}")`);
       maxWarnings = Number(text);
@@ -143,7 +146,8 @@ export function parseArgs(argv: string[]): Command {
       command,
       paths: positional.length > 0 ? positional : ['.'],
       format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'),
-      profile,
+      ...(profile ? { profile } : {}),
+      ...(strict ? { strict } : {}),
       catalog,
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
@@ -158,7 +162,7 @@ export function parseArgs(argv: string[]): Command {
       to: compileTargetNamed(to) ?? oneOf(to, COMPILE_TARGETS, '--to'),
       ...(out !== undefined ? { out } : {}),
       force,
-      profile,
+      ...(profile ? { profile } : {}),
       catalog,
     };
   }
@@ -167,5 +171,11 @@ export function parseArgs(argv: string[]): Command {
     const { at, ...rest } = context;
     return { command, path: positional[0], at, ...rest, format: oneOf(format ?? 'text', CONTEXT_FORMATS, '--format') };
   }
-  return { command, path: positional[0], format: oneOf(format ?? 'json', GRAPH_FORMATS, '--format'), profile, catalog };
+  return {
+    command,
+    path: positional[0],
+    format: oneOf(format ?? 'json', GRAPH_FORMATS, '--format'),
+    ...(profile ? { profile } : {}),
+    catalog,
+  };
 }

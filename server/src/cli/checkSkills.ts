@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import type * as WorkerThreads from 'node:worker_threads';
 import { analyzeSkill } from '../analyze';
-import type { ProfileId } from '../checks/profiles';
+import type { ExplicitSettings } from '../config/skillConfig';
 import type { FoundSkill } from '../workspace/discover';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
-import { SkillCatalog } from '../workspace/skillCatalog';
 import { reportSkill, type SkillReport } from './reporters/report';
+import { RunSettings } from './runSettings';
 
 /**
  * Below this many skills a second thread saves nothing (measured on 2 cores: 300 skills slower, 1,000 even or slower,
@@ -28,16 +28,16 @@ function workerThreads(): typeof WorkerThreads {
 }
 
 interface WorkerSetup {
-  profile: ProfileId;
-  catalogRoots: string[];
+  explicit: ExplicitSettings;
 }
 type Batch = { index: number; found: FoundSkill }[];
 type BatchDone = { index: number; report: SkillReport }[];
 
 export interface CheckOptions {
-  profile: ProfileId;
-  /** Absolute folders of skill folders that MetaSkills may compose. */
-  catalogRoots: string[];
+  /** The flags given (profile, strictness, catalogs): each thread reads the configurations under them itself. */
+  explicit: ExplicitSettings;
+  /** The settings of this thread's analyses (the caller's, whose configurations and catalogs are read already). */
+  settings: RunSettings;
   /** Threads to analyse on, this one included (see jobsFor). */
   jobs: number;
   /** The disk as this thread reads it (the caller's, so listings made while discovering serve the analyses). */
@@ -46,10 +46,10 @@ export interface CheckOptions {
 }
 
 /** One batch analysed on the calling thread: the same work whichever thread runs it. */
-function analyseBatch(fs: FileSystem, catalog: SkillCatalog, profile: ProfileId, batch: Batch): BatchDone {
+function analyseBatch(fs: FileSystem, settings: RunSettings, batch: Batch): BatchDone {
   return batch.map(({ index, found }) => ({
     index,
-    report: reportSkill(found, analyzeSkill(fs, found.file, { profile, catalog })),
+    report: reportSkill(found, analyzeSkill(fs, found.file, settings.analyzeOptions(found.file))),
   }));
 }
 
@@ -68,8 +68,6 @@ export function jobsFor(skills: number, requested: number | undefined): number {
  */
 export async function checkSkills(entry: string, skills: FoundSkill[], options: CheckOptions): Promise<SkillReport[]> {
   const fs = options.fs;
-  // One catalog per thread for the whole run: each folder of skills is listed and read once.
-  const catalog = new SkillCatalog(fs, options.catalogRoots);
   const reports: SkillReport[] = new Array(skills.length);
   let next = 0;
   let done = 0;
@@ -83,12 +81,12 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
     done += results.length;
     options.onProgress?.(done);
   };
-  const analyseHere = (batch: Batch) => analyseBatch(fs, catalog, options.profile, batch);
+  const analyseHere = (batch: Batch) => analyseBatch(fs, options.settings, batch);
 
   const startWorker = () => {
     const worker = new (workerThreads().Worker)(entry, {
       argv: [CHECK_THREAD_FLAG],
-      workerData: { profile: options.profile, catalogRoots: options.catalogRoots } satisfies WorkerSetup,
+      workerData: { explicit: options.explicit } satisfies WorkerSetup,
     });
     const inFlight: Batch[] = [];
     let started = false;
@@ -143,9 +141,9 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
 /** The thread side of checkSkills: analyses each batch it is handed and posts back the reports. */
 export function serveCheckBatches(): void {
   const { parentPort, workerData } = workerThreads();
-  const { profile, catalogRoots } = workerData as WorkerSetup;
+  const { explicit } = workerData as WorkerSetup;
   const fs = new ListingCache(new NodeFileSystem());
-  const catalog = new SkillCatalog(fs, catalogRoots);
-  parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, catalog, profile, batch)));
+  const settings = new RunSettings(fs, explicit);
+  parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, settings, batch)));
   parentPort!.postMessage('ready');
 }

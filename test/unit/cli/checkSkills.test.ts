@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkSkills } from '../../../server/src/cli/checkSkills';
+import { RunSettings } from '../../../server/src/cli/runSettings';
 import type { FoundSkill } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 
@@ -22,19 +23,20 @@ function skills(count: number): FoundSkill[] {
 
 test('threads that cannot start leave their batches to this one: every skill is still reported, in order', async () => {
   const found = skills(60);
+  const fs = new NodeFileSystem();
   const alone = await checkSkills('/nonexistent/skillgraph-cli.js', found, {
-    profile: 'agentskills',
-    catalogRoots: [],
+    explicit: {},
+    settings: new RunSettings(fs, {}),
     jobs: 1,
-    fs: new NodeFileSystem(),
+    fs,
   });
   const progress: number[] = [];
   // Workers on a missing entry file fail to load; the run must neither hang nor lose a skill.
   const withBrokenThreads = await checkSkills('/nonexistent/skillgraph-cli.js', found, {
-    profile: 'agentskills',
-    catalogRoots: [],
+    explicit: {},
+    settings: new RunSettings(fs, {}),
     jobs: 3,
-    fs: new NodeFileSystem(),
+    fs,
     onProgress: (done) => progress.push(done),
   });
   assert.equal(withBrokenThreads.length, 60);

@@ -55,9 +55,13 @@ export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillRe
   };
 }
 
-/** The whole report from each skill's part, in the order the skills were found. */
-export function assembleReport(parts: SkillReport[], misnamed: FoundSkill[]): CheckReport {
-  const diagnostics = parts.flatMap((part) => part.diagnostics);
+/** The whole report from each skill's part, in the order the skills were found, and the configurations' findings. */
+export function assembleReport(
+  parts: SkillReport[],
+  misnamed: FoundSkill[],
+  configFindings: ReportedDiagnostic[] = [],
+): CheckReport {
+  const diagnostics = [...configFindings, ...parts.flatMap((part) => part.diagnostics)];
   for (const file of misnamed) {
     diagnostics.push({
       file: file.display,

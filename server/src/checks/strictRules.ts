@@ -1,0 +1,61 @@
+import { isAlias, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { nodeSpan, type YamlSyntax } from '../parse/yamlSyntax';
+import { diagnostic, type Diagnostic } from './diagnostic';
+import type { Profile } from './profiles';
+import type { SeverityMap } from './severities';
+
+// `strict`: the verdict of the Agent Skills reference validator (the Python `skills-ref`), for authors who publish
+// to every client. It reads the frontmatter with strictyaml (no flow collections, anchors, aliases or tags), accepts
+// only the specification's keys, a description with text, and a file that starts with `---` (no byte-order mark).
+
+/** The keys the reference validator accepts. */
+const SPEC_KEYS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
+
+/** What strict makes of findings the default reports more mildly. */
+export const STRICT_SEVERITIES: SeverityMap = { unknown_frontmatter_key: 'error', utf8_bom: 'error' };
+
+/** The profile as the reference validator reads: the specification's keys only. */
+export function strictProfile(profile: Profile): Profile {
+  return { ...profile, knownKeys: SPEC_KEYS, consumer: 'the reference validator' };
+}
+
+/**
+ * The YAML of the frontmatter that strictyaml refuses: a flow collection
+ * (`[a, b]`, `{a: b}`), an anchor, an alias or an explicit tag. A flow list
+ * of plain values carries the block list that says the same (a fix).
+ */
+export function checkRestrictedYaml(file: string, yaml: YamlSyntax): Diagnostic[] {
+  // A frontmatter of plain `key: value` lines has none of these.
+  if (yaml.plain) return [];
+  const diagnostics: Diagnostic[] = [];
+  const report = (node: Node, what: string, data?: Record<string, unknown>) => {
+    const span = nodeSpan(yaml, node);
+    if (span)
+      diagnostics.push(
+        diagnostic(
+          'restricted_yaml',
+          file,
+          span,
+          `${what}: the reference validator reads the frontmatter as restricted YAML and rejects it.`,
+          data,
+        ),
+      );
+  };
+  const walk = (node: unknown): void => {
+    if (isAlias(node)) return report(node, `An alias (\`*${node.source}\`)`);
+    if (!isScalar(node) && !isCollection(node)) return;
+    if (node.anchor) report(node, `An anchor (\`&${node.anchor}\`)`);
+    if (node.tag && node.tag !== 'tag:yaml.org,2002:map' && node.tag !== 'tag:yaml.org,2002:seq')
+      report(node, `A tag (\`${node.tag.replace(/^tag:yaml\.org,2002:/, '!!')}\`)`);
+    if (isSeq(node) && node.flow) {
+      const items = node.items.map((item) =>
+        isScalar(item) && typeof item.value !== 'object' ? String(item.value) : undefined,
+      );
+      report(node, 'A list in brackets', items.every((item) => item !== undefined) ? { blockItems: items } : undefined);
+    } else if (isMap(node) && node.flow) report(node, 'A map in braces');
+    if (isMap(node)) for (const pair of node.items) walk(pair.value);
+    else if (isSeq(node)) for (const item of node.items) walk(item);
+  };
+  walk(yaml.doc.contents);
+  return diagnostics;
+}

@@ -1,0 +1,132 @@
+import { LineIndex, type Span } from '../parse/lineIndex';
+import { flatText, type TextLike } from '../parse/textLike';
+import { diagnostic, type Diagnostic } from './diagnostic';
+import { closestName } from './nameDistance';
+import { isRuleCode, RULES } from './rules';
+
+// Comments that silence findings where the author decided they are wrong, in the file they are in:
+//   <!-- skillgraph-disable-next-line CODE -->        Markdown: the line below
+//   <!-- skillgraph-disable CODE --> … <!-- skillgraph-enable CODE -->   Markdown: the lines between
+//   # skillgraph-disable-line CODE                     YAML and Python: this line (-next-line: the line below)
+// Several codes may follow, separated by commas or spaces; none means every code. A reason may follow ` -- `.
+
+const DIRECTIVE = /(?:<!--|#)[ \t]*skillgraph-(disable-next-line|disable-line|disable|enable)\b([^\n]*?)(?:-->|$)/gm;
+const CODE = /[a-z][a-z0-9_]*/g;
+
+interface Suppression {
+  file: string;
+  /** The comment, where an unused suppression is reported. */
+  span: Span;
+  /** The codes it names, each with where it is written; empty: every code. */
+  codes: { code: string; span: Span }[];
+  /** The lines it covers (0-based, inclusive). */
+  from: number;
+  to: number;
+  used: Set<string>;
+}
+
+/** The suppressions written in `text`, the file `file`. */
+function suppressionsIn(file: string, text: string): Suppression[] {
+  const lines = new LineIndex(text);
+  const found: Suppression[] = [];
+  const open = new Map<string, Suppression>();
+  for (const match of text.matchAll(DIRECTIVE)) {
+    const [whole, kind, rest] = match;
+    const at = match.index!;
+    const line = lines.positionAt(at).line;
+    // The codes follow the directive's name; a reason may follow them after ` -- `.
+    const restAt = at + whole.indexOf(kind) + kind.length;
+    const codes = [...rest.split(/\s--\s/)[0].matchAll(CODE)].map((code) => ({
+      code: code[0],
+      span: { start: restAt + code.index!, end: restAt + code.index! + code[0].length, file },
+    }));
+    const span = { start: at, end: at + whole.length, file };
+    if (kind === 'enable') {
+      for (const code of codes.length > 0 ? codes.map((item) => item.code) : [...open.keys()]) {
+        const region = open.get(code);
+        if (region) region.to = line;
+        open.delete(code);
+      }
+    } else if (kind === 'disable') {
+      // One region per code, so that `enable CODE` ends that code's region only.
+      for (const code of codes.length > 0 ? codes : [undefined]) {
+        const region: Suppression = {
+          file,
+          span,
+          codes: code ? [code] : [],
+          from: line,
+          to: Number.MAX_SAFE_INTEGER,
+          used: new Set(),
+        };
+        open.set(code?.code ?? '*', region);
+        found.push(region);
+      }
+    } else {
+      const target = kind === 'disable-next-line' ? line + 1 : line;
+      found.push({ file, span, codes, from: target, to: target, used: new Set() });
+    }
+  }
+  return found;
+}
+
+/**
+ * The findings without those a suppression comment covers, and a finding
+ * for each suppression that covers none (or names a code no rule has).
+ * `texts` holds the text of every file a finding may be in.
+ */
+export function applySuppressions(diagnostics: Diagnostic[], texts: ReadonlyMap<string, TextLike>): Diagnostic[] {
+  const byFile = new Map<string, { suppressions: Suppression[]; lines: LineIndex }>();
+  for (const [file, source] of texts) {
+    // Looked for before the text is made one string: the server holds long documents in pieces.
+    if (!source.includes('skillgraph-')) continue;
+    const text = flatText(source);
+    const suppressions = suppressionsIn(file, text);
+    if (suppressions.length > 0) byFile.set(file, { suppressions, lines: new LineIndex(text) });
+  }
+  if (byFile.size === 0) return diagnostics;
+  const kept = diagnostics.filter((item) => {
+    const known = byFile.get(item.file);
+    if (!known) return true;
+    const line = known.lines.positionAt(item.span.start).line;
+    const covering = known.suppressions.find(
+      (suppression) =>
+        line >= suppression.from &&
+        line <= suppression.to &&
+        (suppression.codes.length === 0 || suppression.codes.some((entry) => entry.code === item.code)),
+    );
+    covering?.used.add(item.code);
+    return !covering;
+  });
+  for (const { suppressions } of byFile.values()) {
+    for (const suppression of suppressions) {
+      if (suppression.codes.length === 0) {
+        if (suppression.used.size === 0)
+          kept.push(
+            diagnostic(
+              'unused_suppression',
+              suppression.file,
+              suppression.span,
+              'This suppression silences no finding.',
+            ),
+          );
+        continue;
+      }
+      for (const { code, span } of suppression.codes) {
+        if (suppression.used.has(code)) continue;
+        const suggestion = isRuleCode(code) ? undefined : closestName(code, Object.keys(RULES));
+        kept.push(
+          diagnostic(
+            'unused_suppression',
+            suppression.file,
+            span,
+            isRuleCode(code)
+              ? `No \`${code}\` finding is reported on the lines this suppression covers; remove it, so it does not hide the next one.`
+              : `No rule has the code \`${code}\`${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`,
+            suggestion ? { suggestion } : undefined,
+          ),
+        );
+      }
+    }
+  }
+  return kept;
+}

@@ -1,0 +1,55 @@
+import * as path from 'node:path';
+import type { AnalyzeOptions } from '../analyze';
+import type { Diagnostic } from '../checks/diagnostic';
+import { ConfigStore, effectiveSettings, type EffectiveSettings, type ExplicitSettings } from '../config/skillConfig';
+import type { FileSystem } from '../workspace/fileSystem';
+import { SkillCatalog } from '../workspace/skillCatalog';
+
+/**
+ * What each skill of one CLI run is checked with: the flags given, over the
+ * configuration file nearest the skill (each read once), over the profile of
+ * the folder it is in. One per thread of a run.
+ */
+export class RunSettings {
+  private readonly configs: ConfigStore;
+  private readonly catalogs = new Map<string, SkillCatalog>();
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly explicit: ExplicitSettings,
+  ) {
+    this.configs = new ConfigStore(fs);
+  }
+
+  forSkill(skillFile: string): EffectiveSettings {
+    return effectiveSettings(this.explicit, this.configs.forSkill(skillFile));
+  }
+
+  /** How to analyse the skill: its profile, severities and strictness, and the catalog its MetaSkills compose from. */
+  analyzeOptions(skillFile: string): AnalyzeOptions {
+    const settings = this.forSkill(skillFile);
+    return {
+      ...(settings.profile ? { profile: settings.profile } : {}),
+      severities: settings.severities,
+      strict: settings.strict,
+      catalog: this.catalogOf(settings.catalogs),
+    };
+  }
+
+  /** One catalog per set of roots for the whole run: each folder of skills is listed and read once. */
+  private catalogOf(roots: string[]): SkillCatalog {
+    const key = roots.map((root) => path.resolve(root)).join('\0');
+    let catalog = this.catalogs.get(key);
+    if (!catalog) this.catalogs.set(key, (catalog = new SkillCatalog(this.fs, roots)));
+    return catalog;
+  }
+
+  /** The mistakes in the configuration files read so far, each in its file. */
+  configDiagnostics(): Diagnostic[] {
+    // A file two configurations extend is read by each: its mistakes are reported once.
+    const unique = new Map<string, Diagnostic>();
+    for (const config of this.configs.read())
+      for (const item of config.diagnostics) unique.set(`${item.file}:${item.span.start}:${item.message}`, item);
+    return [...unique.values()];
+  }
+}

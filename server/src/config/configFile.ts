@@ -1,0 +1,238 @@
+import * as path from 'node:path';
+import { isMap, isSeq, type Node } from 'yaml';
+import configSchema from '../../../schemas/skillgraph-config.schema.json';
+import { diagnostic, type Diagnostic } from '../checks/diagnostic';
+import { closestName } from '../checks/nameDistance';
+import { isProfileId, type ProfileId } from '../checks/profiles';
+import { isRuleCode, RULES } from '../checks/rules';
+import { validateAgainstSchema } from '../checks/schemaValidation';
+import { isSeverityChoice, type SeverityMap } from '../checks/severities';
+import { mapEntries, nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yamlSyntax';
+import type { FileSystem } from '../workspace/fileSystem';
+import { readText } from '../workspace/readText';
+
+/** The names a configuration file may have, in the order they are looked for in a folder. */
+export const CONFIG_FILE_NAMES = ['.skillgraph.yaml', '.skillgraph.yml', '.skillgraph.json'] as const;
+
+/** How deep `extends` may chain: a longer chain is a mistake, not a design. */
+const MAX_EXTENDS = 8;
+
+/** Settings for the skills some globs match, each glob relative to `base` (its configuration file's folder). */
+export interface ConfigOverride {
+  base: string;
+  files: string[];
+  profile?: ProfileId;
+  strict?: boolean;
+  rules: SeverityMap;
+}
+
+/** A configuration file as it applies: its own settings over those of the files it extends. */
+export interface SkillgraphConfig {
+  file: string;
+  profile?: ProfileId;
+  strict?: boolean;
+  rules: SeverityMap;
+  /** Globs of what is not checked, each relative to the folder of the file that wrote it. */
+  ignore: { base: string; glob: string }[];
+  overrides: ConfigOverride[];
+  /** Absolute folders of skill folders MetaSkills may compose. */
+  catalogs: string[];
+  /** The absolute path of the baseline file. */
+  baseline?: string;
+  /** This file and every file it extends: a change to any of them changes the configuration. */
+  files: string[];
+  /** Mistakes in those files, each in the file it is in; the parts they are in are left out. */
+  diagnostics: Diagnostic[];
+}
+
+/** The configuration file nearest to `dir`: in it, or in the closest folder above it that has one. */
+export function findConfigFile(fs: FileSystem, dir: string): string | undefined {
+  for (let folder = path.resolve(dir); ; folder = path.dirname(folder)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const candidate = path.join(folder, name);
+      if (fs.stat(candidate)?.kind === 'file') return candidate;
+    }
+    if (path.dirname(folder) === folder) return undefined;
+  }
+}
+
+/**
+ * Reads a configuration file and the files it extends. Never throws: a
+ * file that cannot be read, a YAML error, a value of the wrong type or an
+ * unknown rule code is a diagnostic at its place, and what it is in is left
+ * out, so the rest of the configuration still applies.
+ */
+export function readConfig(fs: FileSystem, file: string, chain: string[] = []): SkillgraphConfig {
+  const config: SkillgraphConfig = {
+    file,
+    rules: {},
+    ignore: [],
+    overrides: [],
+    catalogs: [],
+    files: [file],
+    diagnostics: [],
+  };
+  const start = { start: 0, end: 0 };
+  const read = readText(fs, file);
+  if (read.kind !== 'text') {
+    config.diagnostics.push(
+      diagnostic('invalid_config', file, start, `${path.basename(file)} could not be read as text.`),
+    );
+    return config;
+  }
+  const yaml = parseYamlRegion(read.text, { start: 0, end: read.text.length });
+  for (const problem of yaml.problems)
+    config.diagnostics.push(
+      diagnostic('invalid_config', file, problem.span, `The configuration does not parse: ${problem.message}`),
+    );
+  if (yaml.problems.length > 0 || yaml.value === null || yaml.value === undefined) return config;
+  if (typeof yaml.value !== 'object' || Array.isArray(yaml.value)) {
+    config.diagnostics.push(diagnostic('invalid_config', file, start, 'The configuration must be a map of settings.'));
+    return config;
+  }
+  const value = withoutUnknownCodes(file, yaml, yaml.value as Record<string, unknown>, config.diagnostics);
+  // The schema says what is wrong, where; what is of the wrong type is then left out below, entry by entry.
+  config.diagnostics.push(
+    ...validateAgainstSchema(configSchema, value, {
+      file,
+      yaml,
+      rootSpan: start,
+      defaultCode: 'invalid_config',
+      rootName: 'the configuration',
+    }),
+  );
+  const dir = path.dirname(file);
+  const own = readOwnSettings(value, dir);
+  const bases = strings(value.extends);
+  const merged = bases.reduce<SkillgraphConfig>((base, relative) => {
+    const extended = path.resolve(dir, relative);
+    const span = nodeSpan(yaml, stringNode(yaml, 'extends', relative)) ?? start;
+    if (chain.includes(extended) || extended === file || chain.length >= MAX_EXTENDS) {
+      config.diagnostics.push(
+        diagnostic(
+          'invalid_config',
+          file,
+          span,
+          `\`extends\` of \`${relative}\` makes a loop, or a chain of more than ${MAX_EXTENDS}.`,
+        ),
+      );
+      return base;
+    }
+    if (fs.stat(extended)?.kind !== 'file') {
+      config.diagnostics.push(diagnostic('invalid_config', file, span, `\`extends\`: \`${relative}\` does not exist.`));
+      return base;
+    }
+    return mergeConfigs(base, readConfig(fs, extended, [...chain, file]));
+  }, config);
+  return mergeConfigs(merged, { ...config, ...own, diagnostics: [], files: [] });
+}
+
+/** A string, or a list of them: the strings (anything else is reported by the schema, and left out). */
+function strings(value: unknown): string[] {
+  return [value].flat().filter((item): item is string => typeof item === 'string');
+}
+
+/** Rule severities, the valid entries only. */
+function severities(raw: unknown): SeverityMap {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+  return Object.fromEntries(
+    Object.entries(raw).filter(([code, severity]) => isRuleCode(code) && isSeverityChoice(severity)),
+  );
+}
+
+/** The settings a file writes itself, each entry of the right type, paths made absolute. */
+function readOwnSettings(value: Record<string, unknown>, dir: string) {
+  const overrides = (Array.isArray(value.overrides) ? value.overrides : [])
+    .filter(
+      (item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item),
+    )
+    .map((item) => ({
+      base: dir,
+      files: strings(item.files),
+      ...(typeof item.profile === 'string' && isProfileId(item.profile) ? { profile: item.profile } : {}),
+      ...(typeof item.strict === 'boolean' ? { strict: item.strict } : {}),
+      rules: severities(item.rules),
+    }))
+    .filter((item) => item.files.length > 0);
+  return {
+    ...(typeof value.profile === 'string' && isProfileId(value.profile) ? { profile: value.profile } : {}),
+    ...(typeof value.strict === 'boolean' ? { strict: value.strict } : {}),
+    rules: severities(value.rules),
+    ignore: (Array.isArray(value.ignore) ? strings(value.ignore) : []).map((glob) => ({ base: dir, glob })),
+    overrides,
+    catalogs: (Array.isArray(value.catalogs) ? strings(value.catalogs) : []).map((folder) => path.resolve(dir, folder)),
+    ...(typeof value.baseline === 'string' ? { baseline: path.resolve(dir, value.baseline) } : {}),
+  };
+}
+
+/** `own` over `base`: scalars replace, rules merge by code, lists add on. */
+function mergeConfigs(base: SkillgraphConfig, own: SkillgraphConfig): SkillgraphConfig {
+  return {
+    file: base.file,
+    ...((own.profile ?? base.profile) ? { profile: own.profile ?? base.profile } : {}),
+    ...((own.strict ?? base.strict) !== undefined ? { strict: own.strict ?? base.strict } : {}),
+    rules: { ...base.rules, ...own.rules },
+    ignore: [...base.ignore, ...own.ignore],
+    overrides: [...base.overrides, ...own.overrides],
+    catalogs: [...base.catalogs, ...own.catalogs],
+    ...((own.baseline ?? base.baseline) ? { baseline: own.baseline ?? base.baseline } : {}),
+    files: [...base.files, ...own.files.filter((item) => !base.files.includes(item))],
+    diagnostics: [...base.diagnostics, ...own.diagnostics],
+  };
+}
+
+/**
+ * The configuration without the rule codes no rule has, each reported with
+ * the code it most likely means: the schema's message would list all of them.
+ */
+function withoutUnknownCodes(
+  file: string,
+  yaml: YamlSyntax,
+  value: Record<string, unknown>,
+  out: Diagnostic[],
+): Record<string, unknown> {
+  const cleaned = (rules: unknown, node: Node | null | undefined): unknown => {
+    if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) return rules;
+    const kept: Record<string, unknown> = {};
+    for (const [code, severity] of Object.entries(rules)) {
+      if (isRuleCode(code)) {
+        kept[code] = severity;
+        continue;
+      }
+      const keyNode = mapEntries(node).find((entry) => entry.key === code)?.keyNode;
+      const suggestion = closestName(code, Object.keys(RULES));
+      out.push(
+        diagnostic(
+          'invalid_config',
+          file,
+          nodeSpan(yaml, keyNode) ?? { start: 0, end: 0 },
+          `No rule has the code \`${code}\`${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The codes are listed in docs/rules.`,
+          suggestion ? { suggestion } : undefined,
+        ),
+      );
+    }
+    return kept;
+  };
+  const entries = mapEntries(yaml.doc.contents);
+  const rulesNode = entries.find((entry) => entry.key === 'rules')?.value;
+  const result: Record<string, unknown> = {
+    ...value,
+    ...('rules' in value ? { rules: cleaned(value.rules, rulesNode) } : {}),
+  };
+  const overridesNode = entries.find((entry) => entry.key === 'overrides')?.value;
+  if (Array.isArray(value.overrides) && isSeq(overridesNode))
+    result.overrides = value.overrides.map((item, index) => {
+      if (typeof item !== 'object' || item === null || !('rules' in item)) return item;
+      const itemNode = overridesNode.items[index] as Node | undefined;
+      const rules = isMap(itemNode) ? mapEntries(itemNode).find((entry) => entry.key === 'rules')?.value : undefined;
+      return { ...item, rules: cleaned((item as { rules: unknown }).rules, rules) };
+    });
+  return result;
+}
+
+/** The node of `text` among a top-level key's string values (a list or one string). */
+function stringNode(yaml: YamlSyntax, key: string, text: string): Node | undefined {
+  const valueNode = mapEntries(yaml.doc.contents).find((entry) => entry.key === key)?.value;
+  if (isSeq(valueNode)) return (valueNode.items as Node[]).find((item) => (item as { value?: unknown }).value === text);
+  return valueNode ?? undefined;
+}

@@ -1,0 +1,152 @@
+import * as path from 'node:path';
+import type { ProfileChoice, ProfileId } from '../checks/profiles';
+import type { SeverityMap } from '../checks/severities';
+import type { FileSystem } from '../workspace/fileSystem';
+import { findConfigFile, readConfig, type SkillgraphConfig } from './configFile';
+import { Globs } from './globs';
+
+/** What the configuration says of one skill. */
+export interface SkillConfig {
+  /** The configuration file that governs the skill (the nearest one), if any. */
+  file?: string;
+  /** The profile the configuration or the skill's location chose; none when neither did. */
+  profile?: ProfileChoice;
+  strict: boolean;
+  /** The configuration's severities, then its overrides' for this skill. */
+  severities: SeverityMap;
+  /** An `ignore` glob matches the skill: it is not checked. */
+  ignored: boolean;
+  catalogs: string[];
+  baseline?: string;
+}
+
+/**
+ * The folders clients read skills from, and the profile that checks them as
+ * that client reads them: a skill under `.claude/skills/` is Claude Code's.
+ */
+const CLIENT_FOLDERS: [segment: string, profile: ProfileId][] = [
+  ['.claude/skills', 'claude-code'],
+  ['.agents/skills', 'codex'],
+  ['.codex/skills', 'codex'],
+  ['.github/skills', 'vscode'],
+  ['.cursor/skills', 'cursor'],
+];
+
+/** The profile of the client whose skills folder holds the skill, if any (the innermost such folder). */
+export function profileFromLocation(skillFile: string): ProfileId | undefined {
+  const folder = path.dirname(path.resolve(skillFile)).split(path.sep).join('/');
+  let found: { at: number; profile: ProfileId } | undefined;
+  for (const [segment, profile] of CLIENT_FOLDERS) {
+    const at = folder.lastIndexOf(`/${segment}/`);
+    if (at !== -1 && (!found || at > found.at)) found = { at, profile };
+  }
+  return found?.profile;
+}
+
+/** What `config` (the configuration nearest the skill, if any) says of the skill whose SKILL.md is `skillFile`. */
+export function configForSkill(config: SkillgraphConfig | undefined, skillFile: string): SkillConfig {
+  const located = profileFromLocation(skillFile);
+  const fromLocation: ProfileChoice | undefined = located ? { id: located, source: 'location' } : undefined;
+  if (!config)
+    return {
+      ...(fromLocation ? { profile: fromLocation } : {}),
+      strict: false,
+      severities: {},
+      ignored: false,
+      catalogs: [],
+    };
+  const relativeTo = (base: string) => path.relative(base, path.resolve(skillFile)).split(path.sep).join('/');
+  const ignored = config.ignore.some(({ base, glob }) => new Globs([glob]).matches(relativeTo(base)));
+  let profile = config.profile;
+  let strict = config.strict ?? false;
+  let severities: SeverityMap = { ...config.rules };
+  for (const override of config.overrides) {
+    if (!new Globs(override.files).matches(relativeTo(override.base))) continue;
+    profile = override.profile ?? profile;
+    strict = override.strict ?? strict;
+    severities = { ...severities, ...override.rules };
+  }
+  const chosen: ProfileChoice | undefined = profile ? { id: profile, source: 'config' } : fromLocation;
+  return {
+    file: config.file,
+    ...(chosen ? { profile: chosen } : {}),
+    strict,
+    severities,
+    ignored,
+    catalogs: config.catalogs,
+    ...(config.baseline ? { baseline: config.baseline } : {}),
+  };
+}
+
+/**
+ * The configurations of a tree of skills, each read once: the CLI keeps one
+ * for a run, the language server one for its life, forgetting every
+ * configuration when a configuration file changes.
+ */
+export class ConfigStore {
+  private readonly nearest = new Map<string, string | undefined>();
+  private readonly configs = new Map<string, SkillgraphConfig>();
+
+  constructor(private readonly fs: FileSystem) {}
+
+  /** The configuration nearest to `dir`, read (and extended) once. */
+  configOf(dir: string): SkillgraphConfig | undefined {
+    let file = this.nearest.get(dir);
+    if (!this.nearest.has(dir)) this.nearest.set(dir, (file = findConfigFile(this.fs, dir)));
+    if (!file) return undefined;
+    let config = this.configs.get(file);
+    if (!config) this.configs.set(file, (config = readConfig(this.fs, file)));
+    return config;
+  }
+
+  /** What the nearest configuration says of the skill whose SKILL.md is `skillFile`. */
+  forSkill(skillFile: string): SkillConfig {
+    return configForSkill(this.configOf(path.dirname(path.resolve(skillFile))), skillFile);
+  }
+
+  /** The configurations read so far. */
+  read(): SkillgraphConfig[] {
+    return [...this.configs.values()];
+  }
+
+  /** Forgets everything read: a configuration file was created, changed or deleted. */
+  clear(): void {
+    this.nearest.clear();
+    this.configs.clear();
+  }
+}
+
+/** Settings given where the user runs Skillgraph (the CLI's flags, the editor's settings): they win over the file. */
+export interface ExplicitSettings {
+  profile?: ProfileId;
+  strict?: boolean;
+  rules?: SeverityMap;
+  catalogs?: string[];
+}
+
+/** What one skill is checked with: explicit settings over its configuration over its location over the defaults. */
+export interface EffectiveSettings {
+  profile?: ProfileChoice;
+  severities: SeverityMap;
+  strict: boolean;
+  /** Absolute folders of skill folders its MetaSkills may compose. */
+  catalogs: string[];
+  ignored: boolean;
+  baseline?: string;
+  configFile?: string;
+}
+
+export function effectiveSettings(explicit: ExplicitSettings, skill: SkillConfig): EffectiveSettings {
+  const profile: ProfileChoice | undefined = explicit.profile
+    ? { id: explicit.profile, source: 'setting' }
+    : skill.profile;
+  return {
+    ...(profile ? { profile } : {}),
+    severities: { ...skill.severities, ...explicit.rules },
+    strict: explicit.strict ?? skill.strict,
+    catalogs: [...(explicit.catalogs ?? []), ...skill.catalogs],
+    ignored: skill.ignored,
+    ...(skill.baseline ? { baseline: skill.baseline } : {}),
+    ...(skill.file ? { configFile: skill.file } : {}),
+  };
+}

@@ -9,7 +9,7 @@ import {
 import { LensCommands, SkillInfoRequest, type SkillInfo } from '../../server/src/protocol';
 import { compileSkill } from './compileCommand';
 import { nativeFingerprint, shownByVsCode } from './nativeFindings';
-import { DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
+import { CONFIG_SELECTOR, DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
 import { ContextViews } from './preview/contextView';
 import { GraphPreviews } from './preview/graphPreview';
 
@@ -36,7 +36,7 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
     debug: { module, transport: TransportKind.stdio, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
-    documentSelector: DOCUMENT_SELECTOR,
+    documentSelector: [...DOCUMENT_SELECTOR, ...CONFIG_SELECTOR],
     outputChannel: output,
     synchronize: {
       configurationSection: 'skillgraph',

@@ -12,6 +12,9 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'file', pattern: '**/rules/*.{md,py}' },
 ];
 
+/** Skillgraph's configuration files: the server reports their mistakes. */
+export const CONFIG_SELECTOR = [{ scheme: 'file', pattern: '**/.skillgraph.{yaml,yml,json}' }];
+
 /**
  * The editor a command acts on: the active text editor, else — when a
  * walkthrough, a preview or another editor that is not text has the focus —

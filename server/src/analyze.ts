@@ -49,6 +49,8 @@ export interface SkillAnalysis {
   format: FormatId;
   /** The profile the findings were made for, and why it was that one. */
   profile: ProfileChoice;
+  /** Made with the reference validator's verdict (`strict`). */
+  strict?: true;
   name?: string;
   model: SkillModel;
   /** The findings, with the profile's severities and then the user's applied. */
@@ -165,6 +167,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     source: syntax.source,
     format: detection.format,
     profile: profileChoice,
+    ...(options.strict ? { strict: true as const } : {}),
     name,
     model,
     diagnostics: sortDiagnostics(

@@ -230,7 +230,12 @@ test('corpus copies can be checked from any working directory with absolute path
   const { status, stdout } = run(['check', join(dir, 'release-notes'), '--format', 'json'], tmpdir());
   assert.equal(status, 0);
   assert.deepEqual(JSON.parse(stdout).skills, [
-    { dir: join(dir, 'release-notes'), name: 'release-notes', format: 'agent-skill' },
+    {
+      dir: join(dir, 'release-notes'),
+      name: 'release-notes',
+      format: 'agent-skill',
+      profile: { id: 'agentskills', source: 'default' },
+    },
   ]);
 });
 
@@ -398,7 +403,12 @@ test('MetaSkill, json, sarif and github: the same findings in each format', () =
     run(['check', 'examples/mistakes/broken-composition', '--format', 'json']).stdout,
   );
   assert.deepEqual(json.skills, [
-    { dir: 'examples/mistakes/broken-composition', name: 'broken-composition', format: 'metaskill' },
+    {
+      dir: 'examples/mistakes/broken-composition',
+      name: 'broken-composition',
+      format: 'metaskill',
+      profile: { id: 'opensquilla', source: 'metaskill' },
+    },
   ]);
   const output = json.diagnostics.find((item) => item.code === 'unknown_output')!;
   assert.deepEqual(output.range, { start: { line: 23, character: 36 }, end: { line: 23, character: 42 } });

@@ -18,6 +18,7 @@ import { createView } from '../../server/src/features/document/documentView';
 import { documentSymbols } from '../../server/src/features/symbols';
 import { CORPUS } from '../support/corpus';
 import { random } from '../support/random';
+import { defaultOptions } from '../support/cacheOptions';
 
 // The language server re-analyses a skill on every edit reusing what the
 // last analysis built (YAML chunks of unchanged regions, the Python trees of
@@ -144,7 +145,7 @@ test('after every random edit, the incremental analysis equals a fresh one, on e
   let withFindings = 0;
   skills.forEach((skill, index) => {
     const next = random(1000 + index);
-    const cache = new AnalysisCache(fs, catalog);
+    const cache = new AnalysisCache(fs, defaultOptions(catalog));
     // A skill+ package's flow (flow.py, or flow.yaml) is edited too.
     const flowFile = ['flow.py', 'flow.yaml']
       .map((name) => path.join(path.dirname(skill.file), name))
@@ -208,7 +209,7 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
   for (const [index, skill] of skills.entries()) {
     assert.ok(skill.text.length > CHUNK_THRESHOLD, 'parsed in chunks');
     const next = random(7000 + index);
-    const cache = new AnalysisCache(fs, catalog);
+    const cache = new AnalysisCache(fs, defaultOptions(catalog));
     // Every seventh description names a reference that does not exist: findings whose places move with the steps' text.
     let mention = 0;
     const text = skill.text.replace(/references\/guide\.md/g, (found) =>

@@ -14,7 +14,7 @@ import { formatJson } from './reporters/json';
 import { assembleReport, countBySeverity, toReported, type ReportedDiagnostic } from './reporters/report';
 import { formatSarif } from './reporters/sarif';
 import { formatText } from './reporters/text';
-import { RunSettings } from './runSettings';
+import { RunSettings } from '../config/runSettings';
 import { version } from '../../../package.json';
 
 /** Docs ship beside dist/ in the package: dist/cli-main.js → docs/rules. */

@@ -6,7 +6,7 @@ import type { FoundSkill } from '../workspace/discover';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { reportSkill, type SkillReport } from './reporters/report';
-import { RunSettings } from './runSettings';
+import { RunSettings } from '../config/runSettings';
 
 /**
  * Below this many skills a second thread saves nothing (measured on 2 cores: 300 skills slower, 1,000 even or slower,

@@ -12,7 +12,7 @@ import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, skillFileOf } from './exits';
 import { printErr, printOut } from './output';
 import { countBySeverity, toReported } from './reporters/report';
 import { formatText } from './reporters/text';
-import { RunSettings } from './runSettings';
+import { RunSettings } from '../config/runSettings';
 import { WriteRefused, writePackage } from './writePackage';
 
 // The commands about one skill: graph, context, compile.

@@ -7,8 +7,7 @@ import { flatText, type TextLike } from '../parse/textLike';
 import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';
 import { type FileSystem } from '../workspace/fileSystem';
-import type { SkillCatalog } from '../workspace/skillCatalog';
-import { DEFAULT_SETTINGS, settingsKey, type Settings } from './settings';
+import type { SkillOptions } from '../config/runSettings';
 
 /** How long a skill's view of its folder is trusted without a file event; then it is checked against the disk. */
 const FOLDER_VIEW_MS = 2000;
@@ -44,12 +43,11 @@ interface SkillEntry {
 export class AnalysisCache {
   private readonly skills = new Map<string, SkillEntry>();
   private readonly views = new Map<string, { key: string; skillFile: string; view: DocumentView }>();
-  private settings = DEFAULT_SETTINGS;
-  private settingsKey = settingsKey(DEFAULT_SETTINGS);
 
   constructor(
     private readonly fs: FileSystem,
-    private readonly catalog: SkillCatalog,
+    /** How each skill is analysed (its settings and configuration), and a key that differs whenever that does. */
+    private readonly optionsOf: (skillFile: string) => { options: SkillOptions; key: string },
   ) {}
 
   /**
@@ -60,10 +58,11 @@ export class AnalysisCache {
   view(document: OpenDocument, skillFile: string, open: OpenDocument[]): DocumentView {
     const skill = open.find((item) => item.file === skillFile);
     const others = open.filter((item) => item.file !== skillFile).sort((a, b) => a.file.localeCompare(b.file));
-    const key = `${this.settingsKey}|${skill?.version ?? 'disk'}|${others.map((item) => `${item.file}@${item.version}`).join(',')}`;
+    const { options, key: optionsKey } = this.optionsOf(skillFile);
+    const key = `${optionsKey}|${skill?.version ?? 'disk'}|${others.map((item) => `${item.file}@${item.version}`).join(',')}`;
     let entry = this.skills.get(skillFile);
     if (!entry || entry.key !== key) {
-      entry = this.analyze(skillFile, key, skill, others, entry);
+      entry = this.analyze(skillFile, key, options, skill, others, entry);
       this.skills.set(skillFile, entry);
     }
     const viewKey = `${key}|${document.version}`;
@@ -85,6 +84,7 @@ export class AnalysisCache {
   private analyze(
     skillFile: string,
     key: string,
+    options: SkillOptions,
     skill: OpenDocument | undefined,
     others: OpenDocument[],
     previous: SkillEntry | undefined,
@@ -105,10 +105,8 @@ export class AnalysisCache {
         : folder.fs;
     const analysis = analyzeSkill(disk, skillFile, {
       ...(skill ? { text: skill.text } : {}),
-      ...(this.settings.profile ? { profile: this.settings.profile } : {}),
-      severities: this.settings.rules,
+      ...options,
       incremental,
-      catalog: this.catalog,
     });
     const lastGood = analysis.model.nodes.length > 0 ? analysis.model : previous?.lastGood;
     return { key, analysis, incremental, folder, ...(lastGood ? { lastGood } : {}) };
@@ -145,10 +143,8 @@ export class AnalysisCache {
     return this.forget((skillFile) => !!this.skills.get(skillFile)?.analysis.metaPlan);
   }
 
-  /** Analyses from now on are made with `settings`: every analysis made before is forgotten; returns their URIs. */
-  configure(settings: Settings): string[] {
-    this.settings = settings;
-    this.settingsKey = settingsKey(settings);
+  /** Forgets every analysis (the settings or a configuration file changed); returns the URIs of their documents. */
+  clear(): string[] {
     return this.forget(() => true);
   }
 

@@ -34,7 +34,9 @@ import {
   type WireFile,
 } from '../protocol';
 import type { FileSystem } from '../workspace/fileSystem';
-import { SkillCatalog } from '../workspace/skillCatalog';
+import { CONFIG_FILE_NAMES } from '../config/configFile';
+import { RunSettings } from '../config/runSettings';
+import { configDiagnostics, isConfigDocument } from './configDocument';
 import { AnalysisCache, type OpenDocument } from './analysisCache';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
 import { SkillIndex } from './skillIndex';
@@ -77,10 +79,13 @@ export interface FileChange {
  * editor shows.
  */
 export class LanguageService {
-  private readonly catalog: SkillCatalog;
   private readonly cache: AnalysisCache;
   private readonly index: SkillIndex;
   private current: Settings = DEFAULT_SETTINGS;
+  /** What each skill is analysed with: the editor's settings over the configuration files. */
+  private bySkill: RunSettings;
+  /** Counts the settings and configurations analyses were made with: a new one makes every analysis again. */
+  private generation = 0;
 
   constructor(
     private readonly fs: FileSystem,
@@ -89,8 +94,8 @@ export class LanguageService {
     /** Where each diagnostic code's docs page is (`<docsBase>/<code>.md`), linked from every diagnostic. */
     private readonly docsBase?: string,
   ) {
-    this.catalog = new SkillCatalog(fs);
-    this.cache = new AnalysisCache(fs, this.catalog);
+    this.bySkill = new RunSettings(fs, explicitOf(DEFAULT_SETTINGS));
+    this.cache = new AnalysisCache(fs, (skillFile) => this.optionsOf(skillFile));
     this.index = new SkillIndex(fs);
   }
 
@@ -107,16 +112,32 @@ export class LanguageService {
   /** Analyses from now on use `settings`; returns the open documents whose findings may have changed. */
   configure(settings: Settings): string[] {
     this.current = settings;
-    this.catalog.setRoots(settings.catalogRoots);
+    this.bySkill = new RunSettings(this.fs, explicitOf(settings));
+    this.generation++;
     this.index.invalidate();
-    return this.cache.configure(settings);
+    return this.cache.clear();
   }
 
-  /** The findings in an open document, and the version of the text they are about; null for a document of no skill. */
+  /** How a skill is analysed, and a key that differs whenever that does. */
+  private optionsOf(skillFile: string) {
+    const { profile, severities, strict, catalogs } = this.bySkill.forSkill(skillFile);
+    return {
+      options: this.bySkill.analyzeOptions(skillFile),
+      key: `${this.generation}|${JSON.stringify([profile, severities, strict, catalogs])}`,
+    };
+  }
+
+  /**
+   * The findings in an open document, and the version of the text they are about: a skill's file (none when its
+   * configuration ignores the skill), or a configuration file; null for any other document.
+   */
   diagnostics(uri: string, token?: Cancellation): { version: number | null; items: LspDiagnostic[] } | null {
+    const document = this.documents.get(uri);
+    if (document && isConfigDocument(uri) && !token?.isCancellationRequested)
+      return { version: document.version, items: configDiagnostics(this.fs, uri, document.text, this.docsBase) };
     return this.run(uri, token, null, (view) => ({
       version: view.version,
-      items: documentDiagnostics(view, this.docsBase),
+      items: this.bySkill.forSkill(view.analysis.file).ignored ? [] : documentDiagnostics(view, this.docsBase),
     }));
   }
 
@@ -139,7 +160,7 @@ export class LanguageService {
       const lastGoodModel = this.cache.lastGoodModel(uri);
       const context = {
         ...(lastGoodModel ? { lastGoodModel } : {}),
-        catalog: this.catalog.forSkill(view.analysis.dir),
+        catalog: this.bySkill.analyzeOptions(view.analysis.file).catalog.forSkill(view.analysis.dir),
       };
       return features.completion(view, offsetOf(view, position), context);
     });
@@ -218,12 +239,14 @@ export class LanguageService {
   }
 
   compile(params: CompileParams): CompileAnswer | Refusal | null {
-    return this.run(params.uri, undefined, null, (view) => compileOf(this.fs, view, params, this.current.catalogRoots));
+    return this.run(params.uri, undefined, null, (view) =>
+      compileOf(this.fs, view, params, this.bySkill.forSkill(view.analysis.file).catalogs),
+    );
   }
 
   checkCompiled(params: CompileParams & { files: WireFile[] }): CompileAnswer | Refusal | null {
     return this.run(params.uri, undefined, null, (view) =>
-      checkCompiledOf(this.fs, view, params, this.current.catalogRoots),
+      checkCompiledOf(this.fs, view, params, this.bySkill.forSkill(view.analysis.file).catalogs),
     );
   }
 
@@ -233,6 +256,7 @@ export class LanguageService {
 
   /** An open document changed (or opened): the open documents of its skill, whose findings may have changed with it. */
   documentChanged(uri: string): string[] {
+    if (isConfigDocument(uri)) return [uri];
     const view = this.viewOf(uri);
     return view ? this.cache.urisOfSkill(view.analysis.file) : [];
   }
@@ -250,11 +274,17 @@ export class LanguageService {
   /** Files changed on disk: the open documents whose findings may have changed. */
   filesChanged(changes: FileChange[]): string[] {
     const affected = new Set<string>();
+    if (changes.some((change) => (CONFIG_FILE_NAMES as readonly string[]).includes(path.basename(change.file)))) {
+      // A configuration may change how every skill under it is checked (a file it extends is not told apart).
+      this.bySkill.forgetConfigs();
+      this.generation++;
+      for (const uri of this.cache.clear()) affected.add(uri);
+    }
     for (const change of changes) {
       if (path.basename(change.file) === 'SKILL.md' || change.kind !== 'changed') {
         this.index.invalidate();
         // A skill created, renamed, changed or deleted may be one a MetaSkill composes.
-        this.catalog.invalidate(change.file, change.kind);
+        for (const catalog of this.bySkill.allCatalogs()) catalog.invalidate(change.file, change.kind);
         for (const uri of this.cache.invalidateMetaSkills()) affected.add(uri);
       }
       for (const uri of this.cache.invalidateFolderOf(change.file)) affected.add(uri);
@@ -316,4 +346,13 @@ export class LanguageService {
 
 function offsetOf(view: DocumentView, position: Position): number {
   return view.lines.offsetAt(position);
+}
+
+/** The editor's settings as the settings given where Skillgraph runs: they win over the configuration files. */
+function explicitOf(settings: Settings) {
+  return {
+    ...(settings.profile ? { profile: settings.profile } : {}),
+    rules: settings.rules,
+    catalogs: settings.catalogRoots,
+  };
 }

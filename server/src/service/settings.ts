@@ -32,8 +32,3 @@ export function readSettings(raw: unknown, base: string): Settings {
   const profile = typeof value.profile === 'string' && isProfileId(value.profile) ? value.profile : undefined;
   return { ...(profile ? { profile } : {}), rules, catalogRoots };
 }
-
-/** A string that differs whenever the analyses would: part of every cached analysis's key. */
-export function settingsKey(settings: Settings): string {
-  return JSON.stringify([settings.profile ?? '', settings.rules, settings.catalogRoots]);
-}

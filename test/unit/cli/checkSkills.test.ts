@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkSkills } from '../../../server/src/cli/checkSkills';
-import { RunSettings } from '../../../server/src/cli/runSettings';
+import { RunSettings } from '../../../server/src/config/runSettings';
 import type { FoundSkill } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 

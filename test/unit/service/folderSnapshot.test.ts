@@ -9,6 +9,7 @@ import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { writeAipSkill } from '../../support/generate';
+import { defaultOptions } from '../../support/cacheOptions';
 
 // The server's view of a skill folder is trusted for two seconds, then
 // asked again of the disk: kept while every answer it gave still holds,
@@ -105,7 +106,7 @@ function withOpenProcedure(
     const skill = writeAipSkill(root, 'procedure', steps);
     prepare(skill.dir, root);
     const fs = new NodeFileSystem();
-    const cache = new AnalysisCache(fs, new SkillCatalog(fs));
+    const cache = new AnalysisCache(fs, defaultOptions(new SkillCatalog(fs)));
     const document: OpenDocument & { text: string } = {
       uri: `file://${skill.file}`,
       file: skill.file,

@@ -9,6 +9,7 @@ import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { writeAipSkill } from '../../support/generate';
 import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
+import { defaultOptions } from '../../support/cacheOptions';
 
 const findings = (diagnostics: { code: string; span: { start: number } }[]) =>
   diagnostics
@@ -27,7 +28,7 @@ test("a kept step's link findings are worked out again once the disk changes, no
     rmSync(path.join(skill.dir, 'references', 'guide.md'));
     const fs = new NodeFileSystem();
     const catalog = new SkillCatalog(fs);
-    const cache = new AnalysisCache(fs, catalog);
+    const cache = new AnalysisCache(fs, defaultOptions(catalog));
     const document: OpenDocument & { text: string } = {
       uri: `file://${skill.file}`,
       file: skill.file,

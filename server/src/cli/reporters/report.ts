@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { SkillAnalysis } from '../../analyze';
 import type { Diagnostic, Severity } from '../../checks/diagnostic';
+import type { ProfileChoice } from '../../checks/profiles';
 import { RULES, type RuleCode } from '../../checks/rules';
 import { SkillLines } from '../../parse/skillLines';
 import type { LineIndex, LspRange } from '../../parse/lineIndex';
@@ -19,6 +20,8 @@ export interface ReportedSkill {
   dir: string;
   name?: string;
   format: string;
+  profile: ProfileChoice;
+  strict?: true;
 }
 
 /** All a check run found, ready for a reporter. */
@@ -43,6 +46,8 @@ export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillRe
     dir: path.dirname(found.display),
     ...(analysis.name !== undefined ? { name: analysis.name } : {}),
     format: analysis.format,
+    profile: analysis.profile,
+    ...(analysis.strict ? { strict: true as const } : {}),
   };
   if (analysis.diagnostics.length === 0) return { skill, diagnostics: [] };
   // A skill+ finding is in the package file it is about (flow.py, references/x.md), shown beside the SKILL.md path.

@@ -1,5 +1,6 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import type { Diagnostic, Severity } from '../../checks/diagnostic';
+import type { LspRange } from '../../parse/lineIndex';
 import { rangeOf, type DocumentView } from './documentView';
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
@@ -11,8 +12,13 @@ const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
 
 /** Converts one diagnostic to LSP, with a link to its docs page. */
 export function toLspDiagnostic(view: DocumentView, item: Diagnostic, docsBase?: string): LspDiagnostic {
+  return lspDiagnosticAt(rangeOf(view, item.span), item, docsBase);
+}
+
+/** One diagnostic as LSP, at `range` (its span's lines and characters in its file). */
+export function lspDiagnosticAt(range: LspRange, item: Diagnostic, docsBase?: string): LspDiagnostic {
   return {
-    range: rangeOf(view, item.span),
+    range,
     severity: SEVERITIES[item.severity],
     code: item.code,
     ...(docsBase ? { codeDescription: { href: `${docsBase}/${item.code}.md` } } : {}),

@@ -1,14 +1,25 @@
 import * as path from 'node:path';
-import type { AnalyzeOptions } from '../analyze';
+import type { ProfileChoice } from '../checks/profiles';
+import type { SeverityMap } from '../checks/severities';
 import type { Diagnostic } from '../checks/diagnostic';
-import { ConfigStore, effectiveSettings, type EffectiveSettings, type ExplicitSettings } from '../config/skillConfig';
+import { ConfigStore, effectiveSettings, type EffectiveSettings, type ExplicitSettings } from './skillConfig';
 import type { FileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 
+/** How one skill is analysed: what `analyzeSkill` takes of the settings. */
+export interface SkillOptions {
+  profile?: ProfileChoice;
+  severities: SeverityMap;
+  strict: boolean;
+  catalog: SkillCatalog;
+}
+
 /**
- * What each skill of one CLI run is checked with: the flags given, over the
- * configuration file nearest the skill (each read once), over the profile of
- * the folder it is in. One per thread of a run.
+ * What each skill is checked with: the settings given where Skillgraph runs
+ * (the CLI's flags, the editor's settings), over the configuration file
+ * nearest the skill (each read once), over the profile of the folder it is
+ * in. The CLI makes one per thread of a run, the language server one per
+ * version of its settings.
  */
 export class RunSettings {
   private readonly configs: ConfigStore;
@@ -26,7 +37,7 @@ export class RunSettings {
   }
 
   /** How to analyse the skill: its profile, severities and strictness, and the catalog its MetaSkills compose from. */
-  analyzeOptions(skillFile: string): AnalyzeOptions {
+  analyzeOptions(skillFile: string): SkillOptions {
     const settings = this.forSkill(skillFile);
     return {
       ...(settings.profile ? { profile: settings.profile } : {}),
@@ -42,6 +53,16 @@ export class RunSettings {
     let catalog = this.catalogs.get(key);
     if (!catalog) this.catalogs.set(key, (catalog = new SkillCatalog(this.fs, roots)));
     return catalog;
+  }
+
+  /** Every catalog in use, so a skill created or deleted reaches each. */
+  allCatalogs(): SkillCatalog[] {
+    return [...this.catalogs.values()];
+  }
+
+  /** Forgets the configurations read (one was created, changed or deleted). */
+  forgetConfigs(): void {
+    this.configs.clear();
   }
 
   /** The mistakes in the configuration files read so far, each in its file. */

@@ -61,6 +61,28 @@ async function skillInfo(uri: vscode.Uri): Promise<SkillInfo | null> {
   return client ? client.sendRequest(SkillInfoRequest, { uri: uri.toString() }).catch(() => null) : null;
 }
 
+/** Where a skill's profile came from, in words. */
+const PROFILE_SOURCES: Record<SkillInfo['profile']['source'], string> = {
+  default: 'the default',
+  setting: 'the skillgraph.profile setting',
+  config: 'the configuration file',
+  location: 'the client folder the skill is in',
+  metaskill: "a MetaSkill is OpenSquilla's",
+};
+
+function statusTooltip(info: SkillInfo): string {
+  const config = info.configFile ? vscode.workspace.asRelativePath(vscode.Uri.parse(info.configFile)) : undefined;
+  return [
+    `${info.name ?? 'This skill'} is read as ${info.format}, checked for ${info.profile.id} (${PROFILE_SOURCES[info.profile.source]})${info.strict ? " with the reference validator's verdict (strict)" : ''}.`,
+    ...(config ? [`Configuration: ${config}.`] : []),
+    ...(info.ignored ? ['The configuration ignores this skill: nothing is reported.'] : []),
+    ...(info.baselined > 0
+      ? [`${info.baselined} finding${info.baselined === 1 ? ' is' : 's are'} in the baseline, not shown.`]
+      : []),
+    'Click for the Problems panel.',
+  ].join('\n');
+}
+
 async function updateStatus(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!client || !editor || vscode.languages.match(DOCUMENT_SELECTOR, editor.document) === 0) {
@@ -72,10 +94,13 @@ async function updateStatus(): Promise<void> {
     statusItem.hide();
     return;
   }
-  const problems =
-    info.errors + info.warnings === 0 ? '$(check)' : `$(error) ${info.errors} $(warning) ${info.warnings}`;
-  statusItem.text = `Skillgraph: ${info.format} ${problems}`;
-  statusItem.tooltip = `${info.name ?? 'This skill'} is read as ${info.format}. Click for the Problems panel.`;
+  const problems = info.ignored
+    ? '$(circle-slash)'
+    : info.errors + info.warnings === 0
+      ? '$(check)'
+      : `$(error) ${info.errors} $(warning) ${info.warnings}`;
+  statusItem.text = `Skillgraph: ${info.format} · ${info.profile.id}${info.strict ? ' (strict)' : ''} ${problems}`;
+  statusItem.tooltip = statusTooltip(info);
   statusItem.show();
 }
 

@@ -68,6 +68,11 @@ export interface SkillAnalysis {
   sources: Map<string, string>;
 }
 
+/** The text of a file of the analysed skill: SKILL.md, or a package file it read. */
+export function sourceOf(analysis: SkillAnalysis, file: string): string {
+  return file === analysis.file ? analysis.text : (analysis.sources.get(file) ?? '');
+}
+
 const WHOLE_FILE_START = { start: 0, end: 0 };
 
 /**

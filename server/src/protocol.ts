@@ -14,6 +14,8 @@ export type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJson
 export type { GraphProblem } from './compile/graphProblems';
 export type { ContextRequest, ModelContext } from './compile/modelContext';
 export type { LspRange } from './parse/lineIndex';
+/** The code action kind that applies every safe fix of a document (`editor.codeActionsOnSave`). */
+export { FIX_ALL_KIND } from './features/codeActions';
 
 /** A request about one open document (a SKILL.md or a file of a skill+ package), by its URI. */
 export interface DocumentParams {
@@ -76,8 +78,17 @@ export interface SkillInfo {
   skillFile: string;
   /** The profile its findings were made for, and why. */
   profile: ProfileChoice;
+  /** Checked with the reference validator's verdict. */
+  strict?: true;
+  /** The configuration file that governs the skill (its URI), if any. */
+  configFile?: string;
+  /** The configuration ignores the skill: nothing is reported. */
+  ignored?: true;
+  /** The errors and warnings shown (a baseline's not counted). */
   errors: number;
   warnings: number;
+  /** Findings the baseline accepts, not shown. */
+  baselined: number;
 }
 
 export const SkillInfoRequest = new RequestType<DocumentParams, SkillInfo | null, void>('skillgraph/skillInfo');

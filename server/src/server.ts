@@ -9,6 +9,7 @@ import {
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
+  CodeActionKind,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { RenameError } from './features/document/renameError';
@@ -17,6 +18,7 @@ import {
   CompileRequest,
   CompileTargetsRequest,
   ContextViewRequest,
+  FIX_ALL_KIND,
   GraphRequest,
   SETTINGS_SECTION,
   SkillInfoRequest,
@@ -86,7 +88,7 @@ connection.onInitialize((params): InitializeResult => {
       referencesProvider: true,
       hoverProvider: true,
       completionProvider: { triggerCharacters: [' ', '[', ',', '/', ':', '-', '.', '|', "'", '=', '{', '"'] },
-      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
       documentSymbolProvider: true,
       workspaceSymbolProvider: true,
       renameProvider: { prepareProvider: true },
@@ -190,7 +192,7 @@ connection.onCompletion((params, token) =>
   answer(() => service.completion(params.textDocument.uri, params.position, token)),
 );
 connection.onCodeAction((params, token) =>
-  answer(() => service.codeActions(params.textDocument.uri, params.range, token)),
+  answer(() => service.codeActions(params.textDocument.uri, params.range, params.context.only, token)),
 );
 connection.onDocumentSymbol((params, token) => answer(() => service.documentSymbols(params.textDocument.uri, token)));
 connection.onPrepareRename((params, token) =>

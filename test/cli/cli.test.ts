@@ -99,7 +99,13 @@ test('json: one object matching the schema, 0-based positions, paths as given', 
     severity: 'error',
     message: colon.message,
     range: { start: { line: 2, character: 21 }, end: { line: 2, character: 22 } },
+    // A one-character finding is known by its line; quoting the value fixes it safely.
+    fingerprint: 'unquoted_colon:description: Use when: the user asks for a deployment checklist',
+    fix: 'safe',
   });
+  const fixable = (tier: string) => report.diagnostics.filter((item) => item.fix === tier).map((item) => item.code);
+  assert.ok(fixable('unsafe').includes('unknown_type'), 'a suggested type is a guess: unsafe');
+  assert.ok(!fixable('safe').includes('unknown_type'));
 });
 
 test('sarif: valid SARIF 2.1.0, one rule per code with a help page, results located', () => {

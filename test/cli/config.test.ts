@@ -1,26 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { test } from 'node:test';
+import { repository, runCli } from '../support/cliRun';
 
-const cli = path.join(__dirname, '..', '..', 'dist', 'cli.js');
-
-/** A repository of skills in a temporary folder: relative path → text. */
-function repository(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'sg-cli-config-'));
-  for (const [relative, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), text);
-  }
-  return root;
-}
-
-function check(root: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [cli, 'check', '.', ...args], { cwd: root, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const check = (root: string, ...args: string[]) => runCli(root, 'check', '.', ...args);
 
 const skill = (name: string, extra = '') =>
   `---\nname: ${name}\ndescription: Does one thing. Use when testing.\n${extra}---\nRead \`references/missing.md\`.\n`;

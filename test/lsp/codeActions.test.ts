@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { CodeAction, Range, TextEdit } from 'vscode-languageserver-protocol';
-import { copyExamples, startServer, uriOf, type ServerSession } from '../support/lspClient';
+import { applyTextEdits, copyExamples, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 const root = copyExamples();
 let session: ServerSession;
@@ -40,23 +40,17 @@ async function actions(file: string, range: Range, text?: string): Promise<CodeA
   });
 }
 
-/** Applies the text edits of one action to `text`, as an editor would. */
-function apply(text: string, edits: TextEdit[]): string {
-  const lines = text.split('\n');
-  const offset = (position: { line: number; character: number }) =>
-    lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
-  return [...edits]
-    .sort((a, b) => offset(b.range.start) - offset(a.range.start))
-    .reduce(
-      (result, edit) => result.slice(0, offset(edit.range.start)) + edit.newText + result.slice(offset(edit.range.end)),
-      text,
-    );
-}
+/** The actions that fix a finding: without the comments that suppress one. */
+const fixesIn = (found: CodeAction[]) => found.filter((action) => !action.title.startsWith('Suppress '));
 
 const broken = () => path.join(root, 'mistakes', 'broken-procedure', 'SKILL.md');
 
 test('did you mean: a dangling depends_on and an input typo are replaced by the suggestion', async () => {
-  assert.deepEqual(await actions(broken(), at(54, 29)), [], '"reveiw" is close to no step: nothing to suggest');
+  assert.deepEqual(
+    fixesIn(await actions(broken(), at(54, 29))),
+    [],
+    '"reveiw" is close to no step: nothing to suggest',
+  );
   const misspelt = readFileSync(broken(), 'utf8').replace(
     'depends_on: [summarise, reveiw]',
     'depends_on: [sumarise]      ',
@@ -81,7 +75,7 @@ test('remove the depends_on entry that closes a cycle', async () => {
   const edits = cycle.edit!.changes![uriOf(broken())];
   const text = readFileSync(broken(), 'utf8');
   assert.equal(
-    apply(text, edits).split('\n')[43],
+    applyTextEdits(text, edits).split('\n')[43],
     '    depends_on: [clean-data]    # publish depends on summarise: a cycle',
   );
 });
@@ -97,7 +91,7 @@ test('create a missing script as a stub, never overwriting', async () => {
   assert.deepEqual(createFile, { kind: 'create', uri: target, options: { overwrite: false, ignoreIfExists: true } });
   assert.equal(write.textDocument.uri, target);
   assert.match(write.edits[0].newText, /^"""Download the data set\."""\nimport json\nimport sys\n/);
-  assert.deepEqual(await actions(broken(), at(44, 14)), [], 'no stub for a script outside scripts/');
+  assert.deepEqual(fixesIn(await actions(broken(), at(44, 14))), [], 'no stub for a script outside scripts/');
 });
 
 test('quote a description that breaks YAML, or make it a block scalar', async () => {
@@ -106,10 +100,10 @@ test('quote a description that breaks YAML, or make it a block scalar', async ()
   assert.equal(quote.title, 'Quote the value of "description"');
   const text = readFileSync(file, 'utf8');
   assert.equal(
-    apply(text, quote.edit!.changes![uriOf(file)]).split('\n')[2],
+    applyTextEdits(text, quote.edit!.changes![uriOf(file)]).split('\n')[2],
     'description: "Use when: the user asks for a deployment checklist"',
   );
-  assert.deepEqual(apply(text, block.edit!.changes![uriOf(file)]).split('\n').slice(2, 4), [
+  assert.deepEqual(applyTextEdits(text, block.edit!.changes![uriOf(file)]).split('\n').slice(2, 4), [
     'description: >-',
     '  Use when: the user asks for a deployment checklist',
   ]);
@@ -126,7 +120,7 @@ test('add the AIP metadata to an AIP-like skill', async () => {
   const text = readFileSync(file, 'utf8').replace(/metadata:\n  aip:\n.*\n.*\n/, '');
   const [action] = await actions(file, at(0, 0), text);
   assert.equal(action.title, 'Add the AIP 0.3 metadata');
-  const fixed = apply(text, action.edit!.changes![uriOf(file)]);
+  const fixed = applyTextEdits(text, action.edit!.changes![uriOf(file)]);
   assert.equal(fixed, readFileSync(file, 'utf8'));
 });
 
@@ -140,7 +134,7 @@ test('add a missing output to the step that runs right before the consumer', asy
   const line = text.split('\n').findIndex((entry) => entry === '      - name: threshold');
   const found = await actions(file, at(line, 16), text);
   const add = found.find((action) => action.title === 'Add output "threshold" to step "profile-columns"')!;
-  const fixed = apply(text, add.edit!.changes![uriOf(file)]);
+  const fixed = applyTextEdits(text, add.edit!.changes![uriOf(file)]);
   assert.match(
     fixed,
     /      - name: stats\n        type: list\[object\]\n      - name: threshold\n        type: float\n\n  - name: choose-focus/,

@@ -326,8 +326,10 @@ test('quick fixes: did-you-mean in a placeholder, a predicate and on_fail; max_r
   const placeholder = await actionsAt('flow.py', 'topc');
   assert.deepEqual(
     placeholder.map((action) => action.title),
-    ['Change to "topic"', 'Add `topc: str` to State'],
+    ['Change to "topic"', 'Add `topc: str` to State', 'Suppress unknown_placeholder on this line'],
   );
+  // Python takes the comment at the end of the line.
+  assert.deepEqual(newTexts(placeholder[2]), ['  # skillgraph-disable-line unknown_placeholder']);
   assert.deepEqual(newTexts(placeholder[0]), ['topic']);
   assert.deepEqual(newTexts(placeholder[1]), ['\n    topc: str = ""']);
   assert.equal(Object.keys(placeholder[1].edit!.changes!)[0], uriOf(path.join(broken, 'state.py')));

@@ -17,6 +17,7 @@ import type {
   Hover,
   InitializeResult,
   PublishDiagnosticsParams,
+  TextEdit,
 } from 'vscode-languageserver-protocol';
 
 export const REPO = path.join(__dirname, '..', '..');
@@ -213,4 +214,17 @@ export function completionLabels(items: CompletionItem[] | CompletionList | null
 /** The Markdown of a hover answer, or '' for none. */
 export function hoverText(hover: Hover | null): string {
   return hover && typeof hover.contents === 'object' && 'value' in hover.contents ? hover.contents.value : '';
+}
+
+/** Applies LSP text edits to `text` (LF line breaks), as an editor would. */
+export function applyTextEdits(text: string, edits: TextEdit[]): string {
+  const lines = text.split('\n');
+  const offset = (position: { line: number; character: number }) =>
+    lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.character;
+  return [...edits]
+    .sort((a, b) => offset(b.range.start) - offset(a.range.start))
+    .reduce(
+      (result, edit) => result.slice(0, offset(edit.range.start)) + edit.newText + result.slice(offset(edit.range.end)),
+      text,
+    );
 }

@@ -15,6 +15,7 @@ const FLOORS: string[][] = [
   ['incremental'],
   ['formats'],
   ['analyze.ts'],
+  ['fixes'],
   ['features', 'compile'],
   ['protocol.ts'],
   ['service'],

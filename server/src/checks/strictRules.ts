@@ -21,14 +21,14 @@ export function strictProfile(profile: Profile): Profile {
 
 /**
  * The YAML of the frontmatter that strictyaml refuses: a flow collection
- * (`[a, b]`, `{a: b}`), an anchor, an alias or an explicit tag. A flow list
- * of plain values carries the block list that says the same (a fix).
+ * (`[a, b]`, `{a: b}`), an anchor, an alias or an explicit tag (a list in
+ * brackets has a fix: the same list as a block list, fixes/yamlFixes.ts).
  */
 export function checkRestrictedYaml(file: string, yaml: YamlSyntax): Diagnostic[] {
   // A frontmatter of plain `key: value` lines has none of these.
   if (yaml.plain) return [];
   const diagnostics: Diagnostic[] = [];
-  const report = (node: Node, what: string, data?: Record<string, unknown>) => {
+  const report = (node: Node, what: string) => {
     const span = nodeSpan(yaml, node);
     if (span)
       diagnostics.push(
@@ -37,7 +37,6 @@ export function checkRestrictedYaml(file: string, yaml: YamlSyntax): Diagnostic[
           file,
           span,
           `${what}: the reference validator reads the frontmatter as restricted YAML and rejects it.`,
-          data,
         ),
       );
   };
@@ -47,12 +46,8 @@ export function checkRestrictedYaml(file: string, yaml: YamlSyntax): Diagnostic[
     if (node.anchor) report(node, `An anchor (\`&${node.anchor}\`)`);
     if (node.tag && node.tag !== 'tag:yaml.org,2002:map' && node.tag !== 'tag:yaml.org,2002:seq')
       report(node, `A tag (\`${node.tag.replace(/^tag:yaml\.org,2002:/, '!!')}\`)`);
-    if (isSeq(node) && node.flow) {
-      const items = node.items.map((item) =>
-        isScalar(item) && typeof item.value !== 'object' ? String(item.value) : undefined,
-      );
-      report(node, 'A list in brackets', items.every((item) => item !== undefined) ? { blockItems: items } : undefined);
-    } else if (isMap(node) && node.flow) report(node, 'A map in braces');
+    if (isSeq(node) && node.flow) report(node, 'A list in brackets');
+    else if (isMap(node) && node.flow) report(node, 'A map in braces');
     if (isMap(node)) for (const pair of node.items) walk(pair.value);
     else if (isSeq(node)) for (const item of node.items) walk(item);
   };

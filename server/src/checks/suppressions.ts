@@ -19,6 +19,8 @@ interface Suppression {
   span: Span;
   /** The codes it names, each with where it is written; empty: every code. */
   codes: { code: string; span: Span }[];
+  /** How many codes the comment names (a `disable` comment makes one region per code). */
+  written: number;
   /** The lines it covers (0-based, inclusive). */
   from: number;
   to: number;
@@ -40,7 +42,8 @@ function suppressionsIn(file: string, text: string): Suppression[] {
       code: code[0],
       span: { start: restAt + code.index!, end: restAt + code.index! + code[0].length, file },
     }));
-    const span = { start: at, end: at + whole.length, file };
+    // A CRLF file's line break is not part of the comment.
+    const span = { start: at, end: at + whole.replace(/\r$/, '').length, file };
     if (kind === 'enable') {
       for (const code of codes.length > 0 ? codes.map((item) => item.code) : [...open.keys()]) {
         const region = open.get(code);
@@ -54,6 +57,7 @@ function suppressionsIn(file: string, text: string): Suppression[] {
           file,
           span,
           codes: code ? [code] : [],
+          written: codes.length,
           from: line,
           to: Number.MAX_SAFE_INTEGER,
           used: new Set(),
@@ -63,7 +67,7 @@ function suppressionsIn(file: string, text: string): Suppression[] {
       }
     } else {
       const target = kind === 'disable-next-line' ? line + 1 : line;
-      found.push({ file, span, codes, from: target, to: target, used: new Set() });
+      found.push({ file, span, codes, written: codes.length, from: target, to: target, used: new Set() });
     }
   }
   return found;
@@ -98,6 +102,12 @@ export function applySuppressions(diagnostics: Diagnostic[], texts: ReadonlyMap<
     return !covering;
   });
   for (const { suppressions } of byFile.values()) {
+    // Per comment, how many of its codes silence nothing: when all of them, the fix removes the whole comment.
+    const unusedIn = new Map<number, number>();
+    for (const suppression of suppressions)
+      for (const { code } of suppression.codes)
+        if (!suppression.used.has(code))
+          unusedIn.set(suppression.span.start, (unusedIn.get(suppression.span.start) ?? 0) + 1);
     for (const suppression of suppressions) {
       if (suppression.codes.length === 0) {
         if (suppression.used.size === 0)
@@ -107,6 +117,7 @@ export function applySuppressions(diagnostics: Diagnostic[], texts: ReadonlyMap<
               suppression.file,
               suppression.span,
               'This suppression silences no finding.',
+              { comment: { start: suppression.span.start, end: suppression.span.end }, whole: true },
             ),
           );
         continue;
@@ -122,7 +133,11 @@ export function applySuppressions(diagnostics: Diagnostic[], texts: ReadonlyMap<
             isRuleCode(code)
               ? `No \`${code}\` finding is reported on the lines this suppression covers; remove it, so it does not hide the next one.`
               : `No rule has the code \`${code}\`${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`,
-            suggestion ? { suggestion } : undefined,
+            {
+              ...(suggestion ? { suggestion } : {}),
+              comment: { start: suppression.span.start, end: suppression.span.end },
+              whole: unusedIn.get(suppression.span.start) === suppression.written,
+            },
           ),
         );
       }

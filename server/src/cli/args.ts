@@ -1,4 +1,6 @@
+import { closestName } from '../checks/nameDistance';
 import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
+import { isRuleCode, RULES, type RuleCode } from '../checks/rules';
 import { COMPILE_TARGETS, compileTargetNamed, type CompileTarget } from '../compile/compiled';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -18,7 +20,20 @@ export type Command =
       catalog: string[];
       maxWarnings?: number;
       jobs?: number;
+      baseline?: string;
+      updateBaseline?: boolean;
     }
+  | {
+      command: 'fix';
+      paths: string[];
+      unsafe: boolean;
+      dryRun: boolean;
+      codes: RuleCode[];
+      profile?: ProfileId;
+      strict?: boolean;
+      catalog: string[];
+    }
+  | { command: 'init'; dir: string; force: boolean }
   | { command: 'graph'; path: string; format: GraphFormat; profile?: ProfileId; catalog: string[] }
   | {
       command: 'context';
@@ -45,28 +60,64 @@ export type Command =
 export class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--catalog DIR]... [--max-warnings N] [--jobs N]
+  skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--strict] [--catalog DIR]...
+                   [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline]
+  skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--catalog DIR]...
+  skillgraph init [dir] [--force]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
-  skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME] [--format text|json]
-  skillgraph compile <skill-dir|SKILL.md> --to ${COMPILE_TARGETS.join('|')} [--out DIR] [--force] [--profile NAME] [--catalog DIR]...
+  skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME]
+                     [--format text|json]
+  skillgraph compile <skill-dir|SKILL.md> --to ${COMPILE_TARGETS.join('|')}
+                     [--out DIR] [--force] [--profile NAME] [--catalog DIR]...
   skillgraph --help | --version
 
-check   finds every SKILL.md under the paths (default: .) and reports problems.
+check   finds every SKILL.md under the paths (default: .) and reports problems, with the settings of the
+        .skillgraph.yaml nearest each skill (flags win over it).
         Exit status: 0 clean, 1 errors (or more warnings than --max-warnings), 2 usage or I/O failure.
-        --jobs N checks on N threads (default: one per core, up to 4, for 2,000 skills or more).
+        --strict        the reference validator's verdict: what it rejects is an error.
+        --jobs N        checks on N threads (default: one per core, up to 4, for 2,000 skills or more).
+        --baseline FILE reports only findings not in FILE (default: the configuration's \`baseline\`).
+        --update-baseline  writes every finding of the checked skills into the baseline and exits 0.
+fix     applies the fixes the editor offers as quick fixes: safe ones (quoting a value YAML misreads, a path's
+        case or slashes, line endings, a list in brackets) unless --unsafe (a suggested name, a stub script, …).
+        Each skill is checked again after its fixes; a fix that would add an error is left out.
+        Files are written all or nothing. --dry-run prints the changes as a unified diff and writes nothing.
+        --code CODE fixes findings of that code only (repeatable).
+        Exit status: 0 nothing left with errors (with --dry-run: nothing to change), 1 errors remain (with
+        --dry-run: there are changes), 2 usage or I/O failure.
+init    writes a commented .skillgraph.yaml into dir (default: .) for the skills under it, its profile
+        inferred from where they live; never over an existing configuration unless --force.
 graph   prints one skill's graph: steps, typed ports, control and data edges.
 context prints what a skill+ runtime puts in front of the model at one node for one State
         (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
 compile turns one skill into another form: ir (its graph as JSON, any format), aip (a prose skill as an
         AIP 0.3 package), agent-skill (a structured skill as a plain Agent Skill), metaskill / metaskill-sop
-        (a MetaSkill's other form: composition.steps, or meta_sop prose), mermaid, dot.
-        (The former names plain, meta and meta_sop are still accepted.) A one-file result goes to stdout without --out; --out DIR writes the
-        package into DIR (the skill is named after DIR), never over an existing file unless --force, and
-        all or nothing. The result is checked first: with errors nothing is written.
+        (a MetaSkill's other form: composition.steps, or meta_sop prose), mermaid, dot. The former names
+        plain, meta and meta_sop are still accepted. A one-file result goes to stdout without --out;
+        --out DIR writes the package into DIR (the skill is named after DIR), never over an existing file
+        unless --force, and all or nothing. The result is checked first: with errors nothing is written.
         Exit status: 0 written, 1 the result (or the skill) has errors, 2 usage or I/O failure.
 --catalog DIR   a folder of skill folders MetaSkills may compose, besides the skills next to
         each MetaSkill (repeatable).
-Profiles: ${PROFILE_IDS.join(', ')} (default agentskills).`;
+Profiles: ${PROFILE_IDS.join(', ')} (default: the configuration's, else the client whose skills folder holds
+        the skill, else agentskills).`;
+
+const COMMANDS = ['check', 'fix', 'init', 'graph', 'context', 'compile'] as const;
+
+/** Rule codes, comma-separated or one; a code no rule has is a usage error that names the nearest one. */
+function ruleCodes(text: string): RuleCode[] {
+  return text
+    .split(',')
+    .map((code) => code.trim())
+    .filter((code) => code !== '')
+    .map((code) => {
+      if (isRuleCode(code)) return code;
+      const suggestion = closestName(code, Object.keys(RULES));
+      throw new UsageError(
+        `--code: no rule has the code "${code}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
+      );
+    });
+}
 
 function take(argv: string[], index: number, flag: string): string {
   const value = argv[index + 1];
@@ -84,9 +135,9 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
 export function parseArgs(argv: string[]): Command {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return { command: 'help' };
   if (argv[0] === '--version' || argv[0] === '-v') return { command: 'version' };
-  const [command, ...rest] = argv;
-  if (command !== 'check' && command !== 'graph' && command !== 'context' && command !== 'compile')
-    throw new UsageError(`unknown command "${command}"`);
+  const [name, ...rest] = argv;
+  if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command "${name}"`);
+  const command = name as (typeof COMMANDS)[number];
   const context: { at?: string; state?: string; event?: string; round?: number; tool?: string } = {};
   const positional: string[] = [];
   let format: string | undefined;
@@ -97,6 +148,11 @@ export function parseArgs(argv: string[]): Command {
   let to: string | undefined;
   let out: string | undefined;
   let force = false;
+  let baseline: string | undefined;
+  let updateBaseline = false;
+  let unsafe = false;
+  let dryRun = false;
+  const codes: RuleCode[] = [];
   const catalog: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
@@ -115,7 +171,12 @@ export function parseArgs(argv: string[]): Command {
       if (!isProfileId(name))
         throw new UsageError(`--profile must be one of ${PROFILE_IDS.join(', ')} (got "${name}")`);
       profile = name;
-    } else if (flag === '--strict' && command === 'check') strict = true;
+    } else if (flag === '--strict' && (command === 'check' || command === 'fix')) strict = true;
+    else if (flag === '--baseline' && command === 'check') baseline = value();
+    else if (flag === '--update-baseline' && command === 'check') updateBaseline = true;
+    else if (flag === '--unsafe' && command === 'fix') unsafe = true;
+    else if (flag === '--dry-run' && command === 'fix') dryRun = true;
+    else if (flag === '--code' && command === 'fix') codes.push(...ruleCodes(value()));
     else if (flag === '--max-warnings' && command === 'check') {
       const text = value();
       if (!/^\d+$/.test(text)) throw new UsageError(`--max-warnings needs a whole number (got "${text}")`);
@@ -127,7 +188,7 @@ export function parseArgs(argv: string[]): Command {
     } else if (flag === '--catalog') catalog.push(value());
     else if (command === 'compile' && flag === '--to') to = value();
     else if (command === 'compile' && flag === '--out') out = value();
-    else if (command === 'compile' && flag === '--force') force = true;
+    else if ((command === 'compile' || command === 'init') && flag === '--force') force = true;
     else if (
       command === 'context' &&
       (flag === '--at' || flag === '--state' || flag === '--event' || flag === '--tool')
@@ -151,7 +212,24 @@ export function parseArgs(argv: string[]): Command {
       catalog,
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
+      ...(baseline !== undefined ? { baseline } : {}),
+      ...(updateBaseline ? { updateBaseline } : {}),
     };
+  }
+  if (command === 'fix')
+    return {
+      command,
+      paths: positional.length > 0 ? positional : ['.'],
+      unsafe,
+      dryRun,
+      codes,
+      ...(profile ? { profile } : {}),
+      ...(strict ? { strict } : {}),
+      catalog,
+    };
+  if (command === 'init') {
+    if (positional.length > 1) throw new UsageError('init takes at most one folder');
+    return { command, dir: positional[0] ?? '.', force };
   }
   if (positional.length !== 1) throw new UsageError(`${command} takes exactly one skill folder or SKILL.md`);
   if (command === 'compile') {
@@ -172,7 +250,7 @@ export function parseArgs(argv: string[]): Command {
     return { command, path: positional[0], at, ...rest, format: oneOf(format ?? 'text', CONTEXT_FORMATS, '--format') };
   }
   return {
-    command,
+    command: 'graph',
     path: positional[0],
     format: oneOf(format ?? 'json', GRAPH_FORMATS, '--format'),
     ...(profile ? { profile } : {}),

@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { discoverSkills } from '../workspace/discover';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
@@ -7,8 +6,10 @@ import { LineIndex } from '../parse/lineIndex';
 import { flatText } from '../parse/textLike';
 import type { Command } from './args';
 import { checkSkills, jobsFor } from './checkSkills';
+import { BaselineError, Baselines } from './checkBaseline';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
 import { printErr, printOut } from './output';
+import { selectSkills } from './selectSkills';
 import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';
 import { assembleReport, countBySeverity, toReported, type ReportedDiagnostic } from './reporters/report';
@@ -28,45 +29,49 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
     catalogs: command.catalog.map((root) => path.resolve(root)),
   };
   const settings = new RunSettings(fs, explicit);
-  const discovery = discoverSkills(fs, command.paths, process.cwd());
-  for (const missing of discovery.missing) printErr(`skillgraph: ${missing}: no such file or folder\n`);
-  if (discovery.missing.length > 0) return EXIT_USAGE;
-  for (const file of discovery.outside)
-    printErr(`skillgraph: ${file} is not part of a skill (no SKILL.md in its folder or above); skipped\n`);
-  // A hook passes whatever changed: files of no skill alone are nothing to check, not a mistake.
-  if (
-    discovery.skills.length === 0 &&
-    discovery.misnamed.length === 0 &&
-    discovery.outside.length === command.paths.length
-  )
-    return EXIT_CLEAN;
-  // What a configuration file's `ignore` matches is not checked (an overlay, a template, a vendored skill).
-  const checked = (found: { file: string }) => !settings.forSkill(found.file).ignored;
-  const skills = discovery.skills.filter(checked);
-  const misnamed = discovery.misnamed.filter(checked);
-  const ignored = discovery.skills.length + discovery.misnamed.length - skills.length - misnamed.length;
-  if (skills.length === 0 && misnamed.length === 0) {
-    if (ignored > 0) {
-      printErr(`skillgraph: every skill found is ignored by its configuration file; nothing to check\n`);
-      return EXIT_CLEAN;
-    }
-    printErr(`skillgraph: no SKILL.md found under ${command.paths.join(', ')}\n`);
-    return EXIT_USAGE;
-  }
+  const selection = selectSkills(fs, settings, command.paths);
+  if ('exit' in selection) return selection.exit;
+  const { skills, misnamed, ignored } = selection;
   // The count first: asking whether stderr is a terminal loads its stream (see output.ts).
   const progress = skills.length > 20 && process.stderr.isTTY;
   const total = skills.length;
   const jobs = jobsFor(total, command.jobs);
-  const parts = await checkSkills(__filename, skills, {
+  const baselines = new Baselines(fs, settings, command.baseline);
+  const checked = await checkSkills(__filename, skills, {
     explicit,
     settings,
+    withFixes: command.format === 'json',
     jobs,
     fs,
     ...(progress ? { onProgress: (done: number) => printErr(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),
   });
   if (progress) printErr('\r\x1b[K');
 
-  const report = assembleReport(parts, misnamed, configFindings(fs, settings));
+  let filtered: ReturnType<Baselines['filter']>;
+  try {
+    if (command.updateBaseline) {
+      for (const line of baselines.update(skills, checked)) printErr(`skillgraph: wrote the baseline ${line}\n`);
+      return EXIT_CLEAN;
+    }
+    filtered = baselines.filter(skills, checked);
+  } catch (error) {
+    if (!(error instanceof BaselineError)) throw error;
+    printErr(`skillgraph: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  const { parts, matches } = filtered;
+  const report = {
+    ...assembleReport(parts, misnamed, configFindings(fs, settings)),
+    ...(matches.length > 0
+      ? {
+          baselines: matches.map((match) => ({
+            file: path.relative(process.cwd(), match.baseline.file) || match.baseline.file,
+            matched: match.matched,
+            stale: match.stale,
+          })),
+        }
+      : {}),
+  };
   const output =
     command.format === 'json'
       ? formatJson(report)
@@ -78,9 +83,15 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
   printOut(output);
   const counts = countBySeverity(report.diagnostics);
   if (command.format === 'text') {
+    const accepted = matches.reduce((sum, match) => sum + match.matched, 0);
+    const stale = matches.reduce((sum, match) => sum + match.stale, 0);
     printErr(
-      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}${ignored > 0 ? ` (${ignored} ignored by configuration)` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes\n`,
+      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}${ignored > 0 ? ` (${ignored} ignored by configuration)` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes${accepted > 0 ? `; ${accepted} more in the baseline` : ''}\n`,
     );
+    if (stale > 0)
+      printErr(
+        `skillgraph: ${stale} finding${stale === 1 ? '' : 's'} in the baseline ${stale === 1 ? 'is' : 'are'} gone; --update-baseline drops ${stale === 1 ? 'it' : 'them'}\n`,
+      );
   }
   if (counts.error > 0) return EXIT_FINDINGS;
   if (command.maxWarnings !== undefined && counts.warning > command.maxWarnings) {
@@ -94,7 +105,7 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
 function configFindings(fs: FileSystem, settings: RunSettings): ReportedDiagnostic[] {
   return settings.configDiagnostics().map((item) => {
     const read = readText(fs, item.file);
-    const lines = new LineIndex(read.kind === 'text' ? flatText(read.text) : '');
-    return toReported(item, path.relative(process.cwd(), item.file) || item.file, lines);
+    const text = read.kind === 'text' ? flatText(read.text) : '';
+    return toReported(item, path.relative(process.cwd(), item.file) || item.file, new LineIndex(text), text);
   });
 }

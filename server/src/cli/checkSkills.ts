@@ -29,6 +29,7 @@ function workerThreads(): typeof WorkerThreads {
 
 interface WorkerSetup {
   explicit: ExplicitSettings;
+  withFixes: boolean;
 }
 type Batch = { index: number; found: FoundSkill }[];
 type BatchDone = { index: number; report: SkillReport }[];
@@ -38,6 +39,8 @@ export interface CheckOptions {
   explicit: ExplicitSettings;
   /** The settings of this thread's analyses (the caller's, whose configurations and catalogs are read already). */
   settings: RunSettings;
+  /** Each finding's fix tier is reported (JSON). */
+  withFixes: boolean;
   /** Threads to analyse on, this one included (see jobsFor). */
   jobs: number;
   /** The disk as this thread reads it (the caller's, so listings made while discovering serve the analyses). */
@@ -46,10 +49,10 @@ export interface CheckOptions {
 }
 
 /** One batch analysed on the calling thread: the same work whichever thread runs it. */
-function analyseBatch(fs: FileSystem, settings: RunSettings, batch: Batch): BatchDone {
+function analyseBatch(fs: FileSystem, settings: RunSettings, withFixes: boolean, batch: Batch): BatchDone {
   return batch.map(({ index, found }) => ({
     index,
-    report: reportSkill(found, analyzeSkill(fs, found.file, settings.analyzeOptions(found.file))),
+    report: reportSkill(found, analyzeSkill(fs, found.file, settings.analyzeOptions(found.file)), withFixes),
   }));
 }
 
@@ -81,12 +84,12 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
     done += results.length;
     options.onProgress?.(done);
   };
-  const analyseHere = (batch: Batch) => analyseBatch(fs, options.settings, batch);
+  const analyseHere = (batch: Batch) => analyseBatch(fs, options.settings, options.withFixes, batch);
 
   const startWorker = () => {
     const worker = new (workerThreads().Worker)(entry, {
       argv: [CHECK_THREAD_FLAG],
-      workerData: { explicit: options.explicit } satisfies WorkerSetup,
+      workerData: { explicit: options.explicit, withFixes: options.withFixes } satisfies WorkerSetup,
     });
     const inFlight: Batch[] = [];
     let started = false;
@@ -141,9 +144,9 @@ export async function checkSkills(entry: string, skills: FoundSkill[], options: 
 /** The thread side of checkSkills: analyses each batch it is handed and posts back the reports. */
 export function serveCheckBatches(): void {
   const { parentPort, workerData } = workerThreads();
-  const { explicit } = workerData as WorkerSetup;
+  const { explicit, withFixes } = workerData as WorkerSetup;
   const fs = new ListingCache(new NodeFileSystem());
   const settings = new RunSettings(fs, explicit);
-  parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, settings, batch)));
+  parentPort!.on('message', (batch: Batch) => parentPort!.postMessage(analyseBatch(fs, settings, withFixes, batch)));
   parentPort!.postMessage('ready');
 }

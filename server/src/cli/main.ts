@@ -2,6 +2,8 @@ import { parseArgs, USAGE, UsageError, type Command } from './args';
 import { runCheck } from './checkCommand';
 import { CHECK_THREAD_FLAG, serveCheckBatches } from './checkSkills';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
+import { runFix } from './fixCommand';
+import { runInit } from './initCommand';
 import { exitWith, printErr, printOut } from './output';
 import { runCompile, runContext, runGraph } from './skillCommands';
 import { version } from '../../../package.json';
@@ -26,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
       return EXIT_CLEAN;
     case 'check':
       return runCheck(command);
+    case 'fix':
+      return runFix(command);
+    case 'init':
+      return runInit(command);
     case 'graph':
       return runGraph(command);
     case 'context':

@@ -13,7 +13,8 @@ import { printErr, printOut } from './output';
 import { countBySeverity, toReported } from './reporters/report';
 import { formatText } from './reporters/text';
 import { RunSettings } from '../config/runSettings';
-import { WriteRefused, writePackage } from './writePackage';
+import { WriteRefused } from './atomicWrite';
+import { writePackage } from './writePackage';
 
 // The commands about one skill: graph, context, compile.
 
@@ -102,7 +103,12 @@ export function runCompile(command: Extract<Command, { command: 'compile' }>): n
   }
   const lines = resultLines(result);
   const findings = result.diagnostics.map((item) =>
-    toReported(item, path.relative(process.cwd(), item.file) || item.file, lines.of(item.file)),
+    toReported(
+      item,
+      path.relative(process.cwd(), item.file) || item.file,
+      lines.of(item.file),
+      result.texts.get(item.file) ?? '',
+    ),
   );
   printErr(formatText({ skills: [], diagnostics: findings }));
   const counts = countBySeverity(findings);

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { ProfileChoice } from '../checks/profiles';
 import type { SeverityMap } from '../checks/severities';
 import type { Diagnostic } from '../checks/diagnostic';
+import { readBaseline, type Baseline } from './baseline';
 import { ConfigStore, effectiveSettings, type EffectiveSettings, type ExplicitSettings } from './skillConfig';
 import type { FileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
@@ -24,6 +25,7 @@ export interface SkillOptions {
 export class RunSettings {
   private readonly configs: ConfigStore;
   private readonly catalogs = new Map<string, SkillCatalog>();
+  private readonly baselines = new Map<string, Baseline | undefined>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -60,9 +62,29 @@ export class RunSettings {
     return [...this.catalogs.values()];
   }
 
-  /** Forgets the configurations read (one was created, changed or deleted). */
+  /**
+   * The baseline of the skill's configuration, read once; none when it names none, or names a file that is not a
+   * baseline (the CLI says why; the editor then shows every finding).
+   */
+  baselineFor(skillFile: string): Baseline | undefined {
+    const file = this.forSkill(skillFile).baseline;
+    if (file === undefined) return undefined;
+    if (!this.baselines.has(file)) {
+      const read = readBaseline(this.fs, file);
+      this.baselines.set(file, 'error' in read ? undefined : read);
+    }
+    return this.baselines.get(file);
+  }
+
+  /** Whether `file` is a baseline read so far. */
+  isBaseline(file: string): boolean {
+    return this.baselines.has(file);
+  }
+
+  /** Forgets the configurations and baselines read (one was created, changed or deleted). */
   forgetConfigs(): void {
     this.configs.clear();
+    this.baselines.clear();
   }
 
   /** The mistakes in the configuration files read so far, each in its file. */

@@ -19,7 +19,6 @@ import { rangeOf, type DocumentView } from './document/documentView';
 import { hover } from './hover';
 import { references } from './references';
 import { prepareRename, rename } from './rename';
-import { packageCodeActions } from './skillplus/packageActions';
 import { packageCompletion } from './skillplus/packageCompletion';
 import { packageHover } from './skillplus/packageHover';
 import {
@@ -45,7 +44,7 @@ export interface DocumentFeatures {
   references(view: DocumentView, offset: number, includeDeclaration: boolean): Location[];
   hover(view: DocumentView, offset: number): Hover | null;
   completion(view: DocumentView, offset: number, context: CompletionContext): CompletionItem[];
-  codeActions(view: DocumentView, span: Span): CodeAction[];
+  codeActions(view: DocumentView, span: Span, only?: readonly string[]): CodeAction[];
   symbols(view: DocumentView): DocumentSymbol[];
   prepareRename(view: DocumentView, offset: number): { range: Range; placeholder: string } | null;
   /** Throws `RenameError` with the reason when the rename is refused. */
@@ -70,7 +69,7 @@ const skillFileFeatures: DocumentFeatures = {
       ...(view.analysis.skillplus || !context.lastGoodModel ? {} : { lastGoodModel: context.lastGoodModel }),
       catalog: context.catalog,
     }),
-  codeActions: (view, span) => [...codeActions(withoutPackageNodes(view), span), ...packageCodeActions(view, span)],
+  codeActions,
   symbols: (view) => documentSymbols(withoutPackageNodes(view)),
   prepareRename: (view, offset) => prepareRename(withoutPackageNodes(view), offset),
   rename: (view, offset, newName) => rename(withoutPackageNodes(view), offset, newName),
@@ -85,7 +84,7 @@ const packageFileFeatures: DocumentFeatures = {
   references: packageReferences,
   hover: packageHover,
   completion: (view, offset) => packageCompletion(view, offset),
-  codeActions: packageCodeActions,
+  codeActions,
   symbols: packageOutline,
   prepareRename: packagePrepareRename,
   rename: packageRename,

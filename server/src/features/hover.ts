@@ -1,3 +1,4 @@
+import type { ProfileSource } from '../checks/profiles';
 import type { Hover } from 'vscode-languageserver-types';
 import { procedureKeyDescription } from './aip/procedureSchema';
 import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
@@ -65,10 +66,15 @@ export function hover(view: DocumentView, offset: number): Hover | null {
     case 'key': {
       const description = keyDescription(view, target.region, target.location.path);
       if (!description) return null;
+      // The skill's `name` says how the whole skill is checked.
+      const checked =
+        target.region === 'frontmatter' && target.location.path.length === 1 && target.location.path[0] === 'name'
+          ? `\n\n${checkedFor(view)}`
+          : '';
       return {
         contents: {
           kind: 'markdown',
-          value: `${code(String(target.location.path[target.location.path.length - 1]))}: ${description}`,
+          value: `${code(String(target.location.path[target.location.path.length - 1]))}: ${description}${checked}`,
         },
         range: rangeOf(view, target.span),
       };
@@ -76,6 +82,20 @@ export function hover(view: DocumentView, offset: number): Hover | null {
     default:
       return null;
   }
+}
+
+const PROFILE_SOURCES: Record<ProfileSource, string> = {
+  default: 'the default',
+  setting: 'the editor setting',
+  config: 'the configuration file',
+  location: 'the client folder the skill is in',
+  metaskill: "a MetaSkill is OpenSquilla's",
+};
+
+/** How the skill is checked: its profile, why that one, and strictness. */
+function checkedFor(view: DocumentView): string {
+  const { profile, strict } = view.analysis;
+  return `*Checked for ${code(profile.id)} (${PROFILE_SOURCES[profile.source]})${strict ? ", with the reference validator's verdict (strict)" : ''}.*`;
 }
 
 function portHover(view: DocumentView, port: Port): string {

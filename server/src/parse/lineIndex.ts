@@ -94,3 +94,10 @@ export function lineBreaksIn(text: TextLike, from: number, to: number): number[]
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
 }
+
+/** The end of the line holding `offset`, before its line break (LF or CRLF). */
+export function lineEndAt(text: string, offset: number): number {
+  const newline = text.indexOf('\n', Math.max(0, Math.min(offset, text.length)));
+  const end = newline === -1 ? text.length : newline;
+  return text[end - 1] === '\r' ? end - 1 : end;
+}

@@ -34,6 +34,10 @@ import {
   type WireFile,
 } from '../protocol';
 import type { FileSystem } from '../workspace/fileSystem';
+import { sourceOf, type SkillAnalysis } from '../analyze';
+import type { Diagnostic } from '../checks/diagnostic';
+import { fingerprintOf, ownText } from '../checks/fingerprint';
+import { BaselineMatch } from '../config/baseline';
 import { CONFIG_FILE_NAMES } from '../config/configFile';
 import { RunSettings } from '../config/runSettings';
 import { configDiagnostics, isConfigDocument } from './configDocument';
@@ -137,8 +141,22 @@ export class LanguageService {
       return { version: document.version, items: configDiagnostics(this.fs, uri, document.text, this.docsBase) };
     return this.run(uri, token, null, (view) => ({
       version: view.version,
-      items: this.bySkill.forSkill(view.analysis.file).ignored ? [] : documentDiagnostics(view, this.docsBase),
+      items: this.bySkill.forSkill(view.analysis.file).ignored
+        ? []
+        : documentDiagnostics(view, this.docsBase, this.baselined(view.analysis)),
     }));
+  }
+
+  /** The findings of an analysis its configuration's baseline accepts: the editor shows what is new, as CI does. */
+  private baselined(analysis: SkillAnalysis): ReadonlySet<Diagnostic> {
+    const baseline = this.bySkill.baselineFor(analysis.file);
+    if (!baseline || baseline.entries.length === 0) return new Set();
+    const match = new BaselineMatch(baseline);
+    return new Set(
+      analysis.diagnostics.filter((item) =>
+        match.accepts(item.file, fingerprintOf(item, ownText(sourceOf(analysis, item.file), item.span))),
+      ),
+    );
   }
 
   definition(uri: string, position: Position, token?: Cancellation): Location[] {
@@ -166,9 +184,10 @@ export class LanguageService {
     });
   }
 
-  codeActions(uri: string, range: Range, token?: Cancellation): CodeAction[] {
+  /** The code actions at `range`, of the kinds `only` (none: every kind). */
+  codeActions(uri: string, range: Range, only?: readonly string[], token?: Cancellation): CodeAction[] {
     return this.run(uri, token, [], (view, features) =>
-      features.codeActions(view, { start: offsetOf(view, range.start), end: offsetOf(view, range.end) }),
+      features.codeActions(view, { start: offsetOf(view, range.start), end: offsetOf(view, range.end) }, only),
     );
   }
 
@@ -251,7 +270,10 @@ export class LanguageService {
   }
 
   skillInfo(uri: string): SkillInfo | null {
-    return this.run(uri, undefined, null, skillInfoOf);
+    return this.run(uri, undefined, null, (view) => {
+      const settings = this.bySkill.forSkill(view.analysis.file);
+      return skillInfoOf(view, settings.ignored ? 'ignored' : this.baselined(view.analysis), settings.configFile);
+    });
   }
 
   /** An open document changed (or opened): the open documents of its skill, whose findings may have changed with it. */
@@ -274,8 +296,15 @@ export class LanguageService {
   /** Files changed on disk: the open documents whose findings may have changed. */
   filesChanged(changes: FileChange[]): string[] {
     const affected = new Set<string>();
-    if (changes.some((change) => (CONFIG_FILE_NAMES as readonly string[]).includes(path.basename(change.file)))) {
-      // A configuration may change how every skill under it is checked (a file it extends is not told apart).
+    if (
+      changes.some(
+        (change) =>
+          (CONFIG_FILE_NAMES as readonly string[]).includes(path.basename(change.file)) ||
+          this.bySkill.isBaseline(change.file),
+      )
+    ) {
+      // A configuration may change how every skill under it is checked (a file it extends is not told apart); a
+      // baseline, which of their findings are shown.
       this.bySkill.forgetConfigs();
       this.generation++;
       for (const uri of this.cache.clear()) affected.add(uri);

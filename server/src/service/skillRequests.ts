@@ -13,6 +13,7 @@ import {
 } from '../compile/compiled';
 import { toGraphJson } from '../compile/graphJson';
 import { modelContext } from '../compile/modelContext';
+import type { Diagnostic } from '../checks/diagnostic';
 import type { DocumentView } from '../features/document/documentView';
 import type {
   CompileAnswer,
@@ -98,15 +99,24 @@ export function checkCompiledOf(
 }
 
 /** `skillgraph/skillInfo`: the skill's format, profile and counts, over all its files' findings. */
-export function skillInfoOf(view: DocumentView): SkillInfo {
+export function skillInfoOf(
+  view: DocumentView,
+  hidden: ReadonlySet<Diagnostic> | 'ignored',
+  configFile: string | undefined,
+): SkillInfo {
   const { analysis } = view;
+  const shown = hidden === 'ignored' ? [] : analysis.diagnostics.filter((item) => !hidden.has(item));
   return {
     format: analysis.format,
     name: analysis.name ?? null,
     skillFile: pathToFileURL(analysis.file).href,
     profile: analysis.profile,
-    errors: analysis.diagnostics.filter((item) => item.severity === 'error').length,
-    warnings: analysis.diagnostics.filter((item) => item.severity === 'warning').length,
+    ...(analysis.strict ? { strict: true } : {}),
+    ...(configFile ? { configFile: pathToFileURL(configFile).href } : {}),
+    ...(hidden === 'ignored' ? { ignored: true } : {}),
+    errors: shown.filter((item) => item.severity === 'error').length,
+    warnings: shown.filter((item) => item.severity === 'warning').length,
+    baselined: hidden === 'ignored' ? 0 : hidden.size,
   };
 }
 

@@ -21,12 +21,30 @@ export class OverlayFileSystem implements FileSystem {
   stat(filePath: string): EntryStat | undefined {
     const overlay = this.texts.get(path.resolve(filePath));
     const stat = this.inner.stat(filePath);
+    if (stat === undefined && overlay === undefined && this.holdsUnder(path.resolve(filePath)))
+      return { kind: 'directory', size: 0, mtimeMs: 0 };
     if (overlay === undefined || stat?.kind === 'symlink') return stat;
     return { kind: 'file', size: Buffer.byteLength(overlay, 'utf8'), mtimeMs: stat?.mtimeMs ?? 0 };
   }
 
+  /** Whether the overlay holds a file somewhere under `dir` (a folder the disk does not have yet). */
+  private holdsUnder(dir: string): boolean {
+    for (const file of this.texts.keys()) if (file.startsWith(dir + path.sep)) return true;
+    return false;
+  }
+
+  /** The folder's entries, with the files the overlay holds in it (or in folders under it) that the disk does not. */
   readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
-    return this.inner.readDirectory(dirPath);
+    const entries = this.inner.readDirectory(dirPath);
+    const dir = path.resolve(dirPath);
+    const added = new Map<string, EntryKind>();
+    for (const file of this.texts.keys()) {
+      if (!file.startsWith(dir + path.sep)) continue;
+      const [name, ...deeper] = file.slice(dir.length + 1).split(path.sep);
+      if (!entries.some((entry) => entry.name === name)) added.set(name, deeper.length > 0 ? 'directory' : 'file');
+    }
+    // The inner listing may be a cache's own array: it is never changed.
+    return added.size > 0 ? [...entries, ...[...added].map(([name, kind]) => ({ name, kind }))] : entries;
   }
 
   readFile(filePath: string): Uint8Array | undefined {
@@ -60,8 +78,9 @@ export class OverlayFileSystem implements FileSystem {
   }
 
   realpath(filePath: string): string | undefined {
+    const resolved = path.resolve(filePath);
     return (
-      this.inner.realpath(filePath) ?? (this.texts.has(path.resolve(filePath)) ? path.resolve(filePath) : undefined)
+      this.inner.realpath(filePath) ?? (this.texts.has(resolved) || this.holdsUnder(resolved) ? resolved : undefined)
     );
   }
 }

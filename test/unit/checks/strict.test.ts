@@ -2,6 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
+import { applyChanges } from '../../../server/src/fixes/chooseFixes';
+import type { TextChange } from '../../../server/src/fixes/fix';
+import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { expectAt, expectNone, unmark, withCode } from '../../support/fixture';
 
@@ -33,7 +36,16 @@ test('restricted_yaml: strict reports flow collections, anchors, aliases and tag
     found.map((item) => item.severity),
     ['error', 'error', 'error', 'error', 'error'],
   );
-  assert.deepEqual(found[0].data, { blockItems: ['Read', 'Bash'] });
+  // A list in brackets and a map in braces have a safe fix: the same entries in block style.
+  const fixed = (index: number) => {
+    const [fix] = fixesFor(analysis, found[index]);
+    assert.equal(fix.tier, 'safe');
+    return applyChanges(analysis.text, fix.edits as TextChange[]);
+  };
+  assert.match(fixed(0), /\nallowed-tools:\n {2}- Read\n {2}- Bash\nmetadata: \{team: x\}\n/);
+  assert.match(fixed(1), /\nmetadata:\n {2}team: x\nlicense/);
+  // An anchor, an alias and a tag say something no other writing says: no fix.
+  for (const index of [2, 3, 4]) assert.deepEqual(fixesFor(analysis, found[index]), []);
   assert.match(found[2].message, /An anchor \(`&lic`\)/);
   assert.match(found[3].message, /An alias \(`\*lic`\)/);
   assert.match(found[4].message, /A tag \(`!!str`\)/);

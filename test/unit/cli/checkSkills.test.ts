@@ -27,6 +27,7 @@ test('threads that cannot start leave their batches to this one: every skill is 
   const alone = await checkSkills('/nonexistent/skillgraph-cli.js', found, {
     explicit: {},
     settings: new RunSettings(fs, {}),
+    withFixes: true,
     jobs: 1,
     fs,
   });
@@ -35,6 +36,7 @@ test('threads that cannot start leave their batches to this one: every skill is 
   const withBrokenThreads = await checkSkills('/nonexistent/skillgraph-cli.js', found, {
     explicit: {},
     settings: new RunSettings(fs, {}),
+    withFixes: true,
     jobs: 3,
     fs,
     onProgress: (done) => progress.push(done),

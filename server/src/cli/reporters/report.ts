@@ -1,8 +1,12 @@
 import * as path from 'node:path';
-import type { SkillAnalysis } from '../../analyze';
+import { sourceOf, type SkillAnalysis } from '../../analyze';
 import type { Diagnostic, Severity } from '../../checks/diagnostic';
 import type { ProfileChoice } from '../../checks/profiles';
+import { fingerprintOf, ownText } from '../../checks/fingerprint';
 import { RULES, type RuleCode } from '../../checks/rules';
+import { bestTier } from '../../fixes/chooseFixes';
+import type { FixTier } from '../../fixes/fix';
+import { fixesFor } from '../../fixes/skillFixes';
 import { SkillLines } from '../../parse/skillLines';
 import type { LineIndex, LspRange } from '../../parse/lineIndex';
 import type { FoundSkill } from '../../workspace/discover';
@@ -14,6 +18,10 @@ export interface ReportedDiagnostic {
   severity: Severity;
   message: string;
   range: LspRange;
+  /** What the finding is about, not where (checks/fingerprint.ts): its key in a baseline. */
+  fingerprint: string;
+  /** The tier of the fix `skillgraph fix` would apply, when it has one (reported when asked for: JSON). */
+  fix?: FixTier;
 }
 
 export interface ReportedSkill {
@@ -28,6 +36,8 @@ export interface ReportedSkill {
 export interface CheckReport {
   skills: ReportedSkill[];
   diagnostics: ReportedDiagnostic[];
+  /** The baselines the findings were matched against: how many each accepted, and how many it holds that are gone. */
+  baselines?: { file: string; matched: number; stale: number }[];
 }
 
 /** What one skill contributes to a report: small and plain, so it can cross a thread boundary. */
@@ -41,7 +51,7 @@ export interface SkillReport {
  * for every reporter; the analysis itself (text, syntax trees, model) is not
  * kept, so memory grows with the findings, not with the workspace.
  */
-export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillReport {
+export function reportSkill(found: FoundSkill, analysis: SkillAnalysis, withFixes = false): SkillReport {
   const skill = {
     dir: path.dirname(found.display),
     ...(analysis.name !== undefined ? { name: analysis.name } : {}),
@@ -56,7 +66,11 @@ export function reportSkill(found: FoundSkill, analysis: SkillAnalysis): SkillRe
     file === analysis.file ? found.display : path.join(path.dirname(found.display), path.relative(analysis.dir, file));
   return {
     skill,
-    diagnostics: analysis.diagnostics.map((item) => toReported(item, display(item.file), lines.of(item.file))),
+    diagnostics: analysis.diagnostics.map((item) => {
+      const reported = toReported(item, display(item.file), lines.of(item.file), sourceOf(analysis, item.file));
+      const fix = withFixes ? bestTier(fixesFor(analysis, item)) : undefined;
+      return fix ? { ...reported, fix } : reported;
+    }),
   };
 }
 
@@ -74,18 +88,21 @@ export function assembleReport(
       severity: RULES.missing_skill_md.severity,
       message: `This skill file is named "${path.basename(file.file)}"; agents look for exactly "SKILL.md" and will not find this skill.`,
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      fingerprint: fingerprintOf({ code: 'missing_skill_md' }, path.basename(file.file)),
     });
   }
   return { skills: parts.map((part) => part.skill), diagnostics };
 }
 
-export function toReported(item: Diagnostic, display: string, lines: LineIndex): ReportedDiagnostic {
+/** A finding as reported: `text` is the text of its file, for its fingerprint. */
+export function toReported(item: Diagnostic, display: string, lines: LineIndex, text: string): ReportedDiagnostic {
   return {
     file: display,
     code: item.code,
     severity: item.severity,
     message: item.message,
     range: lines.rangeOf(item.span),
+    fingerprint: fingerprintOf(item, ownText(text, item.span)),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +40,13 @@ export function formatSarif(report: CheckReport, options: SarifOptions): string 
     ruleIndex: index.get(item.code)!,
     level: LEVELS[item.severity],
     message: { text: item.message },
+    // Code scanning follows a finding across commits by this, not by its line (which moves with every edit above it).
+    partialFingerprints: {
+      'skillgraph/v1': createHash('sha256')
+        .update(`${artifactUri(item.file)}\0${item.fingerprint}`)
+        .digest('hex')
+        .slice(0, 32),
+    },
     locations: [
       {
         physicalLocation: {

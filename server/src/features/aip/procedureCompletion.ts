@@ -3,7 +3,8 @@ import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscod
 import { ControlOrder } from '../../model/controlFlow';
 import type { SkillModel } from '../../model/skillModel';
 import { replacing, type CompletionRequest } from '../document/completionRequest';
-import { lineEndAt, rangeOf } from '../document/documentView';
+import { lineEndAt } from '../../parse/lineIndex';
+import { rangeOf } from '../document/documentView';
 import { keysOf, schemaAt } from '../document/schemaLookup';
 import { dependencyCandidates, stepItems } from '../document/stepItems';
 import type { YamlCursor } from '../document/yamlCursor';

@@ -81,10 +81,3 @@ export function locationOf(view: DocumentView, span: Span): { uri: string; range
 export function contains(span: Span, offset: number): boolean {
   return span.start <= offset && offset <= span.end;
 }
-
-/** The end of the line holding `offset`, before its line break (LF or CRLF). */
-export function lineEndAt(text: string, offset: number): number {
-  const newline = text.indexOf('\n', Math.max(0, Math.min(offset, text.length)));
-  const end = newline === -1 ? text.length : newline;
-  return text[end - 1] === '\r' ? end - 1 : end;
-}

@@ -31,10 +31,14 @@ export function lspDiagnosticAt(range: LspRange, item: Diagnostic, docsBase?: st
 
 /**
  * The document's diagnostics for the editor: those in its own file (a skill+ package spreads them over several), with
- * the severities the analysis gave them (the profile's, then the user's).
+ * the severities the analysis gave them (the profile's, then the user's), without those `hidden` (a baseline's).
  */
-export function documentDiagnostics(view: DocumentView, docsBase?: string): LspDiagnostic[] {
+export function documentDiagnostics(
+  view: DocumentView,
+  docsBase?: string,
+  hidden: ReadonlySet<Diagnostic> = new Set(),
+): LspDiagnostic[] {
   return view.analysis.diagnostics
-    .filter((item) => item.file === view.file)
+    .filter((item) => item.file === view.file && !hidden.has(item))
     .map((item) => toLspDiagnostic(view, item, docsBase));
 }

@@ -6,7 +6,7 @@ import type { SkillModel } from '../../model/skillModel';
 import type { CatalogSkill } from '../../workspace/skillCatalog';
 import type { YamlCursor } from '../document/yamlCursor';
 import { rangeOf, type DocumentView } from '../document/documentView';
-import { addDependencyEdit } from './metaEdits';
+import { addDependencyEdit } from '../../fixes/compositionEdits';
 import { dependencyCandidates, stepItems } from '../document/stepItems';
 
 export interface MetaCompletionRequest {
@@ -136,7 +136,8 @@ function outputItems(request: MetaCompletionRequest, prefix: string, step: strin
     .filter((node) => node.id !== step)
     .map((node): CompletionItem => {
       const inScope = scope.has(node.id);
-      const dependency = !inScope && step ? addDependencyEdit(view, step, node.id) : undefined;
+      const change = !inScope && step ? addDependencyEdit(view.analysis, step, node.id) : undefined;
+      const dependency = change && { range: rangeOf(view, change), newText: change.newText };
       return {
         label: node.id,
         kind: CompletionItemKind.Variable,

@@ -1,7 +1,9 @@
 import { isSeq, type Node } from 'yaml';
-import type { TextEdit } from 'vscode-languageserver-types';
-import { nodeSpan, pairOf } from '../../parse/yamlSyntax';
-import { lineEndAt, rangeOf, type DocumentView } from '../document/documentView';
+import type { SkillAnalysis } from '../analyze';
+import type { Diagnostic } from '../checks/diagnostic';
+import { lineEndAt } from '../parse/lineIndex';
+import { nodeSpan, pairOf } from '../parse/yamlSyntax';
+import { fixOf, textChange, type Fix, type TextChange } from './fix';
 
 /**
  * The edit that adds `dependency` to the `depends_on` of MetaSkill step
@@ -9,15 +11,12 @@ import { lineEndAt, rangeOf, type DocumentView } from '../document/documentView'
  * item of a block list, or as a new `depends_on` line after the step's `id`.
  * Undefined when the step cannot be found in the current text.
  */
-export function addDependencyEdit(view: DocumentView, stepId: string, dependency: string): TextEdit | undefined {
-  const { metaPlan, frontmatter, text } = view.analysis;
+export function addDependencyEdit(analysis: SkillAnalysis, stepId: string, dependency: string): TextChange | undefined {
+  const { metaPlan, frontmatter, text, file } = analysis;
   const step =
     metaPlan?.form === 'composition' ? metaPlan.steps.find((candidate) => candidate.id === stepId) : undefined;
   if (!step?.node || !frontmatter) return undefined;
-  const at = (offset: number, newText: string): TextEdit => ({
-    range: rangeOf(view, { start: offset, end: offset }),
-    newText,
-  });
+  const at = (offset: number, newText: string) => textChange(file, offset, offset, newText);
   const pair = pairOf(step.node, 'depends_on');
   const list = pair?.value as Node | null | undefined;
   if (isSeq(list)) {
@@ -34,11 +33,18 @@ export function addDependencyEdit(view: DocumentView, stepId: string, dependency
   }
   const idKey = nodeSpan(frontmatter, pairOf(step.node, 'id')?.key);
   if (!idKey) return undefined;
-  const column = view.lines.positionAt(idKey.start).character;
+  const column = idKey.start - (text.lastIndexOf('\n', idKey.start - 1) + 1);
   if (pair) {
     // `depends_on:` with no value yet.
     const keyEnd = nodeSpan(frontmatter, pair.key)!.end;
     return at(lineEndAt(text, keyEnd), ` [${dependency}]`);
   }
   return at(lineEndAt(text, idKey.start), `\n${' '.repeat(column)}depends_on: [${dependency}]`);
+}
+
+/** A binding to a step that may not have run: add that step to the consumer's `depends_on`. */
+export function addDependencyFix(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
+  const { producer, consumer } = (item.data ?? {}) as { producer?: string; consumer?: string };
+  const edit = producer && consumer ? addDependencyEdit(analysis, consumer, producer) : undefined;
+  return edit ? [fixOf(item, `Add "${producer}" to the depends_on of "${consumer}"`, 'unsafe', [edit])] : [];
 }

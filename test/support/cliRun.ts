@@ -1,0 +1,26 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+/** The built CLI, as the package runs it. */
+export const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+
+/** A repository of skills in a temporary folder: relative path → text (or bytes). */
+export function repository(files: Record<string, string | Uint8Array>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'sg-cli-'));
+  for (const [relative, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    writeFileSync(path.join(root, relative), content);
+  }
+  return root;
+}
+
+/** Runs the CLI in `cwd`. */
+export function runCli(cwd: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A file of the repository, as text. */
+export const readIn = (root: string, relative: string) => readFileSync(path.join(root, relative), 'utf8');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BrowserContext, FrameLocator, Page } from 'playwright-core';
@@ -166,10 +166,16 @@ export async function openExamplesWorkbench(options: {
   vsix?: string[];
   env?: Record<string, string>;
   settings?: object;
+  /** Files written into the workspace beside the examples before VS Code starts: relative path → text. */
+  files?: Record<string, string>;
 }): Promise<ExamplesWorkbench> {
   mkdirSync(options.artifacts, { recursive: true });
   const workspace = mkdtempSync(path.join(tmpdir(), 'sg-ws-'));
   cpSync(path.join(REPO, 'examples'), workspace, { recursive: true });
+  for (const [relative, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(path.dirname(path.join(workspace, relative)), { recursive: true });
+    writeFileSync(path.join(workspace, relative), text);
+  }
   const server = await startCodeServer({
     vsix: [packageExtension(), ...(options.vsix ?? [])],
     workspace,

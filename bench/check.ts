@@ -148,7 +148,7 @@ export function benchPeers(root: string, corpusDir: string, label: string, peers
       findings: oursReport.diagnostics.length,
     },
     {
-      tool: 'skills-ref (CLI, one process per skill)',
+      tool: 'skills-ref, the npm port (CLI, one process per skill)',
       how: 'node skills-ref/dist/cli.js validate <skill> once per skill, sequentially (its CLI takes one skill, so this counts a Node start per skill: its library in one process is compared below); time summed, memory the largest run, findings the "- " lines it prints',
       corpus: label,
       skills: dirs.length,

@@ -1,3 +1,4 @@
+import type { AdoptionResult } from './adoption';
 import type { AnalysisResult } from './analysis';
 import type { CatalogResult } from './catalog';
 import type { PeerRun, ScaleResult } from './check';
@@ -15,6 +16,7 @@ export interface Results {
   server: ServerResult;
   yamlls: PeerLatency;
   scale: ScaleResult[];
+  adoption: AdoptionResult;
   catalog: CatalogResult;
   peers: PeerRun[];
   /** skills-ref through its library, alternating with skillgraph check. */
@@ -37,6 +39,7 @@ export function renderResults(results: Results): string {
     server,
     yamlls,
     scale,
+    adoption,
     catalog,
     peers,
     library,
@@ -93,6 +96,8 @@ export function renderResults(results: Results): string {
       .join(
         ', ',
       )}, skills-ref's library ${largeLibrary.theirsMedian} ms (ours ${largeLibrary.oursMedian} ms alternating) | ${verdict(server.editToDiagnosticsPull.median < yamlls.editToDiagnostics.median && largePlain.every((row) => row.tool === 'skillgraph' || ours.ms < row.ms) && largeLibrary.ratio < 1)} |`,
+    `| \`fix\` on ${adoption.skills} skills ≤ 2× \`check\` of the same skills (alternating, ratio of medians) | writing: ${adoption.fix.median} ms (${adoption.fix.ratio}×); --dry-run: ${adoption.fixDryRun.median} ms (${adoption.fixDryRun.ratio}×); check ${adoption.check.median} ms | ${verdict(adoption.fix.ratio <= 2 && adoption.fixDryRun.ratio <= 2)} |`,
+    `| \`check --baseline\` ≤ 1.1× \`check\` (${adoption.baseline.entries} accepted findings) | ${adoption.baseline.withBaseline.median} ms vs ${adoption.baseline.check.median} ms: ${adoption.baseline.ratio}× | ${verdict(adoption.baseline.ratio <= 1.1)} |`,
     `| graph preview: 300-step graph laid out and drawn in < 1 s (median) | ${preview300.total.median} ms median, ${preview300.total.p95} ms p95 | ${verdict(preview300.total.median < 1000)} |`,
     `| skill+ (${skillplus.nodes} nodes, ${skillplus.tips + skillplus.rules} tips and rules): edit in flow.py → package diagnostics p95 ≤ 25 ms | ${skillplus.editToPackageDiagnostics.p95} ms over all edits; ${skillplus.editToPackageDiagnosticsWarm.p95} ms after each session's first 20 | ${verdict(skillplus.editToPackageDiagnostics.p95 <= 25)} (warm: ${verdict(skillplus.editToPackageDiagnosticsWarm.p95 <= 25)}) |`,
     `| skill+: completion in a predicate p95 ≤ 10 ms | ${skillplus.predicateCompletion.p95} ms (${skillplus.predicateCompletionAfterEdit.p95} ms right after an edit in flow.py) | ${verdict(skillplus.predicateCompletion.p95 <= 10)} |`,
@@ -150,7 +155,21 @@ export function renderResults(results: Results): string {
     `| one composed skill changed on disk → MetaSkill re-checked (catalog invalidated for that file) | ${ms(catalog.recheck)} | ${catalog.recheck.n} |`,
     `| MetaSkill analysed, catalog known | ${ms(catalog.analysis)} | ${catalog.analysis.n} |`,
     '',
+    '## `fix` and `check --baseline`',
+    '',
+    `The ${adoption.skills}-skill generated workspace with the mistakes a library has (a third with a description YAML cannot read, a fifth with CRLF line endings, a seventh linking with a backslash, half naming a missing file): ${adoption.findings} findings, ${adoption.fixes} safe fixes. Each round runs \`check\`, \`fix --dry-run\`, \`fix\` on a fresh copy, \`check\` and \`check --baseline\` (a baseline of every finding, ${adoption.baseline.entries} entries) in turn; wall times of whole runs.`,
+    '',
+    '| run | median | runs |',
+    '|---|---|---|',
+    `| check | ${adoption.check.median} | ${adoption.check.runs.join(', ')} |`,
+    `| fix --dry-run (every fix made and checked, a diff printed) | ${adoption.fixDryRun.median} | ${adoption.fixDryRun.runs.join(', ')} |`,
+    `| fix (written) | ${adoption.fix.median} | ${adoption.fix.runs.join(', ')} |`,
+    `| check, next to the baseline run | ${adoption.baseline.check.median} | ${adoption.baseline.check.runs.join(', ')} |`,
+    `| check --baseline | ${adoption.baseline.withBaseline.median} | ${adoption.baseline.withBaseline.runs.join(', ')} |`,
+    '',
     '## Plain-skill corpora, side by side',
+    '',
+    "`skills-ref` below is the npm package `skills-ref@0.1.5`, a port to JavaScript. The official reference validator is the Python `skills-ref` of the Agent Skills project, which this machine cannot install (no Python package index); Skillgraph's `strict` mode gives its verdict, and the corpus tests hold Skillgraph to it.",
     '',
     '| corpus | tool | wall time (ms) | peak memory (MiB) | findings |',
     '|---|---|---|---|---|',
@@ -168,7 +187,7 @@ export function renderResults(results: Results): string {
     '| what | ours | theirs | our runs (ms) | their runs (ms) | ratio |',
     '|---|---|---|---|---|---|',
     ...[
-      ...library.map((row) => ({ what: `every rule vs skills-ref's library, ${row.corpus}`, row })),
+      ...library.map((row) => ({ what: `every rule vs skills-ref's library (the npm port), ${row.corpus}`, row })),
       { what: 'check of one plain skill vs starting Node', row: startup.plain },
       { what: 'check of one AIP skill vs starting Node', row: startup.aip },
     ].map(

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { benchAdoption } from './adoption';
 import { benchAnalysis } from './analysis';
 import { benchCatalog } from './catalog';
 import { benchCheckScale, benchPeers, plainCorpus } from './check';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   );
   step('skillgraph check at 100, 1,000 and 10,000 skills');
   const scale = benchCheckScale(TMP);
+  step('fix and check --baseline on 1,000 skills with fixable findings, against check');
+  const adoption = benchAdoption(TMP);
   step('MetaSkill catalog on 10,000 skills');
   const catalog = benchCatalog(TMP);
   step('plain corpora: skillgraph, skills-ref, claude-code-lint');
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
     server,
     yamlls,
     scale,
+    adoption,
     catalog,
     peers,
     library,

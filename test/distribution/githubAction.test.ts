@@ -85,7 +85,15 @@ test('the action is composite: Node first, the check, then the SARIF upload only
   assert.match(upload.uses ?? '', /^github\/codeql-action\/upload-sarif@v\d+$/);
   assert.equal(upload.if, "${{ always() && inputs.sarif != '' }}");
   assert.equal(upload.with?.sarif_file, '${{ inputs.sarif }}');
-  assert.deepEqual(Object.keys(action.inputs).sort(), ['max-warnings', 'node-version', 'paths', 'profile', 'sarif']);
+  assert.deepEqual(Object.keys(action.inputs).sort(), [
+    'baseline',
+    'max-warnings',
+    'node-version',
+    'paths',
+    'profile',
+    'sarif',
+    'strict',
+  ]);
 });
 
 test('clean skills: exit 0, notes as annotations on their files', () => {
@@ -117,6 +125,34 @@ test('max-warnings and profile reach the check', () => {
   const strict = check({ paths: 'warned', profile: 'claude-api' });
   assert.equal(strict.status, 1);
   assert.match(strict.stdout, /^::error file=warned\/SKILL\.md,line=4,.*unknown_frontmatter_key::/m);
+});
+
+test("the configuration's settings apply (its baseline too); the action's inputs win over them", () => {
+  mkdirSync(path.join(workspace, 'team', 'notes'), { recursive: true });
+  writeFileSync(path.join(workspace, 'team', '.skillgraph.yaml'), 'profile: claude-api\nbaseline: accepted.json\n');
+  writeFileSync(
+    path.join(workspace, 'team', 'notes', 'SKILL.md'),
+    '---\nname: notes\ndescription: Writes notes. Use when asked.\nfoo: bar\n---\n\n# Notes\n',
+  );
+  writeFileSync(
+    path.join(workspace, 'team', 'accepted.json'),
+    JSON.stringify({
+      version: 1,
+      findings: [{ file: 'notes/SKILL.md', code: 'unknown_frontmatter_key', text: 'foo', count: 1 }],
+    }),
+  );
+  writeFileSync(path.join(workspace, 'none.json'), JSON.stringify({ version: 1, findings: [] }));
+  // The configuration's profile makes the unknown key an error, and its baseline accepts it.
+  const accepted = check({ paths: 'team', 'max-warnings': '0' });
+  assert.equal(accepted.status, 0, accepted.stdout);
+  assert.doesNotMatch(accepted.stdout, /unknown_frontmatter_key/);
+  const shown = check({ paths: 'team', baseline: 'none.json' });
+  assert.equal(shown.status, 1);
+  assert.match(shown.stdout, /^::error file=team\/notes\/SKILL\.md,line=4,.*unknown_frontmatter_key::/m);
+  const lenient = check({ paths: 'team', baseline: 'none.json', profile: 'claude-code' });
+  assert.equal(lenient.status, 0, 'the profile input wins over the configuration');
+  const strict = check({ paths: 'team', baseline: 'none.json', profile: 'claude-code', strict: 'true' });
+  assert.equal(strict.status, 1, "strict: the reference validator's verdict");
 });
 
 test('sarif: the report is written for the upload step, and the annotations still decide the exit status', () => {

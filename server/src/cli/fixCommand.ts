@@ -115,22 +115,32 @@ function locate(placed: PlacedFix): string {
   return `${shown(placed.fix.diagnostic.file)}:${placed.line + 1}:${placed.character + 1}`;
 }
 
-/** One file's change as a unified diff (a new file from /dev/null; a removed byte-order mark noted above it). */
+/**
+ * One file's change as a unified diff (a new file from /dev/null). What a
+ * diff cannot show is noted above it: a byte-order mark removed, and CRLF
+ * line endings made LF (the diff is then of the lines' text, as readable as
+ * any other, instead of every line changed).
+ */
 function unifiedDiff(fixed: FixedFile): string {
   const name = shown(fixed.file).split(path.sep).join('/');
-  const note = fixed.markRemoved ? `# ${name}: the byte-order mark is removed\n` : '';
-  if (!fixed.created && fixed.before === fixed.after) return note;
+  const endings = fixed.before.includes('\r\n') && !fixed.after.includes('\r\n');
+  const before = endings ? fixed.before.replace(/\r\n/g, '\n') : fixed.before;
+  const notes = [
+    ...(fixed.markRemoved ? [`# ${name}: the byte-order mark is removed\n`] : []),
+    ...(endings ? [`# ${name}: CRLF line endings become LF\n`] : []),
+  ].join('');
+  if (!fixed.created && before === fixed.after) return notes;
   const patch = createTwoFilesPatch(
     fixed.created ? '/dev/null' : `a/${name}`,
     `b/${name}`,
-    fixed.before,
+    before,
     fixed.after,
     undefined,
     undefined,
     { context: 3 },
   );
   // The header line of `diff`'s own format: git and patch read from the `---` line on.
-  return note + patch.replace(/^=+\n/m, '').replace(/^Index: [^\n]*\n/m, '');
+  return notes + patch.replace(/^=+\n/m, '').replace(/^Index: [^\n]*\n/m, '');
 }
 
 function summary(command: Extract<Command, { command: 'fix' }>, results: SkillFixes[], choice: FixChoice): string {

@@ -45,13 +45,20 @@ export interface SkillgraphConfig {
   diagnostics: Diagnostic[];
 }
 
+/** The configuration file in `dir` itself, if it has one. */
+export function configFileIn(fs: FileSystem, dir: string): string | undefined {
+  for (const name of CONFIG_FILE_NAMES) {
+    const candidate = path.join(dir, name);
+    if (fs.stat(candidate)?.kind === 'file') return candidate;
+  }
+  return undefined;
+}
+
 /** The configuration file nearest to `dir`: in it, or in the closest folder above it that has one. */
 export function findConfigFile(fs: FileSystem, dir: string): string | undefined {
   for (let folder = path.resolve(dir); ; folder = path.dirname(folder)) {
-    for (const name of CONFIG_FILE_NAMES) {
-      const candidate = path.join(folder, name);
-      if (fs.stat(candidate)?.kind === 'file') return candidate;
-    }
+    const found = configFileIn(fs, folder);
+    if (found) return found;
     if (path.dirname(folder) === folder) return undefined;
   }
 }

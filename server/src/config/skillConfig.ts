@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { ProfileChoice, ProfileId } from '../checks/profiles';
 import type { SeverityMap } from '../checks/severities';
 import type { FileSystem } from '../workspace/fileSystem';
-import { findConfigFile, readConfig, type SkillgraphConfig } from './configFile';
+import { configFileIn, readConfig, type SkillgraphConfig } from './configFile';
 import { Globs } from './globs';
 
 /** What the configuration says of one skill. */
@@ -89,10 +89,18 @@ export class ConfigStore {
 
   constructor(private readonly fs: FileSystem) {}
 
+  /** The configuration file nearest to `dir`, each folder on the way up looked in once (skills share their parents). */
+  private nearestFile(dir: string): string | undefined {
+    if (this.nearest.has(dir)) return this.nearest.get(dir);
+    const parent = path.dirname(dir);
+    const file = configFileIn(this.fs, dir) ?? (parent === dir ? undefined : this.nearestFile(parent));
+    this.nearest.set(dir, file);
+    return file;
+  }
+
   /** The configuration nearest to `dir`, read (and extended) once. */
   configOf(dir: string): SkillgraphConfig | undefined {
-    let file = this.nearest.get(dir);
-    if (!this.nearest.has(dir)) this.nearest.set(dir, (file = findConfigFile(this.fs, dir)));
+    const file = this.nearestFile(path.resolve(dir));
     if (!file) return undefined;
     let config = this.configs.get(file);
     if (!config) this.configs.set(file, (config = readConfig(this.fs, file)));

@@ -60,11 +60,16 @@ export function compatibleFixes(fixes: readonly Fix[]): Fix[] {
   return kept;
 }
 
-/** `text` with `changes` (to this file, none overlapping) applied. */
+/** `text` with `changes` (to this file, none overlapping) applied, in one pass (a line-ending fix has many). */
 export function applyChanges(text: string, changes: readonly TextChange[]): string {
   const unique = changes.filter((change, index) => changes.findIndex((other) => sameEdit(change, other)) === index);
-  let result = text;
-  for (const change of [...unique].sort((a, b) => b.start - a.start || b.end - a.end))
-    result = result.slice(0, change.start) + change.newText + result.slice(change.end);
-  return result;
+  const ordered = [...unique].sort((a, b) => a.start - b.start || a.end - b.end);
+  const parts: string[] = [];
+  let at = 0;
+  for (const change of ordered) {
+    parts.push(text.slice(at, change.start), change.newText);
+    at = Math.max(at, change.end);
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
 }

@@ -3,6 +3,7 @@ import type { Diagnostic, Severity } from '../checks/diagnostic';
 import type { RuleCode } from '../checks/rules';
 import { fingerprintOf, ownText } from '../checks/fingerprint';
 import { LineIndex } from '../parse/lineIndex';
+import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import type { FileSystem } from '../workspace/fileSystem';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';
 import { readText } from '../workspace/readText';
@@ -99,7 +100,9 @@ const SINGLE_LEVELS: Severity[] = ['error'];
  * then find was there all along.
  * Reads through `fs`, writes nothing: the caller writes `files`.
  */
-export function fixSkill(fs: FileSystem, skillFile: string, options: AnalyzeOptions, choice: FixChoice): SkillFixes {
+export function fixSkill(disk: FileSystem, skillFile: string, options: AnalyzeOptions, choice: FixChoice): SkillFixes {
+  // One snapshot of the disk for every analysis of the skill: what the fixes do not change is read once.
+  const fs = new AnalysisFileSystem(disk);
   const initial = analyzeSkill(fs, skillFile, options);
   const files = new Map<string, FixedFile>();
   const applied: PlacedFix[] = [];

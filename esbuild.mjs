@@ -1,7 +1,7 @@
 // Bundles every host into dist/: one self-contained file per entry, so the
 // CLI, the server and the extension run without node_modules beside them.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { build } from 'esbuild';
 
@@ -120,3 +120,7 @@ execFileSync(
   ],
   { env: { ...process.env, SKILLGRAPH_WRITE_CODE_CACHE: '1' }, stdio: 'ignore' },
 );
+
+// The package's commands run as files (`npm link`, an editor's `skillgraph-server` on PATH): make them executable
+// here too, so a checkout works without going through npm.
+for (const command of ['dist/cli.js', 'dist/server.js']) chmodSync(command, 0o755);

@@ -2,8 +2,8 @@
 // Node 20's runner does not expand globs, so the file list is built here.
 //   node test/run.mjs [PART...]   every test file whose path holds one of the parts (all of them without any)
 //   node test/run.mjs --quick     the tests that need neither root nor a browser or VS Code: unit, LSP over stdio,
-//                                 CLI, corpus, property, robustness and distribution tests, and Neovim when it is
-//                                 installed; in parallel, one file per core
+//                                 CLI, corpus, property, robustness and distribution tests, and Neovim and Emacs
+//                                 when they are installed; in parallel, one file per core
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -23,16 +23,19 @@ function find(dir) {
   });
 }
 
-const hasNeovim = spawnSync('nvim', ['--version'], { stdio: 'ignore' }).status === 0;
+/** The editors the client tests drive, by test file, and whether each is installed. */
+const EDITORS = { 'clients/neovim.test.ts': 'nvim', 'clients/emacs.test.ts': 'emacs' };
+const installed = (command) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
 let files = find(root)
   .filter((file) => only.length === 0 || only.some((part) => relative(root, file).includes(part)))
   .sort();
 if (quick) {
   files = files.filter((file) => !NEEDS_A_BROWSER.some((part) => relative(root, file).startsWith(part)));
-  if (!hasNeovim) {
-    files = files.filter((file) => !relative(root, file).startsWith('clients/'));
-    console.log('test/run.mjs: nvim is not installed, so the Neovim test is not run (npm test installs and runs it)');
-  }
+  for (const [test, command] of Object.entries(EDITORS))
+    if (!installed(command)) {
+      files = files.filter((file) => relative(root, file) !== test);
+      console.log(`test/run.mjs: ${command} is not installed, so ${test} is not run (npm test installs and runs it)`);
+    }
 }
 const parallel = quick ? [`--test-concurrency=${availableParallelism()}`] : [];
 const result = spawnSync(

@@ -25,7 +25,7 @@ import {
 } from './protocol';
 import { EditorDocument } from './service/editorDocument';
 import { LanguageService } from './service/languageService';
-import { readSettings } from './service/settings';
+import { editorSettings } from './service/settings';
 import { NodeFileSystem } from './workspace/fileSystem';
 
 // The language server: LSP wiring over stdio. Everything it answers comes from the language service.
@@ -41,24 +41,39 @@ const service = new LanguageService(
 );
 let workspaceRoots: string[] = [];
 let pullDiagnostics = false;
+/** The client answers `workspace/configuration`, and lets the server register for configuration changes. */
 let configurationRequests = false;
+let configurationRegistration = false;
 /** Resolves once the client's settings are known; requests wait for it so the first answers use them. */
 let settingsLoaded: Promise<void> = Promise.resolve();
+/** What the editor gave at start, and the `skillgraph` section it gives now (each unchecked, maybe nothing). */
+let initializationOptions: unknown;
+let section: unknown;
 
-/** Reads the settings the editor sent; relative catalog roots start at the first workspace folder, as in VS Code. */
-function settingsFrom(raw: unknown) {
-  return readSettings(raw, workspaceRoots[0] ?? process.cwd());
+/** The settings from both places, the section winning key by key; returns them in words for the log. */
+function applySettings(): string {
+  const { settings, description } = editorSettings(
+    [
+      { source: 'initializationOptions', raw: initializationOptions },
+      { source: 'workspace configuration', raw: section },
+    ],
+    workspaceRoots[0] ?? process.cwd(),
+  );
+  service.configure(settings);
+  return description;
 }
 
-/** New settings: every open document's findings are made again. */
-function configure(raw: unknown): void {
-  service.configure(settingsFrom(raw));
+/** The section as the editor has it now, or, when it has none to answer with, what it pushed (`pushed`). */
+async function pulledSection(pushed?: unknown): Promise<unknown> {
+  const answer: unknown = await connection.workspace.getConfiguration(SETTINGS_SECTION).catch(() => undefined);
+  return answer ?? pushed;
+}
+
+/** New settings: logged, so a user can see what took effect, and every open document's findings made again. */
+function configure(given: unknown): void {
+  section = given;
+  connection.console.log(`skillgraph: settings: ${applySettings()}`);
   rediagnose(documents.all().map((document) => document.uri));
-}
-
-/** The settings as the editor has them now (`workspace/configuration`). */
-async function pullSettings(): Promise<void> {
-  configure(await connection.workspace.getConfiguration(SETTINGS_SECTION).catch(() => undefined));
 }
 
 /** A request's answer once the settings are known; a refused rename is an LSP error the editor shows. */
@@ -75,11 +90,13 @@ async function answer<T>(run: () => T): Promise<T> {
 connection.onInitialize((params): InitializeResult => {
   pullDiagnostics = !!params.capabilities.textDocument?.diagnostic;
   configurationRequests = !!params.capabilities.workspace?.configuration;
+  configurationRegistration = !!params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration;
   const roots = (params.workspaceFolders ?? []).map((folder) => fileURLToPath(folder.uri));
   if (roots.length === 0 && params.rootUri) roots.push(fileURLToPath(params.rootUri));
   workspaceRoots = roots;
   service.setWorkspaceFolders(roots);
-  service.configure(settingsFrom(params.initializationOptions));
+  initializationOptions = params.initializationOptions;
+  applySettings();
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -101,21 +118,29 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(async () => {
-  if (configurationRequests) {
-    settingsLoaded = pullSettings();
+  // A client that cannot take the registration still notifies changes (eglot, Neovim): registering anyway makes
+  // it warn on every connect.
+  if (configurationRegistration)
     await connection.client
       .register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION })
       .catch(() => undefined);
+  let description = applySettings();
+  if (configurationRequests) {
+    settingsLoaded = pulledSection().then((given) => {
+      section = given;
+      description = applySettings();
+    });
     await settingsLoaded;
   }
   connection.console.log(
-    `skillgraph: ready (${pullDiagnostics ? 'pull' : 'push'} diagnostics, profile ${service.settings.profile ?? 'agentskills'})`,
+    `skillgraph: ready (${pullDiagnostics ? 'pull' : 'push'} diagnostics); settings: ${description}`,
   );
 });
 
 connection.onDidChangeConfiguration((change) => {
-  if (configurationRequests) settingsLoaded = pullSettings();
-  else configure((change.settings as Record<string, unknown> | undefined)?.[SETTINGS_SECTION]);
+  const pushed = (change.settings as Record<string, unknown> | null | undefined)?.[SETTINGS_SECTION];
+  if (configurationRequests) settingsLoaded = pulledSection(pushed).then(configure);
+  else configure(pushed);
 });
 
 /**

@@ -1,85 +1,138 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { copyExamples, positionOf, SERVER } from '../support/lspClient';
+import { readmeSnippet } from './readmeSnippet';
+import { skillFileKinds } from './skillFiles';
 
-/** Runs headless Neovim on `file` and returns the result lines neovim.lua prints. */
-function neovim(
-  root: string,
-  file: string,
-  definition: { line: number; character: number },
-  hover: { line: number; character: number },
-): string[] {
-  const result = spawnSync('nvim', ['--headless', '--clean', '-c', `luafile ${path.join(__dirname, 'neovim.lua')}`], {
-    encoding: 'utf8',
-    timeout: 60000,
-    env: {
-      ...process.env,
-      SKILL_FILE: file,
-      SKILLGRAPH_SERVER: SERVER,
-      DEFINITION_LINE: String(definition.line),
-      DEFINITION_CHAR: String(definition.character),
-      HOVER_LINE: String(hover.line),
-      HOVER_CHAR: String(hover.character),
-      XDG_STATE_HOME: root,
-      XDG_DATA_HOME: root,
+// Headless Neovim (Debian's 0.7) configured by the README's recipe itself, with `skillgraph-server` on PATH as
+// `npm link` leaves it.
+
+const root = copyExamples();
+const home = path.join(root, '.home');
+const bin = path.join(home, 'bin');
+mkdirSync(bin, { recursive: true });
+symlinkSync(SERVER, path.join(bin, 'skillgraph-server'));
+const recipe = path.join(home, 'recipe.lua');
+writeFileSync(recipe, readmeSnippet('Neovim', 'lua'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+// A skill whose findings depend on both settings: the folder is not its name (name_mismatch, an error), and a
+// Claude Code key (unknown to the open specification, a warning; accepted under the claude-code profile).
+const settingsSkill = path.join(root, 'settings', 'wrong', 'SKILL.md');
+mkdirSync(path.dirname(settingsSkill), { recursive: true });
+writeFileSync(
+  settingsSkill,
+  '---\nname: other-name\ndescription: Says hello when asked to greet someone.\ndisable-model-invocation: true\n---\n\n# Hello\n',
+);
+
+/**
+ * Runs headless Neovim on `file` and returns the result lines neovim.lua prints. The README's recipe is loaded
+ * first, as a user's init.lua would, unless the run starts its own client (SKILLGRAPH_INIT_OPTIONS).
+ */
+function neovim(file: string, env: Record<string, string> = {}): string[] {
+  const recipeFirst = env.SKILLGRAPH_INIT_OPTIONS ? [] : ['-c', `luafile ${recipe}`];
+  const result = spawnSync(
+    'nvim',
+    ['--headless', '--clean', ...recipeFirst, '-c', `luafile ${path.join(__dirname, 'neovim.lua')}`],
+    {
+      encoding: 'utf8',
+      timeout: 60000,
+      env: {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+        SKILL_FILE: file,
+        XDG_STATE_HOME: home,
+        XDG_DATA_HOME: home,
+        XDG_CACHE_HOME: home,
+        ...env,
+      },
     },
-  });
+  );
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  return result.stdout.split('\n').filter((line) => /^(DIAGNOSTICS|DIAG|DEFINITION|HOVER|ERROR) /.test(line));
+  return result.stdout
+    .split('\n')
+    .filter((line) => /^(ATTACHED|DIAGNOSTICS|DIAG|DEFINITION|HOVER|CHANGED|AFTER|LSPLOG|ERROR) /.test(line));
 }
 
-test('Neovim (headless, built-in LSP client) gets diagnostics, a definition and a hover from the server', () => {
-  const root = copyExamples();
-  try {
-    const file = path.join(root, 'csv-report', 'SKILL.md');
-    const text = readFileSync(file, 'utf8');
-    const lines = neovim(
-      root,
-      file,
-      positionOf(text, 'name: focus-column', 8, 2),
-      positionOf(text, 'name: stats', 8, 2),
-    );
-    assert.deepEqual(lines, [
-      'DIAGNOSTICS true',
-      'DIAG 27:14 3 external_input "csv-path" is an external input: no step produces it, so the user or the environment must supply it.',
-      'DEFINITION SKILL.md 56:14-56:26',
-      'HOVER **input** `stats`: `list[object]`\\n\\nProduced by `profile-columns` as `list[object]`',
-    ]);
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+function positions(file: string, definition: [string, number, number?], hover: [string, number, number?]) {
+  const text = readFileSync(file, 'utf8');
+  const [d, h] = [positionOf(text, ...definition), positionOf(text, ...hover)];
+  return {
+    DEFINITION_LINE: String(d.line),
+    DEFINITION_CHAR: String(d.character),
+    HOVER_LINE: String(h.line),
+    HOVER_CHAR: String(h.character),
+  };
+}
+
+const codes = (lines: string[], prefix: string) =>
+  lines.filter((line) => line.startsWith(`${prefix} `)).map((line) => line.split(' ').slice(1, 4).join(' '));
+
+test('Neovim (the README recipe): diagnostics, a definition and a hover; settings changed as the README says change the findings', () => {
+  const file = path.join(root, 'csv-report', 'SKILL.md');
+  const lines = neovim(file, {
+    ...positions(file, ['name: focus-column', 8, 2], ['name: stats', 8, 2]),
+    SKILLGRAPH_SETTINGS: JSON.stringify({ skillgraph: { profile: 'agentskills', rules: { external_input: 'error' } } }),
+  });
+  assert.deepEqual(lines, [
+    'DIAGNOSTICS true',
+    'DIAG 27:14 3 external_input "csv-path" is an external input: no step produces it, so the user or the environment must supply it.',
+    'DEFINITION SKILL.md 56:14-56:26',
+    'HOVER **input** `stats`: `list[object]`\\n\\nProduced by `profile-columns` as `list[object]`',
+    'CHANGED true',
+    'AFTER 27:14 1 external_input "csv-path" is an external input: no step produces it, so the user or the environment must supply it.',
+  ]);
+});
+
+test('Neovim: the profile and a rule severity in the settings, and in init_options, change the findings', () => {
+  const byRecipe = neovim(settingsSkill, {
+    SKILLGRAPH_SETTINGS: JSON.stringify({
+      skillgraph: { profile: 'claude-code', rules: { name_mismatch: 'warning' } },
+    }),
+  });
+  assert.deepEqual(codes(byRecipe, 'DIAG'), ['1:6 1 name_mismatch', '3:0 2 unknown_frontmatter_key']);
+  assert.deepEqual(codes(byRecipe, 'AFTER'), ['1:6 2 name_mismatch']);
+  const byInitOptions = neovim(settingsSkill, {
+    SKILLGRAPH_INIT_OPTIONS: JSON.stringify({ profile: 'claude-code', rules: { name_mismatch: 'warning' } }),
+  });
+  assert.deepEqual(codes(byInitOptions, 'DIAG'), ['1:6 2 name_mismatch']);
+  assert.deepEqual(
+    [...byRecipe, ...byInitOptions].filter((line) => line.startsWith('LSPLOG ')),
+    [],
+    'no warning or error in Neovim’s LSP log',
+  );
 });
 
 test('Neovim on a skill+ flow.py: its own findings, a definition in state.py, a hover on a node', () => {
-  const root = copyExamples();
-  try {
-    const file = path.join(root, 'mistakes', 'broken-flow', 'flow.py');
-    const text = readFileSync(file, 'utf8');
-    const lines = neovim(root, file, positionOf(text, 'into="depth"', 7), positionOf(text, '"how-deep"', 2));
-    assert.deepEqual(
-      lines.filter((line) => !line.startsWith('DIAG ')),
-      [
-        'DIAGNOSTICS true',
-        'DEFINITION state.py 6:4-6:9',
-        'HOVER **ask** `how-deep` in stage `scope`\\n\\n> Quick or thorough?\\n\\nWrites `depth`',
-      ],
-    );
-    assert.deepEqual(
-      lines.filter((line) => line.startsWith('DIAG ')).map((line) => line.split(' ').slice(1, 4).join(' ')),
-      [
-        '6:57 1 state_type_mismatch',
-        '7:38 1 unknown_placeholder',
-        '7:53 1 state_type_mismatch',
-        '9:24 1 invalid_loop',
-        '9:49 1 predicate_syntax',
-        '10:83 2 missing_script',
-        '10:109 1 unknown_rule',
-      ],
-    );
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  const file = path.join(root, 'mistakes', 'broken-flow', 'flow.py');
+  const lines = neovim(file, positions(file, ['into="depth"', 7], ['"how-deep"', 2]));
+  assert.deepEqual(
+    lines.filter((line) => !line.startsWith('DIAG ')),
+    [
+      'DIAGNOSTICS true',
+      'DEFINITION state.py 6:4-6:9',
+      'HOVER **ask** `how-deep` in stage `scope`\\n\\n> Quick or thorough?\\n\\nWrites `depth`',
+    ],
+  );
+  assert.deepEqual(codes(lines, 'DIAG'), [
+    '6:57 1 state_type_mismatch',
+    '7:38 1 unknown_placeholder',
+    '7:53 1 state_type_mismatch',
+    '9:24 1 invalid_loop',
+    '9:49 1 predicate_syntax',
+    '10:83 2 missing_script',
+    '10:109 1 unknown_rule',
+  ]);
+});
+
+test('Neovim: the recipe attaches the server to every kind of skill file, and to no other file', () => {
+  const { skill, other } = skillFileKinds(root);
+  const lines = neovim('', { SKILLGRAPH_ATTACH_FILES: [...skill, ...other].join('\n') });
+  assert.deepEqual(lines, [
+    ...skill.map((file) => `ATTACHED ${file} true`),
+    ...other.map((file) => `ATTACHED ${file} false`),
+  ]);
 });

@@ -13,6 +13,10 @@ mkdir -p "$tools"
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v nvim >/dev/null || missing+=(neovim)
+# Emacs as the README's recipe expects it: eglot and markdown-mode from Debian, activated by its site-start.
+command -v emacs >/dev/null || missing+=(emacs-nox)
+dpkg -s elpa-eglot >/dev/null 2>&1 || missing+=(elpa-eglot)
+dpkg -s elpa-markdown-mode >/dev/null 2>&1 || missing+=(elpa-markdown-mode)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev) # headers for code-server's kerberos module
 if [ ${#missing[@]} -gt 0 ]; then
   say "apt-get install ${missing[*]}"

@@ -130,20 +130,6 @@ test('settings: per-rule severity overrides and the profile come from the client
   assert.ok(brokenReport.items.filter((item) => item.code === 'missing_script').every((item) => item.severity === 1));
 });
 
-test('initializationOptions carry settings for clients without workspace/configuration', async () => {
-  const session = await startServer({ root, initializationOptions: { profile: 'claude-api' } });
-  sessions.push(session);
-  const dir = path.join(root, 'tagged');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: tagged\ndescription: x\ntags: [a]\n---\n');
-  const uri = await session.open(path.join(dir, 'SKILL.md'));
-  const diagnostics = await session.waitForPush(uri, (items) => items.length > 0);
-  assert.deepEqual(
-    diagnostics.map((item) => [item.code, item.severity]),
-    [['unknown_frontmatter_key', 1]],
-  );
-});
-
 test('push, without file events: a script created on disk is seen at the next edit a few seconds later', async () => {
   const file = path.join(root, 'mistakes', 'broken-procedure', 'SKILL.md');
   const session = await startServer({ root });

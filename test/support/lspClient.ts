@@ -44,9 +44,13 @@ export interface ServerSession {
   pushedVersions: Map<string, number | undefined>;
   /** Messages the server logged (`window/logMessage`), with their type (1 = error). */
   logs: { type: number; message: string }[];
+  /** The methods the server registered for (`client/registerCapability`). */
+  registrations: string[];
   /** How many `workspace/diagnostic/refresh` requests the server sent. */
   refreshes: () => number;
   stderr: () => string;
+  /** The first message the server logs that matches. */
+  waitForLog(predicate: (message: string) => boolean, timeoutMs?: number): Promise<string>;
   waitForPush(
     uri: string,
     predicate?: (diagnostics: Diagnostic[]) => boolean,
@@ -71,6 +75,8 @@ export async function startServer(options: {
   /** Settings answered to `workspace/configuration`, by section (default section: `skillgraph`). */
   configuration?: unknown;
   configurationSections?: Record<string, unknown>;
+  /** The client lets the server register for `workspace/didChangeConfiguration` (VS Code does; eglot does not). */
+  configurationRegistration?: boolean;
   /** Another language server to start instead (benchmarks compare peers); default: the built Skillgraph server. */
   command?: string[];
 }): Promise<ServerSession> {
@@ -94,6 +100,7 @@ export async function startServer(options: {
   const logs: { type: number; message: string }[] = [];
   connection.onNotification('window/logMessage', (params: { type: number; message: string }) => {
     logs.push(params);
+    for (const wake of waiters.splice(0)) wake();
   });
   connection.onRequest('workspace/diagnostic/refresh', () => {
     refreshes++;
@@ -107,7 +114,11 @@ export async function startServer(options: {
         : (options.configuration ?? {}),
     ),
   );
-  connection.onRequest('client/registerCapability', () => null);
+  const registrations: string[] = [];
+  connection.onRequest('client/registerCapability', (params: { registrations: { method: string }[] }) => {
+    registrations.push(...params.registrations.map((registration) => registration.method));
+    return null;
+  });
   connection.listen();
   const initialize: InitializeResult = await connection.sendRequest('initialize', {
     processId: process.pid,
@@ -116,6 +127,7 @@ export async function startServer(options: {
     capabilities: {
       workspace: {
         configuration: options.configuration !== undefined || options.configurationSections !== undefined,
+        didChangeConfiguration: { dynamicRegistration: options.configurationRegistration ?? false },
         didChangeWatchedFiles: { dynamicRegistration: false },
         diagnostics: { refreshSupport: true },
       },
@@ -129,6 +141,12 @@ export async function startServer(options: {
     initializationOptions: options.initializationOptions,
   });
   await connection.sendNotification('initialized', {});
+  /** Until the server's next message, or a tenth of a second. */
+  const nextMessage = () =>
+    new Promise<void>((resolve) => {
+      waiters.push(resolve);
+      setTimeout(resolve, 100);
+    });
   const session: ServerSession = {
     connection,
     process: child,
@@ -136,8 +154,18 @@ export async function startServer(options: {
     pushed,
     pushedVersions,
     logs,
+    registrations,
     refreshes: () => refreshes,
     stderr: () => stderr,
+    async waitForLog(predicate, timeoutMs = 10000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = logs.find((log) => predicate(log.message));
+        if (found) return found.message;
+        if (Date.now() > deadline) throw new Error(`no matching log; logged: ${JSON.stringify(logs)}`);
+        await nextMessage();
+      }
+    },
     async waitForPush(uri, predicate = () => true, timeoutMs = 10000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -145,10 +173,7 @@ export async function startServer(options: {
         if (current && predicate(current)) return current;
         if (Date.now() > deadline)
           throw new Error(`no matching diagnostics for ${uri}; last: ${JSON.stringify(current)}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
+        await nextMessage();
       }
     },
     requestAt(method, uri, position, extra = {}) {

@@ -6,7 +6,10 @@ import { PROFILE_IDS } from '../../server/src/checks/profiles';
 import { RULES } from '../../server/src/checks/rules';
 import { SEVERITY_CHOICES } from '../../server/src/checks/severities';
 import { LensCommands, SERVER_SETTING_KEYS, SETTINGS_SECTION } from '../../server/src/protocol';
-import { readSettings } from '../../server/src/service/settings';
+import { editorSettings } from '../../server/src/service/settings';
+
+const readSettings = (raw: unknown, base: string) =>
+  editorSettings([{ source: 'workspace configuration', raw }], base).settings;
 
 const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
   contributes: {
@@ -46,4 +49,53 @@ test('settings as an editor sends them: what is unknown or of the wrong type is 
     catalogRoots: [],
   });
   assert.deepEqual(readSettings(null, '/ws'), { rules: {}, catalogRoots: [] });
+});
+
+test('settings from both places an editor puts them: the section wins key by key and rule by rule, nothing erases', () => {
+  const [first, second] = Object.keys(RULES);
+  const both = editorSettings(
+    [
+      {
+        source: 'initializationOptions',
+        raw: { profile: 'claude-code', rules: { [first]: 'off', [second]: 'error' } },
+      },
+      { source: 'workspace configuration', raw: { rules: { [second]: 'information' }, catalogRoots: ['cat'] } },
+    ],
+    '/ws',
+  );
+  assert.deepEqual(both.settings, {
+    profile: 'claude-code',
+    rules: { [first]: 'off', [second]: 'information' },
+    catalogRoots: ['/ws/cat'],
+  });
+  assert.equal(
+    both.description,
+    `profile claude-code (initializationOptions); rules ${first} off (initializationOptions), ${second} information (workspace configuration); catalogRoots /ws/cat (workspace configuration)`,
+  );
+  // An editor with no section answers null (eglot, Helix): the options given at start stay.
+  const nothing = editorSettings(
+    [
+      { source: 'initializationOptions', raw: { profile: 'codex' } },
+      { source: 'workspace configuration', raw: null },
+    ],
+    '/ws',
+  );
+  assert.deepEqual(nothing.settings, { profile: 'codex', rules: {}, catalogRoots: [] });
+  assert.equal(nothing.description, 'profile codex (initializationOptions); rules not set; catalogRoots not set');
+});
+
+test('what an editor sent that cannot be used is named in the description, not silently dropped', () => {
+  const { description } = editorSettings(
+    [
+      {
+        source: 'initializationOptions',
+        raw: { profile: 'claud-code', rules: { nope: 'off', [Object.keys(RULES)[0]]: 'loud' }, catalogRoots: 'x' },
+      },
+    ],
+    '/ws',
+  );
+  assert.match(description, /ignored: profile "claud-code" \(not a profile\) in initializationOptions/);
+  assert.match(description, /rules\.nope \(no such rule\) in initializationOptions/);
+  assert.match(description, /\(not one of error, warning, information, hint, off\)/);
+  assert.match(description, /catalogRoots \(not a list of folders\) in initializationOptions/);
 });

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { isProfileId, type ProfileId } from '../checks/profiles';
-import { isRuleCode } from '../checks/rules';
-import { isSeverityChoice, type SeverityMap } from '../checks/severities';
+import { isRuleCode, type RuleCode } from '../checks/rules';
+import { isSeverityChoice, SEVERITY_CHOICES, type SeverityMap } from '../checks/severities';
 
 /** The settings the analyses are made with, as the server understood what the editor sent. */
 export interface Settings {
@@ -16,19 +16,94 @@ export interface Settings {
 export const DEFAULT_SETTINGS: Settings = { rules: {}, catalogRoots: [] };
 
 /**
- * The settings in what an editor sent (`ServerSettings`, unchecked): unknown codes, severities and profiles, and
- * values of the wrong type, are left out. Relative catalog roots start at `base` (the first workspace folder), as
- * VS Code settings usually do.
+ * Where an editor puts settings: `initializationOptions` once at start, and the `skillgraph` section it answers
+ * `workspace/configuration` with (or pushes in `workspace/didChangeConfiguration` when it cannot be asked).
  */
-export function readSettings(raw: unknown, base: string): Settings {
-  const value = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-  const rules: SeverityMap = {};
-  const given = typeof value.rules === 'object' && value.rules !== null ? (value.rules as Record<string, unknown>) : {};
-  for (const [code, severity] of Object.entries(given))
-    if (isRuleCode(code) && isSeverityChoice(severity)) rules[code] = severity;
-  const catalogRoots = (Array.isArray(value.catalogRoots) ? value.catalogRoots : [])
-    .filter((root): root is string => typeof root === 'string' && root !== '')
-    .map((root) => path.resolve(base, root));
-  const profile = typeof value.profile === 'string' && isProfileId(value.profile) ? value.profile : undefined;
-  return { ...(profile ? { profile } : {}), rules, catalogRoots };
+export type SettingsSource = 'initializationOptions' | 'workspace configuration';
+
+/** What one place gave, as sent (unchecked); `undefined` or `null` when it gave nothing. */
+export interface SettingsLayer {
+  source: SettingsSource;
+  raw: unknown;
+}
+
+/** One place's settings: only the keys it gave, each valid; what it gave that is not valid, in words. */
+interface ReadLayer {
+  profile?: ProfileId;
+  rules?: SeverityMap;
+  catalogRoots?: string[];
+  ignored: string[];
+}
+
+function readLayer(raw: unknown, base: string): ReadLayer {
+  const layer: ReadLayer = { ignored: [] };
+  if (typeof raw !== 'object' || raw === null) return layer;
+  const value = raw as Record<string, unknown>;
+  if (value.profile !== undefined && value.profile !== null) {
+    if (typeof value.profile === 'string' && isProfileId(value.profile)) layer.profile = value.profile;
+    else layer.ignored.push(`profile ${JSON.stringify(value.profile)} (not a profile)`);
+  }
+  if (value.rules !== undefined && value.rules !== null) {
+    if (typeof value.rules !== 'object' || Array.isArray(value.rules))
+      layer.ignored.push('rules (not a map of codes to severities)');
+    else {
+      layer.rules = {};
+      for (const [code, severity] of Object.entries(value.rules as Record<string, unknown>)) {
+        if (!isRuleCode(code)) layer.ignored.push(`rules.${code} (no such rule)`);
+        else if (!isSeverityChoice(severity))
+          layer.ignored.push(`rules.${code} (not one of ${SEVERITY_CHOICES.join(', ')})`);
+        else layer.rules[code] = severity;
+      }
+    }
+  }
+  if (value.catalogRoots !== undefined && value.catalogRoots !== null) {
+    if (!Array.isArray(value.catalogRoots)) layer.ignored.push('catalogRoots (not a list of folders)');
+    else
+      layer.catalogRoots = value.catalogRoots
+        .filter((root): root is string => typeof root === 'string' && root !== '')
+        .map((root) => path.resolve(base, root));
+  }
+  return layer;
+}
+
+/** The settings an editor gave, and a line saying what they are and where each came from. */
+export interface EditorSettings {
+  settings: Settings;
+  description: string;
+}
+
+/**
+ * The settings from every place an editor gave them (`ServerSettings`, unchecked: unknown codes, severities and
+ * profiles, and values of the wrong type, are left out and named in the description), later layers winning key by
+ * key (and rule by rule): editors differ in where they put them (VS Code and Neovim in the workspace configuration,
+ * eglot and Helix often in `initializationOptions` with no `skillgraph` section), and a place that gives nothing
+ * must not erase another. What no layer gives is left to the configuration file, then the defaults.
+ */
+export function editorSettings(layers: readonly SettingsLayer[], base: string): EditorSettings {
+  const settings: Settings = { rules: {}, catalogRoots: [] };
+  // Relative catalog roots start at `base` (the first workspace folder), as VS Code settings usually do.
+  let profileFrom: SettingsSource | undefined;
+  let rootsFrom: SettingsSource | undefined;
+  const rulesFrom: Partial<Record<RuleCode, SettingsSource>> = {};
+  const ignored: string[] = [];
+  for (const { source, raw } of layers) {
+    const layer = readLayer(raw, base);
+    if (layer.profile) [settings.profile, profileFrom] = [layer.profile, source];
+    if (layer.catalogRoots) [settings.catalogRoots, rootsFrom] = [layer.catalogRoots, source];
+    for (const [code, severity] of Object.entries(layer.rules ?? {}) as [RuleCode, SeverityMap[RuleCode]][]) {
+      settings.rules[code] = severity;
+      rulesFrom[code] = source;
+    }
+    ignored.push(...layer.ignored.map((what) => `${what} in ${source}`));
+  }
+  const rules = Object.entries(settings.rules).map(
+    ([code, severity]) => `${code} ${severity} (${rulesFrom[code as RuleCode]})`,
+  );
+  const description = [
+    `profile ${settings.profile ? `${settings.profile} (${profileFrom})` : 'not set'}`,
+    `rules ${rules.length > 0 ? rules.join(', ') : 'not set'}`,
+    `catalogRoots ${rootsFrom ? `${settings.catalogRoots.join(', ') || 'none'} (${rootsFrom})` : 'not set'}`,
+    ...(ignored.length > 0 ? [`ignored: ${ignored.join('; ')}`] : []),
+  ].join('; ');
+  return { settings, description };
 }

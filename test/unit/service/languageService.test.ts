@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { RenameError } from '../../../server/src/features/document/renameError';
 import { LanguageService, type OpenText } from '../../../server/src/service/languageService';
-import { readSettings } from '../../../server/src/service/settings';
+import { editorSettings } from '../../../server/src/service/settings';
+
+const readSettings = (raw: unknown, base: string) =>
+  editorSettings([{ source: 'workspace configuration', raw }], base).settings;
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 
 const EXAMPLES = path.join(__dirname, '..', '..', '..', 'examples');

@@ -3,6 +3,7 @@ import { readFileSync, statSync, symlinkSync, chmodSync, mkdirSync, writeFileSyn
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { readIn, repository, runCli } from '../support/cliRun';
+import { fetchProcedure } from '../support/fixture';
 
 const colon = (name: string) => `---\nname: ${name}\ndescription: Use when: testing ${name}\n---\nBody.\n`;
 
@@ -84,31 +85,13 @@ test('fix --code fixes one code only; --unsafe adds the guesses; an unknown code
 });
 
 test('fix creates a stub script only where no file is, and never through a link that leaves the skill', () => {
-  const procedure = (name: string) =>
-    [
-      '---',
-      `name: ${name}`,
-      'description: Fetches data. Use when testing.',
-      'metadata:',
-      '  aip:',
-      '    spec: https://github.com/zach-blumenfeld/aip/tree/v0.3a3',
-      '---',
-      '```yaml',
-      'purpose: Fetch.',
-      'steps:',
-      '  - name: fetch',
-      '    description: Fetch the data.',
-      '    script: scripts/fetch.py',
-      '```',
-      '',
-    ].join('\n');
-  const root = repository({ 'skills/fetch/SKILL.md': procedure('fetch'), 'outside/keep.txt': 'keep\n' });
+  const root = repository({ 'skills/fetch/SKILL.md': fetchProcedure('fetch'), 'outside/keep.txt': 'keep\n' });
   const created = runCli(root, 'fix', '--unsafe');
   assert.match(created.stdout, /fixed \[missing_script\] Create scripts\/fetch\.py/);
   assert.match(readIn(root, 'skills/fetch/scripts/fetch.py'), /^"""Fetch the data\."""/);
   // A skill whose scripts folder is a link out of it: nothing is written there, or anywhere.
   mkdirSync(path.join(root, 'linked'));
-  writeFileSync(path.join(root, 'linked/SKILL.md'), procedure('linked'));
+  writeFileSync(path.join(root, 'linked/SKILL.md'), fetchProcedure('linked'));
   symlinkSync(path.join(root, 'outside'), path.join(root, 'linked/scripts'));
   const refused = runCli(root, 'fix', 'linked', '--unsafe');
   assert.equal(refused.status, 2);

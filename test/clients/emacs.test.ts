@@ -1,32 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { copyExamples, positionOf, SERVER } from '../support/lspClient';
+import { editorFixture, positions, skillFileKinds } from './editorFixture';
 import { readmeSnippet } from './readmeSnippet';
-import { skillFileKinds } from './skillFiles';
 
 // Emacs 28 with eglot 1.9 and markdown-mode (Debian's emacs-nox, elpa-eglot, elpa-markdown-mode), configured by
 // the README's recipe itself, with `skillgraph-server` on PATH as `npm link` leaves it.
 
-const root = copyExamples();
-const home = path.join(root, '.home');
-const bin = path.join(home, 'bin');
-mkdirSync(bin, { recursive: true });
-symlinkSync(SERVER, path.join(bin, 'skillgraph-server'));
-const recipe = path.join(home, 'recipe.el');
-writeFileSync(recipe, readmeSnippet('Emacs', 'elisp'));
-after(() => rmSync(root, { recursive: true, force: true }));
-
-// A skill whose findings depend on both settings: the folder is not its name (name_mismatch, an error), and a
-// Claude Code key (unknown to the open specification, a warning; accepted under the claude-code profile).
-const settingsSkill = path.join(root, 'settings', 'wrong', 'SKILL.md');
-mkdirSync(path.dirname(settingsSkill), { recursive: true });
-writeFileSync(
-  settingsSkill,
-  '---\nname: other-name\ndescription: Says hello when asked to greet someone.\ndisable-model-invocation: true\n---\n\n# Hello\n',
-);
+const { root, env: editorEnv, recipe, settingsSkill, remove } = editorFixture('Emacs', 'elisp', 'el');
+after(remove);
 
 const NAME_MISMATCH_WARNING =
   'DIAG 1:6 eglot-warning skillgraph [name_mismatch]: `name` is "other-name" but the skill folder is "wrong"; they must be equal.';
@@ -41,7 +25,7 @@ function emacs(file: string, env: Record<string, string> = {}): Run {
   const result = spawnSync('emacs', ['--batch', '-q', '-l', recipe, '-l', path.join(__dirname, 'emacs.el')], {
     encoding: 'utf8',
     timeout: 90000,
-    env: { ...process.env, HOME: home, PATH: `${bin}${path.delimiter}${process.env.PATH}`, SKILL_FILE: file, ...env },
+    env: { ...process.env, ...editorEnv, SKILL_FILE: file, ...env },
   });
   assert.equal(result.status, 0, result.stdout + result.stderr);
   return {
@@ -49,17 +33,6 @@ function emacs(file: string, env: Record<string, string> = {}): Run {
       .split('\n')
       .filter((line) => /^(MODE|MODEFOR|DIAGNOSTICS|DIAG|HOVER|DEFINITION|CHANGED|LOG|ERROR) /.test(line)),
     stderr: result.stderr,
-  };
-}
-
-function positions(file: string, definition: [string, number, number?], hover: [string, number, number?]) {
-  const text = readFileSync(file, 'utf8');
-  const [d, h] = [positionOf(text, ...definition), positionOf(text, ...hover)];
-  return {
-    DEFINITION_LINE: String(d.line),
-    DEFINITION_CHAR: String(d.character),
-    HOVER_LINE: String(h.line),
-    HOVER_CHAR: String(h.character),
   };
 }
 

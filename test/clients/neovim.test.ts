@@ -1,32 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { copyExamples, positionOf, SERVER } from '../support/lspClient';
-import { readmeSnippet } from './readmeSnippet';
-import { skillFileKinds } from './skillFiles';
+import { editorFixture, positions, skillFileKinds } from './editorFixture';
 
 // Headless Neovim (Debian's 0.7) configured by the README's recipe itself, with `skillgraph-server` on PATH as
 // `npm link` leaves it.
 
-const root = copyExamples();
-const home = path.join(root, '.home');
-const bin = path.join(home, 'bin');
-mkdirSync(bin, { recursive: true });
-symlinkSync(SERVER, path.join(bin, 'skillgraph-server'));
-const recipe = path.join(home, 'recipe.lua');
-writeFileSync(recipe, readmeSnippet('Neovim', 'lua'));
-after(() => rmSync(root, { recursive: true, force: true }));
-
-// A skill whose findings depend on both settings: the folder is not its name (name_mismatch, an error), and a
-// Claude Code key (unknown to the open specification, a warning; accepted under the claude-code profile).
-const settingsSkill = path.join(root, 'settings', 'wrong', 'SKILL.md');
-mkdirSync(path.dirname(settingsSkill), { recursive: true });
-writeFileSync(
-  settingsSkill,
-  '---\nname: other-name\ndescription: Says hello when asked to greet someone.\ndisable-model-invocation: true\n---\n\n# Hello\n',
-);
+const { root, home, env: editorEnv, recipe, settingsSkill, remove } = editorFixture('Neovim', 'lua', 'lua');
+after(remove);
 
 /**
  * Runs headless Neovim on `file` and returns the result lines neovim.lua prints. The README's recipe is loaded
@@ -42,7 +24,7 @@ function neovim(file: string, env: Record<string, string> = {}): string[] {
       timeout: 60000,
       env: {
         ...process.env,
-        PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+        ...editorEnv,
         SKILL_FILE: file,
         XDG_STATE_HOME: home,
         XDG_DATA_HOME: home,
@@ -55,17 +37,6 @@ function neovim(file: string, env: Record<string, string> = {}): string[] {
   return result.stdout
     .split('\n')
     .filter((line) => /^(ATTACHED|DIAGNOSTICS|DIAG|DEFINITION|HOVER|CHANGED|AFTER|LSPLOG|ERROR) /.test(line));
-}
-
-function positions(file: string, definition: [string, number, number?], hover: [string, number, number?]) {
-  const text = readFileSync(file, 'utf8');
-  const [d, h] = [positionOf(text, ...definition), positionOf(text, ...hover)];
-  return {
-    DEFINITION_LINE: String(d.line),
-    DEFINITION_CHAR: String(d.character),
-    HOVER_LINE: String(h.line),
-    HOVER_CHAR: String(h.character),
-  };
 }
 
 const codes = (lines: string[], prefix: string) =>

@@ -1,27 +1,22 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import { repository, writeIn } from '../support/cliRun';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol';
 import { applyTextEdits, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 // What a team adopting Skillgraph does in the editor, over stdio: suppress a finding where it is wrong, apply every
 // safe fix at once (on save), and see only the findings its baseline does not accept.
 
-const root = mkdtempSync(path.join(tmpdir(), 'sg-lsp-adoption-'));
+const root = repository({}, 'sg-lsp-adoption-');
 const sessions: ServerSession[] = [];
 after(async () => {
   for (const session of sessions) await session.close();
   rmSync(root, { recursive: true, force: true });
 });
 
-function write(relative: string, text: string): string {
-  const file = path.join(root, relative);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  return file;
-}
+const write = (relative: string, text: string) => writeIn(root, relative, text);
 
 async function server(): Promise<ServerSession> {
   const session = await startServer({ root, pull: true });

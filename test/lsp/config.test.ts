@@ -1,25 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
+import { repository, writeIn } from '../support/cliRun';
 import { startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 // The configuration file, as the language server reads it: the same file the CLI reads, under the editor's settings.
 
-const root = mkdtempSync(path.join(tmpdir(), 'sg-lsp-config-'));
+const root = repository({}, 'sg-lsp-config-');
 const sessions: ServerSession[] = [];
 after(async () => {
   for (const session of sessions) await session.close();
   rmSync(root, { recursive: true, force: true });
 });
 
-function write(relative: string, text: string): string {
-  const file = path.join(root, relative);
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-  return file;
-}
+const write = (relative: string, text: string) => writeIn(root, relative, text);
 
 const skillText = (name: string) =>
   `---\nname: ${name}\ndescription: Reviews code. Use when asked for a review.\nhomepage: https://example.test\n---\nRead \`references/missing.md\`.\n`;

@@ -7,13 +7,18 @@ import * as path from 'node:path';
 export const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 
 /** A repository of skills in a temporary folder: relative path → text (or bytes). */
-export function repository(files: Record<string, string | Uint8Array>): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'sg-cli-'));
-  for (const [relative, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    writeFileSync(path.join(root, relative), content);
-  }
+export function repository(files: Record<string, string | Uint8Array>, prefix = 'sg-cli-'): string {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  for (const [relative, content] of Object.entries(files)) writeIn(root, relative, content);
   return root;
+}
+
+/** Writes a file of the repository, making its folders; returns its path. */
+export function writeIn(root: string, relative: string, content: string | Uint8Array): string {
+  const file = path.join(root, relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return file;
 }
 
 /** Runs the CLI in `cwd`. */

@@ -114,3 +114,24 @@ export function aip03(name: string, procedure: string): { skillMd: string; files
 export function aip05(name: string, procedure: string, version = '0.5a1', runtimeVersion = '0.5a1'): string {
   return `---\nname: ${name}\ndescription: An AIP 0.5 test skill. Use when testing.\nmetadata:\n  aip-version: "${version}"\n---\n\n# AIP runtime — format ${runtimeVersion}\n\nRun the procedure below.\n\n\`\`\`yaml\n${procedure}\`\`\`\n`;
 }
+
+/** An AIP 0.3 skill whose one step runs `scripts/fetch.py`, which the tests leave absent (a stub can be made). */
+export function fetchProcedure(name: string): string {
+  return [
+    '---',
+    `name: ${name}`,
+    'description: Fetches data. Use when testing.',
+    'metadata:',
+    '  aip:',
+    '    spec: https://github.com/zach-blumenfeld/aip/tree/v0.3a3',
+    '---',
+    '```yaml',
+    'purpose: Fetch.',
+    'steps:',
+    '  - name: fetch',
+    '    description: Fetch the data.',
+    '    script: scripts/fetch.py',
+    '```',
+    '',
+  ].join('\n');
+}

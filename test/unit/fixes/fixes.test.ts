@@ -9,7 +9,7 @@ import { fixSkill } from '../../../server/src/fixes/fixSkill';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { suppressionEdit } from '../../../server/src/fixes/suppressionFixes';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
-import { analyzeFixture, frontmatter, withCode } from '../../support/fixture';
+import { analyzeFixture, fetchProcedure, frontmatter, withCode } from '../../support/fixture';
 
 /** The text of the skill's SKILL.md with a fix's text changes applied. */
 function applied(analysis: SkillAnalysis, fix: Fix): string {
@@ -231,24 +231,7 @@ test('fixSkill: a byte-order mark is removed on disk only; a stub script is crea
   assert.equal(bom.files.length, 1);
   assert.equal(bom.files[0].markRemoved, true);
   assert.equal(bom.files[0].after, bom.files[0].before);
-  const procedure = [
-    '---',
-    'name: tool',
-    'description: Fetches data. Use when testing.',
-    'metadata:',
-    '  aip:',
-    '    spec: https://github.com/zach-blumenfeld/aip/tree/v0.3a3',
-    '---',
-    '```yaml',
-    'purpose: Fetch.',
-    'steps:',
-    '  - name: fetch',
-    '    description: Fetch the data.',
-    '    script: scripts/fetch.py',
-    '```',
-    '',
-  ].join('\n');
-  const stub = fixed({ [file]: procedure }, true);
+  const stub = fixed({ [file]: fetchProcedure('tool') }, true);
   const created = stub.files.find((item) => item.created);
   assert.ok(created, 'the stub is among the files');
   assert.equal(created.file, path.join('/skills/tool', 'scripts', 'fetch.py'));

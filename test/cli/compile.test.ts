@@ -84,6 +84,45 @@ test('compile --to aip --out: the package is written, named after its folder, an
   assert.equal(JSON.parse(check.stdout).skills[0].format, 'aip-0.3');
 });
 
+test('compile --to aip carries string metadata only: a list or a map is reported where it is and left out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-compile-'));
+  const source = join(dir, 'tagged');
+  mkdirSync(source);
+  writeFileSync(
+    join(source, 'SKILL.md'),
+    [
+      '---',
+      'name: tagged',
+      'description: Writes release notes from merged pull requests. Use when cutting a release.',
+      'metadata:',
+      '  author: Ana',
+      '  tags: [release, notes]',
+      '  owner:',
+      '    team: docs',
+      '---',
+      '',
+      '## Steps',
+      '',
+      '1. List the merged pull requests since the last tag.',
+      '2. Write the release notes from them.',
+      '',
+    ].join('\n'),
+  );
+  const out = join(dir, 'tagged-procedure');
+  const { status, stderr } = run(['compile', source, '--to', 'aip', '--out', out], dir);
+  assert.equal(status, 0, stderr);
+  const skillMd = readFileSync(join(out, 'SKILL.md'), 'utf8');
+  assert.match(skillMd, /\nmetadata:\n {2}author: Ana\n {2}aip:\n/);
+  assert.doesNotMatch(skillMd, /tags|owner/);
+  assert.match(
+    stderr,
+    /tagged\/SKILL\.md:6:3: warning: `metadata\.tags` is a list; a package's metadata holds strings only.* \[compile_todo\]/,
+  );
+  assert.match(stderr, /tagged\/SKILL\.md:7:3: warning: `metadata\.owner` is a map; .* \[compile_todo\]/);
+  const check = run(['check', out, '--format', 'json']);
+  assert.equal(check.status, 0, check.stdout);
+});
+
 test('compile never overwrites without --force; with it, the package is replaced and nothing else is touched', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-compile-'));
   const out = join(dir, 'trip-plain');

@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import type { SkillAnalysis } from '../analyze';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { fenceLanguage } from '../parse/skillFile';
+import { nodeSpan, pairOf } from '../parse/yamlSyntax';
 import aipSchema from '../../../schemas/aip-0.3.procedure.schema.json';
 import { frontmatterOf, skillFileText } from './resultPackage';
 import { readProse, type ProseStep } from './proseSteps';
@@ -263,10 +264,7 @@ export function proseToAip(
     ),
   };
   const { metadata, ...rest } = frontmatter;
-  const kept =
-    metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)
-      ? (metadata as Record<string, unknown>)
-      : {};
+  const kept = stringMetadata(analysis, metadata, findings);
   const body = `\`\`\`yaml\n${stringify(procedure, { lineWidth: 100, version: '1.1' })}\`\`\``;
   const skillMd = skillFileText(
     { ...rest, name, metadata: { ...kept, aip: { spec: AIP_SPEC, schemaId: AIP_SCHEMA_ID } } },
@@ -366,4 +364,31 @@ function notWhen(description: string, loose: { heading: string; text: string }[]
     if (/(when not to use|don't use|do not use)/i.test(line.heading) && /^[-*+]\s/.test(line.text))
       found.push(plain(line.text.slice(2)));
   return found;
+}
+
+/**
+ * The source's `metadata` entries a package can carry: strings only. The Agent Skills specification makes
+ * `metadata` a string→string map, and AIP's validators hold a package to it (a list carried over from a prose skill
+ * was rejected upstream). Every other entry is reported where it is, and stays in `source/original-SKILL.md`.
+ */
+function stringMetadata(analysis: SkillAnalysis, metadata: unknown, findings: Diagnostic[]): Record<string, string> {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return {};
+  const kept: Record<string, string> = {};
+  const node = pairOf(analysis.frontmatter?.doc.contents, 'metadata')?.value;
+  for (const [key, value] of Object.entries(metadata as Record<string, unknown>)) {
+    if (typeof value === 'string') {
+      kept[key] = value;
+      continue;
+    }
+    const at = analysis.frontmatter && nodeSpan(analysis.frontmatter, pairOf(node, key)?.key);
+    findings.push(
+      diagnostic(
+        'compile_todo',
+        analysis.file,
+        at ?? analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 },
+        `\`metadata.${key}\` is ${Array.isArray(value) ? 'a list' : value === null ? 'empty' : `a ${typeof value === 'object' ? 'map' : typeof value}`}; a package's metadata holds strings only, so it is left out (it stays in source/original-SKILL.md). Write it as a string to carry it.`,
+      ),
+    );
+  }
+  return kept;
 }

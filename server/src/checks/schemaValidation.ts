@@ -141,7 +141,7 @@ function validStepByStep(schema: { $id?: string }, validate: ValidateFunction, v
   return true;
 }
 
-const WRAPPERS = ['if', 'anyOf', 'oneOf', 'allOf', 'not'];
+const WRAPPERS = ['if', 'anyOf', 'oneOf', 'allOf', 'not', 'propertyNames'];
 
 /**
  * Keeps the innermost errors: a wrapper (`if`, `anyOf`, …) only repeats
@@ -210,6 +210,16 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
       code: codeFor(parentSchema, target),
       span: nodeSpan(target.yaml, keyNode) ?? valueSpan,
       message: `Unknown key \`${extra}\` in ${where}.${list}`,
+    };
+  }
+  if (error.propertyName !== undefined) {
+    // A key that breaks `propertyNames`: the key is reported, not the value under it.
+    const keyNode = pairOf(reached.node, error.propertyName)?.key as Node | undefined;
+    const rule = parentSchema?.description ? ` ${parentSchema.description}` : '';
+    return {
+      code: codeFor(parentSchema, target),
+      span: nodeSpan(target.yaml, keyNode) ?? valueSpan,
+      message: `${capitalize(where)} has the key ${JSON.stringify(error.propertyName)}, which is not a valid name.${rule}`,
     };
   }
   const about = parentSchema?.description ? ` ${parentSchema.description}` : '';

@@ -4,17 +4,20 @@ import { aip05, analyzeFixture, expectAt, expectNone } from '../../support/fixtu
 
 const FILES = { 'scripts/open.py': '', 'assets/reply.md': '', 'references/faq.md': '' };
 
+// Valid under the 0.5a1 procedure models of the aip-spec repository: every field they require is here.
 const VALID = `purpose: Route.
 trigger_when: [x]
 steps:
   - name: triage
     kind: decision
+    description: Classify the tone.
     inputs:
       - name: message
         type: string
     questions:
       tone:
         type: choice
+        instructions: How upset is the customer?
         criteria:
           angry: Upset.
           calm: Fine.
@@ -23,22 +26,29 @@ steps:
     inputs_to: by-tone
   - name: by-tone
     kind: router
+    description: Angry customers go to a human.
     branch_on: tone
     branches:
       angry: escalate
       calm: reply
   - name: escalate
     kind: execution
+    description: Open a ticket.
+    inputs: []
     script: scripts/open.py
     inputs_to: end
   - name: reply
     kind: client_task
+    description: Draft a reply.
+    inputs: []
     template: assets/reply.md
     references:
       - path: references/faq.md
+        description: Answers to common questions.
     inputs_to: end
   - name: end
     kind: end
+    inputs: []
 `;
 
 function load(procedure: string, files: Record<string, string> = FILES, version?: string, runtime?: string) {
@@ -86,7 +96,7 @@ test('invalid_start_step: the first step is a router', () => {
 
 test('missing_end_step and multiple_end_steps', () => {
   const none = load(
-    VALID.replace('  - name: end\n    kind: end\n', '').replace(
+    VALID.replace('  - name: end\n    kind: end\n    inputs: []\n', '').replace(
       'steps:\n  - name: triage',
       'steps:\n  - name: «triage»',
     ),
@@ -112,7 +122,7 @@ test('unreachable_step and no_path_to_end', () => {
     '    template: assets/reply.md\n',
     '    template: assets/reply.md\n    inputs_to: stuck\n',
   ).replace(
-    '    references:\n      - path: references/faq.md\n    inputs_to: end\n',
+    '    references:\n      - path: references/faq.md\n        description: Answers to common questions.\n    inputs_to: end\n',
     '  - name: «stuck»\n    kind: client_task\n  - name: «orphan»\n    kind: execution\n    script: scripts/open.py\n    inputs_to: end\n',
   );
   const { analysis, spans } = load(procedure);
@@ -193,4 +203,22 @@ test('schema_violation: a 0.5 step with a key its kind does not take', () => {
     found.message,
     /Unknown key `script` in `steps\[1\]`\. Allowed keys: name, kind, description, branch_on, branches/,
   );
+});
+
+test('schema_violation: what the 0.5a1 procedure models require, and their type vocabulary', () => {
+  // Each of these is rejected by the aip-spec validator (its pydantic models, published as the procedure schema).
+  const { analysis, spans } = load(
+    VALID.replace('        type: string\n', '        type: «list[string]»\n')
+      .replace('      tone:\n        type: choice', '      «tone-level»:\n        type: choice')
+      .replace('      tone: 0.5\n', '      tone-level: 0.5\n')
+      .replace('    branch_on: tone\n', '    branch_on: tone-level\n')
+      .replace('  - name: reply\n    kind: client_task\n', '  - name: «reply»\n    kind: client_task\n')
+      .replace('    template: assets/reply.md\n', '')
+      .replace('  - name: end\n    kind: end\n    inputs: []\n', '  - name: «end»\n    kind: end\n'),
+  );
+  const found = expectAt(analysis, 'schema_violation', spans);
+  assert.match(found[0].message, /string", "integer", "float", "boolean", "object", "list\[\*\]"/);
+  assert.match(found[1].message, /has the key "tone-level", which is not a valid name/);
+  assert.match(found[2].message, /template/);
+  assert.match(found[3].message, /inputs/);
 });

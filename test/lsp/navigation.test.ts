@@ -62,7 +62,7 @@ test('definition: a script and a path in a description → the file', async () =
 test('definition: a router branch → its step (AIP 0.5)', async () => {
   assert.deepEqual(
     await request<Location[]>('textDocument/definition', triage, positionOf(triageText, '"true": file-bug', 10)),
-    [{ uri: triage, range: at(48, 10, 18) }],
+    [{ uri: triage, range: at(positionOf(triageText, '- name: file-bug').line, 10, 18) }],
   );
 });
 
@@ -132,7 +132,7 @@ test('hover: frontmatter and procedure keys show their schema description', asyn
     (dependsOn.contents as { value: string }).value,
     /^`depends_on`: Names of the steps that must finish before this one/,
   );
-  const branchOn = await request<Hover>('textDocument/hover', triage, positionOf(triageText, 'branch_on', 2));
+  const branchOn = await request<Hover>('textDocument/hover', triage, positionOf(triageText, 'branch_on:', 2));
   assert.match(
     (branchOn.contents as { value: string }).value,
     /^`branch_on`: The state key whose value picks the branch/,

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import type { Diagnostic } from '../../server/src/checks/diagnostic';
 import type { ProfileId } from '../../server/src/checks/profiles';
+import { runtimeBlockText } from '../../server/src/formats/aip/runtimeBlock';
 import type { RuleCode } from '../../server/src/checks/rules';
 import type { Span } from '../../server/src/parse/lineIndex';
 import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
@@ -110,9 +111,11 @@ export function aip03(name: string, procedure: string): { skillMd: string; files
   return { skillMd, files: { 'source/procedure.schema.json': JSON.stringify({ $id: schemaId }) } };
 }
 
-/** AIP 0.5 frontmatter, runtime block and procedure. */
+/** AIP 0.5 frontmatter, the published runtime block of `runtimeVersion` (a stand-in for others) and a procedure. */
 export function aip05(name: string, procedure: string, version = '0.5a1', runtimeVersion = '0.5a1'): string {
-  return `---\nname: ${name}\ndescription: An AIP 0.5 test skill. Use when testing.\nmetadata:\n  aip-version: "${version}"\n---\n\n# AIP runtime — format ${runtimeVersion}\n\nRun the procedure below.\n\n\`\`\`yaml\n${procedure}\`\`\`\n`;
+  const block =
+    runtimeBlockText(runtimeVersion) ?? `# AIP runtime — format ${runtimeVersion}\n\nRun the procedure below.`;
+  return `---\nname: ${name}\ndescription: An AIP 0.5 test skill. Use when testing.\nmetadata:\n  aip-version: "${version}"\n---\n\n${block}\n\n\`\`\`yaml\n${procedure}\`\`\`\n`;
 }
 
 /** An AIP 0.3 skill whose one step runs `scripts/fetch.py`, which the tests leave absent (a stub can be made). */

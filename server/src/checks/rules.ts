@@ -100,6 +100,10 @@ export const RULES = {
     severity: 'warning',
     summary: 'The runtime block is for an older AIP version than the frontmatter.',
   },
+  runtime_block_modified: {
+    severity: 'error',
+    summary: 'The runtime block is not the text of its AIP version, verbatim.',
+  },
   // Graph checks
   duplicate_step_name: { severity: 'error', summary: 'Two steps share one name.' },
   unknown_dependency: { severity: 'error', summary: '`depends_on` names a step that does not exist.' },

@@ -7,6 +7,7 @@ import { lineEndAt } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf } from '../parse/yamlSyntax';
 import { fixOf, textChange, type Fix } from './fix';
 import { scriptStub } from './scriptStub';
+import { runtimeBlockText } from '../formats/aip';
 
 /** The AIP 0.3 metadata a fix adds to an AIP-like skill. */
 const AIP_SPEC = 'https://github.com/zach-blumenfeld/aip/tree/v0.3a3';
@@ -113,4 +114,20 @@ export function addAipMetadataFix(analysis: SkillAnalysis, item: Diagnostic): Fi
       })()
     : textChange(analysis.file, close.start, close.start, `metadata:\n${aipLines('  ')}`);
   return [fixOf(item, 'Add the AIP 0.3 metadata', 'unsafe', [change])];
+}
+
+/**
+ * The published runtime block of its version in place of an edited one (everything between the frontmatter and the
+ * procedure). Unsafe: what the author changed in the block is dropped, and belongs in the procedure if it matters.
+ */
+export function restoreRuntimeBlockFix(item: Diagnostic): Fix[] {
+  const version = item.data?.version;
+  const replace = item.data?.replace as { start: number; end: number } | undefined;
+  const block = typeof version === 'string' ? runtimeBlockText(version) : undefined;
+  if (!block || !replace) return [];
+  return [
+    fixOf(item, `Restore the published AIP ${version} runtime block`, 'unsafe', [
+      textChange(item.file, replace.start, replace.end, `\n${block}\n\n`),
+    ]),
+  ];
 }

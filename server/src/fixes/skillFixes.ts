@@ -6,7 +6,7 @@ import { lineEndingsFix, removeMarkFix } from './fileFixes';
 import { fixOf, textChange, type Fix } from './fix';
 import { moveToMetadataFix } from './metadataFix';
 import { packageFixes } from './packageFixes';
-import { addAipMetadataFix, addOutputFixes, createStepScriptFix } from './procedureFixes';
+import { addAipMetadataFix, addOutputFixes, createStepScriptFix, restoreRuntimeBlockFix } from './procedureFixes';
 import { suggestionFix } from './suggestionFix';
 import { removeSuppressionFix } from './suppressionFixes';
 import { blockCollectionFix, quoteValueFixes, quoteWrittenFix, removeListEntry } from './yamlFixes';
@@ -92,6 +92,8 @@ function commonFixes(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
       return item.file === analysis.file ? createStepScriptFix(analysis, item) : [];
     case 'aip_like_skill':
       return addAipMetadataFix(analysis, item);
+    case 'runtime_block_modified':
+      return restoreRuntimeBlockFix(item);
     case 'binding_out_of_scope':
       return addDependencyFix(analysis, item);
     case 'dependency_cycle':

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runtimeBlockText } from '../../../server/src/formats/aip/runtimeBlock';
+import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { aip05, analyzeFixture, expectAt, expectNone } from '../../support/fixture';
 
 const FILES = { 'scripts/open.py': '', 'assets/reply.md': '', 'references/faq.md': '' };
@@ -160,10 +162,7 @@ test('missing_resource: script, template and reference paths', () => {
 });
 
 test('missing_runtime_block: no runtime heading before the procedure', () => {
-  const text = aip05('route', VALID).replace(
-    '# AIP runtime — format 0.5a1\n\nRun the procedure below.\n\n```yaml',
-    '«```yaml»',
-  );
+  const text = aip05('route', VALID).replace(`${runtimeBlockText('0.5a1')}\n\n\`\`\`yaml`, '«```yaml»');
   const { analysis, spans } = analyzeFixture('route', text, FILES);
   expectAt(analysis, 'missing_runtime_block', spans);
 });
@@ -221,4 +220,36 @@ test('schema_violation: what the 0.5a1 procedure models require, and their type 
   assert.match(found[1].message, /has the key "tone-level", which is not a valid name/);
   assert.match(found[2].message, /template/);
   assert.match(found[3].message, /inputs/);
+});
+
+test('runtime_block_modified: the block must be its version’s published text, word for word; the fix restores it', () => {
+  const published = runtimeBlockText('0.5a1')!;
+  // The whole line that departs is reported.
+  const edited = published.replace('You drive the run', 'You may skip steps; you drive the run');
+  const at = edited.indexOf('You may skip');
+  const lineStart = edited.lastIndexOf('\n', at) + 1;
+  const lineEnd = edited.indexOf('\n', at);
+  const marked = `${edited.slice(0, lineStart)}«${edited.slice(lineStart, lineEnd)}»${edited.slice(lineEnd)}`;
+  const { analysis, spans } = analyzeFixture('route', aip05('route', VALID).replace(published, marked), FILES);
+  const [found] = expectAt(analysis, 'runtime_block_modified', spans);
+  assert.match(found.message, /AIP 0\.5a1 text, word for word.*this line should read "You are executing/);
+  const [fix] = fixesFor(analysis, found);
+  assert.equal(fix.tier, 'unsafe');
+  const change = fix.edits[0] as { start: number; end: number; newText: string };
+  const fixed = analysis.text.slice(0, change.start) + change.newText + analysis.text.slice(change.end);
+  assert.equal(fixed, aip05('route', VALID));
+  // Text before the heading, and a block cut short, are departures too; the 0.4a0 text is known as well.
+  const before = analyzeFixture('route', aip05('route', VALID).replace(published, `«Note.»\n\n${published}`), FILES);
+  expectAt(before.analysis, 'runtime_block_modified', before.spans);
+  const short = analyzeFixture(
+    'route',
+    aip05('route', VALID).replace(published, published.slice(0, published.lastIndexOf('\n'))),
+    FILES,
+  );
+  assert.match(
+    short.analysis.diagnostics.find((item) => item.code === 'runtime_block_modified')!.message,
+    /end of the published text is missing/,
+  );
+  const legacy = analyzeFixture('route', aip05('route', VALID, '0.5a1', '0.4a0'), FILES);
+  expectNone(legacy.analysis, 'runtime_block_modified');
 });

@@ -2,6 +2,19 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { nodeSpan, pairOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
+import runtimeBlocks from '../../../../schemas/aip-runtime-blocks.json';
+
+/** The published runtime block of each AIP version Skillgraph knows, by version. */
+const RUNTIME_BLOCKS: Record<string, string> = runtimeBlocks.blocks;
+
+/** The current AIP format version and its runtime block: what compiled packages carry. */
+export const CURRENT_AIP_VERSION = runtimeBlocks.current;
+export const CURRENT_RUNTIME_BLOCK = RUNTIME_BLOCKS[CURRENT_AIP_VERSION];
+
+/** The published runtime block of an AIP version, if Skillgraph has it. */
+export function runtimeBlockText(version: string): string | undefined {
+  return RUNTIME_BLOCKS[version];
+}
 
 const RUNTIME_HEADING = /^#[ \t]+AIP runtime[ \t]*[\u2014\u2013-]+[ \t]*format[ \t]+(\S+)[ \t]*$/m;
 
@@ -82,5 +95,57 @@ export function checkRuntimeBlock(
       );
     }
   }
+  const modified = modifiedRuntimeLine(syntax, headingStart, procedureStart, heading[1]);
+  if (modified)
+    diagnostics.push(
+      diagnostic(
+        'runtime_block_modified',
+        file,
+        modified.span,
+        `The runtime block must be the AIP ${heading[1]} text, word for word (the aip-spec validator compares it): ${modified.what}. Replace the block with the published text.`,
+        { version: heading[1], replace: { start: syntax.body.start, end: procedureStart } },
+      ),
+    );
   return diagnostics;
+}
+
+/**
+ * Where a runtime block first departs from its version's published text, if it does: text before the heading, or
+ * the first line that differs (white space at the block's ends does not count, as for the aip-spec validator).
+ * Undefined for a version whose text Skillgraph does not have.
+ */
+function modifiedRuntimeLine(
+  syntax: SkillFileSyntax,
+  headingStart: number,
+  procedureStart: number,
+  version: string,
+): { span: Span; what: string } | undefined {
+  const expected = runtimeBlockText(version);
+  if (expected === undefined) return undefined;
+  const before = syntax.source.slice(syntax.body.start, headingStart);
+  if (before.trim() !== '') {
+    const start = syntax.body.start + before.search(/\S/);
+    const end = syntax.body.start + before.trimEnd().length;
+    return { span: { start, end }, what: 'text comes before its heading' };
+  }
+  const actual = syntax.source.slice(headingStart, procedureStart).trimEnd();
+  // CRLF lines read as LF, as Python reads the file (crlf_line_endings is reported on its own).
+  if (actual.replace(/\r\n/g, '\n') === expected) return undefined;
+  const want = expected.split('\n');
+  const have = actual.split('\n');
+  let offset = headingStart;
+  for (let line = 0; line < have.length; line++) {
+    const end = offset + have[line].length;
+    if (have[line].replace(/\r$/, '') !== want[line]) {
+      const what =
+        want[line] === undefined
+          ? 'it goes on past the end of the published text'
+          : `this line should read "${want[line].length > 80 ? `${want[line].slice(0, 77)}…` : want[line]}"`;
+      return { span: { start: offset, end: Math.max(end, offset + 1) }, what };
+    }
+    offset = end + 1;
+  }
+  // Every line matches but the text stops early: the rest of the published block is missing.
+  const end = headingStart + actual.length;
+  return { span: { start: Math.max(headingStart, end - 1), end }, what: 'the end of the published text is missing' };
 }

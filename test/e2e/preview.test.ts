@@ -76,6 +76,9 @@ test('typing a new step makes it appear; its misspelt input shows as broken', as
     await page.keyboard.press('Shift+Home');
     await page.keyboard.press('Delete');
     await page.keyboard.type(line);
+    // A suggestion list may have opened on the last character (completion triggers on space, `-` and `:`); on a busy
+    // machine it is still open here, and Enter would accept a suggestion instead of ending the line.
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
   }
   await screenshotOnFailure(page, path.join(ARTIFACTS, 'new-step-failed.png'), () =>

@@ -136,7 +136,11 @@ export async function compileSkill(
     },
     (_progress, token) =>
       client
-        .sendRequest(CompileRequest, { uri: info.skillFile, target: target.id, outDir: target.outDir }, token)
+        .sendRequest(
+          CompileRequest,
+          { uri: info.skillFile, target: target.id, outDir: target.outDir, aipVersion: target.aipVersion },
+          token,
+        )
         .catch(() => null),
   );
   if (!answer) return;

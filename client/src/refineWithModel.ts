@@ -8,9 +8,30 @@ export const MAX_ROUNDS = 3;
 
 const FILE_BLOCK = /^=== FILE: (.+?) ===\n([\s\S]*?)\n=== END ===$/gm;
 
-/** The scaffold's files the model may revise: SKILL.md and the scripts (source/ is the compile's record and stays). */
+/**
+ * The scaffold's files the model may revise: SKILL.md, the scripts and (AIP 0.5) the step templates; source/ is the
+ * compile's record and stays.
+ */
 const revisable = (file: WireFile): file is { path: string; text: string } =>
-  'text' in file && (file.path === 'SKILL.md' || file.path.startsWith('scripts/'));
+  'text' in file && (file.path === 'SKILL.md' || file.path.startsWith('scripts/') || file.path.startsWith('assets/'));
+
+/** What to tell the model about the package's AIP version, read from the scaffold's own SKILL.md. */
+function versionRules(scaffold: CompileAnswer): string[] {
+  const skillMd = scaffold.files.find((file) => file.path === 'SKILL.md');
+  const current = skillMd && 'text' in skillMd && /\n {2}aip-version: /.test(skillMd.text);
+  return current
+    ? [
+        'You refine an AIP 0.5a1 skill package that Skillgraph compiled, deterministically, from a prose skill.',
+        'Improve, where the prose supports it: step boundaries and names (kebab-case), step kinds (a client_task does the work with its template in assets/; an execution step only for a script that reads the state as JSON on stdin and prints JSON; a decision and a router for a choice between paths), input names and types (string, integer, float, boolean, object, list[*]), and the templates.',
+        'Never make a script of commands the prose offers as alternatives or examples, and keep the approval before any command that deploys, publishes, pushes, installs globally or deletes.',
+        'Replace every TODO. Keep the frontmatter (name, description, metadata.aip-version) as it is, and the body as the runtime block, word for word, then exactly one ```yaml block holding the procedure.',
+      ]
+    : [
+        'You refine an AIP 0.3 skill package that Skillgraph compiled, deterministically, from a prose skill.',
+        'Improve, where the prose supports it: step boundaries, step names (kebab-case), input and output names and types (string, integer, float, boolean, object, list[string], list[object]), and the scripts.',
+        'Replace every TODO. Keep the frontmatter (name, description, metadata.aip) as it is, and the body as exactly one ```yaml block holding the procedure.',
+      ];
+}
 
 function filesBlock(files: { path: string; text: string }[]): string {
   return files.map((file) => `=== FILE: ${file.path} ===\n${file.text.replace(/\n$/, '')}\n=== END ===`).join('\n\n');
@@ -18,9 +39,7 @@ function filesBlock(files: { path: string; text: string }[]): string {
 
 function instructions(source: string, scaffold: CompileAnswer): string {
   return [
-    'You refine an AIP 0.3 skill package that Skillgraph compiled, deterministically, from a prose skill.',
-    'Improve, where the prose supports it: step boundaries, step names (kebab-case), input and output names and types (string, integer, float, boolean, object, list[string], list[object]), and the scripts.',
-    'Replace every TODO. Keep the frontmatter (name, description, metadata.aip) as it is, and the body as exactly one ```yaml block holding the procedure.',
+    ...versionRules(scaffold),
     'Answer only with the files you change, each written whole as:',
     '=== FILE: <path> ===',
     '<content>',
@@ -44,7 +63,7 @@ export function findingLine(item: Finding): string {
   return `${vscode.Uri.parse(item.uri).fsPath}:${item.range.start.line + 1}:${item.range.start.character + 1}: ${item.severity}: ${item.message} [${item.code}]`;
 }
 
-/** The files an answer gives, over the scaffold's; an answer's file outside SKILL.md and scripts/ is not taken. */
+/** The files an answer gives, over the scaffold's; an answer's file the model may not revise is not taken. */
 function revised(scaffold: WireFile[], answer: string): WireFile[] | undefined {
   const changed = new Map<string, string>();
   for (const match of answer.replace(/\r\n/g, '\n').matchAll(FILE_BLOCK)) {

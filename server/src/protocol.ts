@@ -4,7 +4,7 @@
 import { RequestType } from 'vscode-languageserver-protocol';
 import type { Severity } from './checks/diagnostic';
 import type { ProfileChoice, ProfileId } from './checks/profiles';
-import type { CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
+import type { AipVersion, CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
 import type { GraphJson } from './compile/graphJson';
 import type { ContextRequest, ModelContext } from './compile/modelContext';
 import type { FormatId } from './model/skillModel';
@@ -38,6 +38,8 @@ export const ContextViewRequest = new RequestType<DocumentParams & ContextReques
 /** A compile target that fits a skill: its title, default output folder, and file name when the result is one file. */
 export interface CompileTargetInfo {
   id: CompileTarget;
+  /** For `aip`: the AIP version this entry writes (the picker offers the current one and 0.3). */
+  aipVersion?: AipVersion;
   title: string;
   outDir: string;
   singleFile: string | null;
@@ -54,6 +56,8 @@ export interface CompileParams extends DocumentParams {
   target: CompileTarget;
   /** An absolute folder: the compiled skill's files are placed in it. */
   outDir: string;
+  /** For `aip`: the AIP version to write (default: the current, 0.5). */
+  aipVersion?: AipVersion;
 }
 
 /** A compile of an open skill, written by nobody: the client shows the files as an edit to confirm. */

@@ -60,7 +60,10 @@ test('compile --to ir, mermaid, dot, meta: one file, printed on stdout', () => {
 test('compile --to aip --out: the package is written, named after its folder, and checks clean; its TODOs are reported', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-compile-'));
   const out = join(dir, 'notes-procedure');
-  const { status, stderr } = run(['compile', join(root, 'examples/release-notes'), '--to', 'aip', '--out', out], dir);
+  const { status, stderr } = run(
+    ['compile', join(root, 'examples/release-notes'), '--to', 'aip', '--aip-version', '0.3', '--out', out],
+    dir,
+  );
   assert.equal(status, 0, stderr);
   assert.deepEqual(tree(out), [
     'SKILL.md',
@@ -112,7 +115,7 @@ test('compile --to aip carries string metadata only: a list or a map is reported
   const { status, stderr } = run(['compile', source, '--to', 'aip', '--out', out], dir);
   assert.equal(status, 0, stderr);
   const skillMd = readFileSync(join(out, 'SKILL.md'), 'utf8');
-  assert.match(skillMd, /\nmetadata:\n {2}author: Ana\n {2}aip:\n/);
+  assert.match(skillMd, /\nmetadata:\n {2}author: Ana\n {2}aip-version: "?0\.5a1"?\n/);
   assert.doesNotMatch(skillMd, /tags|owner/);
   assert.match(
     stderr,

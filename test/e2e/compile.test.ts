@@ -27,11 +27,17 @@ after(async () => {
 
 test('a plain skill compiles to AIP through the refactor preview: nothing is written until Apply, then the package is there and opens', async () => {
   const out = path.join(workbench.workspace, 'compiled-aip', 'release-notes');
-  const offered = await compileTo(page, 'AIP 0.3 package', ARTIFACTS);
-  // Only the targets that fit a plain skill: no plain, no MetaSkill forms.
+  const offered = await compileTo(page, 'AIP 0.5 package', ARTIFACTS);
+  // Only the targets that fit a plain skill: no plain, no MetaSkill forms; AIP in the current format and the older one.
   assert.deepEqual(
     offered.map((label) => label.split(/,|\s{2}/)[0].trim()),
-    ['Graph IR (JSON)', 'AIP 0.3 package', 'Mermaid diagram', 'Graphviz DOT diagram'],
+    [
+      'Graph IR (JSON)',
+      'AIP 0.5 package',
+      'AIP 0.3 package (older runtimes)',
+      'Mermaid diagram',
+      'Graphviz DOT diagram',
+    ],
   );
   // Without a language model in the editor, the command says so and offers the scaffold.
   await page
@@ -43,29 +49,30 @@ test('a plain skill compiles to AIP through the refactor preview: nothing is wri
     () => assert.ok(!existsSync(out), 'nothing is written before Apply'),
     path.join(ARTIFACTS, 'refactor-preview.png'),
   );
-  assert.equal(created.length, 5);
-  for (const file of ['SKILL.md', 'original-SKILL.md', 'procedure.schema.json', 'style.md'])
+  // SKILL.md, the four steps' templates, source/original-SKILL.md and its README, the style guide it cites.
+  assert.equal(created.length, 8);
+  for (const file of ['SKILL.md', 'original-SKILL.md', 'find-previous-tag.md', 'style.md'])
     assert.ok(
       created.some((row) => row.startsWith(file)),
       created.join(' | '),
     );
   await page
-    .locator('.monaco-editor .view-line', { hasText: 'name: find-previous-tag' })
+    .locator('.monaco-editor .view-line', { hasText: 'AIP runtime — format 0.5a1' })
     .first()
     .waitFor({ timeout: 30000 });
   const skillMd = readFileSync(path.join(out, 'SKILL.md'), 'utf8');
   assert.match(
     skillMd,
-    /^---\nname: release-notes\n[\s\S]*\n {4}schemaId: https:\/\/raw\.githubusercontent\.com\/zach-blumenfeld\/aip\/v0\.3a3\//,
+    /^---\nname: release-notes\n[\s\S]*\n {2}aip-version: "?0\.5a1"?\n---\n\n# AIP runtime — format 0\.5a1\n/,
   );
   assert.equal(
     readFileSync(path.join(out, 'source', 'original-SKILL.md'), 'utf8'),
     readFileSync(path.join(workbench.workspace, 'release-notes', 'SKILL.md'), 'utf8'),
   );
-  // The compiled skill is read as AIP 0.3 by the same extension, with no error.
-  await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.3' }).waitFor({ timeout: 60000 });
+  // The compiled skill is read as AIP 0.5 by the same extension, with no error.
+  await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.5' }).waitFor({ timeout: 60000 });
   assert.equal(
-    await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.3' }).locator('.codicon-error').count(),
+    await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.5' }).locator('.codicon-error').count(),
     0,
   );
   await page.locator('.notifications-toasts', { hasText: 'TODO to review' }).waitFor({ timeout: 30000 });
@@ -76,7 +83,7 @@ test('compiling again asks before replacing a file there, and Cancel leaves it a
   const out = path.join(workbench.workspace, 'compiled-aip', 'release-notes');
   writeFileSync(path.join(out, 'SKILL.md'), 'edited by hand\n');
   await openFile(page, 'release-notes/SKILL.md', 'name: release-notes');
-  await compileTo(page, 'AIP 0.3 package', ARTIFACTS);
+  await compileTo(page, 'AIP 0.5 package', ARTIFACTS);
   const dialog = page.locator('.monaco-dialog-box', { hasText: 'already exist' });
   await dialog.waitFor({ timeout: 30000 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'replace-question.png') });

@@ -51,7 +51,8 @@ after(async () => {
 
 test("AIP refined by the editor's model: its first answer is sent back with Skillgraph's error, its second checks clean and is what gets written", async () => {
   const out = path.join(workbench.workspace, 'compiled-aip', 'release-notes');
-  await compileTo(page, 'AIP 0.3 package', ARTIFACTS);
+  // The fake model answers in the 0.3 form: the older format stays on offer, and refines the same way.
+  await compileTo(page, 'AIP 0.3 package (older runtimes)', ARTIFACTS);
   const refine = page
     .locator('.quick-input-list .monaco-list-row', { hasText: 'Refine with Fake Skill Model' })
     .first();

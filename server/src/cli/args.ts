@@ -1,7 +1,13 @@
 import { closestName } from '../checks/nameDistance';
 import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
 import { isRuleCode, RULES, type RuleCode } from '../checks/rules';
-import { COMPILE_TARGETS, compileTargetNamed, type CompileTarget } from '../compile/compiled';
+import {
+  AIP_VERSIONS,
+  COMPILE_TARGETS,
+  compileTargetNamed,
+  type AipVersion,
+  type CompileTarget,
+} from '../compile/compiled';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
@@ -51,6 +57,7 @@ export type Command =
       to: CompileTarget;
       out?: string;
       force: boolean;
+      aipVersion?: AipVersion;
       profile?: ProfileId;
       catalog: string[];
     }
@@ -68,7 +75,7 @@ export const USAGE = `Usage:
   skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME]
                      [--format text|json]
   skillgraph compile <skill-dir|SKILL.md> --to ${COMPILE_TARGETS.join('|')}
-                     [--out DIR] [--force] [--profile NAME] [--catalog DIR]...
+                     [--out DIR] [--force] [--aip-version ${AIP_VERSIONS.join('|')}] [--profile NAME] [--catalog DIR]...
   skillgraph --help | --version
 
 check   finds every SKILL.md under the paths (default: .) and reports problems, with the settings of the
@@ -91,7 +98,7 @@ graph   prints one skill's graph: steps, typed ports, control and data edges.
 context prints what a skill+ runtime puts in front of the model at one node for one State
         (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
 compile turns one skill into another form: ir (its graph as JSON, any format), aip (a prose skill as an
-        AIP 0.3 package), agent-skill (a structured skill as a plain Agent Skill), metaskill / metaskill-sop
+        AIP 0.5a1 package; --aip-version 0.3 for the older format), agent-skill (a structured skill as a plain Agent Skill), metaskill / metaskill-sop
         (a MetaSkill's other form: composition.steps, or meta_sop prose), mermaid, dot. The former names
         plain, meta and meta_sop are still accepted. A one-file result goes to stdout without --out;
         --out DIR writes the package into DIR (the skill is named after DIR), never over an existing file
@@ -148,6 +155,7 @@ export function parseArgs(argv: string[]): Command {
   let to: string | undefined;
   let out: string | undefined;
   let force = false;
+  let aipVersion: AipVersion | undefined;
   let baseline: string | undefined;
   let updateBaseline = false;
   let unsafe = false;
@@ -188,6 +196,8 @@ export function parseArgs(argv: string[]): Command {
     } else if (flag === '--catalog') catalog.push(value());
     else if (command === 'compile' && flag === '--to') to = value();
     else if (command === 'compile' && flag === '--out') out = value();
+    else if (command === 'compile' && flag === '--aip-version')
+      aipVersion = oneOf(value(), AIP_VERSIONS, '--aip-version');
     else if ((command === 'compile' || command === 'init') && flag === '--force') force = true;
     else if (
       command === 'context' &&
@@ -240,6 +250,7 @@ export function parseArgs(argv: string[]): Command {
       to: compileTargetNamed(to) ?? oneOf(to, COMPILE_TARGETS, '--to'),
       ...(out !== undefined ? { out } : {}),
       force,
+      ...(aipVersion ? { aipVersion } : {}),
       ...(profile ? { profile } : {}),
       catalog,
     };

@@ -95,7 +95,7 @@ export function runCompile(command: Extract<Command, { command: 'compile' }>): n
   const outDir = command.out !== undefined ? path.resolve(command.out) : analysis.dir;
   let result: CompileResult;
   try {
-    result = compileSkill(fs, analysis, command.to, outDir, catalogRoots);
+    result = compileSkill(fs, analysis, command.to, outDir, catalogRoots, command.aipVersion);
   } catch (error) {
     if (!(error instanceof CompileRefused)) throw error;
     printErr(`skillgraph: ${command.path}: ${error.message}\n`);

@@ -8,6 +8,7 @@ import {
   SINGLE_FILE,
   targetsFor,
   type CompiledFile,
+  type AipVersion,
   type CompileResult,
   type CompileTarget,
 } from './compiled';
@@ -18,6 +19,7 @@ import { agentSkillBodyFromMeta } from './agentSkillFromMeta';
 import { agentSkillBodyFromProcedure } from './agentSkillFromProcedure';
 import { keptByAgentSkillFromSkillplus, agentSkillBodyFromSkillplus } from './agentSkillFromSkillplus';
 import { proseToAip } from './proseToAip';
+import { proseToAip05 } from './proseToAip05';
 import { checkedResult, frontmatterOf, keptFiles, singleFileResult, skillFileText, sourceTexts } from './resultPackage';
 import { toSkillIr } from './skillIr';
 
@@ -102,7 +104,8 @@ function resultCatalog(fs: FileSystem, analysis: SkillAnalysis, catalogRoots: st
 /**
  * Compiles an analysed skill to one target, into a result to be written
  * at `outDir` (whose folder name becomes the compiled skill's name);
- * `catalogRoots` are the catalog folders the source was checked with.
+ * `catalogRoots` are the catalog folders the source was checked with;
+ * `aipVersion` is the AIP version `aip` writes (the current one unless 0.3).
  * Writes nothing. Throws CompileRefused when the target does not fit the
  * skill's format. A source with errors compiles only to `ir` (which
  * carries them) and the drawings; other targets return the source's
@@ -114,6 +117,7 @@ export function compileSkill(
   target: CompileTarget,
   outDir: string,
   catalogRoots: string[] = [],
+  aipVersion: AipVersion = '0.5',
 ): CompileResult {
   if (!targetsFor(analysis.format).includes(target)) {
     throw new CompileRefused(
@@ -138,7 +142,7 @@ export function compileSkill(
   const sources = sourceTexts(analysis);
   const catalog = resultCatalog(fs, analysis, catalogRoots);
   if (target === 'aip') {
-    const { files, findings } = proseToAip(analysis, outDir);
+    const { files, findings } = (aipVersion === '0.3' ? proseToAip : proseToAip05)(analysis, outDir);
     const written = new Set(files.map((file) => file.path));
     return checkedResult(
       target,

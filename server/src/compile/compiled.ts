@@ -20,9 +20,13 @@ export function compileTargetNamed(name: string): CompileTarget | undefined {
   return (COMPILE_TARGETS as readonly string[]).includes(name) ? (name as CompileTarget) : FORMER_NAMES[name];
 }
 
+/** The AIP versions `--to aip` writes: the current format (the default), and 0.3 for runtimes that still read it. */
+export const AIP_VERSIONS = ['0.5', '0.3'] as const;
+export type AipVersion = (typeof AIP_VERSIONS)[number];
+
 export const TARGET_TITLES: Record<CompileTarget, string> = {
   ir: 'Graph IR (JSON)',
-  aip: 'AIP 0.3 package',
+  aip: 'AIP 0.5 package',
   'agent-skill': 'Plain Agent Skill',
   metaskill: 'MetaSkill with composition.steps',
   'metaskill-sop': 'MetaSkill as meta_sop prose',

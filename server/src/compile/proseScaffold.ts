@@ -155,7 +155,7 @@ export function readScaffold(analysis: SkillAnalysis): Scaffold {
     let text = prose.text;
     for (const fence of fences) {
       bound.add(fence.open.start);
-      text = text.replace(syntax.text.slice(fence.open.start, fence.close?.end ?? fence.content.end).trim(), '');
+      text = replaceBlock(text, syntax.text.slice(fence.open.start, fence.close?.end ?? fence.content.end), '');
     }
     return {
       name: uniqueName(kebab(leadingWords(prose.title, 4))),
@@ -218,6 +218,19 @@ export function readScaffold(analysis: SkillAnalysis): Scaffold {
   };
 }
 
+/**
+ * `text` with the fenced block `raw` (as the source has it) replaced: a step's text is dedented when it is a list
+ * item, so the block is found line by line whatever its indentation.
+ */
+export function replaceBlock(text: string, raw: string, replacement: string): string {
+  const lines = raw
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const found = new RegExp(lines.join('[ \\t]*\\r?\\n[ \\t]*')).exec(text);
+  return found ? text.slice(0, found.index) + replacement + text.slice(found.index + found[0].length) : text;
+}
+
 /** A finding for each fenced block outside every step: it stays only in `source/original-SKILL.md`. */
 export function strayFenceFindings(analysis: SkillAnalysis, scaffold: Scaffold): Diagnostic[] {
   return scaffold.strayFences.map((fence) =>
@@ -227,6 +240,16 @@ export function strayFenceFindings(analysis: SkillAnalysis, scaffold: Scaffold):
       fence.open,
       'This code block lies outside the steps, so no step runs or cites it; it stays only in source/original-SKILL.md. Move it into the step it belongs to, or refine the steps.',
     ),
+  );
+}
+
+/** The finding when the prose has no steps to read and the whole skill became one step. */
+export function wholeBodyFinding(resultFile: string, at: { start: number; end: number }): Diagnostic {
+  return diagnostic(
+    'compile_todo',
+    resultFile,
+    at,
+    'The prose has no steps to read (no `Step N` headings, numbered list or first/then sentences), so the whole skill is one step. Split it into the steps it describes.',
   );
 }
 

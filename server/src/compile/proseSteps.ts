@@ -19,6 +19,8 @@ export interface ProseOutline {
   lead?: string;
   /** Bullets and lines outside the steps, under their nearest heading. */
   loose: { heading: string; text: string; span: Span }[];
+  /** The sections no step lies in (Output, Troubleshooting, notes for an agent…): heading, Markdown, where. */
+  sections: { heading: string; text: string; span: Span }[];
   fences: Fence[];
 }
 
@@ -204,5 +206,26 @@ export function readProse(syntax: SkillFileSyntax): ProseOutline {
       loose.push({ heading, text: line.text.trim(), span: { start: line.start, end: line.end } });
   }
   if (lead === undefined && paragraph.length > 0 && source !== 'whole body') lead = paragraph.join(' ');
-  return { steps, source, ...(lead ? { lead } : {}), loose, fences };
+  const sections = source === 'whole body' ? [] : sectionsOutside(syntax, lines, steps, lead);
+  return { steps, source, ...(lead ? { lead } : {}), loose, sections, fences };
+}
+
+/** Each heading's own text (to the next heading of any level) where no step lies and which says more than the lead. */
+function sectionsOutside(
+  syntax: SkillFileSyntax,
+  lines: Line[],
+  steps: ProseStep[],
+  lead: string | undefined,
+): ProseOutline['sections'] {
+  const headings = lines.flatMap((line) => {
+    const match = line.inFence ? null : HEADING.exec(line.text);
+    return match ? [{ line, title: match[2] }] : [];
+  });
+  return headings.flatMap(({ line, title }, index) => {
+    const span = { start: line.start, end: headings[index + 1]?.line.start ?? syntax.body.end };
+    const text = spanText(syntax, { start: line.end, end: span.end });
+    const overlaps = steps.some((step) => step.span.start < span.end && span.start < step.span.end);
+    const onlyLead = lead !== undefined && text.replace(/\s+/g, ' ') === lead;
+    return overlaps || text === '' || onlyLead ? [] : [{ heading: title, text, span }];
+  });
 }

@@ -5,7 +5,15 @@ import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { fenceLanguage } from '../parse/skillFile';
 import aipSchema from '../../../schemas/aip-0.3.procedure.schema.json';
 import { skillFileText } from './resultPackage';
-import { locate, optional, plain, readScaffold, strayFenceFindings, type ScaffoldStep } from './proseScaffold';
+import {
+  locate,
+  optional,
+  plain,
+  readScaffold,
+  strayFenceFindings,
+  wholeBodyFinding,
+  type ScaffoldStep,
+} from './proseScaffold';
 import type { CompiledFile } from './compiled';
 
 export const AIP_SPEC = 'https://github.com/zach-blumenfeld/aip/tree/v0.3a3';
@@ -123,16 +131,6 @@ export function proseToAip(
     }
   }
   return { files, findings, skillMd };
-}
-
-/** The finding when the prose has no steps to read and the whole skill became one step. */
-export function wholeBodyFinding(resultFile: string, at: { start: number; end: number }): Diagnostic {
-  return diagnostic(
-    'compile_todo',
-    resultFile,
-    at,
-    'The prose has no steps to read (no `Step N` headings, numbered list or first/then sentences), so the whole skill is one step. Split it into the steps it describes.',
-  );
 }
 
 /** AIP 0.3: a step's fenced commands as its script (one per language), its other blocks as assets it cites. */

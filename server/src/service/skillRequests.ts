@@ -52,12 +52,21 @@ export function contextOf(view: DocumentView, request: ContextRequest): ModelCon
 export function compileTargetsOf(view: DocumentView): { skillFile: string; targets: CompileTargetInfo[] } {
   return {
     skillFile: pathToFileURL(view.analysis.file).href,
-    targets: targetsFor(view.analysis.format).map((id) => ({
-      id,
-      title: TARGET_TITLES[id],
-      outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id),
-      singleFile: SINGLE_FILE[id] ?? null,
-    })),
+    targets: targetsFor(view.analysis.format).flatMap((id) => {
+      const info = {
+        id,
+        title: TARGET_TITLES[id],
+        outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id),
+        singleFile: SINGLE_FILE[id] ?? null,
+      };
+      // The older AIP format stays on offer for runtimes that only read it.
+      return id === 'aip'
+        ? [
+            { ...info, aipVersion: '0.5' as const },
+            { ...info, aipVersion: '0.3' as const, title: 'AIP 0.3 package (older runtimes)' },
+          ]
+        : [info];
+    }),
   };
 }
 
@@ -71,7 +80,7 @@ export function compileOf(
   const target = compileTargetNamed(params.target);
   if (!target || !path.isAbsolute(params.outDir)) return { error: 'Unknown target or output folder.' };
   try {
-    return compileAnswer(compileSkill(fs, view.analysis, target, params.outDir, catalogRoots));
+    return compileAnswer(compileSkill(fs, view.analysis, target, params.outDir, catalogRoots, params.aipVersion));
   } catch (error) {
     if (error instanceof CompileRefused) return { error: error.message };
     throw error;

@@ -45,7 +45,7 @@ function reread(result: CompileResult, among: Record<string, string | Uint8Array
 }
 
 test('aip: numbered steps become named steps with typed outputs, later mentions become inputs, references are cited, TODOs are reported in the result', () => {
-  const result = compileSkill(disk, example('release-notes'), 'aip', '/out/release-notes');
+  const result = compileSkill(disk, example('release-notes'), 'aip', '/out/release-notes', [], '0.3');
   const skillMd = textOf(result);
   assert.equal(
     skillMd.slice(skillMd.indexOf('```yaml')),
@@ -115,7 +115,7 @@ test('aip: fenced commands become the script of their step, examples its assets;
     'deploy',
     `---\nname: deploy\ndescription: Deploy the site. Use when the user asks to ship it.\n---\n\n# Deploy\n\nShips the site to production.\n\n\`\`\`bash\necho outside\n\`\`\`\n\n## Step 1: Build the bundle\n\n\`\`\`bash\nnpm run build\n\`\`\`\n\nThe config looks like:\n\n\`\`\`json\n{"out": "dist"}\n\`\`\`\n\n## Step 2: Upload the bundle\n\n1. Check the bundle.\n2. Upload it.\n\n\`\`\`python\nprint("upload")\n\`\`\`\n`,
   );
-  const result = compileSkill(fs, analysis, 'aip', '/out/deploy');
+  const result = compileSkill(fs, analysis, 'aip', '/out/deploy', [], '0.3');
   const skillMd = textOf(result);
   assert.match(
     skillMd,
@@ -153,7 +153,7 @@ test('aip: prose with no steps becomes one step, reported; first/then sentences 
     'advice',
     `---\nname: advice\ndescription: Give advice. Use when asked.\n---\n\n# Advice\n\nBe kind and brief.\n`,
   );
-  const one = compileSkill(whole.fs, whole.analysis, 'aip', '/out/advice');
+  const one = compileSkill(whole.fs, whole.analysis, 'aip', '/out/advice', [], '0.3');
   assert.match(textOf(one), /\nsteps:\n {2}- name: advice\n {4}description: Be kind and brief\.\n/);
   assert.deepEqual(
     findings(one).map((item) => item.split(' ')[0]),
@@ -164,7 +164,7 @@ test('aip: prose with no steps becomes one step, reported; first/then sentences 
     'tidy',
     `---\nname: tidy\ndescription: Tidy a folder. Use when asked.\n---\n\nFirst, list the files. Then delete the empty files. Finally, write a summary.\n`,
   );
-  const steps = reread(compileSkill(sequence.fs, sequence.analysis, 'aip', '/out/tidy')).model.nodes.map(
+  const steps = reread(compileSkill(sequence.fs, sequence.analysis, 'aip', '/out/tidy', [], '0.3')).model.nodes.map(
     (node) => node.id,
   );
   assert.deepEqual(steps, ['list-files', 'delete-empty-files', 'write-summary']);

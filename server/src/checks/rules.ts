@@ -83,7 +83,7 @@ export const RULES = {
   aip_spec_mismatch: { severity: 'error', summary: '`metadata.aip.spec` and `schemaId` name different AIP versions.' },
   missing_aip_schema_id: { severity: 'error', summary: '`metadata.aip.schemaId` is missing.' },
   invalid_aip_schema_id: { severity: 'error', summary: '`metadata.aip.schemaId` is not a URL.' },
-  missing_source_dir: { severity: 'error', summary: 'An AIP 0.3 package has no `source/` folder.' },
+  missing_source_dir: { severity: 'error', summary: 'An AIP package has no `source/` folder.' },
   missing_schema_file: { severity: 'error', summary: '`source/` holds no `*.schema.json`.' },
   schema_id_mismatch: { severity: 'error', summary: 'No bundled schema has an `$id` equal to `schemaId`.' },
   duplicate_schema_id: { severity: 'error', summary: 'Two bundled schemas share one `$id`.' },

@@ -4,7 +4,7 @@ import { runtimeBlockText } from '../../../server/src/formats/aip/runtimeBlock';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { aip05, analyzeFixture, expectAt, expectNone } from '../../support/fixture';
 
-const FILES = { 'scripts/open.py': '', 'assets/reply.md': '', 'references/faq.md': '' };
+const FILES = { 'scripts/open.py': '', 'assets/reply.md': '', 'references/faq.md': '', 'source/README.md': '' };
 
 // Valid under the 0.5a1 procedure models of the aip-spec repository: every field they require is here.
 const VALID = `purpose: Route.
@@ -252,4 +252,13 @@ test('runtime_block_modified: the block must be its version’s published text, 
   );
   const legacy = analyzeFixture('route', aip05('route', VALID, '0.5a1', '0.4a0'), FILES);
   expectNone(legacy.analysis, 'runtime_block_modified');
+});
+
+test('missing_source_dir: an AIP 0.5 package needs source/ as 0.3 did', () => {
+  const withoutSource = Object.fromEntries(Object.entries(FILES).filter(([file]) => !file.startsWith('source/')));
+  const { analysis } = load(VALID, withoutSource);
+  const found = analysis.diagnostics.filter((item) => item.code === 'missing_source_dir');
+  assert.equal(found.length, 1);
+  assert.equal(found[0].severity, 'error');
+  expectNone(load(VALID).analysis, 'missing_source_dir');
 });

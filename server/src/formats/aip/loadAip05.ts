@@ -1,5 +1,6 @@
 import procedureSchema from '../../../../schemas/aip-0.5.procedure.schema.json';
-import type { Diagnostic } from '../../checks/diagnostic';
+import * as path from 'node:path';
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkStepLink } from '../../checks/fileLinks';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Node } from 'yaml';
@@ -18,6 +19,7 @@ import {
 } from './readSteps';
 import { linkCheckOf, type FormatContext } from '../formatContext';
 import { checkStepGraph } from './stepGraph';
+import { hasSourceDir } from './packageRules';
 import { checkRuntimeBlock } from './runtimeBlock';
 
 const KINDS: NodeKind[] = ['decision', 'execution', 'client_task', 'router', 'end'];
@@ -42,6 +44,16 @@ export function loadAip05(context: FormatContext): ProcedureResult {
       block?.fence.open ?? context.frontmatterAnchor,
     ),
   );
+  // The aip-spec validator requires `source/` (the human-readable material the skill was compiled from) as 0.3 did.
+  if (!hasSourceDir(fs, path.dirname(file)))
+    diagnostics.push(
+      diagnostic(
+        'missing_source_dir',
+        file,
+        context.frontmatterAnchor,
+        'An AIP package needs a `source/` folder holding the material it was written from (e.g. the original SKILL.md); the aip-spec validator rejects a skill without it.',
+      ),
+    );
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
   diagnostics.push(
     ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),

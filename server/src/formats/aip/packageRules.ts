@@ -5,15 +5,21 @@ import { readText } from '../../workspace/readText';
 import type { AipMetadata } from './aipMetadata';
 
 /**
+ * Whether the skill folder has a `source/` folder, which every AIP package (0.3 and 0.4+) must: the folder's listing
+ * says what `source` is, as a stat would (a link is not a folder), and discovery listed it already.
+ */
+export function hasSourceDir(fs: FileSystem, dir: string): boolean {
+  return fs.readDirectory(dir).find((entry) => entry.name === 'source')?.kind === 'directory';
+}
+
+/**
  * The AIP 0.3 package rules: `source/` holds the procedure schema the
  * skill names by `schemaId`, exactly once. Schema files are read as JSON
  * text only; nothing in them is executed or fetched.
  */
 export function checkPackage(fs: FileSystem, dir: string, file: string, metadata: AipMetadata): Diagnostic[] {
   const sourceDir = path.join(dir, 'source');
-  // The skill folder's listing says what `source` is, as a stat would (a link is not a folder): discovery listed it
-  // already.
-  if (fs.readDirectory(dir).find((entry) => entry.name === 'source')?.kind !== 'directory') {
+  if (!hasSourceDir(fs, dir)) {
     return [
       diagnostic(
         'missing_source_dir',

@@ -125,6 +125,10 @@ export const RULES = {
   unknown_type: { severity: 'warning', summary: 'A type outside the AIP vocabulary.' },
   script_outside_scripts: { severity: 'warning', summary: '`script` is not under `scripts/`.' },
   missing_script: { severity: 'warning', summary: 'The script a step runs does not exist.' },
+  script_unresolved: {
+    severity: 'warning',
+    summary: "An AIP step's shell script keeps a placeholder, or reads a variable nothing sets.",
+  },
   // AIP 0.5 graph checks (upstream kinds)
   invalid_start_step: { severity: 'error', summary: 'The first step cannot start the procedure.' },
   missing_end_step: { severity: 'error', summary: 'No `end` step.' },
@@ -139,6 +143,7 @@ export const RULES = {
     severity: 'error',
     summary: 'A script, template, asset or reference the procedure names does not exist.',
   },
+
   // MetaSkill plans (OpenSquilla's plan parser, SOP compiler and lint, then the checks they lack)
   invalid_composition: {
     severity: 'error',

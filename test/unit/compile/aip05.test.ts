@@ -134,3 +134,12 @@ test('AIP 0.5: --aip-version 0.3 still writes the older format', () => {
     /\n {2}aip:\n {4}spec: https:\/\/github\.com\/zach-blumenfeld\/aip\/tree\/v0\.3a3\n/,
   );
 });
+
+test('AIP 0.3: the scripts a 0.3 compile makes from prose are held to script_unresolved', () => {
+  const { analysis, fs } = analyzeFixture('deploy-app', DEPLOY);
+  const result = compileSkill(fs, analysis, 'aip', '/out/deploy-app', [], '0.3');
+  const holes = result.diagnostics.filter((item) => item.code === 'script_unresolved').map((item) => item.message);
+  assert.equal(holes.length, 2, holes.join('\n'));
+  assert.match(holes[0], /`\[path\]` on line \d+ \(a placeholder\), `<team-slug>` on line \d+ \(a placeholder\)/);
+  assert.match(holes[1], /`\$APP` on line \d+ \(read, never set, not an input of the step\)/);
+});

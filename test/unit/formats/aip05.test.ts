@@ -262,3 +262,34 @@ test('missing_source_dir: an AIP 0.5 package needs source/ as 0.3 did', () => {
   assert.equal(found[0].severity, 'error');
   expectNone(load(VALID).analysis, 'missing_source_dir');
 });
+
+test('script_unresolved: a shell script keeping a placeholder, or reading a variable nothing sets, is reported at its step', () => {
+  const script = [
+    '#!/usr/bin/env bash',
+    'echo "usage: open.sh <ticket>"   # a usage message is for the reader',
+    'TEAM=support',
+    'tracker open --team "$TEAM" --queue <queue-name> --home "$HOME" --to "${OWNER:-triage}"',
+    'tracker assign "$ASSIGNEE" --message "$message"',
+    '',
+  ].join('\n');
+  const procedure = VALID.replace('script: scripts/open.py', 'script: «scripts/open.sh»').replace(
+    '    inputs: []\n    script',
+    '    inputs:\n      - name: message\n        type: string\n    script',
+  );
+  const { analysis, spans } = load(procedure, { ...FILES, 'scripts/open.sh': script });
+  const [found] = expectAt(analysis, 'script_unresolved', spans);
+  assert.equal(
+    found.message,
+    '`scripts/open.sh` would run with 2 holes: `<queue-name>` on line 4 (a placeholder), `$ASSIGNEE` on line 5 (read, never set, not an input of the step). Fill each placeholder, and set each variable, give it a default (`${NAME:-…}`) or make it an input of the step.',
+  );
+  // A script with nothing left open, and a Python script, are not read for holes.
+  const clean = load(VALID.replace('script: scripts/open.py', 'script: scripts/open.sh'), {
+    ...FILES,
+    'scripts/open.sh': '#!/bin/sh\nTEAM=support\ntracker open --team "$TEAM"\n',
+  });
+  expectNone(clean.analysis, 'script_unresolved');
+  expectNone(
+    load(VALID, { ...FILES, 'scripts/open.py': 'print("<queue-name>", "$X")\n' }).analysis,
+    'script_unresolved',
+  );
+});

@@ -1,6 +1,8 @@
+import * as path from 'node:path';
 import procedureSchema from '../../../../schemas/aip-0.3.procedure.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkStepLink } from '../../checks/fileLinks';
+import { scriptHoleFindings } from '../../checks/scriptHoles';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
 import type { Node } from 'yaml';
 import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
@@ -73,6 +75,7 @@ export function loadAip03(context: FormatContext): ProcedureResult {
       );
     }
     checkStepLink(links, script, 'missing_script', id, found);
+    if (found.length === 0) found.push(...scriptHoleFindings(fs, path.dirname(file), file, nodes[index]));
     return found;
   }).items;
   for (const finding of scriptFindings) diagnostics.push(finding);

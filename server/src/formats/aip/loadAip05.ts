@@ -2,6 +2,7 @@ import procedureSchema from '../../../../schemas/aip-0.5.procedure.schema.json';
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkStepLink } from '../../checks/fileLinks';
+import { scriptHoleFindings } from '../../checks/scriptHoles';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
@@ -79,7 +80,10 @@ export function loadAip05(context: FormatContext): ProcedureResult {
   const linkFindings = perStep(context, 'link findings', nodes.length, [fs], false, (index) => {
     const node = nodes[index];
     const found: Diagnostic[] = [];
-    if (node.script) checkStepLink(links, node.script, 'missing_resource', node.id, found);
+    if (node.script) {
+      checkStepLink(links, node.script, 'missing_resource', node.id, found);
+      if (found.length === 0) found.push(...scriptHoleFindings(fs, path.dirname(file), file, node));
+    }
     for (const link of node.links) checkStepLink(links, link, 'missing_resource', node.id, found);
     return found;
   }).items;

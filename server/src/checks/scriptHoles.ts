@@ -1,0 +1,45 @@
+import * as path from 'node:path';
+import type { GraphNode } from '../model/skillModel';
+import { LineIndex } from '../parse/lineIndex';
+import type { FileSystem } from '../workspace/fileSystem';
+import { readText } from '../workspace/readText';
+import { commandHoles } from './commandText';
+import { diagnostic, type Diagnostic } from './diagnostic';
+
+/** A shell script by its name or its first line: the scripts whose text is read for holes. */
+const SHELL_NAME = /\.(?:sh|bash|zsh)$/;
+const SHELL_SHEBANG = /^#!\s*(?:\/usr\/bin\/env\s+)?(?:\/bin\/|\/usr\/bin\/)?(?:ba|z)?sh\b/;
+
+/** A state key and a shell variable name for the same value: `team-slug` and `TEAM_SLUG`. */
+const variableName = (name: string) => name.toUpperCase().replace(/-/g, '_');
+
+/**
+ * An AIP step's shell script that would run with a hole in it: a placeholder left in (`<team-slug>`, `[path]`) or a
+ * variable it reads and never sets, with no default and no input of the step by that name. Read only when the
+ * script's own link checks found nothing (it exists, in the skill), and never run. One finding per step, at its
+ * `script:`, naming each hole and its line.
+ */
+export function scriptHoleFindings(fs: FileSystem, dir: string, file: string, step: GraphNode): Diagnostic[] {
+  const script = step.script;
+  if (!script) return [];
+  const read = readText(fs, path.join(dir, ...script.path.split('/')));
+  if (read.kind !== 'text' || !(SHELL_NAME.test(script.path) || SHELL_SHEBANG.test(read.text))) return [];
+  const inputs = new Set(step.inputs.map((port) => variableName(port.name)));
+  const holes = commandHoles(read.text).filter(
+    (hole) => hole.kind === 'placeholder' || !inputs.has(variableName(hole.name)),
+  );
+  if (holes.length === 0) return [];
+  const lines = new LineIndex(read.text);
+  const named = holes.map(
+    (hole) =>
+      `\`${hole.text}\` on line ${lines.positionAt(hole.start).line + 1} (${hole.kind === 'placeholder' ? 'a placeholder' : 'read, never set, not an input of the step'})`,
+  );
+  return [
+    diagnostic(
+      'script_unresolved',
+      file,
+      script.span,
+      `\`${script.path}\` would run with ${holes.length === 1 ? 'a hole' : `${holes.length} holes`}: ${named.join(', ')}. Fill each placeholder, and set each variable, give it a default (\`\${NAME:-…}\`) or make it an input of the step.`,
+    ),
+  ];
+}

@@ -68,10 +68,18 @@ test('plain: every AIP, MetaSkill and skill+ corpus skill without errors compile
   assert.deepEqual(counts, { clean: 21, refused: 3 });
 });
 
-test('aip: every plain corpus skill without errors compiles to an AIP 0.3 package (--aip-version 0.3) with no error, its original and schema kept in source/', () => {
+/**
+ * Every plain corpus skill compiled to AIP in `version`: a skill with errors is refused with no file; any other gives
+ * a package with no error, as compiled and read back from where it would be written, with its original in `source/`.
+ * `more` checks each package further. Returns how many were clean and refused.
+ */
+function compileCorpusToAip(
+  version: '0.3' | '0.5',
+  more: (analysis: SkillAnalysis, result: CompileResult, back: SkillAnalysis) => void,
+) {
   const counts = { clean: 0, refused: 0 };
   for (const analysis of skills.filter((item) => item.format === 'agent-skill')) {
-    const result = compileSkill(fs, analysis, 'aip', defaultOutDir(analysis.dir, analysis.name, 'aip'), [], '0.3');
+    const result = compileSkill(fs, analysis, 'aip', defaultOutDir(analysis.dir, analysis.name, 'aip'), [], version);
     if (hasErrors(analysis)) {
       assert.equal(result.files.length, 0);
       counts.refused++;
@@ -79,52 +87,47 @@ test('aip: every plain corpus skill without errors compiles to an AIP 0.3 packag
     }
     assert.deepEqual(errorsOf(result), [], shown(analysis));
     const back = reread(result);
-    assert.equal(back.format, 'aip-0.3', shown(analysis));
+    assert.equal(back.format, `aip-${version}`, shown(analysis));
     assert.deepEqual(errorsOf(back), [], shown(analysis));
     assert.ok(back.model.nodes.length >= 1, shown(analysis));
-    const paths = result.files.map((file) => file.path);
-    assert.ok(
-      paths.includes('source/original-SKILL.md') && paths.includes('source/procedure.schema.json'),
-      shown(analysis),
-    );
     assert.equal(result.files.find((file) => file.path === 'source/original-SKILL.md')!.content, analysis.text);
+    more(analysis, result, back);
     counts.clean++;
   }
-  // 21 plain skills and the 33 ordinary skills MetaSkills compose; the refused are the 4 vercel-labs skills whose name
-  // is not their folder's (expected-errors.md).
-  assert.deepEqual(counts, { clean: 50, refused: 4 });
+  return counts;
+}
+
+// 21 plain skills and the 33 ordinary skills MetaSkills compose; the refused are the 4 vercel-labs skills whose name is
+// not their folder's (expected-errors.md).
+const CORPUS_COUNTS = { clean: 50, refused: 4 };
+
+test('aip: every plain corpus skill without errors compiles to an AIP 0.3 package (--aip-version 0.3) with no error, its original and schema kept in source/', () => {
+  const counts = compileCorpusToAip('0.3', (analysis, result) =>
+    assert.ok(
+      result.files.some((file) => file.path === 'source/procedure.schema.json'),
+      shown(analysis),
+    ),
+  );
+  assert.deepEqual(counts, CORPUS_COUNTS);
 });
 
 test('aip: every plain corpus skill without errors compiles to an AIP 0.5a1 package that checks clean under the 0.5a1 rules, with no script made from its prose', () => {
-  const counts = { clean: 0, refused: 0, steps: 0, approvals: 0, commandFiles: 0 };
-  for (const analysis of skills.filter((item) => item.format === 'agent-skill')) {
-    const result = compileSkill(fs, analysis, 'aip', defaultOutDir(analysis.dir, analysis.name, 'aip'));
-    if (hasErrors(analysis)) {
-      assert.equal(result.files.length, 0);
-      counts.refused++;
-      continue;
-    }
-    assert.deepEqual(errorsOf(result), [], shown(analysis));
-    const back = reread(result);
-    assert.equal(back.format, 'aip-0.5', shown(analysis));
-    assert.deepEqual(errorsOf(back), [], shown(analysis));
-    const made = result.files.map((file) => file.path);
+  const made = { approvals: 0, commandFiles: 0 };
+  const counts = compileCorpusToAip('0.5', (analysis, result, back) => {
+    const paths = result.files.map((file) => file.path);
     // Only the source's own scripts are in scripts/: a compile never writes one from prose.
     assert.deepEqual(
-      made.filter((file) => file.startsWith('scripts/') && !existsSync(join(analysis.dir, file))),
+      paths.filter((file) => file.startsWith('scripts/') && !existsSync(join(analysis.dir, file))),
       [],
       shown(analysis),
     );
-    assert.equal(result.files.find((file) => file.path === 'source/original-SKILL.md')!.content, analysis.text);
-    assert.ok(!made.includes('source/procedure.schema.json'), 'AIP 0.5 keeps no schema copy');
+    assert.ok(!paths.includes('source/procedure.schema.json'), 'AIP 0.5 keeps no schema copy');
     // Templates and cited references missing from the package would be missing_resource errors above.
-    counts.steps += back.model.nodes.length;
-    counts.approvals += back.model.nodes.filter((node) => node.kind === 'decision').length;
-    counts.commandFiles += made.filter((file) => /^references\/.*-commands\.md$/.test(file)).length;
-    counts.clean++;
-  }
-  assert.deepEqual({ clean: counts.clean, refused: counts.refused }, { clean: 50, refused: 4 });
-  assert.ok(counts.commandFiles > 0 && counts.approvals > 0, JSON.stringify(counts));
+    made.approvals += back.model.nodes.filter((node) => node.kind === 'decision').length;
+    made.commandFiles += paths.filter((file) => /^references\/.*-commands\.md$/.test(file)).length;
+  });
+  assert.deepEqual(counts, CORPUS_COUNTS);
+  assert.ok(made.commandFiles > 0 && made.approvals > 0, JSON.stringify(made));
 });
 
 test('metaskill-sop: each corpus MetaSkill either round trips to the same plan, or is refused at every key the SOP form cannot say', () => {

@@ -68,30 +68,21 @@ function expandedText(code: string): string {
     .replace(/(^|[;&|]\s*)(?:echo|printf)\b[^\n]*/gm, (match, lead: string) => lead + blank(match.slice(lead.length)));
 }
 
+function holeAt(match: RegExpMatchArray, name: string, kind: CommandHole['kind']): CommandHole {
+  return { text: match[0], name, kind, start: match.index!, end: match.index! + match[0].length };
+}
+
 /** The placeholders and unset variables of a shell block, in order. */
 export function commandHoles(code: string): CommandHole[] {
   const text = expandedText(code);
   const holes: CommandHole[] = [];
   for (const match of text.matchAll(/<([A-Za-z][A-Za-z0-9_-]*(?:[ .][A-Za-z0-9_-]+)*)>/g)) {
     // `<<EOF` and `<(cmd)` are the shell's own; a placeholder has a name between the brackets.
-    if (text[match.index - 1] === '<') continue;
-    holes.push({
-      text: match[0],
-      name: match[1],
-      kind: 'placeholder',
-      start: match.index,
-      end: match.index + match[0].length,
-    });
+    if (text[match.index - 1] !== '<') holes.push(holeAt(match, match[1], 'placeholder'));
   }
   // `[path]` as a whole argument: the shell's tests are `[ … ]` with spaces, arrays index inside `${…}`.
   for (const match of text.matchAll(/(?<=\s)\[([a-z][a-z0-9_-]*)\](?=\s|$)/gm))
-    holes.push({
-      text: match[0],
-      name: match[1],
-      kind: 'placeholder',
-      start: match.index,
-      end: match.index + match[0].length,
-    });
+    holes.push(holeAt(match, match[1], 'placeholder'));
   const assigned = new Set<string>();
   for (const match of text.matchAll(ASSIGNMENT)) assigned.add(match[1]);
   for (const match of text.matchAll(READ_INTO))
@@ -102,7 +93,7 @@ export function commandHoles(code: string): CommandHole[] {
     // `${NAME:-default}` and its kin say what happens when it is unset; `${#NAME}` and `${!NAME}` are not reads of it.
     if (/^:?[-=?+]/.test(operator) || KNOWN_VARIABLES.has(name) || KNOWN_PREFIXES.test(name) || assigned.has(name))
       continue;
-    holes.push({ text: match[0], name, kind: 'variable', start: match.index, end: match.index + match[0].length });
+    holes.push(holeAt(match, name, 'variable'));
   }
   return holes.sort((a, b) => a.start - b.start);
 }

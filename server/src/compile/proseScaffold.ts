@@ -253,6 +253,38 @@ export function wholeBodyFinding(resultFile: string, at: { start: number; end: n
   );
 }
 
+/**
+ * The TODOs of each step, at its name in the result: the whole body read as one step, and a step that makes no
+ * named value (`advice` says what to do in the version written).
+ */
+export function stepFindings(scaffold: Scaffold, skillMd: string, resultFile: string, advice: string): Diagnostic[] {
+  return scaffold.steps.flatMap((step) => {
+    const at = locate(skillMd, `- name: ${step.name}\n`, `- name: ${step.name}`.length);
+    return [
+      ...(scaffold.outline.source === 'whole body' ? [wholeBodyFinding(resultFile, at)] : []),
+      ...(step.outputs.length === 0
+        ? [
+            diagnostic(
+              'compile_todo',
+              resultFile,
+              at,
+              `Step \`${step.name}\` produces no named value the prose makes clear. ${advice}`,
+            ),
+          ]
+        : []),
+    ];
+  });
+}
+
+/** Findings in the order an author reads them: those in the source first, then the result's from top to bottom. */
+export function inReadingOrder(findings: Diagnostic[], resultFile: string): Diagnostic[] {
+  const inResult = (item: Diagnostic) => item.file === resultFile;
+  return [
+    ...findings.filter((item) => !inResult(item)),
+    ...findings.filter(inResult).sort((a, b) => a.span.start - b.span.start),
+  ];
+}
+
 /** Where a `- name: x` line's `name: x` is in the result (searched from `from`). */
 export function locate(text: string, needle: string, length: number, from = 0): { start: number; end: number } {
   const at = text.indexOf(needle, Math.max(0, from));

@@ -10,8 +10,9 @@ import {
   optional,
   plain,
   readScaffold,
+  inReadingOrder,
+  stepFindings,
   strayFenceFindings,
-  wholeBodyFinding,
   type ScaffoldStep,
 } from './proseScaffold';
 import type { CompiledFile } from './compiled';
@@ -102,18 +103,15 @@ export function proseToAip(
   findings.push(...strayFenceFindings(analysis, scaffold));
   // TODOs are reported where they are in the result, so the author can go straight to them.
   const resultFile = path.join(outDir, 'SKILL.md');
+  findings.push(
+    ...stepFindings(
+      scaffold,
+      skillMd,
+      resultFile,
+      'Add its outputs (name and type) so later steps can take them as inputs.',
+    ),
+  );
   for (const step of steps) {
-    const at = locate(skillMd, `- name: ${step.name}\n`, `- name: ${step.name}`.length);
-    if (outline.source === 'whole body') findings.push(wholeBodyFinding(resultFile, at));
-    if (step.outputs.length === 0)
-      findings.push(
-        diagnostic(
-          'compile_todo',
-          resultFile,
-          at,
-          `Step \`${step.name}\` produces no named value the prose makes clear. Add its outputs (name and type) so later steps can take them as inputs.`,
-        ),
-      );
     for (const output of step.outputs.filter((item) => !item.type)) {
       findings.push(
         diagnostic(
@@ -130,7 +128,7 @@ export function proseToAip(
       );
     }
   }
-  return { files, findings, skillMd };
+  return { files, findings: inReadingOrder(findings, resultFile), skillMd };
 }
 
 /** AIP 0.3: a step's fenced commands as its script (one per language), its other blocks as assets it cites. */

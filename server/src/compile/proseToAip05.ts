@@ -8,13 +8,13 @@ import { fenceLanguage } from '../parse/skillFile';
 import type { CompiledFile } from './compiled';
 import {
   kebab,
-  locate,
   optional,
   plain,
   readScaffold,
   replaceBlock,
+  inReadingOrder,
+  stepFindings,
   strayFenceFindings,
-  wholeBodyFinding,
   type Scaffold,
   type ScaffoldStep,
   type ScaffoldValue,
@@ -119,19 +119,14 @@ export function proseToAip05(
     outline.sections.some((section) => section.span.start <= at && at < section.span.end);
   findings.push(...strayFenceFindings(analysis, scaffold).filter((item) => !inSection(item.span.start)));
   const resultFile = path.join(outDir, 'SKILL.md');
-  for (const step of steps) {
-    const at = locate(skillMd, `- name: ${step.name}\n`, `- name: ${step.name}`.length);
-    if (outline.source === 'whole body') findings.push(wholeBodyFinding(resultFile, at));
-    if (step.outputs.length === 0)
-      findings.push(
-        diagnostic(
-          'compile_todo',
-          resultFile,
-          at,
-          `Step \`${step.name}\` produces no named value the prose makes clear. Say in its template what it gives, and declare it in the inputs of the step that takes it.`,
-        ),
-      );
-  }
+  findings.push(
+    ...stepFindings(
+      scaffold,
+      skillMd,
+      resultFile,
+      'Say in its template what it gives, and declare it in the inputs of the step that takes it.',
+    ),
+  );
   // A value whose type the prose does not say is written as a string and reported where it is declared.
   const from = skillMd.indexOf('\n```yaml\n');
   for (const match of skillMd
@@ -145,7 +140,7 @@ export function proseToAip05(
         `The prose does not say what type \`${match[1]}\` is; it is written as a string. Give it one of string, integer, float, boolean, object, list[*].`,
       ),
     );
-  return { files, findings, skillMd };
+  return { files, findings: inReadingOrder(findings, resultFile), skillMd };
 }
 
 /** Marks the hand-over to whatever follows a prose step, filled in once every step is written. */

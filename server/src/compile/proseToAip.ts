@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import type { SkillAnalysis } from '../analyze';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
+import { AIP_03_SCHEMA_ID, AIP_03_SPEC } from '../formats/aip';
 import { fenceLanguage } from '../parse/skillFile';
 import aipSchema from '../../../schemas/aip-0.3.procedure.schema.json';
 import { skillFileText } from './resultPackage';
@@ -16,10 +17,6 @@ import {
   type ScaffoldStep,
 } from './proseScaffold';
 import type { CompiledFile } from './compiled';
-
-export const AIP_SPEC = 'https://github.com/zach-blumenfeld/aip/tree/v0.3a3';
-export const AIP_SCHEMA_ID =
-  'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.3a3/assets/aip-schemas/procedure.schema.json';
 
 /** Fenced languages whose blocks are commands to run (scripts); any other block is an example (an asset). */
 const SCRIPT_EXTENSIONS: Record<string, string> = {
@@ -85,12 +82,12 @@ export function proseToAip(
     {
       ...scaffold.frontmatter,
       name,
-      metadata: { ...scaffold.metadata, aip: { spec: AIP_SPEC, schemaId: AIP_SCHEMA_ID } },
+      metadata: { ...scaffold.metadata, aip: { spec: AIP_03_SPEC, schemaId: AIP_03_SCHEMA_ID } },
     },
     body,
   );
 
-  const schema = { ...aipSchema, $id: AIP_SCHEMA_ID };
+  const schema = { ...aipSchema, $id: AIP_03_SCHEMA_ID };
   files.push(
     { path: 'SKILL.md', content: skillMd },
     { path: 'source/original-SKILL.md', content: analysis.text },

@@ -7,12 +7,7 @@ import { lineEndAt } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf } from '../parse/yamlSyntax';
 import { fixOf, textChange, type Fix } from './fix';
 import { scriptStub } from './scriptStub';
-import { runtimeBlockText } from '../formats/aip';
-
-/** The AIP 0.3 metadata a fix adds to an AIP-like skill. */
-const AIP_SPEC = 'https://github.com/zach-blumenfeld/aip/tree/v0.3a3';
-const AIP_SCHEMA_ID =
-  'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.3a3/assets/aip-schemas/procedure.schema.json';
+import { AIP_03_SCHEMA_ID, AIP_03_SPEC, runtimeBlockText } from '../formats/aip';
 
 /** The column of `offset` on its line. */
 function columnOf(text: string, offset: number): number {
@@ -104,7 +99,7 @@ export function addAipMetadataFix(analysis: SkillAnalysis, item: Diagnostic): Fi
   const close = analysis.syntax?.frontmatter?.close;
   if (!frontmatter || !close) return [];
   const metadata = pairOf(frontmatter.doc.contents, 'metadata');
-  const aipLines = (pad: string) => `${pad}aip:\n${pad}  spec: ${AIP_SPEC}\n${pad}  schemaId: ${AIP_SCHEMA_ID}\n`;
+  const aipLines = (pad: string) => `${pad}aip:\n${pad}  spec: ${AIP_03_SPEC}\n${pad}  schemaId: ${AIP_03_SCHEMA_ID}\n`;
   const metadataKey = metadata ? nodeSpan(frontmatter, metadata.key) : undefined;
   const change = metadataKey
     ? (() => {

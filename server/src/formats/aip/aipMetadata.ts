@@ -10,6 +10,14 @@ export interface AipMetadata {
   schemaIdSpan: Span;
 }
 
+/**
+ * The AIP 0.3 release Skillgraph writes (`compile --aip-version 0.3`, the quick fix of an AIP-like skill): its spec
+ * and the `$id` of its procedure schema, as `metadata.aip` names them.
+ */
+export const AIP_03_SPEC = 'https://github.com/zach-blumenfeld/aip/tree/v0.3a3';
+export const AIP_03_SCHEMA_ID =
+  'https://raw.githubusercontent.com/zach-blumenfeld/aip/v0.3a3/assets/aip-schemas/procedure.schema.json';
+
 /** The AIP version a spec URL or schema id names (`v0.3a3`), if any. */
 export function versionIn(url: string): string | undefined {
   return /(?:^|\/)v(\d+\.\d+(?:[a-z]+\d+)?)(?=\/|$)/.exec(url)?.[1];

@@ -4,3 +4,4 @@ export { loadAip03 } from './loadAip03';
 export { loadAip05 } from './loadAip05';
 export { type ProcedureBlock } from './procedureBlock';
 export { CURRENT_AIP_VERSION, CURRENT_RUNTIME_BLOCK, runtimeBlockText } from './runtimeBlock';
+export { AIP_03_SCHEMA_ID, AIP_03_SPEC } from './aipMetadata';

@@ -49,6 +49,8 @@ let settingsLoaded: Promise<void> = Promise.resolve();
 /** What the editor gave at start, and the `skillgraph` section it gives now (each unchecked, maybe nothing). */
 let initializationOptions: unknown;
 let section: unknown;
+/** The settings in effect, in words, as the last `applySettings` made them. */
+let settingsDescription = '';
 
 /** The settings from both places, the section winning key by key; returns them in words for the log. */
 function applySettings(): string {
@@ -60,6 +62,7 @@ function applySettings(): string {
     workspaceRoots[0] ?? process.cwd(),
   );
   service.configure(settings);
+  settingsDescription = description;
   return description;
 }
 
@@ -124,16 +127,16 @@ connection.onInitialized(async () => {
     await connection.client
       .register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION })
       .catch(() => undefined);
-  let description = applySettings();
+  // The options given at start are applied already (onInitialize); only a section the editor answers changes them.
   if (configurationRequests) {
     settingsLoaded = pulledSection().then((given) => {
       section = given;
-      description = applySettings();
+      applySettings();
     });
     await settingsLoaded;
   }
   connection.console.log(
-    `skillgraph: ready (${pullDiagnostics ? 'pull' : 'push'} diagnostics); settings: ${description}`,
+    `skillgraph: ready (${pullDiagnostics ? 'pull' : 'push'} diagnostics); settings: ${settingsDescription}`,
   );
 });
 

@@ -87,6 +87,40 @@ test('compile --to aip --out: the package is written, named after its folder, an
   assert.equal(JSON.parse(check.stdout).skills[0].format, 'aip-0.3');
 });
 
+test('compile --to aip on an AIP 0.3 skill migrates it to 0.5a1: written, checked clean as 0.5, its 0.3 form kept in source/', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-migrate-'));
+  const out = join(dir, 'csv-report');
+  const { status, stderr } = run(['compile', join(root, 'examples/csv-report'), '--to', 'aip', '--out', out], dir);
+  assert.equal(status, 0, stderr);
+  const files = tree(out);
+  assert.ok(
+    files.includes('source/aip-0.3-SKILL.md') && !files.includes('source/procedure.schema.json'),
+    files.join(' '),
+  );
+  assert.ok(files.includes('scripts/load_table.py'), 'the scripts are kept');
+  assert.equal(
+    readFileSync(join(out, 'source/aip-0.3-SKILL.md'), 'utf8'),
+    readFileSync(join(root, 'examples/csv-report/SKILL.md'), 'utf8'),
+  );
+  const check = run(['check', out, '--format', 'json']);
+  assert.equal(check.status, 0, check.stdout);
+  assert.equal(JSON.parse(check.stdout).skills[0].format, 'aip-0.5');
+  // Asking for the 0.3 it already is: refused as a usage error, nothing written.
+  const again = run([
+    'compile',
+    join(root, 'examples/csv-report'),
+    '--to',
+    'aip',
+    '--aip-version',
+    '0.3',
+    '--out',
+    join(dir, 'x'),
+  ]);
+  assert.equal(again.status, 2);
+  assert.match(again.stderr, /already AIP 0\.3/);
+  assert.ok(!existsSync(join(dir, 'x')));
+});
+
 test('compile --to aip carries string metadata only: a list or a map is reported where it is and left out', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-compile-'));
   const source = join(dir, 'tagged');

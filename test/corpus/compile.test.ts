@@ -130,6 +130,23 @@ test('aip: every plain corpus skill without errors compiles to an AIP 0.5a1 pack
   assert.ok(made.commandFiles > 0 && made.approvals > 0, JSON.stringify(made));
 });
 
+test('aip: every AIP 0.3 corpus skill migrates to AIP 0.5a1 with no new error, every step kept, as compiled and read back', () => {
+  const olds = skills.filter((item) => item.format === 'aip-0.3');
+  assert.equal(olds.length, 11);
+  for (const analysis of olds) {
+    const result = compileSkill(fs, analysis, 'aip', defaultOutDir(analysis.dir, analysis.name, 'aip'));
+    assert.deepEqual(errorsOf(result), [], shown(analysis));
+    const back = reread(result);
+    assert.equal(back.format, 'aip-0.5', shown(analysis));
+    assert.deepEqual(errorsOf(back), [], shown(analysis));
+    // Every 0.3 step is a step of the package, under its kebab-case name.
+    const names = new Set(back.model.nodes.map((node) => node.id));
+    for (const node of analysis.model.nodes.filter((item) => item.kind === 'step'))
+      assert.ok(names.has(node.id.toLowerCase().replace(/[^a-z0-9]+/g, '-')), `${shown(analysis)}: ${node.id}`);
+    assert.equal(result.files.find((file) => file.path === 'source/aip-0.3-SKILL.md')!.content, analysis.text);
+  }
+});
+
 test('metaskill-sop: each corpus MetaSkill either round trips to the same plan, or is refused at every key the SOP form cannot say', () => {
   const metas = skills.filter(
     (item) =>

@@ -223,18 +223,21 @@ test('skillgraph/graph returns the same graph as the CLI', async () => {
 test('skillgraph/compileTargets and skillgraph/compile: the targets that fit, each beside the skill; the compiled files of the open text, nothing written', async () => {
   const info = await session.connection.sendRequest<{
     skillFile: string;
-    targets: { id: string; outDir: string; singleFile: string | null }[];
+    targets: { id: string; title: string; outDir: string; singleFile: string | null }[];
   }>('skillgraph/compileTargets', { uri: csv });
   assert.deepEqual(
     info.targets.map((target) => [target.id, path.relative(root, target.outDir), target.singleFile]),
     [
       ['ir', 'compiled-ir/csv-report', 'skill.ir.json'],
+      ['aip', 'compiled-aip/csv-report', null],
       ['agent-skill', 'compiled-agent-skill/csv-report', null],
       ['mermaid', 'compiled-mermaid/csv-report', 'graph.mmd'],
       ['dot', 'compiled-dot/csv-report', 'graph.dot'],
     ],
   );
-  const outDir = info.targets[1].outDir;
+  // An AIP 0.3 skill is offered only its migration to 0.5, never the 0.3 it already is.
+  assert.equal(info.targets[1].title, 'AIP 0.5 package (migrated from 0.3)');
+  const outDir = info.targets[2].outDir;
   const answer = await session.connection.sendRequest<{
     files: { path: string; text?: string; base64?: string }[];
     diagnostics: unknown[];
@@ -255,9 +258,30 @@ test('skillgraph/compileTargets and skillgraph/compile: the targets that fit, ea
     Buffer.from(answer.files[2].base64!, 'base64').toString('utf8'),
     readFileSync(path.join(root, 'csv-report', 'scripts', 'load_table.py'), 'utf8'),
   );
-  assert.deepEqual(await session.connection.sendRequest('skillgraph/compile', { uri: csv, target: 'aip', outDir }), {
-    error: 'this skill reads as aip-0.3, which compiles to ir, agent-skill, mermaid, dot; not to aip',
-  });
+  const migrated = await session.connection.sendRequest<{
+    files: { path: string; text?: string }[];
+    diagnostics: { severity: string }[];
+  }>('skillgraph/compile', { uri: csv, target: 'aip', outDir: info.targets[1].outDir });
+  assert.deepEqual(
+    migrated.diagnostics.filter((item) => item.severity === 'error'),
+    [],
+  );
+  const migratedSkill = migrated.files.find((file) => file.path === 'SKILL.md')!.text!;
+  assert.match(migratedSkill, /\n {2}aip-version: "?0\.5a1"?\n---\n\n# AIP runtime — format 0\.5a1\n/);
+  assert.equal(
+    migrated.files.find((file) => file.path === 'source/aip-0.3-SKILL.md')!.text,
+    readFileSync(path.join(root, 'csv-report', 'SKILL.md'), 'utf8'),
+  );
+  assert.deepEqual(
+    await session.connection.sendRequest('skillgraph/compile', {
+      uri: csv,
+      target: 'aip',
+      outDir: info.targets[1].outDir,
+      aipVersion: '0.3',
+    }),
+    { error: 'this skill is already AIP 0.3; `--to aip` migrates it to 0.5' },
+  );
+  assert.throws(() => readFileSync(path.join(info.targets[1].outDir, 'SKILL.md')));
   assert.throws(() => readFileSync(path.join(outDir, 'SKILL.md')));
 });
 

@@ -98,7 +98,7 @@ graph   prints one skill's graph: steps, typed ports, control and data edges.
 context prints what a skill+ runtime puts in front of the model at one node for one State
         (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
 compile turns one skill into another form: ir (its graph as JSON, any format), aip (a prose skill as an
-        AIP 0.5a1 package; --aip-version 0.3 for the older format), agent-skill (a structured skill as a
+        AIP 0.5a1 package, --aip-version 0.3 for the older format; an AIP 0.3 skill migrated to 0.5), agent-skill (a structured skill as a
         plain Agent Skill), metaskill / metaskill-sop (a MetaSkill's other form: composition.steps, or
         meta_sop prose), mermaid, dot. The former names plain, meta and meta_sop are still accepted.
         A one-file result goes to stdout without --out;

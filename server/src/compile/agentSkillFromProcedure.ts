@@ -2,7 +2,7 @@ import type { SkillAnalysis } from '../analyze';
 import type { GraphNode, Port } from '../model/skillModel';
 import { titleOf } from './resultPackage';
 
-const strings = (value: unknown): string[] =>
+export const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 const bullets = (items: string[]) => items.map((item) => `- ${item.trim().replace(/\n\s*/g, ' ')}`).join('\n');
 
@@ -11,7 +11,7 @@ function portText(item: Port): string {
 }
 
 /** A list of `{a, b}` items as bullets `**a**: b`. */
-function pairs(value: unknown, key: string, body: string): string[] {
+export function pairs(value: unknown, key: string, body: string): string[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item) =>
     item && typeof item === 'object' && typeof (item as Record<string, unknown>)[body] === 'string'
@@ -20,7 +20,8 @@ function pairs(value: unknown, key: string, body: string): string[] {
   );
 }
 
-function scenarios(value: unknown): string[] {
+/** AIP 0.3 `scenarios` as sentences: when the need arises, the action (its context) → its outcome. */
+export function scenarios(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((item) => {
     if (!item || typeof item !== 'object') return [];

@@ -4,7 +4,6 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { SkillCatalog } from '../workspace/skillCatalog';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import {
-  hasErrors,
   SINGLE_FILE,
   targetsFor,
   type CompiledFile,
@@ -18,12 +17,28 @@ import { compositionToSop, sopToComposition } from './metaForms';
 import { agentSkillBodyFromMeta } from './agentSkillFromMeta';
 import { agentSkillBodyFromProcedure } from './agentSkillFromProcedure';
 import { keptByAgentSkillFromSkillplus, agentSkillBodyFromSkillplus } from './agentSkillFromSkillplus';
+import { aip03ToAip05 } from './aip03ToAip05';
 import { proseToAip } from './proseToAip';
 import { proseToAip05 } from './proseToAip05';
 import { checkedResult, frontmatterOf, keptFiles, singleFileResult, skillFileText, sourceTexts } from './resultPackage';
 import { toSkillIr } from './skillIr';
 
 export class CompileRefused extends Error {}
+
+/**
+ * AIP 0.3's packaging conventions that 0.5 removed (a schema copy in `source/` matched by `schemaId`, the version in
+ * `metadata.aip`): an error in them does not stop a migration to 0.5, which writes neither.
+ */
+const RESOLVED_BY_MIGRATION = new Set([
+  'missing_aip_spec',
+  'invalid_aip_spec',
+  'aip_spec_mismatch',
+  'missing_aip_schema_id',
+  'invalid_aip_schema_id',
+  'missing_schema_file',
+  'schema_id_mismatch',
+  'duplicate_schema_id',
+]);
 
 /** A plain skill's frontmatter: the source's, named for its folder, without the metadata only its format reads. */
 function agentSkillFrontmatter(analysis: SkillAnalysis, name: string): Record<string, unknown> {
@@ -105,11 +120,12 @@ function resultCatalog(fs: FileSystem, analysis: SkillAnalysis, catalogRoots: st
  * Compiles an analysed skill to one target, into a result to be written
  * at `outDir` (whose folder name becomes the compiled skill's name);
  * `catalogRoots` are the catalog folders the source was checked with;
- * `aipVersion` is the AIP version `aip` writes (the current one unless 0.3).
+ * `aipVersion` is the AIP version `aip` writes (the current one unless 0.3; an AIP 0.3 skill migrates to 0.5).
  * Writes nothing. Throws CompileRefused when the target does not fit the
  * skill's format. A source with errors compiles only to `ir` (which
  * carries them) and the drawings; other targets return the source's
- * errors and no files.
+ * errors and no files (a migration from AIP 0.3 overlooks the 0.3 packaging
+ * errors it leaves behind).
  */
 export function compileSkill(
   fs: FileSystem,
@@ -124,23 +140,27 @@ export function compileSkill(
       `this skill reads as ${analysis.format}, which compiles to ${targetsFor(analysis.format).join(', ')}; not to ${target}`,
     );
   }
+  if (target === 'aip' && analysis.format === 'aip-0.3' && aipVersion === '0.3')
+    throw new CompileRefused('this skill is already AIP 0.3; `--to aip` migrates it to 0.5');
   if (target === 'ir')
     return singleFileResult(target, outDir, SINGLE_FILE.ir!, `${JSON.stringify(toSkillIr(analysis), null, 2)}\n`);
   if (target === 'mermaid')
     return singleFileResult(target, outDir, SINGLE_FILE.mermaid!, toMermaid(toGraphJson(analysis)));
   if (target === 'dot') return singleFileResult(target, outDir, SINGLE_FILE.dot!, toDot(toGraphJson(analysis)));
-  if (hasErrors(analysis))
-    return {
-      target,
-      outDir,
-      files: [],
-      diagnostics: analysis.diagnostics.filter((item) => item.severity === 'error'),
-      texts: sourceTexts(analysis),
-    };
+  const blocking = analysis.diagnostics.filter(
+    (item) =>
+      item.severity === 'error' &&
+      !(target === 'aip' && analysis.format === 'aip-0.3' && RESOLVED_BY_MIGRATION.has(item.code)),
+  );
+  if (blocking.length > 0) return { target, outDir, files: [], diagnostics: blocking, texts: sourceTexts(analysis) };
 
   const name = path.basename(outDir);
   const sources = sourceTexts(analysis);
   const catalog = resultCatalog(fs, analysis, catalogRoots);
+  if (target === 'aip' && analysis.format === 'aip-0.3') {
+    const { files, findings } = aip03ToAip05(fs, analysis, outDir);
+    return checkedResult(target, outDir, files, findings, sources, catalog);
+  }
   if (target === 'aip') {
     const { files, findings } = (aipVersion === '0.3' ? proseToAip : proseToAip05)(analysis, outDir);
     const written = new Set(files.map((file) => file.path));

@@ -34,10 +34,10 @@ export const TARGET_TITLES: Record<CompileTarget, string> = {
   dot: 'Graphviz DOT diagram',
 };
 
-/** The targets that fit a skill of each format (a skill is never compiled to its own form). */
+/** The targets that fit a skill of each format (a skill is never compiled to its own form; AIP 0.3 migrates to 0.5). */
 const FITTING: Record<FormatId, CompileTarget[]> = {
   'agent-skill': ['ir', 'aip', 'mermaid', 'dot'],
-  'aip-0.3': ['ir', 'agent-skill', 'mermaid', 'dot'],
+  'aip-0.3': ['ir', 'aip', 'agent-skill', 'mermaid', 'dot'],
   'aip-0.5': ['ir', 'agent-skill', 'mermaid', 'dot'],
   metaskill: ['ir', 'agent-skill', 'metaskill-sop', 'mermaid', 'dot'],
   'metaskill-sop': ['ir', 'agent-skill', 'metaskill', 'mermaid', 'dot'],

@@ -322,13 +322,20 @@ function notWhen(description: string, loose: { heading: string; text: string }[]
 /**
  * The source's `metadata` entries a package can carry: strings only. The Agent Skills specification makes
  * `metadata` a string→string map, and AIP's validators hold a package to it (a list carried over from a prose skill
- * was rejected upstream). Every other entry is reported where it is, and stays in `source/original-SKILL.md`.
+ * was rejected upstream). Every other entry is reported where it is, and stays in the source's copy under `source/`.
+ * The entry `replaced` (one the package writes anew, such as AIP 0.3's `aip`) is left out unreported.
  */
-function stringMetadata(analysis: SkillAnalysis, metadata: unknown, findings: Diagnostic[]): Record<string, string> {
+export function stringMetadata(
+  analysis: SkillAnalysis,
+  metadata: unknown,
+  findings: Diagnostic[],
+  replaced?: string,
+): Record<string, string> {
   if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return {};
   const kept: Record<string, string> = {};
   const node = pairOf(analysis.frontmatter?.doc.contents, 'metadata')?.value;
   for (const [key, value] of Object.entries(metadata as Record<string, unknown>)) {
+    if (key === replaced) continue;
     if (typeof value === 'string') {
       kept[key] = value;
       continue;
@@ -339,7 +346,7 @@ function stringMetadata(analysis: SkillAnalysis, metadata: unknown, findings: Di
         'compile_todo',
         analysis.file,
         at ?? analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 },
-        `\`metadata.${key}\` is ${Array.isArray(value) ? 'a list' : value === null ? 'empty' : `a ${typeof value === 'object' ? 'map' : typeof value}`}; a package's metadata holds strings only, so it is left out (it stays in source/original-SKILL.md). Write it as a string to carry it.`,
+        `\`metadata.${key}\` is ${Array.isArray(value) ? 'a list' : value === null ? 'empty' : `a ${typeof value === 'object' ? 'map' : typeof value}`}; a package's metadata holds strings only, so it is left out (the copy of this SKILL.md in the package's source/ folder keeps it). Write it as a string to carry it.`,
       ),
     );
   }

@@ -77,7 +77,7 @@ export function proseToAip(
     })),
     ...optional('anti_patterns', scaffold.antiPatterns),
   };
-  const body = `\`\`\`yaml\n${stringify(procedure, { lineWidth: 100, version: '1.1' })}\`\`\``;
+  const body = `\`\`\`yaml\n${stringify(procedure, { lineWidth: 100, version: '1.1', aliasDuplicateObjects: false })}\`\`\``;
   const skillMd = skillFileText(
     {
       ...scaffold.frontmatter,

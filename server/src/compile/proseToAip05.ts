@@ -1,9 +1,10 @@
 import * as path from 'node:path';
-import { stringify } from 'yaml';
 import type { SkillAnalysis } from '../analyze';
 import { commandHoles, riskyCommands } from '../checks/commandText';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
-import { CURRENT_AIP_VERSION, CURRENT_RUNTIME_BLOCK } from '../formats/aip';
+import { CURRENT_AIP_VERSION } from '../formats/aip';
+import { aip05Type } from '../checks/graph/types';
+import { aip05SkillMd, templateText, typedInput, UNTYPED, type Input, type Reference } from './aip05Package';
 import { fenceLanguage } from '../parse/skillFile';
 import type { CompiledFile } from './compiled';
 import {
@@ -19,26 +20,9 @@ import {
   type ScaffoldStep,
   type ScaffoldValue,
 } from './proseScaffold';
-import { skillFileText } from './resultPackage';
 
 /** Fence languages whose blocks are shell commands: the ones read for placeholders, unset variables and risk. */
 const SHELL = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', '']);
-
-/** An AIP 0.5 input: a name and a type from the vocabulary (a list of anything is `list[*]`). */
-interface Input {
-  name: string;
-  type: string;
-  description?: string;
-}
-
-/** The AIP type of a value the scaffold read; `undefined` when the prose does not say. */
-function aipType(value: ScaffoldValue): string | undefined {
-  if (!value.type) return undefined;
-  return value.type.startsWith('list[') ? 'list[*]' : value.type;
-}
-
-/** Literal braces doubled: the runtime fills `{key}` in a template from the state. */
-const templateText = (text: string) => text.replace(/[{}]/g, (brace) => brace + brace);
 
 interface Written {
   /** The steps to emit for this prose step: an approval decision and its gate when it runs risky commands. */
@@ -101,11 +85,7 @@ export function proseToAip05(
     ],
     ...optional('anti_patterns', scaffold.antiPatterns),
   };
-  const body = `${CURRENT_RUNTIME_BLOCK}\n\n\`\`\`yaml\n${stringify(procedure, { lineWidth: 100, version: '1.1' })}\`\`\``;
-  const skillMd = skillFileText(
-    { ...scaffold.frontmatter, name, metadata: { ...scaffold.metadata, 'aip-version': CURRENT_AIP_VERSION } },
-    body,
-  );
+  const skillMd = aip05SkillMd({ ...scaffold.frontmatter, name }, scaffold.metadata, procedure);
   files.push(
     { path: 'SKILL.md', content: skillMd },
     { path: 'source/original-SKILL.md', content: analysis.text },
@@ -131,7 +111,7 @@ export function proseToAip05(
   const from = skillMd.indexOf('\n```yaml\n');
   for (const match of skillMd
     .slice(from)
-    .matchAll(/- name: (\S+)\n\s+type: string\n\s+description: TODO: the type of this value/g))
+    .matchAll(new RegExp(`- name: (\\S+)\\n\\s+type: string\\n\\s+description: ${UNTYPED}`, 'g')))
     findings.push(
       diagnostic(
         'compile_todo',
@@ -146,14 +126,8 @@ export function proseToAip05(
 /** Marks the hand-over to whatever follows a prose step, filled in once every step is written. */
 const NEXT = '\0next';
 
-function input(value: ScaffoldValue, description?: string): Input {
-  const type = aipType(value);
-  return {
-    name: value.name,
-    type: type ?? 'string',
-    ...(type ? {} : { description: 'TODO: the type of this value' }),
-    ...(description && type ? { description } : {}),
-  };
+function input(value: ScaffoldValue): Input {
+  return typedInput(value.name, value.type);
 }
 
 /** A prose step as a client_task (its template and commands file), behind an approval when it runs risky commands. */
@@ -197,7 +171,7 @@ function writeStep(
     .replace(/\s+/g, ' ')
     .replace(/^(.+?[.!?:])\s.*$/, '$1')
     .replace(/[.:]$/, '');
-  const produces = step.outputs.map((value) => `\`${value.name}\` (${aipType(value) ?? 'say which type'})`);
+  const produces = step.outputs.map((value) => `\`${value.name}\` (${aip05Type(value.type) ?? 'say which type'})`);
   files.push({
     path: `assets/${step.name}.md`,
     content: `${templateText(instructions.trim())}\n${produces.length > 0 ? `\nWhen done, give ${produces.join(', ')}.\n` : ''}`,
@@ -268,11 +242,6 @@ function writeStep(
       task,
     ],
   };
-}
-
-interface Reference {
-  path: string;
-  description: string;
 }
 
 /** The sections no step lies in, each as a reference every step cites. */

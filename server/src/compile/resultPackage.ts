@@ -22,7 +22,7 @@ export function frontmatterOf(analysis: SkillAnalysis): Record<string, unknown> 
  * such as `yes` are quoted, as PyYAML-based runtimes need.
  */
 export function skillFileText(frontmatter: Record<string, unknown>, body: string): string {
-  return `---\n${stringify(frontmatter, { lineWidth: 0, version: '1.1' })}---\n\n${body.trimEnd()}\n`;
+  return `---\n${stringify(frontmatter, { lineWidth: 0, version: '1.1', aliasDuplicateObjects: false })}---\n\n${body.trimEnd()}\n`;
 }
 
 /** The source's SKILL.md body as written. */

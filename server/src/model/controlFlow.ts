@@ -33,6 +33,50 @@ export function reverse(next: Map<string, string[]>): Map<string, string[]> {
 }
 
 /**
+ * The nodes in an order that keeps every control edge pointing forward, as close to their written order as it
+ * allows (a node waits only for its predecessors). Nodes on a cycle keep their written order at the end.
+ */
+export function controlOrder(nodes: GraphNode[], edges: readonly GraphEdge[]): GraphNode[] {
+  const next = successors(nodes, edges);
+  const position = new Map(nodes.map((node, index) => [node.id, index]));
+  const waiting = nodes.map(() => 0);
+  for (const targets of next.values()) for (const to of targets) waiting[position.get(to)!]++;
+  // The ready nodes as a binary heap of written positions: the earliest written runs first.
+  const ready: number[] = [];
+  const push = (index: number) => {
+    let at = ready.push(index) - 1;
+    while (at > 0 && ready[(at - 1) >> 1] > ready[at]) {
+      [ready[at], ready[(at - 1) >> 1]] = [ready[(at - 1) >> 1], ready[at]];
+      at = (at - 1) >> 1;
+    }
+  };
+  const pop = () => {
+    const top = ready[0];
+    const last = ready.pop()!;
+    if (ready.length > 0) {
+      ready[0] = last;
+      for (let at = 0; ;) {
+        const smallest = [2 * at + 1, 2 * at + 2]
+          .filter((child) => child < ready.length)
+          .reduce((best, child) => (ready[child] < ready[best] ? child : best), at);
+        if (smallest === at) break;
+        [ready[at], ready[smallest]] = [ready[smallest], ready[at]];
+        at = smallest;
+      }
+    }
+    return top;
+  };
+  waiting.forEach((count, index) => count === 0 && push(index));
+  const placed = new Set<number>();
+  while (ready.length > 0) {
+    const index = pop();
+    placed.add(index);
+    for (const to of next.get(nodes[index].id)!) if (--waiting[position.get(to)!] === 0) push(position.get(to)!);
+  }
+  return [...[...placed].map((index) => nodes[index]), ...nodes.filter((_, index) => !placed.has(index))];
+}
+
+/**
  * Answers "does A always run before B" on demand. A walk backwards from B
  * stops at A, and producers are usually near their consumers, so a
  * 10,000-step chain costs little; full ancestor sets would be quadratic.

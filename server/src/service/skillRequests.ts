@@ -59,7 +59,9 @@ export function compileTargetsOf(view: DocumentView): { skillFile: string; targe
         outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id),
         singleFile: SINGLE_FILE[id] ?? null,
       };
-      // The older AIP format stays on offer for runtimes that only read it.
+      // The older AIP format stays on offer for runtimes that only read it (an AIP 0.3 skill only migrates).
+      if (id === 'aip' && view.analysis.format === 'aip-0.3')
+        return [{ ...info, aipVersion: '0.5' as const, title: 'AIP 0.5 package (migrated from 0.3)' }];
       return id === 'aip'
         ? [
             { ...info, aipVersion: '0.5' as const },

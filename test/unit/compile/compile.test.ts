@@ -345,7 +345,9 @@ test('ir of skill+ is the flow IR: stages, nodes with their arguments, seq/case/
 
 test('targets fit the format; a skill with errors compiles only to IR, which carries them', () => {
   assert.throws(() => compileSkill(disk, example('release-notes'), 'agent-skill', '/out/x'), CompileRefused);
-  assert.throws(() => compileSkill(disk, example('csv-report'), 'aip', '/out/x'), CompileRefused);
+  // An AIP 0.5 skill is never compiled to AIP; a 0.3 one only migrates to 0.5 (aip03Migration.test.ts).
+  assert.throws(() => compileSkill(disk, example('ticket-triage'), 'aip', '/out/x'), CompileRefused);
+  assert.throws(() => compileSkill(disk, example('csv-report'), 'aip', '/out/x', [], '0.3'), CompileRefused);
   assert.throws(() => compileSkill(disk, example('weekly-digest'), 'metaskill', '/out/x'), CompileRefused);
   const broken = example('mistakes/broken-procedure');
   const plain = compileSkill(disk, broken, 'agent-skill', '/out/x');

@@ -52,3 +52,13 @@ export function typesCompatible(producer: string, consumer: string): boolean {
   if (isList(from) && isList(to) && (from === 'list[*]' || to === 'list[*]')) return true;
   return false;
 }
+
+/**
+ * A type as AIP 0.5 writes it: a vocabulary word (or the one a synonym means), any list as `list[*]`; undefined when
+ * it means nothing in the vocabulary.
+ */
+export function aip05Type(type: string | undefined): string | undefined {
+  if (type === undefined) return undefined;
+  const word = isVocabularyType(type) ? normalize(type) : suggestType(type);
+  return word?.startsWith('list[') ? 'list[*]' : word;
+}

@@ -25,6 +25,7 @@ export interface Finding {
 const SAME_FINDINGS: { code: string; ours?: RegExp; theirs: RegExp }[] = [
   { code: 'name_mismatch', theirs: /^The skill name '.*' should match the folder name '.*'\.$/ },
   { code: 'missing_required_frontmatter', ours: /`description`/, theirs: /^Skill should provide a description\.$/ },
+  { code: 'missing_required_frontmatter', ours: /`name`/, theirs: /^Skill should provide a name\.$/ },
   {
     code: 'invalid_name',
     theirs:

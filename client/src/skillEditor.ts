@@ -10,6 +10,9 @@ export const DOCUMENT_SELECTOR = [
   { scheme: 'file', pattern: '**/{flow.py,flow.yaml,state.py,spec.md}' },
   { scheme: 'file', pattern: '**/references/*.md' },
   { scheme: 'file', pattern: '**/rules/*.{md,py}' },
+  // Codex's metadata and the evals beside a skill.
+  { scheme: 'file', pattern: '**/agents/openai.yaml' },
+  { scheme: 'file', pattern: '**/evals/{evals,*quer*}.json' },
 ];
 
 /** Skillgraph's configuration files: the server reports their mistakes. */

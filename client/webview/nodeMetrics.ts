@@ -113,7 +113,10 @@ export function shortEdgeLabel(edge: GraphJsonEdge): string | undefined {
   return shorten(short, NAME_CHARS);
 }
 
-/** The text rows under a node's ports: AIP `one_of`/`parallel`, a MetaSkill step's guard and route cases. */
+/**
+ * The text rows under a node's ports: AIP `one_of`/`parallel`, a MetaSkill step's guard and route cases, skill+ tips
+ * and rules, the evals that exercise the step.
+ */
 export function badges(node: GraphJsonNode): string[] {
   const rows: string[] = [];
   if (node.oneOf?.length || node.parallel)
@@ -129,6 +132,8 @@ export function badges(node: GraphJsonNode): string[] {
     node.attachments?.filter((item) => item.kind === 'rule').map((item) => (item.soft ? item.id : `${item.id}!`)) ?? [];
   if (tips.length > 0) rows.push(`tips: ${tips.join(', ')}`);
   if (rules.length > 0) rows.push(`rules: ${rules.join(', ')}`);
+  // The test cases whose expectations name the step: the evals that exercise it.
+  if (node.evals?.length) rows.push(`✓ evals: ${node.evals.map((item) => item.id).join(', ')}`);
   return rows;
 }
 

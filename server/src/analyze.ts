@@ -4,7 +4,14 @@ import { PROFILES, type ProfileChoice, type ProfileId } from './checks/profiles'
 import { applySeverities, type SeverityMap } from './checks/severities';
 import { checkRestrictedYaml, STRICT_SEVERITIES, strictProfile } from './checks/strictRules';
 import { applySuppressions } from './checks/suppressions';
-import { checkSkillFile, loadAgentSkill, readFrontmatter } from './formats/agent-skill';
+import {
+  checkCodexMetadata,
+  checkEvalFiles,
+  checkSkillFile,
+  type EvalLink,
+  loadAgentSkill,
+  readFrontmatter,
+} from './formats/agent-skill';
 import { loadAip03, loadAip05, type ProcedureBlock } from './formats/aip';
 import { detectFormat } from './formats/detect';
 import type { FormatContext, FormatResult } from './formats/formatContext';
@@ -60,6 +67,8 @@ export interface SkillAnalysis {
   frontmatter?: YamlSyntax;
   /** An AIP procedure's block. */
   procedure?: ProcedureBlock;
+  /** The steps the skill's test cases (`evals/evals.json`) name in their expectations. */
+  evalLinks?: EvalLink[];
   /** A MetaSkill's plan (both forms). */
   metaPlan?: MetaPlan;
   /** A skill+ package as read. */
@@ -151,7 +160,21 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
 
   const loaded = loadFormat(detection.format, context);
   diagnostics.push(...loaded.diagnostics);
+  // The files beside SKILL.md that clients and eval tools read, whatever the format (Codex's metadata, the evals):
+  // their findings are in those files, whose texts join the sources.
   const name = typeof frontmatter.value?.name === 'string' ? frontmatter.value.name : undefined;
+  const codex = checkCodexMetadata(fs, dir);
+  const evals = checkEvalFiles({
+    fs,
+    dir,
+    ...(name !== undefined ? { name } : {}),
+    nodes: loaded.nodes,
+    skillText: syntax.text,
+  });
+  const beside = [codex, evals];
+  for (const found of beside) diagnostics.push(...found.diagnostics);
+  const evalLinks = evals.links;
+  const sources = new Map([...(loaded.sources ?? []), ...beside.flatMap((found) => found.sources)]);
   const model: SkillModel = {
     dir,
     file,
@@ -177,7 +200,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     model,
     diagnostics: sortDiagnostics(
       applySeverities(
-        applySuppressions(diagnostics, new Map([[file, syntax.source], ...(loaded.sources ?? [])])),
+        applySuppressions(diagnostics, new Map([[file, syntax.source], ...sources])),
         profile.severities,
         options.strict ? STRICT_SEVERITIES : undefined,
         options.severities,
@@ -188,7 +211,8 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     ...('procedure' in loaded && loaded.procedure ? { procedure: loaded.procedure } : {}),
     ...('metaPlan' in loaded && loaded.metaPlan ? { metaPlan: loaded.metaPlan } : {}),
     ...('skillplus' in loaded ? { skillplus: loaded.skillplus } : {}),
-    sources: loaded.sources ?? new Map(),
+    sources,
+    ...(evalLinks.length > 0 ? { evalLinks } : {}),
   };
 }
 

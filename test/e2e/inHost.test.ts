@@ -38,7 +38,7 @@ test('the in-editor API suite passes inside VS Code (code-server extension host)
       report.results.filter((result) => !result.ok),
       [],
     );
-    assert.equal(report.results.length, 11);
+    assert.equal(report.results.length, 12);
   } finally {
     await context.close();
     server.stop();

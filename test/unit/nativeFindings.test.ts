@@ -46,6 +46,14 @@ test('a Skillgraph finding VS Code shows at the same place, as severe or more, c
     ),
     true,
   );
+  // VS Code 1.139 warns of a missing name too (the e2e suite finds it in a real VS Code).
+  assert.equal(
+    shownByVsCode(
+      ours('missing_required_frontmatter', 'The frontmatter is missing the required key `name`.', 1, 0, 0),
+      [theirs('Skill should provide a name.', 1, 0, 0)],
+    ),
+    true,
+  );
 });
 
 test('kept: more severe than VS Code’s, elsewhere, another finding, or not from VS Code', () => {

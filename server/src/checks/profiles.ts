@@ -70,8 +70,16 @@ export interface Profile {
   /** Who the profile stands for, for messages ("Claude Code ignores …"). */
   consumer: string;
   knownKeys: ReadonlySet<string>;
-  /** Claude Code defaults a missing `name` to the folder name. */
-  nameRequired: boolean;
+  /**
+   * What the consumer does with a skill without `name`: rejects it, warns and loads it (VS Code 1.139: "Skill should
+   * provide a name."), or names it after its folder (Claude Code).
+   */
+  missingName: 'error' | 'warning' | 'allowed';
+  /**
+   * What the consumer does with a description over the specification's 1,024 characters: rejects the skill, or (Claude
+   * Code) lists it cut at its own limit, which `description_truncated` reports.
+   */
+  longDescription: 'rejected' | 'truncated';
   /** The consumer reads `metadata` as nested maps of its own (OpenSquilla's namespaces), not as strings. */
   nestedMetadata: boolean;
   /** Severities that differ from a rule's default, or `off`; applied to every diagnostic of an analysis. */
@@ -83,7 +91,8 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'agentskills',
     consumer: 'the Agent Skills specification',
     knownKeys: new Set(SPEC_KEYS),
-    nameRequired: true,
+    missingName: 'error',
+    longDescription: 'rejected',
     nestedMetadata: false,
     severities: {},
   },
@@ -91,7 +100,8 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'claude-code',
     consumer: 'Claude Code',
     knownKeys: new Set(CLAUDE_CODE_KEYS),
-    nameRequired: false,
+    missingName: 'allowed',
+    longDescription: 'truncated',
     nestedMetadata: false,
     severities: { unknown_frontmatter_key: 'information' },
   },
@@ -101,7 +111,8 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'claude-api',
     consumer: 'the Claude API upload',
     knownKeys: new Set(SPEC_KEYS),
-    nameRequired: true,
+    missingName: 'error',
+    longDescription: 'rejected',
     nestedMetadata: false,
     severities: { unknown_frontmatter_key: 'error', portable_value: 'error' },
   },
@@ -109,16 +120,18 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'codex',
     consumer: 'Codex',
     knownKeys: new Set(SPEC_KEYS),
-    nameRequired: true,
+    missingName: 'error',
+    longDescription: 'rejected',
     nestedMetadata: false,
     severities: {},
   },
-  // VS Code (1.139) warns, rather than fails, when the name and the folder differ.
+  // VS Code (1.139) warns, rather than fails, when the name and the folder differ and when there is no `name`.
   vscode: {
     id: 'vscode',
     consumer: "VS Code's skill validator",
     knownKeys: new Set(VSCODE_KEYS),
-    nameRequired: true,
+    missingName: 'warning',
+    longDescription: 'rejected',
     nestedMetadata: false,
     severities: { name_mismatch: 'warning' },
   },
@@ -126,7 +139,8 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'cursor',
     consumer: 'Cursor',
     knownKeys: new Set(CURSOR_KEYS),
-    nameRequired: true,
+    missingName: 'error',
+    longDescription: 'rejected',
     nestedMetadata: false,
     severities: {},
   },
@@ -136,7 +150,8 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'opensquilla',
     consumer: 'OpenSquilla',
     knownKeys: new Set(OPENSQUILLA_KEYS),
-    nameRequired: true,
+    missingName: 'error',
+    longDescription: 'rejected',
     nestedMetadata: true,
     severities: {
       name_mismatch: 'warning',

@@ -52,7 +52,41 @@ export const RULES = {
     severity: 'warning',
     summary: 'Claude Code truncates a description and when_to_use longer than 1536 characters.',
   },
+  invalid_openai_yaml: {
+    severity: 'warning',
+    summary: "A value of a skill's `agents/openai.yaml` that Codex cannot use, and leaves out.",
+  },
+  invalid_evals: {
+    severity: 'warning',
+    summary: "A skill's `evals/evals.json` that eval tools cannot run as written: its shape, ids, `skill_name`.",
+  },
+  eval_unknown_target: {
+    severity: 'warning',
+    summary: 'An eval expectation names a step the skill does not have, or a file nothing says it makes.',
+  },
+  invalid_trigger_queries: {
+    severity: 'warning',
+    summary: 'A trigger query set (`evals/*queries*.json`) of the wrong shape, or with a query twice.',
+  },
+  trigger_queries_one_sided: {
+    severity: 'warning',
+    summary: 'A trigger query set whose queries all should trigger the skill, or none does.',
+  },
+  invalid_hooks: {
+    severity: 'warning',
+    summary:
+      "A skill's `hooks` that Claude Code cannot run: a wrong shape, a hook without its command, an event misspelt.",
+  },
+  argument_hint_mismatch: {
+    severity: 'information',
+    summary:
+      'The body reads `$ARGUMENTS` with no `argument-hint`, or `argument-hint` is set and the body reads no argument.',
+  },
   agent_without_fork: { severity: 'error', summary: '`agent` is set without `context: fork`.' },
+  angle_bracket_in_description: {
+    severity: 'error',
+    summary: "A `<` or `>` in `description`, which Codex's skill validator rejects.",
+  },
   xml_in_frontmatter: { severity: 'error', summary: 'XML tags in `name` or `description` are rejected on upload.' },
   reserved_name: { severity: 'error', summary: '`name` contains a reserved word.' },
   upload_too_large: { severity: 'error', summary: 'The skill folder is larger than the upload limit.' },

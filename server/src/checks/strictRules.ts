@@ -14,9 +14,15 @@ const SPEC_KEYS = new Set(['name', 'description', 'license', 'compatibility', 'm
 /** What strict makes of findings the default reports more mildly. */
 export const STRICT_SEVERITIES: SeverityMap = { unknown_frontmatter_key: 'error', utf8_bom: 'error' };
 
-/** The profile as the reference validator reads: the specification's keys only. */
+/** The profile as the reference validator reads: the specification's keys only, `name` required, 1,024 characters. */
 export function strictProfile(profile: Profile): Profile {
-  return { ...profile, knownKeys: SPEC_KEYS, consumer: 'the reference validator' };
+  return {
+    ...profile,
+    knownKeys: SPEC_KEYS,
+    consumer: 'the reference validator',
+    missingName: 'error',
+    longDescription: 'rejected',
+  };
 }
 
 /**

@@ -37,6 +37,8 @@ export interface GraphJsonNode {
   group?: string;
   /** skill+: the tips and rules that can fire at the node. */
   attachments?: { kind: 'tip' | 'rule'; id: string; file: string; soft?: boolean }[];
+  /** The test cases (`evals/evals.json`) whose expectations name this step, each at its id. */
+  evals?: { id: string; file: string; range: LspRange }[];
 }
 
 /** A cluster of nodes (a skill+ stage), where it is written. */
@@ -108,6 +110,12 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
   const lines = new SkillLines(analysis);
   const file = display(analysis.file);
   const fileOf = (span: Span) => display(span.file ?? analysis.file);
+  const evalsOf = (step: string) => {
+    const links = analysis.evalLinks?.filter((link) => link.step === step) ?? [];
+    return links.length > 0
+      ? { evals: links.map((link) => ({ id: link.id, file: fileOf(link.span), range: lines.rangeOf(link.span) })) }
+      : {};
+  };
   const port = (item: Port): GraphJsonPort => ({
     name: item.name,
     ...(item.type !== undefined ? { type: item.type } : {}),
@@ -146,6 +154,7 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     ...(node.attachments && node.attachments.length > 0
       ? { attachments: node.attachments.map((item) => ({ ...item, file: display(item.file) })) }
       : {}),
+    ...evalsOf(node.id),
   }));
   const known = new Set(nodes.map((node) => node.id));
   // A reference to no step still gets drawn: to or from a `missing` node, as a dangling edge.

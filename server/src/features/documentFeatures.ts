@@ -12,7 +12,10 @@ import type {
 import type { SkillModel } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { CatalogSkill } from '../workspace/skillCatalog';
+import { isCodexMetadata, isEvalFile } from '../formats/agent-skill';
 import { codeActions } from './codeActions';
+import { codexMetadataFeatures } from './codexMetadataFeatures';
+import { evalFileFeatures } from './evalFileFeatures';
 import { completion } from './completion';
 import { definition } from './definition';
 import { rangeOf, type DocumentView } from './document/documentView';
@@ -98,9 +101,14 @@ const packageFileFeatures: DocumentFeatures = {
   },
 };
 
-/** The features of a document: a skill's SKILL.md, or another file of a skill+ package. */
+/**
+ * The features of a document: a skill's SKILL.md, its Codex metadata, its eval files, or another file of a skill+
+ * package.
+ */
 export function featuresOf(view: DocumentView): DocumentFeatures {
-  return view.file === view.analysis.file ? skillFileFeatures : packageFileFeatures;
+  if (view.file === view.analysis.file) return skillFileFeatures;
+  if (isCodexMetadata(view.analysis.dir, view.file)) return codexMetadataFeatures;
+  return isEvalFile(view.analysis.dir, view.file) ? evalFileFeatures : packageFileFeatures;
 }
 
 /**

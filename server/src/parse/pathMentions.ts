@@ -19,6 +19,11 @@ const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const BARE_MENTION =
   /(?<![\w./\\-])((?:scripts|references|assets)\/(?:[\w./*?-]|\{[\w.,/*?-]*\})*(?:[\w*?-]|\{[\w.,/*?-]*\}))/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i;
+/** A path from the skill's folder as Claude Code spells it: `${CLAUDE_SKILL_DIR}/scripts/run.py`. */
+const SKILL_DIR_MENTION =
+  /\$(?:\{CLAUDE_SKILL_DIR\}|CLAUDE_SKILL_DIR\b)\/((?:[\w./*?-]|\{[\w.,/*?-]*\})*(?:[\w*?-]|\{[\w.,/*?-]*\}))/g;
+/** A link target that starts with a variable: only `${CLAUDE_SKILL_DIR}` is known (SKILL_DIR_MENTION reads it). */
+const VARIABLE = /^\$/;
 /** A slash command, which some clients link to (`[deploy](/tools:deploy)`, `[review](/review)`): not a file. */
 const SLASH_COMMAND = /^\/[\w-]+(?::[\w-]+)*$/;
 
@@ -36,7 +41,7 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
     const linked = new Set<number>();
     for (const match of slice.matchAll(MARKDOWN_LINK)) {
       const target = match[1];
-      if (EXTERNAL.test(target) || SLASH_COMMAND.test(target)) continue;
+      if (EXTERNAL.test(target) || SLASH_COMMAND.test(target) || VARIABLE.test(target)) continue;
       const clean = decodeTarget(target.replace(/[#?].*$/, ''));
       if (clean === '') continue;
       const start = region.start + match.index! + match[0].indexOf(target);
@@ -60,6 +65,19 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
     }
   }
   return mentions;
+}
+
+/**
+ * The paths a text names from the skill's folder through Claude Code's `${CLAUDE_SKILL_DIR}`, fenced blocks included:
+ * Claude Code puts the folder in wherever the variable is written, so a command in a fence names a file of the skill.
+ */
+export function findSkillDirMentions(text: TextLike, region: Span): PathMention[] {
+  const slice = text.slice(region.start, region.end);
+  if (!slice.includes('CLAUDE_SKILL_DIR')) return [];
+  return [...slice.matchAll(SKILL_DIR_MENTION)].map((match) => {
+    const start = region.start + match.index! + match[0].length - match[1].length;
+    return { path: ownCopy(match[1]), span: { start, end: start + match[1].length }, link: false, context: region };
+  });
 }
 
 function decodeTarget(target: string): string {

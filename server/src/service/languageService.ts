@@ -40,6 +40,7 @@ import { fingerprintOf, ownText } from '../checks/fingerprint';
 import { BaselineMatch } from '../config/baseline';
 import { CONFIG_FILE_NAMES } from '../config/configFile';
 import { RunSettings } from '../config/runSettings';
+import { isCodexMetadata, isEvalFile } from '../formats/agent-skill';
 import { configDiagnostics, isConfigDocument } from './configDocument';
 import { AnalysisCache, type OpenDocument } from './analysisCache';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
@@ -351,6 +352,15 @@ export class LanguageService {
     const file = fileURLToPath(uri);
     const open: OpenDocument = { uri, file, version: document.version, text: document.text };
     if (path.basename(file) === 'SKILL.md') return this.cache.view(open, file, this.openIn(path.dirname(file)));
+    // A file beside SKILL.md that a client or an eval tool reads (`agents/openai.yaml`, `evals/*.json`): its findings
+    // and features are the skill's.
+    const skillDir = path.dirname(path.dirname(file));
+    if (isCodexMetadata(skillDir, file) || isEvalFile(skillDir, file)) {
+      const skillFile = path.join(skillDir, 'SKILL.md');
+      if (!this.documents.get(pathToFileURL(skillFile).href) && this.fs.stat(skillFile)?.kind !== 'file')
+        return undefined;
+      return this.cache.view(open, skillFile, this.openIn(skillDir));
+    }
     for (const dir of [path.dirname(file), path.dirname(path.dirname(file))]) {
       const skillFile = path.join(dir, 'SKILL.md');
       if (!this.documents.get(pathToFileURL(skillFile).href) && this.fs.stat(skillFile)?.kind !== 'file') continue;

@@ -21,8 +21,8 @@ export interface Discovery {
 const SKIPPED = new Set(['.git', 'node_modules']);
 
 /**
- * Finds skills under the given files and folders. Skips `.git` and
- * `node_modules`; follows a linked folder only when it stays inside the
+ * Finds skills under the given files and folders. Skips `.git`,
+ * `node_modules` and eval workspaces; follows a linked folder only when it stays inside the
  * argument's tree, and visits every real folder once, so link loops end.
  * A file other than a SKILL.md stands for the skill it belongs to (the
  * nearest SKILL.md in its folder or above, not above `cwd` when it is
@@ -119,7 +119,7 @@ function walk(
         kind = fs.stat(target)?.kind ?? 'other';
         childReal = target;
       }
-      if (kind === 'directory' && !SKIPPED.has(entry.name))
+      if (kind === 'directory' && !SKIPPED.has(entry.name) && !isEvalWorkspace(fs, child, entry.name))
         pending.push({ dir: child, display: childShown, real: childReal });
       if (kind !== 'file') continue;
       if (entry.name === 'SKILL.md') addOnce(discovery.skills, seenFiles, { file: child, display: childShown });
@@ -127,6 +127,17 @@ function walk(
         discovery.misnamed.push({ file: child, display: childShown });
     }
   }
+}
+
+/**
+ * An eval workspace (`<skill>-workspace/iteration-N/…`, the Agent Skills guide's layout): runs' outputs and a snapshot
+ * of an earlier version of the skill, which is not a skill of the library (it would shadow the real one).
+ */
+function isEvalWorkspace(fs: FileSystem, dir: string, name: string): boolean {
+  return (
+    name.endsWith('-workspace') &&
+    fs.readDirectory(dir).some((entry) => entry.kind === 'directory' && /^iteration-\d+$/.test(entry.name))
+  );
 }
 
 /** `path.join(dir, name)` for a normal `dir` and a name listed in it. */

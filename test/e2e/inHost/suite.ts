@@ -249,6 +249,46 @@ const tests: [string, () => Promise<void>][] = [
       }
     },
   ],
+  [
+    "vscode profile: a skill without `name` is a warning, as VS Code's own check reports it",
+    async () => {
+      const settings = vscode.workspace.getConfiguration('skillgraph');
+      await settings.update('profile', 'vscode', vscode.ConfigurationTarget.Global);
+      // Every Skillgraph finding shown, so its severity can be compared with VS Code's.
+      await settings.update('diagnostics.repeatVSCodeFindings', true, vscode.ConfigurationTarget.Global);
+      const folder = skillUri('nameless-skill');
+      const file = vscode.Uri.joinPath(folder, 'SKILL.md');
+      await vscode.workspace.fs.writeFile(
+        file,
+        Buffer.from('---\ndescription: Does one thing. Use when testing a skill without a name.\n---\n\n# Body\n'),
+      );
+      try {
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+        const theirs = await until(() =>
+          vscode.languages
+            .getDiagnostics(file)
+            .find((item) => item.source === undefined && item.message === 'Skill should provide a name.'),
+        );
+        assert.equal(theirs.severity, vscode.DiagnosticSeverity.Warning);
+        const ours = await until(() =>
+          vscode.languages
+            .getDiagnostics(file)
+            .find((item) => item.source === 'skillgraph' && codeOf(item) === 'missing_required_frontmatter'),
+        );
+        assert.equal(ours.severity, vscode.DiagnosticSeverity.Warning);
+        assert.deepEqual(
+          [ours.range.start.line, ours.range.start.character],
+          [theirs.range.start.line, theirs.range.start.character],
+          'at the same place, so VS Code shows one of them without the setting',
+        );
+      } finally {
+        await settings.update('diagnostics.repeatVSCodeFindings', undefined, vscode.ConfigurationTarget.Global);
+        await settings.update('profile', undefined, vscode.ConfigurationTarget.Global);
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        await vscode.workspace.fs.delete(folder, { recursive: true });
+      }
+    },
+  ],
 ];
 
 /** Runs every test and reports each; never throws. */

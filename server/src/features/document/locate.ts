@@ -1,6 +1,6 @@
 import { templateSpan } from '../../formats/metaskill';
 import type { ControlRef, FileLink, GraphNode, Port, SkillRef } from '../../model/skillModel';
-import { findPathMentions, regionsOutside } from '../../parse/pathMentions';
+import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/pathMentions';
 import type { Span } from '../../parse/lineIndex';
 import { nodeSpan, yamlLocationAt, type YamlLocation } from '../../parse/yamlSyntax';
 import { contains, type DocumentView } from './documentView';
@@ -71,7 +71,10 @@ export function proseMentions(view: DocumentView): FileLink[] {
   const { syntax, procedure } = view.analysis;
   if (!syntax) return [];
   const regions = procedure ? [procedure.fence.content] : regionsOutside(syntax.body, syntax.fences);
-  return findPathMentions(view.analysis.text, regions).map((mention) => ({
+  return [
+    ...findPathMentions(view.analysis.text, regions),
+    ...(procedure ? [] : findSkillDirMentions(view.analysis.text, syntax.body)),
+  ].map((mention) => ({
     path: mention.path,
     span: mention.span,
     role: 'prose' as const,

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkMentionedPaths } from '../../checks/fileLinks';
 import { checkNestedReferences } from '../../checks/nestedReferences';
-import { findPathMentions, regionsOutside } from '../../parse/pathMentions';
+import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/pathMentions';
 import { lineBreaksIn } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
 
@@ -12,8 +12,8 @@ const MAX_BODY_LINES = 500;
 
 /**
  * Body rules of a prose skill: its length, every path it links to or names
- * resolving inside the skill folder, and no file reached only through another. Fenced blocks are skipped: they
- * usually show the user's project, not files of the skill.
+ * resolving inside the skill folder, and no file reached only through another. Fenced blocks are skipped (they
+ * usually show the user's project, not files of the skill), but for paths through `${CLAUDE_SKILL_DIR}`.
  */
 export function checkBody(context: FormatContext): Diagnostic[] {
   const { syntax, file } = context;
@@ -29,7 +29,10 @@ export function checkBody(context: FormatContext): Diagnostic[] {
       ),
     );
   }
-  const mentions = findPathMentions(syntax.source, regionsOutside(syntax.body, syntax.fences));
+  const mentions = [
+    ...findPathMentions(syntax.source, regionsOutside(syntax.body, syntax.fences)),
+    ...findSkillDirMentions(syntax.source, syntax.body),
+  ];
   const links = { fs: context.fs, dir: context.dir, file, text: syntax.source };
   diagnostics.push(...checkMentionedPaths(links, mentions, NONE), ...checkNestedReferences(links, mentions, NONE));
   return diagnostics;

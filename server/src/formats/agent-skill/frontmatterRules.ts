@@ -35,10 +35,11 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
     rootRequiredCode: 'missing_required_frontmatter',
     rootName: 'the frontmatter',
   })
-    .filter(
-      (found) =>
-        profile.nameRequired || !(found.code === 'missing_required_frontmatter' && found.message.includes('`name`')),
-    )
+    .flatMap((found): Diagnostic[] => {
+      if (found.code !== 'missing_required_frontmatter' || !found.message.includes('`name`')) return [found];
+      if (profile.missingName === 'allowed') return [];
+      return [profile.missingName === 'warning' ? { ...found, severity: 'warning' } : found];
+    })
     .map((found) =>
       found.code === 'invalid_name' &&
       profile.id === 'opensquilla' &&
@@ -78,6 +79,9 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
   return diagnostics;
 }
 
+/** The specification's longest description. */
+const SPEC_DESCRIPTION_LIMIT = 1024;
+
 const isMap = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -95,6 +99,9 @@ function schemaView({ value, format, file, yaml, profile, source }: FrontmatterC
 } {
   const diagnostics: Diagnostic[] = [];
   const view: Record<string, unknown> = { ...value };
+  // Claude Code lists a longer description cut at its own limit (description_truncated says where), not rejected.
+  if (profile.longDescription === 'truncated' && typeof value.description === 'string')
+    view.description = value.description.slice(0, SPEC_DESCRIPTION_LIMIT);
   const portable = (path: string[], message: string, data?: Record<string, unknown>) => {
     const node = nodeAtPath(yaml, path);
     if (node.depth === path.length)
@@ -182,6 +189,23 @@ function profileRules(context: FrontmatterContext): Diagnostic[] {
           file,
           keySpan(yaml, 'agent', context.anchor),
           '`agent` only takes effect with `context: fork`; add it or remove `agent`.',
+        ),
+      );
+    }
+  }
+  if (profile.id === 'codex') {
+    const bracket = /[<>]/.exec(stringOr(value.description));
+    const span = valueSpan(yaml, 'description');
+    if (bracket && span) {
+      // The character itself when the value is written as it reads (a plain or single-line scalar), else the value.
+      const written = context.source.slice(span.start, span.end);
+      const at = written.indexOf(bracket[0]);
+      diagnostics.push(
+        diagnostic(
+          'angle_bracket_in_description',
+          file,
+          at >= 0 && !written.includes('\n') ? { start: span.start + at, end: span.start + at + 1 } : span,
+          `\`description\` contains \`${bracket[0]}\`; Codex's skill validator rejects \`<\` and \`>\` in a description. Say it in words ("less than", "the file name").`,
         ),
       );
     }

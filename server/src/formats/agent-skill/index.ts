@@ -2,6 +2,8 @@
 // no structured form (its body's links only).
 export { checkBody } from './bodyRules';
 export { checkSkillFile } from './profileRules';
+export { checkCodexMetadata, CODEX_METADATA_FILE, isCodexMetadata } from './codexMetadata';
+export { checkEvalFiles, EVALS_FILE, isEvalFile, type EvalLink } from './evalFiles';
 export { readFrontmatter } from './readFrontmatter';
 export { UPLOAD_LIMIT_BYTES } from './uploadSize';
 export { loadAgentSkill } from './loadAgentSkill';

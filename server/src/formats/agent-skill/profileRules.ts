@@ -6,6 +6,7 @@ import type { SkillFileSyntax } from '../../parse/skillFile';
 import { utf8Length } from '../../parse/textLike';
 import type { YamlSyntax } from '../../parse/yamlSyntax';
 import type { FileSystem } from '../../workspace/fileSystem';
+import { checkClaudeCodeSkill } from './claudeCodeRules';
 import { checkFrontmatter } from './frontmatterRules';
 import { checkUploadSize } from './uploadSize';
 
@@ -43,6 +44,8 @@ export function checkSkillFile(context: SkillFileContext): Diagnostic[] {
       }),
     );
   if (profile.id === 'claude-api') diagnostics.push(...checkUploadSize(fs, dir, file, anchor));
+  if (profile.id === 'claude-code' && frontmatter)
+    diagnostics.push(...checkClaudeCodeSkill({ file, syntax, yaml: frontmatter.yaml, value: frontmatter.value }));
   // Counted without encoding the text: this runs on every keystroke in a MetaSkill.
   if (profile.id === 'opensquilla' && utf8Length(syntax.source) > OPENSQUILLA_MAX_BYTES) {
     diagnostics.push(

@@ -1,0 +1,107 @@
+import hooksSchema from '../../../../schemas/claude-code.hooks.schema.json';
+import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { closestName } from '../../checks/nameDistance';
+import { validateAgainstSchema } from '../../checks/schemaValidation';
+import type { Span } from '../../parse/lineIndex';
+import type { SkillFileSyntax } from '../../parse/skillFile';
+import { mapEntries, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+
+// What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)
+// and the arguments a user types after `/name` (`$ARGUMENTS`, with `argument-hint` shown as they type).
+
+/** The hook events Claude Code fires; an event not among them that is one letter off is a typo that never runs. */
+const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'UserPromptSubmit',
+  'Notification',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+];
+
+/** Where the body reads what the user typed after `/name`: `$ARGUMENTS` and `$ARGUMENTS[N]`. */
+const ARGUMENTS = /\$ARGUMENTS(?:\[\d+\])?/g;
+/** Every spelling Claude Code replaces, `$0`…`$9` too (which shell code and prices also write). */
+const ANY_ARGUMENT = /\$(?:ARGUMENTS\b|\d)/;
+
+export interface ClaudeCodeContext {
+  file: string;
+  syntax: SkillFileSyntax;
+  yaml: YamlSyntax;
+  value: Record<string, unknown>;
+}
+
+/** The Claude Code rules of a skill checked for Claude Code: its hooks, and its arguments against `argument-hint`. */
+export function checkClaudeCodeSkill(context: ClaudeCodeContext): Diagnostic[] {
+  return [...hookFindings(context), ...argumentFindings(context)];
+}
+
+function hookFindings({ file, yaml, value }: ClaudeCodeContext): Diagnostic[] {
+  if (value.hooks === undefined) return [];
+  const pair = pairOf(yaml.doc.contents, 'hooks');
+  const keySpan = nodeSpan(yaml, pair?.key) ?? { start: 0, end: 0 };
+  const findings = validateAgainstSchema(hooksSchema, value.hooks, {
+    file,
+    yaml,
+    rootSpan: keySpan,
+    defaultCode: 'invalid_hooks',
+    rootName: '`hooks`',
+    basePath: ['hooks'],
+  });
+  for (const entry of mapEntries(pair?.value)) {
+    if (HOOK_EVENTS.includes(entry.key)) continue;
+    const meant = closestName(entry.key, HOOK_EVENTS);
+    if (meant)
+      findings.push(
+        diagnostic(
+          'invalid_hooks',
+          file,
+          nodeSpan(yaml, entry.keyNode)!,
+          `\`${entry.key}\` is not a hook event Claude Code fires, so these hooks never run. Did you mean \`${meant}\`?`,
+          { suggestion: meant },
+        ),
+      );
+  }
+  return findings;
+}
+
+/**
+ * `$ARGUMENTS` without `argument-hint`: the user is not told what to type. `argument-hint` with no argument read:
+ * Claude Code appends what was typed as `ARGUMENTS: …` at the end, where the body never says what it is for. Each is
+ * reported only when it is certain: any `$N` counts as reading arguments, only `$ARGUMENTS` as needing a hint.
+ */
+function argumentFindings({ file, syntax, yaml, value }: ClaudeCodeContext): Diagnostic[] {
+  const body = syntax.source.slice(syntax.body.start, syntax.body.end);
+  const hint = value['argument-hint'];
+  if (hint === undefined || hint === null) {
+    const used = ARGUMENTS.exec(body);
+    ARGUMENTS.lastIndex = 0;
+    if (!used) return [];
+    const start = syntax.body.start + used.index;
+    return [
+      diagnostic(
+        'argument_hint_mismatch',
+        file,
+        { start, end: start + used[0].length },
+        `The body reads the arguments typed after the skill's name (\`${used[0]}\`), but there is no \`argument-hint\`; Claude Code shows the hint as the user types, so they know what to give. Add one, such as \`argument-hint: "[file]"\`.`,
+      ),
+    ];
+  }
+  // Named arguments (`arguments:`) are read as `$<name>`: with them declared, the body is taken to read its arguments.
+  if (ANY_ARGUMENT.test(body) || value.arguments !== undefined) return [];
+  const at: Span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'argument-hint')?.key) ?? { start: 0, end: 0 };
+  return [
+    diagnostic(
+      'argument_hint_mismatch',
+      file,
+      at,
+      'The skill asks for arguments (`argument-hint`), but the body never reads them (`$ARGUMENTS`, `$ARGUMENTS[0]`, `$0`); Claude Code then appends them as `ARGUMENTS: …` after the body. Say in the body where they go.',
+    ),
+  ];
+}

@@ -1,0 +1,165 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as path from 'node:path';
+import type { Span } from '../../../server/src/parse/lineIndex';
+import type { RuleCode } from '../../../server/src/checks/rules';
+import type { SkillAnalysis } from '../../../server/src/analyze';
+import { analyzeFixture, expectAt, expectNone, ROOT, unmark, withCode } from '../../support/fixture';
+
+/** Asserts that `code` is reported exactly at `spans` of `file` (another file of the skill than SKILL.md). */
+function expectIn(analysis: SkillAnalysis, code: RuleCode, file: string, spans: Span[]) {
+  const text = analysis.sources.get(file) ?? '';
+  assert.deepEqual(
+    withCode(analysis, code).map((item) => [item.file, item.span.file, text.slice(item.span.start, item.span.end)]),
+    spans.map((span) => [file, file, text.slice(span.start, span.end)]),
+  );
+}
+
+// Each profile follows its client as the client behaves now; every difference is asserted here, with the client
+// behaviour it follows (docs/profiles.md says which release and why).
+
+const LONG = 'Does one thing well. '.repeat(60).trim();
+
+test('a skill without `name`: a warning for VS Code (1.139 warns "Skill should provide a name."), nothing for Claude Code (it uses the folder name)', () => {
+  const skill = '---\ndescription: Drafts release notes. Use when the user asks for notes.\n---\n\nBody.\n';
+  assert.deepEqual(
+    withCode(analyzeFixture('notes', skill, {}, 'vscode').analysis, 'missing_required_frontmatter').map(
+      (item) => item.severity,
+    ),
+    ['warning'],
+  );
+  expectNone(analyzeFixture('notes', skill, {}, 'claude-code').analysis, 'missing_required_frontmatter');
+  // The specification (and every other profile that needs it) still requires it.
+  assert.equal(
+    withCode(analyzeFixture('notes', skill, {}, 'agentskills').analysis, 'missing_required_frontmatter').length,
+    1,
+  );
+});
+
+test('claude-code: a description over 1,024 characters is listed cut at 1,536, not rejected; the specification rejects it', () => {
+  const skill = `---\nname: notes\ndescription: ${LONG}\n---\n\nBody.\n`;
+  assert.ok(LONG.length > 1024 && LONG.length <= 1536);
+  expectNone(analyzeFixture('notes', skill, {}, 'claude-code').analysis, 'invalid_description');
+  expectNone(analyzeFixture('notes', skill, {}, 'claude-code').analysis, 'description_truncated');
+  assert.equal(withCode(analyzeFixture('notes', skill, {}, 'agentskills').analysis, 'invalid_description').length, 1);
+  assert.equal(withCode(analyzeFixture('notes', skill, {}, 'codex').analysis, 'invalid_description').length, 1);
+});
+
+test('angle_bracket_in_description: Codex rejects `<` and `>` in a description (its skill validator)', () => {
+  const { analysis, spans } = analyzeFixture(
+    'notes',
+    '---\nname: notes\ndescription: Turns a «<»file> into notes. Use when asked.\n---\n\nBody.\n',
+    {},
+    'codex',
+  );
+  expectAt(analysis, 'angle_bracket_in_description', spans);
+  // Written over several lines, the whole value is marked.
+  const folded = analyzeFixture(
+    'notes',
+    '---\nname: notes\ndescription: «>\n  Turns a file into notes\n  when a > b. Use when asked.\n»---\n\nBody.\n',
+    {},
+    'codex',
+  );
+  expectAt(folded.analysis, 'angle_bracket_in_description', folded.spans);
+  expectNone(
+    analyzeFixture(
+      'notes',
+      '---\nname: notes\ndescription: Turns a <file> into notes. Use when asked.\n---\n',
+      {},
+      'claude-code',
+    ).analysis,
+    'angle_bracket_in_description',
+  );
+});
+
+test('invalid_hooks: Claude Code runs hooks of the shape it knows; a missing command, an unknown type and a misspelt event are reported where they are', () => {
+  const { analysis, spans } = analyzeFixture(
+    'notes',
+    '---\nname: notes\ndescription: Drafts notes. Use when asked.\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - «type»: command\n  «PostToolUSE»:\n    - hooks:\n        - type: «shell»\n          command: echo hi\n  Stop:\n    - hooks:\n        - type: command\n          command: echo done\n          once: true\n---\n\nBody.\n',
+    {},
+    'claude-code',
+  );
+  const found = expectAt(analysis, 'invalid_hooks', spans);
+  assert.match(found[0].message, /missing the required key `command`/);
+  assert.match(found[1].message, /Did you mean `PostToolUse`\?/);
+  assert.match(found[2].message, /"shell", which is not one of "command", "prompt"/);
+  // Other profiles do not read hooks.
+  expectNone(analyzeFixture('notes', analysis.text, {}, 'agentskills').analysis, 'invalid_hooks');
+});
+
+test('argument_hint_mismatch: `$ARGUMENTS` without `argument-hint`, and `argument-hint` with no argument read (Claude Code appends them)', () => {
+  const reads = analyzeFixture(
+    'notes',
+    '---\nname: notes\ndescription: Drafts notes. Use when asked.\n---\n\nSummarise «$ARGUMENTS» for the user.\n',
+    {},
+    'claude-code',
+  );
+  expectAt(reads.analysis, 'argument_hint_mismatch', reads.spans);
+  const hinted = analyzeFixture(
+    'notes',
+    '---\nname: notes\ndescription: Drafts notes. Use when asked.\n«argument-hint»: "[version]"\n---\n\nSummarise the release.\n',
+    {},
+    'claude-code',
+  );
+  expectAt(hinted.analysis, 'argument_hint_mismatch', hinted.spans);
+  // A hint with `$0`, or with named arguments, reads them; `$ARGUMENTS[1]` with a hint is what Claude Code documents.
+  for (const body of ['Summarise $0.', 'Summarise $ARGUMENTS[1].'])
+    expectNone(
+      analyzeFixture(
+        'notes',
+        `---\nname: notes\ndescription: Drafts notes. Use when asked.\nargument-hint: "[version]"\n---\n\n${body}\n`,
+        {},
+        'claude-code',
+      ).analysis,
+      'argument_hint_mismatch',
+    );
+  expectNone(
+    analyzeFixture(
+      'notes',
+      '---\nname: notes\ndescription: Drafts notes. Use when asked.\nargument-hint: "[version]"\narguments: [version]\n---\n\nSummarise $version.\n',
+      {},
+      'claude-code',
+    ).analysis,
+    'argument_hint_mismatch',
+  );
+});
+
+test('${CLAUDE_SKILL_DIR}: a path through it names a file of the skill, in prose and in commands', () => {
+  const { analysis, spans } = analyzeFixture(
+    'notes',
+    '---\nname: notes\ndescription: Drafts notes. Use when asked.\n---\n\nRun `python ${CLAUDE_SKILL_DIR}/«scripts/draft.py»`.\n\n```bash\npython ${CLAUDE_SKILL_DIR}/«scripts/publish.py»\npython ${CLAUDE_SKILL_DIR}/scripts/here.py\n```\n\nSee [the guide](${CLAUDE_SKILL_DIR}/references/guide.md).\n',
+    { 'scripts/here.py': 'print(1)\n', 'references/guide.md': '# Guide\n' },
+    'claude-code',
+  );
+  expectAt(analysis, 'missing_file', spans);
+});
+
+test('invalid_openai_yaml: what Codex cannot use in agents/openai.yaml, at its place in that file', () => {
+  const { text: metadata, spans } = unmark(
+    'interface:\n  display_name: "Notes"\n  icon_large: «"../logo.svg"»\n  brand_color: «"blue"»\n  «defualt_prompt»: "Use $notes"\ndependencies:\n  tools:\n    - type: «"npm"»\n      value: "github"\npolicy:\n  allow_implicit_invocation: «"no"»\n«polcy»: {}\n',
+  );
+  const { analysis } = analyzeFixture(
+    'notes',
+    '---\nname: notes\ndescription: Drafts notes. Use when asked.\n---\n\nBody.\n',
+    { 'agents/openai.yaml': metadata },
+    'codex',
+  );
+  expectIn(analysis, 'invalid_openai_yaml', path.join(ROOT, 'notes', 'agents', 'openai.yaml'), spans);
+  // A file that does not parse is ignored by Codex as a whole; an icon that is not there is a missing file.
+  const broken = analyzeFixture('notes', analysis.text, { 'agents/openai.yaml': 'interface: [\n' }, 'codex').analysis;
+  assert.match(withCode(broken, 'invalid_openai_yaml')[0].message, /does not parse, so Codex ignores all of it/);
+  const icon = analyzeFixture(
+    'notes',
+    analysis.text,
+    { 'agents/openai.yaml': 'interface:\n  icon_small: "./assets/icon.png"\n' },
+    'codex',
+  ).analysis;
+  assert.deepEqual(
+    withCode(icon, 'missing_file').map((item) => item.message),
+    ['The icon `assets/icon.png` does not exist in the skill folder; Codex shows the skill without it.'],
+  );
+  expectNone(
+    analyzeFixture('notes', analysis.text, { 'agents/openai.yaml': 'interface:\n  display_name: "Notes"\n' }).analysis,
+    'invalid_openai_yaml',
+  );
+});

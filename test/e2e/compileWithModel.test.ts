@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -100,4 +100,40 @@ test("AIP refined by the editor's model: its first answer is sent back with Skil
     })
     .waitFor({ timeout: 30000 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'refined.png') });
+});
+
+test('AIP 0.5 refined the same way: an answer whose edge names no step goes back with the error; the refined package is written', async () => {
+  const out = path.join(workbench.workspace, 'compiled-aip', 'release-notes');
+  rmSync(out, { recursive: true, force: true });
+  const before = readFileSync(LOG, 'utf8').trim().split('\n').length;
+  await compileTo(page, 'AIP 0.5 package', ARTIFACTS);
+  const refine = page
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'Refine with Fake Skill Model' })
+    .first();
+  await refine.waitFor({ timeout: 30000 });
+  await refine.click();
+  await tickAndApply(page, () => assert.ok(!existsSync(out)), path.join(ARTIFACTS, 'refactor-preview-05.png'));
+  await page
+    .locator('.monaco-editor .view-line', { hasText: 'name: group-changes' })
+    .first()
+    .waitFor({ timeout: 30000 });
+  const skillMd = readFileSync(path.join(out, 'SKILL.md'), 'utf8');
+  assert.match(skillMd, /\n {2}aip-version: "?0\.5a1"?\n---\n\n# AIP runtime — format 0\.5a1\n/);
+  assert.match(skillMd, /\n {4}inputs_to: group-changes\n {2}- name: group-changes\n/);
+  assert.match(
+    skillMd,
+    /\n {2}- name: write-line\n[^]*?\n {4}inputs:\n {6}- name: grouped-changes\n {8}type: object\n/,
+  );
+  const requests = readFileSync(LOG, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(before)
+    .map((line) => JSON.parse(line) as { messages: number; last: string });
+  assert.equal(requests.length, 2);
+  // The 0.5 prompt asks for the runtime block kept word for word.
+  assert.match(requests[0].last, /# AIP runtime — format 0\.5a1/);
+  assert.match(
+    requests[1].last,
+    /Skillgraph found \d+ errors in your answer[\s\S]*group-them[\s\S]*\[unknown_step_reference\]/,
+  );
 });

@@ -41,6 +41,12 @@ const STOP_WORDS = new Set([
   'be',
 ]);
 const ARTICLES = new Set(['the', 'a', 'an', 'one', 'all', 'each', 'every', 'your', 'its', 'their', 'any', 'some']);
+/**
+ * How a thing is done, not what it is ("read the error messages carefully"): a name ends before it. An adverb in
+ * `-ly` or a word of time, and not one of the nouns that end in `-ly`.
+ */
+const ADVERB = /^(?:[a-z]{3,}ly|first|again|now|later|here|there|too|also|only|instead)$/;
+const LY_NOUNS = new Set(['reply', 'supply', 'assembly', 'family', 'anomaly', 'ally', 'rally', 'monopoly', 'butterfly']);
 const PRONOUNS = /\b(them|it|these|those|this list|the result|the results|the list)\b/i;
 const PRODUCING_VERB =
   /\b(write|create|produce|generate|draft|build|compute|list|find|collect|gather|identify|summari[sz]e|record|save|return|choose|pick|decide on|extract|prepare|make|get|fetch|read|load|determine)\s+([^.;:!?()`]+)/i;
@@ -80,6 +86,7 @@ function leadingWords(text: string, max: number, least = 2): string[] {
     }
     if (ARTICLES.has(word)) continue;
     if (STOP_WORDS.has(word) && words.length >= least) break;
+    if (words.length > 0 && ADVERB.test(word) && !LY_NOUNS.has(word)) break;
     words.push(word.replace(/'s$/, ''));
     if (words.length >= max || /[.,;:!?)]$/.test(raw)) break;
   }

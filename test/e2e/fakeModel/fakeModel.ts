@@ -7,8 +7,10 @@ import * as vscode from 'vscode';
  * model would (none can be reached here). It refines the release-notes
  * AIP scaffold in two answers: the first names a step that does not
  * exist (so Skillgraph must send it back with the error), the second
- * gives the TODO step an output and passes it on. Each request's last
- * message is logged to SKILLGRAPH_FAKE_MODEL_LOG for the test to read.
+ * gives the TODO step an output and passes it on (AIP 0.3), or names the
+ * step for what it makes and hands what it makes to the next (AIP 0.5).
+ * Each request's last message is logged to SKILLGRAPH_FAKE_MODEL_LOG for
+ * the test to read.
  */
 
 interface RequestMessage {
@@ -32,9 +34,23 @@ function scaffoldSkill(prompt: string): string {
   return match ? match[1] : '';
 }
 
+/** AIP 0.5: the first answer renames a step but not the edge into it; the second renames both and adds the input. */
+function answer05(skill: string, round: number): string {
+  const renamed = skill.replace('  - name: group-them\n', '  - name: group-changes\n');
+  if (round === 1) return `=== FILE: SKILL.md ===\n${renamed}\n=== END ===\n`;
+  const refined = renamed
+    .replace('    inputs_to: group-them\n', '    inputs_to: group-changes\n')
+    .replace(
+      '    description: Write one line per change, in the past tense, naming the user-visible effect.\n    inputs: []\n',
+      '    description: Write one line per change, in the past tense, naming the user-visible effect.\n    inputs:\n      - name: grouped-changes\n        type: object\n',
+    );
+  return `=== FILE: SKILL.md ===\n${refined}\n=== END ===\n`;
+}
+
 function answer(messages: readonly RequestMessage[]): string {
   const skill = scaffoldSkill(textOf(messages[0]));
   const round = messages.filter((message) => message.role === vscode.LanguageModelChatMessageRole.User).length;
+  if (skill.includes('aip-version:')) return answer05(skill, round);
   const grouped = skill.replace('  - name: group-them\n', '  - name: group-changes\n');
   if (round === 1)
     return `Here is the package.\n\n=== FILE: SKILL.md ===\n${grouped.replace('  - name: write-line\n', '  - name: write-line\n    depends_on: [sort-changes]\n')}\n=== END ===\n`;

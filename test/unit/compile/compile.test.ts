@@ -170,6 +170,25 @@ test('aip: prose with no steps becomes one step, reported; first/then sentences 
   assert.deepEqual(steps, ['list-files', 'delete-empty-files', 'write-summary']);
 });
 
+test('aip: names read as nouns: how a thing is done ends its name, a noun in -ly does not', () => {
+  const { fs, analysis } = analyzeFixture(
+    'debug',
+    `---\nname: debug\ndescription: Debug a failing build. Use when a build fails.\n---\n\n## Steps\n\n1. Read the error messages carefully.\n2. Draft a reply quickly.\n3. Collect the logs again.\n`,
+  );
+  const back = reread(compileSkill(fs, analysis, 'aip', '/out/debug'));
+  assert.deepEqual(
+    back.model.nodes.filter((node) => node.kind === 'client_task').map((node) => node.id),
+    ['read-error-messages', 'draft-reply', 'collect-logs'],
+  );
+  const templates = compileSkill(fs, analysis, 'aip', '/out/debug').files.filter((file) =>
+    file.path.startsWith('assets/'),
+  );
+  assert.deepEqual(
+    templates.map((file) => /When done, give `([^`]+)`/.exec(String(file.content))?.[1]),
+    ['error-messages', 'reply', 'logs'],
+  );
+});
+
 test('agent-skill from AIP 0.3: a numbered procedure with the scripts to run, inputs and outputs; scripts kept, source/ dropped', () => {
   const fixture = aip03(
     'report',

@@ -6,7 +6,7 @@ import { CURRENT_AIP_VERSION } from '../formats/aip';
 import { controlOrder, successors } from '../model/controlFlow';
 import type { GraphNode, Port } from '../model/skillModel';
 import type { FileSystem } from '../workspace/fileSystem';
-import { aip05SkillMd, templateText, typedInput, type Input, type Reference } from './aip05Package';
+import { aip05SkillMd, choiceDecision, templateText, typedInput, type Input, type Reference } from './aip05Package';
 import { pairs, scenarios, strings } from './agentSkillFromProcedure';
 import type { CompiledFile } from './compiled';
 import { inReadingOrder, kebab, locate, optional, plain, stringMetadata } from './proseScaffold';
@@ -122,24 +122,18 @@ export function aip03ToAip05(
     const optionalInputs = byName(node.inputs.filter((port) => port.nullable));
     const inputs: Input[] = required.map((port) => typedInput(port.name, port.type, oneLine(port.description)));
     const description = node.description?.text ?? name;
-    const choice = node.oneOf && node.oneOf.length >= 2 ? `${name.replace(/-/g, '_')}_choice` : undefined;
-    if (choice && node.oneOf) {
-      const decision = unique(`${name}-choice`);
-      steps.push({
-        name: decision,
-        kind: 'decision',
-        description: `Choose which of its ${node.oneOf.length} alternatives ${name} takes.`,
-        inputs: [],
-        questions: {
-          [choice]: {
-            type: 'choice',
-            instructions: `Which alternative fits this run of ${name}? What the step says about them: ${plain(description).replace(/\s+/g, ' ')}`,
-            criteria: Object.fromEntries(node.oneOf.map((label) => [label, null])),
-          },
-        },
-        inputs_to: name,
-      });
-      inputs.push({ name: choice, type: 'string', description: `The alternative ${decision} chose.` });
+    const choice =
+      node.oneOf && node.oneOf.length >= 2
+        ? choiceDecision(
+            name,
+            unique(`${name}-choice`),
+            Object.fromEntries(node.oneOf.map((label) => [label, null])),
+            `Which alternative fits this run of ${name}? What the step says about them: ${plain(description).replace(/\s+/g, ' ')}`,
+          )
+        : undefined;
+    if (choice) {
+      steps.push(choice.decision);
+      inputs.push(choice.input);
     }
     const handOver = ordered[ordered.indexOf(node) + 1];
     const inputsTo = handOver ? NEXT_OF(handOver) : endName;
@@ -171,7 +165,7 @@ export function aip03ToAip05(
         ...optionalInputs.map((port) => templateText(portLine(port))),
         '',
       );
-    if (choice) lines.push(`Use the alternative chosen before this step: {${choice}}.`, '');
+    if (choice) lines.push(choice.templateLine, '');
     if (node.parallel) lines.push('Its sub-tasks may run in parallel.', '');
     if (node.outputs.length > 0)
       lines.push(

@@ -32,6 +32,32 @@ export interface Reference {
   description: string;
 }
 
+/**
+ * A decision before `step` with one `choice` question: which of the alternatives (`criteria`: label → what it means,
+ * or null) the step takes. Its answer lands in the state under the question's name, which the step declares as an
+ * input and its template reads (`templateLine`).
+ */
+export function choiceDecision(
+  step: string,
+  name: string,
+  criteria: Record<string, string | null>,
+  instructions: string,
+): { decision: Record<string, unknown>; input: Input; templateLine: string } {
+  const question = `${step.replace(/-/g, '_')}_choice`;
+  return {
+    decision: {
+      name,
+      kind: 'decision',
+      description: `Choose which of its ${Object.keys(criteria).length} alternatives ${step} takes.`,
+      inputs: [],
+      questions: { [question]: { type: 'choice', instructions, criteria } },
+      inputs_to: step,
+    },
+    input: { name: question, type: 'string', description: `The alternative ${name} chose.` },
+    templateLine: `Take the alternative chosen before this step: {${question}}.`,
+  };
+}
+
 /** Literal braces doubled: the runtime fills `{key}` in a template from the state. */
 export const templateText = (text: string) => text.replace(/[{}]/g, (brace) => brace + brace);
 

@@ -46,7 +46,17 @@ const ARTICLES = new Set(['the', 'a', 'an', 'one', 'all', 'each', 'every', 'your
  * `-ly` or a word of time, and not one of the nouns that end in `-ly`.
  */
 const ADVERB = /^(?:[a-z]{3,}ly|first|again|now|later|here|there|too|also|only|instead)$/;
-const LY_NOUNS = new Set(['reply', 'supply', 'assembly', 'family', 'anomaly', 'ally', 'rally', 'monopoly', 'butterfly']);
+const LY_NOUNS = new Set([
+  'reply',
+  'supply',
+  'assembly',
+  'family',
+  'anomaly',
+  'ally',
+  'rally',
+  'monopoly',
+  'butterfly',
+]);
 const PRONOUNS = /\b(them|it|these|those|this list|the result|the results|the list)\b/i;
 const PRODUCING_VERB =
   /\b(write|create|produce|generate|draft|build|compute|list|find|collect|gather|identify|summari[sz]e|record|save|return|choose|pick|decide on|extract|prepare|make|get|fetch|read|load|determine)\s+([^.;:!?()`]+)/i;
@@ -223,6 +233,26 @@ export function readScaffold(analysis: SkillAnalysis): Scaffold {
     metadata: stringMetadata(analysis, metadata, findings),
     findings,
   };
+}
+
+/** A step that chooses: its title starts with the verb of a choice. */
+const CHOOSING = /^(?:choose|decide|pick|select|determine)\b/i;
+/** An alternative as a list item: a label (bold, code or a few words) then what it means after `:`, `—` or ` - `. */
+const ALTERNATIVE =
+  /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\*\*([^*\n]+?)\*\*|`([^`\n]+)`|([^:\n—–]{1,60}?))[ \t]*(?:[:—–]| - )[ \t]*(.*)$/gm;
+
+/**
+ * The alternatives a choosing step offers as a list ("Choose the method: - **Preview**: …, - **Production**: …"), each
+ * with a kebab-case label and what it means; none unless there are at least two, with distinct labels.
+ */
+export function proseChoices(step: ScaffoldStep): { label: string; text: string }[] {
+  if (!CHOOSING.test(plain(step.prose.title))) return [];
+  const found = new Map<string, string>();
+  for (const match of step.text.matchAll(ALTERNATIVE)) {
+    const label = kebab(leadingWords(match[1] ?? match[2] ?? match[3], 4, 4));
+    if (label !== '' && !found.has(label)) found.set(label, plain(match[4]).trim());
+  }
+  return found.size >= 2 ? [...found].map(([label, text]) => ({ label, text })) : [];
 }
 
 /**

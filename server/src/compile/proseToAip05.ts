@@ -4,13 +4,22 @@ import { commandHoles, riskyCommands } from '../checks/commandText';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { CURRENT_AIP_VERSION } from '../formats/aip';
 import { aip05Type } from '../checks/graph/types';
-import { aip05SkillMd, templateText, typedInput, UNTYPED, type Input, type Reference } from './aip05Package';
+import {
+  aip05SkillMd,
+  choiceDecision,
+  templateText,
+  typedInput,
+  UNTYPED,
+  type Input,
+  type Reference,
+} from './aip05Package';
 import { fenceLanguage } from '../parse/skillFile';
 import type { CompiledFile } from './compiled';
 import {
   kebab,
   optional,
   plain,
+  proseChoices,
   readScaffold,
   replaceBlock,
   inReadingOrder,
@@ -62,7 +71,10 @@ export function proseToAip05(
   const sections = sectionReferences(scaffold, files);
   const written = steps.map((step) => writeStep(analysis.text, step, sections, unique, endName, files));
   const last = steps[steps.length - 1];
-  const endInputs = last.outputs.map((value) => input(value));
+  // A run the user does not approve ends early, at `end`, before the last step made anything: then `end` can require
+  // nothing, and says what a full run leaves.
+  const gated = written.some((step) => step.steps.some((item) => item.kind === 'router'));
+  const endInputs = gated ? [] : last.outputs.map((value) => input(value));
   const procedure = {
     purpose: scaffold.purpose,
     trigger_when: scaffold.triggerWhen,
@@ -78,7 +90,7 @@ export function proseToAip05(
         kind: 'end',
         description:
           last.outputs.length > 0
-            ? `What the procedure leaves: ${last.outputs.map((value) => value.name).join(', ')}.`
+            ? `What the procedure leaves: ${last.outputs.map((value) => value.name).join(', ')}${gated ? ', when it runs to the end (a run the user does not approve ends early, without it)' : ''}.`
             : 'The procedure is done.',
         inputs: endInputs,
       },
@@ -171,10 +183,20 @@ function writeStep(
     .replace(/\s+/g, ' ')
     .replace(/^(.+?[.!?:])\s.*$/, '$1')
     .replace(/[.:]$/, '');
+  const alternatives = proseChoices(step);
+  const choice =
+    alternatives.length > 0
+      ? choiceDecision(
+          step.name,
+          unique(`${step.name}-choice`),
+          Object.fromEntries(alternatives.map((item) => [item.label, item.text || null])),
+          `Which of the alternatives of "${title}" fits this run? Judge by what the skill says of each, and by the state.`,
+        )
+      : undefined;
   const produces = step.outputs.map((value) => `\`${value.name}\` (${aip05Type(value.type) ?? 'say which type'})`);
   files.push({
     path: `assets/${step.name}.md`,
-    content: `${templateText(instructions.trim())}\n${produces.length > 0 ? `\nWhen done, give ${produces.join(', ')}.\n` : ''}`,
+    content: `${templateText(instructions.trim())}\n${choice ? `\n${choice.templateLine}\n` : ''}${produces.length > 0 ? `\nWhen done, give ${produces.join(', ')}.\n` : ''}`,
   });
   if (blocks.length > 0)
     files.push({
@@ -200,6 +222,7 @@ function writeStep(
     description: plain(step.prose.title).replace(/\s+/g, ' '),
     inputs: [
       ...step.inputs.map((value) => input(value)),
+      ...(choice ? [choice.input] : []),
       ...holes
         .filter((hole) => !step.inputs.some((value) => value.name === hole.name))
         .map((hole) => ({
@@ -212,13 +235,17 @@ function writeStep(
     ...(references.length > 0 ? { references } : {}),
     inputs_to: NEXT,
   };
-  if (risky.length === 0) return { steps: [task], entry: step.name };
+  // A choice is made first; an approval, of what the chosen way runs, comes right before the step.
+  const chosen = choice ? [choice.decision] : [];
+  if (risky.length === 0) return { steps: [...chosen, task], entry: choice ? String(choice.decision.name) : step.name };
   const question = `approve_${step.name.replace(/-/g, '_')}`;
   const approval = unique(`${step.name}-approval`);
   const gate = unique(`${step.name}-gate`);
+  if (choice) choice.decision.inputs_to = approval;
   return {
-    entry: approval,
+    entry: choice ? String(choice.decision.name) : approval,
     steps: [
+      ...chosen,
       {
         name: approval,
         kind: 'decision',

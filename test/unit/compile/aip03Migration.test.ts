@@ -193,7 +193,7 @@ test('AIP 0.3 to 0.5: one_of becomes a choice decision whose answer the step dec
     ['sites:list[*]', 'measure_choice:string'],
   );
   const template = fileOf(result, 'assets/measure.md')!;
-  assert.match(template, /Use the alternative chosen before this step: \{measure_choice\}\./);
+  assert.match(template, /Take the alternative chosen before this step: \{measure_choice\}\./);
   assert.match(template, /Its sub-tasks may run in parallel\./);
   assert.match(template, /When done, give: `measurements` \(list\[\*\]\)\./);
 });

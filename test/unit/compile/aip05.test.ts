@@ -143,3 +143,53 @@ test('AIP 0.3: the scripts a 0.3 compile makes from prose are held to script_unr
   assert.match(holes[0], /`\[path\]` on line \d+ \(a placeholder\), `<team-slug>` on line \d+ \(a placeholder\)/);
   assert.match(holes[1], /`\$APP` on line \d+ \(read, never set, not an input of the step\)/);
 });
+
+const SHIP =
+  "---\nname: ship\ndescription: Ships the app. Use when the user asks to ship.\n---\n\n# Ship\n\n## Steps\n\n1. Build the app bundle.\n2. Choose the release channel:\n   - **Preview**: a temporary URL for review.\n   - **Production**: the live site; only with the user's go-ahead.\n\n   ```bash\n   vercel deploy --prod\n   ```\n3. Write the release summary.\n";
+
+test('AIP 0.5: a step that chooses between listed alternatives gets a choice decision first, then its approval; the task reads the choice', () => {
+  const { analysis, fs } = analyzeFixture('ship', SHIP);
+  const result = compileSkill(fs, analysis, 'aip', '/out/ship');
+  assert.deepEqual(
+    result.diagnostics.filter((item) => item.severity === 'error'),
+    [],
+  );
+  const skillMd = fileOf(result, 'SKILL.md')!;
+  const steps = (
+    parse(skillMd.slice(skillMd.indexOf('```yaml\n') + 8, skillMd.lastIndexOf('```'))) as {
+      steps: (Step & { questions?: Record<string, { type: string; criteria?: Record<string, string | null> }> })[];
+    }
+  ).steps;
+  assert.deepEqual(
+    steps.map((step) => `${step.name}:${step.kind}`),
+    [
+      'build-app-bundle:client_task',
+      'choose-release-channel-choice:decision',
+      'choose-release-channel-approval:decision',
+      'choose-release-channel-gate:router',
+      'choose-release-channel:client_task',
+      'write-release-summary:client_task',
+      'end:end',
+    ],
+  );
+  const choice = steps[1];
+  assert.equal(choice.inputs_to, 'choose-release-channel-approval');
+  assert.deepEqual(choice.questions!.choose_release_channel_choice.criteria, {
+    preview: 'a temporary URL for review.',
+    production: "the live site; only with the user's go-ahead.",
+  });
+  assert.deepEqual(
+    steps[4].inputs!.map((item) => item.name),
+    ['choose_release_channel_choice'],
+  );
+  assert.match(
+    fileOf(result, 'assets/choose-release-channel.md')!,
+    /Take the alternative chosen before this step: \{choose_release_channel_choice\}\./,
+  );
+  // A run the user does not approve ends early, so `end` requires nothing the last step makes.
+  assert.deepEqual(steps[6].inputs, []);
+  // A step that chooses with no list of alternatives gets no decision.
+  const plainChoice = analyzeFixture('ship', SHIP.replace(/ {3}- \*\*Pre[^\n]*\n {3}- \*\*Pro[^\n]*\n/, ''));
+  const without = fileOf(compileSkill(plainChoice.fs, plainChoice.analysis, 'aip', '/out/ship'), 'SKILL.md')!;
+  assert.doesNotMatch(without, /choose-release-channel-choice/);
+});

@@ -8,6 +8,7 @@ import { analyzeSkill } from '../../server/src/analyze';
 import { toGraphJson, type GraphJson } from '../../server/src/compile/graphJson';
 import { modelContext } from '../../server/src/compile/modelContext';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
+import { OverlayFileSystem } from '../../server/src/workspace/overlayFileSystem';
 import { writeAipSkill } from '../support/generate';
 import { openBrowser } from '../support/browser';
 import { servePreview } from '../support/previewPage';
@@ -400,6 +401,42 @@ test('renders a skill+ flow: stages as clusters around their nodes, node kinds, 
   const decide = graph.groups!.find((group) => group.id === 'decide')!;
   assert.deepEqual((await posted()).slice(before + 1), [{ type: 'reveal', range: decide.range, file: decide.file }]);
   await page.screenshot({ path: path.join(ARTIFACTS, 'trip-planner.png') });
+  assert.deepEqual(errors, []);
+});
+
+test('evals beside the steps they name: a step shows the test cases whose expectations name it', async () => {
+  const dir = path.join(EXAMPLES, 'csv-report');
+  // The cases are held in memory beside the example: nothing is written into it.
+  const fs = new OverlayFileSystem(
+    new NodeFileSystem(),
+    new Map([
+      [
+        path.join(dir, 'evals', 'evals.json'),
+        JSON.stringify({
+          skill_name: 'csv-report',
+          evals: [
+            {
+              id: 1,
+              prompt: 'Profile sales.csv',
+              expected_output: 'A report',
+              expectations: ['step `load-table` reads every row'],
+            },
+            {
+              id: 2,
+              prompt: 'Profile a TSV',
+              expected_output: 'A report',
+              expectations: ['the `load-table` step detects tabs'],
+            },
+          ],
+        }),
+      ],
+    ]),
+  );
+  const graph = toGraphJson(analyzeSkill(fs, path.join(dir, 'SKILL.md')));
+  await showGraph(graph);
+  assert.deepEqual(await page.locator('.node[data-id="load-table"] .badge').allTextContents(), ['\u2713 evals: 1, 2']);
+  assert.equal(await page.locator('.node[data-id="write-report"] .badge').count(), 0);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'evals-beside-steps.png') });
   assert.deepEqual(errors, []);
 });
 

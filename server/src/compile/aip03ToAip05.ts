@@ -9,7 +9,7 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { aip05SkillMd, choiceDecision, templateText, typedInput, type Input, type Reference } from './aip05Package';
 import { pairs, scenarios, strings } from './agentSkillFromProcedure';
 import type { CompiledFile } from './compiled';
-import { inReadingOrder, kebab, locate, optional, plain, stringMetadata } from './proseScaffold';
+import { inReadingOrder, kebab, locate, optional, plain, stringMetadata, uniqueNamer } from './proseScaffold';
 import { frontmatterOf, keptFiles } from './resultPackage';
 
 /** The name the AIP 0.3 source keeps inside the migrated package (its `original-SKILL.md` may already be taken). */
@@ -103,13 +103,7 @@ export function aip03ToAip05(
   });
 
   const nodes = analysis.model.nodes.filter((node) => node.kind === 'step');
-  const stepNames = new Set<string>();
-  const unique = (base: string) => {
-    let candidate = base || 'step';
-    for (let n = 2; stepNames.has(candidate); n++) candidate = `${base}-${n}`;
-    stepNames.add(candidate);
-    return candidate;
-  };
+  const unique = uniqueNamer();
   const nameOf = new Map(nodes.map((node) => [node.id, unique(kebab([node.id]))]));
   const endName = unique('end');
   const next = successors(nodes, analysis.model.edges);

@@ -149,6 +149,20 @@ export interface Scaffold {
 }
 
 /**
+ * Names unique among those it gave and `taken`: the base, else the base with `-2`, `-3`… (a step with no name is
+ * `step`).
+ */
+export function uniqueNamer(taken: Iterable<string> = []): (base: string) => string {
+  const used = new Set(taken);
+  return (base) => {
+    let candidate = base || 'step';
+    for (let n = 2; used.has(candidate); n++) candidate = `${base || 'step'}-${n}`;
+    used.add(candidate);
+    return candidate;
+  };
+}
+
+/**
  * A prose skill read as the AIP compiler reads one: steps from the prose's own structure, a name and a typed output
  * from what each step makes, and inputs where a later step mentions an earlier output. What the prose does not say (a
  * value's type) is left absent for the writer to mark.
@@ -157,13 +171,7 @@ export function readScaffold(analysis: SkillAnalysis): Scaffold {
   const syntax = analysis.syntax!;
   const outline = readProse(syntax);
   const findings: Diagnostic[] = [];
-  const used = new Set<string>();
-  const uniqueName = (base: string) => {
-    let candidate = base || 'step';
-    for (let n = 2; used.has(candidate); n++) candidate = `${base}-${n}`;
-    used.add(candidate);
-    return candidate;
-  };
+  const uniqueName = uniqueNamer();
   const bound = new Set<number>();
   const steps: ScaffoldStep[] = outline.steps.map((prose) => {
     const fences = outline.fences.filter(
@@ -239,7 +247,7 @@ export function readScaffold(analysis: SkillAnalysis): Scaffold {
 const CHOOSING = /^(?:choose|decide|pick|select|determine)\b/i;
 /** An alternative as a list item: a label (bold, code or a few words) then what it means after `:`, `—` or ` - `. */
 const ALTERNATIVE =
-  /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\*\*([^*\n]+?)\*\*|`([^`\n]+)`|([^:\n—–]{1,60}?))[ \t]*(?:[:—–]| - )[ \t]*(.*)$/gm;
+  /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\*\*([^*\n]+?)\*\*|`([^`\n]+)`|([^:\n\u2013\u2014]{1,60}?))[ \t]*(?:[:\u2013\u2014]| - )[ \t]*(.*)$/gm;
 
 /**
  * The alternatives a choosing step offers as a list ("Choose the method: - **Preview**: …, - **Production**: …"), each

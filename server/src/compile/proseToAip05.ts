@@ -21,6 +21,7 @@ import {
   plain,
   proseChoices,
   readScaffold,
+  uniqueNamer,
   replaceBlock,
   inReadingOrder,
   stepFindings,
@@ -60,13 +61,7 @@ export function proseToAip05(
   const { outline, steps } = scaffold;
   const findings: Diagnostic[] = [...scaffold.findings];
   const files: CompiledFile[] = [];
-  const taken = new Set(steps.map((step) => step.name));
-  const unique = (base: string) => {
-    let candidate = base;
-    for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
-    taken.add(candidate);
-    return candidate;
-  };
+  const unique = uniqueNamer(steps.map((step) => step.name));
   const endName = unique('end');
   const sections = sectionReferences(scaffold, files);
   const written = steps.map((step) => writeStep(analysis.text, step, sections, unique, endName, files));

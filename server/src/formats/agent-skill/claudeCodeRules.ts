@@ -1,10 +1,10 @@
 import hooksSchema from '../../../../schemas/claude-code.hooks.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/nameDistance';
+import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
-import { mapEntries, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 // What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)
 // and the arguments a user types after `/name` (`$ARGUMENTS`, with `argument-hint` shown as they type).
@@ -54,20 +54,16 @@ function hookFindings({ file, yaml, value }: ClaudeCodeContext): Diagnostic[] {
     rootName: '`hooks`',
     basePath: ['hooks'],
   });
-  for (const entry of mapEntries(pair?.value)) {
-    if (HOOK_EVENTS.includes(entry.key)) continue;
-    const meant = closestName(entry.key, HOOK_EVENTS);
-    if (meant)
-      findings.push(
-        diagnostic(
-          'invalid_hooks',
-          file,
-          nodeSpan(yaml, entry.keyNode)!,
-          `\`${entry.key}\` is not a hook event Claude Code fires, so these hooks never run. Did you mean \`${meant}\`?`,
-          { suggestion: meant },
-        ),
-      );
-  }
+  for (const { key, meant, span } of misspeltKeys(yaml, pair?.value, HOOK_EVENTS))
+    findings.push(
+      diagnostic(
+        'invalid_hooks',
+        file,
+        span,
+        `\`${key}\` is not a hook event Claude Code fires, so these hooks never run. Did you mean \`${meant}\`?`,
+        { suggestion: meant },
+      ),
+    );
   return findings;
 }
 

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import openaiSchema from '../../../../schemas/codex-openai.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/nameDistance';
+import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
-import { mapEntries, nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
+import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
 
@@ -84,19 +84,12 @@ function checkValue(
     defaultCode: 'invalid_openai_yaml',
     rootName: CODEX_METADATA_FILE,
   });
-  for (const entry of mapEntries(yaml.doc.contents)) {
-    const meant = TOP_KEYS.includes(entry.key) ? undefined : closestName(entry.key, TOP_KEYS);
-    if (meant)
-      diagnostics.push(
-        diagnostic(
-          'invalid_openai_yaml',
-          file,
-          nodeSpan(yaml, entry.keyNode)!,
-          `Codex does not read \`${entry.key}\`. Did you mean \`${meant}\`?`,
-          { suggestion: meant },
-        ),
-      );
-  }
+  for (const { key, meant, span } of misspeltKeys(yaml, yaml.doc.contents, TOP_KEYS))
+    diagnostics.push(
+      diagnostic('invalid_openai_yaml', file, span, `Codex does not read \`${key}\`. Did you mean \`${meant}\`?`, {
+        suggestion: meant,
+      }),
+    );
   // An icon Codex can take (under assets/, the schema says) must also be there to be shown.
   const icons =
     value.interface && typeof value.interface === 'object' ? (value.interface as Record<string, unknown>) : {};

@@ -222,6 +222,20 @@ test('schema_violation: what the 0.5a1 procedure models require, and their type 
   assert.match(found[3].message, /inputs/);
 });
 
+test('schema_violation: `framing` is a boolean, as in the published 0.5a1 procedure schema', () => {
+  const off = load(
+    VALID.replace('    template: assets/reply.md\n', '    template: assets/reply.md\n    framing: false\n'),
+  );
+  expectNone(off.analysis, 'schema_violation');
+  const { analysis, spans } = load(
+    VALID.replace(
+      '    template: assets/reply.md\n',
+      '    template: assets/reply.md\n    framing: «You are a support agent.»\n',
+    ),
+  );
+  expectAt(analysis, 'schema_violation', spans);
+});
+
 test('runtime_block_modified: the block must be its version’s published text, word for word; the fix restores it', () => {
   const published = runtimeBlockText('0.5a1')!;
   // The whole line that departs is reported.

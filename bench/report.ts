@@ -1,4 +1,5 @@
 import type { AdoptionResult } from './adoption';
+import type { SecurityResult } from './security';
 import type { AnalysisResult } from './analysis';
 import type { CatalogResult } from './catalog';
 import type { PeerRun, ScaleResult } from './check';
@@ -17,6 +18,7 @@ export interface Results {
   yamlls: PeerLatency;
   scale: ScaleResult[];
   adoption: AdoptionResult;
+  security: SecurityResult;
   catalog: CatalogResult;
   peers: PeerRun[];
   /** skills-ref through its library, alternating with skillgraph check. */
@@ -40,6 +42,7 @@ export function renderResults(results: Results): string {
     yamlls,
     scale,
     adoption,
+    security,
     catalog,
     peers,
     library,
@@ -98,6 +101,7 @@ export function renderResults(results: Results): string {
       )}, skills-ref's library ${largeLibrary.theirsMedian} ms (ours ${largeLibrary.oursMedian} ms alternating) | ${verdict(server.editToDiagnosticsPull.median < yamlls.editToDiagnostics.median && largePlain.every((row) => row.tool === 'skillgraph' || ours.ms < row.ms) && largeLibrary.ratio < 1)} |`,
     `| \`fix\` on ${adoption.skills} skills ≤ 2× \`check\` of the same skills (alternating, ratio of medians) | writing: ${adoption.fix.median} ms (${adoption.fix.ratio}×); --dry-run: ${adoption.fixDryRun.median} ms (${adoption.fixDryRun.ratio}×); check ${adoption.check.median} ms | ${verdict(adoption.fix.ratio <= 2 && adoption.fixDryRun.ratio <= 2)} |`,
     `| \`check --baseline\` ≤ 1.1× \`check\` (${adoption.baseline.entries} accepted findings) | ${adoption.baseline.withBaseline.median} ms vs ${adoption.baseline.check.median} ms: ${adoption.baseline.ratio}× | ${verdict(adoption.baseline.ratio <= 1.1)} |`,
+    `| security rules ≤ 1.15× \`check\` without them, ${security.skills} skills, one thread (alternating, ratio of medians) | ${security.with.median} ms with (${security.with.runs.join(', ')}), ${security.without.median} ms without (${security.without.runs.join(', ')}): ${security.ratio}× | ${verdict(security.ratio <= 1.15)} |`,
     `| graph preview: 300-step graph laid out and drawn in < 1 s (median) | ${preview300.total.median} ms median, ${preview300.total.p95} ms p95 | ${verdict(preview300.total.median < 1000)} |`,
     `| skill+ (${skillplus.nodes} nodes, ${skillplus.tips + skillplus.rules} tips and rules): edit in flow.py → package diagnostics p95 ≤ 25 ms | ${skillplus.editToPackageDiagnostics.p95} ms over all edits; ${skillplus.editToPackageDiagnosticsWarm.p95} ms after each session's first 20 | ${verdict(skillplus.editToPackageDiagnostics.p95 <= 25)} (warm: ${verdict(skillplus.editToPackageDiagnosticsWarm.p95 <= 25)}) |`,
     `| skill+: completion in a predicate p95 ≤ 10 ms | ${skillplus.predicateCompletion.p95} ms (${skillplus.predicateCompletionAfterEdit.p95} ms right after an edit in flow.py) | ${verdict(skillplus.predicateCompletion.p95 <= 10)} |`,

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { benchAdoption } from './adoption';
+import { benchSecurity } from './security';
 import { benchAnalysis } from './analysis';
 import { benchCatalog } from './catalog';
 import { benchCheckScale, benchPeers, plainCorpus } from './check';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   const scale = benchCheckScale(TMP);
   step('fix and check --baseline on 1,000 skills with fixable findings, against check');
   const adoption = benchAdoption(TMP);
+  step('security rules on 1,000 skills, against check without them');
+  const security = benchSecurity(TMP);
   step('MetaSkill catalog on 10,000 skills');
   const catalog = benchCatalog(TMP);
   step('plain corpora: skillgraph, skills-ref, claude-code-lint');
@@ -83,6 +86,7 @@ async function main(): Promise<void> {
     yamlls,
     scale,
     adoption,
+    security,
     catalog,
     peers,
     library,

@@ -115,7 +115,7 @@ export function shortEdgeLabel(edge: GraphJsonEdge): string | undefined {
 
 /**
  * The text rows under a node's ports: AIP `one_of`/`parallel`, a MetaSkill step's guard and route cases, skill+ tips
- * and rules, the evals that exercise the step.
+ * and rules, the evals that exercise the step, the risks its script takes.
  */
 export function badges(node: GraphJsonNode): string[] {
   const rows: string[] = [];
@@ -134,6 +134,8 @@ export function badges(node: GraphJsonNode): string[] {
   if (rules.length > 0) rows.push(`rules: ${rules.join(', ')}`);
   // The test cases whose expectations name the step: the evals that exercise it.
   if (node.evals?.length) rows.push(`✓ evals: ${node.evals.map((item) => item.id).join(', ')}`);
+  // What the step's script does that a reviewer should see before running it.
+  for (const risk of node.risks ?? []) rows.push(`⚠ ${risk}`);
   return rows;
 }
 

@@ -145,6 +145,7 @@ function renderNode(
     'node',
     `kind-${node.kind}`,
     scripted ? 'scripted' : 'judgment',
+    node.risks?.length ? 'risky' : '',
     worst(problems.nodes.get(node.id)),
   ].filter(Boolean);
   const group = element(

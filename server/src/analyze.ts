@@ -4,6 +4,7 @@ import { PROFILES, type ProfileChoice, type ProfileId } from './checks/profiles'
 import { applySeverities, type SeverityMap } from './checks/severities';
 import { checkRestrictedYaml, STRICT_SEVERITIES, strictProfile } from './checks/strictRules';
 import { applySuppressions } from './checks/suppressions';
+import { checkSecurity, SECURITY_CODES } from './checks/security';
 import {
   checkCodexMetadata,
   checkEvalFiles,
@@ -160,8 +161,8 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
 
   const loaded = loadFormat(detection.format, context);
   diagnostics.push(...loaded.diagnostics);
-  // The files beside SKILL.md that clients and eval tools read, whatever the format (Codex's metadata, the evals):
-  // their findings are in those files, whose texts join the sources.
+  // The files beside SKILL.md that clients and eval tools read, whatever the format (Codex's metadata, the evals), and
+  // what the skill's files may hide (security): their findings are in those files, whose texts join the sources.
   const name = typeof frontmatter.value?.name === 'string' ? frontmatter.value.name : undefined;
   const codex = checkCodexMetadata(fs, dir);
   const evals = checkEvalFiles({
@@ -171,7 +172,19 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     nodes: loaded.nodes,
     skillText: syntax.text,
   });
-  const beside = [codex, evals];
+  // Every text file of the skill is read for them: not when the user turned every one of them off.
+  const security = SECURITY_CODES.every((code) => options.severities?.[code] === 'off')
+    ? { diagnostics: [], sources: [] }
+    : checkSecurity({
+        fs,
+        dir,
+        file,
+        text: syntax.text,
+        body: syntax.body,
+        ...(parsed ? { frontmatter: parsed } : {}),
+        nodes: loaded.nodes,
+      });
+  const beside = [codex, evals, security];
   for (const found of beside) diagnostics.push(...found.diagnostics);
   const evalLinks = evals.links;
   const sources = new Map([...(loaded.sources ?? []), ...beside.flatMap((found) => found.sources)]);

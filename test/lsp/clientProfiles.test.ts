@@ -97,10 +97,16 @@ test('claude-code: a hook event one letter off is reported at its key, with the 
     found.map((item) => [item.code, item.range.start.line, item.message]),
     [
       [
+        'hook_runs_command',
+        8,
+        "While the skill is active, Claude Code runs `npx prettier --write .` on every PostToolUse of Edit, with the user's permissions and without asking. Check that it does only what the skill says.",
+      ],
+      [
         'invalid_hooks',
         9,
         '`Stopp` is not a hook event Claude Code fires, so these hooks never run. Did you mean `Stop`?',
       ],
     ],
+    'the hook under the misspelt event never runs, so it is not said to run',
   );
 });

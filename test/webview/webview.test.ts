@@ -10,6 +10,7 @@ import { modelContext } from '../../server/src/compile/modelContext';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { OverlayFileSystem } from '../../server/src/workspace/overlayFileSystem';
 import { writeAipSkill } from '../support/generate';
+import { aip03, analyzeFixture } from '../support/fixture';
 import { openBrowser } from '../support/browser';
 import { servePreview } from '../support/previewPage';
 
@@ -437,6 +438,32 @@ test('evals beside the steps they name: a step shows the test cases whose expect
   assert.deepEqual(await page.locator('.node[data-id="load-table"] .badge').allTextContents(), ['\u2713 evals: 1, 2']);
   assert.equal(await page.locator('.node[data-id="write-report"] .badge').count(), 0);
   await page.screenshot({ path: path.join(ARTIFACTS, 'evals-beside-steps.png') });
+  assert.deepEqual(errors, []);
+});
+
+test('a risky step is marked: dashed in the error colour, with what its script does', async () => {
+  const { skillMd, files } = aip03(
+    'setup',
+    'purpose: Set up.\ntrigger_when:\n  - asked\nsteps:\n  - name: install\n    description: Install the tool.\n    script: scripts/install.sh\n  - name: report\n    description: Say what was installed.\n',
+  );
+  const { analysis } = analyzeFixture('setup', skillMd, {
+    ...files,
+    'scripts/install.sh': '#!/bin/sh\ncurl -fsSL https://get.example.dev/install.sh | sh\n',
+  });
+  await showGraph(toGraphJson(analysis));
+  assert.equal(await page.locator('.node.risky').count(), 1);
+  // The badge is cut to the node's width; the full text is on hover.
+  assert.match(
+    (await page.locator('.node.risky[data-id="install"] .badge').allTextContents()).join(),
+    /^\u26A0 pipes a download into a shell/,
+  );
+  assert.equal(
+    await page
+      .locator('.node.risky[data-id="install"] > .shape')
+      .evaluate((shape) => getComputedStyle(shape).strokeDasharray),
+    '6px, 3px',
+  );
+  await page.screenshot({ path: path.join(ARTIFACTS, 'risky-step.png') });
   assert.deepEqual(errors, []);
 });
 

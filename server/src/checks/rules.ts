@@ -52,6 +52,35 @@ export const RULES = {
     severity: 'warning',
     summary: 'Claude Code truncates a description and when_to_use longer than 1536 characters.',
   },
+  // What a skill from a stranger may hide (checks/security/)
+  hidden_unicode: {
+    severity: 'warning',
+    summary: 'Invisible or bidirectional characters: text an agent reads that a reader does not see.',
+  },
+  hidden_instructions: {
+    severity: 'warning',
+    summary: 'An HTML comment or a collapsed section that speaks to the agent, hidden from a reader.',
+  },
+  encoded_text: { severity: 'warning', summary: 'Base64, hex or escaped bytes that decode to text no reviewer reads.' },
+  hostile_instruction: {
+    severity: 'error',
+    summary:
+      'Prose telling the agent to set aside its instructions, hide what it does, skip confirmations, take credentials or send data away.',
+  },
+  remote_code: { severity: 'warning', summary: 'A command that runs code it downloads (`curl … | sh`).' },
+  risky_command: {
+    severity: 'warning',
+    summary: 'A command that writes into shell or SSH files, opens permissions to all, or turns off TLS checks.',
+  },
+  committed_secret: { severity: 'error', summary: 'A credential committed in the skill (a token, a private key).' },
+  unrestricted_shell: {
+    severity: 'information',
+    summary: '`allowed-tools` grants every shell command where the skill uses a few.',
+  },
+  hook_runs_command: {
+    severity: 'information',
+    summary: 'A Claude Code hook of the skill runs a command without asking.',
+  },
   invalid_openai_yaml: {
     severity: 'warning',
     summary: "A value of a skill's `agents/openai.yaml` that Codex cannot use, and leaves out.",

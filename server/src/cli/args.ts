@@ -28,6 +28,8 @@ export type Command =
       jobs?: number;
       baseline?: string;
       updateBaseline?: boolean;
+      /** `--only security`: report the security rules alone. */
+      only?: 'security';
     }
   | {
       command: 'fix';
@@ -68,7 +70,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `Usage:
   skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--strict] [--catalog DIR]...
-                   [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline]
+                   [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline] [--only security]
   skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--catalog DIR]...
   skillgraph init [dir] [--force]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
@@ -85,6 +87,8 @@ check   finds every SKILL.md under the paths (default: .) and reports problems, 
         --jobs N        checks on N threads (default: one per core, up to 4, for 2,000 skills or more).
         --baseline FILE reports only findings not in FILE (default: the configuration's \`baseline\`).
         --update-baseline  writes every finding of the checked skills into the baseline and exits 0.
+        --only security  reports the security rules alone (hidden text, hostile instructions, risky commands,
+                        secrets, broad grants): an audit of skills from elsewhere; nothing in them is run.
 fix     applies the fixes the editor offers as quick fixes: safe ones (quoting a value YAML misreads, a path's
         case or slashes, line endings, a list in brackets) unless --unsafe (a suggested name, a stub script, …).
         Each skill is checked again after its fixes; a fix that would add an error is left out.
@@ -159,6 +163,7 @@ export function parseArgs(argv: string[]): Command {
   let aipVersion: AipVersion | undefined;
   let baseline: string | undefined;
   let updateBaseline = false;
+  let only: 'security' | undefined;
   let unsafe = false;
   let dryRun = false;
   const codes: RuleCode[] = [];
@@ -183,6 +188,7 @@ export function parseArgs(argv: string[]): Command {
     } else if (flag === '--strict' && (command === 'check' || command === 'fix')) strict = true;
     else if (flag === '--baseline' && command === 'check') baseline = value();
     else if (flag === '--update-baseline' && command === 'check') updateBaseline = true;
+    else if (flag === '--only' && command === 'check') only = oneOf(value(), ['security'] as const, '--only');
     else if (flag === '--unsafe' && command === 'fix') unsafe = true;
     else if (flag === '--dry-run' && command === 'fix') dryRun = true;
     else if (flag === '--code' && command === 'fix') codes.push(...ruleCodes(value()));
@@ -225,6 +231,7 @@ export function parseArgs(argv: string[]): Command {
       ...(jobs !== undefined ? { jobs } : {}),
       ...(baseline !== undefined ? { baseline } : {}),
       ...(updateBaseline ? { updateBaseline } : {}),
+      ...(only ? { only } : {}),
     };
   }
   if (command === 'fix')

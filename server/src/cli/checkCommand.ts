@@ -14,6 +14,7 @@ import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';
 import { assembleReport, countBySeverity, toReported, type ReportedDiagnostic } from './reporters/report';
 import { formatSarif } from './reporters/sarif';
+import { isSecurityCode } from '../checks/security';
 import { formatText } from './reporters/text';
 import { RunSettings } from '../config/runSettings';
 import { version } from '../../../package.json';
@@ -59,9 +60,17 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
     printErr(`skillgraph: ${error.message}\n`);
     return EXIT_USAGE;
   }
-  const { parts, matches } = filtered;
+  const { matches } = filtered;
+  // `--only security`: an audit before installing reports (and exits on) the security rules alone.
+  const parts =
+    command.only === 'security'
+      ? filtered.parts.map((part) => ({
+          ...part,
+          diagnostics: part.diagnostics.filter((item) => isSecurityCode(item.code)),
+        }))
+      : filtered.parts;
   const report = {
-    ...assembleReport(parts, misnamed, configFindings(fs, settings)),
+    ...assembleReport(parts, misnamed, command.only === 'security' ? [] : configFindings(fs, settings)),
     ...(matches.length > 0
       ? {
           baselines: matches.map((match) => ({

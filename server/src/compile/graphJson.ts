@@ -39,6 +39,8 @@ export interface GraphJsonNode {
   attachments?: { kind: 'tip' | 'rule'; id: string; file: string; soft?: boolean }[];
   /** The test cases (`evals/evals.json`) whose expectations name this step, each at its id. */
   evals?: { id: string; file: string; range: LspRange }[];
+  /** What the step's script does that the security rules report (`pipes a download into a shell …`). */
+  risks?: string[];
 }
 
 /** A cluster of nodes (a skill+ stage), where it is written. */
@@ -110,6 +112,20 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
   const lines = new SkillLines(analysis);
   const file = display(analysis.file);
   const fileOf = (span: Span) => display(span.file ?? analysis.file);
+  // A risky script is reported where its step names it (checks/security): the step carries what the script does.
+  const risksOf = (node: GraphNode) => {
+    const risks = node.script
+      ? analysis.diagnostics
+          .filter(
+            (item) =>
+              (item.code === 'remote_code' || item.code === 'risky_command') &&
+              item.file === analysis.file &&
+              item.span.start === node.script!.span.start,
+          )
+          .map((item) => String(item.data?.risk ?? item.code))
+      : [];
+    return risks.length > 0 ? { risks } : {};
+  };
   const evalsOf = (step: string) => {
     const links = analysis.evalLinks?.filter((link) => link.step === step) ?? [];
     return links.length > 0
@@ -155,6 +171,7 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       ? { attachments: node.attachments.map((item) => ({ ...item, file: display(item.file) })) }
       : {}),
     ...evalsOf(node.id),
+    ...risksOf(node),
   }));
   const known = new Set(nodes.map((node) => node.id));
   // A reference to no step still gets drawn: to or from a `missing` node, as a dangling edge.

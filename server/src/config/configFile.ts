@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import configSchema from '../../../schemas/skillgraph-config.schema.json';
+import { SECURITY_CODES } from '../checks/security';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { closestName } from '../checks/nameDistance';
 import { isProfileId, type ProfileId } from '../checks/profiles';
@@ -13,6 +14,22 @@ import { readText } from '../workspace/readText';
 
 /** The names a configuration file may have, in the order they are looked for in a folder. */
 export const CONFIG_FILE_NAMES = ['.skillgraph.yaml', '.skillgraph.yml', '.skillgraph.json'] as const;
+
+/** `extends: skillgraph:<name>` names a preset of Skillgraph's own, not a file. */
+const PRESET_PREFIX = 'skillgraph:';
+
+/**
+ * The presets: `security`, for auditing skills before installing them, makes every security rule an error but the
+ * two that only say what a skill may do unasked, which become warnings.
+ */
+const PRESETS: Record<string, SeverityMap> = {
+  security: Object.fromEntries(
+    SECURITY_CODES.map((code) => [
+      code,
+      code === 'unrestricted_shell' || code === 'hook_runs_command' ? 'warning' : 'error',
+    ]),
+  ),
+};
 
 /** How deep `extends` may chain: a longer chain is a mistake, not a design. */
 const MAX_EXTENDS = 8;
@@ -112,8 +129,23 @@ export function readConfig(fs: FileSystem, file: string, chain: string[] = []): 
   const own = readOwnSettings(value, dir);
   const bases = strings(value.extends);
   const merged = bases.reduce<SkillgraphConfig>((base, relative) => {
-    const extended = path.resolve(dir, relative);
     const span = nodeSpan(yaml, stringNode(yaml, 'extends', relative)) ?? start;
+    if (relative.startsWith(PRESET_PREFIX)) {
+      const preset = PRESETS[relative.slice(PRESET_PREFIX.length)];
+      if (preset) return mergeConfigs(base, { ...config, rules: preset, diagnostics: [], files: [] });
+      config.diagnostics.push(
+        diagnostic(
+          'invalid_config',
+          file,
+          span,
+          `\`extends\`: there is no preset \`${relative}\`; the presets are ${Object.keys(PRESETS)
+            .map((name) => `\`${PRESET_PREFIX}${name}\``)
+            .join(', ')}.`,
+        ),
+      );
+      return base;
+    }
+    const extended = path.resolve(dir, relative);
     if (chain.includes(extended) || extended === file || chain.length >= MAX_EXTENDS) {
       config.diagnostics.push(
         diagnostic(

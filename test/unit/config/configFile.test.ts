@@ -167,3 +167,18 @@ test('the schema editors read knows every rule code, and only those', () => {
   assert.deepEqual(schema.$defs.rules.propertyNames.enum, Object.keys(RULES));
   assert.deepEqual(schema.$defs.profile.enum, PROFILE_IDS);
 });
+
+test('extends: skillgraph:security, the audit preset: security rules as errors (grants as warnings), the file wins over it', () => {
+  const { config } = configFrom('extends: skillgraph:security\nrules:\n  encoded_text: warning\n');
+  assert.equal(config.rules.remote_code, 'error');
+  assert.equal(config.rules.hostile_instruction, 'error');
+  assert.equal(config.rules.unrestricted_shell, 'warning');
+  assert.equal(config.rules.encoded_text, 'warning');
+  assert.equal(config.rules.missing_file, undefined, 'only the security rules');
+  const unknown = configFrom('extends: «skillgraph:paranoid»\n');
+  assert.deepEqual(
+    unknown.config.diagnostics.map((item) => [item.code, item.span.start, item.span.end]),
+    [['invalid_config', unknown.spans[0].start, unknown.spans[0].end]],
+  );
+  assert.match(unknown.config.diagnostics[0].message, /the presets are `skillgraph:security`/);
+});

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../checks/diagnostic';
 import { RULES, type RuleCode } from '../../checks/rules';
+import { isSecurityCode, SECURITY_RANKS } from '../../checks/security';
 import type { CheckReport } from './report';
 
 const LEVELS: Record<Severity, 'error' | 'warning' | 'note'> = {
@@ -33,6 +34,15 @@ export function formatSarif(report: CheckReport, options: SarifOptions): string 
       helpUri: pathToFileURL(page).href,
       ...(markdown ? { help: { text: RULES[code].summary, markdown } } : {}),
       defaultConfiguration: { level: LEVELS[RULES[code].severity] },
+      // GitHub code scanning ranks security results by these, and lists the weakness each finds.
+      ...(isSecurityCode(code)
+        ? {
+            properties: {
+              'security-severity': SECURITY_RANKS[code].severity,
+              tags: ['security', ...SECURITY_RANKS[code].cwe.map((cwe) => `external/cwe/${cwe.toLowerCase()}`)],
+            },
+          }
+        : {}),
     };
   });
   const results = report.diagnostics.map((item) => ({
@@ -40,6 +50,7 @@ export function formatSarif(report: CheckReport, options: SarifOptions): string 
     ruleIndex: index.get(item.code)!,
     level: LEVELS[item.severity],
     message: { text: item.message },
+    ...(isSecurityCode(item.code) ? { properties: { 'security-severity': SECURITY_RANKS[item.code].severity } } : {}),
     // Code scanning follows a finding across commits by this, not by its line (which moves with every edit above it).
     partialFingerprints: {
       'skillgraph/v1': createHash('sha256')

@@ -1,5 +1,6 @@
 import hooksSchema from '../../../../schemas/claude-code.hooks.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { HOOK_EVENTS } from '../../checks/hookEvents';
 import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
@@ -8,22 +9,6 @@ import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 // What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)
 // and the arguments a user types after `/name` (`$ARGUMENTS`, with `argument-hint` shown as they type).
-
-/** The hook events Claude Code fires; an event not among them that is one letter off is a typo that never runs. */
-const HOOK_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'UserPromptSubmit',
-  'Notification',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'PreCompact',
-  'SessionStart',
-  'SessionEnd',
-];
 
 /** Where the body reads what the user typed after `/name`: `$ARGUMENTS` and `$ARGUMENTS[N]`. */
 const ARGUMENTS = /\$ARGUMENTS(?:\[\d+\])?/g;

@@ -1,0 +1,46 @@
+import { rmSync, writeFileSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { SECURITY_CODES } from '../server/src/checks/security';
+import { writeWorkspace } from '../test/support/generate';
+import { percentile, round } from './lib/stats';
+import { runNode } from './lib/run';
+
+const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const RUNS = 5;
+
+export interface SecurityResult {
+  skills: number;
+  with: { median: number; runs: number[] };
+  without: { median: number; runs: number[] };
+  ratio: number;
+}
+
+/**
+ * `skillgraph check` on the 1,000-skill workspace with the security rules, and with all of them turned off in its
+ * configuration (then the analyzer does not run them, nor read the skills' files for them), alternating, RUNS times.
+ */
+export function benchSecurity(root: string, count = 1000): SecurityResult {
+  const dir = path.join(root, `workspace-${count}`);
+  if (!existsSync(dir)) writeWorkspace(dir, count);
+  const config = path.join(dir, '.skillgraph.yaml');
+  const off = `rules:\n${SECURITY_CODES.map((code) => `  ${code}: off`).join('\n')}\n`;
+  const withRuns: number[] = [];
+  const withoutRuns: number[] = [];
+  try {
+    for (let round = 0; round < RUNS; round++) {
+      rmSync(config, { force: true });
+      withRuns.push(runNode(CLI, ['check', dir, '--jobs', '1']).ms);
+      writeFileSync(config, off);
+      withoutRuns.push(runNode(CLI, ['check', dir, '--jobs', '1']).ms);
+    }
+  } finally {
+    rmSync(config, { force: true });
+  }
+  const median = (runs: number[]) => round(percentile(runs, 50));
+  return {
+    skills: count,
+    with: { median: median(withRuns), runs: withRuns.map((ms) => round(ms)) },
+    without: { median: median(withoutRuns), runs: withoutRuns.map((ms) => round(ms)) },
+    ratio: round(median(withRuns) / median(withoutRuns), 2),
+  };
+}

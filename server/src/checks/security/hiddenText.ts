@@ -1,0 +1,189 @@
+import { diagnostic, type Diagnostic } from '../diagnostic';
+import type { SkillText } from './skillTexts';
+
+// What a reader does not see but an agent reads: invisible and bidirectional characters, comments and collapsed
+// sections that speak to the agent, and text hidden in base64 or hex.
+
+/** Tag characters (U+E0000–E007F): invisible, and each stands for an ASCII character, so they can spell a message. */
+const TAG = /(?:\uDB40[\uDC00-\uDC7F])+/g;
+/** Characters that change the order text is shown in, so what is read is not what is shown. */
+const BIDI = /[\u202A-\u202E\u2066-\u2069]+/g;
+/** Zero-width and blank-looking characters; a joiner next to an emoji or a letter of a script that needs it is text. */
+const INVISIBLE = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u3164\uFFA0\u115F\u1160]+/g;
+
+const NAMES: Record<string, string> = {
+  '\u200B': 'zero-width space',
+  '\u200C': 'zero-width non-joiner',
+  '\u200D': 'zero-width joiner',
+  '\u2060': 'word joiner',
+  '\uFEFF': 'zero-width no-break space',
+  '\u180E': 'Mongolian vowel separator',
+  '\u3164': 'Hangul filler',
+  '\uFFA0': 'half-width Hangul filler',
+  '\u115F': 'Hangul choseong filler',
+  '\u1160': 'Hangul jungseong filler',
+};
+
+/** A joiner between an emoji and what it joins, or inside a word of a script that writes with them, is text. */
+function joinsText(text: string, start: number, end: number): boolean {
+  const run = text.slice(start, end);
+  if (!/^[\u200C\u200D]+$/.test(run)) return false;
+  const before = text.slice(Math.max(0, start - 2), start);
+  const after = text.slice(end, end + 2);
+  const joinable = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]|[^\p{ASCII}\p{Script=Latin}\s\p{P}]/u;
+  return joinable.test(before) || joinable.test(after);
+}
+
+/** The invisible characters of a text, each run one finding, with what tag characters spell. */
+export function invisibleCharacters({ file, text }: SkillText): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  const at = (start: number, end: number) => ({ start, end, file });
+  for (const match of text.matchAll(TAG)) {
+    const spelled = [...match[0]].map((char) => String.fromCharCode(char.codePointAt(0)! - 0xe0000)).join('');
+    const words = spelled.replace(/[^\x20-\x7e]/g, '').trim();
+    findings.push(
+      diagnostic(
+        'hidden_unicode',
+        file,
+        at(match.index!, match.index! + match[0].length),
+        `${[...match[0]].length} invisible tag characters${words ? ` spell "${words.slice(0, 120)}${words.length > 120 ? '…' : ''}"` : ''}: an agent reads them, a reader sees nothing. Remove them.`,
+      ),
+    );
+  }
+  for (const match of text.matchAll(BIDI))
+    findings.push(
+      diagnostic(
+        'hidden_unicode',
+        file,
+        at(match.index!, match.index! + match[0].length),
+        'A bidirectional control character: the text after it is shown in another order than it is read, so what a reviewer sees is not what runs or what the agent reads. Remove it.',
+      ),
+    );
+  for (const match of text.matchAll(INVISIBLE)) {
+    const start = match.index!;
+    const end = start + match[0].length;
+    // A byte-order mark at the very start is the file's own (utf8_bom says so).
+    if ((start === 0 && match[0] === '\uFEFF') || joinsText(text, start, end)) continue;
+    const kinds = [
+      ...new Set([...match[0]].map((char) => NAMES[char] ?? `U+${char.codePointAt(0)!.toString(16).toUpperCase()}`)),
+    ];
+    findings.push(
+      diagnostic(
+        'hidden_unicode',
+        file,
+        at(start, end),
+        `${match[0].length === 1 ? 'An invisible character' : `${match[0].length} invisible characters`} (${kinds.join(', ')}): nothing shows here, but an agent and a program read ${match[0].length === 1 ? 'it' : 'them'}. Remove ${match[0].length === 1 ? 'it' : 'them'}.`,
+      ),
+    );
+  }
+  return findings;
+}
+
+/** Words that speak to an agent, or ask for what a reader would object to; a comment scoring 3 speaks to the agent. */
+const AGENT_CUES: [RegExp, number][] = [
+  [/\b(?:assistant|agent|AI|LLM|language model|Claude|GPT|Codex|Copilot)\b/, 2],
+  [/\bignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier|other) (?:instructions|rules|prompts)\b/i, 3],
+  [
+    /\b(?:secretly|silently|covertly|quietly)\b|\bwithout (?:telling|informing|asking|notifying)\b|\b(?:do not|don't|never) (?:tell|inform|mention|reveal|show)\b/i,
+    2,
+  ],
+  [/\b(?:run|execute|send|upload|post|download|fetch|curl|wget|delete|exfiltrate)\b/i, 1],
+  [/\byou(?:r)?\b/i, 1],
+];
+
+function speaksToAgent(text: string): boolean {
+  return AGENT_CUES.reduce((score, [cue, weight]) => score + (cue.test(text) ? weight : 0), 0) >= 3;
+}
+
+const COMMENT = /<!--([\s\S]*?)-->/g;
+const COLLAPSED = /<details\b[^>]*>([\s\S]*?)<\/details>/gi;
+
+/** HTML comments and collapsed sections of Markdown that address the agent: shown to it, not to a reader. */
+export function hiddenInstructions({ file, text }: SkillText): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  for (const [pattern, what] of [
+    [COMMENT, 'An HTML comment'],
+    [COLLAPSED, 'A collapsed section'],
+  ] as const)
+    for (const match of text.matchAll(pattern)) {
+      const inner = match[1].replace(/<summary>[\s\S]*?<\/summary>/i, '');
+      if (!speaksToAgent(inner)) continue;
+      findings.push(
+        diagnostic(
+          'hidden_instructions',
+          file,
+          { start: match.index!, end: match.index! + match[0].length, file },
+          `${what} speaks to the agent ("${inner.trim().replace(/\s+/g, ' ').slice(0, 100)}"): a rendered page hides it, the agent reads it. Put instructions where a reader sees them, or remove them.`,
+        ),
+      );
+    }
+  return findings;
+}
+
+const ESCAPED = /(?:\\x[0-9A-Fa-f]{2}){20,}/g;
+/** The shortest base64 or hex worth decoding. */
+const MIN_BLOB = 80;
+
+/**
+ * The runs of base64 characters (letters, digits, `+`, `/`, ending `=`) at least MIN_BLOB long, found in one pass
+ * over the text (a regular expression tries every position, which shows on a large library).
+ */
+function blobRuns(text: string): { start: number; end: number }[] {
+  const runs: { start: number; end: number }[] = [];
+  let start = -1;
+  for (let at = 0; at <= text.length; at++) {
+    const code = at < text.length ? text.charCodeAt(at) : 0;
+    const inRun =
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 43 ||
+      code === 47 ||
+      code === 61;
+    if (inRun) {
+      if (start < 0) start = at;
+      continue;
+    }
+    // A run joined to a word by `_` or `-` is part of an identifier or a name, not a blob.
+    if (start >= 0 && at - start >= MIN_BLOB && code !== 95 && code !== 45 && !/[_-]/.test(text[start - 1] ?? ''))
+      runs.push({ start, end: at });
+    start = -1;
+  }
+  return runs;
+}
+
+/** Bytes as text when they read as words (printable, with spaces); undefined for binary (a hash, an image). */
+function asWords(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  if (text.includes('\uFFFD')) return undefined;
+  const printable = [...text].filter((char) => /[\p{L}\p{N}\p{P}\p{S}\s]/u.test(char)).length;
+  return printable / Math.max(1, [...text].length) >= 0.95 && /\S+\s+\S+\s+\S+/.test(text) ? text : undefined;
+}
+
+/** Base64, hex and `\x` escapes that decode to words: text no reviewer reads, that a script or an agent may. */
+export function encodedText({ file, text }: SkillText): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  const report = (start: number, end: number, how: string, decoded: string) =>
+    findings.push(
+      diagnostic(
+        'encoded_text',
+        file,
+        { start, end, file },
+        `${end - start} characters of ${how} decode to text: "${decoded.trim().replace(/\s+/g, ' ').slice(0, 100)}${decoded.length > 100 ? '…' : ''}". Write it as the text it is, so a reviewer reads what the agent or the script will.`,
+      ),
+    );
+  for (const { start, end } of blobRuns(text)) {
+    // An embedded image or font is binary, and says what it is.
+    if (/data:[\w/+.-]+;base64,$/.test(text.slice(Math.max(0, start - 40), start))) continue;
+    const blob = text.slice(start, end);
+    const hex = /^(?:[0-9A-Fa-f]{2})+$/.test(blob);
+    const decoded = asWords(Buffer.from(blob, hex ? 'hex' : 'base64'));
+    if (decoded) report(start, end, hex ? 'hex' : 'base64', decoded);
+  }
+  if (text.includes('\\x'))
+    for (const match of text.matchAll(ESCAPED)) {
+      const decoded = asWords(Buffer.from(match[0].replace(/\\x/g, ''), 'hex'));
+      if (decoded) report(match.index!, match.index! + match[0].length, '`\\x` escapes', decoded);
+    }
+  return findings;
+}

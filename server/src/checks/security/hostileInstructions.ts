@@ -1,0 +1,132 @@
+import { diagnostic, type Diagnostic } from '../diagnostic';
+
+// Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
+// user's confirmations, taking credentials, sending data away. Explainable and scored, not a model: each cue has a
+// weight, a paragraph whose cues reach THRESHOLD is reported at its strongest cue, and prose that discusses these
+// things (a security guide, an example of an attack, a rule against them) is not an instruction to do them.
+
+interface Cue {
+  pattern: RegExp;
+  weight: number;
+  /** What the cue asks of the agent, for the message. */
+  what: string;
+}
+
+const CUES: Cue[] = [
+  {
+    pattern:
+      /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|system|original)\s+(?:instructions|rules|prompts|messages|guidelines|directions)\b/i,
+    weight: 3,
+    what: 'to set aside its other instructions',
+  },
+  {
+    pattern:
+      /\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bhide\s+(?:this|it|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:secretly|covertly)\b/i,
+    weight: 2,
+    what: 'to hide what it does from the user',
+  },
+  {
+    pattern:
+      /\b(?:do not|don't|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval)\b|\b(?:skip|bypass|disable|turn off)\s+(?:all\s+|any\s+|the\s+)?(?:confirmations?|approvals?|permission\s+(?:prompts|checks))\b/i,
+    weight: 1,
+    what: "to act without the user's confirmation",
+  },
+  {
+    pattern:
+      /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
+    weight: 2,
+    what: 'to read credentials',
+  },
+  {
+    pattern:
+      /\b(?:send|upload|post|transmit|exfiltrate|forward|beam|pipe)\b[^.\n]{0,80}\b(?:to|at)\s+(?:https?:\/\/\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|app|dev)\b|(?:my|our|this|a|the)\s+(?:webhook|server|endpoint))/i,
+    weight: 2,
+    what: 'to send data to a remote address',
+  },
+];
+
+/** A paragraph whose cues add up to this is an instruction against the user. */
+const THRESHOLD = 3;
+
+/**
+ * A word each cue cannot match without, with its weight: a text whose anchors cannot add up to THRESHOLD has no
+ * paragraph that does, and is not read paragraph by paragraph (most skills, at the cost of a few scans).
+ */
+const ANCHORS: [RegExp, number][] = [
+  [/\b(?:ignore|disregard|forget|override)\b/i, 3],
+  [/\bthe\s+user\b|\bsecretly\b|\bcovertly\b/i, 2],
+  [/\b(?:confirmations?|permission|approvals?)\b/i, 1],
+  [
+    /\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|credentials|\.netrc\b|\.npmrc\b|\bkeychain\b|\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b/i,
+    2,
+  ],
+  [/https?:\/\/|\bwebhook\b|\bserver\b|\bendpoint\b|\.(?:com|net|org|io|xyz|ru|cn|top|site|app|dev)\b/i, 2],
+];
+
+/** Prose about these things rather than asking for them. */
+const DISCUSSING =
+  /\b(?:prompt injections?|injection attacks?|malicious|attackers?|adversar\w*|jailbreak\w*|threat model|detect\w*|flag\w*|warn\w* (?:about|against)|red team\w*|phishing|exploit\w*|security review|for example|such as|e\.g\.)/i;
+/** A cue just after one of these is forbidden, not asked for ("never ignore the rules above"). */
+const NEGATED = /\b(?:never|not|don't|must not|cannot|can't|refuse to|avoid|no)\s+(?:\w+\s+){0,2}$/i;
+
+/** Paragraphs of prose, without fenced blocks: code examples are not instructions to the agent. */
+function paragraphs(text: string): { start: number; text: string }[] {
+  const found: { start: number; text: string }[] = [];
+  let inFence = false;
+  let start = 0;
+  let lines: string[] = [];
+  let offset = 0;
+  const flush = () => {
+    if (lines.length > 0) found.push({ start, text: lines.join('\n') });
+    lines = [];
+  };
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      flush();
+      inFence = !inFence;
+    } else if (!inFence) {
+      if (line.trim() === '' || /^#{1,6}\s/.test(line)) flush();
+      else {
+        if (lines.length === 0) start = offset;
+        lines.push(line);
+      }
+    }
+    offset += line.length + 1;
+  }
+  flush();
+  return found;
+}
+
+/** The paragraphs of a Markdown text that instruct the agent against its user, each at its strongest cue. */
+export function hostileInstructions(file: string, text: string, region = { start: 0, end: text.length }): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  const scope = text.slice(region.start, region.end);
+  if (ANCHORS.reduce((sum, [anchor, weight]) => sum + (anchor.test(scope) ? weight : 0), 0) < THRESHOLD)
+    return findings;
+  for (const paragraph of paragraphs(scope)) {
+    if (DISCUSSING.test(paragraph.text)) continue;
+    const hits = CUES.flatMap((cue) => {
+      const match = cue.pattern.exec(paragraph.text);
+      if (!match) return [];
+      const before = paragraph.text.slice(Math.max(0, match.index - 30), match.index);
+      // A cue in quotes or code is quoted, not asked for; one after a negation is forbidden.
+      if (NEGATED.test(before) || /[`"\u201C']\s*$/.test(before)) return [];
+      return [{ cue, match }];
+    });
+    const score = hits.reduce((sum, hit) => sum + hit.cue.weight, 0);
+    if (score < THRESHOLD) continue;
+    // In the order the paragraph says them; reported at the strongest, the first of them on a tie.
+    hits.sort((a, b) => a.match.index - b.match.index);
+    const strongest = hits.reduce((best, hit) => (hit.cue.weight > best.cue.weight ? hit : best));
+    const start = region.start + paragraph.start + strongest.match.index;
+    findings.push(
+      diagnostic(
+        'hostile_instruction',
+        file,
+        { start, end: start + strongest.match[0].length, file },
+        `This tells the agent ${hits.map((hit) => hit.cue.what).join(', and ')}: an instruction against the user who runs the skill. Remove it; a skill that needs such a step should ask the user.`,
+      ),
+    );
+  }
+  return findings;
+}

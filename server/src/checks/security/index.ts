@@ -1,0 +1,180 @@
+import * as path from 'node:path';
+import { diagnostic, type Diagnostic } from '../diagnostic';
+import type { GraphNode } from '../../model/skillModel';
+import type { Span } from '../../parse/lineIndex';
+import { nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import type { FileSystem } from '../../workspace/fileSystem';
+import { HOOK_EVENTS } from '../hookEvents';
+import { closestName } from '../nameDistance';
+import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenText';
+import { hostileInstructions } from './hostileInstructions';
+import { riskyExecution } from './riskyExecution';
+import { committedSecrets } from './secrets';
+import { skillTexts, type SkillText } from './skillTexts';
+
+// What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
+// instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad
+// grants. Files are read, never run; links are not followed out of the folder; every read is bounded.
+
+/** The codes of the security rules: `check --only security` shows these, SARIF ranks them. */
+export const SECURITY_CODES = [
+  'hidden_unicode',
+  'hidden_instructions',
+  'encoded_text',
+  'hostile_instruction',
+  'remote_code',
+  'risky_command',
+  'committed_secret',
+  'unrestricted_shell',
+  'hook_runs_command',
+] as const;
+
+/**
+ * How each security rule ranks in GitHub code scanning (its `security-severity`, 0 to 10) and the weaknesses (CWE) it
+ * finds, carried into SARIF.
+ */
+export const SECURITY_RANKS: Record<(typeof SECURITY_CODES)[number], { severity: string; cwe: string[] }> = {
+  hidden_unicode: { severity: '7.0', cwe: ['CWE-451'] },
+  hidden_instructions: { severity: '7.0', cwe: ['CWE-1427'] },
+  encoded_text: { severity: '5.0', cwe: ['CWE-506'] },
+  hostile_instruction: { severity: '8.8', cwe: ['CWE-1427'] },
+  remote_code: { severity: '8.1', cwe: ['CWE-494'] },
+  risky_command: { severity: '6.5', cwe: ['CWE-732', 'CWE-295'] },
+  committed_secret: { severity: '9.1', cwe: ['CWE-798'] },
+  unrestricted_shell: { severity: '3.5', cwe: ['CWE-250'] },
+  hook_runs_command: { severity: '3.0', cwe: ['CWE-829'] },
+};
+
+/** Whether a rule is one of the security rules. */
+export function isSecurityCode(code: string): code is (typeof SECURITY_CODES)[number] {
+  return (SECURITY_CODES as readonly string[]).includes(code);
+}
+
+export interface SecurityContext {
+  fs: FileSystem;
+  dir: string;
+  /** SKILL.md, its text, and where its body is. */
+  file: string;
+  text: string;
+  body: Span;
+  frontmatter?: { yaml: YamlSyntax; value: Record<string, unknown> };
+  /** The skill's steps: a risky script is reported on each step that runs it. */
+  nodes: GraphNode[];
+}
+
+function textFindings(item: SkillText): Diagnostic[] {
+  const { file, text, kind } = item;
+  return [
+    ...invisibleCharacters(item),
+    ...(kind === 'markdown' ? hiddenInstructions(item) : []),
+    ...encodedText(item),
+    ...(kind === 'markdown' ? hostileInstructions(file, text) : []),
+    ...(kind === 'data' ? [] : riskyExecution(file, text, kind === 'markdown')),
+    ...committedSecrets(file, text),
+  ];
+}
+
+/** The security findings of a skill, and the texts of the files other than SKILL.md they are in (for their lines). */
+export function checkSecurity(context: SecurityContext): { diagnostics: Diagnostic[]; sources: [string, string][] } {
+  const { file, text, body, frontmatter } = context;
+  const skill: SkillText = { file, text, kind: 'markdown' };
+  const description =
+    frontmatter && nodeSpan(frontmatter.yaml, pairOf(frontmatter.yaml.doc.contents, 'description')?.value);
+  const own = [
+    ...invisibleCharacters(skill),
+    ...hiddenInstructions(skill),
+    ...encodedText(skill),
+    ...hostileInstructions(file, text, body),
+    ...(description ? hostileInstructions(file, text, description) : []),
+    ...riskyExecution(file, text, true),
+    ...committedSecrets(file, text),
+  ];
+  const texts = skillTexts(context.fs, context.dir);
+  const others = texts.flatMap(textFindings);
+  // A risky script is the step's risk too: reported where the step names it.
+  const onSteps = context.nodes.flatMap((node) => {
+    if (!node.script) return [];
+    const script = path.join(context.dir, ...node.script.path.split('/'));
+    return others
+      .filter((item) => item.file === script && (item.code === 'remote_code' || item.code === 'risky_command'))
+      .slice(0, 1)
+      .map((item) =>
+        diagnostic(
+          item.code,
+          file,
+          node.script!.span,
+          `Step \`${node.id}\` runs \`${node.script!.path}\`, which ${String(item.data?.risk ?? 'runs a risky command')}; see the finding in the script.`,
+          { risk: item.data?.risk },
+        ),
+      );
+  });
+  // Spans in SKILL.md carry no file, as every SKILL.md span.
+  const inSkill = own.map((item) => ({ ...item, span: { start: item.span.start, end: item.span.end } }));
+  const withFindings = new Set(others.map((item) => item.file));
+  return {
+    diagnostics: [...inSkill, ...onSteps, ...others, ...(frontmatter ? grants(context, frontmatter) : [])],
+    sources: texts.filter((item) => withFindings.has(item.file)).map((item) => [item.file, item.text]),
+  };
+}
+
+/** `allowed-tools` granting any shell command, and Claude Code hooks that run commands: what a skill may do unasked. */
+function grants(
+  context: SecurityContext,
+  { yaml, value }: { yaml: YamlSyntax; value: Record<string, unknown> },
+): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  const tools = value['allowed-tools'];
+  const list = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? tools.split(/\s+/) : [];
+  if (list.some((tool) => /^Bash(?:\(\*(?::\*)?\))?$/.test(tool))) {
+    const programs = shellPrograms(context.text);
+    const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'allowed-tools')?.value);
+    if (span)
+      findings.push(
+        diagnostic(
+          'unrestricted_shell',
+          context.file,
+          span,
+          programs.length > 0 && programs.length <= 6
+            ? `\`allowed-tools\` lets the skill run any shell command without asking, but its commands use only ${programs.map((program) => `\`${program}\``).join(', ')}. Grant those: \`${programs.map((program) => `Bash(${program}:*)`).join(' ')}\`.`
+            : '`allowed-tools` lets the skill run any shell command without asking. Grant the commands it needs (`Bash(git:*)`), so anything else still asks the user.',
+        ),
+      );
+  }
+  const hooks = value.hooks;
+  if (hooks && typeof hooks === 'object' && !Array.isArray(hooks))
+    for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
+      // Hooks under an event a letter off a real one never run (invalid_hooks says so).
+      if (!Array.isArray(groups) || (!HOOK_EVENTS.includes(event) && closestName(event, HOOK_EVENTS))) continue;
+      groups.forEach((group, g) => {
+        const list = (group as { hooks?: unknown })?.hooks;
+        if (!Array.isArray(list)) return;
+        list.forEach((hook, h) => {
+          const command = (hook as { command?: unknown })?.command;
+          if ((hook as { type?: unknown })?.type !== 'command' || typeof command !== 'string') return;
+          const at = nodeAtPath(yaml, ['hooks', event, g, 'hooks', h, 'command']);
+          const span = at.depth === 6 ? nodeSpan(yaml, at.node) : undefined;
+          if (span)
+            findings.push(
+              diagnostic(
+                'hook_runs_command',
+                context.file,
+                span,
+                `While the skill is active, Claude Code runs \`${command.slice(0, 80)}\` on every ${event}${(group as { matcher?: unknown }).matcher ? ` of ${String((group as { matcher: unknown }).matcher)}` : ''}, with the user's permissions and without asking. Check that it does only what the skill says.`,
+              ),
+            );
+        });
+      });
+    }
+  return findings;
+}
+
+/** The programs the fenced shell commands of SKILL.md start with. */
+function shellPrograms(text: string): string[] {
+  const programs = new Set<string>();
+  for (const block of text.matchAll(/^([ \t]*)```(?:bash|sh|shell|zsh|console)?[ \t]*\n([\s\S]*?)^\1```/gm))
+    for (const line of block[2].split('\n')) {
+      const word = /^\s*(?:\$\s+)?(?:sudo\s+)?([\w./-]+)/.exec(line)?.[1];
+      if (word && !/^(?:#|\w+=)/.test(word)) programs.add(path.basename(word));
+    }
+  return [...programs].sort();
+}

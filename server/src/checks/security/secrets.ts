@@ -1,0 +1,72 @@
+import { diagnostic, type Diagnostic } from '../diagnostic';
+
+// Credentials committed in a skill: well-known token formats, private keys, and long random values assigned to names
+// that say they are secret. The value is never repeated in a message: every output shows its first characters only.
+
+const FORMATS: { name: string; pattern: RegExp }[] = [
+  { name: 'an AWS access key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+  { name: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g },
+  { name: 'a GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
+  { name: 'a Slack token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{20,}\b/g },
+  { name: 'a Stripe live key', pattern: /\b[sr]k_live_[A-Za-z0-9]{24,}\b/g },
+  { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { name: 'an Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}\b/g },
+  { name: 'an OpenAI API key', pattern: /\bsk-(?:proj-)?[A-Za-z0-9_-]{40,}\b/g },
+  { name: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { name: 'a private key', pattern: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/g },
+];
+
+/**
+ * A value assigned to a name that says it is secret (`API_KEY = "…"`, `token: …`), matched from the word that says
+ * so (the rest of the name is read back from there: a pattern starting at every identifier costs too much).
+ */
+const ASSIGNED =
+  /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
+/** The start of each known token format, to skip the formats a text cannot hold. */
+const FORMAT_HINT = /AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|_live_|AIza|sk-|npm_|PRIVATE KEY/;
+/** What a documentation value looks like: a placeholder, an example, a reference to where the real one lives. */
+const PLACEHOLDER =
+  /x{4,}|\*{3,}|your|example|sample|changeme|placeholder|dummy|fake|redacted|test|todo|<|>|\$\{|\$\(|env\b|process\.|os\./i;
+
+/** Bits of entropy per character: a random key has many, a word or a repeated pattern few. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  return [...counts.values()].reduce((sum, count) => {
+    const p = count / value.length;
+    return sum - p * Math.log2(p);
+  }, 0);
+}
+
+/** A secret as every output shows it: its first four characters and its length. */
+export function masked(value: string): string {
+  return `${value.slice(0, 4)}… (${value.length} characters)`;
+}
+
+export function committedSecrets(file: string, text: string): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  const seen = new Set<number>();
+  const report = (start: number, value: string, what: string) => {
+    if (seen.has(start)) return;
+    seen.add(start);
+    findings.push(
+      diagnostic(
+        'committed_secret',
+        file,
+        { start, end: start + value.length, file },
+        `${what} is committed in the skill (${masked(value)}): everyone who installs it gets it. Revoke it, remove it, and have the skill read the user's own from the environment.`,
+      ),
+    );
+  };
+  if (FORMAT_HINT.test(text))
+    for (const { name, pattern } of FORMATS)
+      for (const match of text.matchAll(pattern)) report(match.index!, match[0], `This looks like ${name}; it`);
+  for (const match of text.matchAll(ASSIGNED)) {
+    const value = match[1];
+    if (PLACEHOLDER.test(value) || entropy(value) < 3.5 || !/\d/.test(value) || !/[A-Za-z]/.test(value)) continue;
+    const nameStart = /[A-Za-z0-9_]*$/.exec(text.slice(Math.max(0, match.index! - 60), match.index!))![0];
+    const name = nameStart + /^[A-Za-z0-9_]*/.exec(match[0])![0];
+    report(match.index! + match[0].length - value.length, value, `The value of \`${name}\``);
+  }
+  return findings.sort((a, b) => a.span.start - b.span.start);
+}

@@ -1,0 +1,51 @@
+import * as path from 'node:path';
+import type { FileSystem } from '../../workspace/fileSystem';
+import { decodeText } from '../../workspace/readText';
+
+// The texts of a skill an agent or its tools may read, gathered once for the security rules: never executed, never
+// followed out of the folder (links are not walked), each read bounded.
+
+/** What a file of the skill is to the security rules: Markdown an agent reads, or code something runs. */
+export interface SkillText {
+  file: string;
+  text: string;
+  kind: 'markdown' | 'code' | 'data';
+}
+
+const MARKDOWN = /\.(md|markdown|mdx|txt)$/i;
+const CODE = /\.(sh|bash|zsh|fish|ps1|py|js|mjs|cjs|ts|rb|pl|php|lua|go|rs|bat|cmd)$/i;
+const DATA = /\.(json|ya?ml|toml|ini|cfg|conf|env|xml|csv|html?)$/i;
+/** Folders that are not the skill's own content. */
+const SKIPPED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
+/** At most this many files are read, each at most this large: a folder from anywhere costs a bounded amount. */
+const MAX_FILES = 200;
+const MAX_BYTES = 512 * 1024;
+
+/** The text files of a skill folder but SKILL.md, by kind (a file without extension under `scripts/` is code). */
+export function skillTexts(fs: FileSystem, dir: string): SkillText[] {
+  const found: SkillText[] = [];
+  const pending = [dir];
+  while (pending.length > 0 && found.length < MAX_FILES) {
+    const current = pending.pop()!;
+    for (const entry of fs.readDirectory(current)) {
+      if (found.length >= MAX_FILES) break;
+      const child = path.join(current, entry.name);
+      if (entry.kind === 'directory' && !SKIPPED.has(entry.name)) pending.push(child);
+      if (entry.kind !== 'file' || child === path.join(dir, 'SKILL.md')) continue;
+      const inScripts = path.relative(dir, child).split(path.sep)[0] === 'scripts';
+      const kind = MARKDOWN.test(entry.name)
+        ? 'markdown'
+        : CODE.test(entry.name) || (inScripts && !entry.name.includes('.'))
+          ? 'code'
+          : DATA.test(entry.name)
+            ? 'data'
+            : undefined;
+      if (!kind) continue;
+      // One bounded read (no stat first): a file over the bound is left out, never read whole.
+      const bytes = fs.readWithin(child, MAX_BYTES);
+      const read = bytes.kind === 'bytes' ? decodeText(bytes.bytes) : undefined;
+      if (read?.kind === 'text') found.push({ file: child, text: read.text, kind });
+    }
+  }
+  return found.sort((a, b) => (a.file < b.file ? -1 : 1));
+}

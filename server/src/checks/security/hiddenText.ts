@@ -34,9 +34,13 @@ function joinsText(text: string, start: number, end: number): boolean {
   return joinable.test(before) || joinable.test(after);
 }
 
+/** Any character the three patterns look for: most texts have none, and are scanned once. */
+const ANY_HIDDEN = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u3164\uFFA0\u115F\u1160\u202A-\u202E\u2066-\u2069\uDB40]/;
+
 /** The invisible characters of a text, each run one finding, with what tag characters spell. */
 export function invisibleCharacters({ file, text }: SkillText): Diagnostic[] {
   const findings: Diagnostic[] = [];
+  if (!ANY_HIDDEN.test(text)) return findings;
   const at = (start: number, end: number) => ({ start, end, file });
   for (const match of text.matchAll(TAG)) {
     const spelled = [...match[0]].map((char) => String.fromCharCode(char.codePointAt(0)! - 0xe0000)).join('');
@@ -101,6 +105,7 @@ const COLLAPSED = /<details\b[^>]*>([\s\S]*?)<\/details>/gi;
 /** HTML comments and collapsed sections of Markdown that address the agent: shown to it, not to a reader. */
 export function hiddenInstructions({ file, text }: SkillText): Diagnostic[] {
   const findings: Diagnostic[] = [];
+  if (!text.includes('<!--') && !/<details/i.test(text)) return findings;
   for (const [pattern, what] of [
     [COMMENT, 'An HTML comment'],
     [COLLAPSED, 'A collapsed section'],
@@ -123,6 +128,7 @@ export function hiddenInstructions({ file, text }: SkillText): Diagnostic[] {
 const ESCAPED = /(?:\\x[0-9A-Fa-f]{2}){20,}/g;
 /** The shortest base64 or hex worth decoding. */
 const MIN_BLOB = 80;
+const BLOB_HINT = /[A-Za-z0-9+/=]{80}/;
 
 /**
  * The runs of base64 characters (letters, digits, `+`, `/`, ending `=`) at least MIN_BLOB long, found in one pass
@@ -163,6 +169,8 @@ function asWords(bytes: Buffer): string | undefined {
 /** Base64, hex and `\x` escapes that decode to words: text no reviewer reads, that a script or an agent may. */
 export function encodedText({ file, text }: SkillText): Diagnostic[] {
   const findings: Diagnostic[] = [];
+  // A run long enough to be worth decoding, found by the regular expression engine's own loop, before ours.
+  if (!BLOB_HINT.test(text) && !text.includes('\\x')) return findings;
   const report = (start: number, end: number, how: string, decoded: string) =>
     findings.push(
       diagnostic(

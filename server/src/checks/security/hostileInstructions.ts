@@ -48,21 +48,6 @@ const CUES: Cue[] = [
 /** A paragraph whose cues add up to this is an instruction against the user. */
 const THRESHOLD = 3;
 
-/**
- * A word each cue cannot match without, with its weight: a text whose anchors cannot add up to THRESHOLD has no
- * paragraph that does, and is not read paragraph by paragraph (most skills, at the cost of a few scans).
- */
-const ANCHORS: [RegExp, number][] = [
-  [/\b(?:ignore|disregard|forget|override)\b/i, 3],
-  [/\bthe\s+user\b|\bsecretly\b|\bcovertly\b/i, 2],
-  [/\b(?:confirmations?|permission|approvals?)\b/i, 1],
-  [
-    /\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|credentials|\.netrc\b|\.npmrc\b|\bkeychain\b|\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b/i,
-    2,
-  ],
-  [/https?:\/\/|\bwebhook\b|\bserver\b|\bendpoint\b|\.(?:com|net|org|io|xyz|ru|cn|top|site|app|dev)\b/i, 2],
-];
-
 /** Prose about these things rather than asking for them. */
 const DISCUSSING =
   /\b(?:prompt injections?|injection attacks?|malicious|attackers?|adversar\w*|jailbreak\w*|threat model|detect\w*|flag\w*|warn\w* (?:about|against)|red team\w*|phishing|exploit\w*|security review|for example|such as|e\.g\.)/i;
@@ -101,8 +86,8 @@ function paragraphs(text: string): { start: number; text: string }[] {
 export function hostileInstructions(file: string, text: string, region = { start: 0, end: text.length }): Diagnostic[] {
   const findings: Diagnostic[] = [];
   const scope = text.slice(region.start, region.end);
-  if (ANCHORS.reduce((sum, [anchor, weight]) => sum + (anchor.test(scope) ? weight : 0), 0) < THRESHOLD)
-    return findings;
+  // The cues over the whole text first, one pass each: a text whose cues cannot add up has no paragraph that does.
+  if (CUES.reduce((sum, cue) => sum + (cue.pattern.test(scope) ? cue.weight : 0), 0) < THRESHOLD) return findings;
   for (const paragraph of paragraphs(scope)) {
     if (DISCUSSING.test(paragraph.text)) continue;
     const hits = CUES.flatMap((cue) => {
@@ -129,4 +114,31 @@ export function hostileInstructions(file: string, text: string, region = { start
     );
   }
   return findings;
+}
+
+/** Instructions fetched at run time: "fetch https://… and follow its instructions". */
+const REMOTE_INSTRUCTIONS =
+  /\b(?:fetch|download|curl|read|load|get|retrieve|open)\b[^.\n]{0,80}https?:\/\/\S+[^.\n]{0,60}?\b(?:follow|obey|execute|carry out|do what)\b[^.\n]{0,30}?\b(?:instructions|steps|commands|it says|they say|directions)\b/i;
+
+/**
+ * Prose telling the agent to fetch instructions at run time and follow them: what the skill does is then whatever the
+ * address serves when it runs, not what was reviewed.
+ */
+export function remoteInstructions(file: string, text: string, region = { start: 0, end: text.length }): Diagnostic[] {
+  const scope = text.slice(region.start, region.end);
+  if (!REMOTE_INSTRUCTIONS.test(scope)) return [];
+  return paragraphs(scope).flatMap((paragraph) => {
+    const match = REMOTE_INSTRUCTIONS.exec(paragraph.text);
+    if (!match || DISCUSSING.test(paragraph.text)) return [];
+    const start = region.start + paragraph.start + match.index;
+    return [
+      diagnostic(
+        'remote_code',
+        file,
+        { start, end: start + match[0].length, file },
+        'This tells the agent to follow instructions it fetches at run time: what the skill does is then whatever the address serves, not what was reviewed. Ship the instructions with the skill (in `references/`).',
+        { risk: 'follows instructions fetched at run time' },
+      ),
+    ];
+  });
 }

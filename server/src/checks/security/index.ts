@@ -7,7 +7,7 @@ import type { FileSystem } from '../../workspace/fileSystem';
 import { HOOK_EVENTS } from '../hookEvents';
 import { closestName } from '../nameDistance';
 import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenText';
-import { hostileInstructions } from './hostileInstructions';
+import { hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { riskyExecution } from './riskyExecution';
 import { committedSecrets } from './secrets';
 import { skillTexts, type SkillText } from './skillTexts';
@@ -62,13 +62,40 @@ export interface SecurityContext {
   nodes: GraphNode[];
 }
 
+/**
+ * The findings of the skill's other files by file, with the text they were found in: the language server analyses a
+ * skill on every keystroke in SKILL.md, while its scripts and references stay as they were. Held up to a total of
+ * CACHED_CHARACTERS, the oldest dropped first.
+ */
+const cached = new Map<string, { text: string; kind: SkillText['kind']; findings: Diagnostic[] }>();
+const CACHED_CHARACTERS = 8_000_000;
+let cachedCharacters = 0;
+
 function textFindings(item: SkillText): Diagnostic[] {
+  const hit = cached.get(item.file);
+  if (hit && hit.text === item.text && hit.kind === item.kind) return hit.findings.map((found) => ({ ...found }));
+  const findings = scanText(item);
+  if (hit) {
+    cached.delete(item.file);
+    cachedCharacters -= hit.text.length;
+  }
+  cached.set(item.file, { text: item.text, kind: item.kind, findings });
+  cachedCharacters += item.text.length;
+  for (const [file, entry] of cached) {
+    if (cachedCharacters <= CACHED_CHARACTERS) break;
+    cached.delete(file);
+    cachedCharacters -= entry.text.length;
+  }
+  return findings.map((found) => ({ ...found }));
+}
+
+function scanText(item: SkillText): Diagnostic[] {
   const { file, text, kind } = item;
   return [
     ...invisibleCharacters(item),
     ...(kind === 'markdown' ? hiddenInstructions(item) : []),
     ...encodedText(item),
-    ...(kind === 'markdown' ? hostileInstructions(file, text) : []),
+    ...(kind === 'markdown' ? [...hostileInstructions(file, text), ...remoteInstructions(file, text)] : []),
     ...(kind === 'data' ? [] : riskyExecution(file, text, kind === 'markdown')),
     ...committedSecrets(file, text),
   ];
@@ -85,6 +112,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
     ...hiddenInstructions(skill),
     ...encodedText(skill),
     ...hostileInstructions(file, text, body),
+    ...remoteInstructions(file, text, body),
     ...(description ? hostileInstructions(file, text, description) : []),
     ...riskyExecution(file, text, true),
     ...committedSecrets(file, text),

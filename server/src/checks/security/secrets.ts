@@ -22,6 +22,8 @@ const FORMATS: { name: string; pattern: RegExp }[] = [
  */
 const ASSIGNED =
   /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
+/** A word that says a value is secret: a text without one has no assignment to read. */
+const SECRET_NAME = /api[_-]?key|secret|token|passw|private[_-]?key|access[_-]?key/i;
 /** The start of each known token format, to skip the formats a text cannot hold. */
 const FORMAT_HINT = /AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|_live_|AIza|sk-|npm_|PRIVATE KEY/;
 /** What a documentation value looks like: a placeholder, an example, a reference to where the real one lives. */
@@ -61,12 +63,13 @@ export function committedSecrets(file: string, text: string): Diagnostic[] {
   if (FORMAT_HINT.test(text))
     for (const { name, pattern } of FORMATS)
       for (const match of text.matchAll(pattern)) report(match.index!, match[0], `This looks like ${name}; it`);
-  for (const match of text.matchAll(ASSIGNED)) {
-    const value = match[1];
-    if (PLACEHOLDER.test(value) || entropy(value) < 3.5 || !/\d/.test(value) || !/[A-Za-z]/.test(value)) continue;
-    const nameStart = /[A-Za-z0-9_]*$/.exec(text.slice(Math.max(0, match.index! - 60), match.index!))![0];
-    const name = nameStart + /^[A-Za-z0-9_]*/.exec(match[0])![0];
-    report(match.index! + match[0].length - value.length, value, `The value of \`${name}\``);
-  }
+  if (SECRET_NAME.test(text))
+    for (const match of text.matchAll(ASSIGNED)) {
+      const value = match[1];
+      if (PLACEHOLDER.test(value) || entropy(value) < 3.5 || !/\d/.test(value) || !/[A-Za-z]/.test(value)) continue;
+      const nameStart = /[A-Za-z0-9_]*$/.exec(text.slice(Math.max(0, match.index! - 60), match.index!))![0];
+      const name = nameStart + /^[A-Za-z0-9_]*/.exec(match[0])![0];
+      report(match.index! + match[0].length - value.length, value, `The value of \`${name}\``);
+    }
   return findings.sort((a, b) => a.span.start - b.span.start);
 }

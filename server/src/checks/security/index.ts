@@ -8,7 +8,7 @@ import { HOOK_EVENTS } from '../hookEvents';
 import { closestName } from '../nameDistance';
 import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenText';
 import { hostileInstructions, remoteInstructions } from './hostileInstructions';
-import { riskyExecution } from './riskyExecution';
+import { commandBlocks, riskyExecution } from './riskyExecution';
 import { committedSecrets } from './secrets';
 import { skillTexts, type SkillText } from './skillTexts';
 
@@ -196,11 +196,11 @@ function grants(
   return findings;
 }
 
-/** The programs the fenced shell commands of SKILL.md start with. */
+/** The programs the fenced commands of SKILL.md start with. */
 function shellPrograms(text: string): string[] {
   const programs = new Set<string>();
-  for (const block of text.matchAll(/^([ \t]*)```(?:bash|sh|shell|zsh|console)?[ \t]*\n([\s\S]*?)^\1```/gm))
-    for (const line of block[2].split('\n')) {
+  for (const block of commandBlocks(text, /^(?:|bash|sh|shell|zsh|console)$/))
+    for (const line of text.slice(block.start, block.end).split('\n')) {
       const word = /^\s*(?:\$\s+)?(?:sudo\s+)?([\w./-]+)/.exec(line)?.[1];
       if (word && !/^(?:#|\w+=)/.test(word)) programs.add(path.basename(word));
     }

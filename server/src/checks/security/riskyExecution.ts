@@ -1,5 +1,6 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { RuleCode } from '../rules';
+import { fenceLanguage, parseSkillFile } from '../../parse/skillFile';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
 // shell or SSH trusts, permissions opened to everyone, TLS checks turned off. Read in scripts, and in the fenced
@@ -86,15 +87,12 @@ export function riskyExecution(file: string, text: string, markdown: boolean): D
   return findings;
 }
 
-/** The fenced blocks of Markdown that hold commands (a shell or PowerShell, or no language). */
-function commandBlocks(text: string): { start: number; end: number }[] {
-  const blocks: { start: number; end: number }[] = [];
-  const fence = /^([ \t]*)(```+|~~~+)[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)^\1\2[ \t]*$/gm;
-  for (const match of text.matchAll(fence)) {
-    if (!/^(?:|bash|sh|shell|zsh|console|shell-session|powershell|ps1|pwsh|cmd|bat|python|py)$/i.test(match[3]))
-      continue;
-    const start = match.index! + match[0].indexOf('\n') + 1;
-    blocks.push({ start, end: start + match[4].length });
-  }
-  return blocks;
+/** The languages of fenced blocks that hold commands (a shell or PowerShell, Python, or no language). */
+export const COMMAND_LANGUAGES = /^(?:|bash|sh|shell|zsh|console|shell-session|powershell|ps1|pwsh|cmd|bat|python|py)$/;
+
+/** The fenced blocks of Markdown in `languages`, found as the SKILL.md reader finds fences. */
+export function commandBlocks(text: string, languages = COMMAND_LANGUAGES): { start: number; end: number }[] {
+  return parseSkillFile(text)
+    .fences.filter((fence) => languages.test(fenceLanguage(fence)))
+    .map((fence) => fence.content);
 }

@@ -181,8 +181,10 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
         file,
         text: syntax.text,
         body: syntax.body,
+        fences: syntax.fences,
         ...(parsed ? { frontmatter: parsed } : {}),
         nodes: loaded.nodes,
+        ...(incremental ? { files: incremental.files } : {}),
       });
   const beside = [codex, evals, security];
   for (const found of beside) diagnostics.push(...found.diagnostics);

@@ -17,7 +17,8 @@ import { StepLists } from './stepLists';
  * - `yaml`: the SKILL.md's YAML, chunk by chunk, while a chunk's text is
  *   unchanged (its nodes moved to where the chunk now is);
  * - `files`: what was read from the skill's other files (a skill+
- *   package's Python and Markdown), while a file's text is unchanged;
+ *   package's Python and Markdown, what each file may hide), while a
+ *   file's text is unchanged;
  * - `steps`: each step of a procedure or composition, while `yaml` hands
  *   back the YAML node it was read from (moved in place with it);
  * - `stepLists`: the lists every step adds a part to, remade only for the

@@ -128,32 +128,44 @@ export function hiddenInstructions({ file, text }: SkillText): Diagnostic[] {
 const ESCAPED = /(?:\\x[0-9A-Fa-f]{2}){20,}/g;
 /** The shortest base64 or hex worth decoding. */
 const MIN_BLOB = 80;
-const BLOB_HINT = /[A-Za-z0-9+/=]{80}/;
+
+/** Whether a character code is a letter, a digit, `+`, `/` or `=`: what base64 and hex are written in. */
+function isBlobCode(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 43 ||
+    code === 47 ||
+    code === 61
+  );
+}
 
 /**
- * The runs of base64 characters (letters, digits, `+`, `/`, ending `=`) at least MIN_BLOB long, found in one pass
- * over the text (a regular expression tries every position, which shows on a large library).
+ * The runs of base64 characters (letters, digits, `+`, `/`, ending `=`) at least MIN_BLOB long. Every security rule
+ * reads every text, so this one reads few of its characters: a character outside the alphabet at `at` means no run
+ * long enough includes it, so the next place one could end is MIN_BLOB further on; prose is mostly skipped.
  */
 function blobRuns(text: string): { start: number; end: number }[] {
   const runs: { start: number; end: number }[] = [];
-  let start = -1;
-  for (let at = 0; at <= text.length; at++) {
-    const code = at < text.length ? text.charCodeAt(at) : 0;
-    const inRun =
-      (code >= 48 && code <= 57) ||
-      (code >= 65 && code <= 90) ||
-      (code >= 97 && code <= 122) ||
-      code === 43 ||
-      code === 47 ||
-      code === 61;
-    if (inRun) {
-      if (start < 0) start = at;
+  let at = MIN_BLOB - 1;
+  while (at < text.length) {
+    if (!isBlobCode(text.charCodeAt(at))) {
+      at += MIN_BLOB;
       continue;
     }
+    let start = at;
+    while (start > 0 && isBlobCode(text.charCodeAt(start - 1))) start--;
+    if (at - start + 1 < MIN_BLOB) {
+      // The run holding `at` is too short so far: a long one starts after the character before it.
+      at = start - 1 + MIN_BLOB;
+      continue;
+    }
+    let end = at + 1;
+    while (end < text.length && isBlobCode(text.charCodeAt(end))) end++;
     // A run joined to a word by `_` or `-` is part of an identifier or a name, not a blob.
-    if (start >= 0 && at - start >= MIN_BLOB && code !== 95 && code !== 45 && !/[_-]/.test(text[start - 1] ?? ''))
-      runs.push({ start, end: at });
-    start = -1;
+    if (!/[_-]/.test(text[start - 1] ?? '') && !/[_-]/.test(text[end] ?? '')) runs.push({ start, end });
+    at = end + MIN_BLOB;
   }
   return runs;
 }
@@ -169,8 +181,6 @@ function asWords(bytes: Buffer): string | undefined {
 /** Base64, hex and `\x` escapes that decode to words: text no reviewer reads, that a script or an agent may. */
 export function encodedText({ file, text }: SkillText): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  // A run long enough to be worth decoding, found by the regular expression engine's own loop, before ours.
-  if (!BLOB_HINT.test(text) && !text.includes('\\x')) return findings;
   const report = (start: number, end: number, how: string, decoded: string) =>
     findings.push(
       diagnostic(

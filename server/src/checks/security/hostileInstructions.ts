@@ -1,4 +1,6 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
+import type { Span } from '../../parse/lineIndex';
+import type { Fence } from '../../parse/skillFile';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
 // user's confirmations, taking credentials, sending data away. Explainable and scored, not a model: each cue has a
@@ -33,7 +35,7 @@ const CUES: Cue[] = [
   },
   {
     pattern:
-      /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
+      /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh(?:\/[\w.-]+|\b)|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
     weight: 2,
     what: 'to read credentials',
   },
@@ -45,6 +47,9 @@ const CUES: Cue[] = [
   },
 ];
 
+/** Any cue: one pass, where most texts have none, before a pass for each. */
+const ANY_CUE = new RegExp(CUES.map((cue) => `(?:${cue.pattern.source})`).join('|'), 'i');
+
 /** A paragraph whose cues add up to this is an instruction against the user. */
 const THRESHOLD = 3;
 
@@ -54,41 +59,47 @@ const DISCUSSING =
 /** A cue just after one of these is forbidden, not asked for ("never ignore the rules above"). */
 const NEGATED = /\b(?:never|not|don't|must not|cannot|can't|refuse to|avoid|no)\s+(?:\w+\s+){0,2}$/i;
 
-/** Paragraphs of prose, without fenced blocks: code examples are not instructions to the agent. */
-function paragraphs(text: string): { start: number; text: string }[] {
+/**
+ * The paragraphs of prose in `region`, without fenced blocks (code examples are not instructions to the agent), with
+ * their offsets in the whole text.
+ */
+function paragraphs(text: string, region: Span, fences: Fence[]): { start: number; text: string }[] {
   const found: { start: number; text: string }[] = [];
-  let inFence = false;
-  let start = 0;
-  let lines: string[] = [];
-  let offset = 0;
-  const flush = () => {
-    if (lines.length > 0) found.push({ start, text: lines.join('\n') });
-    lines = [];
+  let start = -1;
+  const flush = (end: number) => {
+    if (start >= 0) found.push({ start, text: text.slice(start, end) });
+    start = -1;
   };
-  for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      flush();
-      inFence = !inFence;
-    } else if (!inFence) {
-      if (line.trim() === '' || /^#{1,6}\s/.test(line)) flush();
-      else {
-        if (lines.length === 0) start = offset;
-        lines.push(line);
-      }
-    }
-    offset += line.length + 1;
+  let fence = 0;
+  for (let lineStart = region.start; lineStart < region.end;) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = Math.min(region.end, newline === -1 ? text.length : newline);
+    while (fence < fences.length && (fences[fence].close ?? fences[fence].content).end < lineStart) fence++;
+    const current = fences[fence];
+    const fenced = current !== undefined && current.open.start <= lineStart;
+    const line = text.slice(lineStart, lineEnd);
+    if (fenced || line.trim() === '' || /^#{1,6}\s/.test(line)) flush(lineStart - 1);
+    else if (start < 0) start = lineStart;
+    lineStart = lineEnd + 1;
   }
-  flush();
+  flush(region.end);
   return found;
 }
 
-/** The paragraphs of a Markdown text that instruct the agent against its user, each at its strongest cue. */
-export function hostileInstructions(file: string, text: string, region = { start: 0, end: text.length }): Diagnostic[] {
+/**
+ * The paragraphs of Markdown in `region` that instruct the agent against its user, each at its strongest cue; the
+ * fenced blocks (`fences`, asked for only when the cues could add up) are left out.
+ */
+export function hostileInstructions(file: string, text: string, region: Span, fences: () => Fence[]): Diagnostic[] {
   const findings: Diagnostic[] = [];
   const scope = text.slice(region.start, region.end);
-  // The cues over the whole text first, one pass each: a text whose cues cannot add up has no paragraph that does.
-  if (CUES.reduce((sum, cue) => sum + (cue.pattern.test(scope) ? cue.weight : 0), 0) < THRESHOLD) return findings;
-  for (const paragraph of paragraphs(scope)) {
+  // The cues over the whole text first: a text whose cues cannot add up has no paragraph that does.
+  if (
+    !ANY_CUE.test(scope) ||
+    CUES.reduce((sum, cue) => sum + (cue.pattern.test(scope) ? cue.weight : 0), 0) < THRESHOLD
+  )
+    return findings;
+  for (const paragraph of paragraphs(text, region, fences())) {
     if (DISCUSSING.test(paragraph.text)) continue;
     const hits = CUES.flatMap((cue) => {
       const match = cue.pattern.exec(paragraph.text);
@@ -103,7 +114,7 @@ export function hostileInstructions(file: string, text: string, region = { start
     // In the order the paragraph says them; reported at the strongest, the first of them on a tie.
     hits.sort((a, b) => a.match.index - b.match.index);
     const strongest = hits.reduce((best, hit) => (hit.cue.weight > best.cue.weight ? hit : best));
-    const start = region.start + paragraph.start + strongest.match.index;
+    const start = paragraph.start + strongest.match.index;
     findings.push(
       diagnostic(
         'hostile_instruction',
@@ -124,13 +135,12 @@ const REMOTE_INSTRUCTIONS =
  * Prose telling the agent to fetch instructions at run time and follow them: what the skill does is then whatever the
  * address serves when it runs, not what was reviewed.
  */
-export function remoteInstructions(file: string, text: string, region = { start: 0, end: text.length }): Diagnostic[] {
-  const scope = text.slice(region.start, region.end);
-  if (!REMOTE_INSTRUCTIONS.test(scope)) return [];
-  return paragraphs(scope).flatMap((paragraph) => {
+export function remoteInstructions(file: string, text: string, region: Span, fences: () => Fence[]): Diagnostic[] {
+  if (!REMOTE_INSTRUCTIONS.test(text.slice(region.start, region.end))) return [];
+  return paragraphs(text, region, fences()).flatMap((paragraph) => {
     const match = REMOTE_INSTRUCTIONS.exec(paragraph.text);
     if (!match || DISCUSSING.test(paragraph.text)) return [];
-    const start = region.start + paragraph.start + match.index;
+    const start = paragraph.start + match.index;
     return [
       diagnostic(
         'remote_code',

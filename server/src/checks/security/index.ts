@@ -2,7 +2,10 @@ import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { GraphNode } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
+import type { ParseCache } from '../../parse/parseCache';
+import { parseSkillFile, type Fence } from '../../parse/skillFile';
 import { nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { rememberedIn } from '../../workspace/diskSnapshot';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { HOOK_EVENTS } from '../hookEvents';
 import { closestName } from '../nameDistance';
@@ -57,85 +60,84 @@ export interface SecurityContext {
   file: string;
   text: string;
   body: Span;
+  /** Its fenced blocks, as its reader found them. */
+  fences: Fence[];
   frontmatter?: { yaml: YamlSyntax; value: Record<string, unknown> };
   /** The skill's steps: a risky script is reported on each step that runs it. */
   nodes: GraphNode[];
-}
-
-/**
- * The findings of the skill's other files by file, with the text they were found in: the language server analyses a
- * skill on every keystroke in SKILL.md, while its scripts and references stay as they were. Held up to a total of
- * CACHED_CHARACTERS, the oldest dropped first.
- */
-const cached = new Map<string, { text: string; kind: SkillText['kind']; findings: Diagnostic[] }>();
-const CACHED_CHARACTERS = 8_000_000;
-let cachedCharacters = 0;
-
-function textFindings(item: SkillText): Diagnostic[] {
-  const hit = cached.get(item.file);
-  if (hit && hit.text === item.text && hit.kind === item.kind) return hit.findings.map((found) => ({ ...found }));
-  const findings = scanText(item);
-  if (hit) {
-    cached.delete(item.file);
-    cachedCharacters -= hit.text.length;
-  }
-  cached.set(item.file, { text: item.text, kind: item.kind, findings });
-  cachedCharacters += item.text.length;
-  for (const [file, entry] of cached) {
-    if (cachedCharacters <= CACHED_CHARACTERS) break;
-    cached.delete(file);
-    cachedCharacters -= entry.text.length;
-  }
-  return findings.map((found) => ({ ...found }));
+  /**
+   * What the last analysis of this skill read from its files (the language server's, which analyses a skill on every
+   * keystroke in SKILL.md while its scripts and references stay as they were); none in a run that reads each file once.
+   */
+  files?: ParseCache;
 }
 
 function scanText(item: SkillText): Diagnostic[] {
   const { file, text, kind } = item;
+  if (kind !== 'markdown')
+    return [
+      ...invisibleCharacters(item),
+      ...encodedText(item),
+      ...(kind === 'code' ? riskyExecution(file, text) : []),
+      ...committedSecrets(file, text),
+    ];
+  // Fences are found as the SKILL.md reader finds them, only when a rule needs them.
+  let fences: Fence[] | undefined;
+  return markdownFindings(file, text, { start: 0, end: text.length }, () => (fences ??= parseSkillFile(text).fences));
+}
+
+/** The findings of a Markdown text, prose rules over `prose` (the body of a SKILL.md, a whole reference). */
+function markdownFindings(file: string, text: string, prose: Span, fences: () => Fence[]): Diagnostic[] {
+  const item: SkillText = { file, text, kind: 'markdown' };
   return [
     ...invisibleCharacters(item),
-    ...(kind === 'markdown' ? hiddenInstructions(item) : []),
+    ...hiddenInstructions(item),
     ...encodedText(item),
-    ...(kind === 'markdown' ? [...hostileInstructions(file, text), ...remoteInstructions(file, text)] : []),
-    ...(kind === 'data' ? [] : riskyExecution(file, text, kind === 'markdown')),
+    ...hostileInstructions(file, text, prose, fences),
+    ...remoteInstructions(file, text, prose, fences),
+    ...riskyExecution(file, text, fences),
     ...committedSecrets(file, text),
   ];
 }
 
 /** The security findings of a skill, and the texts of the files other than SKILL.md they are in (for their lines). */
 export function checkSecurity(context: SecurityContext): { diagnostics: Diagnostic[]; sources: [string, string][] } {
-  const { file, text, body, frontmatter } = context;
-  const skill: SkillText = { file, text, kind: 'markdown' };
-  const description =
-    frontmatter && nodeSpan(frontmatter.yaml, pairOf(frontmatter.yaml.doc.contents, 'description')?.value);
+  const { file, text, body, fences, frontmatter } = context;
   const own = [
-    ...invisibleCharacters(skill),
-    ...hiddenInstructions(skill),
-    ...encodedText(skill),
-    ...hostileInstructions(file, text, body),
-    ...remoteInstructions(file, text, body),
-    ...(description ? hostileInstructions(file, text, description) : []),
-    ...riskyExecution(file, text, true),
-    ...committedSecrets(file, text),
+    ...markdownFindings(file, text, body, () => fences),
+    ...(frontmatter ? hostileDescription(file, text, frontmatter) : []),
   ];
-  const texts = skillTexts(context.fs, context.dir);
-  const others = texts.flatMap(textFindings);
-  // A risky script is the step's risk too: reported where the step names it.
-  const onSteps = context.nodes.flatMap((node) => {
-    if (!node.script) return [];
-    const script = path.join(context.dir, ...node.script.path.split('/'));
-    return others
-      .filter((item) => item.file === script && (item.code === 'remote_code' || item.code === 'risky_command'))
-      .slice(0, 1)
-      .map((item) =>
-        diagnostic(
-          item.code,
-          file,
-          node.script!.span,
-          `Step \`${node.id}\` runs \`${node.script!.path}\`, which ${String(item.data?.risk ?? 'runs a risky command')}; see the finding in the script.`,
-          { risk: item.data?.risk },
-        ),
-      );
-  });
+  // Read once for as long as the disk is a snapshot (the language server's view of the folder, across keystrokes).
+  const texts = rememberedIn(context.fs, 'security', context.dir, 'texts', () => skillTexts(context.fs, context.dir));
+  // Findings are shared by the analyses that reuse them, so each analysis gets its own copies.
+  const others = texts.flatMap((item) =>
+    (context.files
+      ? context.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item))
+      : scanText(item)
+    ).map((found) => ({ ...found })),
+  );
+  // A risky script is the step's risk too: reported where the step names it (at the script's first risk).
+  const risky = new Map<string, Diagnostic>();
+  for (const item of others)
+    if ((item.code === 'remote_code' || item.code === 'risky_command') && !risky.has(item.file))
+      risky.set(item.file, item);
+  const onSteps =
+    risky.size === 0
+      ? []
+      : context.nodes.flatMap((node) => {
+          const item = node.script && risky.get(path.join(context.dir, ...node.script.path.split('/')));
+          return item
+            ? [
+                diagnostic(
+                  item.code,
+                  file,
+                  node.script!.span,
+                  `Step \`${node.id}\` runs \`${node.script!.path}\`, which ${String(item.data?.risk ?? 'runs a risky command')}; see the finding in the script.`,
+                  { risk: item.data?.risk },
+                ),
+              ]
+            : [];
+        });
   // Spans in SKILL.md carry no file, as every SKILL.md span.
   const inSkill = own.map((item) => ({ ...item, span: { start: item.span.start, end: item.span.end } }));
   const withFindings = new Set(others.map((item) => item.file));
@@ -143,6 +145,23 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
     diagnostics: [...inSkill, ...onSteps, ...others, ...(frontmatter ? grants(context, frontmatter) : [])],
     sources: texts.filter((item) => withFindings.has(item.file)).map((item) => [item.file, item.text]),
   };
+}
+
+/**
+ * A description that turns the agent on its user. Read on its value first: only a description that does has its place
+ * found in the YAML (whose nodes most frontmatters are never parsed into).
+ */
+function hostileDescription(
+  file: string,
+  text: string,
+  { yaml, value }: { yaml: YamlSyntax; value: Record<string, unknown> },
+): Diagnostic[] {
+  const description = value.description;
+  const none = () => [];
+  if (typeof description !== 'string') return [];
+  if (hostileInstructions(file, description, { start: 0, end: description.length }, none).length === 0) return [];
+  const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'description')?.value);
+  return span ? hostileInstructions(file, text, span, none) : [];
 }
 
 /** `allowed-tools` granting any shell command, and Claude Code hooks that run commands: what a skill may do unasked. */
@@ -154,7 +173,7 @@ function grants(
   const tools = value['allowed-tools'];
   const list = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? tools.split(/\s+/) : [];
   if (list.some((tool) => /^Bash(?:\(\*(?::\*)?\))?$/.test(tool))) {
-    const programs = shellPrograms(context.text);
+    const programs = shellPrograms(context);
     const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'allowed-tools')?.value);
     if (span)
       findings.push(
@@ -197,9 +216,10 @@ function grants(
 }
 
 /** The programs the fenced commands of SKILL.md start with. */
-function shellPrograms(text: string): string[] {
+function shellPrograms(context: SecurityContext): string[] {
+  const { text } = context;
   const programs = new Set<string>();
-  for (const block of commandBlocks(text, /^(?:|bash|sh|shell|zsh|console)$/))
+  for (const block of commandBlocks(context.fences, /^(?:|bash|sh|shell|zsh|console)$/))
     for (const line of text.slice(block.start, block.end).split('\n')) {
       const word = /^\s*(?:\$\s+)?(?:sudo\s+)?([\w./-]+)/.exec(line)?.[1];
       if (word && !/^(?:#|\w+=)/.test(word)) programs.add(path.basename(word));

@@ -22,8 +22,8 @@ const FORMATS: { name: string; pattern: RegExp }[] = [
  */
 const ASSIGNED =
   /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
-/** A word that says a value is secret: a text without one has no assignment to read. */
-const SECRET_NAME = /api[_-]?key|secret|token|passw|private[_-]?key|access[_-]?key/i;
+/** A word every name ASSIGNED reads holds: a text without one has no assignment to read. */
+const SECRET_NAME = /key|secret|token|passw/i;
 /** The start of each known token format, to skip the formats a text cannot hold. */
 const FORMAT_HINT = /AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|_live_|AIza|sk-|npm_|PRIVATE KEY/;
 /** What a documentation value looks like: a placeholder, an example, a reference to where the real one lives. */

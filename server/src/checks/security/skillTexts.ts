@@ -24,15 +24,18 @@ const MAX_BYTES = 512 * 1024;
 /** The text files of a skill folder but SKILL.md, by kind (a file without extension under `scripts/` is code). */
 export function skillTexts(fs: FileSystem, dir: string): SkillText[] {
   const found: SkillText[] = [];
-  const pending = [dir];
+  const skillFile = path.join(dir, 'SKILL.md');
+  // Each folder with whether it is under the skill's `scripts/`.
+  const pending: { folder: string; inScripts: boolean }[] = [{ folder: dir, inScripts: false }];
   while (pending.length > 0 && found.length < MAX_FILES) {
-    const current = pending.pop()!;
-    for (const entry of fs.readDirectory(current)) {
+    const { folder, inScripts: scriptsBelow } = pending.pop()!;
+    for (const entry of fs.readDirectory(folder)) {
       if (found.length >= MAX_FILES) break;
-      const child = path.join(current, entry.name);
-      if (entry.kind === 'directory' && !SKIPPED.has(entry.name)) pending.push(child);
-      if (entry.kind !== 'file' || child === path.join(dir, 'SKILL.md')) continue;
-      const inScripts = path.relative(dir, child).split(path.sep)[0] === 'scripts';
+      // An entry's name is one segment: joined without path.join's normalising, which shows on a large library.
+      const child = folder.endsWith(path.sep) ? folder + entry.name : folder + path.sep + entry.name;
+      const inScripts = scriptsBelow || (folder === dir && entry.name === 'scripts');
+      if (entry.kind === 'directory' && !SKIPPED.has(entry.name)) pending.push({ folder: child, inScripts });
+      if (entry.kind !== 'file' || child === skillFile) continue;
       const kind = MARKDOWN.test(entry.name)
         ? 'markdown'
         : CODE.test(entry.name) || (inScripts && !entry.name.includes('.'))

@@ -170,7 +170,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     dir,
     ...(name !== undefined ? { name } : {}),
     nodes: loaded.nodes,
-    skillText: syntax.text,
+    skillText: syntax.source,
   });
   // Every text file of the skill is read for them: not when the user turned every one of them off.
   const security = SECURITY_CODES.every((code) => options.severities?.[code] === 'off')
@@ -179,12 +179,12 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
         fs,
         dir,
         file,
-        text: syntax.text,
+        source: syntax.source,
         body: syntax.body,
         fences: syntax.fences,
         ...(parsed ? { frontmatter: parsed } : {}),
         nodes: loaded.nodes,
-        ...(incremental ? { files: incremental.files } : {}),
+        ...(incremental ? { kept: { files: incremental.files, lines: incremental.securityLines } } : {}),
       });
   const beside = [codex, evals, security];
   for (const found of beside) diagnostics.push(...found.diagnostics);

@@ -1,4 +1,5 @@
 import { LinkFindings } from '../checks/linkFindings';
+import { KeptLineScan } from '../checks/security/keptLineScan';
 import { ParseCache } from '../parse/parseCache';
 import { YamlChunkCache } from '../parse/yamlChunkCache';
 import type { FileSystem } from '../workspace/fileSystem';
@@ -26,7 +27,9 @@ import { StepLists } from './stepLists';
  * - `graph`: the checks over the whole graph, while every name, type,
  *   reference and edge is as it was;
  * - `links`: the findings about the paths steps and prose name, while the
- *   analyses read the same snapshot of the disk.
+ *   analyses read the same snapshot of the disk;
+ * - `securityLines`: what the security rules that read a line at a time
+ *   found in SKILL.md, for the lines an edit left alone.
  *
  * Kept parts are moved in place, not copied, so an analysis made with a
  * state is current only until the next analysis with the same state: one
@@ -39,6 +42,7 @@ export class IncrementalState {
   readonly stepLists = new StepLists(this.steps);
   readonly graph = new KeptGraphChecks(this.steps);
   readonly links = new LinkFindings();
+  readonly securityLines = new KeptLineScan();
 
   /** Starts the next analysis, which reads `disk`. */
   nextAnalysis(disk: FileSystem): void {

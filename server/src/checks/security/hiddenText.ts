@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import type { SkillText } from './skillTexts';
+import { flatText, type TextLike } from '../../parse/textLike';
 
 // What a reader does not see but an agent reads: invisible and bidirectional characters, comments and collapsed
 // sections that speak to the agent, and text hidden in base64 or hex.
@@ -38,7 +38,7 @@ function joinsText(text: string, start: number, end: number): boolean {
 const ANY_HIDDEN = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u3164\uFFA0\u115F\u1160\u202A-\u202E\u2066-\u2069\uDB40]/;
 
 /** The invisible characters of a text, each run one finding, with what tag characters spell. */
-export function invisibleCharacters({ file, text }: SkillText): Diagnostic[] {
+export function invisibleCharacters(file: string, text: string): Diagnostic[] {
   const findings: Diagnostic[] = [];
   if (!ANY_HIDDEN.test(text)) return findings;
   const at = (start: number, end: number) => ({ start, end, file });
@@ -102,10 +102,15 @@ function speaksToAgent(text: string): boolean {
 const COMMENT = /<!--([\s\S]*?)-->/g;
 const COLLAPSED = /<details\b[^>]*>([\s\S]*?)<\/details>/gi;
 
-/** HTML comments and collapsed sections of Markdown that address the agent: shown to it, not to a reader. */
-export function hiddenInstructions({ file, text }: SkillText): Diagnostic[] {
+/**
+ * HTML comments and collapsed sections of Markdown that address the agent: shown to it, not to a reader. Read through
+ * `TextLike` (a SKILL.md the editor holds): a text with neither, as most are, is searched for them without being made
+ * one string.
+ */
+export function hiddenInstructions(file: string, source: TextLike): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  if (!text.includes('<!--') && !/<details/i.test(text)) return findings;
+  if (!source.includes('<!--') && !source.includes('<d') && !source.includes('<D')) return findings;
+  const text = flatText(source);
   for (const [pattern, what] of [
     [COMMENT, 'An HTML comment'],
     [COLLAPSED, 'A collapsed section'],
@@ -179,7 +184,7 @@ function asWords(bytes: Buffer): string | undefined {
 }
 
 /** Base64, hex and `\x` escapes that decode to words: text no reviewer reads, that a script or an agent may. */
-export function encodedText({ file, text }: SkillText): Diagnostic[] {
+export function encodedText(file: string, text: string): Diagnostic[] {
   const findings: Diagnostic[] = [];
   const report = (start: number, end: number, how: string, decoded: string) =>
     findings.push(

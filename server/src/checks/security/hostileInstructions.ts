@@ -1,6 +1,5 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import type { Span } from '../../parse/lineIndex';
-import type { Fence } from '../../parse/skillFile';
+import type { Placed } from './skillTexts';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
 // user's confirmations, taking credentials, sending data away. Explainable and scored, not a model: each cue has a
@@ -59,47 +58,37 @@ const DISCUSSING =
 /** A cue just after one of these is forbidden, not asked for ("never ignore the rules above"). */
 const NEGATED = /\b(?:never|not|don't|must not|cannot|can't|refuse to|avoid|no)\s+(?:\w+\s+){0,2}$/i;
 
-/**
- * The paragraphs of prose in `region`, without fenced blocks (code examples are not instructions to the agent), with
- * their offsets in the whole text.
- */
-function paragraphs(text: string, region: Span, fences: Fence[]): { start: number; text: string }[] {
-  const found: { start: number; text: string }[] = [];
+/** The paragraphs of a piece of prose (no fenced block in it), with their offsets in the whole text. */
+function paragraphs(prose: Placed): Placed[] {
+  const found: Placed[] = [];
   let start = -1;
   const flush = (end: number) => {
-    if (start >= 0) found.push({ start, text: text.slice(start, end) });
+    if (start >= 0) found.push({ start: prose.start + start, text: prose.text.slice(start, end) });
     start = -1;
   };
-  let fence = 0;
-  for (let lineStart = region.start; lineStart < region.end;) {
-    const newline = text.indexOf('\n', lineStart);
-    const lineEnd = Math.min(region.end, newline === -1 ? text.length : newline);
-    while (fence < fences.length && (fences[fence].close ?? fences[fence].content).end < lineStart) fence++;
-    const current = fences[fence];
-    const fenced = current !== undefined && current.open.start <= lineStart;
-    const line = text.slice(lineStart, lineEnd);
-    if (fenced || line.trim() === '' || /^#{1,6}\s/.test(line)) flush(lineStart - 1);
+  for (let lineStart = 0; lineStart < prose.text.length;) {
+    const newline = prose.text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? prose.text.length : newline;
+    const line = prose.text.slice(lineStart, lineEnd);
+    if (line.trim() === '' || /^#{1,6}\s/.test(line)) flush(lineStart - 1);
     else if (start < 0) start = lineStart;
     lineStart = lineEnd + 1;
   }
-  flush(region.end);
+  flush(prose.text.length);
   return found;
 }
 
 /**
- * The paragraphs of Markdown in `region` that instruct the agent against its user, each at its strongest cue; the
- * fenced blocks (`fences`, asked for only when the cues could add up) are left out.
+ * The paragraphs of prose (a Markdown text's, outside its fenced blocks: code examples are not instructions to the
+ * agent) that instruct the agent against its user, each at its strongest cue.
  */
-export function hostileInstructions(file: string, text: string, region: Span, fences: () => Fence[]): Diagnostic[] {
+export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  const scope = text.slice(region.start, region.end);
-  // The cues over the whole text first: a text whose cues cannot add up has no paragraph that does.
-  if (
-    !ANY_CUE.test(scope) ||
-    CUES.reduce((sum, cue) => sum + (cue.pattern.test(scope) ? cue.weight : 0), 0) < THRESHOLD
-  )
+  // The cues over all the prose first: prose whose cues cannot add up has no paragraph that does.
+  const said = (pattern: RegExp) => prose.some((piece) => pattern.test(piece.text));
+  if (!said(ANY_CUE) || CUES.reduce((sum, cue) => sum + (said(cue.pattern) ? cue.weight : 0), 0) < THRESHOLD)
     return findings;
-  for (const paragraph of paragraphs(text, region, fences())) {
+  for (const paragraph of prose.flatMap(paragraphs)) {
     if (DISCUSSING.test(paragraph.text)) continue;
     const hits = CUES.flatMap((cue) => {
       const match = cue.pattern.exec(paragraph.text);
@@ -135,9 +124,9 @@ const REMOTE_INSTRUCTIONS =
  * Prose telling the agent to fetch instructions at run time and follow them: what the skill does is then whatever the
  * address serves when it runs, not what was reviewed.
  */
-export function remoteInstructions(file: string, text: string, region: Span, fences: () => Fence[]): Diagnostic[] {
-  if (!REMOTE_INSTRUCTIONS.test(text.slice(region.start, region.end))) return [];
-  return paragraphs(text, region, fences()).flatMap((paragraph) => {
+export function remoteInstructions(file: string, prose: Placed[]): Diagnostic[] {
+  if (!prose.some((piece) => REMOTE_INSTRUCTIONS.test(piece.text))) return [];
+  return prose.flatMap(paragraphs).flatMap((paragraph) => {
     const match = REMOTE_INSTRUCTIONS.exec(paragraph.text);
     if (!match || DISCUSSING.test(paragraph.text)) return [];
     const start = paragraph.start + match.index;

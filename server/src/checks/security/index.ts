@@ -4,6 +4,7 @@ import type { GraphNode } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import type { ParseCache } from '../../parse/parseCache';
 import { parseSkillFile, type Fence } from '../../parse/skillFile';
+import type { TextLike } from '../../parse/textLike';
 import { nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import { rememberedIn } from '../../workspace/diskSnapshot';
 import type { FileSystem } from '../../workspace/fileSystem';
@@ -13,7 +14,8 @@ import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenTe
 import { hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { commandBlocks, riskyExecution } from './riskyExecution';
 import { committedSecrets } from './secrets';
-import { skillTexts, type SkillText } from './skillTexts';
+import type { KeptLineScan } from './keptLineScan';
+import { skillTexts, type Placed, type SkillText } from './skillTexts';
 
 // What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
 // instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad
@@ -56,9 +58,9 @@ export function isSecurityCode(code: string): code is (typeof SECURITY_CODES)[nu
 export interface SecurityContext {
   fs: FileSystem;
   dir: string;
-  /** SKILL.md, its text, and where its body is. */
+  /** SKILL.md, its text as the analysis reads it (the editor's, on a keystroke), and where its body is. */
   file: string;
-  text: string;
+  source: TextLike;
   body: Span;
   /** Its fenced blocks, as its reader found them. */
   fences: Fence[];
@@ -66,55 +68,76 @@ export interface SecurityContext {
   /** The skill's steps: a risky script is reported on each step that runs it. */
   nodes: GraphNode[];
   /**
-   * What the last analysis of this skill read from its files (the language server's, which analyses a skill on every
-   * keystroke in SKILL.md while its scripts and references stay as they were); none in a run that reads each file once.
+   * What the last analysis of this skill left (the language server's, which analyses a skill on every keystroke in
+   * SKILL.md while the rest of its text and its other files stay as they were); none in a run that reads each file
+   * once.
    */
-  files?: ParseCache;
+  kept?: { files: ParseCache; lines: KeptLineScan };
+}
+
+/** What the rules that read a line at a time find in `text`, whose first character is at `offset` in its file. */
+function lineFindings(file: string, text: string, offset: number): Diagnostic[] {
+  const found = [...invisibleCharacters(file, text), ...encodedText(file, text), ...committedSecrets(file, text)];
+  if (offset !== 0)
+    for (const item of found)
+      item.span = { ...item.span, start: item.span.start + offset, end: item.span.end + offset };
+  return found;
+}
+
+/** The parts of `region` outside the fenced blocks: prose, where instructions to the agent are. */
+function proseOf(source: TextLike, region: Span, fences: Fence[]): Placed[] {
+  const prose: Placed[] = [];
+  let at = region.start;
+  for (const fence of fences) {
+    if (fence.open.start > at) prose.push({ start: at, text: source.slice(at, fence.open.start) });
+    at = Math.max(at, (fence.close ?? fence.content).end);
+  }
+  if (region.end > at) prose.push({ start: at, text: source.slice(at, region.end) });
+  return prose;
+}
+
+/** The rules that read Markdown as Markdown: comments, prose, fenced commands. */
+function markdownFindings(file: string, source: TextLike, prose: Placed[], fences: Fence[]): Diagnostic[] {
+  const commands = commandBlocks(fences).map((span) => ({
+    start: span.start,
+    text: source.slice(span.start, span.end),
+  }));
+  return [
+    ...hiddenInstructions(file, source),
+    ...hostileInstructions(file, prose),
+    ...remoteInstructions(file, prose),
+    ...riskyExecution(file, commands),
+  ];
 }
 
 function scanText(item: SkillText): Diagnostic[] {
   const { file, text, kind } = item;
-  if (kind !== 'markdown')
-    return [
-      ...invisibleCharacters(item),
-      ...encodedText(item),
-      ...(kind === 'code' ? riskyExecution(file, text) : []),
-      ...committedSecrets(file, text),
-    ];
-  // Fences are found as the SKILL.md reader finds them, only when a rule needs them.
-  let fences: Fence[] | undefined;
-  return markdownFindings(file, text, { start: 0, end: text.length }, () => (fences ??= parseSkillFile(text).fences));
-}
-
-/** The findings of a Markdown text, prose rules over `prose` (the body of a SKILL.md, a whole reference). */
-function markdownFindings(file: string, text: string, prose: Span, fences: () => Fence[]): Diagnostic[] {
-  const item: SkillText = { file, text, kind: 'markdown' };
-  return [
-    ...invisibleCharacters(item),
-    ...hiddenInstructions(item),
-    ...encodedText(item),
-    ...hostileInstructions(file, text, prose, fences),
-    ...remoteInstructions(file, text, prose, fences),
-    ...riskyExecution(file, text, fences),
-    ...committedSecrets(file, text),
-  ];
+  const found = lineFindings(file, text, 0);
+  if (kind === 'code') found.push(...riskyExecution(file, [{ start: 0, text }]));
+  if (kind === 'markdown') {
+    // Fences are found as the SKILL.md reader finds them.
+    const { body, fences } = parseSkillFile(text);
+    found.push(...markdownFindings(file, text, proseOf(text, body, fences), fences));
+  }
+  return found;
 }
 
 /** The security findings of a skill, and the texts of the files other than SKILL.md they are in (for their lines). */
 export function checkSecurity(context: SecurityContext): { diagnostics: Diagnostic[]; sources: [string, string][] } {
-  const { file, text, body, fences, frontmatter } = context;
+  const { file, source, body, fences, frontmatter, kept } = context;
+  const readLines = (from: number, to: number) => lineFindings(file, source.slice(from, to), from);
   const own = [
-    ...markdownFindings(file, text, body, () => fences),
-    ...(frontmatter ? hostileDescription(file, text, frontmatter) : []),
+    ...(kept ? kept.lines.scan(source, readLines) : readLines(0, source.length)),
+    ...markdownFindings(file, source, proseOf(source, body, fences), fences),
+    ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
   ];
   // Read once for as long as the disk is a snapshot (the language server's view of the folder, across keystrokes).
   const texts = rememberedIn(context.fs, 'security', context.dir, 'texts', () => skillTexts(context.fs, context.dir));
   // Findings are shared by the analyses that reuse them, so each analysis gets its own copies.
   const others = texts.flatMap((item) =>
-    (context.files
-      ? context.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item))
-      : scanText(item)
-    ).map((found) => ({ ...found })),
+    (kept ? kept.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item)) : scanText(item)).map(
+      (found) => ({ ...found }),
+    ),
   );
   // A risky script is the step's risk too: reported where the step names it (at the script's first risk).
   const risky = new Map<string, Diagnostic>();
@@ -153,15 +176,14 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
  */
 function hostileDescription(
   file: string,
-  text: string,
+  source: TextLike,
   { yaml, value }: { yaml: YamlSyntax; value: Record<string, unknown> },
 ): Diagnostic[] {
   const description = value.description;
-  const none = () => [];
   if (typeof description !== 'string') return [];
-  if (hostileInstructions(file, description, { start: 0, end: description.length }, none).length === 0) return [];
+  if (hostileInstructions(file, [{ start: 0, text: description }]).length === 0) return [];
   const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'description')?.value);
-  return span ? hostileInstructions(file, text, span, none) : [];
+  return span ? hostileInstructions(file, [{ start: span.start, text: source.slice(span.start, span.end) }]) : [];
 }
 
 /** `allowed-tools` granting any shell command, and Claude Code hooks that run commands: what a skill may do unasked. */
@@ -217,10 +239,9 @@ function grants(
 
 /** The programs the fenced commands of SKILL.md start with. */
 function shellPrograms(context: SecurityContext): string[] {
-  const { text } = context;
   const programs = new Set<string>();
   for (const block of commandBlocks(context.fences, /^(?:|bash|sh|shell|zsh|console)$/))
-    for (const line of text.slice(block.start, block.end).split('\n')) {
+    for (const line of context.source.slice(block.start, block.end).split('\n')) {
       const word = /^\s*(?:\$\s+)?(?:sudo\s+)?([\w./-]+)/.exec(line)?.[1];
       if (word && !/^(?:#|\w+=)/.test(word)) programs.add(path.basename(word));
     }

@@ -1,6 +1,8 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
+import type { Span } from '../../parse/lineIndex';
 import type { RuleCode } from '../rules';
 import { fenceLanguage, type Fence } from '../../parse/skillFile';
+import type { Placed } from './skillTexts';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
 // shell or SSH trusts, permissions opened to everyone, TLS checks turned off. Read in scripts, and in the fenced
@@ -58,16 +60,13 @@ const RISKS: Risk[] = [
 const ANY_RISK =
   /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip/;
 
-/**
- * The risky commands of one text: a script (all of it), or Markdown (its fenced blocks of commands, from `fences`,
- * asked for only when the text names a risk).
- */
-export function riskyExecution(file: string, text: string, fences?: () => Fence[]): Diagnostic[] {
+/** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
+export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  if (!ANY_RISK.test(text)) return findings;
-  for (const region of fences ? commandBlocks(fences()) : [{ start: 0, end: text.length }]) {
-    let offset = region.start;
-    for (const line of text.slice(region.start, region.end).split('\n')) {
+  for (const piece of commands) {
+    if (!ANY_RISK.test(piece.text)) continue;
+    let offset = piece.start;
+    for (const line of piece.text.split('\n')) {
       // A comment says, it does not run.
       if (!/^\s*(?:#|\/\/|REM\b)/.test(line))
         for (const risk of RISKS) {
@@ -93,7 +92,7 @@ export function riskyExecution(file: string, text: string, fences?: () => Fence[
 /** The languages of fenced blocks that hold commands (a shell or PowerShell, Python, or no language). */
 export const COMMAND_LANGUAGES = /^(?:|bash|sh|shell|zsh|console|shell-session|powershell|ps1|pwsh|cmd|bat|python|py)$/;
 
-/** The contents of the fenced blocks in `languages`. */
-export function commandBlocks(fences: Fence[], languages = COMMAND_LANGUAGES): { start: number; end: number }[] {
+/** Where the contents of the fenced blocks in `languages` are. */
+export function commandBlocks(fences: Fence[], languages = COMMAND_LANGUAGES): Span[] {
   return fences.filter((fence) => languages.test(fenceLanguage(fence))).map((fence) => fence.content);
 }

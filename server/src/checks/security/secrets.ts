@@ -18,10 +18,11 @@ const FORMATS: { name: string; pattern: RegExp }[] = [
 
 /**
  * A value assigned to a name that says it is secret (`API_KEY = "…"`, `token: …`), matched from the word that says
- * so (the rest of the name is read back from there: a pattern starting at every identifier costs too much).
+ * so (the rest of the name is read back from there: a pattern starting at every identifier costs too much). The value
+ * is on the name's line or the next (YAML's block style), so an edit is read again a line around it (KeptLineScan).
  */
 const ASSIGNED =
-  /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?\s*[:=]\s*["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
+  /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?[ \t]*[:=][ \t]*(?:\r?\n[ \t]*)?["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
 /** A word every name ASSIGNED reads holds: a text without one has no assignment to read. */
 const SECRET_NAME = /key|secret|token|passw/i;
 /** The start of each known token format, to skip the formats a text cannot hold. */

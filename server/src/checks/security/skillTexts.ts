@@ -5,6 +5,12 @@ import { decodeText } from '../../workspace/readText';
 // The texts of a skill an agent or its tools may read, gathered once for the security rules: never executed, never
 // followed out of the folder (links are not walked), each read bounded.
 
+/** A part of a file's text, and where it starts in the file. */
+export interface Placed {
+  start: number;
+  text: string;
+}
+
 /** What a file of the skill is to the security rules: Markdown an agent reads, or code something runs. */
 export interface SkillText {
   file: string;

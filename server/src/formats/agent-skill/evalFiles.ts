@@ -7,6 +7,7 @@ import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { GraphNode } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
+import { flatText, type TextLike } from '../../parse/textLike';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
 
@@ -34,8 +35,8 @@ export interface EvalContext {
   name?: string;
   /** The skill's steps, which an expectation may name. */
   nodes: GraphNode[];
-  /** SKILL.md's text: what the skill says it makes. */
-  skillText: string;
+  /** SKILL.md's text (the editor's, made one string only when an eval asks what the skill mentions). */
+  skillText: TextLike;
 }
 
 /** A test case that names a step in an expectation: the step it exercises, explicitly. */
@@ -225,7 +226,7 @@ class KnownNames {
   /** SKILL.md, the names of the skill's files, and its scripts and references (where a file it makes is named). */
   get words(): string {
     if (this.text === undefined) {
-      const parts = [this.context.skillText];
+      const parts = [flatText(this.context.skillText)];
       const pending = [this.context.dir];
       let read = 0;
       while (pending.length > 0 && read < MAX_FILES_READ) {

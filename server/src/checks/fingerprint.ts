@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Span } from '../parse/lineIndex';
 import type { Diagnostic } from './diagnostic';
+import { sha256 } from './sha256';
 
 /** Longest own text kept as it is; a longer one is its start and a hash of the rest (a baseline stays readable). */
 const SHOWN = 80;
@@ -31,7 +31,7 @@ export function ownText(text: string, span: Span): string {
 /** The own text as a baseline shows it: itself when short, else its start and a hash of the whole. */
 export function shownText(own: string): string {
   if (own.length <= SHOWN) return own;
-  const hash = createHash('sha256').update(own).digest('hex').slice(0, 12);
+  const hash = sha256(own).slice(0, 12);
   return `${own.slice(0, SHOWN - 16)}… #${hash}`;
 }
 
@@ -42,7 +42,6 @@ export function shownText(own: string): string {
  */
 export function fingerprintOf(item: Pick<Diagnostic, 'code'>, own: string): string {
   // A secret's text is never shown, not even in a baseline: it is fingerprinted by a hash of it alone.
-  if (item.code === 'committed_secret')
-    return `${item.code}:#${createHash('sha256').update(own).digest('hex').slice(0, 16)}`;
+  if (item.code === 'committed_secret') return `${item.code}:#${sha256(own).slice(0, 16)}`;
   return `${item.code}:${shownText(own)}`;
 }

@@ -27,15 +27,20 @@ const SKIPPED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']
 const MAX_FILES = 200;
 const MAX_BYTES = 512 * 1024;
 
-/** The text files of a skill folder but SKILL.md, by kind (a file without extension under `scripts/` is code). */
+/**
+ * The text files of a skill folder but SKILL.md, by kind (a file without extension under `scripts/` is code). Folders
+ * are read nearest first and each in name order, so the files a bound leaves out are the same on every disk: the
+ * deepest, last in order.
+ */
 export function skillTexts(fs: FileSystem, dir: string): SkillText[] {
   const found: SkillText[] = [];
   const skillFile = path.join(dir, 'SKILL.md');
-  // Each folder with whether it is under the skill's `scripts/`.
+  // Each folder with whether it is under the skill's `scripts/`, in the order they are read.
   const pending: { folder: string; inScripts: boolean }[] = [{ folder: dir, inScripts: false }];
-  while (pending.length > 0 && found.length < MAX_FILES) {
-    const { folder, inScripts: scriptsBelow } = pending.pop()!;
-    for (const entry of fs.readDirectory(folder)) {
+  for (let next = 0; next < pending.length && found.length < MAX_FILES; next++) {
+    const { folder, inScripts: scriptsBelow } = pending[next];
+    const entries = [...fs.readDirectory(folder)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
       if (found.length >= MAX_FILES) break;
       // An entry's name is one segment: joined without path.join's normalising, which shows on a large library.
       const child = folder.endsWith(path.sep) ? folder + entry.name : folder + path.sep + entry.name;

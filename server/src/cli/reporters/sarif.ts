@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../checks/diagnostic';
 import { RULES, type RuleCode } from '../../checks/rules';
 import { isSecurityCode, SECURITY_RANKS } from '../../checks/security';
+import { sha256 } from '../../checks/sha256';
 import type { CheckReport } from './report';
 
 const LEVELS: Record<Severity, 'error' | 'warning' | 'note'> = {
@@ -53,10 +53,7 @@ export function formatSarif(report: CheckReport, options: SarifOptions): string 
     ...(isSecurityCode(item.code) ? { properties: { 'security-severity': SECURITY_RANKS[item.code].severity } } : {}),
     // Code scanning follows a finding across commits by this, not by its line (which moves with every edit above it).
     partialFingerprints: {
-      'skillgraph/v1': createHash('sha256')
-        .update(`${artifactUri(item.file)}\0${item.fingerprint}`)
-        .digest('hex')
-        .slice(0, 32),
+      'skillgraph/v1': sha256(`${artifactUri(item.file)}\0${item.fingerprint}`).slice(0, 32),
     },
     locations: [
       {

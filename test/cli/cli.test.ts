@@ -713,3 +713,49 @@ test('the launcher runs the CLI with its code caches, and without them or with o
   assert.equal(damaged.status, 1, damaged.stderr);
   assert.equal(damaged.stdout, expected.stdout);
 });
+
+test('library: the skills under a folder as one library; text, JSON with its findings, and Cypher', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-library-'));
+  const write = (name: string, description: string, body: string) => {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`);
+  };
+  write('release-notes', 'Writes release notes. Use when a release is cut.', 'Write the notes.');
+  write(
+    'release-digest',
+    'Sums up the week. Use on Fridays.',
+    'Then run /relase-notes, and see [notes](../release-notes/SKILL.md).',
+  );
+  const text = run(['library', '.'], dir);
+  assert.equal(text.status, 0);
+  assert.equal(
+    text.stdout,
+    '2 skills, 0 invocations and 1 links between them; Codex lists 0 of them in 0 characters (up to 8,000)\n' +
+      'release-digest/SKILL.md:6:11: warning: No skill of the library is named `relase-notes`: did you mean `release-notes`? An agent told to use `/relase-notes` finds nothing to run. [unknown_skill_mention]\n',
+  );
+  const json = JSON.parse(run(['library', '.', '--format', 'json'], dir).stdout) as {
+    skills: { name: string; file: string }[];
+    edges: { from: string; to: string; kind: string }[];
+    findings: { code: string; range: { start: { line: number } } }[];
+  };
+  assert.deepEqual(
+    json.skills.map((skill) => [skill.name, skill.file]),
+    [
+      ['release-digest', 'release-digest/SKILL.md'],
+      ['release-notes', 'release-notes/SKILL.md'],
+    ],
+  );
+  assert.deepEqual(json.edges, [{ from: 'release-digest/SKILL.md', to: 'release-notes/SKILL.md', kind: 'link' }]);
+  assert.deepEqual(
+    json.findings.map((item) => [item.code, item.range.start.line]),
+    [['unknown_skill_mention', 5]],
+  );
+  const cypher = run(['library', '.', '--format', 'cypher'], dir).stdout.trim().split('\n');
+  assert.equal(cypher.length, 4, 'a constraint, two skills, one edge');
+  assert.match(cypher[3], /MERGE \(a\)-\[:LINKS_TO\]->\(b\);$/);
+  assert.equal(
+    run(['library', '.', '--format', 'graphml'], dir).status,
+    2,
+    'a format it does not write is a usage error',
+  );
+});

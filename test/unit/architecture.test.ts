@@ -12,6 +12,7 @@ const FLOORS: string[][] = [
   ['workspace'],
   ['checks'],
   ['config'],
+  ['library'],
   ['incremental'],
   ['formats'],
   ['analyze.ts'],

@@ -310,6 +310,25 @@ export const RULES = {
     severity: 'warning',
     summary: 'A skillgraph-disable comment that suppresses no finding.',
   },
+  // The library (skillgraph library): what skills are to each other and to a client together
+  unknown_skill_mention: {
+    severity: 'warning',
+    summary:
+      'A skill names another (`Skill(x)`, `/x`, `$x`) that no skill of the library is called, a letter or two off one.',
+  },
+  shadowed_skill: {
+    severity: 'warning',
+    summary: 'Two skills of the library share a name: a client loads one of them, or lists both alike.',
+  },
+  similar_descriptions: {
+    severity: 'warning',
+    summary: 'Two descriptions share most of their distinctive words: an agent cannot tell the skills apart.',
+  },
+  skill_list_over_budget: {
+    severity: 'warning',
+    summary: "The library's names and descriptions are longer than a client lists at start.",
+  },
+  skill_call_cycle: { severity: 'warning', summary: 'Skills invoke each other in a ring.' },
   // Compiling (skillgraph compile): findings about a result before it is written
   compile_todo: {
     severity: 'warning',

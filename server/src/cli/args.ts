@@ -12,6 +12,7 @@ import {
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
 export const CONTEXT_FORMATS = ['text', 'json'] as const;
+export const LIBRARY_FORMATS = ['text', 'json', 'cypher'] as const;
 
 export type CheckFormat = (typeof CHECK_FORMATS)[number];
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
@@ -42,6 +43,7 @@ export type Command =
       catalog: string[];
     }
   | { command: 'init'; dir: string; force: boolean }
+  | { command: 'library'; paths: string[]; format: (typeof LIBRARY_FORMATS)[number]; profile?: ProfileId }
   | { command: 'graph'; path: string; format: GraphFormat; profile?: ProfileId; catalog: string[] }
   | {
       command: 'context';
@@ -73,6 +75,7 @@ export const USAGE = `Usage:
                    [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline] [--only security]
   skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--catalog DIR]...
   skillgraph init [dir] [--force]
+  skillgraph library [paths...] [--format text|json|cypher] [--profile NAME]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
   skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME]
                      [--format text|json]
@@ -98,6 +101,13 @@ fix     applies the fixes the editor offers as quick fixes: safe ones (quoting a
         --dry-run: there are changes), 2 usage or I/O failure.
 init    writes a commented .skillgraph.yaml into dir (default: .) for the skills under it, its profile
         inferred from where they live; never over an existing configuration unless --force.
+library reads the skills under the paths (default: .) as one library: which skills invoke or link to which,
+        names that collide (and which one a client loads), descriptions too alike to tell apart, mentions of a
+        skill a letter off an existing one, rings of skills invoking each other, and the skill list's size
+        against what a client lists (Codex: the skills in .agents/skills, or written for it: --profile codex
+        or a configured profile). --format json writes the library and its findings; cypher writes
+        statements that load it into Neo4j (cypher-shell < library.cypher), as many times as it is run.
+        Exit status: 0 (findings are warnings), 2 usage or I/O failure.
 graph   prints one skill's graph: steps, typed ports, control and data edges.
 context prints what a skill+ runtime puts in front of the model at one node for one State
         (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
@@ -114,7 +124,7 @@ compile turns one skill into another form: ir (its graph as JSON, any format), a
 Profiles: ${PROFILE_IDS.join(', ')} (default: the configuration's, else the client whose skills folder holds
         the skill, else agentskills).`;
 
-const COMMANDS = ['check', 'fix', 'init', 'graph', 'context', 'compile'] as const;
+const COMMANDS = ['check', 'fix', 'init', 'library', 'graph', 'context', 'compile'] as const;
 
 /** Rule codes, comma-separated or one; a code no rule has is a usage error that names the nearest one. */
 function ruleCodes(text: string): RuleCode[] {
@@ -244,6 +254,13 @@ export function parseArgs(argv: string[]): Command {
       ...(profile ? { profile } : {}),
       ...(strict ? { strict } : {}),
       catalog,
+    };
+  if (command === 'library')
+    return {
+      command,
+      paths: positional.length > 0 ? positional : ['.'],
+      format: oneOf(format ?? 'text', LIBRARY_FORMATS, '--format'),
+      ...(profile ? { profile } : {}),
     };
   if (command === 'init') {
     if (positional.length > 1) throw new UsageError('init takes at most one folder');

@@ -4,6 +4,7 @@ import { CHECK_THREAD_FLAG, serveCheckBatches } from './checkSkills';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
 import { runFix } from './fixCommand';
 import { runInit } from './initCommand';
+import { runLibrary } from './libraryCommand';
 import { exitWith, printErr, printOut } from './output';
 import { runCompile, runContext, runGraph } from './skillCommands';
 import { version } from '../../../package.json';
@@ -32,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
       return runFix(command);
     case 'init':
       return runInit(command);
+    case 'library':
+      return runLibrary(command);
     case 'graph':
       return runGraph(command);
     case 'context':

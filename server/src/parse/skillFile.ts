@@ -200,6 +200,18 @@ function readFences(text: TextLike, from: number, problems: SkillFileProblem[]):
   return fences;
 }
 
+/** The parts of `region` outside the fenced blocks (their marker lines included): the prose of a Markdown body. */
+export function outsideFences(region: Span, fences: readonly Fence[]): Span[] {
+  const parts: Span[] = [];
+  let at = region.start;
+  for (const fence of fences) {
+    if (fence.open.start > at) parts.push({ start: at, end: Math.min(fence.open.start, region.end) });
+    at = Math.max(at, (fence.close ?? fence.content).end);
+  }
+  if (region.end > at) parts.push({ start: at, end: region.end });
+  return parts;
+}
+
 /** The language of a fence: the first word of its info string, lower-cased. */
 export function fenceLanguage(fence: Fence): string {
   return fence.info.split(/\s+/)[0].toLowerCase();

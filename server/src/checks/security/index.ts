@@ -3,7 +3,7 @@ import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { GraphNode } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import type { ParseCache } from '../../parse/parseCache';
-import { parseSkillFile, type Fence } from '../../parse/skillFile';
+import { outsideFences, parseSkillFile, type Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import { nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import { rememberedIn } from '../../workspace/diskSnapshot';
@@ -84,16 +84,9 @@ function lineFindings(file: string, text: string, offset: number): Diagnostic[] 
   return found;
 }
 
-/** The parts of `region` outside the fenced blocks: prose, where instructions to the agent are. */
+/** The parts of `region` outside the fenced blocks, with their texts: prose, where instructions to the agent are. */
 function proseOf(source: TextLike, region: Span, fences: Fence[]): Placed[] {
-  const prose: Placed[] = [];
-  let at = region.start;
-  for (const fence of fences) {
-    if (fence.open.start > at) prose.push({ start: at, text: source.slice(at, fence.open.start) });
-    at = Math.max(at, (fence.close ?? fence.content).end);
-  }
-  if (region.end > at) prose.push({ start: at, text: source.slice(at, region.end) });
-  return prose;
+  return outsideFences(region, fences).map((part) => ({ start: part.start, text: source.slice(part.start, part.end) }));
 }
 
 /** The rules that read Markdown as Markdown: comments, prose, fenced commands. */

@@ -1,0 +1,84 @@
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import type { Diagnostic } from '../checks/diagnostic';
+import { RULES } from '../checks/rules';
+import { RunSettings } from '../config/runSettings';
+import {
+  checkLibrary,
+  listedSize,
+  listedSkills,
+  SKILL_LIST_BUDGETS,
+  type LibraryCheckOptions,
+} from '../library/libraryChecks';
+import { libraryCypher, libraryJson } from '../library/libraryExport';
+import { buildLibrary } from '../library/libraryModel';
+import { LineIndex } from '../parse/lineIndex';
+import { ListingCache } from '../workspace/diskSnapshot';
+import { NodeFileSystem } from '../workspace/fileSystem';
+import { readText } from '../workspace/readText';
+import type { Command } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS } from './exits';
+import { printOut } from './output';
+import { toReported, type ReportedDiagnostic } from './reporters/report';
+import { formatText } from './reporters/text';
+import { selectSkills } from './selectSkills';
+
+/**
+ * `skillgraph library`: the skills under the paths as one library (who names whom, which names collide, what a
+ * client's skill list holds), its findings, or the library as JSON or Cypher for a graph database.
+ */
+export function runLibrary(command: Extract<Command, { command: 'library' }>): number {
+  const fs = new ListingCache(new NodeFileSystem());
+  const settings = new RunSettings(fs, command.profile ? { profile: command.profile } : {});
+  const selection = selectSkills(fs, settings, command.paths.length > 0 ? command.paths : ['.']);
+  if ('exit' in selection) return selection.exit;
+  const library = buildLibrary(
+    fs,
+    selection.skills.map((found) => found.file),
+    homedir(),
+  );
+  const shown = (file: string) => path.relative(process.cwd(), file) || '.';
+  if (command.format === 'json') {
+    printOut(
+      `${JSON.stringify({ ...libraryJson(library, shown), findings: reported(library, settings, fs, shown) }, null, 2)}\n`,
+    );
+    return EXIT_CLEAN;
+  }
+  if (command.format === 'cypher') {
+    printOut(libraryCypher(library, shown));
+    return EXIT_CLEAN;
+  }
+  const findings = reported(library, settings, fs, shown);
+  const invocations = library.edges.filter((edge) => edge.kind !== 'link').length;
+  const lists = SKILL_LIST_BUDGETS.map((budget) => {
+    const listed = listedSkills(library, budget, checkOptions(settings));
+    const size = listed.reduce((sum, skill) => sum + listedSize(skill), 0);
+    return `${budget.client} lists ${listed.length} of them in ${size.toLocaleString('en')} characters (up to ${budget.characters.toLocaleString('en')})`;
+  });
+  printOut(
+    `${library.skills.length} skills, ${invocations} invocations and ${library.edges.length - invocations} links between them; ${lists.join('; ')}\n` +
+      formatText({ skills: [], diagnostics: findings }),
+  );
+  return findings.some((item) => item.severity === 'error') ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/** The client each skill is written for: `--profile`, else its configuration's or its folder's profile. */
+function checkOptions(settings: RunSettings): LibraryCheckOptions {
+  return { profileOf: (skill) => settings.forSkill(skill.file).profile?.id };
+}
+
+/** The library's findings as every report shows them, with each skill's configured severities (`off` drops one). */
+function reported(
+  library: ReturnType<typeof buildLibrary>,
+  settings: RunSettings,
+  fs: NodeFileSystem | ListingCache,
+  shown: (file: string) => string,
+): ReportedDiagnostic[] {
+  return checkLibrary(library, checkOptions(settings)).flatMap((item: Diagnostic) => {
+    const severity = settings.forSkill(item.file).severities[item.code] ?? RULES[item.code].severity;
+    if (severity === 'off') return [];
+    const read = readText(fs, item.file);
+    const text = read.kind === 'text' ? read.text : '';
+    return [{ ...toReported({ ...item, severity }, shown(item.file), new LineIndex(text), text) }];
+  });
+}

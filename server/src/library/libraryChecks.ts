@@ -1,0 +1,279 @@
+import * as path from 'node:path';
+import { diagnostic, type Diagnostic } from '../checks/diagnostic';
+import { closestName } from '../checks/nameDistance';
+import type { Span } from '../parse/lineIndex';
+import type { ProfileId } from '../checks/profiles';
+import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
+import { descriptionOverlaps } from './similarDescriptions';
+
+// The checks only a library can make: what one skill says of others, and what the skills are to a client together.
+
+/** Where a finding about a skill as a whole goes when its line is not known: the start of its file. */
+const FILE_START: Span = { start: 0, end: 0 };
+
+/**
+ * The commands clients answer themselves: `/clear` near a skill named `clean` is the command, not a typo of the
+ * skill.
+ */
+const BUILT_IN_COMMANDS = new Set([
+  'add-dir',
+  'agents',
+  'bug',
+  'clear',
+  'compact',
+  'config',
+  'context',
+  'cost',
+  'doctor',
+  'exit',
+  'export',
+  'help',
+  'hooks',
+  'init',
+  'login',
+  'logout',
+  'mcp',
+  'memory',
+  'model',
+  'permissions',
+  'plugin',
+  'resume',
+  'review',
+  'rewind',
+  'skills',
+  'status',
+  'terminal-setup',
+  'vim',
+  'diff',
+  'new',
+  'approvals',
+  'mention',
+  'undo',
+  'quit',
+  'compose',
+]);
+
+/**
+ * The list a client gives the agent at start, past which it stops listing skills (characters of names and
+ * descriptions), and the folders it reads skills from.
+ */
+export const SKILL_LIST_BUDGETS: {
+  client: string;
+  profile: ProfileId;
+  characters: number;
+  why: string;
+  reads: LibrarySkill['scope']['kind'][];
+}[] = [
+  {
+    client: 'Codex',
+    profile: 'codex',
+    characters: 8000,
+    why: 'about 2% of the context window',
+    reads: ['agents-repo', 'agents-user'],
+  },
+];
+
+export interface LibraryCheckOptions {
+  /** The client a skill is written for (its configured profile, or `--profile`), when one is set. */
+  profileOf?: (skill: LibrarySkill) => ProfileId | undefined;
+}
+
+export function checkLibrary(library: Library, options: LibraryCheckOptions = {}): Diagnostic[] {
+  return [
+    ...unknownMentions(library),
+    ...collisions(library),
+    ...similarDescriptions(library),
+    ...overBudget(library, options),
+    ...callCycles(library),
+  ];
+}
+
+/** The skills of the library a client lists: those in the folders it reads, and those written for it. */
+export function listedSkills(
+  library: Library,
+  budget: (typeof SKILL_LIST_BUDGETS)[number],
+  options: LibraryCheckOptions = {},
+): LibrarySkill[] {
+  // One per name (the others are collisions), none of a plugin's (a plugin's list is its own).
+  return [...library.byName.values()]
+    .map((skills) => skills[0])
+    .filter(
+      (skill) =>
+        skill.scope.kind !== 'plugin' &&
+        (budget.reads.includes(skill.scope.kind) || options.profileOf?.(skill) === budget.profile),
+    );
+}
+
+/** What one skill adds to a client's list: its name and its description. */
+export function listedSize(skill: LibrarySkill): number {
+  return qualifiedName(skill).length + skill.description.length;
+}
+
+/** `Skill(nme)`, `/nme`, `$nme` a letter or two from a skill of the library: a typo the client cannot resolve. */
+function unknownMentions(library: Library): Diagnostic[] {
+  const names = [...library.byName.keys()];
+  return library.unresolved.flatMap(({ skill, mention }) => {
+    if (mention.plugin || mention.name.length < 4 || BUILT_IN_COMMANDS.has(mention.name)) return [];
+    const suggestion = closestName(mention.name, names);
+    if (!suggestion) return [];
+    const sign = mention.kind === 'tool' ? 'Skill(' : mention.kind === 'dollar' ? '$' : '/';
+    return [
+      diagnostic(
+        'unknown_skill_mention',
+        skill.file,
+        mention.span,
+        `No skill of the library is named \`${mention.name}\`: did you mean \`${suggestion}\`? An agent told to use \`${sign}${mention.name}${sign === 'Skill(' ? ')' : ''}\` finds nothing to run.`,
+        { suggestion },
+      ),
+    ];
+  });
+}
+
+/** How a client orders two same-named skills: the one it loads first wins (lower is first). */
+const CLAUDE_ORDER: Partial<Record<LibrarySkill['scope']['kind'], number>> = {
+  'claude-personal': 0,
+  'claude-project': 1,
+};
+
+/** Skills of one name: one a client never loads, or two it lists alike. Reported on each but the one loaded. */
+function collisions(library: Library): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  for (const [name, skills] of library.byName) {
+    if (skills.length < 2) continue;
+    const ranked = [...skills].sort(
+      (a, b) => (CLAUDE_ORDER[a.scope.kind] ?? 2) - (CLAUDE_ORDER[b.scope.kind] ?? 2) || (a.file < b.file ? -1 : 1),
+    );
+    const [first, ...rest] = ranked;
+    for (const skill of rest) {
+      const shadowed = CLAUDE_ORDER[first.scope.kind] === 0 && skill.scope.kind === 'claude-project';
+      findings.push(
+        diagnostic(
+          'shadowed_skill',
+          skill.file,
+          skill.nameSpan ?? FILE_START,
+          shadowed
+            ? `Claude Code loads the personal skill \`${name}\` (${first.file}) instead of this one: this skill is never listed, and edits to it change nothing. Rename it.`
+            : `Another skill of the library is named \`${name}\` (${relativeTo(skill, first)}): clients that read both folders list two skills of one name (Codex) or load one of them, so neither the agent nor a \`/${name}\` can tell them apart. Rename one.`,
+          { other: first.file },
+        ),
+      );
+    }
+  }
+  return findings;
+}
+
+function similarDescriptions(library: Library): Diagnostic[] {
+  const linked = new Set(library.edges.map((edge) => `${edge.from}\0${edge.to}`));
+  return descriptionOverlaps(library.skills)
+    .filter(({ a, b }) => !linked.has(`${a.file}\0${b.file}`) && !linked.has(`${b.file}\0${a.file}`))
+    .map(({ a, b, shared, weight }) =>
+      diagnostic(
+        'similar_descriptions',
+        b.file,
+        b.descriptionSpan ?? b.nameSpan ?? FILE_START,
+        `This description and that of \`${a.name}\` (${relativeTo(b, a)}) share most of their distinctive words (${shared
+          .slice(0, 6)
+          .map((term) => `"${term}"`)
+          .join(
+            ', ',
+          )}${shared.length > 6 ? ', …' : ''}: ${Math.round(weight * 100)}% by weight): an agent choosing a skill by its description cannot tell them apart. Say in each what it is for that the other is not, or have one name the other.`,
+        { other: a.file },
+      ),
+    );
+}
+
+/** The skill list a client gives the agent, past what it lists: reported at the largest entry's description. */
+function overBudget(library: Library, options: LibraryCheckOptions): Diagnostic[] {
+  return SKILL_LIST_BUDGETS.flatMap((budget) => {
+    const listed = listedSkills(library, budget, options);
+    const total = listed.reduce((sum, skill) => sum + listedSize(skill), 0);
+    if (total <= budget.characters) return [];
+    const largest = [...listed].sort((a, b) => listedSize(b) - listedSize(a)).slice(0, 3);
+    return [
+      diagnostic(
+        'skill_list_over_budget',
+        largest[0].file,
+        largest[0].descriptionSpan ?? largest[0].nameSpan ?? FILE_START,
+        `The names and descriptions of the ${listed.length} skills ${budget.client} lists take ${total.toLocaleString('en')} characters; ${budget.client} lists skills up to ${budget.characters.toLocaleString('en')} (${budget.why}) and leaves the rest out. The largest: ${largest.map((skill) => `\`${skill.name}\` (${listedSize(skill).toLocaleString('en')})`).join(', ')}. Shorten the longest descriptions, or split the library.`,
+        { total, budget: budget.characters },
+      ),
+    ];
+  });
+}
+
+/** Skills that invoke each other in a ring: an agent following them may never finish. Links are not invocations. */
+function callCycles(library: Library): Diagnostic[] {
+  const calls = new Map<string, { to: string; span: Span }[]>();
+  for (const edge of library.edges)
+    if (edge.kind !== 'link') calls.set(edge.from, [...(calls.get(edge.from) ?? []), { to: edge.to, span: edge.span }]);
+  const names = new Map(library.skills.map((skill) => [skill.file, skill.name]));
+  const findings: Diagnostic[] = [];
+  for (const ring of rings(calls)) {
+    // Reported once, in the ring's first skill by path, at its call of the next.
+    const start = ring.indexOf([...ring].sort()[0]);
+    const ordered = [...ring.slice(start), ...ring.slice(0, start)];
+    const call = calls.get(ordered[0])!.find((item) => item.to === ordered[1 % ordered.length])!;
+    findings.push(
+      diagnostic(
+        'skill_call_cycle',
+        ordered[0],
+        call.span,
+        `These skills invoke each other in a ring: ${[...ordered, ordered[0]].map((file) => `\`${names.get(file)}\``).join(' → ')}. An agent that follows each one's instruction to use the next may never finish; let one of them end without calling back.`,
+      ),
+    );
+  }
+  return findings;
+}
+
+/** One cycle through each strongly connected group of two or more skills (Tarjan's algorithm, then a walk inside). */
+function rings(calls: Map<string, { to: string }[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  let counter = 0;
+  const visit = (node: string) => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const { to } of calls.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        group.push(member);
+      } while (member !== node);
+      if (group.length > 1) groups.push(group);
+    }
+  };
+  for (const node of [...calls.keys()].sort()) if (!index.has(node)) visit(node);
+  // In each group, the path from its first skill by path back to itself, following calls that stay in the group.
+  return groups.map((group) => {
+    const members = new Set(group);
+    const first = [...group].sort()[0];
+    const ring = [first];
+    const seen = new Set(ring);
+    for (let at = first; ;) {
+      const next = (calls.get(at) ?? []).map((call) => call.to).filter((to) => members.has(to));
+      if (next.includes(first) && ring.length > 1) return ring;
+      const step = next.find((to) => !seen.has(to)) ?? next[0];
+      if (seen.has(step)) return ring.slice(ring.indexOf(step));
+      ring.push(step);
+      seen.add(step);
+      at = step;
+    }
+  });
+}
+
+function relativeTo(from: LibrarySkill, to: LibrarySkill): string {
+  return path.relative(from.dir, to.file).split(path.sep).join('/');
+}

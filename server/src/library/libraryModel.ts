@@ -1,0 +1,143 @@
+import * as path from 'node:path';
+import type { Span } from '../parse/lineIndex';
+import { parseSkillFile } from '../parse/skillFile';
+import type { FileSystem } from '../workspace/fileSystem';
+import { readText } from '../workspace/readText';
+import { readCatalogSkill } from '../workspace/skillCatalog';
+import { skillMentions, type MentionKind, type SkillMention } from './skillMentions';
+
+// The library: every skill found under the roots a team keeps skills in, with the names clients know them by, where
+// each lives (which decides which of two same-named skills a client loads), and the edges between them (one skill
+// invoking, linking or composing another).
+
+/** Where a skill lives, as the clients that read that folder tell skills apart. */
+export type SkillScope =
+  | { kind: 'claude-personal' }
+  | { kind: 'claude-project' }
+  | { kind: 'agents-user' }
+  | { kind: 'agents-repo' }
+  | { kind: 'plugin'; plugin: string }
+  | { kind: 'other' };
+
+export interface LibrarySkill {
+  file: string;
+  dir: string;
+  /** Its `name`, or its folder's name when it has none (as Claude Code names it). */
+  name: string;
+  /** Where `name`'s value is written, when it is on a line of its own. */
+  nameSpan?: Span;
+  description: string;
+  descriptionSpan?: Span;
+  scope: SkillScope;
+  mentions: SkillMention[];
+}
+
+export interface LibraryEdge {
+  /** SKILL.md of the skill that names the other, and of the one named. */
+  from: string;
+  to: string;
+  kind: MentionKind;
+  span: Span;
+}
+
+export interface Library {
+  skills: LibrarySkill[];
+  /** The skills of each name (more than one: a collision). */
+  byName: Map<string, LibrarySkill[]>;
+  edges: LibraryEdge[];
+  /** Mentions of a name no skill of the library has, with the skill they are in. */
+  unresolved: { skill: LibrarySkill; mention: SkillMention }[];
+}
+
+/** A key: value line of the frontmatter, its value plain or simply quoted. */
+const LINE_VALUE = (key: string) => new RegExp(`^${key}[ \\t]*:[ \\t]*(["']?)(.*?)\\1[ \\t]*$`, 'm');
+
+/** One skill of the library, read from its SKILL.md; undefined when it cannot be read as text. */
+export function readLibrarySkill(fs: FileSystem, file: string, home: string): LibrarySkill | undefined {
+  const read = readText(fs, file);
+  if (read.kind !== 'text') return undefined;
+  const { text } = read;
+  const syntax = parseSkillFile(text);
+  const dir = path.dirname(file);
+  // The values as a client reads them (a block scalar, quotes); their places when each is on a line of its own.
+  const catalog = readCatalogSkill(file, text);
+  const frontmatter = syntax.frontmatter?.content;
+  const place = (key: string): Span | undefined => {
+    if (!frontmatter) return undefined;
+    const match = LINE_VALUE(key).exec(text.slice(frontmatter.start, frontmatter.end));
+    if (!match || match[2] === '') return undefined;
+    const start = frontmatter.start + match.index + match[0].indexOf(match[2], match[0].indexOf(':') + 1);
+    return { start, end: start + match[2].length };
+  };
+  const nameSpan = place('name');
+  const descriptionSpan = place('description');
+  return {
+    file,
+    dir,
+    name: catalog?.name ?? path.basename(dir),
+    ...(nameSpan ? { nameSpan } : {}),
+    description: catalog?.description ?? '',
+    ...(descriptionSpan ? { descriptionSpan } : {}),
+    scope: scopeOf(fs, dir, home),
+    mentions: skillMentions(text, syntax.body, syntax.fences),
+  };
+}
+
+/** Where a skill folder lives: a client's folder (personal or the project's), a plugin, or elsewhere. */
+export function scopeOf(fs: FileSystem, dir: string, home: string): SkillScope {
+  const parts = dir.split(path.sep);
+  const under = (folder: string) => {
+    const at = parts.lastIndexOf(folder);
+    return at >= 0 && parts[at + 1] === 'skills' ? parts.slice(0, at).join(path.sep) || path.sep : undefined;
+  };
+  // A plugin's skills are named in its namespace (`plugin:name`): the nearest folder above with a plugin manifest.
+  for (let up = path.dirname(dir); up !== path.dirname(up); up = path.dirname(up)) {
+    if (fs.stat(path.join(up, '.claude-plugin', 'plugin.json'))?.kind === 'file')
+      return { kind: 'plugin', plugin: path.basename(up) };
+    if (up === home) break;
+  }
+  const claude = under('.claude');
+  if (claude !== undefined) return { kind: claude === home ? 'claude-personal' : 'claude-project' };
+  const agents = under('.agents');
+  if (agents !== undefined) return { kind: agents === home ? 'agents-user' : 'agents-repo' };
+  return { kind: 'other' };
+}
+
+/** The name a mention resolves by: a plugin's skill as `plugin:name`, any other by its name. */
+export function qualifiedName(skill: LibrarySkill): string {
+  return skill.scope.kind === 'plugin' ? `${skill.scope.plugin}:${skill.name}` : skill.name;
+}
+
+/** The library of `files` (SKILL.md paths), its names resolved and its edges drawn. */
+export function buildLibrary(fs: FileSystem, files: string[], home: string): Library {
+  const skills = files.flatMap((file) => readLibrarySkill(fs, file, home) ?? []);
+  const byName = new Map<string, LibrarySkill[]>();
+  for (const skill of skills) {
+    const key = qualifiedName(skill);
+    byName.set(key, [...(byName.get(key) ?? []), skill]);
+  }
+  const byFile = new Map(skills.map((skill) => [skill.file, skill]));
+  const edges: LibraryEdge[] = [];
+  const unresolved: Library['unresolved'] = [];
+  for (const skill of skills)
+    for (const mention of skill.mentions) {
+      if (mention.kind === 'link') {
+        const target = path.resolve(skill.dir, mention.path!);
+        const linked = byFile.get(target.endsWith('SKILL.md') ? target : path.join(target, 'SKILL.md'));
+        if (linked && linked !== skill)
+          edges.push({ from: skill.file, to: linked.file, kind: 'link', span: mention.span });
+        continue;
+      }
+      // A plugin's skill by its qualified name; in a checkout without the plugin's manifest, by its own name.
+      const named =
+        (mention.plugin && byName.get(`${mention.plugin}:${mention.name}`)) ||
+        (mention.plugin && mention.kind !== 'plugin' ? undefined : byName.get(mention.name));
+      if (!named) unresolved.push({ skill, mention });
+      // A name two skills share resolves to each: which one a client loads is the collision's finding.
+      else
+        for (const target of named)
+          if (target !== skill)
+            edges.push({ from: skill.file, to: target.file, kind: mention.kind, span: mention.span });
+    }
+  return { skills, byName, edges, unresolved };
+}

@@ -1,0 +1,184 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import type { Diagnostic } from '../../../server/src/checks/diagnostic';
+import { checkLibrary } from '../../../server/src/library/libraryChecks';
+import { libraryCypher } from '../../../server/src/library/libraryExport';
+import { buildLibrary } from '../../../server/src/library/libraryModel';
+import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
+import { unmark } from '../../support/fixture';
+
+// The library's checks on small libraries written for each: the finding at its exact place in the skill it is in, and
+// a twin that must stay quiet.
+
+interface Written {
+  file: string;
+  text: string;
+  spans: { start: number; end: number }[];
+}
+
+/** Writes marked SKILL.md files under a new root; returns each by its path relative to the root. */
+function library(files: Record<string, string>): { root: string; written: Record<string, Written> } {
+  const root = mkdtempSync(path.join(tmpdir(), 'sg-library-'));
+  const written: Record<string, Written> = {};
+  for (const [relative, marked] of Object.entries(files)) {
+    const { text, spans } = unmark(marked);
+    const file = path.join(root, ...relative.split('/'));
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    if (relative.endsWith('SKILL.md')) written[relative] = { file, text, spans };
+  }
+  return { root, written };
+}
+
+function findings(root: string, written: Record<string, Written>, home = path.join(root, 'home')): Diagnostic[] {
+  const files = Object.values(written).map((item) => item.file);
+  return checkLibrary(buildLibrary(new NodeFileSystem(), files, home));
+}
+
+/** Each finding of `code` as [code, skill, text at its span]; each marked span of `expected` skills likewise. */
+function expectIn(found: Diagnostic[], code: string, written: Record<string, Written>) {
+  const byFile = new Map(Object.entries(written).map(([relative, item]) => [item.file, { relative, item }]));
+  const actual = found
+    .filter((item) => item.code === code)
+    .map((item) => {
+      const { relative, item: skill } = byFile.get(item.file)!;
+      return [item.code, relative, skill.text.slice(item.span.start, item.span.end)];
+    });
+  const expected = Object.entries(written).flatMap(([relative, item]) =>
+    item.spans.map((span) => [code, relative, item.text.slice(span.start, span.end)]),
+  );
+  assert.deepEqual(actual, expected);
+  return found.filter((item) => item.code === code);
+}
+
+const skill = (name: string, description: string, body = '') =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
+
+test('unknown_skill_mention: Skill(), /name and $name a letter off a skill; commands, paths, code and far names are not', () => {
+  const { root, written } = library({
+    'release-notes/SKILL.md': skill('release-notes', 'Writes release notes. Use when a release is cut.'),
+    'release-digest/SKILL.md': `---\nname: release-digest\ndescription: Sums up releases. Use weekly.\nallowed-tools: Read Skill(«relase-notes»)\n---\n\nWhen done, run /«relase-notes», or in Codex $«release-note».\n`,
+    'quiet/SKILL.md': skill(
+      'quiet',
+      'Tidies things. Use when asked.',
+      'Run /clear first, keep /tmp/x and https://example.dev/release-notez, use $HOME, /deploy-everything, /acme:relase-notes.\n\n```bash\ncd /relase-notes\n```\n',
+    ),
+  });
+  const all = findings(root, written);
+  const found = expectIn(all, 'unknown_skill_mention', written);
+  assert.match(found[0].message, /did you mean `release-notes`\?/);
+});
+
+test('shadowed_skill: a personal Claude Code skill hides the project one; two others of one name collide; a plugin is namespaced', () => {
+  const { root, written } = library({
+    'home/.claude/skills/deploy/SKILL.md': skill('deploy', 'Deploys my way. Use when deploying.'),
+    'repo/.claude/skills/deploy/SKILL.md': `---\nname: «deploy»\ndescription: Deploys the team's way. Use when deploying.\n---\n\nDeploy.\n`,
+    'lib/a/review/SKILL.md': skill('review', 'Reviews code. Use for a pull request.'),
+    'lib/b/review/SKILL.md': `---\nname: «review»\ndescription: Reviews prose. Use for a document.\n---\n\nReview.\n`,
+    'plugins/acme/.claude-plugin/plugin.json': '{"name": "acme"}',
+    'plugins/acme/skills/deploy/SKILL.md': skill('deploy', 'Deploys the plugin way. Use when deploying.'),
+  });
+  const all = findings(root, written);
+  const found = expectIn(all, 'shadowed_skill', written);
+  assert.match(found[0].message, /Claude Code loads the personal skill `deploy`/);
+  assert.match(found[1].message, /Another skill of the library is named `review` \(\.\.\/\.\.\/a\/review\/SKILL\.md\)/);
+});
+
+test('similar_descriptions: two descriptions of the same words, reported on the later; a pair that names each other and distinct ones are quiet', () => {
+  const alike = {
+    'deploy-app/SKILL.md': skill(
+      'deploy-app',
+      'Deploy the web application to staging or production with rollback, health checks and release tagging.',
+    ),
+    'ship-app/SKILL.md': `---\nname: ship-app\ndescription: «Deploy the web application to production or staging, with health checks, release tagging and rollback.»\n---\n\nShip it.\n`,
+    'write-notes/SKILL.md': skill('write-notes', 'Write meeting notes from a transcript, with decisions and owners.'),
+  };
+  const { root, written } = library(alike);
+  const all = findings(root, written);
+  const [found] = expectIn(all, 'similar_descriptions', written);
+  assert.match(
+    found.message,
+    /that of `deploy-app` \(\.\.\/deploy-app\/SKILL\.md\) share most of their distinctive words \(/,
+  );
+  const named = library({
+    ...alike,
+    'ship-app/SKILL.md': skill(
+      'ship-app',
+      'Deploy the web application to production or staging, with health checks, release tagging and rollback.',
+      'For a first deployment use /deploy-app.',
+    ),
+  });
+  assert.deepEqual(
+    findings(named.root, named.written).filter((item) => item.code === 'similar_descriptions'),
+    [],
+  );
+});
+
+test('skill_list_over_budget: the names and descriptions of the skills Codex reads past what it lists, at the largest description; skills it does not read are not counted', () => {
+  const files: Record<string, string> = {};
+  for (let index = 0; index < 9; index++) {
+    const description = `Handles case ${index} of the billing flow. ${'Explains each field and what to check. '.repeat(22)}`;
+    files[`repo/.agents/skills/billing-${index}/SKILL.md`] =
+      index === 4
+        ? `---\nname: billing-${index}\ndescription: «${description}More.»\n---\n\nBill.\n`
+        : skill(`billing-${index}`, description);
+  }
+  const { root, written } = library(files);
+  const all = findings(root, written);
+  const [found] = expectIn(all, 'skill_list_over_budget', written);
+  assert.match(found.message, /the 9 skills Codex lists take 8,\d{3} characters; Codex lists skills up to 8,000/);
+  // The same skills outside the folders Codex reads, and written for no client: no list of Codex's to overflow.
+  const elsewhere = library(
+    Object.fromEntries(
+      Object.entries(files).map(([relative, text]) => [relative.replace('repo/.agents/skills/', 'lib/'), text]),
+    ),
+  );
+  assert.deepEqual(
+    findings(elsewhere.root, elsewhere.written).filter((item) => item.code === 'skill_list_over_budget'),
+    [],
+  );
+});
+
+test('skill_call_cycle: skills invoking each other in a ring, once at the first one; links between skills are not calls', () => {
+  const { root, written } = library({
+    'review/SKILL.md': skill('review', 'Reviews a change. Use on a pull request.', 'Then run /fix-findings.'),
+    'fix-findings/SKILL.md': skill(
+      'fix-findings',
+      'Fixes what a review found. Use after a review.',
+      'Then use Skill(«verify-fix»).',
+    ),
+    'verify-fix/SKILL.md': skill(
+      'verify-fix',
+      'Checks that fixes hold. Use after fixing.',
+      'When it fails, run $review again.',
+    ),
+    'notes/SKILL.md': skill('notes', 'Keeps notes. Use when asked.', 'See [guide](../guide/SKILL.md).'),
+    'guide/SKILL.md': skill('guide', 'A guide. Use when lost.', 'See [notes](../notes/SKILL.md).'),
+  });
+  const all = findings(root, written);
+  const [found] = expectIn(all, 'skill_call_cycle', written);
+  assert.match(found.message, /`fix-findings` → `verify-fix` → `review` → `fix-findings`/);
+});
+
+test('cypher: one constraint, a MERGE per skill and per edge, strings escaped', () => {
+  const { root, written } = library({
+    'a/SKILL.md': skill('a-skill', "It's a \\ skill. Use when asked.", 'Then run /b-skill.'),
+    'b/SKILL.md': skill('b-skill', 'Another. Use when asked.', 'See [a](../a/SKILL.md).'),
+  });
+  const built = buildLibrary(
+    new NodeFileSystem(),
+    Object.values(written).map((item) => item.file),
+    root,
+  );
+  const cypher = libraryCypher(built, (file) => path.relative(root, file));
+  assert.deepEqual(cypher.trim().split('\n'), [
+    'CREATE CONSTRAINT skill_file IF NOT EXISTS FOR (s:Skill) REQUIRE s.file IS UNIQUE;',
+    "MERGE (s:Skill {file: 'a/SKILL.md'}) SET s.name = 'a-skill', s.scope = 'other', s.description = 'It\\'s a \\\\ skill. Use when asked.';",
+    "MERGE (s:Skill {file: 'b/SKILL.md'}) SET s.name = 'b-skill', s.scope = 'other', s.description = 'Another. Use when asked.';",
+    "MATCH (a:Skill {file: 'a/SKILL.md'}), (b:Skill {file: 'b/SKILL.md'}) MERGE (a)-[:INVOKES {how: 'slash'}]->(b);",
+    "MATCH (a:Skill {file: 'b/SKILL.md'}), (b:Skill {file: 'a/SKILL.md'}) MERGE (a)-[:LINKS_TO]->(b);",
+  ]);
+});

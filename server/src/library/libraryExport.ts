@@ -23,9 +23,15 @@ export function libraryJson(library: Library, shown: (file: string) => string): 
   };
 }
 
-/** A Cypher string literal: single-quoted, with backslashes, quotes and line breaks escaped. */
+/**
+ * A Cypher string literal: single-quoted, backslashes and quotes escaped, line breaks written as spaces (each statement
+ * stays one line, and `\\n` is not an escape every Cypher engine reads).
+ */
 function literal(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r/g, '\\r').replace(/\n/g, '\\n')}'`;
+  return `'${text
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/'/g, "\\'")}'`;
 }
 
 /**

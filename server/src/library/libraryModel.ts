@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
-import { parseSkillFile } from '../parse/skillFile';
+import { parseSkillFile, type SkillFileSyntax } from '../parse/skillFile';
+import type { TextLike } from '../parse/textLike';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { readCatalogSkill } from '../workspace/skillCatalog';
@@ -55,18 +56,30 @@ const LINE_VALUE = (key: string) => new RegExp(`^${key}[ \\t]*:[ \\t]*(["']?)(.*
 /** One skill of the library, read from its SKILL.md; undefined when it cannot be read as text. */
 export function readLibrarySkill(fs: FileSystem, file: string, home: string): LibrarySkill | undefined {
   const read = readText(fs, file);
-  if (read.kind !== 'text') return undefined;
-  const { text } = read;
-  const syntax = parseSkillFile(text);
+  return read.kind === 'text' ? librarySkillOf(fs, file, read.text, parseSkillFile(read.text), home) : undefined;
+}
+
+/**
+ * One skill of the library from its SKILL.md as read (the editor's text and its analysis's syntax, while it is open):
+ * only the frontmatter and the prose are sliced from it.
+ */
+export function librarySkillOf(
+  fs: FileSystem,
+  file: string,
+  source: TextLike,
+  syntax: SkillFileSyntax,
+  home: string,
+): LibrarySkill {
   const dir = path.dirname(file);
+  const frontmatter = syntax.frontmatter;
   // The values as a client reads them (a block scalar, quotes); their places when each is on a line of its own.
-  const catalog = readCatalogSkill(file, text);
-  const frontmatter = syntax.frontmatter?.content;
+  const head = frontmatter ? source.slice(0, (frontmatter.close ?? frontmatter.content).end) : '';
+  const catalog = frontmatter ? readCatalogSkill(file, `${head}\n`) : undefined;
   const place = (key: string): Span | undefined => {
     if (!frontmatter) return undefined;
-    const match = LINE_VALUE(key).exec(text.slice(frontmatter.start, frontmatter.end));
+    const match = LINE_VALUE(key).exec(head.slice(frontmatter.content.start, frontmatter.content.end));
     if (!match || match[2] === '') return undefined;
-    const start = frontmatter.start + match.index + match[0].indexOf(match[2], match[0].indexOf(':') + 1);
+    const start = frontmatter.content.start + match.index + match[0].indexOf(match[2], match[0].indexOf(':') + 1);
     return { start, end: start + match[2].length };
   };
   const nameSpan = place('name');
@@ -79,7 +92,7 @@ export function readLibrarySkill(fs: FileSystem, file: string, home: string): Li
     description: catalog?.description ?? '',
     ...(descriptionSpan ? { descriptionSpan } : {}),
     scope: scopeOf(fs, dir, home),
-    mentions: skillMentions(text, syntax.body, syntax.fences),
+    mentions: skillMentions(source, syntax),
   };
 }
 
@@ -110,7 +123,11 @@ export function qualifiedName(skill: LibrarySkill): string {
 
 /** The library of `files` (SKILL.md paths), its names resolved and its edges drawn. */
 export function buildLibrary(fs: FileSystem, files: string[], home: string): Library {
-  const skills = files.flatMap((file) => readLibrarySkill(fs, file, home) ?? []);
+  return linkLibrary(files.flatMap((file) => readLibrarySkill(fs, file, home) ?? []));
+}
+
+/** The library of skills already read: each mention resolved to the skills it names, or left unresolved. */
+export function linkLibrary(skills: LibrarySkill[]): Library {
   const byName = new Map<string, LibrarySkill[]>();
   for (const skill of skills) {
     const key = qualifiedName(skill);
@@ -122,16 +139,12 @@ export function buildLibrary(fs: FileSystem, files: string[], home: string): Lib
   for (const skill of skills)
     for (const mention of skill.mentions) {
       if (mention.kind === 'link') {
-        const target = path.resolve(skill.dir, mention.path!);
-        const linked = byFile.get(target.endsWith('SKILL.md') ? target : path.join(target, 'SKILL.md'));
+        const linked = byFile.get(linkTarget(skill, mention));
         if (linked && linked !== skill)
           edges.push({ from: skill.file, to: linked.file, kind: 'link', span: mention.span });
         continue;
       }
-      // A plugin's skill by its qualified name; in a checkout without the plugin's manifest, by its own name.
-      const named =
-        (mention.plugin && byName.get(`${mention.plugin}:${mention.name}`)) ||
-        (mention.plugin && mention.kind !== 'plugin' ? undefined : byName.get(mention.name));
+      const named = resolveMention(byName, mention);
       if (!named) unresolved.push({ skill, mention });
       // A name two skills share resolves to each: which one a client loads is the collision's finding.
       else
@@ -140,4 +153,24 @@ export function buildLibrary(fs: FileSystem, files: string[], home: string): Lib
             edges.push({ from: skill.file, to: target.file, kind: mention.kind, span: mention.span });
     }
   return { skills, byName, edges, unresolved };
+}
+
+/** The SKILL.md a link mention points at (it may be no skill of the library). */
+export function linkTarget(skill: LibrarySkill, mention: SkillMention): string {
+  const target = path.resolve(skill.dir, mention.path!);
+  return target.endsWith('SKILL.md') ? target : path.join(target, 'SKILL.md');
+}
+
+/**
+ * The skills a mention by name names: a plugin's by its qualified name, or, in a checkout without the plugin's
+ * manifest, by its own.
+ */
+export function resolveMention(
+  byName: ReadonlyMap<string, LibrarySkill[]>,
+  mention: SkillMention,
+): LibrarySkill[] | undefined {
+  return (
+    (mention.plugin && byName.get(`${mention.plugin}:${mention.name}`)) ||
+    (mention.plugin && mention.kind !== 'plugin' ? undefined : byName.get(mention.name))
+  );
 }

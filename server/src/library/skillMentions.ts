@@ -1,5 +1,6 @@
 import type { Span } from '../parse/lineIndex';
-import { outsideFences, type Fence } from '../parse/skillFile';
+import { outsideFences, type SkillFileSyntax } from '../parse/skillFile';
+import type { TextLike } from '../parse/textLike';
 
 // How one skill names another: the ways clients invoke a skill by name, and links to another skill's SKILL.md. Read
 // from the text only; what a name stands for is the library's to say (libraryModel.ts).
@@ -38,23 +39,29 @@ const PLUGIN = new RegExp(`(?<![\\w/:.@-])(${NAME}):([a-z0-9]+(?:-[a-z0-9]+)+)(?
 const LINK = /\]\(\s*<?((?:\.\.?\/)+(?:[^()\s>]*\/)?([^()\s/>]+)\/(?:SKILL\.md)?)>?(?:\s+"[^"]*")?\s*\)/g;
 
 /**
- * The mentions of other skills in a SKILL.md: `Skill(…)` anywhere (frontmatter `allowed-tools` too); `/name`, `$name`
- * and `plugin:name` in the body outside fenced blocks (a command line's `/usr` or `$path` is not an invocation); links
- * to another skill's folder or SKILL.md in the body.
+ * The mentions of other skills in a SKILL.md, read outside its fenced blocks (a command line's `/usr` or `$path` is not
+ * an invocation): `Skill(…)` in the frontmatter (`allowed-tools`) and the body; `/name`, `$name`, `plugin:name` and
+ * links to another skill's folder or SKILL.md in the body. Read from slices of `source` (the editor's text is not made
+ * one string for it).
  */
-export function skillMentions(text: string, body: Span, fences: Fence[]): SkillMention[] {
+export function skillMentions(source: TextLike, syntax: SkillFileSyntax): SkillMention[] {
   const mentions: SkillMention[] = [];
-  for (const match of text.matchAll(TOOL)) {
-    const start = match.index! + match[0].indexOf('(') + 1 + (match[1] ? match[1].length + 1 : 0);
-    mentions.push({
-      kind: 'tool',
-      name: match[2],
-      ...(match[1] ? { plugin: match[1] } : {}),
-      span: { start, end: start + match[2].length },
-    });
-  }
-  for (const region of outsideFences(body, fences)) {
-    const part = text.slice(region.start, region.end);
+  const regions = [
+    ...(syntax.frontmatter ? [syntax.frontmatter.content] : []),
+    ...outsideFences(syntax.body, syntax.fences),
+  ];
+  for (const region of regions) {
+    const part = source.slice(region.start, region.end);
+    for (const match of part.matchAll(TOOL)) {
+      const start = region.start + match.index! + match[0].indexOf('(') + 1 + (match[1] ? match[1].length + 1 : 0);
+      mentions.push({
+        kind: 'tool',
+        name: match[2],
+        ...(match[1] ? { plugin: match[1] } : {}),
+        span: { start, end: start + match[2].length },
+      });
+    }
+    if (region === syntax.frontmatter?.content) continue;
     for (const match of part.matchAll(SLASH)) {
       const start = region.start + match.index! + 1 + (match[1] ? match[1].length + 1 : 0);
       mentions.push({

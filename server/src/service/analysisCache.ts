@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { analyzeSkill, type SkillAnalysis } from '../analyze';
 import { createView, type DocumentView } from '../features/document/documentView';
 import { IncrementalState } from '../incremental/incrementalState';
@@ -141,6 +142,11 @@ export class AnalysisCache {
   /** Forgets the analyses of MetaSkills (the catalog they compose from changed); returns their URIs. */
   invalidateMetaSkills(): string[] {
     return this.forget((skillFile) => !!this.skills.get(skillFile)?.analysis.metaPlan);
+  }
+
+  /** The open SKILL.md documents: what the library says of them may change with any skill (their analyses do not). */
+  skillDocuments(): string[] {
+    return [...this.views].filter(([uri, item]) => fileURLToPath(uri) === item.skillFile).map(([uri]) => uri);
   }
 
   /** Forgets every analysis (the settings or a configuration file changed); returns the URIs of their documents. */

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -20,7 +21,6 @@ import type { DocumentView } from '../features/document/documentView';
 import { documentDiagnostics } from '../features/document/lspDiagnostics';
 import { RenameError } from '../features/document/renameError';
 import { featuresOf, type DocumentFeatures } from '../features/documentFeatures';
-import type { TextLike } from '../parse/textLike';
 import {
   LensCommands,
   type CompileAnswer,
@@ -34,42 +34,17 @@ import {
   type WireFile,
 } from '../protocol';
 import type { FileSystem } from '../workspace/fileSystem';
-import { sourceOf, type SkillAnalysis } from '../analyze';
-import type { Diagnostic } from '../checks/diagnostic';
-import { fingerprintOf, ownText } from '../checks/fingerprint';
-import { BaselineMatch } from '../config/baseline';
 import { CONFIG_FILE_NAMES } from '../config/configFile';
 import { RunSettings } from '../config/runSettings';
 import { isCodexMetadata, isEvalFile } from '../formats/agent-skill';
 import { configDiagnostics, isConfigDocument } from './configDocument';
 import { AnalysisCache, type OpenDocument } from './analysisCache';
+import { baselinedFindings } from './baselinedFindings';
+import type { Cancellation, FileChange, OpenDocuments } from './editorTypes';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { LibraryIndex } from './libraryIndex';
 import { SkillIndex } from './skillIndex';
 import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
-
-/** A document the editor has open: its URI, version and text (the server's pieces, or a string). */
-export interface OpenText {
-  readonly uri: string;
-  readonly version: number;
-  readonly text: TextLike;
-}
-
-/** The documents the editor has open. */
-export interface OpenDocuments {
-  get(uri: string): OpenText | undefined;
-  all(): readonly OpenText[];
-}
-
-/** A request's cancellation, as LSP gives it. */
-export interface Cancellation {
-  readonly isCancellationRequested: boolean;
-}
-
-/** A change on disk, as the editor's file watcher reports it. */
-export interface FileChange {
-  file: string;
-  kind: 'created' | 'changed' | 'deleted';
-}
 
 /**
  * The language server's state and its one entry per feature: the open
@@ -86,6 +61,8 @@ export interface FileChange {
 export class LanguageService {
   private readonly cache: AnalysisCache;
   private readonly index: SkillIndex;
+  /** The workspace's skills as one library: what a skill says of the others. */
+  private readonly library: LibraryIndex;
   private current: Settings = DEFAULT_SETTINGS;
   /** What each skill is analysed with: the editor's settings over the configuration files. */
   private bySkill: RunSettings;
@@ -102,6 +79,7 @@ export class LanguageService {
     this.bySkill = new RunSettings(fs, explicitOf(DEFAULT_SETTINGS));
     this.cache = new AnalysisCache(fs, (skillFile) => this.optionsOf(skillFile));
     this.index = new SkillIndex(fs);
+    this.library = new LibraryIndex(fs, homedir());
   }
 
   /** The settings analyses are made with. */
@@ -112,6 +90,7 @@ export class LanguageService {
   /** The workspace folders, whose skills workspace symbols list. */
   setWorkspaceFolders(roots: string[]): void {
     this.index.setRoots(roots);
+    this.library.setRoots(roots);
   }
 
   /** Analyses from now on use `settings`; returns the open documents whose findings may have changed. */
@@ -120,6 +99,7 @@ export class LanguageService {
     this.bySkill = new RunSettings(this.fs, explicitOf(settings));
     this.generation++;
     this.index.invalidate();
+    this.library.clear();
     return this.cache.clear();
   }
 
@@ -144,34 +124,33 @@ export class LanguageService {
       version: view.version,
       items: this.bySkill.forSkill(view.analysis.file).ignored
         ? []
-        : documentDiagnostics(view, this.docsBase, this.baselined(view.analysis)),
+        : [
+            ...documentDiagnostics(view, this.docsBase, baselinedFindings(this.bySkill, view.analysis)),
+            ...this.library.diagnostics(view, this.bySkill, this.docsBase),
+          ],
     }));
   }
 
-  /** The findings of an analysis its configuration's baseline accepts: the editor shows what is new, as CI does. */
-  private baselined(analysis: SkillAnalysis): ReadonlySet<Diagnostic> {
-    const baseline = this.bySkill.baselineFor(analysis.file);
-    if (!baseline || baseline.entries.length === 0) return new Set();
-    const match = new BaselineMatch(baseline);
-    return new Set(
-      analysis.diagnostics.filter((item) =>
-        match.accepts(item.file, fingerprintOf(item, ownText(sourceOf(analysis, item.file), item.span))),
-      ),
-    );
-  }
-
   definition(uri: string, position: Position, token?: Cancellation): Location[] {
-    return this.run(uri, token, [], (view, features) => features.definition(view, offsetOf(view, position)));
+    return this.run(uri, token, [], (view, features) => {
+      const offset = offsetOf(view, position);
+      const own = features.definition(view, offset);
+      return own.length > 0 ? own : this.library.definition(view, offset);
+    });
   }
 
   references(uri: string, position: Position, includeDeclaration: boolean, token?: Cancellation): Location[] {
-    return this.run(uri, token, [], (view, features) =>
-      features.references(view, offsetOf(view, position), includeDeclaration),
-    );
+    return this.run(uri, token, [], (view, features) => {
+      const offset = offsetOf(view, position);
+      return [...features.references(view, offset, includeDeclaration), ...this.library.references(view, offset)];
+    });
   }
 
   hover(uri: string, position: Position, token?: Cancellation): Hover | null {
-    return this.run(uri, token, null, (view, features) => features.hover(view, offsetOf(view, position)));
+    return this.run(uri, token, null, (view, features) => {
+      const offset = offsetOf(view, position);
+      return features.hover(view, offset) ?? this.library.hover(view, offset);
+    });
   }
 
   completion(uri: string, position: Position, token?: Cancellation): CompletionItem[] {
@@ -181,7 +160,8 @@ export class LanguageService {
         ...(lastGoodModel ? { lastGoodModel } : {}),
         catalog: this.bySkill.analyzeOptions(view.analysis.file).catalog.forSkill(view.analysis.dir),
       };
-      return features.completion(view, offsetOf(view, position), context);
+      const offset = offsetOf(view, position);
+      return [...features.completion(view, offset, context), ...this.library.completion(view, offset)];
     });
   }
 
@@ -273,7 +253,11 @@ export class LanguageService {
   skillInfo(uri: string): SkillInfo | null {
     return this.run(uri, undefined, null, (view) => {
       const settings = this.bySkill.forSkill(view.analysis.file);
-      return skillInfoOf(view, settings.ignored ? 'ignored' : this.baselined(view.analysis), settings.configFile);
+      return skillInfoOf(
+        view,
+        settings.ignored ? 'ignored' : baselinedFindings(this.bySkill, view.analysis),
+        settings.configFile,
+      );
     });
   }
 
@@ -291,6 +275,8 @@ export class LanguageService {
   documentClosed(uri: string): { belonged: boolean; others: string[] } {
     const skillFile = this.cache.skillOf(uri);
     this.cache.close(uri);
+    // Its unsaved text no longer counts in the library either.
+    if (skillFile && fileURLToPath(uri) === skillFile) this.library.fileChanged(skillFile, false);
     return { belonged: skillFile !== undefined, others: skillFile ? this.cache.urisOfSkill(skillFile) : [] };
   }
 
@@ -313,6 +299,8 @@ export class LanguageService {
     for (const change of changes) {
       if (path.basename(change.file) === 'SKILL.md' || change.kind !== 'changed') {
         this.index.invalidate();
+        this.library.fileChanged(change.file, change.kind !== 'changed');
+        for (const uri of this.cache.skillDocuments()) affected.add(uri);
         // A skill created, renamed, changed or deleted may be one a MetaSkill composes.
         for (const catalog of this.bySkill.allCatalogs()) catalog.invalidate(change.file, change.kind);
         for (const uri of this.cache.invalidateMetaSkills()) affected.add(uri);

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { RenameError } from '../../../server/src/features/document/renameError';
-import { LanguageService, type OpenText } from '../../../server/src/service/languageService';
+import type { OpenText } from '../../../server/src/service/editorTypes';
+import { LanguageService } from '../../../server/src/service/languageService';
 import { editorSettings } from '../../../server/src/service/settings';
 
 const readSettings = (raw: unknown, base: string) =>

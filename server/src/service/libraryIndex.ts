@@ -1,0 +1,145 @@
+import type { CompletionItem, Diagnostic as LspDiagnostic, Hover, Location } from 'vscode-languageserver-types';
+import type { Diagnostic } from '../checks/diagnostic';
+import type { RunSettings } from '../config/runSettings';
+import type { DocumentView } from '../features/document/documentView';
+import { toLspDiagnostic } from '../features/document/lspDiagnostics';
+import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
+import { checkLibrary, type LibraryCheckOptions } from '../library/libraryChecks';
+import {
+  librarySkillOf,
+  linkLibrary,
+  readLibrarySkill,
+  type Library,
+  type LibrarySkill,
+} from '../library/libraryModel';
+import type { SkillFileSyntax } from '../parse/skillFile';
+import type { TextLike } from '../parse/textLike';
+import { discoverSkills } from '../workspace/discover';
+import type { FileSystem } from '../workspace/fileSystem';
+
+/** A SKILL.md open in the editor, as its analysis read it. */
+export interface OpenSkill {
+  file: string;
+  source: TextLike;
+  syntax: SkillFileSyntax;
+}
+
+/**
+ * The workspace's skills as one library, for what one skill says of others in the editor: the skills under the
+ * workspace folders, each read once and again only when its SKILL.md changes (on disk, or in the editor: an open
+ * SKILL.md counts with its unsaved text). The list of skills is found again when a SKILL.md is created or deleted.
+ */
+export class LibraryIndex {
+  private files: string[] | undefined;
+  private readonly read = new Map<string, { source?: TextLike; skill: LibrarySkill | undefined }>();
+  private linked: { library: Library; findings?: Diagnostic[] } | undefined;
+
+  constructor(
+    private readonly fs: FileSystem,
+    private readonly home: string,
+    private roots: string[] = [],
+  ) {}
+
+  setRoots(roots: string[]): void {
+    this.roots = roots;
+    this.files = undefined;
+    this.linked = undefined;
+  }
+
+  /** A SKILL.md changed on disk (`listChanged`: created or deleted, so the list of skills is found again). */
+  fileChanged(file: string, listChanged: boolean): void {
+    if (listChanged) this.files = undefined;
+    this.read.delete(file);
+    this.linked = undefined;
+  }
+
+  /** Every skill read again (the settings changed). */
+  clear(): void {
+    this.files = undefined;
+    this.read.clear();
+    this.linked = undefined;
+  }
+
+  /**
+   * The library, with `open` (a SKILL.md the editor holds, as its analysis read it) in place of the disk's; it is in
+   * the library even outside the roots. Each version of its text is read once.
+   */
+  library(open?: OpenSkill): Library {
+    if (open) {
+      const known = this.read.get(open.file);
+      if (known?.source !== open.source) {
+        const skill = librarySkillOf(this.fs, open.file, open.source, open.syntax, this.home);
+        this.read.set(open.file, { source: open.source, skill });
+        this.linked = undefined;
+      }
+    }
+    if (this.linked) return this.linked.library;
+    this.files ??= discoverSkills(
+      this.fs,
+      this.roots.filter((root) => this.fs.stat(root)),
+      '/',
+    ).skills.map((found) => found.file);
+    const files = open && !this.files.includes(open.file) ? [...this.files, open.file] : this.files;
+    const skills = files.flatMap((file) => {
+      let entry = this.read.get(file);
+      if (!entry) this.read.set(file, (entry = { skill: readLibrarySkill(this.fs, file, this.home) }));
+      return entry.skill ?? [];
+    });
+    this.linked = { library: linkLibrary(skills) };
+    return this.linked.library;
+  }
+
+  /** The library's findings in `file`, with `open` as in `library`. */
+  findingsIn(file: string, options: LibraryCheckOptions, open?: OpenSkill): Diagnostic[] {
+    const library = this.library(open);
+    this.linked!.findings ??= checkLibrary(library, options);
+    return this.linked!.findings.filter((item) => item.file === file);
+  }
+
+  /** The library's findings in an open SKILL.md (a mention a letter off, a collision), with its skill's severities. */
+  diagnostics(view: DocumentView, settings: RunSettings, docsBase?: string): LspDiagnostic[] {
+    const open = openSkill(view);
+    if (!open) return [];
+    const { severities } = settings.forSkill(open.file);
+    const options = { profileOf: (skill: { file: string }) => settings.forSkill(skill.file).profile?.id };
+    return this.findingsIn(open.file, options, open).flatMap((item) => {
+      const severity = severities[item.code] ?? item.severity;
+      return severity === 'off' ? [] : [toLspDiagnostic(view, { ...item, severity }, docsBase)];
+    });
+  }
+
+  definition(view: DocumentView, offset: number): Location[] {
+    return this.withSkill(view, [], (library, skill) => libraryDefinition(this.fs, library, skill, offset));
+  }
+
+  references(view: DocumentView, offset: number): Location[] {
+    return this.withSkill(view, [], (library, skill) => libraryReferences(this.fs, library, skill, offset));
+  }
+
+  hover(view: DocumentView, offset: number): Hover | null {
+    return this.withSkill(view, null, (library, skill) => libraryHover(library, skill, offset));
+  }
+
+  completion(view: DocumentView, offset: number): CompletionItem[] {
+    return this.withSkill(view, [], (library, skill) =>
+      libraryCompletion(library, skill, view.analysis.source, view.lines, offset),
+    );
+  }
+
+  /** A library feature on an open SKILL.md: the library with its text, and the skill it is; `empty` elsewhere. */
+  private withSkill<T>(view: DocumentView, empty: T, feature: (library: Library, skill: LibrarySkill) => T): T {
+    const open = openSkill(view);
+    if (!open) return empty;
+    const library = this.library(open);
+    const skill = library.skills.find((item) => item.file === open.file);
+    return skill ? feature(library, skill) : empty;
+  }
+}
+
+/** A SKILL.md document as the library reads it; undefined for any other document of a skill. */
+function openSkill(view: DocumentView): OpenSkill | undefined {
+  const { analysis } = view;
+  return view.file === analysis.file && analysis.syntax
+    ? { file: analysis.file, source: analysis.source, syntax: analysis.syntax }
+    : undefined;
+}

@@ -1,5 +1,6 @@
 import type { AdoptionResult } from './adoption';
 import type { SecurityResult } from './security';
+import type { SkillLibraryResult } from './skillLibrary';
 import type { AnalysisResult } from './analysis';
 import type { CatalogResult } from './catalog';
 import type { PeerRun, ScaleResult } from './check';
@@ -19,6 +20,7 @@ export interface Results {
   scale: ScaleResult[];
   adoption: AdoptionResult;
   security: SecurityResult;
+  skillLibrary: SkillLibraryResult;
   catalog: CatalogResult;
   peers: PeerRun[];
   /** skills-ref through its library, alternating with skillgraph check. */
@@ -43,6 +45,7 @@ export function renderResults(results: Results): string {
     scale,
     adoption,
     security,
+    skillLibrary,
     catalog,
     peers,
     library,
@@ -102,6 +105,9 @@ export function renderResults(results: Results): string {
     `| \`fix\` on ${adoption.skills} skills ≤ 2× \`check\` of the same skills (alternating, ratio of medians) | writing: ${adoption.fix.median} ms (${adoption.fix.ratio}×); --dry-run: ${adoption.fixDryRun.median} ms (${adoption.fixDryRun.ratio}×); check ${adoption.check.median} ms | ${verdict(adoption.fix.ratio <= 2 && adoption.fixDryRun.ratio <= 2)} |`,
     `| \`check --baseline\` ≤ 1.1× \`check\` (${adoption.baseline.entries} accepted findings) | ${adoption.baseline.withBaseline.median} ms vs ${adoption.baseline.check.median} ms: ${adoption.baseline.ratio}× | ${verdict(adoption.baseline.ratio <= 1.1)} |`,
     `| security rules ≤ 1.15× \`check\` without them, ${security.skills} skills, one thread (alternating, ratio of medians) | ${security.with.median} ms with (${security.with.runs.join(', ')}), ${security.without.median} ms without (${security.without.runs.join(', ')}): ${security.ratio}× | ${verdict(security.ratio <= 1.15)} |`,
+    `| the library graph of ${skillLibrary.skills.toLocaleString('en')} skills (\`library --format json\`) ≤ 1.2× \`check\` of them (alternating, ratio of medians) | ${skillLibrary.library.median} ms (${skillLibrary.library.runs.join(', ')}) vs ${skillLibrary.check.median} ms (${skillLibrary.check.runs.join(', ')}): ${skillLibrary.ratio}× | ${verdict(skillLibrary.ratio <= 1.2)} |`,
+    `| a keystroke in one skill's description → its diagnostics with the library's findings, p95 ≤ 50 ms at ${skillLibrary.skills.toLocaleString('en')} skills | ${ms(skillLibrary.edit)} ms (median / p95) | ${verdict(skillLibrary.edit.p95 <= 50)} |`,
+    `| \`library --format cypher\` for ${skillLibrary.skills.toLocaleString('en')} skills < 10 s, loaded into the test engine (Kùzu, WebAssembly) < 60 s | ${skillLibrary.cypher.ms} ms for ${skillLibrary.cypher.statements} statements; loaded in ${skillLibrary.load.ms} ms (${skillLibrary.load.skillsLoaded} skills in the engine) | ${verdict(skillLibrary.cypher.ms < 10000 && skillLibrary.load.ms < 60000 && skillLibrary.load.skillsLoaded === skillLibrary.skills)} |`,
     `| graph preview: 300-step graph laid out and drawn in < 1 s (median) | ${preview300.total.median} ms median, ${preview300.total.p95} ms p95 | ${verdict(preview300.total.median < 1000)} |`,
     `| skill+ (${skillplus.nodes} nodes, ${skillplus.tips + skillplus.rules} tips and rules): edit in flow.py → package diagnostics p95 ≤ 25 ms | ${skillplus.editToPackageDiagnostics.p95} ms over all edits; ${skillplus.editToPackageDiagnosticsWarm.p95} ms after each session's first 20 | ${verdict(skillplus.editToPackageDiagnostics.p95 <= 25)} (warm: ${verdict(skillplus.editToPackageDiagnosticsWarm.p95 <= 25)}) |`,
     `| skill+: completion in a predicate p95 ≤ 10 ms | ${skillplus.predicateCompletion.p95} ms (${skillplus.predicateCompletionAfterEdit.p95} ms right after an edit in flow.py) | ${verdict(skillplus.predicateCompletion.p95 <= 10)} |`,

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { benchAdoption } from './adoption';
 import { benchSecurity } from './security';
+import { benchSkillLibrary } from './skillLibrary';
 import { benchAnalysis } from './analysis';
 import { benchCatalog } from './catalog';
 import { benchCheckScale, benchPeers, plainCorpus } from './check';
@@ -54,6 +55,10 @@ async function main(): Promise<void> {
   const adoption = benchAdoption(TMP);
   step('security rules on 1,000 skills, against check without them');
   const security = benchSecurity(TMP);
+  step(
+    'the library of 10,000 skills: built against check, exported as Cypher and loaded into Kùzu, edited in the server',
+  );
+  const skillLibrary = await benchSkillLibrary(TMP);
   step('MetaSkill catalog on 10,000 skills');
   const catalog = benchCatalog(TMP);
   step('plain corpora: skillgraph, skills-ref, claude-code-lint');
@@ -87,6 +92,7 @@ async function main(): Promise<void> {
     scale,
     adoption,
     security,
+    skillLibrary,
     catalog,
     peers,
     library,

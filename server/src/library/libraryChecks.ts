@@ -204,11 +204,17 @@ function overBudget(library: Library, options: LibraryCheckOptions): Diagnostic[
 /** Skills that invoke each other in a ring: an agent following them may never finish. Links are not invocations. */
 function callCycles(library: Library): Diagnostic[] {
   const calls = new Map<string, { to: string; span: Span }[]>();
-  for (const edge of library.edges)
-    if (edge.kind !== 'link') calls.set(edge.from, [...(calls.get(edge.from) ?? []), { to: edge.to, span: edge.span }]);
+  for (const edge of library.edges) {
+    if (edge.kind === 'link') continue;
+    const from = calls.get(edge.from);
+    if (from) from.push({ to: edge.to, span: edge.span });
+    else calls.set(edge.from, [{ to: edge.to, span: edge.span }]);
+  }
+  const found = rings(calls);
+  if (found.length === 0) return [];
   const names = new Map(library.skills.map((skill) => [skill.file, skill.name]));
   const findings: Diagnostic[] = [];
-  for (const ring of rings(calls)) {
+  for (const ring of found) {
     // Reported once, in the ring's first skill by path, at its call of the next.
     const start = ring.indexOf([...ring].sort()[0]);
     const ordered = [...ring.slice(start), ...ring.slice(0, start)];

@@ -131,7 +131,9 @@ export function linkLibrary(skills: LibrarySkill[]): Library {
   const byName = new Map<string, LibrarySkill[]>();
   for (const skill of skills) {
     const key = qualifiedName(skill);
-    byName.set(key, [...(byName.get(key) ?? []), skill]);
+    const named = byName.get(key);
+    if (named) named.push(skill);
+    else byName.set(key, [skill]);
   }
   const byFile = new Map(skills.map((skill) => [skill.file, skill]));
   const edges: LibraryEdge[] = [];

@@ -29,6 +29,15 @@ export function descriptionTerms(description: string): Set<string> {
   return terms;
 }
 
+/** Each skill's terms, kept while the skill is (the language server reads a skill again only when it changes). */
+const known = new WeakMap<LibrarySkill, Set<string>>();
+
+function termsOf(skill: LibrarySkill): Set<string> {
+  let terms = known.get(skill);
+  if (!terms) known.set(skill, (terms = descriptionTerms(skill.description)));
+  return terms;
+}
+
 export interface Overlap {
   /** The earlier of the two by path, and the later (where it is reported). */
   a: LibrarySkill;
@@ -46,7 +55,7 @@ export interface Overlap {
  */
 export function descriptionOverlaps(skills: LibrarySkill[]): Overlap[] {
   const ordered = [...skills].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  const terms = ordered.map((skill) => descriptionTerms(skill.description));
+  const terms = ordered.map(termsOf);
   const frequency = new Map<string, number>();
   for (const set of terms) for (const term of set) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const weight = (term: string) => Math.log(1 + ordered.length / frequency.get(term)!);

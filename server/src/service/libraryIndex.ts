@@ -1,5 +1,6 @@
 import type { CompletionItem, Diagnostic as LspDiagnostic, Hover, Location } from 'vscode-languageserver-types';
 import type { Diagnostic } from '../checks/diagnostic';
+import type { ProfileId } from '../checks/profiles';
 import type { RunSettings } from '../config/runSettings';
 import type { DocumentView } from '../features/document/documentView';
 import { toLspDiagnostic } from '../features/document/lspDiagnostics';
@@ -33,6 +34,7 @@ export class LibraryIndex {
   private files: string[] | undefined;
   private readonly read = new Map<string, { source?: TextLike; skill: LibrarySkill | undefined }>();
   private linked: { library: Library; findings?: Diagnostic[] } | undefined;
+  private readonly profiles = new Map<string, ProfileId | undefined>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -57,6 +59,7 @@ export class LibraryIndex {
   clear(): void {
     this.files = undefined;
     this.read.clear();
+    this.profiles.clear();
     this.linked = undefined;
   }
 
@@ -101,7 +104,13 @@ export class LibraryIndex {
     const open = openSkill(view);
     if (!open) return [];
     const { severities } = settings.forSkill(open.file);
-    const options = { profileOf: (skill: { file: string }) => settings.forSkill(skill.file).profile?.id };
+    // Each skill's profile is looked up once (a configuration file nearest it, its folder): settings change clears it.
+    const options = {
+      profileOf: (skill: { file: string }) => {
+        if (!this.profiles.has(skill.file)) this.profiles.set(skill.file, settings.forSkill(skill.file).profile?.id);
+        return this.profiles.get(skill.file);
+      },
+    };
     return this.findingsIn(open.file, options, open).flatMap((item) => {
       const severity = severities[item.code] ?? item.severity;
       return severity === 'off' ? [] : [toLspDiagnostic(view, { ...item, severity }, docsBase)];

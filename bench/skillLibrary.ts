@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { positionOf, startServer } from '../test/support/lspClient';
+import { writeWorkspace } from '../test/support/generate';
+import { keystroke } from './lib/keystroke';
+import { percentile, round, since, summarize, type Summary } from './lib/stats';
+import { runNode } from './lib/run';
+
+const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const RUNS = 3;
+const EDITS = 60;
+
+export interface SkillLibraryResult {
+  skills: number;
+  /** `library --format json` and `check`, alternating, RUNS times each. */
+  library: { median: number; runs: number[] };
+  check: { median: number; runs: number[] };
+  ratio: number;
+  /** `library --format cypher`: its time and how many statements it wrote. */
+  cypher: { ms: number; statements: number };
+  /** Those statements run in Kùzu (WebAssembly, in memory), after its tables are declared. */
+  load: { ms: number; skillsLoaded: number };
+  /** A keystroke in one skill's description → the server's diagnostics for it (library findings included). */
+  edit: Summary;
+}
+
+interface Kuzu {
+  init(): Promise<void>;
+  Database: new (path: string) => unknown;
+  Connection: new (database: unknown) => {
+    query(statement: string): { getAllObjects(): Record<string, unknown>[]; close(): void };
+  };
+}
+
+/**
+ * The library of the 10,000-skill workspace: built against `check`, exported as Cypher and loaded, edited in the
+ * server.
+ */
+export async function benchSkillLibrary(root: string, count = 10000): Promise<SkillLibraryResult> {
+  const dir = path.join(root, `workspace-${count}`);
+  if (!existsSync(dir)) writeWorkspace(dir, count);
+  const libraryRuns: number[] = [];
+  const checkRuns: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    libraryRuns.push(runNode(CLI, ['library', dir, '--format', 'json']).ms);
+    checkRuns.push(runNode(CLI, ['check', dir]).ms);
+  }
+  const median = (runs: number[]) => round(percentile(runs, 50));
+
+  const exported = runNode(CLI, ['library', dir, '--format', 'cypher']);
+  const statements = exported.stdout.trim().split('\n');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS build with no type declarations
+  const kuzu = require('kuzu-wasm/nodejs/sync') as Kuzu;
+  await kuzu.init();
+  const connection = new kuzu.Connection(new kuzu.Database(':memory:'));
+  const run = (statement: string) => {
+    const result = connection.query(statement);
+    const rows = result.getAllObjects();
+    result.close();
+    return rows;
+  };
+  run('CREATE NODE TABLE Skill(file STRING PRIMARY KEY, name STRING, scope STRING, description STRING)');
+  run('CREATE REL TABLE INVOKES(FROM Skill TO Skill, how STRING)');
+  run('CREATE REL TABLE LINKS_TO(FROM Skill TO Skill)');
+  const loadStart = performance.now();
+  for (const statement of statements.slice(1)) run(statement);
+  const loadMs = since(loadStart);
+  const [{ loaded }] = run('MATCH (s:Skill) RETURN count(s) AS loaded');
+
+  const file = path.join(dir, 'skill-00000', 'SKILL.md');
+  const text = readFileSync(file, 'utf8');
+  const uri = pathToFileURL(file).href;
+  const session = await startServer({ root: dir });
+  const times: number[] = [];
+  try {
+    await session.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'markdown', version: 1, text },
+    });
+    await session.waitForPush(uri, () => session.pushedVersions.get(uri) === 1, 120000);
+    const at = positionOf(text, 'for benchmarks', 0);
+    for (let round = 0; round < EDITS; round++) {
+      const start = performance.now();
+      await session.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: round + 2 },
+        contentChanges: [keystroke(at, round)],
+      });
+      await session.waitForPush(uri, () => session.pushedVersions.get(uri) === round + 2, 60000);
+      times.push(since(start));
+    }
+  } finally {
+    await session.close();
+  }
+  return {
+    skills: count,
+    library: { median: median(libraryRuns), runs: libraryRuns.map((ms) => round(ms)) },
+    check: { median: median(checkRuns), runs: checkRuns.map((ms) => round(ms)) },
+    ratio: round(median(libraryRuns) / median(checkRuns), 2),
+    cypher: { ms: round(exported.ms), statements: statements.length },
+    load: { ms: round(loadMs), skillsLoaded: Number(loaded) },
+    edit: summarize(times),
+  };
+}

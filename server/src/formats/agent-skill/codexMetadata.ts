@@ -30,6 +30,8 @@ export function checkCodexMetadata(
   fs: FileSystem,
   dir: string,
 ): { diagnostics: Diagnostic[]; sources: [string, string][] } {
+  // Most skills have no `agents/`: the folder's listing (read once per analysis) says so without a failed open.
+  if (!fs.readDirectory(dir).some((entry) => entry.name === 'agents')) return { diagnostics: [], sources: [] };
   const file = path.join(dir, ...CODEX_METADATA_FILE.split('/'));
   const read = readText(fs, file);
   if (read.kind === 'missing') return { diagnostics: [], sources: [] };

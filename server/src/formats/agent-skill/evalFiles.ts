@@ -55,8 +55,9 @@ export function checkEvalFiles(context: EvalContext): {
   links: EvalLink[];
 } {
   const evalsDir = path.join(context.dir, 'evals');
-  const names = context.fs
-    .readDirectory(evalsDir)
+  // Most skills have no `evals/`: the folder's listing says so without listing a folder that is not there.
+  const hasEvals = context.fs.readDirectory(context.dir).some((entry) => entry.name === 'evals');
+  const names = (hasEvals ? context.fs.readDirectory(evalsDir) : [])
     .filter((entry) => entry.kind === 'file' && (entry.name === 'evals.json' || QUERY_FILE.test(entry.name)))
     .map((entry) => entry.name)
     .sort();

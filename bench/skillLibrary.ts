@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { positionOf, startServer } from '../test/support/lspClient';
 import { writeWorkspace } from '../test/support/generate';
+import { libraryEngine } from '../test/support/kuzu';
 import { keystroke } from './lib/keystroke';
 import { percentile, round, since, summarize, type Summary } from './lib/stats';
 import { runNode } from './lib/run';
@@ -25,14 +26,6 @@ export interface SkillLibraryResult {
   edit: Summary;
 }
 
-interface Kuzu {
-  init(): Promise<void>;
-  Database: new (path: string) => unknown;
-  Connection: new (database: unknown) => {
-    query(statement: string): { getAllObjects(): Record<string, unknown>[]; close(): void };
-  };
-}
-
 /**
  * The library of the 10,000-skill workspace: built against `check`, exported as Cypher and loaded, edited in the
  * server.
@@ -50,19 +43,7 @@ export async function benchSkillLibrary(root: string, count = 10000): Promise<Sk
 
   const exported = runNode(CLI, ['library', dir, '--format', 'cypher']);
   const statements = exported.stdout.trim().split('\n');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS build with no type declarations
-  const kuzu = require('kuzu-wasm/nodejs/sync') as Kuzu;
-  await kuzu.init();
-  const connection = new kuzu.Connection(new kuzu.Database(':memory:'));
-  const run = (statement: string) => {
-    const result = connection.query(statement);
-    const rows = result.getAllObjects();
-    result.close();
-    return rows;
-  };
-  run('CREATE NODE TABLE Skill(file STRING PRIMARY KEY, name STRING, scope STRING, description STRING)');
-  run('CREATE REL TABLE INVOKES(FROM Skill TO Skill, how STRING)');
-  run('CREATE REL TABLE LINKS_TO(FROM Skill TO Skill)');
+  const run = await libraryEngine();
   const loadStart = performance.now();
   for (const statement of statements.slice(1)) run(statement);
   const loadMs = since(loadStart);

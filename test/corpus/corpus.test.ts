@@ -8,6 +8,7 @@ import { SkillLines } from '../../server/src/parse/skillLines';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../support/corpus';
+import { expectationRows } from '../support/expectationTable';
 import { SECURITY_CODES } from '../../server/src/checks/security';
 
 const FAMILIES = ['plain', 'aip-v03', 'aip-v05'];
@@ -149,19 +150,7 @@ test('skill+ examples: each is recognised as skill+, every file read, and checks
 
 /** `file code line` of every row of an expectation table (expected-warnings.md by default), each with a reason. */
 function expectedWarnings(name = 'expected-warnings.md'): string[] {
-  const table = readFileSync(join(__dirname, name), 'utf8');
-  return table
-    .split('\n')
-    .filter((line) => /^\| (plain|aip-v0[35]|metaskill|skillplus|examples)\//.test(line))
-    .map((line) => {
-      const [file, code, lineNumber, why] = line
-        .split('|')
-        .slice(1, 5)
-        .map((cell) => cell.trim());
-      assert.ok(why.length > 20, `row for ${file} ${code} needs a reason`);
-      return `${file} ${code} ${lineNumber}`;
-    })
-    .sort();
+  return expectationRows(join(__dirname, name));
 }
 
 /** Every skill of the corpus and the examples, analysed as its authors target it, with where its findings are. */

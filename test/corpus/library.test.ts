@@ -8,6 +8,7 @@ import { LineIndex } from '../../server/src/parse/lineIndex';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../support/corpus';
+import { expectationRows } from '../support/expectationTable';
 
 // The library checks on real libraries: the whole corpus as one, and each repository of it as its own. Their findings
 // are the rows of expected-library.md, and what the skills say of each other resolves.
@@ -29,21 +30,6 @@ function found(root: string): string[] {
   });
 }
 
-function expected(): string[] {
-  return readFileSync(join(__dirname, 'expected-library.md'), 'utf8')
-    .split('\n')
-    .filter((line) => /^\| (plain|aip-v0[35]|metaskill|skillplus)\//.test(line))
-    .map((line) => {
-      const [file, code, lineNumber, why] = line
-        .split('|')
-        .slice(1, 5)
-        .map((cell) => cell.trim());
-      assert.ok(why.length > 20, `row for ${file} ${code} needs a reason`);
-      return `${file} ${code} ${lineNumber}`;
-    })
-    .sort();
-}
-
 test('library precision: the corpus as one library and each repository as its own report exactly the rows of expected-library.md', () => {
   const repositories = readdirSync(CORPUS)
     .filter((family) => statSync(join(CORPUS, family)).isDirectory())
@@ -54,7 +40,7 @@ test('library precision: the corpus as one library and each repository as its ow
     );
   assert.ok(repositories.length >= 10, `${repositories.length} repositories`);
   const all = new Set([...found(CORPUS), ...repositories.flatMap(found)]);
-  assert.deepEqual([...all].sort(), expected());
+  assert.deepEqual([...all].sort(), expectationRows(join(__dirname, 'expected-library.md')));
 });
 
 test('what the corpus skills say of each other resolves: the superpowers skills invoke each other by plugin name', () => {

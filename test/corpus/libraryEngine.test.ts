@@ -3,19 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CORPUS } from '../support/corpus';
+import { libraryEngine } from '../support/kuzu';
 
 // The Cypher export in a real graph engine: Kùzu's WebAssembly build from the npm registry (no Neo4j server can be
 // installed here). The export is written for Neo4j; Kùzu needs its tables declared first, and its primary key on
 // `file` stands for Neo4j's uniqueness constraint, the one statement not run. Every other statement runs as written,
 // twice, and the graph in the engine is the library the JSON export describes.
-
-interface Kuzu {
-  init(): Promise<void>;
-  Database: new (path: string) => unknown;
-  Connection: new (database: unknown) => {
-    query(statement: string): { getAllObjects(): Record<string, unknown>[]; close(): void };
-  };
-}
 
 const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -29,19 +22,7 @@ function library(format: 'json' | 'cypher'): string {
 }
 
 test('the corpus library exported as Cypher loads into Kùzu, twice without duplicates, as the JSON export describes it', async () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS build with no type declarations
-  const kuzu = require('kuzu-wasm/nodejs/sync') as Kuzu;
-  await kuzu.init();
-  const connection = new kuzu.Connection(new kuzu.Database(':memory:'));
-  const run = (statement: string) => {
-    const result = connection.query(statement);
-    const rows = result.getAllObjects();
-    result.close();
-    return rows;
-  };
-  run('CREATE NODE TABLE Skill(file STRING PRIMARY KEY, name STRING, scope STRING, description STRING)');
-  run('CREATE REL TABLE INVOKES(FROM Skill TO Skill, how STRING)');
-  run('CREATE REL TABLE LINKS_TO(FROM Skill TO Skill)');
+  const run = await libraryEngine();
   const statements = library('cypher').trim().split('\n');
   assert.match(statements[0], /^CREATE CONSTRAINT skill_file IF NOT EXISTS/);
   for (let round = 0; round < 2; round++) for (const statement of statements.slice(1)) run(statement);

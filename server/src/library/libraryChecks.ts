@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
+import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
 import { closestName } from '../checks/nameDistance';
 import type { Span } from '../parse/lineIndex';
 import type { ProfileId } from '../checks/profiles';
@@ -210,73 +211,20 @@ function callCycles(library: Library): Diagnostic[] {
     if (from) from.push({ to: edge.to, span: edge.span });
     else calls.set(edge.from, [{ to: edge.to, span: edge.span }]);
   }
-  const found = rings(calls);
-  if (found.length === 0) return [];
+  const next = new Map([...calls].map(([from, list]) => [from, list.map((call) => call.to)]));
+  const groups = stronglyConnected([...next.keys()].sort(), next).filter((group) => group.length > 1);
+  if (groups.length === 0) return [];
   const names = new Map(library.skills.map((skill) => [skill.file, skill.name]));
-  const findings: Diagnostic[] = [];
-  for (const ring of found) {
-    // Reported once, in the ring's first skill by path, at its call of the next.
-    const start = ring.indexOf([...ring].sort()[0]);
-    const ordered = [...ring.slice(start), ...ring.slice(0, start)];
-    const call = calls.get(ordered[0])!.find((item) => item.to === ordered[1 % ordered.length])!;
-    findings.push(
-      diagnostic(
-        'skill_call_cycle',
-        ordered[0],
-        call.span,
-        `These skills invoke each other in a ring: ${[...ordered, ordered[0]].map((file) => `\`${names.get(file)}\``).join(' → ')}. An agent that follows each one's instruction to use the next may never finish; let one of them end without calling back.`,
-      ),
-    );
-  }
-  return findings;
-}
-
-/** One cycle through each strongly connected group of two or more skills (Tarjan's algorithm, then a walk inside). */
-function rings(calls: Map<string, { to: string }[]>): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const groups: string[][] = [];
-  let counter = 0;
-  const visit = (node: string) => {
-    index.set(node, counter);
-    low.set(node, counter++);
-    stack.push(node);
-    onStack.add(node);
-    for (const { to } of calls.get(node) ?? []) {
-      if (!index.has(to)) {
-        visit(to);
-        low.set(node, Math.min(low.get(node)!, low.get(to)!));
-      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
-    }
-    if (low.get(node) === index.get(node)) {
-      const group: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        group.push(member);
-      } while (member !== node);
-      if (group.length > 1) groups.push(group);
-    }
-  };
-  for (const node of [...calls.keys()].sort()) if (!index.has(node)) visit(node);
-  // In each group, the path from its first skill by path back to itself, following calls that stay in the group.
   return groups.map((group) => {
-    const members = new Set(group);
-    const first = [...group].sort()[0];
-    const ring = [first];
-    const seen = new Set(ring);
-    for (let at = first; ;) {
-      const next = (calls.get(at) ?? []).map((call) => call.to).filter((to) => members.has(to));
-      if (next.includes(first) && ring.length > 1) return ring;
-      const step = next.find((to) => !seen.has(to)) ?? next[0];
-      if (seen.has(step)) return ring.slice(ring.indexOf(step));
-      ring.push(step);
-      seen.add(step);
-      at = step;
-    }
+    // Reported once, in the ring's first skill by path, at its call of the next.
+    const ring = walkCycle([...group].sort()[0], new Set(group), next);
+    const call = calls.get(ring[0])!.find((item) => item.to === ring[1 % ring.length])!;
+    return diagnostic(
+      'skill_call_cycle',
+      ring[0],
+      call.span,
+      `These skills invoke each other in a ring: ${[...ring, ring[0]].map((file) => `\`${names.get(file)}\``).join(' → ')}. An agent that follows each one's instruction to use the next may never finish; let one of them end without calling back.`,
+    );
   });
 }
 

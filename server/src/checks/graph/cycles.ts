@@ -35,8 +35,8 @@ export function checkCycles(model: SkillModel): Diagnostic[] {
   return diagnostics;
 }
 
-/** One simple cycle through `start` inside a strongly connected component. */
-function walkCycle(start: string, members: Set<string>, next: Map<string, string[]>): string[] {
+/** One simple cycle through `start` inside a strongly connected component, shortest first (start first). */
+export function walkCycle(start: string, members: Set<string>, next: Map<string, string[]>): string[] {
   const parent = new Map<string, string>();
   const queue = [start];
   const seen = new Set([start]);
@@ -71,7 +71,8 @@ function closingEdge(edges: GraphEdge[], cycle: string[]): GraphEdge | undefined
   );
 }
 
-function stronglyConnected(ids: string[], next: Map<string, string[]>): string[][] {
+/** The strongly connected components of a graph (Tarjan's, iterative: a long chain does not overflow the stack). */
+export function stronglyConnected(ids: string[], next: Map<string, string[]>): string[][] {
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();

@@ -730,7 +730,7 @@ test('library: the skills under a folder as one library; text, JSON with its fin
   assert.equal(text.status, 0);
   assert.equal(
     text.stdout,
-    '2 skills, 0 invocations and 1 links between them; Codex lists 0 of them in 0 characters (up to 8,000)\n' +
+    '2 skills, 0 invocations and 1 link between them; Codex lists 0 of them in 0 characters (up to 8,000)\n' +
       'release-digest/SKILL.md:6:11: warning: No skill of the library is named `relase-notes`: did you mean `release-notes`? An agent told to use `/relase-notes` finds nothing to run. [unknown_skill_mention]\n',
   );
   const json = JSON.parse(run(['library', '.', '--format', 'json'], dir).stdout) as {

@@ -56,10 +56,15 @@ export function runLibrary(command: Extract<Command, { command: 'library' }>): n
     return `${budget.client} lists ${listed.length} of them in ${size.toLocaleString('en')} characters (up to ${budget.characters.toLocaleString('en')})`;
   });
   printOut(
-    `${library.skills.length} skills, ${invocations} invocations and ${library.edges.length - invocations} links between them; ${lists.join('; ')}\n` +
+    `${count(library.skills.length, 'skill')}, ${count(invocations, 'invocation')} and ${count(library.edges.length - invocations, 'link')} between them; ${lists.join('; ')}\n` +
       formatText({ skills: [], diagnostics: findings }),
   );
   return findings.some((item) => item.severity === 'error') ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/** `1 skill`, `2 skills`. */
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** The client each skill is written for: `--profile`, else its configuration's or its folder's profile. */

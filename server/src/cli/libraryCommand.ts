@@ -1,12 +1,12 @@
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import type { Diagnostic } from '../checks/diagnostic';
-import { RULES } from '../checks/rules';
+import { applySeverities } from '../checks/severities';
 import { RunSettings } from '../config/runSettings';
 import {
   checkLibrary,
   listedSize,
   listedSkills,
+  profilesFrom,
   SKILL_LIST_BUDGETS,
   type LibraryCheckOptions,
 } from '../library/libraryChecks';
@@ -38,9 +38,10 @@ export function runLibrary(command: Extract<Command, { command: 'library' }>): n
     homedir(),
   );
   const shown = (file: string) => path.relative(process.cwd(), file) || '.';
+  const options = profilesFrom(settings);
   if (command.format === 'json') {
     printOut(
-      `${JSON.stringify({ ...libraryJson(library, shown), findings: reported(library, settings, fs, shown) }, null, 2)}\n`,
+      `${JSON.stringify({ ...libraryJson(library, shown), findings: reported(library, settings, options, fs, shown) }, null, 2)}\n`,
     );
     return EXIT_CLEAN;
   }
@@ -48,10 +49,10 @@ export function runLibrary(command: Extract<Command, { command: 'library' }>): n
     printOut(libraryCypher(library, shown));
     return EXIT_CLEAN;
   }
-  const findings = reported(library, settings, fs, shown);
+  const findings = reported(library, settings, options, fs, shown);
   const invocations = library.edges.filter((edge) => edge.kind !== 'link').length;
   const lists = SKILL_LIST_BUDGETS.map((budget) => {
-    const listed = listedSkills(library, budget, checkOptions(settings));
+    const listed = listedSkills(library, budget, options);
     const size = listed.reduce((sum, skill) => sum + listedSize(skill), 0);
     return `${budget.client} lists ${listed.length} of them in ${size.toLocaleString('en')} characters (up to ${budget.characters.toLocaleString('en')})`;
   });
@@ -67,23 +68,19 @@ function count(n: number, noun: string): string {
   return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** The client each skill is written for: `--profile`, else its configuration's or its folder's profile. */
-function checkOptions(settings: RunSettings): LibraryCheckOptions {
-  return { profileOf: (skill) => settings.forSkill(skill.file).profile?.id };
-}
-
 /** The library's findings as every report shows them, with each skill's configured severities (`off` drops one). */
 function reported(
   library: ReturnType<typeof buildLibrary>,
   settings: RunSettings,
+  options: LibraryCheckOptions,
   fs: NodeFileSystem | ListingCache,
   shown: (file: string) => string,
 ): ReportedDiagnostic[] {
-  return checkLibrary(library, checkOptions(settings)).flatMap((item: Diagnostic) => {
-    const severity = settings.forSkill(item.file).severities[item.code] ?? RULES[item.code].severity;
-    if (severity === 'off') return [];
-    const read = readText(fs, item.file);
-    const text = read.kind === 'text' ? read.text : '';
-    return [{ ...toReported({ ...item, severity }, shown(item.file), new LineIndex(text), text) }];
-  });
+  return checkLibrary(library, options)
+    .flatMap((item) => applySeverities([item], settings.forSkill(item.file).severities))
+    .map((item) => {
+      const read = readText(fs, item.file);
+      const text = read.kind === 'text' ? read.text : '';
+      return toReported(item, shown(item.file), new LineIndex(text), text);
+    });
 }

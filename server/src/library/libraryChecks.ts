@@ -4,6 +4,7 @@ import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
 import { closestName } from '../checks/nameDistance';
 import type { Span } from '../parse/lineIndex';
 import type { ProfileId } from '../checks/profiles';
+import type { RunSettings } from '../config/runSettings';
 import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { descriptionOverlaps } from './similarDescriptions';
 
@@ -77,6 +78,20 @@ export const SKILL_LIST_BUDGETS: {
 export interface LibraryCheckOptions {
   /** The client a skill is written for (its configured profile, or `--profile`), when one is set. */
   profileOf?: (skill: LibrarySkill) => ProfileId | undefined;
+}
+
+/**
+ * The client each skill is written for, as the settings say (`--profile`, its configuration, its folder), each skill's
+ * looked up once for as long as the options are kept.
+ */
+export function profilesFrom(settings: RunSettings): LibraryCheckOptions {
+  const profiles = new Map<string, ProfileId | undefined>();
+  return {
+    profileOf: (skill) => {
+      if (!profiles.has(skill.file)) profiles.set(skill.file, settings.forSkill(skill.file).profile?.id);
+      return profiles.get(skill.file);
+    },
+  };
 }
 
 export function checkLibrary(library: Library, options: LibraryCheckOptions = {}): Diagnostic[] {

@@ -1,11 +1,11 @@
 import type { CompletionItem, Diagnostic as LspDiagnostic, Hover, Location } from 'vscode-languageserver-types';
 import type { Diagnostic } from '../checks/diagnostic';
-import type { ProfileId } from '../checks/profiles';
+import { applySeverities } from '../checks/severities';
 import type { RunSettings } from '../config/runSettings';
 import type { DocumentView } from '../features/document/documentView';
 import { toLspDiagnostic } from '../features/document/lspDiagnostics';
 import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
-import { checkLibrary, type LibraryCheckOptions } from '../library/libraryChecks';
+import { checkLibrary, profilesFrom, type LibraryCheckOptions } from '../library/libraryChecks';
 import {
   librarySkillOf,
   linkLibrary,
@@ -34,7 +34,7 @@ export class LibraryIndex {
   private files: string[] | undefined;
   private readonly read = new Map<string, { source?: TextLike; skill: LibrarySkill | undefined }>();
   private linked: { library: Library; findings?: Diagnostic[] } | undefined;
-  private readonly profiles = new Map<string, ProfileId | undefined>();
+  private options: LibraryCheckOptions | undefined;
 
   constructor(
     private readonly fs: FileSystem,
@@ -59,7 +59,7 @@ export class LibraryIndex {
   clear(): void {
     this.files = undefined;
     this.read.clear();
-    this.profiles.clear();
+    this.options = undefined;
     this.linked = undefined;
   }
 
@@ -103,18 +103,13 @@ export class LibraryIndex {
   diagnostics(view: DocumentView, settings: RunSettings, docsBase?: string): LspDiagnostic[] {
     const open = openSkill(view);
     if (!open) return [];
-    const { severities } = settings.forSkill(open.file);
-    // Each skill's profile is looked up once (a configuration file nearest it, its folder): settings change clears it.
-    const options = {
-      profileOf: (skill: { file: string }) => {
-        if (!this.profiles.has(skill.file)) this.profiles.set(skill.file, settings.forSkill(skill.file).profile?.id);
-        return this.profiles.get(skill.file);
-      },
-    };
-    return this.findingsIn(open.file, options, open).flatMap((item) => {
-      const severity = severities[item.code] ?? item.severity;
-      return severity === 'off' ? [] : [toLspDiagnostic(view, { ...item, severity }, docsBase)];
-    });
+    // Each skill's profile is looked up once (its configuration, its folder): a change of settings clears them.
+    this.options ??= profilesFrom(settings);
+    const found = applySeverities(
+      this.findingsIn(open.file, this.options, open),
+      settings.forSkill(open.file).severities,
+    );
+    return found.map((item) => toLspDiagnostic(view, item, docsBase));
   }
 
   definition(view: DocumentView, offset: number): Location[] {

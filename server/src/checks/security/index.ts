@@ -84,22 +84,19 @@ function lineFindings(file: string, text: string, offset: number): Diagnostic[] 
   return found;
 }
 
-/** The parts of `region` outside the fenced blocks, with their texts: prose, where instructions to the agent are. */
-function proseOf(source: TextLike, region: Span, fences: Fence[]): Placed[] {
-  return outsideFences(region, fences).map((part) => ({ start: part.start, text: source.slice(part.start, part.end) }));
+/** Parts of a text, each with its own text sliced out. */
+function placed(source: TextLike, spans: Span[]): Placed[] {
+  return spans.map((span) => ({ start: span.start, text: source.slice(span.start, span.end) }));
 }
 
-/** The rules that read Markdown as Markdown: comments, prose, fenced commands. */
-function markdownFindings(file: string, source: TextLike, prose: Placed[], fences: Fence[]): Diagnostic[] {
-  const commands = commandBlocks(fences).map((span) => ({
-    start: span.start,
-    text: source.slice(span.start, span.end),
-  }));
+/** The rules that read Markdown as Markdown: comments, prose (outside the fenced blocks), fenced commands. */
+function markdownFindings(file: string, source: TextLike, region: Span, fences: Fence[]): Diagnostic[] {
+  const prose = placed(source, outsideFences(region, fences));
   return [
     ...hiddenInstructions(file, source),
     ...hostileInstructions(file, prose),
     ...remoteInstructions(file, prose),
-    ...riskyExecution(file, commands),
+    ...riskyExecution(file, placed(source, commandBlocks(fences))),
   ];
 }
 
@@ -110,7 +107,7 @@ function scanText(item: SkillText): Diagnostic[] {
   if (kind === 'markdown') {
     // Fences are found as the SKILL.md reader finds them.
     const { body, fences } = parseSkillFile(text);
-    found.push(...markdownFindings(file, text, proseOf(text, body, fences), fences));
+    found.push(...markdownFindings(file, text, body, fences));
   }
   return found;
 }
@@ -121,7 +118,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   const readLines = (from: number, to: number) => lineFindings(file, source.slice(from, to), from);
   const own = [
     ...(kept ? kept.lines.scan(source, readLines) : readLines(0, source.length)),
-    ...markdownFindings(file, source, proseOf(source, body, fences), fences),
+    ...markdownFindings(file, source, body, fences),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
   ];
   // Read once for as long as the disk is a snapshot (the language server's view of the folder, across keystrokes).

@@ -12,7 +12,8 @@ import {
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
 export const CONTEXT_FORMATS = ['text', 'json'] as const;
-export const LIBRARY_FORMATS = ['text', 'json', 'cypher'] as const;
+export const LIBRARY_FORMATS = ['text', 'json', 'cypher', 'graphml', 'csv'] as const;
+export const QUERY_FORMATS = ['text', 'json'] as const;
 
 export type CheckFormat = (typeof CHECK_FORMATS)[number];
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
@@ -43,7 +44,16 @@ export type Command =
       catalog: string[];
     }
   | { command: 'init'; dir: string; force: boolean }
-  | { command: 'library'; paths: string[]; format: (typeof LIBRARY_FORMATS)[number]; profile?: ProfileId }
+  | {
+      command: 'library';
+      paths: string[];
+      format: (typeof LIBRARY_FORMATS)[number];
+      profile?: ProfileId;
+      /** Where `--format csv` writes its files. */
+      out?: string;
+      force: boolean;
+    }
+  | { command: 'query'; name?: string; paths: string[]; format: (typeof QUERY_FORMATS)[number] }
   | { command: 'graph'; path: string; format: GraphFormat; profile?: ProfileId; catalog: string[] }
   | {
       command: 'context';
@@ -75,7 +85,9 @@ export const USAGE = `Usage:
                    [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline] [--only security]
   skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--catalog DIR]...
   skillgraph init [dir] [--force]
-  skillgraph library [paths...] [--format text|json|cypher] [--profile NAME]
+  skillgraph library [paths...] [--format text|json|cypher|graphml] [--profile NAME]
+  skillgraph library [paths...] --format csv --out DIR [--force]
+  skillgraph query [NAME [paths...]] [--format text|json]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
   skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME]
                      [--format text|json]
@@ -105,9 +117,15 @@ library reads the skills under the paths (default: .) as one library: which skil
         names that collide (and which one a client loads), descriptions too alike to tell apart, mentions of a
         skill a letter off an existing one, rings of skills invoking each other, and the skill list's size
         against what a client lists (Codex: the skills in .agents/skills, or written for it: --profile codex
-        or a configured profile). --format json writes the library and its findings; cypher writes
-        statements that load it into Neo4j (cypher-shell < library.cypher), as many times as it is run.
+        or a configured profile). --format json writes the library graph (skills, their steps, scripts by
+        content, the edges between them) and its findings; cypher writes statements that load it into Neo4j
+        (cypher-shell < library.cypher), as many times as it is run; graphml writes it for graph editors;
+        csv writes a file per node label and relationship type into --out DIR for neo4j-admin database import
+        (never over an existing file unless --force), and prints the import command.
         Exit status: 0 (findings are warnings), 2 usage or I/O failure.
+query   answers a governance question over the library under the paths (default: .): without NAME, lists
+        the questions and their Cypher (the same answer a graph database loaded with the export gives).
+        Exit status: 0 no rows, 1 rows (something to look at), 2 usage or I/O failure.
 graph   prints one skill's graph: steps, typed ports, control and data edges.
 context prints what a skill+ runtime puts in front of the model at one node for one State
         (the defaults of state.py, overridden by --state): brief, map, tips, rules, with sizes.
@@ -124,7 +142,7 @@ compile turns one skill into another form: ir (its graph as JSON, any format), a
 Profiles: ${PROFILE_IDS.join(', ')} (default: the configuration's, else the client whose skills folder holds
         the skill, else agentskills).`;
 
-const COMMANDS = ['check', 'fix', 'init', 'library', 'graph', 'context', 'compile'] as const;
+const COMMANDS = ['check', 'fix', 'init', 'library', 'query', 'graph', 'context', 'compile'] as const;
 
 /** Rule codes, comma-separated or one; a code no rule has is a usage error that names the nearest one. */
 function ruleCodes(text: string): RuleCode[] {
@@ -212,10 +230,10 @@ export function parseArgs(argv: string[]): Command {
       jobs = Number(text);
     } else if (flag === '--catalog') catalog.push(value());
     else if (command === 'compile' && flag === '--to') to = value();
-    else if (command === 'compile' && flag === '--out') out = value();
+    else if ((command === 'compile' || command === 'library') && flag === '--out') out = value();
     else if (command === 'compile' && flag === '--aip-version')
       aipVersion = oneOf(value(), AIP_VERSIONS, '--aip-version');
-    else if ((command === 'compile' || command === 'init') && flag === '--force') force = true;
+    else if ((command === 'compile' || command === 'init' || command === 'library') && flag === '--force') force = true;
     else if (
       command === 'context' &&
       (flag === '--at' || flag === '--state' || flag === '--event' || flag === '--tool')
@@ -255,13 +273,28 @@ export function parseArgs(argv: string[]): Command {
       ...(strict ? { strict } : {}),
       catalog,
     };
-  if (command === 'library')
+  if (command === 'library') {
+    const chosen = oneOf(format ?? 'text', LIBRARY_FORMATS, '--format');
+    if ((chosen === 'csv') !== (out !== undefined))
+      throw new UsageError(chosen === 'csv' ? '--format csv needs --out DIR' : '--out is for --format csv');
     return {
       command,
       paths: positional.length > 0 ? positional : ['.'],
-      format: oneOf(format ?? 'text', LIBRARY_FORMATS, '--format'),
+      format: chosen,
       ...(profile ? { profile } : {}),
+      ...(out !== undefined ? { out } : {}),
+      force,
     };
+  }
+  if (command === 'query') {
+    const [name, ...paths] = positional;
+    return {
+      command,
+      ...(name !== undefined ? { name } : {}),
+      paths: paths.length > 0 ? paths : ['.'],
+      format: oneOf(format ?? 'text', QUERY_FORMATS, '--format'),
+    };
+  }
   if (command === 'init') {
     if (positional.length > 1) throw new UsageError('init takes at most one folder');
     return { command, dir: positional[0] ?? '.', force };

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { applySeverities } from '../checks/severities';
 import { RunSettings } from '../config/runSettings';
+import { GOVERNANCE_QUERIES, type Row } from '../library/governanceQueries';
 import {
   checkLibrary,
   listedSize,
@@ -10,46 +11,82 @@ import {
   SKILL_LIST_BUDGETS,
   type LibraryCheckOptions,
 } from '../library/libraryChecks';
-import { libraryCypher, libraryJson } from '../library/libraryExport';
-import { buildLibrary } from '../library/libraryModel';
+import { libraryCsv, libraryCypher, libraryGraphml, libraryJson } from '../library/libraryExport';
+import { libraryGraph, type LibraryGraph } from '../library/libraryGraph';
+import { buildLibrary, type Library } from '../library/libraryModel';
 import { LineIndex } from '../parse/lineIndex';
 import { ListingCache } from '../workspace/diskSnapshot';
-import { NodeFileSystem } from '../workspace/fileSystem';
+import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import type { Command } from './args';
-import { EXIT_CLEAN, EXIT_FINDINGS } from './exits';
-import { printOut } from './output';
+import { WriteRefused } from './atomicWrite';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
+import { printErr, printOut } from './output';
 import { toReported, type ReportedDiagnostic } from './reporters/report';
 import { formatText } from './reporters/text';
 import { selectSkills } from './selectSkills';
+import { readLibraryWithDetails } from './skillDetails';
+import { writePackage } from './writePackage';
+
+interface ReadLibrary {
+  fs: FileSystem;
+  settings: RunSettings;
+  library: Library;
+  shown: (file: string) => string;
+}
+
+/**
+ * The library of the skills under `paths` (with its graph: each skill's procedure and scripts read too, on several
+ * threads for a large library), or the exit status when they could not be found.
+ */
+async function readLibrary(
+  paths: string[],
+  settings: RunSettings,
+  fs: FileSystem,
+  withGraph: boolean,
+): Promise<(ReadLibrary & { graph?: LibraryGraph }) | { exit: number }> {
+  const selection = selectSkills(fs, settings, paths);
+  if ('exit' in selection) return selection;
+  const files = selection.skills.map((found) => found.file);
+  const shown = (file: string) => path.relative(process.cwd(), file) || '.';
+  if (!withGraph) return { fs, settings, library: buildLibrary(fs, files, homedir()), shown };
+  const { library, details } = await readLibraryWithDetails(__filename, fs, files, homedir());
+  return { fs, settings, library, shown, graph: libraryGraph(library, details, shown) };
+}
 
 /**
  * `skillgraph library`: the skills under the paths as one library (who names whom, which names collide, what a
- * client's skill list holds), its findings, or the library as JSON or Cypher for a graph database.
+ * client's skill list holds), its findings, or the library graph for a graph database or a graph editor.
  */
-export function runLibrary(command: Extract<Command, { command: 'library' }>): number {
+export async function runLibrary(command: Extract<Command, { command: 'library' }>): Promise<number> {
   const fs = new ListingCache(new NodeFileSystem());
   const settings = new RunSettings(fs, command.profile ? { profile: command.profile } : {});
-  const selection = selectSkills(fs, settings, command.paths.length > 0 ? command.paths : ['.']);
-  if ('exit' in selection) return selection.exit;
-  const library = buildLibrary(
+  const read = await readLibrary(
+    command.paths.length > 0 ? command.paths : ['.'],
+    settings,
     fs,
-    selection.skills.map((found) => found.file),
-    homedir(),
+    command.format !== 'text',
   );
-  const shown = (file: string) => path.relative(process.cwd(), file) || '.';
+  if ('exit' in read) return read.exit;
+  const { library, graph } = read;
   const options = profilesFrom(settings);
-  if (command.format === 'json') {
-    printOut(
-      `${JSON.stringify({ ...libraryJson(library, shown), findings: reported(library, settings, options, fs, shown) }, null, 2)}\n`,
-    );
-    return EXIT_CLEAN;
+  switch (command.format) {
+    case 'json':
+      // One line: a large library's graph is tens of megabytes, and indenting it doubles that (jq reads either).
+      printOut(`${JSON.stringify({ ...libraryJson(graph!), findings: reported(read, options) })}\n`);
+      return EXIT_CLEAN;
+    case 'cypher':
+      printOut(libraryCypher(graph!));
+      return EXIT_CLEAN;
+    case 'graphml':
+      printOut(libraryGraphml(graph!));
+      return EXIT_CLEAN;
+    case 'csv':
+      return writeCsv(graph!, command.out!, command.force);
+    case 'text':
+      break;
   }
-  if (command.format === 'cypher') {
-    printOut(libraryCypher(library, shown));
-    return EXIT_CLEAN;
-  }
-  const findings = reported(library, settings, options, fs, shown);
+  const findings = reported(read, options);
   const invocations = library.edges.filter((edge) => edge.kind !== 'link').length;
   const lists = SKILL_LIST_BUDGETS.map((budget) => {
     const listed = listedSkills(library, budget, options);
@@ -63,19 +100,83 @@ export function runLibrary(command: Extract<Command, { command: 'library' }>): n
   return findings.some((item) => item.severity === 'error') ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
+/** The CSV files into `out`, all or nothing and never over a file without `force`; then the import command. */
+function writeCsv(graph: LibraryGraph, out: string, force: boolean): number {
+  const { files, command } = libraryCsv(graph);
+  try {
+    writePackage(
+      out,
+      files.map((file) => ({ path: file.name, content: file.content })),
+      force,
+    );
+  } catch (error) {
+    if (!(error instanceof WriteRefused)) throw error;
+    printErr(`skillgraph: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  printErr(`skillgraph: wrote ${files.length} files to ${out}; import them into an empty database with:\n`);
+  printOut(`cd ${out} && ${command}\n`);
+  return EXIT_CLEAN;
+}
+
+/**
+ * `skillgraph query NAME`: a governance question answered over the library's graph, as rows; without a name, the
+ * questions and their Cypher.
+ */
+export async function runQuery(command: Extract<Command, { command: 'query' }>): Promise<number> {
+  if (command.name === undefined) {
+    if (command.format === 'json')
+      printOut(
+        `${JSON.stringify(
+          GOVERNANCE_QUERIES.map(({ answer: _, ...query }) => query),
+          null,
+          2,
+        )}\n`,
+      );
+    else
+      printOut(GOVERNANCE_QUERIES.map((query) => `${query.name}\n  ${query.question}\n  ${query.cypher}\n`).join('\n'));
+    return EXIT_CLEAN;
+  }
+  const query = GOVERNANCE_QUERIES.find((candidate) => candidate.name === command.name);
+  if (!query) {
+    printErr(
+      `skillgraph: no query is named "${command.name}"; the queries are ${GOVERNANCE_QUERIES.map((known) => known.name).join(', ')}\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const fs = new ListingCache(new NodeFileSystem());
+  const read = await readLibrary(command.paths, new RunSettings(fs, {}), fs, true);
+  if ('exit' in read) return read.exit;
+  const rows = query.answer(read.graph!);
+  if (command.format === 'json') printOut(`${JSON.stringify({ query: query.name, rows }, null, 2)}\n`);
+  else printOut(`${query.question}\n${rows.length === 0 ? 'No rows.\n' : table(rows)}`);
+  return rows.length > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/** Rows as aligned columns under their names. */
+function table(rows: Row[]): string {
+  const columns = Object.keys(rows[0]);
+  const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column])))];
+  const widths = columns.map((_, at) => Math.max(...cells.map((line) => line[at].length)));
+  return (
+    cells
+      .map((line) =>
+        line
+          .map((cell, at) => cell.padEnd(widths[at]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
+}
+
 /** `1 skill`, `2 skills`. */
 function count(n: number, noun: string): string {
   return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** The library's findings as every report shows them, with each skill's configured severities (`off` drops one). */
-function reported(
-  library: ReturnType<typeof buildLibrary>,
-  settings: RunSettings,
-  options: LibraryCheckOptions,
-  fs: NodeFileSystem | ListingCache,
-  shown: (file: string) => string,
-): ReportedDiagnostic[] {
+function reported({ library, settings, fs, shown }: ReadLibrary, options: LibraryCheckOptions): ReportedDiagnostic[] {
   return checkLibrary(library, options)
     .flatMap((item) => applySeverities([item], settings.forSkill(item.file).severities))
     .map((item) => {

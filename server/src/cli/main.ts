@@ -1,12 +1,18 @@
 import { parseArgs, USAGE, UsageError, type Command } from './args';
 import { runCheck } from './checkCommand';
-import { CHECK_THREAD_FLAG, serveCheckBatches } from './checkSkills';
+import { checkOne, type CheckThreadSetup } from './checkSkills';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
 import { runFix } from './fixCommand';
 import { runInit } from './initCommand';
-import { runLibrary } from './libraryCommand';
+import { runLibrary, runQuery } from './libraryCommand';
 import { exitWith, printErr, printOut } from './output';
 import { runCompile, runContext, runGraph } from './skillCommands';
+import { readSkillWithDetails, type DetailsThreadSetup } from './skillDetails';
+import { serveBatches, THREAD_FLAG } from './threadBatches';
+import { RunSettings } from '../config/runSettings';
+import { ListingCache } from '../workspace/diskSnapshot';
+import { NodeFileSystem } from '../workspace/fileSystem';
+import type { FoundSkill } from '../workspace/discover';
 import { version } from '../../../package.json';
 
 async function main(argv: string[]): Promise<number> {
@@ -35,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
       return runInit(command);
     case 'library':
       return runLibrary(command);
+    case 'query':
+      return runQuery(command);
     case 'graph':
       return runGraph(command);
     case 'context':
@@ -49,9 +57,17 @@ function fail(error: unknown): void {
   process.exitCode = EXIT_USAGE;
 }
 
-// The same file runs the check threads a large run starts (they get the flag).
-if (!process.argv.includes(CHECK_THREAD_FLAG)) {
+/** A thread's work on one item, from what it was set up with: a skill's check, or its details for the library graph. */
+function threadWork(setup: CheckThreadSetup | DetailsThreadSetup): (item: unknown) => unknown {
+  const fs = new ListingCache(new NodeFileSystem());
+  if (setup.work === 'details') return (file) => readSkillWithDetails(fs, file as string, setup.home);
+  const settings = new RunSettings(fs, setup.explicit);
+  return (found) => checkOne(fs, settings, setup.withFixes, found as FoundSkill);
+}
+
+// The same file runs the threads a large run starts (they get the flag).
+if (!process.argv.includes(THREAD_FLAG)) {
   main(process.argv.slice(2)).then(exitWith, fail);
 } else {
-  serveCheckBatches();
+  serveBatches((setup) => threadWork(setup as CheckThreadSetup | DetailsThreadSetup));
 }

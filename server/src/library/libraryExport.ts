@@ -1,59 +1,189 @@
-import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
+import {
+  NODE_LABELS,
+  RELATIONSHIP_TYPES,
+  type GraphNode,
+  type LibraryGraph,
+  type NodeLabel,
+  type PropertyType,
+  type PropertyValue,
+  type RelationshipType,
+} from './libraryGraph';
 
-// The library as data another tool reads: JSON, and Cypher that loads into a graph database as it is, as many times as
-// it is run (MERGE on each skill's path, under a uniqueness constraint).
+// The library graph as files other tools read: JSON; Cypher that loads into a graph database as it is, as many times
+// as it is run (MERGE on each node's key, under a uniqueness constraint); CSV for Neo4j's bulk importer; GraphML for
+// graph editors (yEd, Gephi) and APOC. Texts keep to one line in every form: a line break is written as a space.
 
 export interface LibraryJson {
-  version: 1;
-  skills: { name: string; file: string; scope: string; description: string }[];
-  edges: { from: string; to: string; kind: string }[];
+  version: 2;
+  nodes: { label: NodeLabel; properties: Record<string, PropertyValue> }[];
+  relationships: { type: RelationshipType; from: string; to: string; properties: Record<string, PropertyValue> }[];
 }
 
-/** `shown` turns an absolute path into the one printed (relative to where the command ran). */
-export function libraryJson(library: Library, shown: (file: string) => string): LibraryJson {
+export function libraryJson(graph: LibraryGraph): LibraryJson {
   return {
-    version: 1,
-    skills: library.skills.map((skill) => ({
-      name: qualifiedName(skill),
-      file: shown(skill.file),
-      scope: scopeName(skill),
-      description: skill.description,
-    })),
-    edges: library.edges.map((edge) => ({ from: shown(edge.from), to: shown(edge.to), kind: edge.kind })),
+    version: 2,
+    nodes: graph.nodes.map((node) => ({ label: node.label, properties: node.properties })),
+    relationships: graph.relationships.map(({ type, from, to, properties }) => ({ type, from, to, properties })),
   };
 }
 
-/**
- * A Cypher string literal: single-quoted, backslashes and quotes escaped, line breaks written as spaces (each statement
- * stays one line, and `\\n` is not an escape every Cypher engine reads).
- */
-function literal(text: string): string {
-  return `'${text
-    .replace(/\s*[\r\n]+\s*/g, ' ')
-    .replace(/\\/g, '\\\\')
-    .replace(/'/g, "\\'")}'`;
+/** A text as every export writes it: on one line. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
+/** A Cypher string literal: single-quoted, backslashes and quotes escaped. */
+function literal(text: string): string {
+  return `'${oneLine(text).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function cypherValue(value: PropertyValue): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  return typeof value === 'string' ? literal(value) : String(value);
+}
+
+const keyOf = (label: NodeLabel) => NODE_LABELS[label].key;
+
 /**
- * Statements for Neo4j's `cypher-shell`: a constraint, one MERGE per skill (its properties set each run), one MERGE
- * per edge. Skills invoke (`INVOKES`, with how: `tool`, `slash`, `dollar`) or link to (`LINKS_TO`) each other.
+ * Statements for Neo4j's `cypher-shell`, one per line: a uniqueness constraint per label, a MERGE per node (its
+ * properties set each run), a MERGE per relationship (its properties part of what it is).
  */
-export function libraryCypher(library: Library, shown: (file: string) => string): string {
-  const lines = ['CREATE CONSTRAINT skill_file IF NOT EXISTS FOR (s:Skill) REQUIRE s.file IS UNIQUE;'];
-  for (const skill of library.skills)
+export function libraryCypher(graph: LibraryGraph): string {
+  const lines = Object.keys(NODE_LABELS).map((label) => {
+    const key = keyOf(label as NodeLabel);
+    return `CREATE CONSTRAINT ${label.toLowerCase()}_${key} IF NOT EXISTS FOR (n:${label}) REQUIRE n.${key} IS UNIQUE;`;
+  });
+  for (const node of graph.nodes) {
+    const key = keyOf(node.label);
+    const set = Object.entries(node.properties)
+      .filter(([name]) => name !== key)
+      .map(([name, value]) => `n.${name} = ${cypherValue(value)}`);
     lines.push(
-      `MERGE (s:Skill {file: ${literal(shown(skill.file))}}) SET s.name = ${literal(qualifiedName(skill))}, s.scope = ${literal(scopeName(skill))}, s.description = ${literal(skill.description)};`,
+      `MERGE (n:${node.label} {${key}: ${literal(node.key)}})${set.length > 0 ? ` SET ${set.join(', ')}` : ''};`,
     );
-  for (const edge of library.edges) {
-    const relation = edge.kind === 'link' ? 'LINKS_TO' : 'INVOKES';
-    const properties = edge.kind === 'link' ? '' : ` {how: ${literal(edge.kind)}}`;
+  }
+  for (const relationship of graph.relationships) {
+    const { from, to } = RELATIONSHIP_TYPES[relationship.type];
+    const properties = Object.entries(relationship.properties).map(([name, value]) => `${name}: ${cypherValue(value)}`);
     lines.push(
-      `MATCH (a:Skill {file: ${literal(shown(edge.from))}}), (b:Skill {file: ${literal(shown(edge.to))}}) MERGE (a)-[:${relation}${properties}]->(b);`,
+      `MATCH (a:${from} {${keyOf(from)}: ${literal(relationship.from)}}), (b:${to} {${keyOf(to)}: ${literal(relationship.to)}}) MERGE (a)-[:${relationship.type}${properties.length > 0 ? ` {${properties.join(', ')}}` : ''}]->(b);`,
     );
   }
   return `${lines.join('\n')}\n`;
 }
 
-function scopeName(skill: LibrarySkill): string {
-  return skill.scope.kind === 'plugin' ? `plugin:${skill.scope.plugin}` : skill.scope.kind;
+/** A CSV field: quoted (quotes doubled) when it holds a delimiter, a quote or leading or trailing space. */
+function csvField(text: string): string {
+  const flat = oneLine(text);
+  return /[",]|^\s|\s$/.test(flat) ? `"${flat.replace(/"/g, '""')}"` : flat;
+}
+
+/** Lists are written with TAB between items (`--array-delimiter=TAB`): texts hold semicolons, the default. */
+function csvValue(value: PropertyValue): string {
+  return csvField(Array.isArray(value) ? value.map((item) => item.replace(/\t/g, ' ')).join('\t') : String(value));
+}
+
+const CSV_TYPES: Record<PropertyType, string> = {
+  string: '',
+  boolean: ':boolean',
+  integer: ':long',
+  'string[]': ':string[]',
+};
+
+/**
+ * One CSV file per label and per relationship type, in `neo4j-admin database import` form (`key:ID`, `:START_ID`,
+ * `:END_ID`, typed headers), and the command that imports them: keys are unique across labels (a path, a path and a
+ * step, a hash), so one id space serves all.
+ */
+export function libraryCsv(graph: LibraryGraph): { files: { name: string; content: string }[]; command: string } {
+  const files: { name: string; content: string }[] = [];
+  const nodeArguments: string[] = [];
+  for (const [label, { key, properties }] of Object.entries(NODE_LABELS)) {
+    const names = Object.keys(properties) as (keyof typeof properties)[];
+    const header = names.map((name) => (name === key ? `${name}:ID` : `${name}${CSV_TYPES[properties[name]]}`));
+    const rows = graph.nodes
+      .filter((node) => node.label === label)
+      .map((node) => names.map((name) => csvValue(node.properties[name])).join(','));
+    files.push({ name: `${label}.csv`, content: [header.join(','), ...rows].join('\n') + '\n' });
+    nodeArguments.push(`--nodes=${label}=${label}.csv`);
+  }
+  const relationshipArguments: string[] = [];
+  for (const [type, { properties }] of Object.entries(RELATIONSHIP_TYPES)) {
+    const names = Object.keys(properties) as (keyof typeof properties)[];
+    const header = [':START_ID', ':END_ID', ...names.map((name) => `${name}${CSV_TYPES[properties[name]]}`)];
+    const rows = graph.relationships
+      .filter((relationship) => relationship.type === type)
+      .map((relationship) =>
+        [relationship.from, relationship.to, ...names.map((name) => relationship.properties[name])]
+          .map((value) => csvValue(value))
+          .join(','),
+      );
+    files.push({ name: `${type}.csv`, content: [header.join(','), ...rows].join('\n') + '\n' });
+    relationshipArguments.push(`--relationships=${type}=${type}.csv`);
+  }
+  return {
+    files,
+    command: `neo4j-admin database import full --array-delimiter=TAB ${[...nodeArguments, ...relationshipArguments].join(' ')} neo4j`,
+  };
+}
+
+/** XML text: the five escapes, and the control characters XML 1.0 cannot hold dropped. */
+function xml(text: string): string {
+  return oneLine(text)
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+const GRAPHML_TYPES: Record<PropertyType, string> = {
+  string: 'string',
+  boolean: 'boolean',
+  integer: 'long',
+  'string[]': 'string',
+};
+
+/**
+ * GraphML: a key per property (lists as JSON text, which GraphML has no type for), each node's label in `labels`
+ * (`:Skill`) and each relationship's type in `label`, as APOC's GraphML import reads them.
+ */
+export function libraryGraphml(graph: LibraryGraph): string {
+  const nodeTypes = new Map<string, PropertyType>();
+  for (const { properties } of Object.values(NODE_LABELS))
+    for (const [name, type] of Object.entries(properties)) nodeTypes.set(name, type);
+  const edgeTypes = new Map<string, PropertyType>();
+  for (const { properties } of Object.values(RELATIONSHIP_TYPES))
+    for (const [name, type] of Object.entries(properties) as [string, PropertyType][]) edgeTypes.set(name, type);
+  const data = (prefix: string, properties: Record<string, PropertyValue>) =>
+    Object.entries(properties).map(
+      ([name, value]) =>
+        `<data key="${prefix}_${name}">${xml(Array.isArray(value) ? JSON.stringify(value) : String(value))}</data>`,
+    );
+  const keys = [
+    '<key id="labels" for="node" attr.name="labels" attr.type="string"/>',
+    ...[...nodeTypes].map(
+      ([name, type]) => `<key id="n_${name}" for="node" attr.name="${name}" attr.type="${GRAPHML_TYPES[type]}"/>`,
+    ),
+    '<key id="label" for="edge" attr.name="label" attr.type="string"/>',
+    ...[...edgeTypes].map(
+      ([name, type]) => `<key id="e_${name}" for="edge" attr.name="${name}" attr.type="${GRAPHML_TYPES[type]}"/>`,
+    ),
+  ];
+  const node = (item: GraphNode) =>
+    `    <node id="${xml(item.key)}"><data key="labels">:${item.label}</data>${data('n', item.properties).join('')}</node>`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">',
+    ...keys.map((key) => `  ${key}`),
+    '  <graph id="library" edgedefault="directed">',
+    ...graph.nodes.map(node),
+    ...graph.relationships.map(
+      (relationship) =>
+        `    <edge source="${xml(relationship.from)}" target="${xml(relationship.to)}"><data key="label">${relationship.type}</data>${data('e', relationship.properties).join('')}</edge>`,
+    ),
+    '  </graph>',
+    '</graphml>',
+    '',
+  ].join('\n');
 }

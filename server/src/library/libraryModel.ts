@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
-import { parseSkillFile, type SkillFileSyntax } from '../parse/skillFile';
+import { fenceLanguage, parseSkillFile, type SkillFileSyntax } from '../parse/skillFile';
 import type { TextLike } from '../parse/textLike';
+import { ListingCache } from '../workspace/diskSnapshot';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { readCatalogSkill } from '../workspace/skillCatalog';
@@ -31,6 +32,8 @@ export interface LibrarySkill {
   descriptionSpan?: Span;
   scope: SkillScope;
   mentions: SkillMention[];
+  /** Its head or body marks a procedure (AIP, MetaSkill, skill+): the skill is worth analysing for the graph. */
+  structured: boolean;
 }
 
 export interface LibraryEdge {
@@ -52,6 +55,9 @@ export interface Library {
 
 /** A key: value line of the frontmatter, its value plain or simply quoted. */
 const LINE_VALUE = (key: string) => new RegExp(`^${key}[ \\t]*:[ \\t]*(["']?)(.*?)\\1[ \\t]*$`, 'm');
+
+/** The frontmatter keys that mark a structured format (`formats/detect.ts` decides which, on the parsed values). */
+const STRUCTURED_HEAD = /^[ \t]*(?:aip|aip-version|skillplus-version)[ \t]*:|^kind[ \t]*:[ \t]*["']?meta/m;
 
 /** One skill of the library, read from its SKILL.md; undefined when it cannot be read as text. */
 export function readLibrarySkill(fs: FileSystem, file: string, home: string): LibrarySkill | undefined {
@@ -93,6 +99,8 @@ export function librarySkillOf(
     ...(descriptionSpan ? { descriptionSpan } : {}),
     scope: scopeOf(fs, dir, home),
     mentions: skillMentions(source, syntax),
+    // A lone YAML block in the body is an AIP procedure without its metadata.
+    structured: STRUCTURED_HEAD.test(head) || syntax.fences.some((fence) => /^ya?ml$/i.test(fenceLanguage(fence))),
   };
 }
 
@@ -104,16 +112,41 @@ export function scopeOf(fs: FileSystem, dir: string, home: string): SkillScope {
     return at >= 0 && parts[at + 1] === 'skills' ? parts.slice(0, at).join(path.sep) || path.sep : undefined;
   };
   // A plugin's skills are named in its namespace (`plugin:name`): the nearest folder above with a plugin manifest.
-  for (let up = path.dirname(dir); up !== path.dirname(up); up = path.dirname(up)) {
-    if (fs.stat(path.join(up, '.claude-plugin', 'plugin.json'))?.kind === 'file')
-      return { kind: 'plugin', plugin: path.basename(up) };
-    if (up === home) break;
-  }
+  const plugin = pluginAbove(fs, dir, home);
+  if (plugin !== undefined) return { kind: 'plugin', plugin };
   const claude = under('.claude');
   if (claude !== undefined) return { kind: claude === home ? 'claude-personal' : 'claude-project' };
   const agents = under('.agents');
   if (agents !== undefined) return { kind: agents === home ? 'agents-user' : 'agents-repo' };
   return { kind: 'other' };
+}
+
+/**
+ * Which folder above each folder is a plugin's, remembered for a disk whose listings are a snapshot (the CLI's):
+ * the skills of a library share their ancestors, and each would stat the same manifests again.
+ */
+const pluginsAbove = new WeakMap<FileSystem, Map<string, string | undefined>>();
+
+/** The plugin whose folder holds `dir` (searched up to `home`), by its folder's name. */
+function pluginAbove(fs: FileSystem, dir: string, home: string): string | undefined {
+  let remembered: Map<string, string | undefined> | undefined;
+  if (fs instanceof ListingCache) {
+    remembered = pluginsAbove.get(fs);
+    if (!remembered) pluginsAbove.set(fs, (remembered = new Map()));
+  }
+  const lookUp = (up: string): string | undefined => {
+    if (up === path.dirname(up)) return undefined;
+    if (remembered?.has(up)) return remembered.get(up);
+    const found =
+      fs.stat(path.join(up, '.claude-plugin', 'plugin.json'))?.kind === 'file'
+        ? path.basename(up)
+        : up === home
+          ? undefined
+          : lookUp(path.dirname(up));
+    remembered?.set(up, found);
+    return found;
+  };
+  return lookUp(path.dirname(dir));
 }
 
 /** The name a mention resolves by: a plugin's skill as `plugin:name`, any other by its name. */

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Diagnostic } from '../../../server/src/checks/diagnostic';
 import { checkLibrary } from '../../../server/src/library/libraryChecks';
+import { libraryGraph } from '../../../server/src/library/libraryGraph';
 import { libraryCypher } from '../../../server/src/library/libraryExport';
 import { buildLibrary } from '../../../server/src/library/libraryModel';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
@@ -163,7 +164,7 @@ test('skill_call_cycle: skills invoking each other in a ring, once at the first 
   assert.match(found.message, /`fix-findings` → `verify-fix` → `review` → `fix-findings`/);
 });
 
-test('cypher: one constraint, a MERGE per skill and per edge, strings escaped', () => {
+test('cypher: a constraint per label, a MERGE per node and per relationship, strings escaped', () => {
   const { root, written } = library({
     'a/SKILL.md': skill('a-skill', "It's a \\ skill. Use when asked.", 'Then run /b-skill.'),
     'b/SKILL.md': skill('b-skill', 'Another. Use when asked.', 'See [a](../a/SKILL.md).'),
@@ -173,11 +174,16 @@ test('cypher: one constraint, a MERGE per skill and per edge, strings escaped', 
     Object.values(written).map((item) => item.file),
     root,
   );
-  const cypher = libraryCypher(built, (file) => path.relative(root, file));
+  const cypher = libraryCypher(libraryGraph(built, new Map(), (file) => path.relative(root, file)));
+  // A plain skill has no procedure: its AIP fields are written empty, so every skill has every property.
+  const plain =
+    "n.format = 'agent-skill', n.purpose = '', n.trigger_when = [], n.do_not_use_when = [], n.anti_patterns = [], n.scope_and_approval = ''";
   assert.deepEqual(cypher.trim().split('\n'), [
-    'CREATE CONSTRAINT skill_file IF NOT EXISTS FOR (s:Skill) REQUIRE s.file IS UNIQUE;',
-    "MERGE (s:Skill {file: 'a/SKILL.md'}) SET s.name = 'a-skill', s.scope = 'other', s.description = 'It\\'s a \\\\ skill. Use when asked.';",
-    "MERGE (s:Skill {file: 'b/SKILL.md'}) SET s.name = 'b-skill', s.scope = 'other', s.description = 'Another. Use when asked.';",
+    'CREATE CONSTRAINT skill_file IF NOT EXISTS FOR (n:Skill) REQUIRE n.file IS UNIQUE;',
+    'CREATE CONSTRAINT step_id IF NOT EXISTS FOR (n:Step) REQUIRE n.id IS UNIQUE;',
+    'CREATE CONSTRAINT script_hash IF NOT EXISTS FOR (n:Script) REQUIRE n.hash IS UNIQUE;',
+    `MERGE (n:Skill {file: 'a/SKILL.md'}) SET n.name = 'a-skill', n.scope = 'other', n.description = 'It\\'s a \\\\ skill. Use when asked.', ${plain};`,
+    `MERGE (n:Skill {file: 'b/SKILL.md'}) SET n.name = 'b-skill', n.scope = 'other', n.description = 'Another. Use when asked.', ${plain};`,
     "MATCH (a:Skill {file: 'a/SKILL.md'}), (b:Skill {file: 'b/SKILL.md'}) MERGE (a)-[:INVOKES {how: 'slash'}]->(b);",
     "MATCH (a:Skill {file: 'b/SKILL.md'}), (b:Skill {file: 'a/SKILL.md'}) MERGE (a)-[:LINKS_TO]->(b);",
   ]);

@@ -1,0 +1,142 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { LibraryJson } from '../../server/src/library/libraryExport';
+import { runCli } from '../support/cliRun';
+import { writeGovernanceLibrary } from '../support/governanceLibrary';
+
+// `skillgraph library` and `skillgraph query` as a user runs them: the library's text, its graph in every export form,
+// and the governance questions answered.
+
+test('library: the skills under a folder as one library; text, JSON with its findings, and Cypher', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-cli-library-'));
+  const write = (name: string, description: string, body: string) => {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`);
+  };
+  write('release-notes', 'Writes release notes. Use when a release is cut.', 'Write the notes.');
+  write(
+    'release-digest',
+    'Sums up the week. Use on Fridays.',
+    'Then run /relase-notes, and see [notes](../release-notes/SKILL.md).',
+  );
+  const text = runCli(dir, 'library', '.');
+  assert.equal(text.status, 0);
+  assert.equal(
+    text.stdout,
+    '2 skills, 0 invocations and 1 link between them; Codex lists 0 of them in 0 characters (up to 8,000)\n' +
+      'release-digest/SKILL.md:6:11: warning: No skill of the library is named `relase-notes`: did you mean `release-notes`? An agent told to use `/relase-notes` finds nothing to run. [unknown_skill_mention]\n',
+  );
+  const json = JSON.parse(runCli(dir, 'library', '.', '--format', 'json').stdout) as LibraryJson & {
+    findings: { code: string; range: { start: { line: number } } }[];
+  };
+  assert.deepEqual(
+    json.nodes.map((node) => [node.label, node.properties.name, node.properties.file, node.properties.format]),
+    [
+      ['Skill', 'release-digest', 'release-digest/SKILL.md', 'agent-skill'],
+      ['Skill', 'release-notes', 'release-notes/SKILL.md', 'agent-skill'],
+    ],
+  );
+  assert.deepEqual(json.relationships, [
+    { type: 'LINKS_TO', from: 'release-digest/SKILL.md', to: 'release-notes/SKILL.md', properties: {} },
+  ]);
+  assert.deepEqual(
+    json.findings.map((item) => [item.code, item.range.start.line]),
+    [['unknown_skill_mention', 5]],
+  );
+  const cypher = runCli(dir, 'library', '.', '--format', 'cypher').stdout.trim().split('\n');
+  assert.equal(cypher.length, 6, 'a constraint per label, two skills, one edge');
+  assert.match(cypher[5], /MERGE \(a\)-\[:LINKS_TO\]->\(b\);$/);
+  assert.equal(runCli(dir, 'library', '.', '--format', 'csv').status, 2, 'csv needs a folder to write into');
+});
+
+test('library --format csv writes one file per label and type for neo4j-admin, never over a file without --force', () => {
+  const library = writeGovernanceLibrary();
+  const out = mkdtempSync(join(tmpdir(), 'sg-cli-csv-'));
+  const written = runCli(library, 'library', '.', '--format', 'csv', '--out', out);
+  assert.equal(written.status, 0, written.stderr);
+  assert.match(
+    written.stdout,
+    /^cd .+ && neo4j-admin database import full --array-delimiter=TAB --nodes=Skill=Skill\.csv .*--relationships=HAS_SCRIPT=HAS_SCRIPT\.csv neo4j\n$/,
+  );
+  const skills = readFileSync(join(out, 'Skill.csv'), 'utf8').trim().split('\n');
+  assert.equal(
+    skills[0],
+    'file:ID,name,scope,description,format,purpose,trigger_when:string[],do_not_use_when:string[],anti_patterns:string[],scope_and_approval',
+  );
+  assert.ok(
+    skills.includes(
+      'release-site/SKILL.md,release-site,other,"Reviews the changes, then publishes the release. Use when a release is due.",aip-0.3,Release the site after a review.,A release is due.,Only a draft preview is wanted.,Publishing without the review.,',
+    ),
+    skills.join('\n'),
+  );
+  assert.equal(
+    readFileSync(join(out, 'INVOKES.csv'), 'utf8'),
+    ':START_ID,:END_ID,how\nship-blog/SKILL.md,deploy-site/SKILL.md,slash\nship-docs/SKILL.md,deploy-site/SKILL.md,slash\n',
+  );
+  writeFileSync(join(out, 'Step.csv'), 'mine');
+  const refused = runCli(library, 'library', '.', '--format', 'csv', '--out', out);
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /already exist; nothing was written \(--force replaces them\)/);
+  assert.equal(readFileSync(join(out, 'Step.csv'), 'utf8'), 'mine', 'nothing was overwritten');
+  assert.equal(runCli(library, 'library', '.', '--format', 'csv', '--out', out, '--force').status, 0);
+  assert.match(
+    readFileSync(join(out, 'Step.csv'), 'utf8'),
+    /^id:ID,skill,name,kind,description,irreversible:boolean,gate:boolean,inputs:string\[\],outputs:string\[\]\n/,
+  );
+});
+
+test('library --format graphml: well-formed, a key per property, labels and types as APOC reads them', () => {
+  const library = writeGovernanceLibrary();
+  const graphml = runCli(library, 'library', '.', '--format', 'graphml');
+  assert.equal(graphml.status, 0, graphml.stderr);
+  assert.match(
+    graphml.stdout,
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<graphml xmlns="http:\/\/graphml\.graphdrawing\.org\/xmlns">/,
+  );
+  assert.match(graphml.stdout, /<key id="n_irreversible" for="node" attr.name="irreversible" attr.type="boolean"\/>/);
+  assert.match(
+    graphml.stdout,
+    /<node id="deploy-site\/SKILL\.md#deploy-site"><data key="labels">:Step<\/data>.*<data key="n_irreversible">true<\/data>/,
+  );
+  assert.match(
+    graphml.stdout,
+    /<edge source="ship-blog\/SKILL\.md" target="ship-docs\/SKILL\.md"><data key="label">LINKS_TO<\/data><\/edge>/,
+  );
+  // Every element closes: as many closing tags as opening ones, and nothing after the root.
+  for (const tag of ['node', 'edge', 'graph'])
+    assert.equal(graphml.stdout.split(`<${tag} `).length, graphml.stdout.split(`</${tag}>`).length, tag);
+  assert.match(graphml.stdout, /<\/graphml>\n$/);
+});
+
+test('query: the governance questions, each answered as rows; exit 1 when there are rows, 2 for an unknown name', () => {
+  const library = writeGovernanceLibrary();
+  const list = runCli(library, 'query');
+  assert.equal(list.status, 0);
+  assert.match(list.stdout, /^unguarded-irreversible\n  Which steps act irreversibly/);
+  const text = runCli(library, 'query', 'unguarded-irreversible', '.');
+  assert.equal(text.status, 1);
+  assert.equal(
+    text.stdout,
+    'Which steps act irreversibly with no approval or validation step before them?\n' +
+      'skill        file                  step\n' +
+      'deploy-site  deploy-site/SKILL.md  deploy-site\n',
+  );
+  const json = JSON.parse(runCli(library, 'query', 'shared-scripts', '--format', 'json').stdout) as {
+    rows: { skill: string; path: string }[];
+  };
+  assert.deepEqual(
+    json.rows.map((row) => [row.skill, row.path]),
+    [
+      ['deploy-site', 'scripts/deploy.sh'],
+      ['release-site', 'scripts/push.sh'],
+    ],
+  );
+  const none = runCli(library, 'query', 'routers-without-end', 'ship-docs');
+  assert.deepEqual([none.status, none.stdout], [0, 'Which routers never reach an end step?\nNo rows.\n']);
+  const unknown = runCli(library, 'query', 'shared-script');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /no query is named "shared-script"; the queries are unguarded-irreversible, /);
+});

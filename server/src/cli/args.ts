@@ -32,6 +32,8 @@ export type Command =
       updateBaseline?: boolean;
       /** `--only security`: report the security rules alone. */
       only?: 'security';
+      /** `--shard K/N`: check the K-th of N slices of the skills found. */
+      shard?: { index: number; count: number };
     }
   | {
       command: 'fix';
@@ -54,6 +56,7 @@ export type Command =
       force: boolean;
     }
   | { command: 'query'; name?: string; paths: string[]; format: (typeof QUERY_FORMATS)[number] }
+  | { command: 'merge-reports'; files: string[]; format: CheckFormat; maxWarnings?: number }
   | { command: 'graph'; path: string; format: GraphFormat; profile?: ProfileId; catalog: string[] }
   | {
       command: 'context';
@@ -83,6 +86,8 @@ export class UsageError extends Error {}
 export const USAGE = `Usage:
   skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--strict] [--catalog DIR]...
                    [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline] [--only security]
+                   [--shard K/N]
+  skillgraph merge-reports REPORT.json... [--format text|json|sarif|github] [--max-warnings N]
   skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--catalog DIR]...
   skillgraph init [dir] [--force]
   skillgraph library [paths...] [--format text|json|cypher|graphml] [--profile NAME]
@@ -104,6 +109,10 @@ check   finds every SKILL.md under the paths (default: .) and reports problems, 
         --update-baseline  writes every finding of the checked skills into the baseline and exits 0.
         --only security  reports the security rules alone (hidden text, hostile instructions, risky commands,
                         secrets, broad grants): an audit of skills from elsewhere; nothing in them is run.
+        --shard K/N     checks the K-th of N equal slices of the skills found, in the order found: a CI matrix
+                        of N runners, each with --format json, covers them once; merge-reports joins the reports.
+merge-reports joins the JSON reports of check --shard 1/N … N/N into the report one run would have written, in any
+        format; the exit status is check's. Every shard must be there, once.
 fix     applies the fixes the editor offers as quick fixes: safe ones (quoting a value YAML misreads, a path's
         case or slashes, line endings, a list in brackets) unless --unsafe (a suggested name, a stub script, …).
         Each skill is checked again after its fixes; a fix that would add an error is left out.
@@ -142,7 +151,7 @@ compile turns one skill into another form: ir (its graph as JSON, any format), a
 Profiles: ${PROFILE_IDS.join(', ')} (default: the configuration's, else the client whose skills folder holds
         the skill, else agentskills).`;
 
-const COMMANDS = ['check', 'fix', 'init', 'library', 'query', 'graph', 'context', 'compile'] as const;
+const COMMANDS = ['check', 'fix', 'init', 'library', 'query', 'merge-reports', 'graph', 'context', 'compile'] as const;
 
 /** Rule codes, comma-separated or one; a code no rule has is a usage error that names the nearest one. */
 function ruleCodes(text: string): RuleCode[] {
@@ -192,6 +201,7 @@ export function parseArgs(argv: string[]): Command {
   let baseline: string | undefined;
   let updateBaseline = false;
   let only: 'security' | undefined;
+  let shard: { index: number; count: number } | undefined;
   let unsafe = false;
   let dryRun = false;
   const codes: RuleCode[] = [];
@@ -217,10 +227,16 @@ export function parseArgs(argv: string[]): Command {
     else if (flag === '--baseline' && command === 'check') baseline = value();
     else if (flag === '--update-baseline' && command === 'check') updateBaseline = true;
     else if (flag === '--only' && command === 'check') only = oneOf(value(), ['security'] as const, '--only');
-    else if (flag === '--unsafe' && command === 'fix') unsafe = true;
+    else if (flag === '--shard' && command === 'check') {
+      const text = value();
+      const parts = /^([1-9]\d*)\/([1-9]\d*)$/.exec(text);
+      if (!parts || Number(parts[1]) > Number(parts[2]))
+        throw new UsageError(`--shard needs K/N with 1 <= K <= N, such as 2/4 (got "${text}")`);
+      shard = { index: Number(parts[1]), count: Number(parts[2]) };
+    } else if (flag === '--unsafe' && command === 'fix') unsafe = true;
     else if (flag === '--dry-run' && command === 'fix') dryRun = true;
     else if (flag === '--code' && command === 'fix') codes.push(...ruleCodes(value()));
-    else if (flag === '--max-warnings' && command === 'check') {
+    else if (flag === '--max-warnings' && (command === 'check' || command === 'merge-reports')) {
       const text = value();
       if (!/^\d+$/.test(text)) throw new UsageError(`--max-warnings needs a whole number (got "${text}")`);
       maxWarnings = Number(text);
@@ -248,6 +264,8 @@ export function parseArgs(argv: string[]): Command {
     else positional.push(arg);
   }
   if (command === 'check') {
+    if (shard && updateBaseline)
+      throw new UsageError('--update-baseline writes the findings of every skill: run it without --shard');
     return {
       command,
       paths: positional.length > 0 ? positional : ['.'],
@@ -260,6 +278,16 @@ export function parseArgs(argv: string[]): Command {
       ...(baseline !== undefined ? { baseline } : {}),
       ...(updateBaseline ? { updateBaseline } : {}),
       ...(only ? { only } : {}),
+      ...(shard ? { shard } : {}),
+    };
+  }
+  if (command === 'merge-reports') {
+    if (positional.length === 0) throw new UsageError('merge-reports needs the JSON reports of every shard');
+    return {
+      command,
+      files: positional,
+      format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'),
+      ...(maxWarnings !== undefined ? { maxWarnings } : {}),
     };
   }
   if (command === 'fix')

@@ -8,20 +8,14 @@ import type { Command } from './args';
 import { checkSkills } from './checkSkills';
 import { jobsFor } from './threadBatches';
 import { BaselineError, Baselines } from './checkBaseline';
-import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
-import { printErr, printOut } from './output';
+import { EXIT_CLEAN, EXIT_USAGE } from './exits';
+import { printErr } from './output';
 import { selectSkills } from './selectSkills';
-import { formatGithub } from './reporters/github';
-import { formatJson } from './reporters/json';
-import { assembleReport, countBySeverity, toReported, type ReportedDiagnostic } from './reporters/report';
-import { formatSarif } from './reporters/sarif';
+import { emitReport } from './emitReport';
+import { assembleReport, toReported, type ReportedDiagnostic } from './reporters/report';
 import { isSecurityCode } from '../checks/security';
-import { formatText } from './reporters/text';
 import { RunSettings } from '../config/runSettings';
-import { version } from '../../../package.json';
-
-/** Docs ship beside dist/ in the package: dist/cli-main.js → docs/rules. */
-const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
+import type { FoundSkill } from '../workspace/discover';
 
 export async function runCheck(command: Extract<Command, { command: 'check' }>): Promise<number> {
   const fs = new ListingCache(new NodeFileSystem());
@@ -33,7 +27,14 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
   const settings = new RunSettings(fs, explicit);
   const selection = selectSkills(fs, settings, command.paths);
   if ('exit' in selection) return selection.exit;
-  const { skills, misnamed, ignored } = selection;
+  const { skills: found, misnamed: allMisnamed, ignored } = selection;
+  // A shard checks its slice of the skills in the order found; the first also reports the configurations' findings
+  // and the last the misnamed skill files, so the shards' reports joined in order are the report of one run.
+  const shard = command.shard ? shardOf(found.length, command.shard) : undefined;
+  const skills = shard ? found.slice(shard.from, shard.to) : found;
+  const misnamed = !command.shard || command.shard.index === command.shard.count ? allMisnamed : [];
+  const withConfig = !command.shard || command.shard.index === 1;
+  const counted = command.shard ? answersFor(found, shard!, command.shard) : undefined;
   // The count first: asking whether stderr is a terminal loads its stream (see output.ts).
   const progress = skills.length > 20 && process.stderr.isTTY;
   const total = skills.length;
@@ -71,44 +72,49 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
         }))
       : filtered.parts;
   const report = {
-    ...assembleReport(parts, misnamed, command.only === 'security' ? [] : configFindings(fs, settings)),
+    ...assembleReport(parts, misnamed, command.only === 'security' || !withConfig ? [] : configFindings(fs, settings)),
     ...(matches.length > 0
       ? {
           baselines: matches.map((match) => ({
             file: path.relative(process.cwd(), match.baseline.file) || match.baseline.file,
             matched: match.matched,
-            stale: match.stale,
+            stale: match.stale(counted),
           })),
         }
       : {}),
+    ...(command.shard ? { shard: command.shard } : {}),
   };
-  const output =
-    command.format === 'json'
-      ? formatJson(report)
-      : command.format === 'sarif'
-        ? formatSarif(report, { version, docsDir: DOCS_DIR })
-        : command.format === 'github'
-          ? formatGithub(report)
-          : formatText(report);
-  printOut(output);
-  const counts = countBySeverity(report.diagnostics);
-  if (command.format === 'text') {
-    const accepted = matches.reduce((sum, match) => sum + match.matched, 0);
-    const stale = matches.reduce((sum, match) => sum + match.stale, 0);
-    printErr(
-      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${jobs > 1 ? ` on ${jobs} threads` : ''}${ignored > 0 ? ` (${ignored} ignored by configuration)` : ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes${accepted > 0 ? `; ${accepted} more in the baseline` : ''}\n`,
-    );
-    if (stale > 0)
-      printErr(
-        `skillgraph: ${stale} finding${stale === 1 ? '' : 's'} in the baseline ${stale === 1 ? 'is' : 'are'} gone; --update-baseline drops ${stale === 1 ? 'it' : 'them'}\n`,
-      );
-  }
-  if (counts.error > 0) return EXIT_FINDINGS;
-  if (command.maxWarnings !== undefined && counts.warning > command.maxWarnings) {
-    printErr(`skillgraph: ${counts.warning} warnings, more than --max-warnings ${command.maxWarnings}\n`);
-    return EXIT_FINDINGS;
-  }
-  return EXIT_CLEAN;
+  return emitReport(report, command.format, {
+    ...(command.maxWarnings !== undefined ? { maxWarnings: command.maxWarnings } : {}),
+    summary: `${jobs > 1 ? ` on ${jobs} threads` : ''}${ignored > 0 ? ` (${ignored} ignored by configuration)` : ''}`,
+  });
+}
+
+/** The K-th of N slices of `total` skills: as equal as can be, the first ones one larger. */
+export function shardOf(total: number, shard: { index: number; count: number }): { from: number; to: number } {
+  const size = Math.floor(total / shard.count);
+  const larger = total % shard.count;
+  const from = (shard.index - 1) * size + Math.min(shard.index - 1, larger);
+  return { from, to: from + size + (shard.index <= larger ? 1 : 0) };
+}
+
+/**
+ * Which baseline entries a shard answers for, by their file: those inside its skills (the nearest skill folder above
+ * decides), and for the last shard those inside no skill found (a skill deleted since). Each entry is one shard's.
+ */
+function answersFor(
+  found: FoundSkill[],
+  slice: { from: number; to: number },
+  shard: { index: number; count: number },
+): (file: string) => boolean {
+  const shardOfDir = new Map(found.map((skill, at) => [path.dirname(skill.file), at >= slice.from && at < slice.to]));
+  return (file) => {
+    for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      const mine = shardOfDir.get(dir);
+      if (mine !== undefined) return mine;
+    }
+    return shard.index === shard.count;
+  };
 }
 
 /** The mistakes in the configuration files the run read, as findings in those files (paths as from here). */

@@ -5,6 +5,7 @@ import { EXIT_CLEAN, EXIT_USAGE } from './exits';
 import { runFix } from './fixCommand';
 import { runInit } from './initCommand';
 import { runLibrary, runQuery } from './libraryCommand';
+import { runMergeReports } from './mergeReports';
 import { exitWith, printErr, printOut } from './output';
 import { runCompile, runContext, runGraph } from './skillCommands';
 import { readSkillWithDetails, type DetailsThreadSetup } from './skillDetails';
@@ -43,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
       return runLibrary(command);
     case 'query':
       return runQuery(command);
+    case 'merge-reports':
+      return runMergeReports(command);
     case 'graph':
       return runGraph(command);
     case 'context':

@@ -2,6 +2,12 @@ import type { CheckReport } from './report';
 
 /** One JSON object (schemas/check-report.schema.json), 0-based LSP positions. */
 export function formatJson(report: CheckReport): string {
-  const { skills, diagnostics, baselines } = report;
-  return JSON.stringify({ version: 1, skills, diagnostics, ...(baselines ? { baselines } : {}) }, null, 2) + '\n';
+  const { skills, diagnostics, baselines, shard } = report;
+  return (
+    JSON.stringify(
+      { version: 1, skills, diagnostics, ...(baselines ? { baselines } : {}), ...(shard ? { shard } : {}) },
+      null,
+      2,
+    ) + '\n'
+  );
 }

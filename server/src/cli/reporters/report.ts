@@ -38,6 +38,8 @@ export interface CheckReport {
   diagnostics: ReportedDiagnostic[];
   /** The baselines the findings were matched against: how many each accepted, and how many it holds that are gone. */
   baselines?: { file: string; matched: number; stale: number }[];
+  /** The shard of the skills the run checked (`check --shard K/N`): `index` of `count`, from 1. */
+  shard?: { index: number; count: number };
 }
 
 /** What one skill contributes to a report: small and plain, so it can cross a thread boundary. */

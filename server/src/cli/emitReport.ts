@@ -1,0 +1,52 @@
+import * as path from 'node:path';
+import { version } from '../../../package.json';
+import type { CheckFormat } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS } from './exits';
+import { printErr, printOut } from './output';
+import { formatGithub } from './reporters/github';
+import { formatJson } from './reporters/json';
+import { countBySeverity, type CheckReport } from './reporters/report';
+import { formatSarif } from './reporters/sarif';
+import { formatText } from './reporters/text';
+
+/** Docs ship beside dist/ in the package: dist/cli-main.js → docs/rules. */
+const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
+
+/**
+ * A check report written in `format`, with text's summary on stderr, and the run's exit status: findings with errors,
+ * or more warnings than `maxWarnings`, exit 1. `check` and `merge-reports` end here alike.
+ */
+export function emitReport(
+  report: CheckReport,
+  format: CheckFormat,
+  options: { maxWarnings?: number; summary?: string } = {},
+): number {
+  printOut(
+    format === 'json'
+      ? formatJson(report)
+      : format === 'sarif'
+        ? formatSarif(report, { version, docsDir: DOCS_DIR })
+        : format === 'github'
+          ? formatGithub(report)
+          : formatText(report),
+  );
+  const counts = countBySeverity(report.diagnostics);
+  if (format === 'text') {
+    const baselines = report.baselines ?? [];
+    const accepted = baselines.reduce((sum, baseline) => sum + baseline.matched, 0);
+    const stale = baselines.reduce((sum, baseline) => sum + baseline.stale, 0);
+    printErr(
+      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${options.summary ?? ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes${accepted > 0 ? `; ${accepted} more in the baseline` : ''}\n`,
+    );
+    if (stale > 0)
+      printErr(
+        `skillgraph: ${stale} finding${stale === 1 ? '' : 's'} in the baseline ${stale === 1 ? 'is' : 'are'} gone; --update-baseline drops ${stale === 1 ? 'it' : 'them'}\n`,
+      );
+  }
+  if (counts.error > 0) return EXIT_FINDINGS;
+  if (options.maxWarnings !== undefined && counts.warning > options.maxWarnings) {
+    printErr(`skillgraph: ${counts.warning} warnings, more than --max-warnings ${options.maxWarnings}\n`);
+    return EXIT_FINDINGS;
+  }
+  return EXIT_CLEAN;
+}

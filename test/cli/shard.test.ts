@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020';
+import reportSchema from '../../schemas/check-report.schema.json';
 import { CORPUS } from '../support/corpus';
 import { repository, runCli } from '../support/cliRun';
 
@@ -26,7 +28,10 @@ function shardReports(cwd: string, args: string[], dir: string): string[] {
 test('the shards of the corpus and the examples, merged, are the report of one check in every format', () => {
   const dir = repository({});
   const files = shardReports(repo, paths, dir);
-  const sizes = files.map((file) => (JSON.parse(readFileSync(file, 'utf8')) as { skills: unknown[] }).skills.length);
+  const validate = new Ajv2020({ allErrors: true }).compile(reportSchema);
+  const reports = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as { skills: unknown[] });
+  for (const report of reports) assert.ok(validate(report), JSON.stringify(validate.errors));
+  const sizes = reports.map((report) => report.skills.length);
   assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `slices as equal as can be: ${sizes.join(', ')}`);
   for (const format of ['json', 'sarif', 'github', 'text']) {
     const whole = runCli(repo, 'check', ...paths, '--format', format);

@@ -112,6 +112,10 @@ connection.onInitialize((params): InitializeResult => {
       documentSymbolProvider: true,
       workspaceSymbolProvider: true,
       renameProvider: { prepareProvider: true },
+      // A skill's folder renamed in the editor: its name, the mentions of it and the links into it follow.
+      workspace: {
+        fileOperations: { willRename: { filters: [{ scheme: 'file', pattern: { glob: '**/*', matches: 'folder' } }] } },
+      },
       foldingRangeProvider: true,
       selectionRangeProvider: true,
       codeLensProvider: { resolveProvider: false },
@@ -226,6 +230,7 @@ connection.onDocumentSymbol((params, token) => answer(() => service.documentSymb
 connection.onPrepareRename((params, token) =>
   answer(() => service.prepareRename(params.textDocument.uri, params.position, token)),
 );
+connection.workspace.onWillRenameFiles((params) => answer(() => service.willRenameFiles(params.files)));
 connection.onRenameRequest((params, token) =>
   answer(() => service.rename(params.textDocument.uri, params.position, params.newName, token)),
 );

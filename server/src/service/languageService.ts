@@ -47,16 +47,12 @@ import { SkillIndex } from './skillIndex';
 import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
 
 /**
- * The language server's state and its one entry per feature: the open
- * documents' analyses, the workspace's skills and the settings. Each
- * request names a document (and a position or range in it): the service
- * finds the skill it belongs to, analyses it (or reuses the analysis of the
- * same versions), picks the features of that kind of document once (a
- * SKILL.md, or another file of a skill+ package: `featuresOf`) and answers.
- * A request on a document of no skill, or one cancelled, gets the empty
- * answer; an exception is logged and gets it too, never reaching the editor
- * as a crash, except a refused rename (`RenameError`), whose reason the
- * editor shows.
+ * The language server's state and its one entry per feature: the open documents' analyses, the workspace's skills and
+ * the settings. Each request names a document (and a position or range in it): the service finds the skill it belongs
+ * to, analyses it (or reuses the analysis of the same versions), picks the features of that kind of document once (a
+ * SKILL.md, or another file of a skill+ package: `featuresOf`) and answers. A request on a document of no skill, or one
+ * cancelled, gets the empty answer; an exception is logged and gets it too, never reaching the editor as a crash,
+ * except a refused rename (`RenameError`), whose reason the editor shows.
  */
 export class LanguageService {
   private readonly cache: AnalysisCache;
@@ -177,12 +173,23 @@ export class LanguageService {
   }
 
   prepareRename(uri: string, position: Position, token?: Cancellation): { range: Range; placeholder: string } | null {
-    return this.run(uri, token, null, (view, features) => features.prepareRename(view, offsetOf(view, position)));
+    return this.run(uri, token, null, (view, features) => {
+      const offset = offsetOf(view, position);
+      return this.library.prepareRename(view, offset) ?? features.prepareRename(view, offset);
+    });
   }
 
-  /** Throws `RenameError` when the rename is refused. */
+  /** A skill renamed across the library, or a step or a value in its skill; `RenameError` when refused. */
   rename(uri: string, position: Position, newName: string, token?: Cancellation): WorkspaceEdit | null {
-    return this.run(uri, token, null, (view, features) => features.rename(view, offsetOf(view, position), newName));
+    return this.run(uri, token, null, (view, features) => {
+      const offset = offsetOf(view, position);
+      return this.library.rename(view, offset, newName) ?? features.rename(view, offset, newName);
+    });
+  }
+
+  /** What renaming files and folders (old → new URIs) changes in the workspace's skills: a skill's folder. */
+  willRenameFiles(files: { oldUri: string; newUri: string }[]): WorkspaceEdit | null {
+    return this.guarded(null, () => this.library.willRenameFiles(files));
   }
 
   foldingRanges(uri: string, token?: Cancellation): FoldingRange[] {
@@ -318,9 +325,16 @@ export class LanguageService {
     feature: (view: DocumentView, features: DocumentFeatures) => T,
   ): T {
     if (token?.isCancellationRequested) return empty;
-    try {
+    return this.guarded(empty, () => {
       const view = this.viewOf(uri);
       return view ? feature(view, featuresOf(view)) : empty;
+    });
+  }
+
+  /** A feature's answer, or the empty answer (the error logged) when it fails; a refused rename is thrown on. */
+  private guarded<T>(empty: T, feature: () => T): T {
+    try {
+      return feature();
     } catch (error) {
       if (error instanceof RenameError) throw error;
       this.logError(`skillgraph: ${(error as Error).stack ?? String(error)}`);

@@ -1,10 +1,19 @@
-import type { CompletionItem, Diagnostic as LspDiagnostic, Hover, Location } from 'vscode-languageserver-types';
+import { fileURLToPath } from 'node:url';
+import type {
+  CompletionItem,
+  Diagnostic as LspDiagnostic,
+  Hover,
+  Location,
+  Range,
+  WorkspaceEdit,
+} from 'vscode-languageserver-types';
 import type { Diagnostic } from '../checks/diagnostic';
 import { applySeverities } from '../checks/severities';
 import type { RunSettings } from '../config/runSettings';
-import type { DocumentView } from '../features/document/documentView';
+import { rangeOf, type DocumentView } from '../features/document/documentView';
 import { toLspDiagnostic } from '../features/document/lspDiagnostics';
 import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
+import { folderRenameEdits, renameSkill, skillToRename } from '../features/libraryRename';
 import { checkLibrary, profilesFrom, type LibraryCheckOptions } from '../library/libraryChecks';
 import {
   librarySkillOf,
@@ -17,6 +26,9 @@ import type { SkillFileSyntax } from '../parse/skillFile';
 import type { TextLike } from '../parse/textLike';
 import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
+
+/** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
+const OWN_MOVE_MS = 10 * 60 * 1000;
 
 /** A SKILL.md open in the editor, as its analysis read it. */
 export interface OpenSkill {
@@ -35,6 +47,8 @@ export class LibraryIndex {
   private readonly read = new Map<string, { source?: TextLike; skill: LibrarySkill | undefined }>();
   private linked: { library: Library; findings?: Diagnostic[] } | undefined;
   private options: LibraryCheckOptions | undefined;
+  /** The folder moves this server's renames asked for (`oldUri newUri`), and when. */
+  private readonly ownMoves = new Map<string, number>();
 
   constructor(
     private readonly fs: FileSystem,
@@ -128,6 +142,43 @@ export class LibraryIndex {
     return this.withSkill(view, [], (library, skill) =>
       libraryCompletion(library, skill, view.analysis.source, view.lines, offset),
     );
+  }
+
+  /** The name a rename at `offset` changes, when it is a skill's (its `name`, or a mention of another skill). */
+  prepareRename(view: DocumentView, offset: number): { range: Range; placeholder: string } | null {
+    return this.withSkill(view, null, (library, skill) => {
+      const found = skillToRename(library, skill, offset);
+      return found ? { range: rangeOf(view, found.span), placeholder: found.target.name } : null;
+    });
+  }
+
+  /** The skill renamed across the library, or null when `offset` is on no skill's name (RenameError: refused). */
+  rename(view: DocumentView, offset: number, newName: string): WorkspaceEdit | null {
+    return this.withSkill(view, null, (library, skill) => {
+      const found = skillToRename(library, skill, offset);
+      if (!found) return null;
+      const edit = renameSkill(this.fs, library, found.target, newName);
+      for (const change of edit.documentChanges ?? [])
+        if ('kind' in change && change.kind === 'rename')
+          this.ownMoves.set(`${fileURLToPath(change.oldUri)}\0${fileURLToPath(change.newUri)}`, Date.now());
+      return edit;
+    });
+  }
+
+  /**
+   * What renaming files and folders (old → new URIs) changes in the library's skills: a skill folder's. A move this
+   * server's own rename made is asked about too, as the editor applies it: its edits are in that rename already.
+   */
+  willRenameFiles(files: { oldUri: string; newUri: string }[]): WorkspaceEdit | null {
+    const renames = files.flatMap((file) =>
+      file.oldUri.startsWith('file:') && file.newUri.startsWith('file:')
+        ? [{ from: fileURLToPath(file.oldUri), to: fileURLToPath(file.newUri) }]
+        : [],
+    );
+    const now = Date.now();
+    for (const [move, at] of this.ownMoves) if (now - at > OWN_MOVE_MS) this.ownMoves.delete(move);
+    const asked = renames.filter((rename) => !this.ownMoves.delete(`${rename.from}\0${rename.to}`));
+    return asked.length > 0 ? folderRenameEdits(this.fs, this.library(), asked) : null;
   }
 
   /** A library feature on an open SKILL.md: the library with its text, and the skill it is; `empty` elsewhere. */

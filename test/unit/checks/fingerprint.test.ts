@@ -40,7 +40,7 @@ test('a baseline: entries counted per file; malformed entries left out; updating
     [true, true, false],
   );
   assert.equal(match.accepts('/repo/y/SKILL.md', key), false);
-  assert.deepEqual([match.matched, match.stale], [2, 0]);
+  assert.deepEqual([match.matched, match.stale()], [2, 0]);
   assert.deepEqual(readBaseline(fs, '/repo/none.json'), { file: '/repo/none.json', entries: [] });
   fs.write('/repo/bad.json', '{ nope');
   assert.match((readBaseline(fs, '/repo/bad.json') as { error: string }).error, /is not JSON/);

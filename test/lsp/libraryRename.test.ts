@@ -1,30 +1,27 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import { repository } from '../support/cliRun';
 import { startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 // Renaming a skill across the library through the built server over stdio: from its `name` or a mention of it, and
 // when the user renames its folder (`workspace/willRenameFiles`).
 
-const root = mkdtempSync(path.join(tmpdir(), 'sg-lsp-rename-'));
-const write = (name: string, text: string) => {
-  mkdirSync(path.join(root, name), { recursive: true });
-  writeFileSync(path.join(root, name, 'SKILL.md'), text);
-  return path.join(root, name, 'SKILL.md');
-};
-const deploy = write(
-  'deploy-site',
-  '---\nname: deploy-site\ndescription: Deploys the site to the host. Use when the site must go live.\n---\n\nUpload it.\n',
+// Line 5 of ship-docs: a slash mention at 4–15; line 6: a Skill() mention at 11–22 and a link at 34–54.
+const root = repository(
+  {
+    'deploy-site/SKILL.md':
+      '---\nname: deploy-site\ndescription: Deploys the site to the host. Use when the site must go live.\n---\n\nUpload it.\n',
+    'ship-docs/SKILL.md':
+      '---\nname: ship-docs\ndescription: Ships the docs. Use when docs changed.\n---\n\nRun /deploy-site once built.\nOr allow Skill(deploy-site), see [it](../deploy-site/SKILL.md).\n',
+    'other/SKILL.md': '---\nname: other\ndescription: Another skill. Use in tests.\n---\n\nNothing here.\n',
+  },
+  'sg-lsp-rename-',
 );
-// Line 5: a slash mention at 4–15; line 6: a Skill() mention at 11–22 and a link at 34–54.
-const docs = write(
-  'ship-docs',
-  '---\nname: ship-docs\ndescription: Ships the docs. Use when docs changed.\n---\n\nRun /deploy-site once built.\nOr allow Skill(deploy-site), see [it](../deploy-site/SKILL.md).\n',
-);
-write('other', '---\nname: other\ndescription: Another skill. Use in tests.\n---\n\nNothing here.\n');
+const deploy = path.join(root, 'deploy-site', 'SKILL.md');
+const docs = path.join(root, 'ship-docs', 'SKILL.md');
 
 let session: ServerSession;
 before(async () => {

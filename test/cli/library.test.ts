@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { LibraryJson } from '../../server/src/library/libraryExport';
-import { runCli } from '../support/cliRun';
+import { CLI, runCli } from '../support/cliRun';
 import { writeGovernanceLibrary } from '../support/governanceLibrary';
 
 // `skillgraph library` and `skillgraph query` as a user runs them: the library's text, its graph in every export form,
@@ -139,4 +140,32 @@ test('query: the governance questions, each answered as rows; exit 1 when there 
   const unknown = runCli(library, 'query', 'shared-script');
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /no query is named "shared-script"; the queries are unguarded-irreversible, /);
+});
+
+test('library --user-folders: the personal Claude Code skills join the library, and the one they shadow is reported', () => {
+  const home = mkdtempSync(join(tmpdir(), 'sg-home-'));
+  const project = mkdtempSync(join(tmpdir(), 'sg-project-'));
+  const skill = (name: string) =>
+    `---\nname: ${name}\ndescription: Deploys the app. Use when shipping.\n---\n\nShip it.\n`;
+  mkdirSync(join(home, '.claude', 'skills', 'deploy'), { recursive: true });
+  writeFileSync(join(home, '.claude', 'skills', 'deploy', 'SKILL.md'), skill('deploy'));
+  mkdirSync(join(project, '.claude', 'skills', 'deploy'), { recursive: true });
+  writeFileSync(join(project, '.claude', 'skills', 'deploy', 'SKILL.md'), skill('deploy'));
+  const library = (...flags: string[]) => {
+    const result = spawnSync(process.execPath, [CLI, 'library', '.', ...flags], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, HOME: home },
+    });
+    return result.stdout;
+  };
+  assert.match(library(), /^1 skill, /);
+  const withHome = library('--user-folders');
+  assert.match(withHome, /^2 skills, /);
+  assert.match(
+    withHome,
+    /^\.claude\/skills\/deploy\/SKILL\.md:2:7: warning: .*\[shadowed_skill\]$/m,
+    'the project skill is the one Claude Code never lists',
+  );
+  assert.equal(withHome.match(/\[shadowed_skill\]/g)?.length, 1, 'the personal skill, which Claude Code loads, is not');
 });

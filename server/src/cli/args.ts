@@ -54,8 +54,16 @@ export type Command =
       /** Where `--format csv` writes its files. */
       out?: string;
       force: boolean;
+      /** `--user-folders`: the clients' user-level skill folders join the library. */
+      userFolders: boolean;
     }
-  | { command: 'query'; name?: string; paths: string[]; format: (typeof QUERY_FORMATS)[number] }
+  | {
+      command: 'query';
+      name?: string;
+      paths: string[];
+      format: (typeof QUERY_FORMATS)[number];
+      userFolders: boolean;
+    }
   | { command: 'merge-reports'; files: string[]; format: CheckFormat; maxWarnings?: number }
   | { command: 'graph'; path: string; format: GraphFormat; profile?: ProfileId; catalog: string[] }
   | {
@@ -90,9 +98,9 @@ export const USAGE = `Usage:
   skillgraph merge-reports REPORT.json... [--format text|json|sarif|github] [--max-warnings N]
   skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--catalog DIR]...
   skillgraph init [dir] [--force]
-  skillgraph library [paths...] [--format text|json|cypher|graphml] [--profile NAME]
-  skillgraph library [paths...] --format csv --out DIR [--force]
-  skillgraph query [NAME [paths...]] [--format text|json]
+  skillgraph library [paths...] [--format text|json|cypher|graphml] [--profile NAME] [--user-folders]
+  skillgraph library [paths...] --format csv --out DIR [--force] [--user-folders]
+  skillgraph query [NAME [paths...]] [--format text|json] [--user-folders]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
   skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME]
                      [--format text|json]
@@ -130,7 +138,9 @@ library reads the skills under the paths (default: .) as one library: which skil
         content, the edges between them) and its findings; cypher writes statements that load it into Neo4j
         (cypher-shell < library.cypher), as many times as it is run; graphml writes it for graph editors;
         csv writes a file per node label and relationship type into --out DIR for neo4j-admin database import
-        (never over an existing file unless --force), and prints the import command.
+        (never over an existing file unless --force), and prints the import command. --user-folders adds
+        the clients' user-level skill folders that exist (~/.claude/skills, ~/.agents/skills): which of two
+        same-named skills a client loads depends on them.
         Exit status: 0 (findings are warnings), 2 usage or I/O failure.
 query   answers a governance question over the library under the paths (default: .): without NAME, lists
         the questions and their Cypher (the same answer a graph database loaded with the export gives).
@@ -202,6 +212,7 @@ export function parseArgs(argv: string[]): Command {
   let updateBaseline = false;
   let only: 'security' | undefined;
   let shard: { index: number; count: number } | undefined;
+  let userFolders = false;
   let unsafe = false;
   let dryRun = false;
   const codes: RuleCode[] = [];
@@ -227,6 +238,7 @@ export function parseArgs(argv: string[]): Command {
     else if (flag === '--baseline' && command === 'check') baseline = value();
     else if (flag === '--update-baseline' && command === 'check') updateBaseline = true;
     else if (flag === '--only' && command === 'check') only = oneOf(value(), ['security'] as const, '--only');
+    else if (flag === '--user-folders' && (command === 'library' || command === 'query')) userFolders = true;
     else if (flag === '--shard' && command === 'check') {
       const text = value();
       const parts = /^([1-9]\d*)\/([1-9]\d*)$/.exec(text);
@@ -312,6 +324,7 @@ export function parseArgs(argv: string[]): Command {
       ...(profile ? { profile } : {}),
       ...(out !== undefined ? { out } : {}),
       force,
+      userFolders,
     };
   }
   if (command === 'query') {
@@ -321,6 +334,7 @@ export function parseArgs(argv: string[]): Command {
       ...(name !== undefined ? { name } : {}),
       paths: paths.length > 0 ? paths : ['.'],
       format: oneOf(format ?? 'text', QUERY_FORMATS, '--format'),
+      userFolders,
     };
   }
   if (command === 'init') {

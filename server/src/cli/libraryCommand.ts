@@ -40,18 +40,30 @@ interface ReadLibrary {
  * threads for a large library), or the exit status when they could not be found.
  */
 async function readLibrary(
-  paths: string[],
+  given: string[],
   settings: RunSettings,
   fs: FileSystem,
-  withGraph: boolean,
+  options: { graph: boolean; userFolders: boolean },
 ): Promise<(ReadLibrary & { graph?: LibraryGraph }) | { exit: number }> {
+  const paths = options.userFolders ? [...given, ...userFolders(fs)] : given;
   const selection = selectSkills(fs, settings, paths);
   if ('exit' in selection) return selection;
   const files = selection.skills.map((found) => found.file);
   const shown = (file: string) => path.relative(process.cwd(), file) || '.';
-  if (!withGraph) return { fs, settings, library: buildLibrary(fs, files, homedir()), shown };
+  if (!options.graph) return { fs, settings, library: buildLibrary(fs, files, homedir()), shown };
   const { library, details } = await readLibraryWithDetails(__filename, fs, files, homedir());
   return { fs, settings, library, shown, graph: libraryGraph(library, details, shown) };
+}
+
+/**
+ * The clients' user-level skill folders that exist: Claude Code's personal skills, and the user's `.agents/skills`
+ * (Codex), the folders the library's scopes know.
+ */
+function userFolders(fs: FileSystem): string[] {
+  return [path.join(homedir(), '.claude', 'skills'), path.join(homedir(), '.agents', 'skills')].filter(
+    // A linked folder (dotfiles) counts: its target is what the client reads.
+    (folder) => fs.stat(fs.realpath(folder) ?? folder)?.kind === 'directory',
+  );
 }
 
 /**
@@ -61,12 +73,10 @@ async function readLibrary(
 export async function runLibrary(command: Extract<Command, { command: 'library' }>): Promise<number> {
   const fs = new ListingCache(new NodeFileSystem());
   const settings = new RunSettings(fs, command.profile ? { profile: command.profile } : {});
-  const read = await readLibrary(
-    command.paths.length > 0 ? command.paths : ['.'],
-    settings,
-    fs,
-    command.format !== 'text',
-  );
+  const read = await readLibrary(command.paths.length > 0 ? command.paths : ['.'], settings, fs, {
+    graph: command.format !== 'text',
+    userFolders: command.userFolders,
+  });
   if ('exit' in read) return read.exit;
   const { library, graph } = read;
   const options = profilesFrom(settings);
@@ -145,7 +155,10 @@ export async function runQuery(command: Extract<Command, { command: 'query' }>):
     return EXIT_USAGE;
   }
   const fs = new ListingCache(new NodeFileSystem());
-  const read = await readLibrary(command.paths, new RunSettings(fs, {}), fs, true);
+  const read = await readLibrary(command.paths, new RunSettings(fs, {}), fs, {
+    graph: true,
+    userFolders: command.userFolders,
+  });
   if ('exit' in read) return read.exit;
   const rows = query.answer(read.graph!);
   if (command.format === 'json') printOut(`${JSON.stringify({ query: query.name, rows }, null, 2)}\n`);

@@ -17,6 +17,9 @@ const root = repository(
     'ship-docs/SKILL.md':
       '---\nname: ship-docs\ndescription: Ships the docs. Use when docs changed.\n---\n\nRun /deploy-site once built.\nOr allow Skill(deploy-site), see [it](../deploy-site/SKILL.md).\n',
     'other/SKILL.md': '---\nname: other\ndescription: Another skill. Use in tests.\n---\n\nNothing here.\n',
+    // A MetaSkill composing it: line 6 holds `skill: "deploy-site"`, the name at 14–25.
+    'release-all/SKILL.md':
+      '---\nname: release-all\ndescription: Releases everything. Use on release day.\nkind: meta\ncomposition:\n  steps:\n    - skill: "deploy-site"\n      id: deploy\n---\n\nRuns the deploy.\n',
   },
   'sg-lsp-rename-',
 );
@@ -80,6 +83,7 @@ test("rename from a mention: the skill's name, every mention and link of it, and
   assert.deepEqual(summary(edit), {
     edits: [
       ['deploy-site/SKILL.md', 1, 6, 17, 'publish-site'],
+      ['release-all/SKILL.md', 6, 14, 25, 'publish-site'],
       ['ship-docs/SKILL.md', 5, 5, 16, 'publish-site'],
       ['ship-docs/SKILL.md', 6, 15, 26, 'publish-site'],
       ['ship-docs/SKILL.md', 6, 38, 61, '../publish-site/SKILL.md'],
@@ -102,7 +106,7 @@ test('rename from the name itself gives the same edits; a name that is taken or 
     position: { line: 1, character: 8 },
     newName: 'publish-site',
   })) as WorkspaceEdit;
-  assert.equal(summary(fromName).edits.length, 4);
+  assert.equal(summary(fromName).edits.length, 5);
   const refused = async (newName: string, message: RegExp) =>
     assert.rejects(
       session.connection.sendRequest('textDocument/rename', {
@@ -125,6 +129,7 @@ test('a skill folder renamed in the editor: its name, mentions and links follow,
   assert.deepEqual(summary(edit), {
     edits: [
       ['deploy-site/SKILL.md', 1, 6, 17, 'site-deploy'],
+      ['release-all/SKILL.md', 6, 14, 25, 'site-deploy'],
       ['ship-docs/SKILL.md', 5, 5, 16, 'site-deploy'],
       ['ship-docs/SKILL.md', 6, 15, 26, 'site-deploy'],
       ['ship-docs/SKILL.md', 6, 38, 61, '../site-deploy/SKILL.md'],
@@ -143,5 +148,5 @@ test("the folder move of the server's own rename, asked about as the editor appl
   assert.equal(await session.connection.sendRequest('workspace/willRenameFiles', { files: [move] }), null);
   // The user moving the folder that way afterwards is a rename of their own.
   const own = (await session.connection.sendRequest('workspace/willRenameFiles', { files: [move] })) as WorkspaceEdit;
-  assert.equal(summary(own).edits.length, 4);
+  assert.equal(summary(own).edits.length, 5);
 });

@@ -152,7 +152,8 @@ export function libraryGraph(
   }
   for (const edge of library.edges)
     if (edge.kind === 'link') relate('LINKS_TO', shown(edge.from), shown(edge.to));
-    else relate('INVOKES', shown(edge.from), shown(edge.to), { how: edge.kind });
+    // A composition is COMPOSES, with its step, from the MetaSkill's procedure.
+    else if (edge.kind !== 'compose') relate('INVOKES', shown(edge.from), shown(edge.to), { how: edge.kind });
   return { nodes: [...byKey.values()], relationships: dedupe(relationships) };
 }
 

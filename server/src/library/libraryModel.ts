@@ -180,7 +180,10 @@ export function linkLibrary(skills: LibrarySkill[]): Library {
         continue;
       }
       const named = resolveMention(byName, mention);
-      if (!named) unresolved.push({ skill, mention });
+      // A composition naming no skill is the MetaSkill checks' to report, with its catalog (`unknown_skill`).
+      if (!named) {
+        if (mention.kind !== 'compose') unresolved.push({ skill, mention });
+      }
       // A name two skills share resolves to each: which one a client loads is the collision's finding.
       else
         for (const target of named)

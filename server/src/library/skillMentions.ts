@@ -5,7 +5,7 @@ import type { TextLike } from '../parse/textLike';
 // How one skill names another: the ways clients invoke a skill by name, and links to another skill's SKILL.md. Read
 // from the text only; what a name stands for is the library's to say (libraryModel.ts).
 
-export type MentionKind = 'tool' | 'slash' | 'dollar' | 'plugin' | 'link';
+export type MentionKind = 'tool' | 'slash' | 'dollar' | 'plugin' | 'link' | 'compose';
 
 export interface SkillMention {
   kind: MentionKind;
@@ -35,12 +35,16 @@ const DOLLAR = new RegExp(`(?<![\\w$\\\\])\\$([a-z](?:[a-z0-9]*)(?:-[a-z0-9]+)*)
  * hyphenated, so a `note:` or a `key:value` is not one.
  */
 const PLUGIN = new RegExp(`(?<![\\w/:.@-])(${NAME}):([a-z0-9]+(?:-[a-z0-9]+)+)(?![\\w:/-]|\\.\\w)`, 'g');
+/** A MetaSkill's frontmatter: `kind: meta`, whose `composition.steps` name the skills they run. */
+const META_KIND = /^kind[ \t]*:[ \t]*["']?meta["']?[ \t]*(?:#.*)?$/m;
+/** A composition step's `skill: name` (the value plain or quoted), as a line of its own or a list item's first key. */
+const COMPOSE = new RegExp(`^[ \\t]*(?:-[ \\t]+)?skill[ \\t]*:[ \\t]*(["']?)(${NAME})\\1[ \\t]*(?:#.*)?$`, 'gm');
 /** A Markdown link to another skill: `](../other/SKILL.md)` or `](../other/)`. */
 const LINK = /\]\(\s*<?((?:\.\.?\/)+(?:[^()\s>]*\/)?([^()\s/>]+)\/(?:SKILL\.md)?)>?(?:\s+"[^"]*")?\s*\)/g;
 
 /**
  * The mentions of other skills in a SKILL.md, read outside its fenced blocks (a command line's `/usr` or `$path` is not
- * an invocation): `Skill(…)` in the frontmatter (`allowed-tools`) and the body; `/name`, `$name`, `plugin:name` and
+ * an invocation): `Skill(…)` in the frontmatter (`allowed-tools`) and the body; a MetaSkill's `skill:` steps; `/name`, `$name`, `plugin:name` and
  * links to another skill's folder or SKILL.md in the body. Read from slices of `source` (the editor's text is not made
  * one string for it).
  */
@@ -61,7 +65,18 @@ export function skillMentions(source: TextLike, syntax: SkillFileSyntax): SkillM
         span: { start, end: start + match[2].length },
       });
     }
-    if (region === syntax.frontmatter?.content) continue;
+    if (region === syntax.frontmatter?.content) {
+      if (META_KIND.test(part))
+        for (const match of part.matchAll(COMPOSE)) {
+          const start =
+            region.start +
+            match.index! +
+            match[0].indexOf(match[1] + match[2], match[0].indexOf(':')) +
+            match[1].length;
+          mentions.push({ kind: 'compose', name: match[2], span: { start, end: start + match[2].length } });
+        }
+      continue;
+    }
     for (const match of part.matchAll(SLASH)) {
       const start = region.start + match.index! + 1 + (match[1] ? match[1].length + 1 : 0);
       mentions.push({

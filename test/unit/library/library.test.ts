@@ -188,3 +188,40 @@ test('cypher: a constraint per label, a MERGE per node and per relationship, str
     "MATCH (a:Skill {file: 'b/SKILL.md'}), (b:Skill {file: 'a/SKILL.md'}) MERGE (a)-[:LINKS_TO]->(b);",
   ]);
 });
+
+test("a MetaSkill's skill: steps are edges of the library; one naming no skill is left to the MetaSkill checks", () => {
+  const meta = (steps: string) =>
+    `---\nname: release-all\ndescription: Releases everything. Use on release day.\nkind: meta\ncomposition:\n  steps:\n${steps}---\n\nRuns them.\n`;
+  const { root, written } = library({
+    'release-all/SKILL.md': meta(
+      "    - id: a\n      skill: deploy-site\n    - skill: 'ship-docs'  # quoted\n      id: b\n    - id: c\n      skill: deploy-sit\n",
+    ),
+    'deploy-site/SKILL.md': skill('deploy-site', 'Deploys the site. Use when it must go live.'),
+    'ship-docs/SKILL.md': skill('ship-docs', 'Ships the docs. Use when they changed.'),
+    // Not a MetaSkill: a `skill:` key is nothing here.
+    'notes/SKILL.md': `---\nname: notes\ndescription: Keeps notes. Use when asked.\nmetadata:\n  skill: deploy-site\n---\n\nHi.\n`,
+  });
+  const built = buildLibrary(
+    new NodeFileSystem(),
+    Object.values(written).map((item) => item.file),
+    root,
+  );
+  const release = written['release-all/SKILL.md'];
+  assert.deepEqual(
+    built.edges.map((edge) => [
+      path.relative(root, edge.from),
+      path.relative(root, edge.to),
+      edge.kind,
+      release.text.slice(edge.span.start, edge.span.end),
+    ]),
+    [
+      ['release-all/SKILL.md', 'deploy-site/SKILL.md', 'compose', 'deploy-site'],
+      ['release-all/SKILL.md', 'ship-docs/SKILL.md', 'compose', 'ship-docs'],
+    ],
+  );
+  assert.deepEqual(
+    checkLibrary(built).filter((item) => item.code === 'unknown_skill_mention'),
+    [],
+    '`deploy-sit` is the MetaSkill checks’ unknown_skill, not reported twice',
+  );
+});

@@ -44,9 +44,9 @@ const LINK = /\]\(\s*<?((?:\.\.?\/)+(?:[^()\s>]*\/)?([^()\s/>]+)\/(?:SKILL\.md)?
 
 /**
  * The mentions of other skills in a SKILL.md, read outside its fenced blocks (a command line's `/usr` or `$path` is not
- * an invocation): `Skill(…)` in the frontmatter (`allowed-tools`) and the body; a MetaSkill's `skill:` steps; `/name`, `$name`, `plugin:name` and
- * links to another skill's folder or SKILL.md in the body. Read from slices of `source` (the editor's text is not made
- * one string for it).
+ * an invocation): `Skill(…)` in the frontmatter (`allowed-tools`) and the body; a MetaSkill's `skill:` steps in its
+ * frontmatter; `/name`, `$name`, `plugin:name` and links to another skill's folder or SKILL.md in the body. Read from
+ * slices of `source` (the editor's text is not made one string for it).
  */
 export function skillMentions(source: TextLike, syntax: SkillFileSyntax): SkillMention[] {
   const mentions: SkillMention[] = [];

@@ -7,6 +7,7 @@ import type { ProfileChoice, ProfileId } from './checks/profiles';
 import type { AipVersion, CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
 import type { GraphJson } from './compile/graphJson';
 import type { ContextRequest, ModelContext } from './compile/modelContext';
+import type { LibraryViewJson } from './library/libraryView';
 import type { FormatId } from './model/skillModel';
 
 export type { CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
@@ -14,6 +15,14 @@ export type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJson
 export type { GraphProblem } from './compile/graphProblems';
 export type { ContextRequest, ModelContext } from './compile/modelContext';
 export type { LspRange } from './parse/lineIndex';
+export type {
+  LibraryViewEdge,
+  LibraryViewJson,
+  LibraryViewProblem,
+  LibraryViewSkill,
+  SkillList,
+  SkillListEntry,
+} from './library/libraryView';
 /** The code action kind that applies every safe fix of a document (`editor.codeActionsOnSave`). */
 export { FIX_ALL_KIND } from './features/codeActions';
 
@@ -96,6 +105,14 @@ export interface SkillInfo {
 }
 
 export const SkillInfoRequest = new RequestType<DocumentParams, SkillInfo | null, void>('skillgraph/skillInfo');
+
+/**
+ * The workspace's skills as one library (the library view draws it): the skills under the workspace folders with their
+ * library findings, the edges between them, and the skill list each client gives the agent.
+ */
+export const LibraryViewRequest = new RequestType<Record<string, never>, LibraryViewJson | null, void>(
+  'skillgraph/library',
+);
 
 /**
  * The client commands the server's code lenses run: open the graph preview beside a document, compile a skill (both

@@ -20,6 +20,7 @@ import {
   ContextViewRequest,
   FIX_ALL_KIND,
   GraphRequest,
+  LibraryViewRequest,
   SETTINGS_SECTION,
   SkillInfoRequest,
 } from './protocol';
@@ -247,6 +248,7 @@ connection.onRequest(CompileTargetsRequest, (params) => answer(() => service.com
 connection.onRequest(CompileRequest, (params) => answer(() => service.compile(params)));
 connection.onRequest(CheckCompiledRequest, (params) => answer(() => service.checkCompiled(params)));
 connection.onRequest(SkillInfoRequest, (params) => answer(() => service.skillInfo(params.uri)));
+connection.onRequest(LibraryViewRequest, () => answer(() => service.libraryView()));
 
 documents.listen(connection);
 connection.listen();

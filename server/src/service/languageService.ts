@@ -2,7 +2,6 @@ import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  SymbolKind,
   type CodeAction,
   type CodeLens,
   type CompletionItem,
@@ -42,6 +41,7 @@ import { AnalysisCache, type OpenDocument } from './analysisCache';
 import { baselinedFindings } from './baselinedFindings';
 import type { Cancellation, FileChange, OpenDocuments } from './editorTypes';
 import { DEFAULT_SETTINGS, type Settings } from './settings';
+import type { LibraryViewJson } from '../library/libraryView';
 import { LibraryIndex } from './libraryIndex';
 import { SkillIndex } from './skillIndex';
 import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
@@ -224,13 +224,13 @@ export class LanguageService {
 
   /** The skills of the workspace folders and their steps whose names hold `query`. */
   workspaceSymbols(query: string, token?: Cancellation): SymbolInformation[] {
-    if (token?.isCancellationRequested) return [];
-    return this.index.search(query).map((symbol) => ({
-      name: symbol.name,
-      kind: symbol.kind === 'skill' ? SymbolKind.Module : SymbolKind.Function,
-      location: { uri: pathToFileURL(symbol.file).href, range: symbol.range },
-      ...(symbol.container ? { containerName: symbol.container } : {}),
-    }));
+    return token?.isCancellationRequested ? [] : this.index.search(query);
+  }
+
+  /** The workspace's skills as one library, as the library view draws it: each open SKILL.md with its text. */
+  libraryView(): LibraryViewJson | null {
+    const open = () => this.documents.all().flatMap((document) => this.viewOf(document.uri) ?? []);
+    return this.guarded(null, () => this.library.view(this.bySkill, open()));
   }
 
   graph(uri: string): GraphJson | null {

@@ -15,6 +15,7 @@ import { toLspDiagnostic } from '../features/document/lspDiagnostics';
 import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
 import { folderRenameEdits, renameSkill, skillToRename } from '../features/libraryRename';
 import { checkLibrary, profilesFrom, type LibraryCheckOptions } from '../library/libraryChecks';
+import { libraryView, type LibraryViewJson } from '../library/libraryView';
 import {
   librarySkillOf,
   linkLibrary,
@@ -26,6 +27,7 @@ import type { SkillFileSyntax } from '../parse/skillFile';
 import type { TextLike } from '../parse/textLike';
 import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
+import { readText } from '../workspace/readText';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
 const OWN_MOVE_MS = 10 * 60 * 1000;
@@ -124,6 +126,28 @@ export class LibraryIndex {
       settings.forSkill(open.file).severities,
     );
     return found.map((item) => toLspDiagnostic(view, item, docsBase));
+  }
+
+  /** What the library view draws: every skill with its findings (with its skill's severities), edges and lists. */
+  view(settings: RunSettings, open: DocumentView[]): LibraryViewJson {
+    for (const view of open) this.library(openSkill(view));
+    const library = this.library();
+    this.options ??= profilesFrom(settings);
+    this.linked!.findings ??= checkLibrary(library, this.options);
+    const byFile = new Map<string, Diagnostic[]>();
+    for (const item of this.linked!.findings) byFile.set(item.file, [...(byFile.get(item.file) ?? []), item]);
+    return libraryView({
+      library,
+      findings: [...byFile].flatMap(([file, items]) => applySeverities(items, settings.forSkill(file).severities)),
+      roots: this.roots,
+      textOf: (file) => {
+        const open = this.read.get(file)?.source;
+        if (open) return open;
+        const read = readText(this.fs, file);
+        return read.kind === 'text' ? read.text : undefined;
+      },
+      options: this.options,
+    });
   }
 
   definition(view: DocumentView, offset: number): Location[] {

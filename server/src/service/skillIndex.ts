@@ -1,3 +1,5 @@
+import { pathToFileURL } from 'node:url';
+import { SymbolKind, type SymbolInformation } from 'vscode-languageserver-types';
 import { analyzeSkill } from '../analyze';
 import type { FormatId } from '../model/skillModel';
 import { type Span, LineIndex, type LspRange } from '../parse/lineIndex';
@@ -34,10 +36,18 @@ export class SkillIndex {
     this.symbols = undefined;
   }
 
-  search(query: string): IndexedSymbol[] {
+  /** The skills and steps whose names hold `query`, as workspace symbols. */
+  search(query: string): SymbolInformation[] {
     this.symbols ??= this.build();
     const needle = query.toLowerCase();
-    return this.symbols.filter((symbol) => symbol.name.toLowerCase().includes(needle));
+    return this.symbols
+      .filter((symbol) => symbol.name.toLowerCase().includes(needle))
+      .map((symbol) => ({
+        name: symbol.name,
+        kind: symbol.kind === 'skill' ? SymbolKind.Module : SymbolKind.Function,
+        location: { uri: pathToFileURL(symbol.file).href, range: symbol.range },
+        ...(symbol.container ? { containerName: symbol.container } : {}),
+      }));
   }
 
   private build(): IndexedSymbol[] {

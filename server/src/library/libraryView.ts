@@ -1,0 +1,177 @@
+import * as path from 'node:path';
+import type { Diagnostic, Severity } from '../checks/diagnostic';
+import type { ProfileId } from '../checks/profiles';
+import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
+import type { TextLike } from '../parse/textLike';
+import { listedSize, listedSkills, SKILL_LIST_BUDGETS, type LibraryCheckOptions } from './libraryChecks';
+import { qualifiedName, type Library, type LibrarySkill, type SkillScope } from './libraryModel';
+import type { MentionKind } from './skillMentions';
+
+// The library as the editor's library view draws it: the skills and the edges between them, each skill's library
+// findings where they are, and the list each client puts in front of the agent at start, entry by entry.
+
+/** Claude Code cuts each entry of its listing past this many characters of description (docs/profiles.md). */
+export const CLAUDE_ENTRY_LIMIT = 1536;
+
+export interface LibraryViewProblem {
+  code: string;
+  severity: Severity;
+  message: string;
+  range: LspRange;
+}
+
+export interface LibraryViewSkill {
+  /** Its SKILL.md (the node's id). */
+  file: string;
+  /** The name a mention resolves by (`plugin:name` for a plugin's). */
+  name: string;
+  description: string;
+  /** The folder its folder is in, relative to the workspace folder holding it (`.claude/skills`, `skills`). */
+  folder: string;
+  scope: SkillScope['kind'];
+  /** Its `name`'s value, where a click opens it. */
+  range: LspRange;
+  problems: LibraryViewProblem[];
+}
+
+export interface LibraryViewEdge {
+  from: string;
+  to: string;
+  kind: MentionKind;
+  /** How many mentions of `to` in `from` of this kind; `range` is the first, in `from`. */
+  count: number;
+  range: LspRange;
+}
+
+export interface SkillListEntry {
+  file: string;
+  name: string;
+  /** The description as the client shows it (cut where it cuts). */
+  description: string;
+  /** Characters of name and description the entry adds to the list, as listed. */
+  size: number;
+  /** The client cuts the description. */
+  cut: boolean;
+  /** The client reads the skill's folder, or the skill is written for it; otherwise listed only once installed. */
+  installed: boolean;
+}
+
+export interface SkillList {
+  client: string;
+  profile: ProfileId;
+  /** The characters the client lists before it leaves skills out, when it has such a budget, and why. */
+  budget?: number;
+  why?: string;
+  /** One per name a client can tell apart, in name order. */
+  entries: SkillListEntry[];
+}
+
+/** `skillgraph/library`: what the library view shows. */
+export interface LibraryViewJson {
+  version: 1;
+  skills: LibraryViewSkill[];
+  edges: LibraryViewEdge[];
+  lists: SkillList[];
+}
+
+/** The folders Claude Code reads skills from, besides those written for it (the plugins' are its own too). */
+const CLAUDE_READS: SkillScope['kind'][] = ['claude-personal', 'claude-project', 'plugin'];
+
+export interface LibraryViewInput {
+  library: Library;
+  /** The library's findings, with each skill's severities (a rule turned off is left out). */
+  findings: Diagnostic[];
+  /** The workspace folders: a skill's folder is shown relative to the one holding it. */
+  roots: string[];
+  /** A skill file's text, to place its findings and its name (undefined when it cannot be read). */
+  textOf: (file: string) => TextLike | undefined;
+  options?: LibraryCheckOptions;
+}
+
+export function libraryView({ library, findings, roots, textOf, options = {} }: LibraryViewInput): LibraryViewJson {
+  const indexes = new Map<string, LineIndex | undefined>();
+  const rangeIn = (file: string, span: Span | undefined): LspRange => {
+    if (!indexes.has(file)) {
+      const text = textOf(file);
+      indexes.set(file, text === undefined ? undefined : new LineIndex(text));
+    }
+    const index = indexes.get(file);
+    return index && span ? index.rangeOf(span) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  };
+  const problems = new Map<string, LibraryViewProblem[]>();
+  for (const item of findings) {
+    const list = problems.get(item.file) ?? [];
+    list.push({
+      code: item.code,
+      severity: item.severity,
+      message: item.message,
+      range: rangeIn(item.file, item.span),
+    });
+    problems.set(item.file, list);
+  }
+  const skills = [...library.skills]
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+    .map((skill) => ({
+      file: skill.file,
+      name: qualifiedName(skill),
+      description: skill.description,
+      folder: folderOf(skill, roots),
+      scope: skill.scope.kind,
+      range: rangeIn(skill.file, skill.nameSpan),
+      problems: problems.get(skill.file) ?? [],
+    }));
+  const edges = new Map<string, LibraryViewEdge>();
+  for (const edge of library.edges) {
+    const key = `${edge.from}\0${edge.to}\0${edge.kind}`;
+    const known = edges.get(key);
+    if (known) known.count++;
+    else
+      edges.set(key, { from: edge.from, to: edge.to, kind: edge.kind, count: 1, range: rangeIn(edge.from, edge.span) });
+  }
+  return { version: 1, skills, edges: [...edges.values()], lists: skillLists(library, options) };
+}
+
+/** What Codex and Claude Code list: the skills they read here, and every other skill as it would be once installed. */
+function skillLists(library: Library, options: LibraryCheckOptions): SkillList[] {
+  const oneOfEach = [...library.byName.values()].map((skills) => skills[0]);
+  const byName = (a: SkillListEntry, b: SkillListEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const codex = SKILL_LIST_BUDGETS.map((budget) => {
+    const listed = new Set(listedSkills(library, budget, options));
+    return {
+      client: budget.client,
+      profile: budget.profile,
+      budget: budget.characters,
+      why: budget.why,
+      // A plugin's skills are listed in the plugin's own list.
+      entries: oneOfEach
+        .filter((skill) => skill.scope.kind !== 'plugin')
+        .map((skill) => entry(skill, listed.has(skill), Infinity))
+        .sort(byName),
+    };
+  });
+  const claudeListed = (skill: LibrarySkill) =>
+    CLAUDE_READS.includes(skill.scope.kind) || options.profileOf?.(skill) === 'claude-code';
+  const claude: SkillList = {
+    client: 'Claude Code',
+    profile: 'claude-code',
+    entries: oneOfEach.map((skill) => entry(skill, claudeListed(skill), CLAUDE_ENTRY_LIMIT)).sort(byName),
+  };
+  return [...codex, claude];
+}
+
+function entry(skill: LibrarySkill, installed: boolean, limit: number): SkillListEntry {
+  const cut = skill.description.length > limit;
+  const description = cut ? skill.description.slice(0, limit) : skill.description;
+  const size = cut ? listedSize(skill) - skill.description.length + limit : listedSize(skill);
+  return { file: skill.file, name: qualifiedName(skill), description, size, cut, installed };
+}
+
+/** The folder a skill's folder is in, relative to the workspace folder holding it, else its whole path. */
+function folderOf(skill: LibrarySkill, roots: string[]): string {
+  const parent = path.dirname(skill.dir);
+  for (const root of roots) {
+    const relative = path.relative(root, parent);
+    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/') || '.';
+  }
+  return parent.split(path.sep).join('/');
+}

@@ -91,6 +91,8 @@ await Promise.all([
       'webview-style': 'client/webview/preview.css',
       context: 'client/webview/context.ts',
       'context-style': 'client/webview/context.css',
+      library: 'client/webview/library.ts',
+      'library-style': 'client/webview/library.css',
     },
     outdir: 'dist',
   }),

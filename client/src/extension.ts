@@ -12,6 +12,7 @@ import { nativeFingerprint, shownByVsCode } from './nativeFindings';
 import { CONFIG_SELECTOR, DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
 import { ContextViews } from './preview/contextView';
 import { GraphPreviews } from './preview/graphPreview';
+import { LibraryView } from './preview/libraryView';
 
 let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
@@ -112,6 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = createClient(context);
   const previews = new GraphPreviews(context, () => client, skillInfo);
   const contexts = new ContextViews(context, () => client, skillInfo);
+  const libraryView = new LibraryView(context, () => client);
   /**
    * What a command acts on: the file it was given, else the skill file in view, else (from the palette with a preview
    * in front) the preview's skill.
@@ -121,6 +123,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     previews,
     contexts,
+    libraryView,
+    vscode.commands.registerCommand('skillgraph.showLibrary', () => libraryView.open()),
     vscode.commands.registerCommand('skillgraph.showContext', (uri?: vscode.Uri | string, node?: string) =>
       contexts.open(commandTarget(uri), node),
     ),

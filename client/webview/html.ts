@@ -50,6 +50,41 @@ export function previewHtml(options: PageOptions): string {
 </html>`;
 }
 
+/** The library view: the workspace's skills and their edges, and the skill list each client gives the agent. */
+export function libraryHtml(options: PageOptions): string {
+  return `${head(options, 'Skill library')}
+<body class="library">
+<div id="toolbar" role="toolbar" aria-label="Skill library">
+  <label>Folder <select id="folder" aria-label="Show the skills of a folder"></select></label>
+  <input id="search" type="search" placeholder="Find a skill…" aria-label="Find a skill">
+  <button id="zoom-in" title="Zoom in (+)">+</button>
+  <button id="zoom-out" title="Zoom out (-)">−</button>
+  <button id="fit" title="Fit to view (0)">Fit</button>
+  <span id="status" aria-live="polite"></span>
+</div>
+<div id="panes">
+  <div id="canvas"><svg id="graph" role="img" aria-label="Skills and the edges between them"></svg></div>
+  <aside id="side">
+    <section aria-labelledby="list-title">
+      <h2 id="list-title">The agent's skill list</h2>
+      <label>Client <select id="client" aria-label="Client"></select></label>
+      <label class="check"><input type="checkbox" id="every"> every skill of the library, as if installed</label>
+      <div id="list-summary" aria-live="polite"></div>
+      <div id="list-bar" aria-hidden="true"><div id="list-fill"></div></div>
+      <ol id="list"></ol>
+    </section>
+    <section aria-labelledby="problems-title">
+      <h2 id="problems-title">Problems</h2>
+      <ul id="problems"></ul>
+    </section>
+  </aside>
+</div>
+<div id="tooltip" role="tooltip" hidden></div>
+<script nonce="${options.nonce}" src="${options.scriptUri}"></script>
+</body>
+</html>`;
+}
+
 /** The "what the model sees here" page of a skill+ package: a position and a State in, the per-turn context out. */
 export function contextHtml(options: PageOptions): string {
   return `${head(options, 'What the model sees')}

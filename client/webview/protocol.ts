@@ -1,6 +1,6 @@
 // The messages between the extension (host) and the graph preview (webview).
 // Both sides import these types, so a change to one side fails the build of the other.
-import type { GraphJson, LspRange, ModelContext } from '../../server/src/protocol';
+import type { GraphJson, LibraryViewJson, LspRange, ModelContext } from '../../server/src/protocol';
 
 export type Direction = 'RIGHT' | 'DOWN';
 /** The user's choice of direction: `auto` follows the panel's shape (top-down when narrow, left-to-right when wide). */
@@ -44,3 +44,11 @@ export type ContextPageMessage =
   | { type: 'compute'; node: string; state: Record<string, unknown>; event?: string; round?: number }
   /** Open a file a part comes from (relative to the skill folder). */
   | { type: 'open'; file: string };
+
+/** The library view: the library as the server last gave it. */
+export type LibraryHostMessage = { type: 'library'; library: LibraryViewJson };
+
+export type LibraryPageMessage =
+  | { type: 'ready' }
+  /** Open a skill of the library (its SKILL.md), selecting `range` in it. */
+  | { type: 'open'; file: string; range: LspRange };

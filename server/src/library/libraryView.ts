@@ -26,7 +26,10 @@ export interface LibraryViewSkill {
   /** The name a mention resolves by (`plugin:name` for a plugin's). */
   name: string;
   description: string;
-  /** The folder its folder is in, relative to the workspace folder holding it (`.claude/skills`, `skills`). */
+  /**
+   * The folder its folder is in, relative to the workspace folder holding it (`.claude/skills`, `skills`), or that
+   * workspace folder's name when it is at its top.
+   */
   folder: string;
   scope: SkillScope['kind'];
   /** Its `name`'s value, where a click opens it. */
@@ -171,7 +174,9 @@ function folderOf(skill: LibrarySkill, roots: string[]): string {
   const parent = path.dirname(skill.dir);
   for (const root of roots) {
     const relative = path.relative(root, parent);
-    if (!relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/') || '.';
+    // A skill folder at the top of a workspace folder is shown in that folder, by its name.
+    if (!relative.startsWith('..') && !path.isAbsolute(relative))
+      return relative.split(path.sep).join('/') || path.basename(root);
   }
   return parent.split(path.sep).join('/');
 }

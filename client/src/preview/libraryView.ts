@@ -1,0 +1,107 @@
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { LibraryViewRequest, type LibraryViewJson } from '../../../server/src/protocol';
+import { libraryHtml } from '../../webview/html';
+import type { LibraryHostMessage, LibraryPageMessage } from '../../webview/protocol';
+
+/** Edits to skills pause this long before the library is asked for again. */
+const UPDATE_DELAY_MS = 400;
+
+/**
+ * The library view: one panel for the workspace's skills, drawn by the webview from what the server gives
+ * (`skillgraph/library`). It follows edits to any SKILL.md and skills created, moved or deleted.
+ */
+export class LibraryView implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** The library last shown: only its skills are opened from the view. */
+  private shown: LibraryViewJson | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly client: () => LanguageClient | undefined,
+  ) {
+    const skillsChanged = (uris: readonly vscode.Uri[]) => {
+      if (uris.some((uri) => path.basename(uri.fsPath) === 'SKILL.md' || !path.extname(uri.fsPath))) this.schedule();
+    };
+    const watcher = vscode.workspace.createFileSystemWatcher('**/SKILL.md');
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((uri) => skillsChanged([uri])),
+      watcher.onDidChange((uri) => skillsChanged([uri])),
+      watcher.onDidDelete((uri) => skillsChanged([uri])),
+      vscode.workspace.onDidChangeTextDocument((event) => skillsChanged([event.document.uri])),
+      vscode.workspace.onDidRenameFiles((event) =>
+        skillsChanged(event.files.flatMap((file) => [file.oldUri, file.newUri])),
+      ),
+      vscode.workspace.onDidDeleteFiles((event) => skillsChanged(event.files)),
+    );
+  }
+
+  /** Opens (or shows) the library view. */
+  open(): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, true);
+      return;
+    }
+    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
+    const panel = vscode.window.createWebviewPanel(
+      'skillgraph.library',
+      'Skill Library',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { enableScripts: true, localResourceRoots: [dist] },
+    );
+    panel.webview.html = libraryHtml({
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'library.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'library-style.css')).toString(),
+      cspSource: panel.webview.cspSource,
+      nonce: randomBytes(16).toString('base64'),
+    });
+    this.panel = panel;
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+      this.shown = undefined;
+    });
+    panel.webview.onDidReceiveMessage((message: LibraryPageMessage) => void this.receive(message));
+  }
+
+  private async receive(message: LibraryPageMessage): Promise<void> {
+    if (message.type === 'ready') {
+      await this.update();
+      return;
+    }
+    // Only a skill of the library shown is opened: the page names files, and is not trusted to name any other.
+    if (!this.shown?.skills.some((skill) => skill.file === message.file)) return;
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(message.file), {
+      viewColumn: this.panel?.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One,
+    });
+    const { start, end } = message.range;
+    const range = new vscode.Range(start.line, start.character, end.line, end.character);
+    editor.selection = new vscode.Selection(range.start, range.end);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  private schedule(): void {
+    if (!this.panel) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.update(), UPDATE_DELAY_MS);
+  }
+
+  private async update(): Promise<void> {
+    const client = this.client();
+    if (!this.panel || !client) return;
+    const library = await client.sendRequest(LibraryViewRequest, {}).catch(() => null);
+    if (!library || !this.panel) return;
+    this.shown = library;
+    await this.panel.webview.postMessage({ type: 'library', library } satisfies LibraryHostMessage);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.panel?.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

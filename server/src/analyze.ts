@@ -44,6 +44,12 @@ export interface AnalyzeOptions {
   incremental?: IncrementalState;
   /** The skills MetaSkills may compose; by default, read from the folders beside each skill. */
   catalog?: SkillCatalog;
+  /**
+   * Only the model is wanted (the library graph reads its steps, not its findings): the checks that only find
+   * problems (the file's, a package's, paths, scripts, the files beside SKILL.md) are not run, and the findings are
+   * left incomplete. The model is the same as a full analysis's.
+   */
+  modelOnly?: boolean;
 }
 
 /** Everything known about one skill after analysis. */
@@ -151,12 +157,14 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     aipLike: detection.aipLike,
     ...(incremental ? { incremental } : {}),
     catalog: options.catalog ?? new SkillCatalog(fs),
+    ...(options.modelOnly ? { modelOnly: true } : {}),
   };
   const parsed =
     frontmatter.value && frontmatter.yaml ? { yaml: frontmatter.yaml, value: frontmatter.value } : undefined;
-  diagnostics.push(
-    ...checkSkillFile({ fs, file, dir, syntax, frontmatter: parsed, anchor, profile, format: detection.format }),
-  );
+  if (!options.modelOnly)
+    diagnostics.push(
+      ...checkSkillFile({ fs, file, dir, syntax, frontmatter: parsed, anchor, profile, format: detection.format }),
+    );
   if (options.strict && frontmatter.yaml) diagnostics.push(...checkRestrictedYaml(file, frontmatter.yaml));
 
   const loaded = loadFormat(detection.format, context);
@@ -164,28 +172,32 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   // The files beside SKILL.md that clients and eval tools read, whatever the format (Codex's metadata, the evals), and
   // what the skill's files may hide (security): their findings are in those files, whose texts join the sources.
   const name = typeof frontmatter.value?.name === 'string' ? frontmatter.value.name : undefined;
-  const codex = checkCodexMetadata(fs, dir);
-  const evals = checkEvalFiles({
-    fs,
-    dir,
-    ...(name !== undefined ? { name } : {}),
-    nodes: loaded.nodes,
-    skillText: syntax.source,
-  });
-  // Every text file of the skill is read for them: not when the user turned every one of them off.
-  const security = SECURITY_CODES.every((code) => options.severities?.[code] === 'off')
-    ? { diagnostics: [], sources: [] }
-    : checkSecurity({
+  const nothing = { diagnostics: [], sources: [], links: [] };
+  const codex = options.modelOnly ? nothing : checkCodexMetadata(fs, dir);
+  const evals = options.modelOnly
+    ? nothing
+    : checkEvalFiles({
         fs,
         dir,
-        file,
-        source: syntax.source,
-        body: syntax.body,
-        fences: syntax.fences,
-        ...(parsed ? { frontmatter: parsed } : {}),
+        ...(name !== undefined ? { name } : {}),
         nodes: loaded.nodes,
-        ...(incremental ? { kept: { files: incremental.files, lines: incremental.securityLines } } : {}),
+        skillText: syntax.source,
       });
+  // Every text file of the skill is read for them: not when the user turned every one of them off.
+  const security =
+    options.modelOnly || SECURITY_CODES.every((code) => options.severities?.[code] === 'off')
+      ? nothing
+      : checkSecurity({
+          fs,
+          dir,
+          file,
+          source: syntax.source,
+          body: syntax.body,
+          fences: syntax.fences,
+          ...(parsed ? { frontmatter: parsed } : {}),
+          nodes: loaded.nodes,
+          ...(incremental ? { kept: { files: incremental.files, lines: incremental.securityLines } } : {}),
+        });
   const beside = [codex, evals, security];
   for (const found of beside) diagnostics.push(...found.diagnostics);
   const evalLinks = evals.links;

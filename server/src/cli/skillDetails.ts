@@ -1,6 +1,4 @@
 import { analyzeSkill } from '../analyze';
-import { SECURITY_CODES } from '../checks/security';
-import type { SeverityMap } from '../checks/severities';
 import type { SkillDetails } from '../library/libraryGraph';
 import { librarySkillOf, linkLibrary, type Library, type LibrarySkill } from '../library/libraryModel';
 import { skillProcedure } from '../library/skillProcedure';
@@ -14,9 +12,6 @@ import { inBatches, jobsFor, type ThreadSetup } from './threadBatches';
 // marks one (a plain skill has none, and is not analysed), and its scripts by content. Each SKILL.md is read once, and
 // a large library is read on several threads, as `check` reads one.
 
-/** Analysis for the graph only: the security rules read every file of a skill and add nothing to it. */
-const GRAPH_ONLY: SeverityMap = Object.fromEntries(SECURITY_CODES.map((code) => [code, 'off']));
-
 export interface ReadSkill {
   skill: LibrarySkill;
   details: SkillDetails;
@@ -27,7 +22,8 @@ export function readSkillWithDetails(fs: FileSystem, file: string, home: string)
   const read = readText(fs, file);
   if (read.kind !== 'text') return undefined;
   const skill = librarySkillOf(fs, file, read.text, parseSkillFile(read.text), home);
-  const analysis = skill.structured ? analyzeSkill(fs, file, { severities: GRAPH_ONLY, text: read.text }) : undefined;
+  // The graph reads the procedure's model, not the findings: only the model is made.
+  const analysis = skill.structured ? analyzeSkill(fs, file, { modelOnly: true, text: read.text }) : undefined;
   const procedure = analysis && skillProcedure(analysis.model, analysis.procedure?.value);
   return {
     skill,

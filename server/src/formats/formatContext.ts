@@ -25,6 +25,8 @@ export interface FormatContext {
   incremental?: IncrementalState;
   /** The skills a MetaSkill may compose. */
   catalog: SkillCatalog;
+  /** Only the model is wanted (`AnalyzeOptions.modelOnly`): what only finds problems is not run. */
+  modelOnly?: boolean;
 }
 
 /**

@@ -30,16 +30,17 @@ export function loadAip03(context: FormatContext): ProcedureResult {
         'The body is an AIP procedure, but the frontmatter has no `metadata.aip`; agents and AIP tools will treat it as a plain skill. Add the AIP metadata.',
       ),
     );
-  } else if (context.frontmatter) {
+  } else if (context.frontmatter && !context.modelOnly) {
     const metadata = checkAipMetadata(file, context.frontmatter, context.frontmatterAnchor, diagnostics);
     diagnostics.push(...checkPackage(fs, dir, file, metadata));
   }
 
   const block = readProcedureBlock(syntax, file, false, diagnostics, context.incremental?.yaml);
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  diagnostics.push(
-    ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
-  );
+  if (!context.modelOnly)
+    diagnostics.push(
+      ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
+    );
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
@@ -61,7 +62,7 @@ export function loadAip03(context: FormatContext): ProcedureResult {
   const links = linkCheckOf(context);
   const scriptFindings = perStep(context, 'script findings', nodes.length, [fs], false, (index) => {
     const { script, id } = nodes[index];
-    if (!script) return NONE;
+    if (!script || context.modelOnly) return NONE;
     const found: Diagnostic[] = [];
     const target = script.path;
     if (!target.startsWith('scripts/') && !target.includes('..') && !target.startsWith('/')) {

@@ -46,7 +46,7 @@ export function loadAip05(context: FormatContext): ProcedureResult {
     ),
   );
   // The aip-spec validator requires `source/` (the human-readable material the skill was compiled from) as 0.3 did.
-  if (!hasSourceDir(fs, path.dirname(file)))
+  if (!context.modelOnly && !hasSourceDir(fs, path.dirname(file)))
     diagnostics.push(
       diagnostic(
         'missing_source_dir',
@@ -56,9 +56,10 @@ export function loadAip05(context: FormatContext): ProcedureResult {
       ),
     );
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  diagnostics.push(
-    ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
-  );
+  if (!context.modelOnly)
+    diagnostics.push(
+      ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
+    );
 
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
@@ -80,6 +81,7 @@ export function loadAip05(context: FormatContext): ProcedureResult {
   const linkFindings = perStep(context, 'link findings', nodes.length, [fs], false, (index) => {
     const node = nodes[index];
     const found: Diagnostic[] = [];
+    if (context.modelOnly) return found;
     if (node.script) {
       checkStepLink(links, node.script, 'missing_resource', node.id, found);
       if (found.length === 0) found.push(...scriptHoleFindings(fs, path.dirname(file), file, node));

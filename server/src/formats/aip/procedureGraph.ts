@@ -58,6 +58,14 @@ export function checkProcedureGraph(
   };
   const graph = context.incremental ? context.incremental.graph.of(context.file, nodes, edges, run) : run();
   diagnostics.push(...graph.diagnostics);
+  const result = {
+    nodes,
+    edges: [...edges, ...graph.edges],
+    externalInputs: graph.externalInputs,
+    procedure: block,
+    diagnostics,
+  };
+  if (context.modelOnly) return result;
 
   // Paths a step declares (script, template, assets, references) are checked where declared, not again where prose
   // repeats them.
@@ -76,13 +84,7 @@ export function checkProcedureGraph(
     : wholeBlock(findPathMentions(text, [region]), check);
   for (const finding of findings) diagnostics.push(finding);
   for (const finding of checkNestedReferences(links, mentions, declared)) diagnostics.push(finding);
-  return {
-    nodes,
-    edges: [...edges, ...graph.edges],
-    externalInputs: graph.externalInputs,
-    procedure: block,
-    diagnostics,
-  };
+  return result;
 }
 
 function wholeBlock(mentions: PathMention[], check: (mentions: PathMention[]) => Diagnostic[]) {

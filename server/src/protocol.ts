@@ -138,6 +138,8 @@ export interface ServerSettings {
   rules?: Record<string, Severity | 'off'>;
   /** Folders of skill folders MetaSkills may compose; relative ones start at the first workspace folder. */
   catalogRoots?: string[];
+  /** The clients' user-level skill folders (`~/.claude/skills`, `~/.agents/skills`) join the workspace's library. */
+  userSkillFolders?: boolean;
 }
 
 /** The keys of `ServerSettings`, each a `skillgraph.<key>` setting in the extension's manifest. */
@@ -145,4 +147,5 @@ export const SERVER_SETTING_KEYS = [
   'profile',
   'rules',
   'catalogRoots',
+  'userSkillFolders',
 ] as const satisfies readonly (keyof ServerSettings)[];

@@ -146,3 +146,42 @@ test('an unsaved edit of a description is in the next view, and a fixed mention 
   assert.equal(view.skills.find((skill) => skill.file === notes)!.folder, 'skills');
   assert.equal(uriOf(deploy), uri);
 });
+
+test("with userSkillFolders, the user's ~/.claude/skills joins the library: a project skill it shadows is reported", async () => {
+  const home = repository(
+    {
+      '.claude/skills/deploy-site/SKILL.md':
+        '---\nname: deploy-site\ndescription: Deploys my way. Use when I deploy.\n---\n\nMy way.\n',
+    },
+    'sg-lsp-home-',
+  );
+  const findings = async (initializationOptions: object) => {
+    const server = await startServer({ root, env: { HOME: home }, initializationOptions });
+    try {
+      const uri = await server.open(deploy);
+      await server.waitForPush(uri);
+      const view = (await server.connection.sendRequest('skillgraph/library', {})) as LibraryViewJson;
+      return {
+        pushed: (server.pushed.get(uri) ?? [])
+          .filter((item) => item.code === 'shadowed_skill')
+          .map((item) => String(item.message)),
+        folders: view.skills.map((skill) => skill.folder),
+        settings: await server.waitForLog((message) => message.includes('settings: ')),
+      };
+    } finally {
+      await server.close();
+    }
+  };
+  try {
+    const asked = await findings({ userSkillFolders: true });
+    assert.equal(asked.pushed.length, 1);
+    assert.match(asked.pushed[0], /^Claude Code loads the personal skill `deploy-site` \(/);
+    assert.ok(asked.folders.includes('~/.claude/skills'), asked.folders.join(', '));
+    assert.match(asked.settings, /userSkillFolders on \(initializationOptions\)/);
+    const notAsked = await findings({});
+    assert.deepEqual(notAsked.pushed, []);
+    assert.ok(!notAsked.folders.includes('~/.claude/skills'));
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -79,9 +79,14 @@ export async function startServer(options: {
   configurationRegistration?: boolean;
   /** Another language server to start instead (benchmarks compare peers); default: the built Skillgraph server. */
   command?: string[];
+  /** Variables set for the server besides this process's (a `HOME` of the test's own). */
+  env?: Record<string, string>;
 }): Promise<ServerSession> {
   const [program, ...args] = options.command ?? [process.execPath, SERVER, '--stdio'];
-  const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(program, args, {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const connection = createMessageConnection(

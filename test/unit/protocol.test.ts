@@ -57,9 +57,12 @@ test('settings from both places an editor puts them: the section wins key by key
     [
       {
         source: 'initializationOptions',
-        raw: { profile: 'claude-code', rules: { [first]: 'off', [second]: 'error' } },
+        raw: { profile: 'claude-code', rules: { [first]: 'off', [second]: 'error' }, userSkillFolders: true },
       },
-      { source: 'workspace configuration', raw: { rules: { [second]: 'information' }, catalogRoots: ['cat'] } },
+      {
+        source: 'workspace configuration',
+        raw: { rules: { [second]: 'information' }, catalogRoots: ['cat'], userSkillFolders: false },
+      },
     ],
     '/ws',
   );
@@ -67,10 +70,11 @@ test('settings from both places an editor puts them: the section wins key by key
     profile: 'claude-code',
     rules: { [first]: 'off', [second]: 'information' },
     catalogRoots: ['/ws/cat'],
+    userSkillFolders: false,
   });
   assert.equal(
     both.description,
-    `profile claude-code (initializationOptions); rules ${first} off (initializationOptions), ${second} information (workspace configuration); catalogRoots /ws/cat (workspace configuration)`,
+    `profile claude-code (initializationOptions); rules ${first} off (initializationOptions), ${second} information (workspace configuration); catalogRoots /ws/cat (workspace configuration); userSkillFolders off (workspace configuration)`,
   );
   // An editor with no section answers null (eglot, Helix): the options given at start stay.
   const nothing = editorSettings(
@@ -81,7 +85,10 @@ test('settings from both places an editor puts them: the section wins key by key
     '/ws',
   );
   assert.deepEqual(nothing.settings, { profile: 'codex', rules: {}, catalogRoots: [] });
-  assert.equal(nothing.description, 'profile codex (initializationOptions); rules not set; catalogRoots not set');
+  assert.equal(
+    nothing.description,
+    'profile codex (initializationOptions); rules not set; catalogRoots not set; userSkillFolders not set',
+  );
 });
 
 test('what an editor sent that cannot be used is named in the description, not silently dropped', () => {
@@ -89,7 +96,12 @@ test('what an editor sent that cannot be used is named in the description, not s
     [
       {
         source: 'initializationOptions',
-        raw: { profile: 'claud-code', rules: { nope: 'off', [Object.keys(RULES)[0]]: 'loud' }, catalogRoots: 'x' },
+        raw: {
+          profile: 'claud-code',
+          rules: { nope: 'off', [Object.keys(RULES)[0]]: 'loud' },
+          catalogRoots: 'x',
+          userSkillFolders: 'yes',
+        },
       },
     ],
     '/ws',
@@ -98,4 +110,5 @@ test('what an editor sent that cannot be used is named in the description, not s
   assert.match(description, /rules\.nope \(no such rule\) in initializationOptions/);
   assert.match(description, /\(not one of error, warning, information, hint, off\)/);
   assert.match(description, /catalogRoots \(not a list of folders\) in initializationOptions/);
+  assert.match(description, /userSkillFolders \(not true or false\) in initializationOptions/);
 });

@@ -18,6 +18,7 @@ import { LineIndex } from '../parse/lineIndex';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
+import { userSkillFolders } from '../workspace/userSkillFolders';
 import type { Command } from './args';
 import { WriteRefused } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
@@ -45,7 +46,7 @@ async function readLibrary(
   fs: FileSystem,
   options: { graph: boolean; userFolders: boolean },
 ): Promise<(ReadLibrary & { graph?: LibraryGraph }) | { exit: number }> {
-  const paths = options.userFolders ? [...given, ...userFolders(fs)] : given;
+  const paths = options.userFolders ? [...given, ...userSkillFolders(fs, homedir())] : given;
   const selection = selectSkills(fs, settings, paths);
   if ('exit' in selection) return selection;
   const files = selection.skills.map((found) => found.file);
@@ -53,17 +54,6 @@ async function readLibrary(
   if (!options.graph) return { fs, settings, library: buildLibrary(fs, files, homedir()), shown };
   const { library, details } = await readLibraryWithDetails(__filename, fs, files, homedir());
   return { fs, settings, library, shown, graph: libraryGraph(library, details, shown) };
-}
-
-/**
- * The clients' user-level skill folders that exist: Claude Code's personal skills, and the user's `.agents/skills`
- * (Codex), the folders the library's scopes know.
- */
-function userFolders(fs: FileSystem): string[] {
-  return [path.join(homedir(), '.claude', 'skills'), path.join(homedir(), '.agents', 'skills')].filter(
-    // A linked folder (dotfiles) counts: its target is what the client reads.
-    (folder) => fs.stat(fs.realpath(folder) ?? folder)?.kind === 'directory',
-  );
 }
 
 /**

@@ -86,12 +86,21 @@ export interface LibraryViewInput {
   findings: Diagnostic[];
   /** The workspace folders: a skill's folder is shown relative to the one holding it. */
   roots: string[];
+  /** The user's home: a folder of it outside the roots (a client's user-level folder) is shown from `~`. */
+  home: string;
   /** A skill file's text, to place its findings and its name (undefined when it cannot be read). */
   textOf: (file: string) => TextLike | undefined;
   options?: LibraryCheckOptions;
 }
 
-export function libraryView({ library, findings, roots, textOf, options = {} }: LibraryViewInput): LibraryViewJson {
+export function libraryView({
+  library,
+  findings,
+  roots,
+  home,
+  textOf,
+  options = {},
+}: LibraryViewInput): LibraryViewJson {
   const indexes = new Map<string, LineIndex | undefined>();
   const rangeIn = (file: string, span: Span | undefined): LspRange => {
     if (!indexes.has(file)) {
@@ -118,7 +127,7 @@ export function libraryView({ library, findings, roots, textOf, options = {} }: 
       file: skill.file,
       name: qualifiedName(skill),
       description: skill.description,
-      folder: folderOf(skill, roots),
+      folder: folderOf(skill, roots, home),
       scope: skill.scope.kind,
       range: rangeIn(skill.file, skill.nameSpan),
       problems: problems.get(skill.file) ?? [],
@@ -169,14 +178,21 @@ function entry(skill: LibrarySkill, installed: boolean, limit: number): SkillLis
   return { file: skill.file, name: qualifiedName(skill), description, size, cut, installed };
 }
 
-/** The folder a skill's folder is in, relative to the workspace folder holding it, else its whole path. */
-function folderOf(skill: LibrarySkill, roots: string[]): string {
+/**
+ * The folder a skill's folder is in, relative to the workspace folder holding it, else from `~` when it is the user's,
+ * else its whole path.
+ */
+function folderOf(skill: LibrarySkill, roots: string[], home: string): string {
   const parent = path.dirname(skill.dir);
-  for (const root of roots) {
+  const inside = (root: string) => {
     const relative = path.relative(root, parent);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? undefined : relative.split(path.sep).join('/');
+  };
+  for (const root of roots) {
+    const relative = inside(root);
     // A skill folder at the top of a workspace folder is shown in that folder, by its name.
-    if (!relative.startsWith('..') && !path.isAbsolute(relative))
-      return relative.split(path.sep).join('/') || path.basename(root);
+    if (relative !== undefined) return relative || path.basename(root);
   }
-  return parent.split(path.sep).join('/');
+  const fromHome = inside(home);
+  return fromHome !== undefined ? `~/${fromHome}` : parent.split(path.sep).join('/');
 }

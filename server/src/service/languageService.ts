@@ -96,6 +96,7 @@ export class LanguageService {
     this.generation++;
     this.index.invalidate();
     this.library.clear();
+    this.library.includeUserFolders(settings.userSkillFolders === true);
     return this.cache.clear();
   }
 

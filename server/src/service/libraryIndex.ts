@@ -28,6 +28,7 @@ import type { TextLike } from '../parse/textLike';
 import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
+import { userSkillFolders } from '../workspace/userSkillFolders';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
 const OWN_MOVE_MS = 10 * 60 * 1000;
@@ -49,6 +50,7 @@ export class LibraryIndex {
   private readonly read = new Map<string, { source?: TextLike; skill: LibrarySkill | undefined }>();
   private linked: { library: Library; findings?: Diagnostic[] } | undefined;
   private options: LibraryCheckOptions | undefined;
+  private userFolders = false;
   /** The folder moves this server's renames asked for (`oldUri newUri`), and when. */
   private readonly ownMoves = new Map<string, number>();
 
@@ -62,6 +64,12 @@ export class LibraryIndex {
     this.roots = roots;
     this.files = undefined;
     this.linked = undefined;
+  }
+
+  /** The clients' user-level skill folders join the library (read again on the next `clear`) or leave it. */
+  includeUserFolders(include: boolean): void {
+    this.userFolders = include;
+    this.files = undefined;
   }
 
   /** A SKILL.md changed on disk (`listChanged`: created or deleted, so the list of skills is found again). */
@@ -93,9 +101,10 @@ export class LibraryIndex {
       }
     }
     if (this.linked) return this.linked.library;
+    const roots = [...this.roots, ...(this.userFolders ? userSkillFolders(this.fs, this.home) : [])];
     this.files ??= discoverSkills(
       this.fs,
-      this.roots.filter((root) => this.fs.stat(root)),
+      roots.filter((root) => this.fs.stat(root)),
       '/',
     ).skills.map((found) => found.file);
     const files = open && !this.files.includes(open.file) ? [...this.files, open.file] : this.files;
@@ -140,6 +149,7 @@ export class LibraryIndex {
       library,
       findings: [...byFile].flatMap(([file, items]) => applySeverities(items, settings.forSkill(file).severities)),
       roots: this.roots,
+      home: this.home,
       textOf: (file) => {
         const open = this.read.get(file)?.source;
         if (open) return open;

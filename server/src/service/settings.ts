@@ -11,6 +11,8 @@ export interface Settings {
   rules: SeverityMap;
   /** Absolute folders of skill folders MetaSkills may compose, besides the skills next to each MetaSkill. */
   catalogRoots: string[];
+  /** The clients' user-level skill folders join the library (`~/.claude/skills`, `~/.agents/skills`). */
+  userSkillFolders?: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = { rules: {}, catalogRoots: [] };
@@ -32,6 +34,7 @@ interface ReadLayer {
   profile?: ProfileId;
   rules?: SeverityMap;
   catalogRoots?: string[];
+  userSkillFolders?: boolean;
   ignored: string[];
 }
 
@@ -63,6 +66,10 @@ function readLayer(raw: unknown, base: string): ReadLayer {
         .filter((root): root is string => typeof root === 'string' && root !== '')
         .map((root) => path.resolve(base, root));
   }
+  if (value.userSkillFolders !== undefined && value.userSkillFolders !== null) {
+    if (typeof value.userSkillFolders === 'boolean') layer.userSkillFolders = value.userSkillFolders;
+    else layer.ignored.push('userSkillFolders (not true or false)');
+  }
   return layer;
 }
 
@@ -84,12 +91,15 @@ export function editorSettings(layers: readonly SettingsLayer[], base: string): 
   // Relative catalog roots start at `base` (the first workspace folder), as VS Code settings usually do.
   let profileFrom: SettingsSource | undefined;
   let rootsFrom: SettingsSource | undefined;
+  let userFoldersFrom: SettingsSource | undefined;
   const rulesFrom: Partial<Record<RuleCode, SettingsSource>> = {};
   const ignored: string[] = [];
   for (const { source, raw } of layers) {
     const layer = readLayer(raw, base);
     if (layer.profile) [settings.profile, profileFrom] = [layer.profile, source];
     if (layer.catalogRoots) [settings.catalogRoots, rootsFrom] = [layer.catalogRoots, source];
+    if (layer.userSkillFolders !== undefined)
+      [settings.userSkillFolders, userFoldersFrom] = [layer.userSkillFolders, source];
     for (const [code, severity] of Object.entries(layer.rules ?? {}) as [RuleCode, SeverityMap[RuleCode]][]) {
       settings.rules[code] = severity;
       rulesFrom[code] = source;
@@ -103,6 +113,7 @@ export function editorSettings(layers: readonly SettingsLayer[], base: string): 
     `profile ${settings.profile ? `${settings.profile} (${profileFrom})` : 'not set'}`,
     `rules ${rules.length > 0 ? rules.join(', ') : 'not set'}`,
     `catalogRoots ${rootsFrom ? `${settings.catalogRoots.join(', ') || 'none'} (${rootsFrom})` : 'not set'}`,
+    `userSkillFolders ${userFoldersFrom ? `${settings.userSkillFolders ? 'on' : 'off'} (${userFoldersFrom})` : 'not set'}`,
     ...(ignored.length > 0 ? [`ignored: ${ignored.join('; ')}`] : []),
   ].join('; ');
   return { settings, description };

@@ -8,8 +8,8 @@ import { libraryView } from '../../../server/src/library/libraryView';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { repository } from '../../support/cliRun';
 
-// The library view's model of a library: where each skill's folder is shown, how a plugin's skills and a shadowed one
-// appear in each client's list, and a finding placed on its line.
+// The library view's model of a library: where each skill's folder is shown (the user's from `~`), how a plugin's
+// skills and a shadowed one appear in each client's list, and a finding placed on its line.
 
 const skill = (name: string, description: string, body = '') =>
   `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
@@ -22,6 +22,7 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
       'plugins/acme/.claude-plugin/plugin.json': '{"name": "acme"}',
       'plugins/acme/skills/lint/SKILL.md': skill('lint', 'Lints. Use before a commit.'),
       'outside/tools/fmt/SKILL.md': skill('fmt', 'Formats. Use before a commit.'),
+      'home/.agents/skills/notes/SKILL.md': skill('notes', 'Takes notes. Use in meetings.'),
     },
     'sg-library-view-',
   );
@@ -31,6 +32,7 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
       'repo/skills/deploy/SKILL.md',
       'plugins/acme/skills/lint/SKILL.md',
       'outside/tools/fmt/SKILL.md',
+      'home/.agents/skills/notes/SKILL.md',
     ].map((relative) => path.join(root, relative));
     const fs = new NodeFileSystem();
     const library = buildLibrary(fs, files, path.join(root, 'home'));
@@ -38,6 +40,7 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
       library,
       findings: checkLibrary(library),
       roots: [path.join(root, 'repo'), path.join(root, 'plugins')],
+      home: path.join(root, 'home'),
       textOf: (file) => readFileSync(file, 'utf8'),
     });
     const byName = (name: string) => view.skills.filter((item) => item.name === name);
@@ -45,6 +48,7 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
     assert.deepEqual(
       view.skills.map((item) => [item.name, item.folder]),
       [
+        ['notes', '~/.agents/skills'],
         ['fmt', path.join(root, 'outside', 'tools').split(path.sep).join('/')],
         ['acme:lint', 'acme/skills'],
         ['deploy', '.claude/skills'],
@@ -61,6 +65,7 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
       [
         ['deploy', false],
         ['fmt', false],
+        ['notes', true],
       ],
     );
     assert.deepEqual(
@@ -69,6 +74,7 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
         ['acme:lint', true, 'Lints. Use before a commit.'],
         ['deploy', true, 'Deploys the team way. Use when deploying.'],
         ['fmt', false, 'Formats. Use before a commit.'],
+        ['notes', false, 'Takes notes. Use in meetings.'],
       ],
     );
   } finally {

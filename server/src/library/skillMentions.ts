@@ -37,8 +37,15 @@ const DOLLAR = new RegExp(`(?<![\\w$\\\\])\\$([a-z](?:[a-z0-9]*)(?:-[a-z0-9]+)*)
 const PLUGIN = new RegExp(`(?<![\\w/:.@-])(${NAME}):([a-z0-9]+(?:-[a-z0-9]+)+)(?![\\w:/-]|\\.\\w)`, 'g');
 /** A MetaSkill's frontmatter: `kind: meta`, whose `composition.steps` name the skills they run. */
 const META_KIND = /^kind[ \t]*:[ \t]*["']?meta["']?[ \t]*(?:#.*)?$/m;
-/** A composition step's `skill: name` (the value plain or quoted), as a line of its own or a list item's first key. */
-const COMPOSE = new RegExp(`^[ \\t]*(?:-[ \\t]+)?skill[ \\t]*:[ \\t]*(["']?)(${NAME})\\1[ \\t]*(?:#.*)?$`, 'gm');
+/**
+ * A composition step's `skill: name` and a route case's `to: name` (the skill run instead when its `when` holds), the
+ * value plain or quoted: as a line of its own or a list item's first key, or a route case written as a flow mapping
+ * (`{when: …, to: name}`).
+ */
+const COMPOSE = [
+  new RegExp(`^[ \\t]*(?:-[ \\t]+)?(?:skill|to)[ \\t]*:[ \\t]*(["']?)(${NAME})\\1[ \\t]*(?:#.*)?$`, 'gm'),
+  new RegExp(`[{,][ \\t]*to[ \\t]*:[ \\t]*(["']?)(${NAME})\\1[ \\t]*(?=[,}])`, 'g'),
+];
 /** A Markdown link to another skill: `](../other/SKILL.md)` or `](../other/)`. */
 const LINK = /\]\(\s*<?((?:\.\.?\/)+(?:[^()\s>]*\/)?([^()\s/>]+)\/(?:SKILL\.md)?)>?(?:\s+"[^"]*")?\s*\)/g;
 
@@ -67,7 +74,7 @@ export function skillMentions(source: TextLike, syntax: SkillFileSyntax): SkillM
     }
     if (region === syntax.frontmatter?.content) {
       if (META_KIND.test(part))
-        for (const match of part.matchAll(COMPOSE)) {
+        for (const match of COMPOSE.flatMap((pattern) => [...part.matchAll(pattern)])) {
           const start =
             region.start +
             match.index! +

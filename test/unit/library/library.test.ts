@@ -189,12 +189,13 @@ test('cypher: a constraint per label, a MERGE per node and per relationship, str
   ]);
 });
 
-test("a MetaSkill's skill: steps are edges of the library; one naming no skill is left to the MetaSkill checks", () => {
+test("a MetaSkill's skill: steps and route cases are edges of the library; one naming no skill is left to the MetaSkill checks", () => {
   const meta = (steps: string) =>
     `---\nname: release-all\ndescription: Releases everything. Use on release day.\nkind: meta\ncomposition:\n  steps:\n${steps}---\n\nRuns them.\n`;
   const { root, written } = library({
     'release-all/SKILL.md': meta(
-      "    - id: a\n      skill: deploy-site\n    - skill: 'ship-docs'  # quoted\n      id: b\n    - id: c\n      skill: deploy-sit\n",
+      "    - id: a\n      skill: deploy-site\n    - skill: 'ship-docs'  # quoted\n      id: b\n    - id: c\n      skill: deploy-sit\n" +
+        '    - id: d\n      skill: notes\n      route:\n        - when: "urgent"\n          to: ship-docs\n        - {when: "late", to: "deploy-site"}\n',
     ),
     'deploy-site/SKILL.md': skill('deploy-site', 'Deploys the site. Use when it must go live.'),
     'ship-docs/SKILL.md': skill('ship-docs', 'Ships the docs. Use when they changed.'),
@@ -217,6 +218,9 @@ test("a MetaSkill's skill: steps are edges of the library; one naming no skill i
     [
       ['release-all/SKILL.md', 'deploy-site/SKILL.md', 'compose', 'deploy-site'],
       ['release-all/SKILL.md', 'ship-docs/SKILL.md', 'compose', 'ship-docs'],
+      ['release-all/SKILL.md', 'notes/SKILL.md', 'compose', 'notes'],
+      ['release-all/SKILL.md', 'ship-docs/SKILL.md', 'compose', 'ship-docs'],
+      ['release-all/SKILL.md', 'deploy-site/SKILL.md', 'compose', 'deploy-site'],
     ],
   );
   assert.deepEqual(

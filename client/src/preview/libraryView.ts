@@ -24,20 +24,22 @@ export class LibraryView implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly client: () => LanguageClient | undefined,
   ) {
-    const skillsChanged = (uris: readonly vscode.Uri[]) => {
-      if (uris.some((uri) => path.basename(uri.fsPath) === 'SKILL.md' || !path.extname(uri.fsPath))) this.schedule();
+    const isSkillFile = (uri: vscode.Uri) => uri.scheme === 'file' && path.basename(uri.fsPath) === 'SKILL.md';
+    // A folder moved or deleted in the explorer may hold skills: any such move redraws the view.
+    const moved = (uris: readonly vscode.Uri[]) => {
+      if (uris.some((uri) => isSkillFile(uri) || (uri.scheme === 'file' && !path.extname(uri.fsPath)))) this.schedule();
     };
     const watcher = vscode.workspace.createFileSystemWatcher('**/SKILL.md');
     this.disposables.push(
       watcher,
-      watcher.onDidCreate((uri) => skillsChanged([uri])),
-      watcher.onDidChange((uri) => skillsChanged([uri])),
-      watcher.onDidDelete((uri) => skillsChanged([uri])),
-      vscode.workspace.onDidChangeTextDocument((event) => skillsChanged([event.document.uri])),
-      vscode.workspace.onDidRenameFiles((event) =>
-        skillsChanged(event.files.flatMap((file) => [file.oldUri, file.newUri])),
-      ),
-      vscode.workspace.onDidDeleteFiles((event) => skillsChanged(event.files)),
+      watcher.onDidCreate(() => this.schedule()),
+      watcher.onDidChange(() => this.schedule()),
+      watcher.onDidDelete(() => this.schedule()),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (isSkillFile(event.document.uri)) this.schedule();
+      }),
+      vscode.workspace.onDidRenameFiles((event) => moved(event.files.flatMap((file) => [file.oldUri, file.newUri]))),
+      vscode.workspace.onDidDeleteFiles((event) => moved(event.files)),
     );
   }
 

@@ -73,7 +73,7 @@ export async function runLibrary(command: Extract<Command, { command: 'library' 
   switch (command.format) {
     case 'json':
       // One line: a large library's graph is tens of megabytes, and indenting it doubles that (jq reads either).
-      printOut(`${JSON.stringify({ ...libraryJson(graph!), findings: reported(read, options) })}\n`);
+      printJsonInParts({ ...libraryJson(graph!), findings: reported(read, options) });
       return EXIT_CLEAN;
     case 'cypher':
       printOut(libraryCypher(graph!));
@@ -187,4 +187,27 @@ function reported({ library, settings, fs, shown }: ReadLibrary, options: Librar
       const text = read.kind === 'text' ? read.text : '';
       return toReported(item, shown(item.file), new LineIndex(text), text);
     });
+}
+
+/** Items written per part of a large JSON document. */
+const JSON_PART = 2000;
+
+/**
+ * Prints `{ key: value, … }` as `JSON.stringify` would, on one line, a few thousand array items at a time: the library
+ * graph of 10,000 skills is about 60 MB of JSON, and made as one string (and one buffer of it) it costs the CLI a
+ * second of garbage collection.
+ */
+function printJsonInParts(document: Record<string, unknown>): void {
+  const keys = Object.keys(document);
+  keys.forEach((key, index) => {
+    const value = document[key];
+    printOut(`${index === 0 ? '{' : ','}${JSON.stringify(key)}:`);
+    if (!Array.isArray(value)) printOut(JSON.stringify(value));
+    else
+      for (let start = 0; start < value.length || start === 0; start += JSON_PART) {
+        const part = value.slice(start, start + JSON_PART).map((item) => JSON.stringify(item));
+        printOut(`${start === 0 ? '[' : ','}${part.join(',')}${start + JSON_PART >= value.length ? ']' : ''}`);
+      }
+  });
+  printOut('}\n');
 }

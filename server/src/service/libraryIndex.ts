@@ -66,10 +66,11 @@ export class LibraryIndex {
     this.linked = undefined;
   }
 
-  /** The clients' user-level skill folders join the library (read again on the next `clear`) or leave it. */
+  /** The clients' user-level skill folders join the library (found again from now on) or leave it. */
   includeUserFolders(include: boolean): void {
     this.userFolders = include;
     this.files = undefined;
+    this.linked = undefined;
   }
 
   /** A SKILL.md changed on disk (`listChanged`: created or deleted, so the list of skills is found again). */
@@ -144,7 +145,11 @@ export class LibraryIndex {
     this.options ??= profilesFrom(settings);
     this.linked!.findings ??= checkLibrary(library, this.options);
     const byFile = new Map<string, Diagnostic[]>();
-    for (const item of this.linked!.findings) byFile.set(item.file, [...(byFile.get(item.file) ?? []), item]);
+    for (const item of this.linked!.findings) {
+      const items = byFile.get(item.file);
+      if (items) items.push(item);
+      else byFile.set(item.file, [item]);
+    }
     return libraryView({
       library,
       findings: [...byFile].flatMap(([file, items]) => applySeverities(items, settings.forSkill(file).severities)),

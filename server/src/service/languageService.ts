@@ -95,8 +95,7 @@ export class LanguageService {
     this.bySkill = new RunSettings(this.fs, explicitOf(settings));
     this.generation++;
     this.index.invalidate();
-    this.library.clear();
-    this.library.includeUserFolders(settings.userSkillFolders === true);
+    this.library.clear(settings.userSkillFolders === true);
     return this.cache.clear();
   }
 

@@ -66,13 +66,6 @@ export class LibraryIndex {
     this.linked = undefined;
   }
 
-  /** The clients' user-level skill folders join the library (found again from now on) or leave it. */
-  includeUserFolders(include: boolean): void {
-    this.userFolders = include;
-    this.files = undefined;
-    this.linked = undefined;
-  }
-
   /** A SKILL.md changed on disk (`listChanged`: created or deleted, so the list of skills is found again). */
   fileChanged(file: string, listChanged: boolean): void {
     if (listChanged) this.files = undefined;
@@ -80,8 +73,9 @@ export class LibraryIndex {
     this.linked = undefined;
   }
 
-  /** Every skill read again (the settings changed). */
-  clear(): void {
+  /** Every skill read again (the settings changed), the clients' user-level folders with them when `userFolders`. */
+  clear(userFolders: boolean): void {
+    this.userFolders = userFolders;
     this.files = undefined;
     this.read.clear();
     this.options = undefined;

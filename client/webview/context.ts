@@ -1,12 +1,8 @@
 import type { ModelContext } from '../../server/src/protocol';
+import { vsCodeHost } from './host';
 import type { ContextHostMessage, ContextNode, ContextPageMessage } from './protocol';
 
-interface VsCodeApi {
-  postMessage(message: ContextPageMessage): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const host = acquireVsCodeApi();
+const host = vsCodeHost<ContextPageMessage>();
 const form = document.getElementById('position') as HTMLFormElement;
 const nodeSelect = document.getElementById('node') as HTMLSelectElement;
 const eventSelect = document.getElementById('event') as HTMLSelectElement;

@@ -1,5 +1,6 @@
 import type { LibraryViewJson, LibraryViewProblem, LibraryViewSkill, SkillList } from '../../server/src/protocol';
 import { layoutLibrary, type LibraryLayout } from './libraryLayout';
+import { vsCodeHost } from './host';
 import type { LibraryHostMessage, LibraryPageMessage } from './protocol';
 import { element, text } from './svg';
 import { Viewport, type Transform } from './viewport';
@@ -14,13 +15,6 @@ interface Choices {
   transform?: Transform;
 }
 
-interface VsCodeApi {
-  postMessage(message: LibraryPageMessage): void;
-  getState(): Choices | undefined;
-  setState(state: Choices): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
 /**
  * Past this many skills in the chosen folder only those with an edge or a problem are drawn (a graph of thousands of
  * lone boxes reads as nothing); the status says so, and a folder shows the rest.
@@ -28,7 +22,7 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const DRAW_LIMIT = 300;
 const ALL_FOLDERS = '';
 
-const host = acquireVsCodeApi();
+const host = vsCodeHost<LibraryPageMessage, Choices>();
 const svg = document.getElementById('graph') as unknown as SVGSVGElement;
 const folderSelect = document.getElementById('folder') as HTMLSelectElement;
 const clientSelect = document.getElementById('client') as HTMLSelectElement;

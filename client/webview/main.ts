@@ -1,19 +1,13 @@
 import type { GraphJson } from '../../server/src/protocol';
 import { exportPng, exportSvg } from './exportImage';
+import { vsCodeHost } from './host';
 import { layoutGraph, signatureOf, type Layout } from './layout';
 import { Overview } from './overview';
 import type { Direction, DirectionChoice, HostMessage, WebviewMessage } from './protocol';
 import { indexProblems, renderGraph } from './render';
 import { Viewport, type Transform } from './viewport';
 
-interface VsCodeApi {
-  postMessage(message: WebviewMessage): void;
-  getState(): { transform?: Transform } | undefined;
-  setState(state: { transform?: Transform }): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const host = acquireVsCodeApi();
+const host = vsCodeHost<WebviewMessage, { transform?: Transform }>();
 const svg = document.getElementById('graph') as unknown as SVGSVGElement;
 const tooltip = document.getElementById('tooltip')!;
 const status = document.getElementById('status')!;

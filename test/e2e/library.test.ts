@@ -106,6 +106,13 @@ test('the library view draws every skill, its edges and problems; filters by fol
   await page.locator('.statusbar-item', { hasText: /Ln 2, Col 21 \(14 selected\)/ }).waitFor({ timeout: 30000 });
   await view.locator('#problems .problem.warning').first().click();
   await page.locator('.statusbar-item', { hasText: /Ln 6, Col 35 \(12 selected\)/ }).waitFor({ timeout: 30000 });
+
+  // The view follows the editor: a word typed into the description (unsaved) changes the entry's size.
+  await goTo(page, 3, 14);
+  await page.keyboard.type('Quickly ');
+  const helperEntry = view.locator('#list .entry', { hasText: 'release-helper' }).locator('.entry-size');
+  await expectSettled(async () => (await helperEntry.textContent())?.split(' · ')[0], String(size + 'Quickly '.length));
+  await page.keyboard.press('Control+S');
   await runCommand(page, 'View: Close All Editors');
 });
 

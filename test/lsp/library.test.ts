@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { CompletionItem, Hover, Location } from 'vscode-languageserver-types';
-import { startServer, uriOf, type ServerSession } from '../support/lspClient';
+import { sharedServer, uriOf } from '../support/lspClient';
 
 // What one skill says of others, through the built server over stdio: a workspace of skills read as one library.
 
@@ -24,18 +24,11 @@ const digest = write(
   '---\nname: release-digest\ndescription: Sums up the week. Use on Fridays.\n---\n\nFirst run /release-notes for each release.\nThen run /relase-notes again.\n',
 );
 
-let session: ServerSession;
-before(async () => {
-  session = await startServer({ root });
-});
-after(async () => {
-  await session.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const shared = sharedServer(root);
 
 test('a mention a letter off a workspace skill is a finding in the editor, at the name', async () => {
-  const uri = await session.open(digest);
-  const found = await session.waitForPush(uri, (items) => items.some((item) => item.code === 'unknown_skill_mention'));
+  const uri = await shared().open(digest);
+  const found = await shared().waitForPush(uri, (items) => items.some((item) => item.code === 'unknown_skill_mention'));
   assert.deepEqual(
     found
       .filter((item) => item.code === 'unknown_skill_mention')
@@ -47,7 +40,7 @@ test('a mention a letter off a workspace skill is a finding in the editor, at th
 test('definition, hover and references follow a mention to the skill it names, and back', async () => {
   const uri = uriOf(digest);
   const at = { line: 5, character: 14 };
-  const [definition] = (await session.connection.sendRequest('textDocument/definition', {
+  const [definition] = (await shared().connection.sendRequest('textDocument/definition', {
     textDocument: { uri },
     position: at,
   })) as Location[];
@@ -55,7 +48,7 @@ test('definition, hover and references follow a mention to the skill it names, a
     uri: uriOf(notes),
     range: { start: { line: 1, character: 6 }, end: { line: 1, character: 19 } },
   });
-  const hover = (await session.connection.sendRequest('textDocument/hover', {
+  const hover = (await shared().connection.sendRequest('textDocument/hover', {
     textDocument: { uri },
     position: at,
   })) as Hover;
@@ -63,8 +56,8 @@ test('definition, hover and references follow a mention to the skill it names, a
     (hover.contents as { value: string }).value,
     /\*\*release-notes\*\* \(skill\)\n\nWrites release notes from merged pull requests/,
   );
-  const notesUri = await session.open(notes);
-  const references = (await session.connection.sendRequest('textDocument/references', {
+  const notesUri = await shared().open(notes);
+  const references = (await shared().connection.sendRequest('textDocument/references', {
     textDocument: { uri: notesUri },
     position: { line: 1, character: 8 },
     context: { includeDeclaration: false },
@@ -76,13 +69,13 @@ test('definition, hover and references follow a mention to the skill it names, a
 
 test('completion after / offers the workspace skills, replacing what is typed', async () => {
   const uri = uriOf(digest);
-  await session.connection.sendNotification('textDocument/didChange', {
+  await shared().connection.sendNotification('textDocument/didChange', {
     textDocument: { uri, version: 2 },
     contentChanges: [
       { range: { start: { line: 7, character: 0 }, end: { line: 7, character: 0 } }, text: 'Last, /rel' },
     ],
   });
-  const items = (await session.connection.sendRequest('textDocument/completion', {
+  const items = (await shared().connection.sendRequest('textDocument/completion', {
     textDocument: { uri },
     position: { line: 7, character: 10 },
   })) as CompletionItem[];
@@ -97,16 +90,16 @@ test('completion after / offers the workspace skills, replacing what is typed', 
 
 test('a skill created on disk with the mentioned name resolves the mention: the finding goes', async () => {
   const uri = uriOf(digest);
-  await session.waitForPush(
+  await shared().waitForPush(
     uri,
-    (items) => session.pushedVersions.get(uri) === 2 && items.some((item) => item.code === 'unknown_skill_mention'),
+    (items) => shared().pushedVersions.get(uri) === 2 && items.some((item) => item.code === 'unknown_skill_mention'),
   );
   const created = write(
     'relase-notes',
     '---\nname: relase-notes\ndescription: A skill by that name. Use to test.\n---\n\nHi.\n',
   );
-  await session.connection.sendNotification('workspace/didChangeWatchedFiles', {
+  await shared().connection.sendNotification('workspace/didChangeWatchedFiles', {
     changes: [{ uri: uriOf(created), type: 1 }],
   });
-  await session.waitForPush(uri, (items) => !items.some((item) => item.code === 'unknown_skill_mention'));
+  await shared().waitForPush(uri, (items) => !items.some((item) => item.code === 'unknown_skill_mention'));
 });

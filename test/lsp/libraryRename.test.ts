@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import { repository } from '../support/cliRun';
-import { startServer, uriOf, type ServerSession } from '../support/lspClient';
+import { sharedServer, uriOf } from '../support/lspClient';
 
 // Renaming a skill across the library through the built server over stdio: from its `name` or a mention of it, and
 // when the user renames its folder (`workspace/willRenameFiles`).
@@ -26,14 +26,7 @@ const root = repository(
 const deploy = path.join(root, 'deploy-site', 'SKILL.md');
 const docs = path.join(root, 'ship-docs', 'SKILL.md');
 
-let session: ServerSession;
-before(async () => {
-  session = await startServer({ root });
-});
-after(async () => {
-  await session.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const shared = sharedServer(root);
 
 /** A rename's edits as [file, line, start, end, new text], and its resource operations. */
 function summary(edit: WorkspaceEdit | null) {
@@ -60,14 +53,14 @@ function summary(edit: WorkspaceEdit | null) {
 }
 
 test('the server offers to follow folder renames', () => {
-  assert.deepEqual(session.initialize.capabilities.workspace?.fileOperations?.willRename, {
+  assert.deepEqual(shared().initialize.capabilities.workspace?.fileOperations?.willRename, {
     filters: [{ scheme: 'file', pattern: { glob: '**/*', matches: 'folder' } }],
   });
 });
 
 test("rename from a mention: the skill's name, every mention and link of it, and its folder, under one label", async () => {
-  const uri = await session.open(docs);
-  const prepared = await session.connection.sendRequest('textDocument/prepareRename', {
+  const uri = await shared().open(docs);
+  const prepared = await shared().connection.sendRequest('textDocument/prepareRename', {
     textDocument: { uri },
     position: { line: 5, character: 8 },
   });
@@ -75,7 +68,7 @@ test("rename from a mention: the skill's name, every mention and link of it, and
     range: { start: { line: 5, character: 5 }, end: { line: 5, character: 16 } },
     placeholder: 'deploy-site',
   });
-  const edit = (await session.connection.sendRequest('textDocument/rename', {
+  const edit = (await shared().connection.sendRequest('textDocument/rename', {
     textDocument: { uri },
     position: { line: 5, character: 8 },
     newName: 'publish-site',
@@ -100,8 +93,8 @@ test("rename from a mention: the skill's name, every mention and link of it, and
 });
 
 test('rename from the name itself gives the same edits; a name that is taken or not a skill name is refused', async () => {
-  const uri = await session.open(deploy);
-  const fromName = (await session.connection.sendRequest('textDocument/rename', {
+  const uri = await shared().open(deploy);
+  const fromName = (await shared().connection.sendRequest('textDocument/rename', {
     textDocument: { uri },
     position: { line: 1, character: 8 },
     newName: 'publish-site',
@@ -109,7 +102,7 @@ test('rename from the name itself gives the same edits; a name that is taken or 
   assert.equal(summary(fromName).edits.length, 5);
   const refused = async (newName: string, message: RegExp) =>
     assert.rejects(
-      session.connection.sendRequest('textDocument/rename', {
+      shared().connection.sendRequest('textDocument/rename', {
         textDocument: { uri },
         position: { line: 1, character: 8 },
         newName,
@@ -123,7 +116,7 @@ test('rename from the name itself gives the same edits; a name that is taken or 
 });
 
 test('a skill folder renamed in the editor: its name, mentions and links follow, the folder moves by itself', async () => {
-  const edit = (await session.connection.sendRequest('workspace/willRenameFiles', {
+  const edit = (await shared().connection.sendRequest('workspace/willRenameFiles', {
     files: [{ oldUri: uriOf(path.join(root, 'deploy-site')), newUri: uriOf(path.join(root, 'site-deploy')) }],
   })) as WorkspaceEdit;
   assert.deepEqual(summary(edit), {
@@ -136,7 +129,7 @@ test('a skill folder renamed in the editor: its name, mentions and links follow,
     ],
     moves: [],
   });
-  const unrelated = await session.connection.sendRequest('workspace/willRenameFiles', {
+  const unrelated = await shared().connection.sendRequest('workspace/willRenameFiles', {
     files: [{ oldUri: uriOf(path.join(root, 'taken-folder')), newUri: uriOf(path.join(root, 'elsewhere')) }],
   });
   assert.equal(unrelated, null, 'a folder with no skill changes nothing');
@@ -145,8 +138,8 @@ test('a skill folder renamed in the editor: its name, mentions and links follow,
 test("the folder move of the server's own rename, asked about as the editor applies it, adds nothing twice", async () => {
   const move = { oldUri: uriOf(path.join(root, 'deploy-site')), newUri: uriOf(path.join(root, 'publish-site')) };
   // The renames above asked for this move: its edits were in them.
-  assert.equal(await session.connection.sendRequest('workspace/willRenameFiles', { files: [move] }), null);
+  assert.equal(await shared().connection.sendRequest('workspace/willRenameFiles', { files: [move] }), null);
   // The user moving the folder that way afterwards is a rename of their own.
-  const own = (await session.connection.sendRequest('workspace/willRenameFiles', { files: [move] })) as WorkspaceEdit;
+  const own = (await shared().connection.sendRequest('workspace/willRenameFiles', { files: [move] })) as WorkspaceEdit;
   assert.equal(summary(own).edits.length, 5);
 });

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { LibraryViewJson } from '../../server/src/protocol';
 import { repository } from '../support/cliRun';
-import { startServer, uriOf, type ServerSession } from '../support/lspClient';
+import { sharedServer, startServer, uriOf } from '../support/lspClient';
 
 // The library view's request through the built server over stdio: the workspace's skills with their folders and
 // library findings at their places, the edges between them, and what each client lists, following unsaved edits.
@@ -25,16 +25,9 @@ const deploy = path.join(root, '.claude', 'skills', 'deploy-site', 'SKILL.md');
 const docs = path.join(root, '.agents', 'skills', 'ship-docs', 'SKILL.md');
 const notes = path.join(root, 'skills', 'notes', 'SKILL.md');
 
-let session: ServerSession;
-before(async () => {
-  session = await startServer({ root });
-});
-after(async () => {
-  await session.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const shared = sharedServer(root);
 
-const ask = () => session.connection.sendRequest('skillgraph/library', {}) as Promise<LibraryViewJson>;
+const ask = () => shared().connection.sendRequest('skillgraph/library', {}) as Promise<LibraryViewJson>;
 const relative = (file: string) => path.relative(root, file);
 const at = (range: { start: { line: number; character: number }; end: { character: number } }) => [
   range.start.line,
@@ -113,14 +106,14 @@ test("each client's list: the skills it reads here, the others as installed, siz
 });
 
 test('an unsaved edit of a description is in the next view, and a fixed mention leaves the problems', async () => {
-  const uri = await session.open(deploy);
+  const uri = await shared().open(deploy);
   const text = '---\nname: deploy-site\ndescription: Publishes the site.\n---\n\nUpload it.\n';
-  await session.connection.sendNotification('textDocument/didChange', {
+  await shared().connection.sendNotification('textDocument/didChange', {
     textDocument: { uri, version: 2 },
     contentChanges: [{ text }],
   });
-  const docsUri = await session.open(docs);
-  await session.connection.sendNotification('textDocument/didChange', {
+  const docsUri = await shared().open(docs);
+  await shared().connection.sendNotification('textDocument/didChange', {
     textDocument: { uri: docsUri, version: 2 },
     contentChanges: [
       {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { after, before } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import {
   createMessageConnection,
@@ -62,6 +63,22 @@ export interface ServerSession {
   pullDiagnostics(uri: string): Promise<Diagnostic[]>;
   open(file: string, text?: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/**
+ * The server the tests of a file share, on `root`: started before them, closed after them with `root` removed. The
+ * getter is read inside a test (the server starts in the `before` hook).
+ */
+export function sharedServer(root: string): () => ServerSession {
+  let session: ServerSession | undefined;
+  before(async () => {
+    session = await startServer({ root });
+  });
+  after(async () => {
+    await session?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  return () => session!;
 }
 
 /**

@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ContextViewRequest, GraphRequest, type GraphJson, type SkillInfo } from '../../../server/src/protocol';
@@ -8,6 +7,7 @@ import type { ContextHostMessage, ContextNode, ContextPageMessage } from '../../
 import { skillEditor } from '../skillEditor';
 import { nodeAtCursor } from './nodeAtCursor';
 import { keepFocusAfterReveal } from './keepFocus';
+import { openPagePanel } from './webviewPanel';
 
 interface Shown {
   panel: vscode.WebviewPanel;
@@ -63,19 +63,15 @@ export class ContextViews implements vscode.Disposable {
       await this.update(skill, existing);
       return;
     }
-    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel(
-      'skillgraph.context',
-      `Model context: ${info.name ?? path.basename(path.dirname(skill.fsPath))}`,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [dist] },
+    const panel = openPagePanel(
+      this.context.extensionUri,
+      {
+        viewType: 'skillgraph.context',
+        title: `Model context: ${info.name ?? path.basename(path.dirname(skill.fsPath))}`,
+        show: { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      },
+      { html: contextHtml, script: 'context.js', style: 'context-style.css' },
     );
-    panel.webview.html = contextHtml({
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'context.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'context-style.css')).toString(),
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
-    });
     const shown: Shown = { panel, node: chosen, state: {} };
     this.shown.set(key, shown);
     panel.onDidDispose(() => this.shown.delete(key));

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { GraphRequest, type GraphJson, type SkillInfo } from '../../../server/src/protocol';
@@ -8,6 +7,7 @@ import { previewHtml } from '../../webview/html';
 import type { DirectionChoice, HostMessage, WebviewMessage } from '../../webview/protocol';
 import { nodeAtCursor } from './nodeAtCursor';
 import { keepFocusAfterReveal } from './keepFocus';
+import { openPagePanel } from './webviewPanel';
 
 const DIRECTION_KEY = 'skillgraph.preview.direction';
 /** Typing pauses this long before the graph is rebuilt. */
@@ -63,19 +63,15 @@ export class GraphPreviews implements vscode.Disposable {
       existing.reveal(undefined, true);
       return;
     }
-    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel(
-      'skillgraph.preview',
-      `Graph: ${path.basename(path.dirname(target.fsPath))}`,
-      { viewColumn: toSide ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: true },
-      { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: false },
+    const panel = openPagePanel(
+      this.context.extensionUri,
+      {
+        viewType: 'skillgraph.preview',
+        title: `Graph: ${path.basename(path.dirname(target.fsPath))}`,
+        show: { viewColumn: toSide ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: true },
+      },
+      { html: previewHtml, script: 'webview.js', style: 'webview-style.css' },
     );
-    panel.webview.html = previewHtml({
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview-style.css')).toString(),
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
-    });
     this.panels.set(key, panel);
     panel.onDidDispose(() => {
       this.panels.delete(key);

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { LibraryViewRequest, type LibraryViewJson } from '../../../server/src/protocol';
 import { libraryHtml } from '../../webview/html';
 import type { LibraryHostMessage, LibraryPageMessage } from '../../webview/protocol';
+import { openPagePanel } from './webviewPanel';
 
 /** Edits to skills pause this long before the library is asked for again. */
 const UPDATE_DELAY_MS = 400;
@@ -49,19 +49,15 @@ export class LibraryView implements vscode.Disposable {
       this.panel.reveal(undefined, true);
       return;
     }
-    const dist = vscode.Uri.joinPath(this.context.extensionUri, 'dist');
-    const panel = vscode.window.createWebviewPanel(
-      'skillgraph.library',
-      'Skill Library',
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { enableScripts: true, localResourceRoots: [dist] },
+    const panel = openPagePanel(
+      this.context.extensionUri,
+      {
+        viewType: 'skillgraph.library',
+        title: 'Skill Library',
+        show: { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      },
+      { html: libraryHtml, script: 'library.js', style: 'library-style.css' },
     );
-    panel.webview.html = libraryHtml({
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'library.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'library-style.css')).toString(),
-      cspSource: panel.webview.cspSource,
-      nonce: randomBytes(16).toString('base64'),
-    });
     this.panel = panel;
     panel.onDidDispose(() => {
       this.panel = undefined;

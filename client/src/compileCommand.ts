@@ -12,6 +12,12 @@ import { findingLine, MAX_ROUNDS, refineWithModel } from './refineWithModel';
 
 const encoder = new TextEncoder();
 
+/** The files a compile offers, and how they were made when a language model had a say (for the one notification). */
+interface Offered {
+  answer: CompileAnswer;
+  made?: string;
+}
+
 /**
  * Offers to refine an `aip` scaffold with a language model of the editor
  * (vscode.lm). Returns the files to offer: the model's when an answer
@@ -24,16 +30,14 @@ async function refined(
   skillFile: string,
   target: CompileTargetInfo,
   scaffold: CompileAnswer,
-): Promise<CompileAnswer | undefined> {
+): Promise<Offered | undefined> {
   const models = await vscode.lm.selectChatModels().then(
     (found) => found,
     () => [],
   );
   if (models.length === 0) {
-    void vscode.window.showInformationMessage(
-      'Skillgraph: no language model is available in this editor, so the package is the deterministic scaffold.',
-    );
-    return scaffold;
+    output.appendLine('No language model is available in this editor: the package is the deterministic scaffold.');
+    return { answer: scaffold, made: 'the deterministic scaffold (no language model is available in this editor)' };
   }
   const choice = await vscode.window.showQuickPick(
     [
@@ -51,7 +55,7 @@ async function refined(
   );
   if (!choice) return undefined;
   const model = choice.model;
-  if (!model) return scaffold;
+  if (!model) return { answer: scaffold };
   const source = scaffold.files.find((file) => file.path === 'source/original-SKILL.md');
   const refinement = await vscode.window.withProgress(
     {
@@ -84,14 +88,13 @@ async function refined(
       `${model.name} refined the package in ${refinement.rounds} answer${refinement.rounds === 1 ? '' : 's'}.`,
     );
     for (const item of refinement.accepted.diagnostics) output.appendLine(findingLine(item));
-    void vscode.window.showInformationMessage(
-      `Skillgraph: ${model.name} refined the package; its answer ${refinement.rounds} checked without errors.`,
-    );
-    return refinement.accepted;
+    return {
+      answer: refinement.accepted,
+      made: `${model.name} refined the package; its answer ${refinement.rounds} checked without errors`,
+    };
   }
   output.appendLine(`Kept the scaffold: ${refinement.reason}.`);
-  void vscode.window.showWarningMessage(`Skillgraph: kept the deterministic scaffold: ${refinement.reason}.`);
-  return scaffold;
+  return { answer: scaffold, made: `kept the deterministic scaffold: ${refinement.reason}` };
 }
 
 /**
@@ -159,8 +162,9 @@ export async function compileSkill(
     return;
   }
   // An AIP scaffold may be refined by the editor's language model first.
-  const offered = target.id === 'aip' ? await refined(client, output, info.skillFile, target, answer) : answer;
-  if (!offered) return;
+  const chosen = target.id === 'aip' ? await refined(client, output, info.skillFile, target, answer) : { answer };
+  if (!chosen) return;
+  const offered = chosen.answer;
   const files = offered.files.map((file) => ({
     file,
     uri: vscode.Uri.file(path.join(answer.outDir, ...file.path.split('/'))),
@@ -197,11 +201,13 @@ export async function compileSkill(
     );
   }
   // Confirmation makes VS Code show the Refactor Preview with each file unticked; nothing is written until the author
-  // ticks and applies.
-  void vscode.window.showInformationMessage(
-    `Skillgraph: tick the files to write into ${path.basename(answer.outDir)} in the Refactor Preview, then Apply.`,
+  // ticks and applies. The hint stays in the status bar for as long as the preview waits.
+  const applying = vscode.workspace.applyEdit(edit, { isRefactoring: true });
+  vscode.window.setStatusBarMessage(
+    `$(checklist) Skillgraph: tick the files to write into ${path.basename(answer.outDir)} in the Refactor Preview, then Apply`,
+    applying,
   );
-  const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+  const applied = await applying;
   if (!applied) return;
   const main = files.find(({ file }) => file.path === 'SKILL.md' || file.path === target.singleFile);
   if (
@@ -212,11 +218,15 @@ export async function compileSkill(
     ))
   )
     await vscode.window.showTextDocument(main.uri, { preview: false });
-  if (todos > 0) {
-    const show = await vscode.window.showWarningMessage(
-      `Skillgraph: compiled to ${answer.outDir}; ${todos} TODO${todos === 1 ? '' : 's'} to review.`,
-      'Show',
-    );
-    if (show) output.show();
-  }
+  // The compile's outcome in one notification: where it went, what is left to review, how the files were made.
+  const outcome = [
+    `Skillgraph: compiled to ${answer.outDir}`,
+    ...(todos > 0 ? [`${todos} TODO${todos === 1 ? '' : 's'} to review`] : []),
+    ...(chosen.made ? [chosen.made] : []),
+  ].join('; ');
+  const show =
+    todos > 0
+      ? await vscode.window.showWarningMessage(`${outcome}.`, 'Show')
+      : await vscode.window.showInformationMessage(`${outcome}.`);
+  if (show) output.show();
 }

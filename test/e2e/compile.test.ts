@@ -39,9 +39,9 @@ test('a plain skill compiles to AIP through the refactor preview: nothing is wri
       'Graphviz DOT diagram',
     ],
   );
-  // Without a language model in the editor, the command says so and offers the scaffold.
+  // While the preview waits, the status bar says what to do there (no notification stacks over the editor).
   await page
-    .locator('.notifications-toasts', { hasText: 'no language model is available' })
+    .locator('.statusbar-item', { hasText: 'tick the files to write into release-notes in the Refactor Preview' })
     .waitFor({ timeout: 30000 });
   // The preview lists each file it would create; none is on disk yet.
   const created = await tickAndApply(
@@ -75,7 +75,12 @@ test('a plain skill compiles to AIP through the refactor preview: nothing is wri
     await page.locator('.statusbar-item', { hasText: 'Skillgraph: aip-0.5' }).locator('.codicon-error').count(),
     0,
   );
-  await page.locator('.notifications-toasts', { hasText: 'TODO to review' }).waitFor({ timeout: 30000 });
+  // The outcome in one notification: where, what to review, and (no language model in this editor) how it was made.
+  const outcome = page.locator('.notifications-toasts .notification-toast', { hasText: 'Skillgraph:' });
+  await outcome
+    .filter({ hasText: 'TODO to review; the deterministic scaffold (no language model is available in this editor).' })
+    .waitFor({ timeout: 30000 });
+  assert.equal(await outcome.count(), 1, (await outcome.allTextContents()).join(' | '));
   await page.screenshot({ path: path.join(ARTIFACTS, 'compiled-aip.png') });
 });
 

@@ -229,6 +229,8 @@ function showList(): void {
   const total = entries.reduce((sum, entry) => sum + entry.size, 0);
   summarize(list, entries.length, total);
   const rows = document.getElementById('list')!;
+  // Each entry opens its skill: looked up by file once, not searched for per entry (thousands of each).
+  const skills = new Map(library.skills.map((skill) => [skill.file, skill]));
   let running = 0;
   rows.replaceChildren(
     ...entries.map((entry) => {
@@ -251,7 +253,7 @@ function showList(): void {
       description.className = 'entry-description';
       description.textContent = entry.description + (entry.cut ? ' [cut here]' : '');
       row.append(head, description);
-      const skill = library!.skills.find((item) => item.file === entry.file);
+      const skill = skills.get(entry.file);
       const go = () => skill && open(skill.file, skill.range);
       row.addEventListener('click', go);
       row.addEventListener('keydown', (event) => event.key === 'Enter' && go());

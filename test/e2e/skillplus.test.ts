@@ -137,7 +137,10 @@ test('the flow preview opens from flow.py: stages as clusters, nodes by kind; a 
   // The node's id is selected in flow.py (line 20, columns 29-33). The status bar shows a selection only while its
   // editor has focus, which a late focus report of the webview can take back on a loaded machine; its tab gives it
   // focus again without moving the selection.
-  await page.getByRole('tab', { name: /^flow\.py/ }).first().click();
+  await page
+    .getByRole('tab', { name: /^flow\.py/ })
+    .first()
+    .click();
   await screenshotOnFailure(page, path.join(ARTIFACTS, 'flow-preview-click-failed.png'), () =>
     page.locator('.statusbar-item', { hasText: 'Ln 20, Col 34 (5 selected)' }).waitFor({ timeout: 30000 }),
   );

@@ -42,8 +42,7 @@ export function previewHtml(options: PageOptions): string {
   <span id="status" aria-live="polite"></span>
 </div>
 <div id="skill-problems" hidden></div>
-<div id="canvas"><svg id="graph" role="img" aria-label="Skill graph"></svg></div>
-<svg id="overview" aria-hidden="true" hidden></svg>
+<div id="canvas"><svg id="graph" role="img" aria-label="Skill graph"></svg><svg id="overview" aria-hidden="true" hidden></svg></div>
 <div id="tooltip" role="tooltip" hidden></div>
 <script nonce="${options.nonce}" src="${options.scriptUri}"></script>
 </body>

@@ -1,9 +1,14 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
 import type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/protocol';
-import { edgeLabel, headerHeight, nodeSize, ROW, shortEdgeLabel, textWidth } from './nodeMetrics';
+import { backEdgeRoute, goesBack } from './backEdges';
+import { placeLabels } from './edgeLabels';
+import { edgeLabel, groupHeading, headerHeight, nodeSize, ROW, shortEdgeLabel, textWidth } from './nodeMetrics';
 import type { Direction } from './protocol';
 const PORT_SIZE = 6;
+const LABEL_HEIGHT = 14;
+/** Room on either side of a label laid along an edge between two layers. */
+const LABEL_CLEARANCE = 12;
 /** Graphs with more nodes than this get the cheaper layout options. */
 const LARGE_GRAPH = 150;
 
@@ -58,8 +63,6 @@ export interface Layout {
 
 const elk = new ELK();
 
-/** Room above a cluster's nodes for its title. */
-export const GROUP_HEADER = 30;
 const GROUP_PREFIX = 'group\u241f';
 const groupId = (id: string) => `${GROUP_PREFIX}${id}`;
 
@@ -98,8 +101,7 @@ function labelOnLongestSegment(text: string, points: { x: number; y: number }[])
       best = { x: (points[i].x + points[i - 1].x) / 2, y: (points[i].y + points[i - 1].y) / 2, length };
   }
   const width = textWidth(text) + 8;
-  const height = 14;
-  return { text, x: best.x - width / 2, y: best.y - height - 2, width, height };
+  return { text, x: best.x - width / 2, y: best.y - LABEL_HEIGHT - 2, width, height: LABEL_HEIGHT };
 }
 
 /** Lays the graph out with ELK's layered algorithm; ports keep their rows, inputs on the left, outputs on the right. */
@@ -151,13 +153,29 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     portsOf.set(node.id, new Set(ports.map((port) => port.id)));
     return { id: node.id, ...size, ports, layoutOptions: { 'elk.portConstraints': 'FIXED_POS' } };
   });
+  // Left-to-right a label lies along its edge between two layers: they are as far apart as the widest label needs, and
+  // stages' nodes as those outside.
+  const betweenLayers = Math.max(
+    90,
+    ...graph.edges.map((edge) => textWidth(shortEdgeLabel(edge) ?? '') + 8 + 2 * LABEL_CLEARANCE),
+  );
+  const spacing = {
+    'elk.layered.spacing.nodeNodeBetweenLayers': down ? '56' : String(betweenLayers),
+    'elk.spacing.nodeNode': down ? '48' : '36',
+  };
   // skill+ stages: each a compound node holding its nodes, laid out with the rest in one pass.
   const groups = (graph.groups ?? []).filter((group) => shown.some((node) => node.group === group.id));
   const groupIds = new Set(groups.map((group) => group.id));
   const top: ElkNode[] = [
     ...groups.map((group) => ({
       id: groupId(group.id),
-      layoutOptions: { 'elk.padding': `[top=${GROUP_HEADER},left=14,bottom=14,right=14]` },
+      layoutOptions: {
+        'elk.padding': `[top=${groupHeading(group).height},left=14,bottom=14,right=14]`,
+        // Wide enough for its title and goal.
+        'elk.nodeSize.constraints': 'MINIMUM_SIZE',
+        'elk.nodeSize.minimum': `(${groupHeading(group).width}, 0)`,
+        ...spacing,
+      },
       children: children.filter((_, index) => shown[index].group === group.id),
     })),
     ...children.filter((_, index) => !groupIds.has(shown[index].group ?? '')),
@@ -184,11 +202,10 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
       'elk.algorithm': 'layered',
       'elk.direction': direction,
       'elk.edgeRouting': 'ORTHOGONAL',
-      // Room between layers for the edge labels, which are placed after layout (labels
-      // given to ELK become dummy nodes and made a 300-step layout take half a minute).
-      // Top-down, the labels sit across vertical segments: layers need less room between them, and siblings more.
-      'elk.layered.spacing.nodeNodeBetweenLayers': down ? '56' : '90',
-      'elk.spacing.nodeNode': down ? '48' : '36',
+      // Room between layers for the edge labels, which are placed after layout (labels given to ELK become dummy nodes
+      // and made a 300-step layout take half a minute). Top-down, the labels sit beside vertical segments: layers need
+      // less room between them, and siblings more.
+      ...spacing,
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
       // Cheaper crossing minimisation: the greedy switch pass alone cost most of a large layout.
       'elk.layered.thoroughness': '1',
@@ -237,18 +254,53 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     });
     return { node, x: child.x ?? 0, y: child.y ?? 0, width: child.width ?? 0, height: child.height ?? 0, ports };
   });
+  const bounds = { width: result.width ?? 0, height: result.height ?? 0 };
+  const boxes = new Map(placedNodes.map((placed) => [placed.node.id, placed]));
+  const routes = (result.edges ?? []).map((laid, index) => {
+    const source = boxes.get(kept[index].from);
+    const target = boxes.get(kept[index].to);
+    // An edge back against the direction (a cycle, a loop's return) loops beside its two nodes.
+    const back =
+      source && target && source !== target && goesBack(source, target, down)
+        ? backEdgeRoute(
+            source,
+            target,
+            placedNodes.filter((placed) => placed !== source && placed !== target),
+            bounds,
+            down,
+          )
+        : undefined;
+    return (
+      back ??
+      (laid.sections ?? []).flatMap((section) => [section.startPoint, ...(section.bendPoints ?? []), section.endPoint])
+    );
+  });
+  // A graph of ordinary size gets each label where it is clear of nodes and other labels. A large one's go on the
+  // longest segment of their route, unchecked (checking every place against every node and label grows with the
+  // product of the two); top-down, where labels across parallel vertical edges would collide, its data edges are named
+  // by the port rows at both ends, and their labels are on hover only.
+  const texts = kept.map((edge) =>
+    shown.length > LARGE_GRAPH && down && edge.kind === 'data' ? undefined : shortEdgeLabel(edge),
+  );
+  const labels =
+    shown.length > LARGE_GRAPH
+      ? texts.map((text, index) => (text ? labelOnLongestSegment(text, routes[index]) : undefined))
+      : placeLabels(
+          texts.map((text, index) =>
+            text ? { text, width: textWidth(text) + 8, height: LABEL_HEIGHT, points: routes[index] } : undefined,
+          ),
+          placedNodes,
+          bounds,
+        );
   const placedEdges: PlacedEdge[] = (result.edges ?? []).map((laid, index) => {
-    const sections = laid.sections ?? [];
-    const points = sections.flatMap((section) => [section.startPoint, ...(section.bendPoints ?? []), section.endPoint]);
     const full = edgeLabel(kept[index]);
-    // Top-down, a data edge's value is named by the port rows at both ends, and labels across parallel vertical edges
-    // would collide: it is on hover only.
-    const text = down && kept[index].kind === 'data' ? undefined : shortEdgeLabel(kept[index]);
+    const label = labels[index];
+    const text = label ? texts[index] : undefined;
     return {
       id: laid.id,
       edge: kept[index],
-      points,
-      ...(text ? { label: labelOnLongestSegment(text, points) } : {}),
+      points: routes[index],
+      ...(label && text ? { label: { ...label, text } } : {}),
       ...(full !== undefined && text !== full ? { title: full } : {}),
     };
   });

@@ -1,4 +1,4 @@
-import type { GraphJsonEdge, GraphJsonNode, GraphJsonPort } from '../../server/src/protocol';
+import type { GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/protocol';
 import type { Direction } from './protocol';
 
 // What a node and an edge label show and how large they are drawn: texts cut to fit, with the whole on hover.
@@ -25,6 +25,9 @@ const MIN_WIDTH = 150;
  * past it.
  */
 const LINE_CHARS = 34;
+
+/** The widest a node grows for its subtitle, badges and port rows; what needs more is cut, whole on hover. */
+export const NODE_MAX_WIDTH = LINE_CHARS * CHAR + 24;
 
 /** A type longer than this is abbreviated in port rows and edge labels (full on hover). */
 const TYPE_CHARS = 14;
@@ -73,11 +76,21 @@ export function headerHeight(node: GraphJsonNode): number {
 }
 
 /**
- * How many characters a port row may have in a node `width` wide: left-to-right inputs and outputs share a row,
- * top-down each has its own.
+ * How many characters a port's text may have in a node `width` wide. Top-down each port has its own row. Left-to-right
+ * an input and an output share a row: each gets what the other leaves, and half the row when both need more.
  */
-export function portChars(width: number, direction: Direction): number {
-  return direction === 'DOWN' ? Math.floor((width - 24) / CHAR) : Math.floor((width - 40) / 2 / CHAR);
+export function portChars(
+  node: GraphJsonNode,
+  port: { direction: 'input' | 'output'; port: GraphJsonPort },
+  width: number,
+  direction: Direction,
+): number {
+  if (direction === 'DOWN') return Math.floor((width - 24) / CHAR);
+  const total = Math.floor((width - 40) / CHAR);
+  const own = port.direction === 'input' ? node.inputs : node.outputs;
+  const other = (port.direction === 'input' ? node.outputs : node.inputs)[own.indexOf(port.port)];
+  const otherLength = other ? portText(other).length : 0;
+  return Math.max(Math.ceil(total / 2), total - otherLength);
 }
 
 /**
@@ -147,25 +160,31 @@ export function subtitleOf(node: GraphJsonNode): string {
 }
 
 /**
- * A node is as wide as its name needs (two lines of it at most), or as its
- * subtitle and badges need up to LINE_CHARS; port rows widen it (up to the
- * same limit) only left-to-right, where inputs and outputs share a row —
- * top-down, the compact layout of narrow panels, they never do. What does
- * not fit is cut, with the full text on hover, so a long type or path never
- * stretches the graph.
+ * A node is as wide as its name needs (two lines of it at most), or as its subtitle, badges and port rows need, up to
+ * NODE_MAX_WIDTH: a text is cut only when the node cannot grow for it, with the full text on hover, so a long type or
+ * path never stretches the graph past that.
  */
 export function nodeSize(node: GraphJsonNode, direction: Direction): { width: number; height: number } {
   if (node.kind === 'external-input' || node.kind === 'missing')
     return { width: Math.max(90, textWidth(shorten(node.label, NAME_CHARS)) + 36), height: 32 };
   const rows = portRows(node, direction);
-  const cap = LINE_CHARS * CHAR + 24;
   const lines = [subtitleOf(node), ...badges(node)].map((line) => textWidth(line) + 24);
-  const side = (ports: GraphJsonPort[]) => Math.max(0, ...ports.map((port) => textWidth(portText(port))));
-  const portWidth = direction === 'DOWN' ? 0 : side(node.inputs) + side(node.outputs) + 40;
+  // Top-down a port row is as wide as its text; left-to-right an input and an output share it.
+  const rowWidths =
+    direction === 'DOWN'
+      ? [...node.inputs, ...node.outputs].map((port) => textWidth(portText(port)) + 24)
+      : Array.from(
+          { length: rows },
+          (_, row) =>
+            textWidth(node.inputs[row] ? portText(node.inputs[row]) : '') +
+            textWidth(node.outputs[row] ? portText(node.outputs[row]) : '') +
+            40,
+        );
+  const portWidth = Math.max(0, ...rowWidths);
   const width = Math.max(
     MIN_WIDTH,
     ...nameLines(node.label).map((line) => textWidth(line) + 48),
-    Math.min(cap, Math.max(portWidth, ...lines)),
+    Math.min(NODE_MAX_WIDTH, Math.max(portWidth, ...lines)),
   );
   return { width, height: headerHeight(node) + rows * ROW + badges(node).length * ROW + (rows > 0 ? 8 : 4) };
 }
@@ -173,4 +192,46 @@ export function nodeSize(node: GraphJsonNode, direction: Direction): { width: nu
 /** How many characters of a subtitle or badge fit in a node `width` wide. */
 export function lineChars(width: number): number {
   return Math.floor((width - 24) / CHAR);
+}
+
+/** Room above a stage's nodes for its title and the first line of its goal. */
+const GROUP_HEADER = 30;
+
+/**
+ * The widest a stage's frame grows for its title and goal (about a node and a half: a stage stays as narrow as its
+ * nodes in a narrow panel); a longer goal wraps, up to GOAL_LINES lines, then is cut.
+ */
+export const GROUP_MAX_WIDTH = 320;
+const GOAL_LINES = 3;
+
+/** A stage title's characters are bold and wider than the rest. */
+const TITLE_CHAR = 8;
+
+/**
+ * A stage's heading: its title, then its goal in the room the title leaves, on up to GOAL_LINES lines within
+ * GROUP_MAX_WIDTH. `width` is what the frame needs for it, `height` the room above the stage's nodes.
+ */
+export function groupHeading(group: GraphJsonGroup): {
+  goalX: number;
+  goalLines: string[];
+  width: number;
+  height: number;
+} {
+  const goalX = 12 + group.label.length * TITLE_CHAR + 12;
+  const goal = group.description ?? '';
+  const room = Math.max(8, Math.floor((GROUP_MAX_WIDTH - goalX - 12) / CHAR));
+  if (goal.length <= room)
+    return { goalX, goalLines: goal ? [goal] : [], width: goalX + textWidth(goal) + 12, height: GROUP_HEADER };
+  const lines: string[] = [''];
+  for (const word of goal.split(/\s+/)) {
+    const line = lines[lines.length - 1];
+    if (line && `${line} ${word}`.length > room && lines.length < GOAL_LINES) lines.push(word);
+    else lines[lines.length - 1] = line ? `${line} ${word}` : word;
+  }
+  return {
+    goalX,
+    goalLines: lines.map((line) => shorten(line, room)),
+    width: GROUP_MAX_WIDTH,
+    height: GROUP_HEADER + (lines.length - 1) * NAME_LINE,
+  };
 }

@@ -2,13 +2,13 @@ import type { Layout } from './layout';
 import type { Viewport } from './viewport';
 
 const SVG = 'http://www.w3.org/2000/svg';
-/** Graphs with more nodes than this always get an overview in the corner. */
-const OVERVIEW_FROM = 15;
 
 /**
  * A miniature of the whole graph with the visible area marked; clicking it
- * moves the view there. Shown for large graphs, and for any graph part of
- * which is out of view (one fitted to its width, or zoomed in).
+ * moves the view there. Shown while part of the graph is out of view (one
+ * fitted to its width, or zoomed in), in a lane of its own beside the
+ * drawing (right of a top-down graph, under a left-to-right one) rather
+ * than over it: it never hides a node.
  */
 export class Overview {
   private layout: Layout | undefined;
@@ -16,6 +16,8 @@ export class Overview {
    * The layout the miniature was last drawn for: it is drawn only while shown (a hidden SVG has no size to scale to).
    */
   private drawn: Layout | undefined;
+  /** The scale it was drawn at: the lane changes size with the layout's direction and the panel. */
+  private drawnScale = 0;
   private readonly frame: SVGRectElement;
 
   constructor(
@@ -48,6 +50,7 @@ export class Overview {
 
   private draw(layout: Layout): void {
     this.drawn = layout;
+    this.drawnScale = this.scale();
     this.svg.replaceChildren();
     const scale = this.scale();
     for (const node of layout.nodes) {
@@ -64,14 +67,19 @@ export class Overview {
 
   private update(): void {
     if (!this.layout) return;
-    const view = this.main.getBoundingClientRect();
+    // Judged against the whole room (the drawing's and the lane's): a drawing that fits there needs no lane, and one
+    // that does not still does not once the lane takes its part (which keeps the lane from coming and going).
+    const room = this.main.parentElement!.getBoundingClientRect();
     const { x, y, scale: zoom } = this.viewport.transform;
     const outside =
-      x < 0 || y < 0 || x + this.layout.width * zoom > view.width || y + this.layout.height * zoom > view.height;
-    this.svg.toggleAttribute('hidden', this.layout.nodes.length < OVERVIEW_FROM && !outside);
+      x < 0 || y < 0 || x + this.layout.width * zoom > room.width || y + this.layout.height * zoom > room.height;
+    this.main.parentElement!.classList.toggle('lane-right', this.layout.direction === 'DOWN');
+    this.main.parentElement!.classList.toggle('lane-bottom', this.layout.direction !== 'DOWN');
+    this.svg.toggleAttribute('hidden', !outside);
     if (this.svg.hasAttribute('hidden')) return;
-    if (this.drawn !== this.layout) this.draw(this.layout);
+    const view = this.main.getBoundingClientRect();
     const scale = this.scale();
+    if (this.drawn !== this.layout || this.drawnScale !== scale) this.draw(this.layout);
     this.frame.setAttribute('x', String((-x / zoom) * scale));
     this.frame.setAttribute('y', String((-y / zoom) * scale));
     this.frame.setAttribute('width', String((view.width / zoom) * scale));

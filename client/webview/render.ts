@@ -1,8 +1,9 @@
 import type { GraphJson, GraphProblem } from '../../server/src/protocol';
 import type { Direction } from './protocol';
-import { brokenInputs, GROUP_HEADER, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
+import { brokenInputs, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
 import {
   badges,
+  groupHeading,
   headerHeight,
   lineChars,
   NAME_LINE,
@@ -213,7 +214,6 @@ function renderNode(
     element('circle', { r: 8 }, mark);
     text(String(count), { x: 0, y: 4, 'text-anchor': 'middle' }, mark);
   }
-  const chars = portChars(placed.width, direction);
   for (const port of placed.ports) {
     if (node.kind === 'external-input') continue;
     const portProblems = problems.ports.get(port.id);
@@ -230,7 +230,7 @@ function renderNode(
     const rowY = header + portRow(node, port, direction) * ROW + ROW / 2 + 4;
     const at: Record<string, string | number> =
       port.direction === 'input' ? { x: 8, y: rowY } : { x: placed.width - 8, y: rowY, 'text-anchor': 'end' };
-    fitted(portText(port.port), portText(port.port, chars), at, portGroup);
+    fitted(portText(port.port), portText(port.port, portChars(node, port, placed.width, direction)), at, portGroup);
     if (broken.has(port.id)) {
       // A dangling input: a stub that leads nowhere, ending in a break mark.
       const stub = element('g', { class: 'broken-stub' }, portGroup);
@@ -320,18 +320,15 @@ function renderGroupTitle(placed: PlacedGroup, parent: SVGGElement): void {
     { class: 'cluster', transform: `translate(${placed.x},${placed.y})`, 'data-group': placed.group.id },
     parent,
   );
-  const title = text(placed.group.label, { class: 'cluster-title', x: 12, y: GROUP_HEADER / 2 + 5 }, group);
+  const heading = groupHeading(placed.group);
+  const title = text(placed.group.label, { class: 'cluster-title', x: 12, y: 20 }, group);
   title.setAttribute('role', 'link');
   if (placed.group.description) {
-    const goal = text(
-      placed.group.description,
-      { class: 'cluster-goal', x: 12 + placed.group.label.length * 8 + 12, y: GROUP_HEADER / 2 + 5 },
-      group,
+    // The goal in the room the title leaves, wrapped to the frame's width; the full text is one hover away.
+    const goal = text('', { class: 'cluster-goal' }, group);
+    heading.goalLines.forEach(
+      (line, index) => (element('tspan', { x: heading.goalX, y: 20 + index * NAME_LINE }, goal).textContent = line),
     );
-    // The goal gets the room the title leaves; the full text is one hover away.
-    const room = Math.max(0, Math.floor((placed.width - 36 - placed.group.label.length * 8) / 7));
-    if (placed.group.description.length > room)
-      goal.textContent = room > 1 ? `${placed.group.description.slice(0, room - 1)}…` : '';
     element('title', {}, group).textContent = placed.group.description;
   }
 }
@@ -356,7 +353,8 @@ export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout
     );
     element('path', { class: `arrow arrow-${kind}`, d: 'M0,0 L10,5 L0,10 z' }, marker);
   }
-  const viewport = element('g', { class: 'viewport' }, svg);
+  // The laid-out size: what Fit frames and an export draws, everything inside it.
+  const viewport = element('g', { class: 'viewport', 'data-width': layout.width, 'data-height': layout.height }, svg);
   const clusters = element('g', { class: 'clusters' }, viewport);
   for (const group of layout.groups) renderGroupBox(group, clusters);
   const edges = element('g', { class: 'edges' }, viewport);

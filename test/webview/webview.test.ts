@@ -11,6 +11,7 @@ import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { OverlayFileSystem } from '../../server/src/workspace/overlayFileSystem';
 import { writeAipSkill } from '../support/generate';
 import { aip03, analyzeFixture } from '../support/fixture';
+import { NODE_MAX_WIDTH } from '../../client/webview/nodeMetrics';
 import { openBrowser } from '../support/browser';
 import { servePreview } from '../support/previewPage';
 
@@ -252,14 +253,22 @@ test('a large graph gets an overview; clicking it moves the view', async () => {
   await page.mouse.click(box.x + box.width - 5, box.y + 5);
   assert.notEqual(await page.locator('#graph .viewport').getAttribute('transform'), before);
   await page.screenshot({ path: path.join(ARTIFACTS, 'large-40-steps.png') });
-  await showGraph(graphOf('csv-report'));
+  // The overview has a lane of its own beside the drawing, and covers no node.
+  const view = (await page.locator('#graph').boundingBox())!;
+  assert.ok(box.y >= view.y + view.height - 1, 'left-to-right, the overview is under the drawing');
+  await showGraph(graphOf('release-digest'));
   // The view is still where the large graph left it; once fitted, a small graph is wholly in view and needs no
-  // overview.
+  // overview, and the drawing has the whole room again.
   await page.locator('#fit').click();
   assert.equal(await page.locator('#overview').isVisible(), false, 'small graphs need no overview');
+  assert.equal(
+    (await page.locator('#graph').boundingBox())!.height,
+    (await page.locator('#canvas').boundingBox())!.height,
+  );
 });
 
 test('themes: VS Code dark and high-contrast colours apply through CSS variables', async () => {
+  await showGraph(graphOf('csv-report'));
   await page.evaluate(() => {
     document.body.classList.add('vscode-dark');
     document.documentElement.style.setProperty('--vscode-editor-background', '#1e1e1e');
@@ -292,9 +301,9 @@ test('compact nodes: a long name wraps onto two lines, a long type is abbreviate
   const port = node.locator(`.port[data-port="${step.outputs[0].name}"]`);
   assert.equal(await port.locator('text').textContent(), `${step.outputs[0].name}: list[…]`);
   assert.equal(await port.locator('title').textContent(), `${step.outputs[0].name}: list[dict[str, ColumnStatistics]]`);
-  // The node is as wide as the name's longer line needs, not as the type.
+  // The node grows for the type as far as a node may, and the type is abbreviated only past that.
   const width = Number(await node.locator('.shape').first().getAttribute('width'));
-  assert.ok(width < 'profile-every-column-of-'.length * 7 + 60, `node ${width} px wide`);
+  assert.equal(width, NODE_MAX_WIDTH);
   // Top-down, inputs attach to the top edge and outputs to the bottom.
   const circles = await node.locator('.port circle').evaluateAll((items) =>
     items.map((item) => ({

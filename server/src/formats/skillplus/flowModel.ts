@@ -158,7 +158,10 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
             id,
             node.body[0],
             'control',
-            node.kind === 'loop' ? 'round' : node.item ? `each ${node.item.value}` : 'each',
+            // A fan-out's edge into its body says what each run gets: `each s in stops`.
+            node.kind === 'loop'
+              ? 'round'
+              : ['each', node.item?.value, node.over ? `in ${node.over.value}` : undefined].filter(Boolean).join(' '),
           );
           sequence(node.body, id);
         }

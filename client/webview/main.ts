@@ -2,6 +2,7 @@ import type { GraphJson } from '../../server/src/protocol';
 import { exportPng, exportSvg } from './exportImage';
 import { vsCodeHost } from './host';
 import { layoutGraph, signatureOf, type Layout } from './layout';
+import { inputPerStage } from './inputPerStage';
 import { Overview } from './overview';
 import type { Direction, DirectionChoice, HostMessage, WebviewMessage } from './protocol';
 import { indexProblems, renderGraph } from './render';
@@ -137,7 +138,8 @@ function carryOver(previous: Layout, next: GraphJson): Layout {
 async function show(next: GraphJson): Promise<void> {
   const current = ++generation;
   showDirection();
-  const { part, anchor } = drawnPart(next);
+  const { part: shown, anchor } = drawnPart(next);
+  const part = inputPerStage(shown);
   const reuse = layout && layout.signature === signatureOf(part, direction);
   const laidOut = reuse ? carryOver(layout!, part) : await layoutGraph(part, direction);
   if (current !== generation) return; // a newer graph arrived while this one was laid out
@@ -175,7 +177,8 @@ function nodeElement(id: string): SVGGElement | null {
 
 function revealNode(id: string): void {
   selected = id;
-  const node = graph?.nodes.find((candidate) => candidate.id === id);
+  // A node as drawn: an input drawn once per stage is found by any of its copies.
+  const node = layout?.nodes.find((candidate) => candidate.node.id === id)?.node;
   if (node) host.postMessage({ type: 'reveal', range: node.range, file: node.file });
 }
 

@@ -382,12 +382,34 @@ test('renders a skill+ flow: stages as clusters around their nodes, node kinds, 
       `${node.id} inside ${node.group}`,
     );
   }
+  // Every node of the graph is drawn, and `traveller`, given from outside and read in two stages, once in each of them
+  // (beside `where` in ask, and `write` in decide), so no edge of it crosses the stage between.
   assert.deepEqual(
     await page
       .locator('#graph .node')
-      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('class')!.split(' ')[1])),
-    graph.nodes.map((node) => `kind-${node.kind}`),
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')!))
+      .then((ids) => ids.sort()),
+    [...graph.nodes.map((node) => node.id), 'input:traveller@decide'].sort(),
   );
+  assert.equal(
+    await page.locator('.node[data-id="input:traveller@decide"]').getAttribute('class'),
+    await page.locator('.node[data-id="input:traveller"]').getAttribute('class'),
+  );
+  for (const [input, stage] of [
+    ['input:traveller', 'ask'],
+    ['input:traveller@decide', 'decide'],
+  ]) {
+    const frame = (await page.locator(`.cluster-box[data-group="${stage}"]`).boundingBox())!;
+    const box = (await page.locator(`.node[data-id="${input}"]`).boundingBox())!;
+    assert.ok(box.x >= frame.x && box.x + box.width <= frame.x + frame.width, `${input} inside ${stage}`);
+    assert.ok(box.y >= frame.y && box.y + box.height <= frame.y + frame.height, `${input} inside ${stage}`);
+  }
+  assert.equal(await page.locator('.edge[data-from="input:traveller"][data-to="where"]').count(), 1);
+  assert.equal(await page.locator('.edge[data-from="input:traveller@decide"][data-to="write"]').count(), 1);
+  // Either copy opens the input where the original does (the copy is out of view at this zoom: the click is sent to it).
+  await page.locator('.node[data-id="input:traveller@decide"]').dispatchEvent('click');
+  const traveller = graph.nodes.find((node) => node.id === 'input:traveller')!;
+  assert.deepEqual((await posted()).at(-1), { type: 'reveal', range: traveller.range, file: traveller.file });
   assert.equal(await page.locator('.node.kind-fanout .shape.stacked').count(), 1);
   assert.deepEqual(await page.locator('.node[data-id="stop-notes"] .badge').allTextContents(), [
     'tips: budget-travel',

@@ -406,7 +406,7 @@ test('renders a skill+ flow: stages as clusters around their nodes, node kinds, 
   }
   assert.equal(await page.locator('.edge[data-from="input:traveller"][data-to="where"]').count(), 1);
   assert.equal(await page.locator('.edge[data-from="input:traveller@decide"][data-to="write"]').count(), 1);
-  // Either copy opens the input where the original does (the copy is out of view at this zoom: the click is sent to it).
+  // Either copy opens the input where the original does (the copy is out of view at this zoom: the click goes to it).
   await page.locator('.node[data-id="input:traveller@decide"]').dispatchEvent('click');
   const traveller = graph.nodes.find((node) => node.id === 'input:traveller')!;
   assert.deepEqual((await posted()).at(-1), { type: 'reveal', range: traveller.range, file: traveller.file });

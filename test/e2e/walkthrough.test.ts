@@ -35,6 +35,20 @@ test('the walkthrough opens the example, shows a problem made in it, its graph a
   await runCommand(page, 'Welcome: Open Walkthrough...');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get started with Skillgraph' }).first().click();
   await page.locator('.getting-started-step', { hasText: 'Open an example skill' }).first().waitFor({ timeout: 30000 });
+  // Each step shows a drawing of what it does beside its text (an SVG in VS Code's theme colours).
+  for (const [step, drawn] of [
+    ['Open an example skill', 'load_table.py'],
+    ['Make a mistake, see it at once', 'did you mean'],
+    ['See the graph beside the file', 'focus-column: string'],
+    ['Compile it to another form', 'Refactor Preview'],
+  ]) {
+    await page.locator('.getting-started-step', { hasText: step }).first().click();
+    const media = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+    await media.locator('svg', { hasText: drawn }).waitFor({ timeout: 30000 });
+    const box = (await media.locator('svg').first().boundingBox())!;
+    assert.ok(box.width > 200 && box.height > 100, `${step}: its drawing is ${box.width}×${box.height}`);
+  }
+  await page.locator('.getting-started-step', { hasText: 'Open an example skill' }).first().click();
   await page.screenshot({ path: path.join(ARTIFACTS, '1-walkthrough.png') });
 
   await stepButton('Open an example skill', 'Open the Example');

@@ -53,37 +53,49 @@ function candidates(
   return [...beside, ...at.map(({ x, y }) => ({ x: x - width / 2, y: y - height / 2, width, height }))];
 }
 
+/** Whether `box` lies across the segment from `a` to `b` (an edge's line). */
+function crossesLine(box: Box, a: { x: number; y: number }, b: { x: number; y: number }): boolean {
+  return (
+    Math.min(a.x, b.x) < box.x + box.width &&
+    Math.max(a.x, b.x) > box.x &&
+    Math.min(a.y, b.y) < box.y + box.height &&
+    Math.max(a.y, b.y) > box.y
+  );
+}
+
 /**
  * Places each label at the first free place along its route, longest segments first (where a label has the most
- * room and reads as part of the line). A label with no free place is left out (`undefined`): the edge shows it on
- * hover.
+ * room and reads as part of the line): over no node and no other label, and where one is, across no other edge's
+ * line (a label between two lines reads as the other's); only when no such place is left, across another line. A
+ * label may widen or lengthen the drawing to the right or down (the caller grows it), never reach before its start. A
+ * label with no free place is left out (`undefined`): the edge shows it on hover.
  */
-export function placeLabels(
-  requests: (LabelRequest | undefined)[],
-  nodes: Box[],
-  bounds: { width: number; height: number },
-): (Box | undefined)[] {
+export function placeLabels(requests: (LabelRequest | undefined)[], nodes: Box[]): (Box | undefined)[] {
   const placed: Box[] = [];
-  return requests.map((request) => {
+  const lines = requests.map((request) =>
+    (request?.points ?? []).slice(1).map((to, index) => ({ from: request!.points[index], to })),
+  );
+  return requests.map((request, own) => {
     if (!request || request.points.length < 2) return undefined;
-    const segments = request.points
-      .slice(1)
-      .map((to, index) => ({ from: request.points[index], to }))
-      .sort(
-        (a, b) =>
-          Math.abs(b.to.x - b.from.x) +
-          Math.abs(b.to.y - b.from.y) -
-          (Math.abs(a.to.x - a.from.x) + Math.abs(a.to.y - a.from.y)),
+    const segments = [...lines[own]].sort(
+      (a, b) =>
+        Math.abs(b.to.x - b.from.x) +
+        Math.abs(b.to.y - b.from.y) -
+        (Math.abs(a.to.x - a.from.x) + Math.abs(a.to.y - a.from.y)),
+    );
+    const free = segments
+      .flatMap((segment) => candidates(segment.from, segment.to, request.width, request.height))
+      .filter(
+        (box) =>
+          box.x >= 0 &&
+          box.y >= 0 &&
+          !nodes.some((node) => overlaps(box, node)) &&
+          !placed.some((other) => overlaps(box, other)),
       );
-    for (const segment of segments)
-      for (const box of candidates(segment.from, segment.to, request.width, request.height)) {
-        const inside =
-          box.x >= 0 && box.y >= 0 && box.x + box.width <= bounds.width && box.y + box.height <= bounds.height;
-        if (inside && !nodes.some((node) => overlaps(box, node)) && !placed.some((other) => overlaps(box, other))) {
-          placed.push(box);
-          return box;
-        }
-      }
-    return undefined;
+    const clear = (box: Box) =>
+      lines.every((route, index) => index === own || route.every((line) => !crossesLine(box, line.from, line.to)));
+    const box = free.find(clear) ?? free[0];
+    if (box) placed.push(box);
+    return box;
   });
 }

@@ -290,8 +290,12 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
             text ? { text, width: textWidth(text) + 8, height: LABEL_HEIGHT, points: routes[index] } : undefined,
           ),
           placedNodes,
-          bounds,
         );
+  // Labels placed beside the outermost lines widen the drawing (Fit and export take it whole).
+  const extent = {
+    width: Math.max(bounds.width, ...labels.map((label) => (label ? label.x + label.width + 4 : 0))),
+    height: Math.max(bounds.height, ...labels.map((label) => (label ? label.y + label.height + 4 : 0))),
+  };
   const placedEdges: PlacedEdge[] = (result.edges ?? []).map((laid, index) => {
     const full = edgeLabel(kept[index]);
     const label = labels[index];
@@ -308,8 +312,8 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     nodes: placedNodes,
     edges: placedEdges,
     groups: placedGroups,
-    width: result.width ?? 0,
-    height: result.height ?? 0,
+    width: extent.width,
+    height: extent.height,
     direction,
     signature: signatureOf(graph, direction),
   };

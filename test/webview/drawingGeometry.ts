@@ -11,6 +11,8 @@ export interface Drawing {
     labelsOverNodes: string[];
     labelsOutside: string[];
     labelsOverLabels: string[];
+    /** Labels lying across another edge's line (allowed when no place clear of lines is left; counted). */
+    labelsAcrossLines: string[];
     overviewOverNodes: string[];
     clusterTextsCut: string[];
   };
@@ -39,7 +41,7 @@ export const measureDrawing = `(() => {
     })),
   }));
   const violations = {
-    textsOutside: [], labelsOverNodes: [], labelsOutside: [], labelsOverLabels: [], overviewOverNodes: [],
+    textsOutside: [], labelsOverNodes: [], labelsOutside: [], labelsOverLabels: [], labelsAcrossLines: [], overviewOverNodes: [],
     clusterTextsCut: [],
   };
   const cutTexts = [];
@@ -60,9 +62,24 @@ export const measureDrawing = `(() => {
   };
   const labels = [...document.querySelectorAll('#graph .edge')].flatMap((edge) => {
     const background = edge.querySelector('.edge-label-bg');
-    return background ? [{ id: edge.getAttribute('data-from') + '>' + edge.getAttribute('data-to') + ' "' + edge.querySelector('.edge-label').textContent + '"', box: rect(background) }] : [];
+    return background ? [{ edge, id: edge.getAttribute('data-from') + '>' + edge.getAttribute('data-to') + ' "' + edge.querySelector('.edge-label').textContent + '"', box: rect(background) }] : [];
+  });
+  // Each edge's line, as screen segments, to tell a label lying across another edge's line.
+  const ctm = viewport.getScreenCTM();
+  const lines = [...document.querySelectorAll('#graph .edge')].map((edge) => {
+    const points = (edge.querySelector('.line').getAttribute('d') || '').split(/[ML]/).map((pair) => pair.trim())
+      .filter(Boolean).map((pair) => pair.split(',').map(Number))
+      .map(([x, y]) => [ctm.e + x * scale, ctm.f + y * scale]);
+    return { edge, segments: points.slice(1).map((to, index) => [points[index], to]) };
   });
   labels.forEach((label, index) => {
+    for (const line of lines) {
+      if (line.edge === label.edge) continue;
+      const across = line.segments.some(([a, b]) =>
+        Math.min(a[0], b[0]) < label.box.right - 1 && Math.max(a[0], b[0]) > label.box.left + 1 &&
+        Math.min(a[1], b[1]) < label.box.bottom - 1 && Math.max(a[1], b[1]) > label.box.top + 1);
+      if (across) violations.labelsAcrossLines.push(label.id + ' across ' + line.edge.getAttribute('data-from') + '>' + line.edge.getAttribute('data-to'));
+    }
     for (const node of nodes) if (overlap(label.box, node.box, 0.5)) violations.labelsOverNodes.push(label.id + ' over ' + node.id);
     if (!inside(label.box, bounds)) violations.labelsOutside.push(label.id + ' at ' + describe(label.box));
     for (const other of labels.slice(index + 1))

@@ -296,6 +296,20 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
   if (edgeProblems) group.setAttribute('data-problems', describe(edgeProblems));
 }
 
+/**
+ * Narrows each edge label's background to its text as drawn (the layout reserved room by an estimate of the text's
+ * width, which a proportional font mostly needs less of). All lengths are read before any is written: one layout.
+ */
+function fitLabelBackgrounds(edges: SVGGElement): void {
+  const labels = [...edges.querySelectorAll<SVGTextElement>('.edge-label')].map((label) => ({
+    background: label.previousElementSibling as SVGRectElement,
+    length: label.getComputedTextLength(),
+  }));
+  for (const { background, length } of labels)
+    if (length > 0 && length + 8 < Number(background.getAttribute('width')))
+      background.setAttribute('width', String(length + 8));
+}
+
 /** A stage: a frame behind its nodes and edges. */
 function renderGroupBox(placed: PlacedGroup, parent: SVGGElement): void {
   element(
@@ -345,8 +359,10 @@ export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout
         viewBox: '0 0 10 10',
         refX: 9,
         refY: 5,
-        markerWidth: 7,
-        markerHeight: 7,
+        // In the drawing's units, not the line's width: a cycle's thicker line keeps an arrowhead of the usual size.
+        markerUnits: 'userSpaceOnUse',
+        markerWidth: 10,
+        markerHeight: 10,
         orient: 'auto-start-reverse',
       },
       defs,
@@ -361,6 +377,7 @@ export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout
   const titles = element('g', { class: 'cluster-titles' }, viewport);
   const nodes = element('g', { class: 'nodes' }, viewport);
   for (const edge of layout.edges) renderEdge(edge, problems, edges);
+  fitLabelBackgrounds(edges);
   for (const group of layout.groups) renderGroupTitle(group, titles);
   const broken = brokenInputs(graph);
   for (const node of layout.nodes) renderNode(node, layout.direction, problems, broken, nodes);

@@ -60,7 +60,9 @@ test('opening a skill shows the squiggle and the Problems row', async () => {
 });
 
 test('hovering an input shows its type and producer', async () => {
-  const hover = page.locator('.monaco-hover', { hasText: 'Produced by' });
+  // The hover on screen: VS Code can keep an earlier hover widget, hidden, with the same text (whose innerText then
+  // loses its paragraphs).
+  const hover = page.locator('.monaco-hover', { hasText: 'Produced by' }).filter({ visible: true });
   // The chord (Ctrl+K Ctrl+I) can be lost on a loaded machine, as can the focus it needs: ask again, from the editor,
   // until the hover shows.
   for (let attempt = 0; attempt < 3; attempt++) {

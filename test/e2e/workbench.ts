@@ -31,28 +31,32 @@ export async function expectSettled<T>(read: () => Promise<T>, expected: T | Reg
  * one of its first lines.
  */
 export async function openFile(page: Page, relative: string, firstLine: string): Promise<void> {
-  // Keys typed while a webview has focus go to its frame: give the workbench focus first.
-  await page.locator('.part.sidebar .composite.title').first().click();
-  await page.keyboard.press('Control+P');
-  await page.locator('.quick-input-widget input').fill(relative);
-  // Recently opened files are listed first, and the search's own rows come later on a loaded machine: pick the row of
-  // this file in this skill's folder.
-  await page
-    .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) })
-    .filter({ hasText: path.basename(relative) })
-    .first()
-    .click();
-  // The editor may take the keys only once it has opened: go to the top until the first line shows.
   const first = page.locator('.monaco-editor .view-line', { hasText: firstLine }).first();
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await page.keyboard.press('Control+Home');
-    if (
-      await first.waitFor({ timeout: 5000 }).then(
-        () => true,
-        () => false,
+  // Quick Open's rows are re-sorted when the file search's results arrive, late on a loaded machine: a click can land on
+  // another file's row. Then the first line never shows, and Quick Open is asked again.
+  for (let round = 0; round < 3; round++) {
+    // Keys typed while a webview has focus go to its frame: give the workbench focus first.
+    await page.locator('.part.sidebar .composite.title').first().click();
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill(relative);
+    // Recently opened files are listed first, and the search's own rows come later on a loaded machine: pick the row
+    // of this file in this skill's folder.
+    await page
+      .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(path.dirname(relative)) })
+      .filter({ hasText: path.basename(relative) })
+      .first()
+      .click();
+    // The editor may take the keys only once it has opened: go to the top until the first line shows.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await page.keyboard.press('Control+Home');
+      if (
+        await first.waitFor({ timeout: 5000 }).then(
+          () => true,
+          () => false,
+        )
       )
-    )
-      return;
+        return;
+    }
   }
   await first.waitFor();
 }

@@ -32,8 +32,8 @@ export async function expectSettled<T>(read: () => Promise<T>, expected: T | Reg
  */
 export async function openFile(page: Page, relative: string, firstLine: string): Promise<void> {
   const first = page.locator('.monaco-editor .view-line', { hasText: firstLine }).first();
-  // Quick Open's rows are re-sorted when the file search's results arrive, late on a loaded machine: a click can land on
-  // another file's row. Then the first line never shows, and Quick Open is asked again.
+  // Quick Open's rows are re-sorted when the file search's results arrive (late on a loaded machine): a click can
+  // land on another file's row. Then the first line never shows, and Quick Open is asked again.
   for (let round = 0; round < 3; round++) {
     // Keys typed while a webview has focus go to its frame: give the workbench focus first.
     await page.locator('.part.sidebar .composite.title').first().click();

@@ -35,41 +35,22 @@ export function backEdgeRoute(
   bounds: { width: number; height: number },
   down: boolean,
 ): Point[] | undefined {
+  // Worked out top-down; left-to-right is the same with the axes swapped.
+  const point = (item: Point): Point => (down ? item : { x: item.y, y: item.x });
+  const box = (item: Box): Box => (down ? item : { x: item.y, y: item.x, width: item.height, height: item.width });
+  const [from, to] = [box(source), box(target)];
   for (const before of [true, false]) {
-    let points: Point[];
-    if (down) {
-      const lane = before
-        ? Math.min(source.x, target.x) - OFFSET
-        : Math.max(source.x + source.width, target.x + target.width) + OFFSET;
-      const sx = before ? source.x : source.x + source.width;
-      const tx = before ? target.x : target.x + target.width;
-      const sy = source.y + source.height / 2;
-      const ty = target.y + Math.min(target.height / 2, 20);
-      points = [
-        { x: sx, y: sy },
-        { x: lane, y: sy },
-        { x: lane, y: ty },
-        { x: tx, y: ty },
-      ];
-    } else {
-      const lane = before
-        ? Math.min(source.y, target.y) - OFFSET
-        : Math.max(source.y + source.height, target.y + target.height) + OFFSET;
-      const sy = before ? source.y : source.y + source.height;
-      const ty = before ? target.y : target.y + target.height;
-      const sx = source.x + source.width / 2;
-      const tx = target.x + Math.min(target.width / 2, 40);
-      points = [
-        { x: sx, y: sy },
-        { x: sx, y: lane },
-        { x: tx, y: lane },
-        { x: tx, y: ty },
-      ];
-    }
-    const blocked = others.some((box) => points.slice(1).some((point, index) => crosses(points[index], point, box)));
-    const inside = points.every(
-      (point) => point.x >= 0 && point.y >= 0 && point.x <= bounds.width && point.y <= bounds.height,
-    );
+    const lane = before ? Math.min(from.x, to.x) - OFFSET : Math.max(from.x + from.width, to.x + to.width) + OFFSET;
+    const sy = from.y + from.height / 2;
+    const ty = to.y + Math.min(to.height / 2, 20);
+    const points = [
+      { x: before ? from.x : from.x + from.width, y: sy },
+      { x: lane, y: sy },
+      { x: lane, y: ty },
+      { x: before ? to.x : to.x + to.width, y: ty },
+    ].map(point);
+    const blocked = others.some((other) => points.slice(1).some((end, index) => crosses(points[index], end, other)));
+    const inside = points.every((at) => at.x >= 0 && at.y >= 0 && at.x <= bounds.width && at.y <= bounds.height);
     if (inside && !blocked) return points;
   }
   return undefined;

@@ -18,6 +18,7 @@ const FLOORS: string[][] = [
   ['analyze.ts'],
   ['fixes'],
   ['features', 'compile'],
+  ['diff'],
   ['protocol.ts'],
   ['service'],
   ['server.ts', 'cli'],

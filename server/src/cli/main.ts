@@ -1,5 +1,7 @@
-import { parseArgs, USAGE, UsageError, type Command } from './args';
+import { parseArgs, UsageError, type Command } from './args';
+import { USAGE } from './usage';
 import { runCheck } from './checkCommand';
+import { runDiff, runHash } from './diffCommand';
 import { checkOne, type CheckThreadSetup } from './checkSkills';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
 import { runFix } from './fixCommand';
@@ -48,6 +50,10 @@ async function main(argv: string[]): Promise<number> {
       return runMergeReports(command);
     case 'graph':
       return runGraph(command);
+    case 'diff':
+      return runDiff(command);
+    case 'hash':
+      return runHash(command);
     case 'context':
       return runContext(command);
     case 'compile':

@@ -1,0 +1,139 @@
+import * as path from 'node:path';
+import { analyzeSkill } from '../analyze';
+import { toGraphJson, type GraphJson } from '../compile/graphJson';
+import { RunSettings } from '../config/runSettings';
+import { diffGraphs, isEmptyDiff } from '../diff/graphDiff';
+import { diffMarkdown, diffText, type SkillDiff } from '../diff/diffReport';
+import { fileChanges, skillFiles, skillHash } from '../diff/skillHash';
+import { discoverSkills } from '../workspace/discover';
+import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
+import { git, GitTreeFileSystem } from '../workspace/gitTreeFileSystem';
+import type { Command } from './args';
+import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
+import { printErr, printOut } from './output';
+
+/** One side of the comparison: the files, and the folder that stands for the working folder in them. */
+interface Side {
+  label: string;
+  fs: FileSystem;
+  /** Where the paths asked for are found, and what skills' paths are shown relative to. */
+  base: string;
+}
+
+class SideError extends Error {}
+
+/** The repository's top folder around `cwd`, if it is in one. */
+function repositoryOf(cwd: string): string | undefined {
+  return git(cwd, ['rev-parse', '--show-toplevel'])?.toString('utf8').trim() || undefined;
+}
+
+/**
+ * A side named on the command line: a folder (a copy of the working folder), or a git revision of the repository
+ * around the working folder, read without checking it out.
+ */
+function sideNamed(spec: string, cwd: string, repository: string | undefined): Side {
+  const disk = new NodeFileSystem();
+  const folder = path.resolve(cwd, spec);
+  if (disk.stat(folder)?.kind === 'directory') return { label: spec, fs: disk, base: folder };
+  if (!repository) throw new SideError(`${spec}: neither a folder nor a git revision (not in a git repository)`);
+  const commit = git(repository, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`])
+    ?.toString('utf8')
+    .trim();
+  const tree = commit ? GitTreeFileSystem.at(repository, commit) : undefined;
+  if (!tree) throw new SideError(`${spec}: neither a folder nor a git revision`);
+  return { label: spec, fs: tree, base: path.join(repository, path.relative(repository, cwd)) };
+}
+
+/** The working tree: the folder the command runs in. */
+function workingSide(cwd: string): Side {
+  return { label: 'the working tree', fs: new NodeFileSystem(), base: cwd };
+}
+
+/** Each skill under `paths` on one side, by its folder relative to the side's base. */
+function skillsOf(side: Side, paths: string[]): Map<string, string> {
+  const found = discoverSkills(side.fs, paths, side.base);
+  return new Map(found.skills.map((skill) => [path.relative(side.base, path.dirname(skill.file)) || '.', skill.file]));
+}
+
+function graphOf(side: Side, file: string, explicit: ConstructorParameters<typeof RunSettings>[1]): GraphJson {
+  const settings = new RunSettings(side.fs, explicit);
+  const shown = (target: string) => path.relative(side.base, target);
+  return toGraphJson(analyzeSkill(side.fs, file, settings.analyzeOptions(file)), shown);
+}
+
+/** A graph with nothing in it: the side of a skill added or removed where it does not exist. */
+function nothing(like: GraphJson): GraphJson {
+  return { version: 1, skill: like.skill, nodes: [], edges: [], problems: [] };
+}
+
+export function runDiff(command: Extract<Command, { command: 'diff' }>): number {
+  const cwd = process.cwd();
+  const repository = repositoryOf(cwd);
+  let before: Side;
+  let after: Side;
+  try {
+    if (command.sides.length === 0 && !repository)
+      throw new SideError('not in a git repository: name the two folders to compare');
+    before =
+      command.sides.length > 0 ? sideNamed(command.sides[0], cwd, repository) : sideNamed('HEAD', cwd, repository);
+    after = command.sides.length > 1 ? sideNamed(command.sides[1], cwd, repository) : workingSide(cwd);
+  } catch (error) {
+    if (!(error instanceof SideError)) throw error;
+    printErr(`skillgraph: ${error.message}\n`);
+    return EXIT_USAGE;
+  }
+  const explicit = {
+    ...(command.profile ? { profile: command.profile } : {}),
+    catalogs: command.catalog.map((root) => path.resolve(root)),
+  };
+  const paths = command.paths.length > 0 ? command.paths : ['.'];
+  const oldSkills = skillsOf(before, paths);
+  const newSkills = skillsOf(after, paths);
+  const changed: { skill: SkillDiff; afterEdges: GraphJson['edges'] }[] = [];
+  for (const dir of [...new Set([...oldSkills.keys(), ...newSkills.keys()])].sort()) {
+    const oldFile = oldSkills.get(dir);
+    const newFile = newSkills.get(dir);
+    const oldGraph = oldFile ? graphOf(before, oldFile, explicit) : undefined;
+    const newGraph = newFile ? graphOf(after, newFile, explicit) : undefined;
+    const diff = diffGraphs(oldGraph ?? nothing(newGraph!), newGraph ?? nothing(oldGraph!));
+    const oldFiles = oldFile ? skillFiles(before.fs, path.dirname(oldFile)) : new Map<string, string>();
+    const newFiles = newFile ? skillFiles(after.fs, path.dirname(newFile)) : new Map<string, string>();
+    const files = fileChanges(oldFiles, newFiles);
+    // A skill whose files changed is reported even when its graph did not: a script's new body is a change to review.
+    const touched = files.added.length + files.removed.length + files.changed.length > 0;
+    if (oldGraph && newGraph && isEmptyDiff(diff) && !touched) continue;
+    changed.push({
+      skill: {
+        path: dir,
+        ...(oldFile ? { hashBefore: skillHash(oldFiles) } : {}),
+        ...(newFile ? { hashAfter: skillHash(newFiles) } : {}),
+        files,
+        diff,
+      },
+      afterEdges: newGraph?.edges ?? [],
+    });
+  }
+  const skills = changed.map((item) => item.skill);
+  if (command.format === 'json')
+    printOut(`${JSON.stringify({ version: 1, before: before.label, after: after.label, skills }, null, 2)}\n`);
+  else if (command.format === 'markdown') printOut(diffMarkdown(changed));
+  else printOut(diffText(skills));
+  return skills.some((skill) => skill.diff.introducesErrors) ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+export function runHash(command: Extract<Command, { command: 'hash' }>): number {
+  const fs = new NodeFileSystem();
+  const cwd = process.cwd();
+  const found = discoverSkills(fs, command.paths, cwd);
+  for (const missing of found.missing) printErr(`skillgraph: ${missing}: no such file or folder\n`);
+  const hashes = found.skills.map((skill) => ({
+    path: path.dirname(skill.display) || '.',
+    hash: skillHash(skillFiles(fs, path.dirname(skill.file))),
+  }));
+  printOut(
+    command.format === 'json'
+      ? `${JSON.stringify({ version: 1, skills: hashes }, null, 2)}\n`
+      : hashes.map((item) => `${item.hash}  ${item.path}\n`).join(''),
+  );
+  return found.missing.length > 0 ? EXIT_USAGE : EXIT_CLEAN;
+}

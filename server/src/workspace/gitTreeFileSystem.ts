@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { bounded, type BoundedRead, type EntryKind, type EntryStat, type FileSystem } from './fileSystem';
+
+interface TreeEntry {
+  kind: 'file' | 'symlink';
+  object: string;
+  size: number;
+}
+
+/** Runs git in `cwd`; its output, or undefined when it fails. */
+export function git(cwd: string, args: string[]): Buffer | undefined {
+  const result = spawnSync('git', args, { cwd, maxBuffer: 512 * 1024 * 1024 });
+  return result.status === 0 ? result.stdout : undefined;
+}
+
+/**
+ * A repository's files at one revision, read from git without checking anything out: the tree is listed once, and a
+ * file's bytes are read when asked for. Paths are absolute, under `root` (the repository's top folder), as they would
+ * be in a checkout. A link is seen as a link and never followed (its target may be anything).
+ */
+export class GitTreeFileSystem implements FileSystem {
+  private readonly entries = new Map<string, TreeEntry>();
+  private readonly folders = new Map<string, Map<string, EntryKind>>();
+
+  private constructor(
+    private readonly root: string,
+    listing: Buffer,
+  ) {
+    this.folders.set(root, new Map());
+    // `<mode> <type> <object> <size>\t<path>`, NUL-separated.
+    for (const record of listing.toString('utf8').split('\0')) {
+      const tab = record.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode, type, object, size] = record.slice(0, tab).split(/\s+/);
+      if (type !== 'blob') continue;
+      const absolute = path.join(root, record.slice(tab + 1));
+      const kind = mode === '120000' ? 'symlink' : 'file';
+      this.entries.set(absolute, { kind, object, size: Number(size) || 0 });
+      this.add(absolute, kind);
+    }
+  }
+
+  /** The tree of `revision` in the repository whose top folder is `root`; undefined when git cannot read it. */
+  static at(root: string, revision: string): GitTreeFileSystem | undefined {
+    const listing = git(root, ['ls-tree', '-r', '-z', '-l', '--full-tree', revision]);
+    return listing ? new GitTreeFileSystem(root, listing) : undefined;
+  }
+
+  /** Records `entry` in its folder's listing, and each folder above it in its own. */
+  private add(entry: string, kind: EntryKind): void {
+    const parent = path.dirname(entry);
+    let listing = this.folders.get(parent);
+    if (!listing) {
+      listing = new Map();
+      this.folders.set(parent, listing);
+      if (parent !== this.root) this.add(parent, 'directory');
+    }
+    listing.set(path.basename(entry), kind);
+  }
+
+  stat(filePath: string): EntryStat | undefined {
+    const resolved = path.resolve(filePath);
+    const entry = this.entries.get(resolved);
+    if (entry) return { kind: entry.kind, size: entry.size, mtimeMs: 0 };
+    return this.folders.has(resolved) ? { kind: 'directory', size: 0, mtimeMs: 0 } : undefined;
+  }
+
+  readDirectory(dirPath: string): { name: string; kind: EntryKind }[] {
+    return [...(this.folders.get(path.resolve(dirPath)) ?? [])].map(([name, kind]) => ({ name, kind }));
+  }
+
+  readFile(filePath: string): Uint8Array | undefined {
+    const read = this.readWithin(filePath, Infinity);
+    return read.kind === 'bytes' ? read.bytes : undefined;
+  }
+
+  readWithin(filePath: string, maxBytes: number): BoundedRead {
+    const entry = this.entries.get(path.resolve(filePath));
+    if (!entry || entry.kind !== 'file') return { kind: 'missing' };
+    if (entry.size > maxBytes) return { kind: 'too_large', size: entry.size };
+    const bytes = git(this.root, ['cat-file', 'blob', entry.object]);
+    return bytes ? bounded(new Uint8Array(bytes), maxBytes) : { kind: 'missing' };
+  }
+
+  realpath(filePath: string): string | undefined {
+    const resolved = path.resolve(filePath);
+    const stat = this.stat(resolved);
+    return stat && stat.kind !== 'symlink' ? resolved : undefined;
+  }
+}

@@ -1,0 +1,172 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { readIn, repository, runCli, writeIn } from '../support/cliRun';
+
+// `skillgraph diff` and `skillgraph hash` against a git repository each test makes: revisions read from git (nothing
+// checked out), the working tree, and folders.
+
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+
+function gitIn(root: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.test',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.test',
+    },
+  });
+}
+
+/** A repository holding copies of `examples`, committed once. */
+function committed(...examples: string[]): string {
+  const root = repository({});
+  for (const name of examples) cpSync(path.join(EXAMPLES, name), path.join(root, name), { recursive: true });
+  gitIn(root, 'init', '-q');
+  gitIn(root, 'add', '-A');
+  gitIn(root, 'commit', '-qm', 'the skills');
+  return root;
+}
+
+function edit(root: string, file: string, from: string, to: string): void {
+  const text = readIn(root, file);
+  assert.ok(text.includes(from), `${file} holds ${JSON.stringify(from)}`);
+  writeIn(root, file, text.replace(from, to));
+}
+
+test('diff: nothing changed since HEAD: exit 0, and it says so', () => {
+  const root = committed('csv-report');
+  const result = runCli(root, 'diff');
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, 'No skill changed.\n');
+});
+
+test('diff: the working tree against HEAD: a step renamed, an output retyped, the type mismatch it introduces', () => {
+  const root = committed('csv-report', 'release-notes');
+  edit(root, 'csv-report/SKILL.md', '  - name: choose-focus', '  - name: pick-focus');
+  edit(
+    root,
+    'csv-report/SKILL.md',
+    'depends_on: [profile-columns, choose-focus]',
+    'depends_on: [profile-columns, pick-focus]',
+  );
+  edit(
+    root,
+    'csv-report/SKILL.md',
+    '      - name: stats\n        type: list[object]\n\n',
+    '      - name: stats\n        type: object\n\n',
+  );
+  const result = runCli(root, 'diff', '--format', 'json');
+  // The mismatch is a warning: no error introduced.
+  assert.equal(result.status, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.before, 'HEAD');
+  assert.equal(report.after, 'the working tree');
+  assert.deepEqual(
+    report.skills.map((skill: { path: string }) => skill.path),
+    ['csv-report'],
+    'release-notes did not change',
+  );
+  const [skill] = report.skills;
+  assert.match(skill.hashBefore, /^sha256:[0-9a-f]{64}$/);
+  assert.notEqual(skill.hashBefore, skill.hashAfter);
+  assert.deepEqual(
+    skill.diff.nodes.map((node: { change: string; id: string; from?: string }) => [node.change, node.id, node.from]),
+    [
+      ['changed', 'profile-columns', undefined],
+      ['renamed', 'pick-focus', 'choose-focus'],
+    ],
+  );
+  assert.ok(
+    skill.diff.findings.some(
+      (item: { change: string; problem: { code: string; file: string } }) =>
+        item.change === 'introduced' &&
+        item.problem.code === 'type_mismatch' &&
+        item.problem.file === 'csv-report/SKILL.md',
+    ),
+    JSON.stringify(skill.diff.findings),
+  );
+});
+
+test('diff: two revisions read from git, nothing checked out; an error introduced exits 1; paths after --', () => {
+  const root = committed('csv-report', 'weekly-digest', 'release-notes');
+  const first = gitIn(root, 'rev-parse', 'HEAD').trim();
+  rmSync(path.join(root, 'csv-report', 'scripts', 'load_table.py'));
+  edit(root, 'weekly-digest/SKILL.md', '      skill: release-notes\n', '      skill: release-notez\n');
+  gitIn(root, 'commit', '-qam', 'break two skills');
+  const second = gitIn(root, 'rev-parse', 'HEAD').trim();
+  // The working tree goes back to the first revision: what is compared is read from git, not from the disk.
+  gitIn(root, 'checkout', '-q', first);
+  const branch = runCli(root, 'diff', first, second, '--format', 'text');
+  assert.equal(branch.status, 1, branch.stderr);
+  assert.match(branch.stdout, /^csv-report \(aip-0\.3\): .*finding introduced/m);
+  assert.match(branch.stdout, /^ {2}· file scripts\/load_table\.py removed$/m);
+  assert.match(branch.stdout, /introduced warning missing_script csv-report\/SKILL\.md:\d+:\d+ /);
+  assert.match(branch.stdout, /introduced error unknown_skill weekly-digest\/SKILL\.md:\d+:\d+ /);
+  assert.match(branch.stdout, /^weekly-digest \(metaskill\): /m);
+  assert.match(branch.stdout, /~ changed \S+ shipped: skill release-notes → release-notez/);
+  assert.equal(readIn(root, 'weekly-digest/SKILL.md').includes('release-notez'), false, 'nothing was checked out');
+  // Only the paths asked for.
+  const only = runCli(root, 'diff', first, second, '--', 'weekly-digest');
+  assert.doesNotMatch(only.stdout, /csv-report/);
+  assert.match(only.stdout, /weekly-digest/);
+});
+
+test('diff --format markdown: a pull-request comment with a table and a Mermaid drawing of the changed part', () => {
+  const root = committed('csv-report');
+  edit(
+    root,
+    'csv-report/SKILL.md',
+    '  - name: write-report',
+    '  - name: publish\n    description: Publish the report.\n    inputs:\n      - name: report-path\n        type: string\n\n  - name: write-report',
+  );
+  const result = runCli(root, 'diff', '--format', 'markdown');
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^### Skillgraph: 1 skill changed$/m);
+  assert.match(result.stdout, /^\| node \| added \| added step publish \|$/m);
+  const mermaid = /```mermaid\n([\s\S]*?)\n```/.exec(result.stdout)?.[1] ?? '';
+  assert.match(mermaid, /^flowchart TD$/m);
+  assert.match(mermaid, /\["publish"\]/);
+  assert.match(mermaid, /^ {2}class n\d+ added$/m);
+});
+
+test('diff: two folders; a skill added and one removed; a side that is neither a folder nor a revision is a usage error', () => {
+  const before = repository({});
+  const after = repository({});
+  cpSync(path.join(EXAMPLES, 'csv-report'), path.join(before, 'csv-report'), { recursive: true });
+  cpSync(path.join(EXAMPLES, 'release-notes'), path.join(after, 'release-notes'), { recursive: true });
+  const result = runCli(before, 'diff', before, after);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^csv-report \(aip-0\.3, removed\)/m);
+  assert.match(result.stdout, /^release-notes \(agent-skill, added\)/m);
+  const wrong = runCli(before, 'diff', 'no-such-revision');
+  assert.equal(wrong.status, 2);
+  assert.match(wrong.stderr, /no-such-revision: neither a folder nor a git revision/);
+});
+
+test('hash: the same files give the same hash wherever they are; a change to any file changes it', () => {
+  const root = committed('csv-report');
+  const copy = repository({});
+  cpSync(path.join(root, 'csv-report'), path.join(copy, 'csv-report'), { recursive: true });
+  const first = runCli(root, 'hash', 'csv-report');
+  assert.equal(first.status, 0, first.stderr);
+  assert.match(first.stdout, /^sha256:[0-9a-f]{64} {2}csv-report\n$/);
+  assert.equal(runCli(copy, 'hash', 'csv-report').stdout, first.stdout);
+  writeIn(
+    copy,
+    'csv-report/scripts/load_table.py',
+    `${readFileSync(path.join(root, 'csv-report/scripts/load_table.py'), 'utf8')}\n`,
+  );
+  assert.notEqual(runCli(copy, 'hash', 'csv-report').stdout, first.stdout);
+  // diff reports the same hash for a revision, and a script whose body changed though the graph did not.
+  const report = JSON.parse(runCli(root, 'diff', 'HEAD', copy, '--format', 'json').stdout);
+  assert.equal(report.skills[0]?.hashBefore, first.stdout.split(' ')[0]);
+  assert.deepEqual(report.skills[0]?.files, { added: [], removed: [], changed: ['scripts/load_table.py'] });
+  assert.deepEqual(report.skills[0]?.diff.nodes, []);
+});

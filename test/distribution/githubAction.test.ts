@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -31,9 +33,11 @@ const action = parse(readFileSync(path.join(REPO, 'action.yml'), 'utf8')) as Act
 let actionPath: string;
 let workspace: string;
 
-function expand(text: string, inputs: Record<string, string>): string {
-  return text.replace(/\$\{\{\s*(inputs\.([\w-]+)|github\.action_path)\s*\}\}/g, (_, whole: string, name?: string) => {
+/** Fills in `${{ inputs.* }}` and `${{ github.* }}` (the action's path, and what `github` holds: empty if not given). */
+function expand(text: string, inputs: Record<string, string>, github: Record<string, string> = {}): string {
+  return text.replace(/\$\{\{\s*(inputs\.([\w-]+)|github\.[\w.]+)\s*\}\}/g, (_, whole: string, name?: string) => {
     if (whole === 'github.action_path') return actionPath;
+    if (whole.startsWith('github.')) return github[whole] ?? '';
     assert.ok(name! in action.inputs, `unknown input ${name}`);
     return inputs[name!] ?? action.inputs[name!].default;
   });
@@ -87,6 +91,8 @@ test('the action is composite: Node first, the check, then the SARIF upload only
   assert.equal(upload.with?.sarif_file, '${{ inputs.sarif }}');
   assert.deepEqual(Object.keys(action.inputs).sort(), [
     'baseline',
+    'diff',
+    'github-token',
     'max-warnings',
     'node-version',
     'paths',
@@ -165,4 +171,101 @@ test('sarif: the report is written for the upload step, and the annotations stil
   const mistaken = check({ paths: 'no-such-folder', sarif: 'skillgraph.sarif' });
   assert.equal(mistaken.status, 2);
   assert.match(mistaken.stderr, /no-such-folder: no such file or folder/);
+});
+
+/** Runs the summary step as a runner would, without blocking: the test answers the step's call to GitHub's API. */
+function summarise(
+  cwd: string,
+  inputs: Record<string, string>,
+  github: Record<string, string>,
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const step = action.runs.steps.find((item) => item.name === 'Summarise the change')!;
+  const stepEnv = Object.fromEntries(
+    Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value, inputs, github)]),
+  );
+  const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expand(step.run!, inputs, github)], {
+    cwd,
+    env: { ...process.env, ...stepEnv, ...env, GITHUB_ACTION_PATH: actionPath, GITHUB_WORKSPACE: cwd },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+test('diff: the job summary says what the pull request does to each skill; with a token it is posted on the pull request', async () => {
+  const step = action.runs.steps.find((item) => item.name === 'Summarise the change')!;
+  assert.equal(step.if, "${{ always() && inputs.diff == 'true' }}", 'after a failed check too, and only when asked');
+  // A repository whose pull request renames a step without renaming what depends on it: an error introduced.
+  const repo = mkdtempSync(path.join(tmpdir(), 'sg-action-pr-'));
+  for (const name of ['csv-report', 'release-notes'])
+    cpSync(path.join(REPO, 'examples', name), path.join(repo, name), { recursive: true });
+  const gitIn = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: repo,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.test',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.test',
+      },
+    }).trim();
+  gitIn('init', '-q');
+  gitIn('add', '-A');
+  gitIn('commit', '-qm', 'base');
+  const base = gitIn('rev-parse', 'HEAD');
+  const skill = path.join(repo, 'csv-report', 'SKILL.md');
+  writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: choose-focus', '  - name: pick-focus'));
+  gitIn('commit', '-qam', 'the pull request');
+  // GitHub's API is the one part not reachable here: a local server stands in for it and keeps what it is sent.
+  const posted: { url: string; authorization: string; body: string }[] = [];
+  const api = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      posted.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '', body });
+      response.writeHead(201, { 'content-type': 'application/json' });
+      response.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  try {
+    const summaryFile = path.join(repo, '..', `${path.basename(repo)}-summary.md`);
+    const github = {
+      'github.event.pull_request.base.sha': base,
+      'github.event.pull_request.number': '7',
+    };
+    const env = {
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_API_URL: `http://127.0.0.1:${(api.address() as AddressInfo).port}`,
+      GITHUB_REPOSITORY: 'team/skills',
+      RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'sg-runner-')),
+    };
+    const quiet = await summarise(repo, { diff: 'true', paths: '.' }, github, env);
+    assert.equal(quiet.status, 0, quiet.stderr);
+    const summary = readFileSync(summaryFile, 'utf8');
+    assert.match(summary, /^### Skillgraph: 1 skill changed — errors introduced$/m);
+    assert.match(summary, /^\| node \| renamed \| renamed step choose-focus → pick-focus \|$/m);
+    assert.match(summary, /unknown_dependency/);
+    assert.equal(posted.length, 0, 'no token: the job summary only');
+    const withToken = await summarise(repo, { diff: 'true', paths: '.', 'github-token': 'secret-token' }, github, env);
+    assert.equal(withToken.status, 0, withToken.stderr);
+    assert.equal(posted.length, 1);
+    assert.equal(posted[0].url, '/repos/team/skills/issues/7/comments');
+    assert.equal(posted[0].authorization, 'Bearer secret-token');
+    assert.equal(
+      JSON.parse(posted[0].body).body,
+      readFileSync(path.join(env.RUNNER_TEMP, 'skillgraph-diff.md'), 'utf8'),
+    );
+    // Not a pull request (a push): nothing to compare, nothing written.
+    const push = await summarise(repo, { diff: 'true' }, {}, env);
+    assert.equal(push.status, 0);
+    assert.match(push.stdout, /not a pull request/);
+  } finally {
+    api.close();
+  }
 });

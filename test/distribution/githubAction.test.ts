@@ -33,7 +33,7 @@ const action = parse(readFileSync(path.join(REPO, 'action.yml'), 'utf8')) as Act
 let actionPath: string;
 let workspace: string;
 
-/** Fills in `${{ inputs.* }}` and `${{ github.* }}` (the action's path, and what `github` holds: empty if not given). */
+/** Fills in `${{ inputs.* }}` and `${{ github.* }}` (the action's path; what `github` holds, else empty). */
 function expand(text: string, inputs: Record<string, string>, github: Record<string, string> = {}): string {
   return text.replace(/\$\{\{\s*(inputs\.([\w-]+)|github\.[\w.]+)\s*\}\}/g, (_, whole: string, name?: string) => {
     if (whole === 'github.action_path') return actionPath;

@@ -155,12 +155,12 @@ function nodeDetails(before: GraphJsonNode, after: GraphJsonNode): { details: st
  */
 function renames(removed: GraphJsonNode[], added: GraphJsonNode[]): Map<string, string> {
   const pairs = new Map<string, string>();
-  const taken = new Set<string>();
+  // The nodes added by content, each list in the order written; a pair takes the first.
+  const byContent = new Map<string, GraphJsonNode[]>();
+  for (const node of added) byContent.set(content(node), [...(byContent.get(content(node)) ?? []), node]);
   for (const old of removed) {
-    const match = added.find((node) => !taken.has(node.id) && content(node) === content(old));
-    if (!match) continue;
-    taken.add(match.id);
-    pairs.set(old.id, match.id);
+    const match = byContent.get(content(old))?.shift();
+    if (match) pairs.set(old.id, match.id);
   }
   return pairs;
 }
@@ -180,17 +180,17 @@ function unmatched<T>(list: T[], other: T[], key: (item: T) => string): T[] {
   });
 }
 
-/** The step producing input `input` of node `node`, if a step (not a value given from outside) does. */
-function producer(graph: GraphJson, node: string, input: string): string | undefined {
+/** Each step's inputs that a step (not a value given from outside) produces, by `node\0input`: the producer. */
+function producers(graph: GraphJson): Map<string, string> {
   const kinds = new Map(graph.nodes.map((item) => [item.id, item.kind]));
-  return graph.edges.find(
-    (edge) =>
-      edge.kind === 'data' &&
-      edge.to === node &&
-      (edge.toPort ?? edge.label) === input &&
-      kinds.get(edge.from) !== 'external-input' &&
-      kinds.get(edge.from) !== 'missing',
-  )?.from;
+  const found = new Map<string, string>();
+  for (const edge of graph.edges) {
+    const kind = kinds.get(edge.from);
+    if (edge.kind !== 'data' || kind === 'external-input' || kind === 'missing') continue;
+    const key = `${edge.to}\0${edge.toPort ?? edge.label}`;
+    if (!found.has(key)) found.set(key, edge.from);
+  }
+  return found;
 }
 
 /** Compares two revisions of one skill's graph. */
@@ -239,20 +239,23 @@ export function diffGraphs(before: GraphJson, after: GraphJson): GraphDiff {
   });
   for (const edge of unmatched(after.edges, oldEdges, edgeKey)) edges.push(describe(edge, 'added'));
   for (const edge of unmatched(oldEdges, after.edges, edgeKey)) edges.push(describe(edge, 'removed'));
+  const oldByKey = new Map<string, GraphJsonEdge>();
+  for (const edge of oldEdges) if (!oldByKey.has(edgeKey(edge))) oldByKey.set(edgeKey(edge), edge);
   for (const edge of after.edges) {
-    const previous = oldEdges.find((item) => edgeKey(item) === edgeKey(edge));
+    const previous = oldByKey.get(edgeKey(edge));
     if (previous && (previous.type ?? '') !== (edge.type ?? ''))
       edges.push({ ...describe(edge, 'retyped'), ...(previous.type ? { before: previous.type } : {}) });
   }
   edges.sort((a, b) => edgeKey(a).localeCompare(edgeKey(b)) || a.change.localeCompare(b.change));
 
   const orphaned: OrphanedInput[] = [];
+  const [producedBefore, producedAfter] = [producers(before), producers(after)];
   for (const node of newNodes) {
     const previous = previousOf.get(node.id);
     if (!previous) continue;
     for (const input of node.inputs) {
-      const was = producer(before, previous.id, input.name);
-      if (was && !producer(after, node.id, input.name))
+      const was = producedBefore.get(`${previous.id}\0${input.name}`);
+      if (was && !producedAfter.has(`${node.id}\0${input.name}`))
         orphaned.push({ node: node.id, input: input.name, producer: rename(was) });
     }
   }

@@ -1,4 +1,5 @@
 import type { AdoptionResult } from './adoption';
+import type { DiffResult } from './diff';
 import type { SecurityResult } from './security';
 import type { SkillLibraryResult } from './skillLibrary';
 import type { AnalysisResult } from './analysis';
@@ -31,6 +32,7 @@ export interface Results {
   metaskillEdits: MetaskillEdits[];
   preview: PreviewResult[];
   skillplus: SkillplusResult;
+  diff: DiffResult;
 }
 
 const ms = (summary: Summary) => `${summary.median} / ${summary.p95}`;
@@ -55,6 +57,7 @@ export function renderResults(results: Results): string {
     metaskillEdits,
     preview,
     skillplus,
+    diff,
   } = results;
   const tenThousand = scale.find((row) => row.skills === 10000)!;
   const preview300 = preview.find((row) => row.steps === 300)!;
@@ -113,6 +116,7 @@ export function renderResults(results: Results): string {
     `| skill+ (${skillplus.nodes} nodes, ${skillplus.tips + skillplus.rules} tips and rules): edit in flow.py → package diagnostics p95 ≤ 25 ms | ${skillplus.editToPackageDiagnostics.p95} ms over all edits; ${skillplus.editToPackageDiagnosticsWarm.p95} ms after each session's first 20 | ${verdict(skillplus.editToPackageDiagnostics.p95 <= 25)} (warm: ${verdict(skillplus.editToPackageDiagnosticsWarm.p95 <= 25)}) |`,
     `| skill+: completion in a predicate p95 ≤ 10 ms | ${skillplus.predicateCompletion.p95} ms (${skillplus.predicateCompletionAfterEdit.p95} ms right after an edit in flow.py) | ${verdict(skillplus.predicateCompletion.p95 <= 10)} |`,
     `| skill+: flow preview drawn < 1 s (median) | ${skillplus.preview.total.median} ms median, ${skillplus.preview.total.p95} ms p95 | ${verdict(skillplus.preview.total.median < 1000)} |`,
+    `| \`diff\` of two revisions of a ${diff.steps.toLocaleString('en')}-step procedure ≤ 2× one analysis (in one process, alternating, ratio of medians) | ${diff.diff.median} ms vs ${diff.analysis.median} ms: ${diff.ratio}× (${diff.changes.nodes} nodes, ${diff.changes.edges} edges, ${diff.changes.findings} findings changed) | ${verdict(diff.ratio <= 2)} |`,
     '',
     '## Analysis of one SKILL.md against the bare `yaml` parse',
     '',
@@ -260,6 +264,15 @@ export function renderResults(results: Results): string {
     `| flow preview: total | ${ms(skillplus.preview.total)} | ${skillplus.preview.total.n} |`,
     '',
     `Edit → diagnostics p95 per session: ${skillplus.p95PerSession.join(', ')} ms.`,
+    '',
+    `## \`diff\`: two revisions of a ${diff.steps.toLocaleString('en')}-step procedure`,
+    '',
+    `The second revision renames ten steps (what depends on them then names a step that is gone), retypes twenty outputs and drops a script (bench/diff.ts). A diff analyses both revisions, makes each one's graph and compares them, so two analyses are its floor; the measure is in one process, ${diff.analysis.n} rounds alternating with one analysis of the first revision.`,
+    '',
+    '| measure | median / p95 |',
+    '|---|---|',
+    `| one analysis | ${ms(diff.analysis)} |`,
+    `| the diff (two analyses, two graphs, the comparison) | ${ms(diff.diff)} |`,
     '',
   ];
   return lines.join('\n');

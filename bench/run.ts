@@ -8,6 +8,7 @@ import { benchSecurity } from './security';
 import { benchSkillLibrary } from './skillLibrary';
 import { benchAnalysis } from './analysis';
 import { benchCatalog } from './catalog';
+import { benchDiff } from './diff';
 import { benchCheckScale, benchPeers, plainCorpus } from './check';
 import { machine } from './lib/stats';
 import { benchMetaskillEdits } from './metaskill';
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
   const preview = await benchPreview(TMP);
   step('skill+ package: 300 nodes, 50 tips and rules');
   const skillplus = await benchSkillplus(TMP);
+  step('diff of two revisions of a 1,000-step procedure, against one analysis');
+  const diff = benchDiff(TMP);
   const results: Results = {
     date: new Date().toISOString(),
     machine: machine(),
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     metaskillEdits,
     preview,
     skillplus,
+    diff,
   };
   writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
   writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults(results));

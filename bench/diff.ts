@@ -1,0 +1,72 @@
+// `skillgraph diff` on two revisions of a 1,000-step procedure against one analysis of it, in one process: what the
+// diff costs is two analyses, their graphs and the comparison; the target is that the comparison adds little.
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { analyzeSkill } from '../server/src/analyze';
+import { toGraphJson } from '../server/src/compile/graphJson';
+import { diffGraphs } from '../server/src/diff/graphDiff';
+import { NodeFileSystem } from '../server/src/workspace/fileSystem';
+import { writeAipSkill } from '../test/support/generate';
+import { round, since, summarize, type Summary } from './lib/stats';
+
+const ROUNDS = 15;
+
+export interface DiffResult {
+  steps: number;
+  /** What the second revision changes. */
+  changes: { nodes: number; edges: number; findings: number };
+  analysis: Summary;
+  diff: Summary;
+  ratio: number;
+}
+
+/**
+ * The second revision renames ten steps (their dependants then name a step that is gone), retypes twenty outputs and
+ * drops one step's script: the kinds of change a pull request makes, spread over the procedure.
+ */
+function revise(text: string): string {
+  let revised = text;
+  for (let i = 0; i < 10; i++) {
+    const id = `step-${String(50 + i * 90).padStart(4, '0')}`;
+    revised = revised.replace(`- name: ${id}\n`, `- name: ${id}-renamed\n`);
+  }
+  let retyped = 0;
+  revised = revised.replace(/type: integer/g, (match) => (retyped++ < 20 ? 'type: float' : match));
+  return revised.replace(/\n {4}script: scripts\/step_0500\.py/, '');
+}
+
+export function benchDiff(root: string, steps = 1000): DiffResult {
+  const fs = new NodeFileSystem();
+  const before = writeAipSkill(path.join(root, 'diff', 'before'), `procedure-${steps}`, steps);
+  const afterDir = path.join(root, 'diff', 'after', `procedure-${steps}`);
+  cpSync(path.dirname(before.file), afterDir, { recursive: true });
+  const afterFile = path.join(afterDir, 'SKILL.md');
+  writeFileSync(afterFile, revise(readFileSync(before.file, 'utf8')));
+  const analyse = () => analyzeSkill(fs, before.file);
+  const diff = () => diffGraphs(toGraphJson(analyzeSkill(fs, before.file)), toGraphJson(analyzeSkill(fs, afterFile)));
+  // Both warmed alike, then alternated, so both sides see the same machine.
+  for (let i = 0; i < 3; i++) {
+    analyse();
+    diff();
+  }
+  const analysisMs: number[] = [];
+  const diffMs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    let start = performance.now();
+    analyse();
+    analysisMs.push(since(start));
+    start = performance.now();
+    diff();
+    diffMs.push(since(start));
+  }
+  const result = diff();
+  const analysis = summarize(analysisMs);
+  const measured = summarize(diffMs);
+  return {
+    steps,
+    changes: { nodes: result.nodes.length, edges: result.edges.length, findings: result.findings.length },
+    analysis,
+    diff: measured,
+    ratio: round(measured.median / analysis.median),
+  };
+}

@@ -1,28 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { readIn, repository, runCli, writeIn } from '../support/cliRun';
+import { gitIn, readIn, repository, runCli, writeIn } from '../support/cliRun';
 
 // `skillgraph diff` and `skillgraph hash` against a git repository each test makes: revisions read from git (nothing
 // checked out), the working tree, and folders.
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
-
-function gitIn(root: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd: root,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.test',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.test',
-    },
-  });
-}
 
 /** A repository holding copies of `examples`, committed once. */
 function committed(...examples: string[]): string {
@@ -96,11 +81,11 @@ test('diff: the working tree against HEAD: a step renamed, an output retyped, th
 
 test('diff: two revisions read from git, nothing checked out; an error introduced exits 1; paths after --', () => {
   const root = committed('csv-report', 'weekly-digest', 'release-notes');
-  const first = gitIn(root, 'rev-parse', 'HEAD').trim();
+  const first = gitIn(root, 'rev-parse', 'HEAD');
   rmSync(path.join(root, 'csv-report', 'scripts', 'load_table.py'));
   edit(root, 'weekly-digest/SKILL.md', '      skill: release-notes\n', '      skill: release-notez\n');
   gitIn(root, 'commit', '-qam', 'break two skills');
-  const second = gitIn(root, 'rev-parse', 'HEAD').trim();
+  const second = gitIn(root, 'rev-parse', 'HEAD');
   // The working tree goes back to the first revision: what is compared is read from git, not from the disk.
   gitIn(root, 'checkout', '-q', first);
   const branch = runCli(root, 'diff', first, second, '--format', 'text');

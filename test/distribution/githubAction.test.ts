@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { parse } from 'yaml';
+import { gitIn } from '../support/cliRun';
 import { REPO, trackedCopy } from '../support/trackedCopy';
 
 // The composite action of action.yml, run as a runner would run it, minus
@@ -202,25 +203,14 @@ test('diff: the job summary says what the pull request does to each skill; with 
   const repo = mkdtempSync(path.join(tmpdir(), 'sg-action-pr-'));
   for (const name of ['csv-report', 'release-notes'])
     cpSync(path.join(REPO, 'examples', name), path.join(repo, name), { recursive: true });
-  const gitIn = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: repo,
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.test',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.test',
-      },
-    }).trim();
-  gitIn('init', '-q');
-  gitIn('add', '-A');
-  gitIn('commit', '-qm', 'base');
-  const base = gitIn('rev-parse', 'HEAD');
+  const git = (...args: string[]) => gitIn(repo, ...args);
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  const base = git('rev-parse', 'HEAD');
   const skill = path.join(repo, 'csv-report', 'SKILL.md');
   writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: choose-focus', '  - name: pick-focus'));
-  gitIn('commit', '-qam', 'the pull request');
+  git('commit', '-qam', 'the pull request');
   // GitHub's API is the one part not reachable here: a local server stands in for it and keeps what it is sent.
   const posted: { url: string; authorization: string; body: string }[] = [];
   const api = createServer((request, response) => {

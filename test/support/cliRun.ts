@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -29,3 +29,18 @@ export function runCli(cwd: string, ...args: string[]) {
 
 /** A file of the repository, as text. */
 export const readIn = (root: string, relative: string) => readFileSync(path.join(root, relative), 'utf8');
+
+/** Runs git in `root` as a test's own author (a machine may have no git identity); its output, trimmed. */
+export function gitIn(root: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.test',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.test',
+    },
+  }).trim();
+}

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { sha256 } from '../checks/sha256';
 import type { FileSystem } from '../workspace/fileSystem';
 
 /** Files past this size are hashed by their size alone: a revision's hash never reads a huge file whole. */
@@ -19,11 +19,7 @@ export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string
         const read = fs.readWithin(full, HASHED_BYTES);
         files.set(
           relative,
-          read.kind === 'bytes'
-            ? createHash('sha256').update(read.bytes).digest('hex')
-            : read.kind === 'too_large'
-              ? `size:${read.size}`
-              : 'unreadable',
+          read.kind === 'bytes' ? sha256(read.bytes) : read.kind === 'too_large' ? `size:${read.size}` : 'unreadable',
         );
       } else files.set(relative, entry.kind);
     }
@@ -39,7 +35,7 @@ export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string
  */
 export function skillHash(files: Map<string, string>): string {
   const lines = [...files].map(([relative, digest]) => `${relative}\0${digest}`);
-  return `sha256:${createHash('sha256').update(lines.join('\n')).digest('hex')}`;
+  return `sha256:${sha256(lines.join('\n'))}`;
 }
 
 /** The files added, removed and changed between two revisions of a skill's folder. */

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import * as path from 'node:path';
 import { bounded, type BoundedRead, type EntryKind, type EntryStat, type FileSystem } from './fileSystem';
 
@@ -8,9 +8,16 @@ interface TreeEntry {
   size: number;
 }
 
-/** Runs git in `cwd`; its output, or undefined when it fails. */
+let childProcess: typeof ChildProcess | undefined;
+
+/**
+ * Runs git in `cwd`; its output, or undefined when it fails. node:child_process is loaded on first use: the CLI is one
+ * bundle, and loading it at start-up would cost every `check` a few milliseconds for `diff`'s sake.
+ */
 export function git(cwd: string, args: string[]): Buffer | undefined {
-  const result = spawnSync('git', args, { cwd, maxBuffer: 512 * 1024 * 1024 });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
+  childProcess ??= require('node:child_process') as typeof ChildProcess;
+  const result = childProcess.spawnSync('git', args, { cwd, maxBuffer: 512 * 1024 * 1024 });
   return result.status === 0 ? result.stdout : undefined;
 }
 

@@ -1,4 +1,4 @@
-import type { EdgeChange, GraphDiff, NodeChange, PortChange } from './graphDiff';
+import { edgeKey, type EdgeChange, type GraphDiff, type NodeChange, type PortChange } from './graphDiff';
 
 // A change to a library of skills, written for a terminal (text), a pull request (markdown, with a Mermaid drawing of
 // the changed part of each graph) or a program (json).
@@ -139,18 +139,17 @@ export function changedPartMermaid(
     ...touched,
     ...after.filter((edge) => touched.has(edge.from) || touched.has(edge.to)).flatMap((edge) => [edge.from, edge.to]),
   ]);
-  const classOf = new Map(diff.nodes.map((node) => [node.id, node.change]));
+  const changes = new Map(diff.nodes.map((node) => [node.id, node]));
   const lines = ['flowchart TD'];
   for (const id of [...involved].sort()) {
-    const node = diff.nodes.find((item) => item.id === id);
+    const node = changes.get(id);
     const label = node?.change === 'renamed' ? `${node.from} → ${id}` : id;
     lines.push(`  ${mermaidId(id, ids)}[${quoted(label)}]`);
   }
   const edges: { line: string; style?: string }[] = [];
-  const changed = new Set(diff.edges.map((edge) => `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`));
+  const changed = new Set(diff.edges.map(edgeKey));
   for (const edge of after) {
-    if (!involved.has(edge.from) || !involved.has(edge.to)) continue;
-    if (changed.has(`${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`)) continue;
+    if (!involved.has(edge.from) || !involved.has(edge.to) || changed.has(edgeKey(edge))) continue;
     edges.push({ line: `${mermaidId(edge.from, ids)} ${arrow(edge.label, false)} ${mermaidId(edge.to, ids)}` });
   }
   for (const edge of diff.edges) {
@@ -171,8 +170,8 @@ export function changedPartMermaid(
     '  classDef removed fill:#ffebe9,stroke:#cf222e,stroke-dasharray:4',
     '  classDef changed fill:#fff8c5,stroke:#9a6700',
   );
-  for (const [id, change] of classOf)
-    lines.push(`  class ${mermaidId(id, ids)} ${change === 'renamed' ? 'changed' : change}`);
+  for (const [id, node] of changes)
+    lines.push(`  class ${mermaidId(id, ids)} ${node.change === 'renamed' ? 'changed' : node.change}`);
   return lines.join('\n');
 }
 

@@ -157,7 +157,12 @@ function renames(removed: GraphJsonNode[], added: GraphJsonNode[]): Map<string, 
   const pairs = new Map<string, string>();
   // The nodes added by content, each list in the order written; a pair takes the first.
   const byContent = new Map<string, GraphJsonNode[]>();
-  for (const node of added) byContent.set(content(node), [...(byContent.get(content(node)) ?? []), node]);
+  for (const node of added) {
+    const key = content(node);
+    const same = byContent.get(key);
+    if (same) same.push(node);
+    else byContent.set(key, [node]);
+  }
   for (const old of removed) {
     const match = byContent.get(content(old))?.shift();
     if (match) pairs.set(old.id, match.id);
@@ -165,7 +170,8 @@ function renames(removed: GraphJsonNode[], added: GraphJsonNode[]): Map<string, 
   return pairs;
 }
 
-const edgeKey = (edge: { from: string; to: string; kind: string; label?: string }) =>
+/** An edge by its ends, kind and label: the same edge in two revisions (its type may differ). */
+export const edgeKey = (edge: { from: string; to: string; kind: string; label?: string }) =>
   `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`;
 
 /** Each item of `list` not matched, one for one, by an item of `other` with the same key. */

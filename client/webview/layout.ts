@@ -167,17 +167,20 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
   const groups = (graph.groups ?? []).filter((group) => shown.some((node) => node.group === group.id));
   const groupIds = new Set(groups.map((group) => group.id));
   const top: ElkNode[] = [
-    ...groups.map((group) => ({
-      id: groupId(group.id),
-      layoutOptions: {
-        'elk.padding': `[top=${groupHeading(group).height},left=14,bottom=14,right=14]`,
-        // Wide enough for its title and goal.
-        'elk.nodeSize.constraints': 'MINIMUM_SIZE',
-        'elk.nodeSize.minimum': `(${groupHeading(group).width}, 0)`,
-        ...spacing,
-      },
-      children: children.filter((_, index) => shown[index].group === group.id),
-    })),
+    ...groups.map((group) => {
+      const heading = groupHeading(group);
+      return {
+        id: groupId(group.id),
+        layoutOptions: {
+          'elk.padding': `[top=${heading.height},left=14,bottom=14,right=14]`,
+          // Wide enough for its title and goal.
+          'elk.nodeSize.constraints': 'MINIMUM_SIZE',
+          'elk.nodeSize.minimum': `(${heading.width}, 0)`,
+          ...spacing,
+        },
+        children: children.filter((_, index) => shown[index].group === group.id),
+      };
+    }),
     ...children.filter((_, index) => !groupIds.has(shown[index].group ?? '')),
   ];
   const edges: ElkExtendedEdge[] = [];

@@ -7,12 +7,14 @@ import type { ProfileChoice, ProfileId } from './checks/profiles';
 import type { AipVersion, CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
 import type { GraphJson } from './compile/graphJson';
 import type { ContextRequest, ModelContext } from './compile/modelContext';
+import type { GraphChanges } from './diff/changeView';
 import type { LibraryViewJson } from './library/libraryView';
 import type { FormatId } from './model/skillModel';
 
 export type { CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
 export type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from './compile/graphJson';
 export type { GraphProblem } from './compile/graphProblems';
+export type { ChangeLine, EdgeMark, GraphChanges } from './diff/changeView';
 export type { ContextRequest, ModelContext } from './compile/modelContext';
 export type { LspRange } from './parse/lineIndex';
 export type {
@@ -38,6 +40,23 @@ export interface Refusal {
 
 /** The graph of an open skill, as `skillgraph graph --format json` prints it (the graph preview draws it). */
 export const GraphRequest = new RequestType<DocumentParams, GraphJson | null, void>('skillgraph/graph');
+
+/**
+ * What changed in an open skill since a git revision (`HEAD`, a branch, a commit), read from git without checking it
+ * out: the graph to draw with what the change removed put back, and a mark on each node and edge it touched.
+ */
+export const GraphChangesRequest = new RequestType<
+  DocumentParams & { revision: string },
+  GraphChanges | Refusal | null,
+  void
+>('skillgraph/graphChanges');
+
+/** A file of an open skill as it was at a git revision (the left side of the diff editor a removed step opens). */
+export const FileAtRevisionRequest = new RequestType<
+  DocumentParams & { file: string; revision: string },
+  { text: string } | Refusal | null,
+  void
+>('skillgraph/fileAtRevision');
 
 /** What a skill+ runtime puts in front of the model at a node for a State (the context view). */
 export const ContextViewRequest = new RequestType<DocumentParams & ContextRequest, ModelContext | Refusal | null, void>(

@@ -20,6 +20,8 @@ import {
   ContextViewRequest,
   FIX_ALL_KIND,
   GraphRequest,
+  GraphChangesRequest,
+  FileAtRevisionRequest,
   LibraryViewRequest,
   SETTINGS_SECTION,
   SkillInfoRequest,
@@ -243,6 +245,10 @@ connection.onCodeLens((params, token) => answer(() => service.codeLenses(params.
 connection.onWorkspaceSymbol((params, token) => answer(() => service.workspaceSymbols(params.query, token)));
 
 connection.onRequest(GraphRequest, (params) => answer(() => service.graph(params.uri)));
+connection.onRequest(GraphChangesRequest, ({ uri, revision }) => answer(() => service.graphChanges(uri, revision)));
+connection.onRequest(FileAtRevisionRequest, ({ uri, file, revision }) =>
+  answer(() => service.fileAtRevision(uri, file, revision)),
+);
 connection.onRequest(ContextViewRequest, ({ uri, ...request }) => answer(() => service.context(uri, request)));
 connection.onRequest(CompileTargetsRequest, (params) => answer(() => service.compileTargets(params.uri)));
 connection.onRequest(CompileRequest, (params) => answer(() => service.compile(params)));

@@ -1,4 +1,12 @@
-import { edgeKey, type EdgeChange, type GraphDiff, type NodeChange, type PortChange } from './graphDiff';
+import {
+  edgeKey,
+  type EdgeChange,
+  type FindingChange,
+  type GraphDiff,
+  type NodeChange,
+  type OrphanedInput,
+  type PortChange,
+} from './graphDiff';
 
 // A change to a library of skills, written for a terminal (text), a pull request (markdown, with a Mermaid drawing of
 // the changed part of each graph) or a program (json).
@@ -32,16 +40,29 @@ function portText(port: PortChange): string {
 }
 
 /** What happened to a node, in a line. */
-function nodeText(node: NodeChange): string {
+export function nodeText(node: NodeChange): string {
   const name = node.change === 'renamed' ? `${node.from} → ${node.id}` : node.id;
   const what = [...node.details, ...node.ports.map(portText)];
   return `${node.change} ${node.kind} ${name}${what.length > 0 ? `: ${what.join('; ')}` : ''}`;
 }
 
-function edgeText(edge: EdgeChange): string {
+/** What happened to an edge, in a line. */
+export function edgeText(edge: EdgeChange): string {
   const value = edge.label !== undefined ? ` ${edge.label}${edge.type ? `: ${edge.type}` : ''}` : '';
   const retyped = edge.change === 'retyped' ? ` (was ${edge.before ?? 'untyped'})` : '';
   return `${edge.change} ${edge.kind} edge ${edge.from} → ${edge.to}${value}${retyped}`;
+}
+
+/** An input left without its producer, in a line. */
+export function orphanText(item: OrphanedInput): string {
+  return `${item.node} input "${item.input}" has no producer any more (it was ${item.producer})`;
+}
+
+/** A finding introduced or fixed, in a line, with where it is. */
+export function findingText(item: FindingChange): string {
+  const problem = item.problem;
+  const at = `${problem.file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}`;
+  return `${item.change} ${problem.severity} ${problem.code} ${at} ${problem.message}`;
 }
 
 function counts(diff: GraphDiff): string {
@@ -90,15 +111,9 @@ export function diffText(skills: SkillDiff[]): string {
       for (const line of fileLines(skill)) lines.push(`  · ${line}`);
       for (const node of diff.nodes) lines.push(`  ${MARK[node.change]} ${nodeText(node)}`);
       for (const edge of diff.edges) lines.push(`  ${edge.change === 'removed' ? '-' : '+'} ${edgeText(edge)}`);
-      for (const item of diff.orphaned)
-        lines.push(`  ! ${item.node} input "${item.input}" has no producer any more (it was ${item.producer})`);
-      for (const item of diff.findings) {
-        const problem = item.problem;
-        const at = `${problem.file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}`;
-        lines.push(
-          `  ${item.change === 'introduced' ? '!' : '✓'} ${item.change} ${problem.severity} ${problem.code} ${at} ${problem.message}`,
-        );
-      }
+      for (const item of diff.orphaned) lines.push(`  ! ${orphanText(item)}`);
+      for (const item of diff.findings)
+        lines.push(`  ${item.change === 'introduced' ? '!' : '✓'} ${findingText(item)}`);
       return `${lines.join('\n')}\n`;
     })
     .join('\n');

@@ -26,6 +26,7 @@ import {
   type CompileParams,
   type CompileTargetInfo,
   type ContextRequest,
+  type GraphChanges,
   type GraphJson,
   type ModelContext,
   type Refusal,
@@ -40,9 +41,10 @@ import { configDiagnostics, isConfigDocument } from './configDocument';
 import { AnalysisCache, type OpenDocument } from './analysisCache';
 import { baselinedFindings } from './baselinedFindings';
 import type { Cancellation, FileChange, OpenDocuments } from './editorTypes';
-import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { DEFAULT_SETTINGS, explicitOf, type Settings } from './settings';
 import type { LibraryViewJson } from '../library/libraryView';
 import { LibraryIndex } from './libraryIndex';
+import { Revisions } from './revisions';
 import { SkillIndex } from './skillIndex';
 import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
 
@@ -59,6 +61,8 @@ export class LanguageService {
   private readonly index: SkillIndex;
   /** The workspace's skills as one library: what a skill says of the others. */
   private readonly library: LibraryIndex;
+  /** The open skills as they were at git revisions (the preview's changes since one). */
+  private readonly revisions = new Revisions();
   private current: Settings = DEFAULT_SETTINGS;
   /** What each skill is analysed with: the editor's settings over the configuration files. */
   private bySkill: RunSettings;
@@ -237,6 +241,19 @@ export class LanguageService {
     return this.run(uri, undefined, null, graphOf);
   }
 
+  /** The change to an open skill since a git revision, to draw on its graph. */
+  graphChanges(uri: string, revision: string): GraphChanges | Refusal | null {
+    const key = (view: DocumentView) => this.optionsOf(view.analysis.file).key;
+    return this.run(uri, undefined, null, (view) =>
+      this.revisions.changes(graphOf(view), revision, explicitOf(this.current), key(view)),
+    );
+  }
+
+  /** A file of an open skill (inside its folder) as it was at a git revision. */
+  fileAtRevision(uri: string, file: string, revision: string): { text: string } | Refusal | null {
+    return this.run(uri, undefined, null, (view) => this.revisions.fileAt(view.analysis.file, file, revision));
+  }
+
   context(uri: string, request: ContextRequest): ModelContext | Refusal | null {
     return this.run(uri, undefined, null, (view) => contextOf(view, request));
   }
@@ -258,14 +275,7 @@ export class LanguageService {
   }
 
   skillInfo(uri: string): SkillInfo | null {
-    return this.run(uri, undefined, null, (view) => {
-      const settings = this.bySkill.forSkill(view.analysis.file);
-      return skillInfoOf(
-        view,
-        settings.ignored ? 'ignored' : baselinedFindings(this.bySkill, view.analysis),
-        settings.configFile,
-      );
-    });
+    return this.run(uri, undefined, null, (view) => skillInfoOf(view, this.bySkill));
   }
 
   /** An open document changed (or opened): the open documents of its skill, whose findings may have changed with it. */
@@ -290,13 +300,9 @@ export class LanguageService {
   /** Files changed on disk: the open documents whose findings may have changed. */
   filesChanged(changes: FileChange[]): string[] {
     const affected = new Set<string>();
-    if (
-      changes.some(
-        (change) =>
-          (CONFIG_FILE_NAMES as readonly string[]).includes(path.basename(change.file)) ||
-          this.bySkill.isBaseline(change.file),
-      )
-    ) {
+    const governs = (file: string) =>
+      (CONFIG_FILE_NAMES as readonly string[]).includes(path.basename(file)) || this.bySkill.isBaseline(file);
+    if (changes.some((change) => governs(change.file))) {
       // A configuration may change how every skill under it is checked (a file it extends is not told apart); a
       // baseline, which of their findings are shown.
       this.bySkill.forgetConfigs();
@@ -343,10 +349,9 @@ export class LanguageService {
   }
 
   /**
-   * The analysed view of an open document: a SKILL.md, or a file of a skill+
-   * package (its SKILL.md in the same folder or the one above, as for
-   * `references/` and `rules/`). Any other document gets no view, so ordinary
-   * Python and Markdown are left to their own extensions.
+   * The analysed view of an open document: a SKILL.md, or a file of a skill+ package (its SKILL.md in the same folder
+   * or the one above, as for `references/` and `rules/`). Any other document gets no view, so ordinary Python and
+   * Markdown are left to their own extensions.
    */
   private viewOf(uri: string): DocumentView | undefined {
     const document = this.documents.get(uri);
@@ -387,13 +392,4 @@ export class LanguageService {
 
 function offsetOf(view: DocumentView, position: Position): number {
   return view.lines.offsetAt(position);
-}
-
-/** The editor's settings as the settings given where Skillgraph runs: they win over the configuration files. */
-function explicitOf(settings: Settings) {
-  return {
-    ...(settings.profile ? { profile: settings.profile } : {}),
-    rules: settings.rules,
-    catalogs: settings.catalogRoots,
-  };
 }

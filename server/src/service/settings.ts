@@ -118,3 +118,12 @@ export function editorSettings(layers: readonly SettingsLayer[], base: string): 
   ].join('; ');
   return { settings, description };
 }
+
+/** The editor's settings as the settings given where Skillgraph runs: they win over the configuration files. */
+export function explicitOf(settings: Settings) {
+  return {
+    ...(settings.profile ? { profile: settings.profile } : {}),
+    rules: settings.rules,
+    catalogs: settings.catalogRoots,
+  };
+}

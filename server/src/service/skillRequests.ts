@@ -13,7 +13,6 @@ import {
 } from '../compile/compiled';
 import { toGraphJson } from '../compile/graphJson';
 import { modelContext } from '../compile/modelContext';
-import type { Diagnostic } from '../checks/diagnostic';
 import type { DocumentView } from '../features/document/documentView';
 import type {
   CompileAnswer,
@@ -27,6 +26,8 @@ import type {
   WireFile,
 } from '../protocol';
 import type { FileSystem } from '../workspace/fileSystem';
+import type { RunSettings } from '../config/runSettings';
+import { baselinedFindings } from './baselinedFindings';
 
 // The answers to the `skillgraph/*` requests (protocol.ts), each from the view of the document asked about.
 
@@ -110,12 +111,10 @@ export function checkCompiledOf(
 }
 
 /** `skillgraph/skillInfo`: the skill's format, profile and counts, over all its files' findings. */
-export function skillInfoOf(
-  view: DocumentView,
-  hidden: ReadonlySet<Diagnostic> | 'ignored',
-  configFile: string | undefined,
-): SkillInfo {
+export function skillInfoOf(view: DocumentView, bySkill: RunSettings): SkillInfo {
   const { analysis } = view;
+  const { ignored, configFile } = bySkill.forSkill(analysis.file);
+  const hidden = ignored ? 'ignored' : baselinedFindings(bySkill, analysis);
   const shown = hidden === 'ignored' ? [] : analysis.diagnostics.filter((item) => !hidden.has(item));
   return {
     format: analysis.format,

@@ -13,6 +13,7 @@ import { CONFIG_SELECTOR, DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
 import { ContextViews } from './preview/contextView';
 import { GraphPreviews } from './preview/graphPreview';
 import { LibraryView } from './preview/libraryView';
+import { diffEditorRevision, RevisionContent, REVISION_SCHEME } from './preview/revisions';
 
 let client: LanguageClient | undefined;
 let statusItem: vscode.StatusBarItem;
@@ -133,6 +134,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
     vscode.commands.registerCommand(LensCommands.openPreviewToSide, (uri?: vscode.Uri | string) =>
       previews.open(commandTarget(uri), true),
+    ),
+    vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, new RevisionContent(() => client)),
+    vscode.commands.registerCommand(
+      'skillgraph.showChanges',
+      async (from?: vscode.Uri | { resourceUri: vscode.Uri }, asked?: unknown) => {
+        // A title-bar action is given the editor group as its second argument; a revision is only ever a string.
+        const revision = typeof asked === 'string' ? asked : undefined;
+        // From a diff editor's title: its two sides; from the Source Control view: a changed file, against HEAD; from
+        // the palette: the skill in view, against the revision the user names.
+        const given = from instanceof vscode.Uri ? from : from?.resourceUri;
+        const diff = diffEditorRevision(given);
+        const target = diff?.file ?? given ?? commandTarget();
+        const since =
+          revision ??
+          diff?.revision ??
+          (from
+            ? 'HEAD'
+            : await vscode.window.showInputBox({
+                title: 'Skillgraph: Show Graph Changes',
+                prompt: 'Show what changed since which git revision (a branch, a tag, a commit)?',
+                value: 'HEAD',
+              }));
+        if (since) await previews.showChanges(target, since);
+      },
     ),
     output,
     statusItem,

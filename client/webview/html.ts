@@ -36,12 +36,14 @@ export function previewHtml(options: PageOptions): string {
   <button id="fit" title="Fit to view (0)">Fit</button>
   <button id="direction" title="Layout direction">Auto</button>
   <button id="focus" aria-pressed="false" title="Focus: only the cursor's step and the steps it takes from or gives to">Focus</button>
+  <button id="changes" aria-pressed="false" title="Mark what changed since the last commit (HEAD)">Changes</button>
   <button id="export-svg" title="Export as SVG">SVG</button>
   <button id="export-png" title="Export as PNG">PNG</button>
   <button id="context" title="What the model sees at the selected node (skill+)" hidden>Context</button>
   <span id="status" aria-live="polite"></span>
 </div>
 <div id="skill-problems" hidden></div>
+<div id="changes-list" aria-label="Changes" hidden></div>
 <div id="canvas"><svg id="graph" role="img" aria-label="Skill graph"></svg><svg id="overview" aria-hidden="true" hidden></svg></div>
 <div id="tooltip" role="tooltip" hidden></div>
 <script nonce="${options.nonce}" src="${options.scriptUri}"></script>

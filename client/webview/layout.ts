@@ -321,3 +321,28 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
     signature: signatureOf(graph, direction),
   };
 }
+
+/** Reuses the previous positions when only labels, types or problems changed, so nothing jumps while typing. */
+export function carryOver(previous: Layout, next: GraphJson): Layout {
+  const nodes = new Map(next.nodes.map((node) => [node.id, node]));
+  const key = (edge: GraphJson['edges'][number]) => `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`;
+  const edges = new Map<string, GraphJson['edges']>();
+  for (const edge of next.edges) edges.set(key(edge), [...(edges.get(key(edge)) ?? []), edge]);
+  return {
+    ...previous,
+    nodes: previous.nodes.map((placed) => {
+      const node = nodes.get(placed.node.id)!;
+      return {
+        ...placed,
+        node,
+        ports: placed.ports.map((port) => ({
+          ...port,
+          port:
+            (port.direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === port.name) ??
+            port.port,
+        })),
+      };
+    }),
+    edges: previous.edges.map((placed) => ({ ...placed, edge: edges.get(key(placed.edge))?.shift() ?? placed.edge })),
+  };
+}

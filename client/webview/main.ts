@@ -1,8 +1,10 @@
-import type { GraphJson } from '../../server/src/protocol';
+import type { ChangeLine, GraphChanges, GraphJson } from '../../server/src/protocol';
+import { changeSummary, markChanges, renderChangeList } from './changes';
 import { exportPng, exportSvg } from './exportImage';
 import { vsCodeHost } from './host';
-import { layoutGraph, signatureOf, type Layout } from './layout';
+import { carryOver, layoutGraph, signatureOf, type Layout } from './layout';
 import { inputPerStage } from './inputPerStage';
+import { ARROWS, nearestInDirection } from './keyboard';
 import { Overview } from './overview';
 import type { Direction, DirectionChoice, HostMessage, WebviewMessage } from './protocol';
 import { indexProblems, renderGraph } from './render';
@@ -17,6 +19,8 @@ const skillProblems = document.getElementById('skill-problems')!;
 const contextButton = document.getElementById('context') as HTMLButtonElement;
 const directionButton = document.getElementById('direction') as HTMLButtonElement;
 const focusButton = document.getElementById('focus') as HTMLButtonElement;
+const changesButton = document.getElementById('changes') as HTMLButtonElement;
+const changesList = document.getElementById('changes-list')!;
 const viewport = new Viewport(svg);
 const overview = new Overview(document.getElementById('overview') as unknown as SVGSVGElement, svg, viewport);
 
@@ -42,6 +46,10 @@ let highlighted: string | null = null;
 let selected: string | null = null;
 let generation = 0;
 let fitted = false;
+/** The changes since a revision, while the preview shows them. */
+let changes: GraphChanges | undefined;
+/** Changes just turned on: the next drawing scrolls to the nodes they touch. */
+let toFirstChange = false;
 
 const saved = host.getState()?.transform;
 if (saved) {
@@ -110,31 +118,6 @@ function drawnPart(whole: GraphJson): { part: GraphJson; anchor?: GraphJson['nod
   return { part: { ...whole, nodes: whole.nodes.filter((node) => ids.has(node.id)), edges }, anchor };
 }
 
-/** Reuses the previous positions when only labels, types or problems changed, so nothing jumps while typing. */
-function carryOver(previous: Layout, next: GraphJson): Layout {
-  const nodes = new Map(next.nodes.map((node) => [node.id, node]));
-  const key = (edge: GraphJson['edges'][number]) => `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`;
-  const edges = new Map<string, GraphJson['edges']>();
-  for (const edge of next.edges) edges.set(key(edge), [...(edges.get(key(edge)) ?? []), edge]);
-  return {
-    ...previous,
-    nodes: previous.nodes.map((placed) => {
-      const node = nodes.get(placed.node.id)!;
-      return {
-        ...placed,
-        node,
-        ports: placed.ports.map((port) => ({
-          ...port,
-          port:
-            (port.direction === 'input' ? node.inputs : node.outputs).find((item) => item.name === port.name) ??
-            port.port,
-        })),
-      };
-    }),
-    edges: previous.edges.map((placed) => ({ ...placed, edge: edges.get(key(placed.edge))?.shift() ?? placed.edge })),
-  };
-}
-
 async function show(next: GraphJson): Promise<void> {
   const current = ++generation;
   showDirection();
@@ -147,16 +130,35 @@ async function show(next: GraphJson): Promise<void> {
   layout = laidOut;
   const problems = indexProblems(next);
   viewport.attach(renderGraph(svg, part, laidOut, problems));
+  if (changes) markChanges(svg, changes);
   overview.show(laidOut);
   if (!fitted) {
     fitView();
     fitted = true;
   }
-  const steps = next.nodes.filter((node) => node.kind !== 'external-input' && node.kind !== 'missing').length;
-  const whole = `${steps} step${steps === 1 ? '' : 's'} · ${next.edges.length} edge${next.edges.length === 1 ? '' : 's'}`;
+  if (toFirstChange && changes) {
+    toFirstChange = false;
+    // Every node the change touched, framed together when they are not all in view.
+    const touched = laidOut.nodes.filter((placed) => changes!.nodes[placed.node.id]);
+    if (touched.length > 0) {
+      const [left, top] = [Math.min(...touched.map((n) => n.x)), Math.min(...touched.map((n) => n.y))];
+      const right = Math.max(...touched.map((n) => n.x + n.width));
+      const bottom = Math.max(...touched.map((n) => n.y + n.height));
+      viewport.reveal(left, top, right - left, bottom - top);
+    }
+  }
+  // Counted as the skill is now: the steps and edges a change removed are drawn, but are not in it.
+  const steps = next.nodes.filter(
+    (node) =>
+      node.kind !== 'external-input' && node.kind !== 'missing' && changes?.nodes[node.id]?.change !== 'removed',
+  ).length;
+  const edgeCount = next.edges.length - (changes?.edges.filter((edge) => edge.change === 'removed').length ?? 0);
+  const whole = `${steps} step${steps === 1 ? '' : 's'} · ${edgeCount} edge${edgeCount === 1 ? '' : 's'}`;
   const neighbours = part.nodes.length - 1;
   status.textContent = !focusMode
-    ? whole
+    ? changes
+      ? `${whole} · ${changeSummary(changes)}`
+      : whole
     : anchor
       ? `Focus: ${anchor.label}, ${neighbours} neighbour${neighbours === 1 ? '' : 's'} · ${whole}`
       : `Focus: put the cursor in a step · ${whole}`;
@@ -182,6 +184,24 @@ function revealNode(id: string): void {
   if (node) host.postMessage({ type: 'reveal', range: node.range, file: node.file });
 }
 
+/** A node clicked: its place in the text, or for a step the change removed, the file's diff against the revision. */
+function showNode(id: string): void {
+  if (changes?.nodes[id]?.change !== 'removed') revealNode(id);
+  else {
+    selected = id;
+    host.postMessage({ type: 'showRemoved', nodeId: id });
+  }
+}
+
+/** A line of the change list clicked: the finding where it is now, else the node it is about, centred and shown. */
+function pickChange(line: ChangeLine): void {
+  if (line.at) host.postMessage({ type: 'reveal', range: line.at.range, file: line.at.file });
+  else if (line.node) {
+    focusNode(line.node);
+    showNode(line.node);
+  }
+}
+
 svg.addEventListener('click', (event) => {
   const target = event.target as Element;
   const skillLink = target.closest('.open-skill');
@@ -191,7 +211,7 @@ svg.addEventListener('click', (event) => {
   }
   const node = target.closest('.node');
   if (node) {
-    revealNode(node.getAttribute('data-id')!);
+    showNode(node.getAttribute('data-id')!);
     return;
   }
   const cluster = target.closest('.cluster-title') && target.closest('.cluster');
@@ -216,12 +236,12 @@ svg.addEventListener('click', (event) => {
 });
 
 svg.addEventListener('mouseover', (event) => {
-  const marked = (event.target as Element).closest('[data-problems]');
+  const marked = (event.target as Element).closest('[data-problems], [data-change]');
   if (!marked) {
     tooltip.hidden = true;
     return;
   }
-  tooltip.textContent = marked.getAttribute('data-problems');
+  tooltip.textContent = ['data-change', 'data-problems'].flatMap((name) => marked.getAttribute(name) ?? []).join('\n');
   tooltip.hidden = false;
   tooltip.style.left = `${(event as MouseEvent).clientX + 12}px`;
   tooltip.style.top = `${(event as MouseEvent).clientY + 12}px`;
@@ -238,32 +258,14 @@ svg.addEventListener('keydown', (event) => {
     revealNode(id);
     return;
   }
-  const vectors: Record<string, [number, number]> = {
-    ArrowRight: [1, 0],
-    ArrowLeft: [-1, 0],
-    ArrowDown: [0, 1],
-    ArrowUp: [0, -1],
-  };
-  const vector = vectors[event.key];
+  const vector = ARROWS[event.key];
   if (!vector) return;
   event.preventDefault();
-  const from = layout.nodes.find((node) => node.node.id === id)!;
-  const centre = (node: typeof from) => [node.x + node.width / 2, node.y + node.height / 2];
-  const [fx, fy] = centre(from);
-  let best: typeof from | undefined;
-  let bestScore = Infinity;
-  for (const candidate of layout.nodes) {
-    if (candidate === from) continue;
-    const [cx, cy] = centre(candidate);
-    const along = (cx - fx) * vector[0] + (cy - fy) * vector[1];
-    if (along <= 0) continue;
-    const across = Math.abs((cx - fx) * vector[1] - (cy - fy) * vector[0]);
-    const score = along + across * 2;
-    if (score < bestScore) {
-      best = candidate;
-      bestScore = score;
-    }
-  }
+  const best = nearestInDirection(
+    layout.nodes,
+    layout.nodes.find((node) => node.node.id === id)!,
+    vector,
+  );
   if (best) focusNode(best.node.id);
 });
 
@@ -323,6 +325,9 @@ focusButton.addEventListener('click', () => {
   fitted = false;
   if (graph) void show(graph);
 });
+changesButton.addEventListener('click', () =>
+  host.postMessage({ type: 'changes', on: changesButton.getAttribute('aria-pressed') !== 'true' }),
+);
 contextButton.addEventListener('click', () => host.postMessage({ type: 'context', nodeId: selected ?? highlighted }));
 document.getElementById('export-svg')!.addEventListener('click', () => {
   if (layout) host.postMessage({ type: 'export', format: 'svg', data: exportSvg(svg, layout) });
@@ -336,6 +341,19 @@ document.getElementById('export-png')!.addEventListener('click', async () => {
     });
 });
 
+/** The changes the host sent with a graph: the button's state, and the list (or why there is none). */
+function showChanges(sent: Extract<HostMessage, { type: 'graph' }>['changes']): void {
+  const answer = sent?.answer;
+  const before = changes;
+  changes = answer && 'commit' in answer ? answer : undefined;
+  toFirstChange ||= !before && changes !== undefined;
+  changesButton.setAttribute('aria-pressed', String(sent !== undefined));
+  changesButton.textContent = sent ? `Changes since ${sent.revision}` : 'Changes';
+  changesList.hidden = sent === undefined;
+  if (changes) renderChangeList(changesList, changes, pickChange);
+  else if (answer && 'error' in answer) changesList.textContent = `No changes to show: ${answer.error}.`;
+}
+
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (message.type === 'graph') {
@@ -343,6 +361,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     if (next !== direction) fitted = false;
     choice = message.direction;
     direction = next;
+    showChanges(message.changes);
     void show(message.graph);
   } else if (message.type === 'highlight') {
     const moved = message.nodeId !== highlighted;

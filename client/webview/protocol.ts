@@ -1,14 +1,23 @@
 // The messages between the extension (host) and the graph preview (webview).
 // Both sides import these types, so a change to one side fails the build of the other.
-import type { GraphJson, LibraryViewJson, LspRange, ModelContext } from '../../server/src/protocol';
+import type { GraphChanges, GraphJson, LibraryViewJson, LspRange, ModelContext } from '../../server/src/protocol';
 
 export type Direction = 'RIGHT' | 'DOWN';
 /** The user's choice of direction: `auto` follows the panel's shape (top-down when narrow, left-to-right when wide). */
 export type DirectionChoice = Direction | 'auto';
 
 export type HostMessage =
-  /** A new graph to show (after the file changed). */
-  | { type: 'graph'; graph: GraphJson; direction: DirectionChoice }
+  /**
+   * A new graph to show (after the file changed). With `changes`, the preview shows the changes since a revision: the
+   * graph is then the one the change view gives (what the change removed put back), or the plain graph with the
+   * reason the changes could not be shown.
+   */
+  | {
+      type: 'graph';
+      graph: GraphJson;
+      direction: DirectionChoice;
+      changes?: { revision: string; answer: GraphChanges | { error: string } };
+    }
   /** The node under the editor's cursor, or null. */
   | { type: 'highlight'; nodeId: string | null };
 
@@ -20,6 +29,10 @@ export type WebviewMessage =
    */
   | { type: 'reveal'; range: LspRange; file?: string }
   | { type: 'direction'; direction: DirectionChoice }
+  /** Show the changes since the last revision asked for (HEAD at first), or stop showing them. */
+  | { type: 'changes'; on: boolean }
+  /** Show where a step the change removed was: the file's diff against the revision. */
+  | { type: 'showRemoved'; nodeId: string }
   /** Open a skill the graph names (a MetaSkill's composed skill), by its SKILL.md path as the graph gives it. */
   | { type: 'openSkill'; file: string }
   /** Show what the model sees at this node (skill+). */

@@ -172,6 +172,8 @@ export async function openExamplesWorkbench(options: {
   settings?: object;
   /** Files written into the workspace beside the examples before VS Code starts: relative path → text. */
   files?: Record<string, string>;
+  /** Anything else the workspace needs before VS Code starts (a git repository), given its folder. */
+  prepare?: (workspace: string) => void;
 }): Promise<ExamplesWorkbench> {
   mkdirSync(options.artifacts, { recursive: true });
   const workspace = mkdtempSync(path.join(tmpdir(), 'sg-ws-'));
@@ -180,6 +182,7 @@ export async function openExamplesWorkbench(options: {
     mkdirSync(path.dirname(path.join(workspace, relative)), { recursive: true });
     writeFileSync(path.join(workspace, relative), text);
   }
+  options.prepare?.(workspace);
   const server = await startCodeServer({
     vsix: [packageExtension(), ...(options.vsix ?? [])],
     workspace,

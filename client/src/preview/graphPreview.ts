@@ -2,11 +2,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { GraphRequest, type GraphJson, type SkillInfo } from '../../../server/src/protocol';
+import {
+  GraphChangesRequest,
+  GraphRequest,
+  type GraphChanges,
+  type GraphJson,
+  type SkillInfo,
+} from '../../../server/src/protocol';
 import { previewHtml } from '../../webview/html';
 import type { DirectionChoice, HostMessage, WebviewMessage } from '../../webview/protocol';
 import { nodeAtCursor } from './nodeAtCursor';
 import { keepFocusAfterReveal } from './keepFocus';
+import { revisionUri } from './revisions';
 import { openPagePanel } from './webviewPanel';
 
 const DIRECTION_KEY = 'skillgraph.preview.direction';
@@ -24,6 +31,13 @@ export class GraphPreviews implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** The last graph shown per file, to find the node under the cursor without asking the server. */
   private readonly lastGraph = new Map<string, GraphJson>();
+  /** The revision each preview shows the changes since, while it shows them. */
+  private readonly changesSince = new Map<string, string>();
+  /** The revision each preview last showed the changes since: the Changes button shows them again. */
+  private readonly lastRevision = new Map<string, string>();
+  private readonly lastChanges = new Map<string, GraphChanges>();
+  /** The last reveal's hold on the focus for its editor, given up when the panel opens something else. */
+  private keepingFocus: vscode.Disposable | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -47,7 +61,7 @@ export class GraphPreviews implements vscode.Disposable {
   }
 
   /** Opens (or shows) the preview of the skill a file belongs to (a SKILL.md, or any file of a skill+ package). */
-  async open(from: vscode.Uri | undefined, toSide: boolean): Promise<void> {
+  async open(from: vscode.Uri | undefined, toSide: boolean): Promise<vscode.Uri | undefined> {
     const info = from && path.basename(from.fsPath) !== 'SKILL.md' ? await this.skillInfo(from) : null;
     const target =
       from && path.basename(from.fsPath) === 'SKILL.md' ? from : info ? vscode.Uri.parse(info.skillFile) : undefined;
@@ -55,13 +69,13 @@ export class GraphPreviews implements vscode.Disposable {
       void vscode.window.showInformationMessage(
         'Skillgraph: open a SKILL.md (or a file of a skill+ package) to preview its graph.',
       );
-      return;
+      return undefined;
     }
     const key = target.toString();
     const existing = this.panels.get(key);
     if (existing) {
       existing.reveal(undefined, true);
-      return;
+      return target;
     }
     const panel = openPagePanel(
       this.context.extensionUri,
@@ -74,13 +88,27 @@ export class GraphPreviews implements vscode.Disposable {
     );
     this.panels.set(key, panel);
     panel.onDidDispose(() => {
-      this.panels.delete(key);
-      this.lastGraph.delete(key);
+      for (const map of [this.panels, this.lastGraph, this.changesSince, this.lastRevision, this.lastChanges])
+        map.delete(key);
     });
     panel.webview.onDidReceiveMessage((message: WebviewMessage) => void this.receive(target, panel, message));
+    return target;
+  }
+
+  /** Opens the preview of the skill a file belongs to beside it, showing the changes since `revision`. */
+  async showChanges(from: vscode.Uri | undefined, revision: string): Promise<void> {
+    const before = new Set(this.panels.keys());
+    const target = await this.open(from, true);
+    if (!target) return;
+    this.changesSince.set(target.toString(), revision);
+    this.lastRevision.set(target.toString(), revision);
+    // A new preview asks for its graph once it is ready; one already open is told now.
+    if (before.has(target.toString())) await this.update(target);
   }
 
   private async receive(uri: vscode.Uri, panel: vscode.WebviewPanel, message: WebviewMessage): Promise<void> {
+    if (message.type === 'reveal' || message.type === 'showRemoved' || message.type === 'openSkill')
+      this.keepingFocus?.dispose();
     switch (message.type) {
       case 'ready':
         await this.update(uri);
@@ -106,7 +134,7 @@ export class GraphPreviews implements vscode.Disposable {
         );
         editor.selection = new vscode.Selection(range.start, range.end);
         editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-        keepFocusAfterReveal(panel, editor);
+        this.keepingFocus = keepFocusAfterReveal(panel, editor);
         return;
       }
       case 'openSkill': {
@@ -124,6 +152,16 @@ export class GraphPreviews implements vscode.Disposable {
       case 'context':
         // The selected node, else the context view asks which.
         await vscode.commands.executeCommand('skillgraph.showContext', uri, message.nodeId ?? undefined);
+        return;
+      case 'changes': {
+        const key = uri.toString();
+        if (message.on) this.changesSince.set(key, this.lastRevision.get(key) ?? 'HEAD');
+        else this.changesSince.delete(key);
+        await this.update(uri);
+        return;
+      }
+      case 'showRemoved':
+        await this.showRemoved(uri, panel, message.nodeId);
         return;
       case 'direction':
         await this.context.workspaceState.update(DIRECTION_KEY, message.direction);
@@ -160,16 +198,35 @@ export class GraphPreviews implements vscode.Disposable {
   }
 
   private async update(uri: vscode.Uri): Promise<void> {
-    const panel = this.panels.get(uri.toString());
+    const key = uri.toString();
+    const panel = this.panels.get(key);
     const client = this.client();
     if (!panel || !client) return;
     // The server only analyses open documents.
     await vscode.workspace.openTextDocument(uri);
-    const graph = await client.sendRequest(GraphRequest, { uri: uri.toString() }).catch(() => null);
+    const revision = this.changesSince.get(key);
+    const answer = revision
+      ? await client
+          .sendRequest(GraphChangesRequest, { uri: key, revision })
+          .catch((error: Error) => ({ error: error.message }))
+      : undefined;
+    const changes = answer && 'commit' in answer ? answer : undefined;
+    const graph = changes?.graph ?? (await client.sendRequest(GraphRequest, { uri: key }).catch(() => null));
     if (!graph) return;
-    this.lastGraph.set(uri.toString(), graph);
+    if (changes) this.lastChanges.set(key, changes);
+    else this.lastChanges.delete(key);
+    // The steps the change removed are drawn, but are not in the text: the cursor is never in one.
+    this.lastGraph.set(key, {
+      ...graph,
+      nodes: graph.nodes.filter((node) => changes?.nodes[node.id]?.change !== 'removed'),
+    });
     const direction = this.context.workspaceState.get<DirectionChoice>(DIRECTION_KEY, 'auto');
-    await panel.webview.postMessage({ type: 'graph', graph, direction } satisfies HostMessage);
+    await panel.webview.postMessage({
+      type: 'graph',
+      graph,
+      direction,
+      ...(revision ? { changes: { revision, answer: answer ?? { error: 'the server did not answer' } } } : {}),
+    } satisfies HostMessage);
     const editor = vscode.window.activeTextEditor;
     if (editor) await this.highlight(editor);
   }
@@ -183,6 +240,24 @@ export class GraphPreviews implements vscode.Disposable {
       const node = nodeAtCursor(graph, file, editor.selection.active);
       await panel.webview.postMessage({ type: 'highlight', nodeId: node?.id ?? null } satisfies HostMessage);
     }
+  }
+
+  /**
+   * Shows where a step the change removed was: the diff of its file between the revision and now (its text at the
+   * revision alone when the file is gone).
+   */
+  private async showRemoved(uri: vscode.Uri, panel: vscode.WebviewPanel, nodeId: string): Promise<void> {
+    const changes = this.lastChanges.get(uri.toString());
+    const node = changes?.graph.nodes.find((item) => item.id === nodeId);
+    if (!changes || !node || changes.nodes[nodeId]?.change !== 'removed') return;
+    const before = revisionUri(uri, node.file, changes.commit);
+    const viewColumn = this.editorColumn(vscode.Uri.file(node.file), panel);
+    if (!fs.existsSync(node.file)) {
+      await vscode.window.showTextDocument(before, { viewColumn });
+      return;
+    }
+    const title = `${path.basename(node.file)} (${changes.revision}) ↔ now`;
+    await vscode.commands.executeCommand('vscode.diff', before, vscode.Uri.file(node.file), title, { viewColumn });
   }
 
   /** Saves an export where the user chooses; the dialog asks before replacing, and the write is atomic. */

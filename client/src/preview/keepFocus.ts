@@ -11,9 +11,9 @@ const LATE_FOCUS_MS = 1000;
 
 /**
  * Gives focus back to `editor` once if `panel` takes it again shortly after a click in the panel revealed something
- * there.
+ * there; disposing the result gives that up.
  */
-export function keepFocusAfterReveal(panel: vscode.WebviewPanel, editor: vscode.TextEditor): void {
+export function keepFocusAfterReveal(panel: vscode.WebviewPanel, editor: vscode.TextEditor): vscode.Disposable {
   const until = Date.now() + LATE_FOCUS_MS;
   const listener = panel.onDidChangeViewState(() => {
     if (!panel.active) return;
@@ -22,4 +22,6 @@ export function keepFocusAfterReveal(panel: vscode.WebviewPanel, editor: vscode.
       void vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
   });
   setTimeout(() => listener.dispose(), LATE_FOCUS_MS);
+  // The next click in the panel opens something else: this reveal no longer holds the focus for its editor.
+  return listener;
 }

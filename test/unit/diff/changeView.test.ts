@@ -7,6 +7,7 @@ import { toGraphJson, type GraphJson, type GraphJsonNode } from '../../../server
 import { changeView } from '../../../server/src/diff/changeView';
 import { diffGraphs } from '../../../server/src/diff/graphDiff';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { replaceChooseFocus } from '../../support/csvReportChange';
 import { ROOT } from '../../support/fixture';
 
 // What the preview draws for a change: the graph now with what the change removed put back, every node and edge the
@@ -24,26 +25,7 @@ function graphOf(text: string): GraphJson {
   return toGraphJson(analyzeSkill(fs, SKILL));
 }
 
-/** csv-report with `choose-focus` replaced by `chart-column`, which write-report now waits for instead. */
-function replaced(): string {
-  const chart = [
-    '  - name: chart-column',
-    '    description: Chart the column that stands out.',
-    '    inputs:',
-    '      - name: stats',
-    '        type: list[object]',
-    '    outputs:',
-    '      - name: chart-path',
-    '        type: string',
-    '',
-    '',
-  ].join('\n');
-  const step = /  - name: choose-focus\n[\s\S]*?type: string\n\n/;
-  assert.match(TEXT, step);
-  const depends = 'depends_on: [profile-columns, choose-focus]';
-  assert.ok(TEXT.includes(depends));
-  return TEXT.replace(step, chart).replace(depends, 'depends_on: [profile-columns, chart-column]');
-}
+const replaced = () => replaceChooseFocus(TEXT);
 
 const key = (edge: { from: string; to: string; kind: string; label?: string }) =>
   `${edge.from}>${edge.to}:${edge.kind}${edge.label ? `:${edge.label}` : ''}`;

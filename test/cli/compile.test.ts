@@ -41,6 +41,8 @@ test('compile --to ir, mermaid, dot, meta: one file, printed on stdout', () => {
     parsed.nodes.map((node: { id: string }) => node.id),
     ['load-table', 'profile-columns', 'choose-focus', 'write-report'],
   );
+  // The revision compiled, as `skillgraph hash` names it.
+  assert.equal(parsed.hash, run(['hash', 'examples/csv-report']).stdout.split(' ')[0]);
   assert.equal(
     run(['compile', 'examples/trip-planner', '--to', 'mermaid']).stdout,
     run(['graph', 'examples/trip-planner', '--format', 'mermaid']).stdout,

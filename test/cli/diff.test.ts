@@ -155,3 +155,20 @@ test('hash: the same files give the same hash wherever they are; a change to any
   assert.deepEqual(report.skills[0]?.files, { added: [], removed: [], changed: ['scripts/load_table.py'] });
   assert.deepEqual(report.skills[0]?.diff.nodes, []);
 });
+
+test('check --hash puts each skill revision hash in the JSON report; outside JSON it is a usage error', () => {
+  const root = committed('csv-report');
+  const hashed = runCli(root, 'hash', 'csv-report');
+  const report = runCli(root, 'check', 'csv-report', '--format', 'json', '--hash');
+  assert.equal(report.status, 0, report.stderr);
+  assert.deepEqual(
+    JSON.parse(report.stdout).skills.map((skill: { dir: string; hash?: string }) => [skill.dir, skill.hash]),
+    [['csv-report', hashed.stdout.split(' ')[0]]],
+  );
+  // Without the flag, the report reads no file for it.
+  const plain = JSON.parse(runCli(root, 'check', 'csv-report', '--format', 'json').stdout);
+  assert.equal(plain.skills[0].hash, undefined);
+  const misused = runCli(root, 'check', 'csv-report', '--hash');
+  assert.equal(misused.status, 2);
+  assert.match(misused.stderr, /--hash puts each skill's hash in the JSON report: add --format json/);
+});

@@ -12,6 +12,8 @@ import type {
 } from 'vscode-languageserver-protocol';
 import type { GraphJson } from '../../server/src/compile/graphJson';
 import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
+import { skillFiles, skillHash } from '../../server/src/checks/skillHash';
+import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 
 const root = copyExamples();
 const csvFile = path.join(root, 'csv-report', 'SKILL.md');
@@ -325,4 +327,28 @@ test('skillgraph/checkCompiled: a revision of the compiled files is checked as t
     }),
     { error: 'Unknown target, output folder or file name.' },
   );
+});
+
+test('skillgraph/compile to ir pins the revision compiled: the hash of the folder, the unsaved text in place of its file', async () => {
+  const dir = path.join(root, 'csv-report');
+  const onDisk = skillHash(skillFiles(new NodeFileSystem(), dir));
+  const hashOf = async () => {
+    const answer = await session.connection.sendRequest<{ files: { path: string; text?: string }[] }>(
+      'skillgraph/compile',
+      { uri: csv, target: 'ir', outDir: path.join(root, 'compiled-ir', 'csv-report') },
+    );
+    return (JSON.parse(answer.files[0].text!) as { hash: string }).hash;
+  };
+  assert.equal(await hashOf(), onDisk);
+  const edit = (version: number, text: string) =>
+    session.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: csv, version },
+      contentChanges: [{ text }],
+    });
+  await edit(900, csvText.replace('Compute per-column statistics.', 'Compute statistics per column.'));
+  const unsaved = await hashOf();
+  assert.match(unsaved, /^sha256:[0-9a-f]{64}$/);
+  assert.notEqual(unsaved, onDisk);
+  await edit(901, csvText);
+  assert.equal(await hashOf(), onDisk);
 });

@@ -35,6 +35,8 @@ export type Command =
       only?: 'security';
       /** `--shard K/N`: check the K-th of N slices of the skills found. */
       shard?: { index: number; count: number };
+      /** `--hash`: each skill's content hash in the JSON report. */
+      hash?: boolean;
     }
   | {
       command: 'fix';
@@ -163,6 +165,7 @@ export function parseArgs(argv: string[]): Command {
   let aipVersion: AipVersion | undefined;
   let baseline: string | undefined;
   let updateBaseline = false;
+  let hash = false;
   let only: 'security' | undefined;
   let shard: { index: number; count: number } | undefined;
   let userFolders = false;
@@ -191,6 +194,7 @@ export function parseArgs(argv: string[]): Command {
     } else if (flag === '--strict' && (command === 'check' || command === 'fix')) strict = true;
     else if (flag === '--baseline' && command === 'check') baseline = value();
     else if (flag === '--update-baseline' && command === 'check') updateBaseline = true;
+    else if (flag === '--hash' && command === 'check') hash = true;
     else if (flag === '--only' && command === 'check') only = oneOf(value(), ['security'] as const, '--only');
     else if (flag === '--user-folders' && (command === 'library' || command === 'query')) userFolders = true;
     else if (flag === '--shard' && command === 'check') {
@@ -236,15 +240,19 @@ export function parseArgs(argv: string[]): Command {
   if (command === 'check') {
     if (shard && updateBaseline)
       throw new UsageError('--update-baseline writes the findings of every skill: run it without --shard');
+    const checkFormat = oneOf(format ?? 'text', CHECK_FORMATS, '--format');
+    if (hash && checkFormat !== 'json')
+      throw new UsageError("--hash puts each skill's hash in the JSON report: add --format json");
     return {
       command,
       paths: positional.length > 0 ? positional : ['.'],
-      format: oneOf(format ?? 'text', CHECK_FORMATS, '--format'),
+      format: checkFormat,
       ...(profile ? { profile } : {}),
       ...(strict ? { strict } : {}),
       catalog,
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
+      ...(hash ? { hash } : {}),
       ...(baseline !== undefined ? { baseline } : {}),
       ...(updateBaseline ? { updateBaseline } : {}),
       ...(only ? { only } : {}),

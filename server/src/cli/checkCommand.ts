@@ -44,6 +44,7 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
     explicit,
     settings,
     withFixes: command.format === 'json',
+    withHash: command.hash === true,
     jobs,
     fs,
     ...(progress ? { onProgress: (done: number) => printErr(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),

@@ -4,7 +4,7 @@ import { toGraphJson, type GraphJson } from '../compile/graphJson';
 import { RunSettings } from '../config/runSettings';
 import { diffGraphs, isEmptyDiff } from '../diff/graphDiff';
 import { diffMarkdown, diffText, type SkillDiff } from '../diff/diffReport';
-import { fileChanges, skillFiles, skillHash } from '../diff/skillHash';
+import { fileChanges, skillFiles, skillHash } from '../checks/skillHash';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { git, GitTreeFileSystem } from '../workspace/gitTreeFileSystem';

@@ -71,7 +71,7 @@ function threadWork(setup: CheckThreadSetup | DetailsThreadSetup): (item: unknow
   const fs = new ListingCache(new NodeFileSystem());
   if (setup.work === 'details') return (file) => readSkillWithDetails(fs, file as string, setup.home);
   const settings = new RunSettings(fs, setup.explicit);
-  return (found) => checkOne(fs, settings, setup.withFixes, found as FoundSkill);
+  return (found) => checkOne(fs, settings, setup, found as FoundSkill);
 }
 
 // The same file runs the threads a large run starts (they get the flag).

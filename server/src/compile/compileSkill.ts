@@ -22,6 +22,7 @@ import { proseToAip } from './proseToAip';
 import { proseToAip05 } from './proseToAip05';
 import { checkedResult, frontmatterOf, keptFiles, singleFileResult, skillFileText, sourceTexts } from './resultPackage';
 import { toSkillIr } from './skillIr';
+import { analysedSkillHash } from '../checks/skillHash';
 
 export class CompileRefused extends Error {}
 
@@ -142,8 +143,12 @@ export function compileSkill(
   }
   if (target === 'aip' && analysis.format === 'aip-0.3' && aipVersion === '0.3')
     throw new CompileRefused('this skill is already AIP 0.3; `--to aip` migrates it to 0.5');
-  if (target === 'ir')
-    return singleFileResult(target, outDir, SINGLE_FILE.ir!, `${JSON.stringify(toSkillIr(analysis), null, 2)}\n`);
+  if (target === 'ir') {
+    // The revision compiled, pinned: the analysed text (an editor's unsaved text included) over the folder's files.
+    const texts = new Map([[analysis.file, analysis.text], ...analysis.sources]);
+    const ir = { ...toSkillIr(analysis), hash: analysedSkillHash(fs, analysis.dir, texts) };
+    return singleFileResult(target, outDir, SINGLE_FILE.ir!, `${JSON.stringify(ir, null, 2)}\n`);
+  }
   if (target === 'mermaid')
     return singleFileResult(target, outDir, SINGLE_FILE.mermaid!, toMermaid(toGraphJson(analysis)));
   if (target === 'dot') return singleFileResult(target, outDir, SINGLE_FILE.dot!, toDot(toGraphJson(analysis)));

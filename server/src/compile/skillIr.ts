@@ -34,6 +34,8 @@ export interface IrPort {
 export interface GraphIr {
   ir: 1;
   format: Exclude<FormatId, 'skillplus'>;
+  /** The content hash of the skill revision compiled, as `skillgraph hash` prints it (set when compiled). */
+  hash?: string;
   skill: { name?: string; description?: string };
   nodes: {
     id: string;
@@ -68,6 +70,8 @@ export interface GraphIr {
 export interface FlowIr {
   version: '0.1';
   skill: string;
+  /** The content hash of the skill revision compiled, as `skillgraph hash` prints it (set when compiled). */
+  hash?: string;
   state?: { file: string; class: string; fields: Record<string, { type: string; default?: unknown; input?: true }> };
   stages: { id: string; goal?: string; nodes: string[] }[];
   nodes: Record<string, unknown>[];

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkSkills } from '../../../server/src/cli/checkSkills';
 import { RunSettings } from '../../../server/src/config/runSettings';
+import { skillFiles, skillHash } from '../../../server/src/checks/skillHash';
 import type { FoundSkill } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 
@@ -28,6 +29,7 @@ test('threads that cannot start leave their batches to this one: every skill is 
     explicit: {},
     settings: new RunSettings(fs, {}),
     withFixes: true,
+    withHash: true,
     jobs: 1,
     fs,
   });
@@ -37,6 +39,7 @@ test('threads that cannot start leave their batches to this one: every skill is 
     explicit: {},
     settings: new RunSettings(fs, {}),
     withFixes: true,
+    withHash: true,
     jobs: 3,
     fs,
     onProgress: (done) => progress.push(done),
@@ -48,4 +51,9 @@ test('threads that cannot start leave their batches to this one: every skill is 
     found.map(() => ['missing_file']),
   );
   assert.equal(progress[progress.length - 1], 60);
+  // Each skill's hash is its folder's, whichever thread made the report.
+  assert.deepEqual(
+    alone.map((part) => part.skill.hash),
+    found.map((skill) => skillHash(skillFiles(fs, path.dirname(skill.file)))),
+  );
 });

@@ -10,6 +10,8 @@ import { fixesFor } from '../../fixes/skillFixes';
 import { SkillLines } from '../../parse/skillLines';
 import type { LineIndex, LspRange } from '../../parse/lineIndex';
 import type { FoundSkill } from '../../workspace/discover';
+import type { FileSystem } from '../../workspace/fileSystem';
+import { skillFiles, skillHash } from '../../checks/skillHash';
 
 /** A diagnostic as every output format sees it: a display path and an LSP range. */
 export interface ReportedDiagnostic {
@@ -30,6 +32,8 @@ export interface ReportedSkill {
   format: string;
   profile: ProfileChoice;
   strict?: true;
+  /** The skill revision's content hash, as `skillgraph hash` prints it (check --hash). */
+  hash?: string;
 }
 
 /** All a check run found, ready for a reporter. */
@@ -53,13 +57,20 @@ export interface SkillReport {
  * for every reporter; the analysis itself (text, syntax trees, model) is not
  * kept, so memory grows with the findings, not with the workspace.
  */
-export function reportSkill(found: FoundSkill, analysis: SkillAnalysis, withFixes = false): SkillReport {
+export function reportSkill(
+  found: FoundSkill,
+  analysis: SkillAnalysis,
+  withFixes = false,
+  /** Given, the skill's content hash is reported, its files read from here (check --hash). */
+  hashFrom?: FileSystem,
+): SkillReport {
   const skill = {
     dir: path.dirname(found.display),
     ...(analysis.name !== undefined ? { name: analysis.name } : {}),
     format: analysis.format,
     profile: analysis.profile,
     ...(analysis.strict ? { strict: true as const } : {}),
+    ...(hashFrom ? { hash: skillHash(skillFiles(hashFrom, analysis.dir)) } : {}),
   };
   if (analysis.diagnostics.length === 0) return { skill, diagnostics: [] };
   // A skill+ finding is in the package file it is about (flow.py, references/x.md), shown beside the SKILL.md path.

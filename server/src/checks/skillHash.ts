@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { sha256 } from '../checks/sha256';
+import { sha256 } from './sha256';
 import type { FileSystem } from '../workspace/fileSystem';
 
 /** Files past this size are hashed by their size alone: a revision's hash never reads a huge file whole. */
@@ -36,6 +36,24 @@ export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string
 export function skillHash(files: Map<string, string>): string {
   const lines = [...files].map(([relative, digest]) => `${relative}\0${digest}`);
   return `sha256:${sha256(lines.join('\n'))}`;
+}
+
+/**
+ * The content hash of a skill as it was analysed: its folder's files, with `texts` (absolute path → the text the
+ * analysis read, an editor's unsaved text included) in place of the bytes on disk where they differ. A file read as
+ * it is on disk keeps its bytes' digest (a byte-order mark the text leaves out included), so an unchanged skill hashes
+ * as `skillgraph hash` prints it.
+ */
+export function analysedSkillHash(fs: FileSystem, skillDir: string, texts: Map<string, string>): string {
+  const files = skillFiles(fs, skillDir);
+  for (const [file, text] of texts) {
+    const relative = path.relative(skillDir, file).split(path.sep).join('/');
+    if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
+    const bytes = fs.readWithin(file, HASHED_BYTES);
+    const onDisk = bytes.kind === 'bytes' ? new TextDecoder().decode(bytes.bytes) : undefined;
+    if (onDisk !== text) files.set(relative, sha256(text));
+  }
+  return skillHash(files);
 }
 
 /** The files added, removed and changed between two revisions of a skill's folder. */

@@ -18,6 +18,12 @@ export interface DiffResult {
   analysis: Summary;
   diff: Summary;
   ratio: number;
+  /**
+   * The preview's changes since a revision on an edit: the revision's graph is kept (the server keeps it per commit),
+   * so an edit costs one analysis of the edited text, its graph and the comparison.
+   */
+  onEdit: Summary;
+  onEditRatio: number;
 }
 
 /**
@@ -44,29 +50,39 @@ export function benchDiff(root: string, steps = 1000): DiffResult {
   writeFileSync(afterFile, revise(readFileSync(before.file, 'utf8')));
   const analyse = () => analyzeSkill(fs, before.file);
   const diff = () => diffGraphs(toGraphJson(analyzeSkill(fs, before.file)), toGraphJson(analyzeSkill(fs, afterFile)));
-  // Both warmed alike, then alternated, so both sides see the same machine.
+  const kept = toGraphJson(analyzeSkill(fs, before.file));
+  const onEdit = () => diffGraphs(kept, toGraphJson(analyzeSkill(fs, afterFile)));
+  // All warmed alike, then alternated, so every side sees the same machine.
   for (let i = 0; i < 3; i++) {
     analyse();
     diff();
+    onEdit();
   }
   const analysisMs: number[] = [];
   const diffMs: number[] = [];
+  const onEditMs: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    let start = performance.now();
-    analyse();
-    analysisMs.push(since(start));
-    start = performance.now();
-    diff();
-    diffMs.push(since(start));
+    for (const [run, times] of [
+      [analyse, analysisMs],
+      [diff, diffMs],
+      [onEdit, onEditMs],
+    ] as const) {
+      const start = performance.now();
+      run();
+      times.push(since(start));
+    }
   }
   const result = diff();
   const analysis = summarize(analysisMs);
   const measured = summarize(diffMs);
+  const edited = summarize(onEditMs);
   return {
     steps,
     changes: { nodes: result.nodes.length, edges: result.edges.length, findings: result.findings.length },
     analysis,
     diff: measured,
     ratio: round(measured.median / analysis.median),
+    onEdit: edited,
+    onEditRatio: round(edited.median / analysis.median),
   };
 }

@@ -273,6 +273,7 @@ export function renderResults(results: Results): string {
     '|---|---|',
     `| one analysis | ${ms(diff.analysis)} |`,
     `| the diff (two analyses, two graphs, the comparison) | ${ms(diff.diff)} |`,
+    `| the preview's changes on an edit (the revision's graph kept: one analysis, its graph, the comparison) | ${ms(diff.onEdit)} (${diff.onEditRatio}× one analysis) |`,
     '',
   ];
   return lines.join('\n');

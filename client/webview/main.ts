@@ -49,7 +49,7 @@ let fitted = false;
 /** The changes since a revision, while the preview shows them. */
 let changes: GraphChanges | undefined;
 /** Changes just turned on: the next drawing scrolls to the nodes they touch. */
-let toFirstChange = false;
+let frameChanges = false;
 
 const saved = host.getState()?.transform;
 if (saved) {
@@ -136,8 +136,8 @@ async function show(next: GraphJson): Promise<void> {
     fitView();
     fitted = true;
   }
-  if (toFirstChange && changes) {
-    toFirstChange = false;
+  if (frameChanges && changes) {
+    frameChanges = false;
     // Every node the change touched, framed together when they are not all in view.
     const touched = laidOut.nodes.filter((placed) => changes!.nodes[placed.node.id]);
     if (touched.length > 0) {
@@ -255,7 +255,7 @@ svg.addEventListener('keydown', (event) => {
   const id = current.getAttribute('data-id')!;
   if (event.key === 'Enter' || event.key === ' ') {
     event.preventDefault();
-    revealNode(id);
+    showNode(id);
     return;
   }
   const vector = ARROWS[event.key];
@@ -346,7 +346,7 @@ function showChanges(sent: Extract<HostMessage, { type: 'graph' }>['changes']): 
   const answer = sent?.answer;
   const before = changes;
   changes = answer && 'commit' in answer ? answer : undefined;
-  toFirstChange ||= !before && changes !== undefined;
+  frameChanges ||= !before && changes !== undefined;
   changesButton.setAttribute('aria-pressed', String(sent !== undefined));
   changesButton.textContent = sent ? `Changes since ${sent.revision}` : 'Changes';
   changesList.hidden = sent === undefined;

@@ -81,6 +81,10 @@ export const RULES = {
     severity: 'information',
     summary: 'A Claude Code hook of the skill runs a command without asking.',
   },
+  audit_incomplete: {
+    severity: 'information',
+    summary: 'A text file of the skill the security rules did not read: too large, or past the files they read.',
+  },
   invalid_openai_yaml: {
     severity: 'warning',
     summary: "A value of a skill's `agents/openai.yaml` that Codex cannot use, and leaves out.",

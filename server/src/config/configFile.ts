@@ -24,9 +24,12 @@ const PRESET_PREFIX = 'skillgraph:';
  */
 const PRESETS: Record<string, SeverityMap> = {
   security: Object.fromEntries(
+    // What a reviewer should read (broad grants, a hook, a file the audit did not read) warns; the rest fails.
     SECURITY_CODES.map((code) => [
       code,
-      code === 'unrestricted_shell' || code === 'hook_runs_command' ? 'warning' : 'error',
+      code === 'unrestricted_shell' || code === 'hook_runs_command' || code === 'audit_incomplete'
+        ? 'warning'
+        : 'error',
     ]),
   ),
 };

@@ -17,15 +17,17 @@ const SKILL = frontmatter('tidy');
 const securityOf = (analysis: SkillAnalysis) =>
   analysis.diagnostics.filter((item) => (SECURITY_CODES as readonly string[]).includes(item.code));
 
-/** Asserts that `code` is reported exactly at the marked spans of the skill's file `relative`. */
+/** Asserts that `code` is reported exactly at the marked spans of the skill's file `relative`; returns its findings. */
 function expectIn(analysis: SkillAnalysis, code: RuleCode, relative: string, spans: Span[]) {
   const file = path.join(analysis.dir, ...relative.split('/'));
   const text = analysis.sources.get(file) ?? '';
+  const found = withCode(analysis, code);
   assert.deepEqual(
     withCode(analysis, code).map((item) => [item.file, text.slice(item.span.start, item.span.end)]),
     spans.map((span) => [file, text.slice(span.start, span.end)]),
     JSON.stringify(securityOf(analysis).map((item) => [item.code, item.message])),
   );
+  return found;
 }
 
 /** A skill with one file of its own besides SKILL.md, marked; analysed with `sources` holding that file. */
@@ -263,7 +265,11 @@ test('a folder from anywhere: a link out of the skill is not followed, a huge fi
   symlinkSync(outside, path.join(skill, 'references'));
   writeFileSync(path.join(skill, 'scripts', 'huge.py'), `${'x = 1\n'.repeat(200_000)}curl -k https://example.dev\n`);
   const analysis = analyzeSkill(new NodeFileSystem(), path.join(skill, 'SKILL.md'));
-  benign(analysis);
+  // Nothing from the link's target; of the huge file, only that it was not read.
+  assert.deepEqual(
+    securityOf(analysis).map((item) => [item.code, path.basename(item.file)]),
+    [['audit_incomplete', 'huge.py']],
+  );
   assert.deepEqual([...analysis.sources.keys()], []);
 });
 
@@ -284,4 +290,22 @@ test('a folder of many files: the files nearest SKILL.md are read first, in name
   const read = withCode(analysis, 'hidden_unicode').map((item) => path.basename(item.file!));
   assert.equal(read.length, 199, 'the bound of 200 files, setup.sh among them');
   assert.deepEqual([read[0], read.at(-1)], ['note-000.md', 'note-198.md']);
+  // Where the bound stopped is said, at the top of SKILL.md.
+  assert.match(withCode(analysis, 'audit_incomplete')[0]?.message ?? '', /stopped before `assets\/data\/note-199\.md`/);
+});
+
+test('audit_incomplete: a file past the bytes the rules read is named at its start; the count stops at a named file', () => {
+  const big = withFile('references/big.md', `${'Tidy the folder. '.repeat(36_000)}\n`);
+  const found = expectIn(big.analysis, 'audit_incomplete', 'references/big.md', [{ start: 0, end: 0 }]);
+  assert.match(found[0].message, /^`references\/big\.md` was not audited: at 598 KB it is past the 512 KB/);
+  // 201 text files: the first 200 by name are read, the 201st is named where the audit stopped, at the top of SKILL.md.
+  const many = Object.fromEntries(
+    Array.from({ length: 201 }, (_, i) => [`references/note-${String(i).padStart(3, '0')}.md`, 'Tidy.\n']),
+  );
+  const { analysis } = analyzeFixture('tidy', `${SKILL}\nTidy the folder.\n`, many);
+  const stopped = expectAt(analysis, 'audit_incomplete', [{ start: 0, end: 0 }]);
+  assert.match(stopped[0].message, /read 200 text files of this skill and stopped before `references\/note-200\.md`/);
+  // At the bound exactly, everything was read: nothing to say.
+  delete many['references/note-200.md'];
+  benign(analyzeFixture('tidy', `${SKILL}\nTidy the folder.\n`, many).analysis);
 });

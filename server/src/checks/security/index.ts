@@ -15,7 +15,7 @@ import { hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { commandBlocks, riskyExecution } from './riskyExecution';
 import { committedSecrets } from './secrets';
 import type { KeptLineScan } from './keptLineScan';
-import { skillTexts, type Placed, type SkillText } from './skillTexts';
+import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 
 // What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
 // instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad
@@ -32,6 +32,7 @@ export const SECURITY_CODES = [
   'committed_secret',
   'unrestricted_shell',
   'hook_runs_command',
+  'audit_incomplete',
 ] as const;
 
 /**
@@ -48,6 +49,8 @@ export const SECURITY_RANKS: Record<(typeof SECURITY_CODES)[number], { severity:
   committed_secret: { severity: '9.1', cwe: ['CWE-798'] },
   unrestricted_shell: { severity: '3.5', cwe: ['CWE-250'] },
   hook_runs_command: { severity: '3.0', cwe: ['CWE-829'] },
+  // Not a weakness of the skill: a part of it the audit did not read, for a reviewer to read.
+  audit_incomplete: { severity: '1.0', cwe: [] },
 };
 
 /** Whether a rule is one of the security rules. */
@@ -122,7 +125,9 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
   ];
   // Read once for as long as the disk is a snapshot (the language server's view of the folder, across keystrokes).
-  const texts = rememberedIn(context.fs, 'security', context.dir, 'texts', () => skillTexts(context.fs, context.dir));
+  const { texts, unread } = rememberedIn(context.fs, 'security', context.dir, 'texts', () =>
+    skillTexts(context.fs, context.dir),
+  );
   // Findings are shared by the analyses that reuse them, so each analysis gets its own copies.
   const others = texts.flatMap((item) =>
     (kept ? kept.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item)) : scanText(item)).map(
@@ -155,9 +160,45 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   const inSkill = own.map((item) => ({ ...item, span: { start: item.span.start, end: item.span.end } }));
   const withFindings = new Set(others.map((item) => item.file));
   return {
-    diagnostics: [...inSkill, ...onSteps, ...others, ...(frontmatter ? grants(context, frontmatter) : [])],
+    diagnostics: [
+      ...inSkill,
+      ...onSteps,
+      ...others,
+      ...(frontmatter ? grants(context, frontmatter) : []),
+      ...unaudited(context, unread),
+    ],
     sources: texts.filter((item) => withFindings.has(item.file)).map((item) => [item.file, item.text]),
   };
+}
+
+/**
+ * What the bounds on reading left out, said rather than passed over: an audit that silently skips the 201st file, or
+ * one large file, is one a skill could hide behind. A file too large is named at its start; where the count stopped,
+ * at the top of SKILL.md.
+ */
+function unaudited(context: SecurityContext, unread: Unread): Diagnostic[] {
+  const start = { start: 0, end: 0 };
+  const shown = (file: string) => path.relative(context.dir, file).split(path.sep).join('/');
+  return [
+    ...unread.tooLarge.map(({ file, size }) =>
+      diagnostic(
+        'audit_incomplete',
+        file,
+        start,
+        `\`${shown(file)}\` was not audited: at ${Math.ceil(size / 1024)} KB it is past the ${MAX_BYTES / 1024} KB the security rules read of a file. Read it before you trust the skill.`,
+      ),
+    ),
+    ...(unread.firstPastCount
+      ? [
+          diagnostic(
+            'audit_incomplete',
+            context.file,
+            start,
+            `The security rules read ${MAX_FILES} text files of this skill and stopped before \`${shown(unread.firstPastCount)}\`: it and the files after it (deeper, or later by name) were not audited.`,
+          ),
+        ]
+      : []),
+  ];
 }
 
 /**

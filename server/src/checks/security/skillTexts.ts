@@ -24,24 +24,30 @@ const DATA = /\.(json|ya?ml|toml|ini|cfg|conf|env|xml|csv|html?)$/i;
 /** Folders that are not the skill's own content. */
 const SKIPPED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
 /** At most this many files are read, each at most this large: a folder from anywhere costs a bounded amount. */
-const MAX_FILES = 200;
-const MAX_BYTES = 512 * 1024;
+export const MAX_FILES = 200;
+export const MAX_BYTES = 512 * 1024;
+
+/** What the bounds left unread: each file too large to read, and the first file past the count (none: all read). */
+export interface Unread {
+  tooLarge: { file: string; size: number }[];
+  firstPastCount?: string;
+}
 
 /**
  * The text files of a skill folder but SKILL.md, by kind (a file without extension under `scripts/` is code). Folders
  * are read nearest first and each in name order, so the files a bound leaves out are the same on every disk: the
  * deepest, last in order.
  */
-export function skillTexts(fs: FileSystem, dir: string): SkillText[] {
+export function skillTexts(fs: FileSystem, dir: string): { texts: SkillText[]; unread: Unread } {
   const found: SkillText[] = [];
+  const unread: Unread = { tooLarge: [] };
   const skillFile = path.join(dir, 'SKILL.md');
   // Each folder with whether it is under the skill's `scripts/`, in the order they are read.
   const pending: { folder: string; inScripts: boolean }[] = [{ folder: dir, inScripts: false }];
-  for (let next = 0; next < pending.length && found.length < MAX_FILES; next++) {
+  for (let next = 0; next < pending.length && unread.firstPastCount === undefined; next++) {
     const { folder, inScripts: scriptsBelow } = pending[next];
     const entries = [...fs.readDirectory(folder)].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
-      if (found.length >= MAX_FILES) break;
       // An entry's name is one segment: joined without path.join's normalising, which shows on a large library.
       const child = folder.endsWith(path.sep) ? folder + entry.name : folder + path.sep + entry.name;
       const inScripts = scriptsBelow || (folder === dir && entry.name === 'scripts');
@@ -55,11 +61,17 @@ export function skillTexts(fs: FileSystem, dir: string): SkillText[] {
             ? 'data'
             : undefined;
       if (!kind) continue;
-      // One bounded read (no stat first): a file over the bound is left out, never read whole.
+      // The first text file past the count is named (the audit says where it stopped), not read.
+      if (found.length >= MAX_FILES) {
+        unread.firstPastCount = child;
+        break;
+      }
+      // One bounded read (no stat first): a file over the bound is left out, never read whole, and named.
       const bytes = fs.readWithin(child, MAX_BYTES);
+      if (bytes.kind === 'too_large') unread.tooLarge.push({ file: child, size: bytes.size });
       const read = bytes.kind === 'bytes' ? decodeText(bytes.bytes) : undefined;
       if (read?.kind === 'text') found.push({ file: child, text: read.text, kind });
     }
   }
-  return found.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return { texts: found.sort((a, b) => (a.file < b.file ? -1 : 1)), unread };
 }

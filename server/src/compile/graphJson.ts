@@ -83,6 +83,19 @@ export interface GraphJson {
   problems: GraphProblem[];
 }
 
+/** What an edge is, without where it is written: its ends, kind, and the value it carries with its type. */
+export function edgeCore(
+  edge: Pick<GraphJsonEdge, 'from' | 'to' | 'kind' | 'label' | 'type'>,
+): Pick<GraphJsonEdge, 'from' | 'to' | 'kind' | 'label' | 'type'> {
+  return {
+    from: edge.from,
+    to: edge.to,
+    kind: edge.kind,
+    ...(edge.label !== undefined ? { label: edge.label } : {}),
+    ...(edge.type !== undefined ? { type: edge.type } : {}),
+  };
+}
+
 /** The id of the source node standing for an external input. */
 export function externalNodeId(name: string): string {
   return `input:${name}`;

@@ -5,7 +5,7 @@ import { type FlowNode, type FlowText, nodesById, stateDefaults, type SkillPlusP
 import type { FormatId } from '../model/skillModel';
 import type { LspRange } from '../parse/lineIndex';
 import { SkillLines } from '../parse/skillLines';
-import { toGraphJson, type GraphJsonPort } from './graphJson';
+import { edgeCore, toGraphJson, type GraphJsonPort } from './graphJson';
 
 /**
  * A place in a file of the skill: the path relative to the skill folder, 1-based line and column (as `check` prints
@@ -154,11 +154,7 @@ export function toSkillIr(analysis: SkillAnalysis): SkillIr {
     edges: graph.edges
       .filter((edge) => !external.has(edge.from))
       .map((edge) => ({
-        from: edge.from,
-        to: edge.to,
-        kind: edge.kind,
-        ...(edge.label !== undefined ? { label: edge.label } : {}),
-        ...(edge.type !== undefined ? { type: edge.type } : {}),
+        ...edgeCore(edge),
         ...(edge.fromPort !== undefined ? { fromPort: edge.fromPort } : {}),
         ...(edge.toPort !== undefined ? { toPort: edge.toPort } : {}),
       })),

@@ -1,4 +1,4 @@
-import type { GraphJson, GraphJsonEdge, GraphJsonNode } from '../compile/graphJson';
+import { edgeCore, type GraphJson, type GraphJsonEdge, type GraphJsonNode } from '../compile/graphJson';
 import type { LspRange } from '../parse/lineIndex';
 import { edgeText, findingText, nodeText, orphanText } from './diffReport';
 import type { EdgeChange, GraphDiff, NodeChange } from './graphDiff';
@@ -64,13 +64,7 @@ export function changeView(
   const drawnIds = new Set([...after.nodes, ...removedNodes].map((node) => node.id));
   const removedEdges: GraphJsonEdge[] = diff.edges
     .filter((edge) => edge.change === 'removed' && drawnIds.has(edge.from) && drawnIds.has(edge.to))
-    .map((edge) => ({
-      from: edge.from,
-      to: edge.to,
-      kind: edge.kind,
-      ...(edge.label !== undefined ? { label: edge.label } : {}),
-      ...(edge.type !== undefined ? { type: edge.type } : {}),
-    }));
+    .map(edgeCore);
   const graph: GraphJson = {
     ...after,
     nodes: [...after.nodes, ...removedNodes],

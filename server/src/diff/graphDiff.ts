@@ -1,4 +1,10 @@
-import type { GraphJson, GraphJsonEdge, GraphJsonNode, GraphJsonPort } from '../compile/graphJson';
+import {
+  edgeCore,
+  type GraphJson,
+  type GraphJsonEdge,
+  type GraphJsonNode,
+  type GraphJsonPort,
+} from '../compile/graphJson';
 import type { GraphProblem } from '../compile/graphProblems';
 
 // What a change does to a skill's graph: two revisions' graphs (any format: the graph JSON is the same for all) in,
@@ -235,14 +241,7 @@ export function diffGraphs(before: GraphJson, after: GraphJson): GraphDiff {
   const rename = (id: string) => renamed.get(id) ?? id;
   const oldEdges = before.edges.map((edge) => ({ ...edge, from: rename(edge.from), to: rename(edge.to) }));
   const edges: EdgeChange[] = [];
-  const describe = (edge: GraphJsonEdge, change: EdgeChange['change']): EdgeChange => ({
-    change,
-    from: edge.from,
-    to: edge.to,
-    kind: edge.kind,
-    ...(edge.label !== undefined ? { label: edge.label } : {}),
-    ...(edge.type !== undefined ? { type: edge.type } : {}),
-  });
+  const describe = (edge: GraphJsonEdge, change: EdgeChange['change']): EdgeChange => ({ change, ...edgeCore(edge) });
   for (const edge of unmatched(after.edges, oldEdges, edgeKey)) edges.push(describe(edge, 'added'));
   for (const edge of unmatched(oldEdges, after.edges, edgeKey)) edges.push(describe(edge, 'removed'));
   const oldByKey = new Map<string, GraphJsonEdge>();

@@ -44,7 +44,7 @@ test('text: file:line:col: severity: message [code], exit 1 on errors', () => {
     stdout,
     'examples/mistakes/skipped-skill/SKILL.md:3:22: error: The value of `description` contains ": " without quotes, so YAML reads it as a nested mapping and the frontmatter fails to parse; agents will skip this skill without telling anyone. Quote the value or make it a block scalar (`description: >-`). [unquoted_colon]\n',
   );
-  assert.equal(stderr, '1 skill checked: 1 errors, 0 warnings, 0 notes\n');
+  assert.equal(stderr, '1 skill checked: 1 error, 0 warnings, 0 notes\n');
 });
 
 test('clean skills exit 0; --max-warnings turns warnings into a failure', () => {
@@ -551,7 +551,7 @@ test('skill+, text: each finding in the package file it is about, at its line an
     'examples/mistakes/broken-flow/rules/sources-first.md:2:10: error [invalid_on_fail]',
     'examples/mistakes/broken-flow/state.py:10:5: information [field_never_written]',
   ]);
-  assert.equal(stderr, '1 skill checked: 9 errors, 1 warnings, 1 notes\n');
+  assert.equal(stderr, '1 skill checked: 9 errors, 1 warning, 1 note\n');
   assert.equal(run(['check', 'examples/trip-planner']).status, 0);
 });
 

@@ -45,7 +45,7 @@ test('check reads the nearest .skillgraph.yaml: rules, ignore globs, per-glob ov
   );
   assert.equal(json.status, 1);
   const text = check(root);
-  assert.match(text.stderr, /^2 skills checked \(1 ignored by configuration\): 1 errors, 0 warnings, 0 notes\n$/);
+  assert.match(text.stderr, /^2 skills checked \(1 ignored by configuration\): 1 error, 0 warnings, 0 notes\n$/);
   // A flag wins over the file's profile for every skill.
   const flagged = JSON.parse(check(root, '--format', 'json', '--profile', 'claude-code').stdout) as Report;
   assert.deepEqual(

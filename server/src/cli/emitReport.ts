@@ -10,6 +10,9 @@ import { formatSarif } from './reporters/sarif';
 import { formatText } from './reporters/text';
 
 /** Docs ship beside dist/ in the package: dist/cli-main.js → docs/rules. */
+/** `1 error`, `2 errors`: a count with its noun. */
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
 
 /**
@@ -36,7 +39,7 @@ export function emitReport(
     const accepted = baselines.reduce((sum, baseline) => sum + baseline.matched, 0);
     const stale = baselines.reduce((sum, baseline) => sum + baseline.stale, 0);
     printErr(
-      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${options.summary ?? ''}: ${counts.error} errors, ${counts.warning} warnings, ${counts.information + counts.hint} notes${accepted > 0 ? `; ${accepted} more in the baseline` : ''}\n`,
+      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${options.summary ?? ''}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.information + counts.hint, 'note')}${accepted > 0 ? `; ${accepted} more in the baseline` : ''}\n`,
     );
     if (stale > 0)
       printErr(

@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import { analyzeSkill } from '../analyze';
-import { toGraphJson, type GraphJson } from '../compile/graphJson';
+import { emptyGraph, toGraphJson, type GraphJson } from '../compile/graphJson';
 import { RunSettings } from '../config/runSettings';
 import { diffGraphs, isEmptyDiff } from '../diff/graphDiff';
 import { diffMarkdown, diffText, type SkillDiff } from '../diff/diffReport';
 import { fileChanges, skillFiles, skillHash } from '../checks/skillHash';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
-import { git, GitTreeFileSystem } from '../workspace/gitTreeFileSystem';
+import { commitOf, GitTreeFileSystem, repositoryOf } from '../workspace/gitTreeFileSystem';
 import type { Command } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
 import { printErr, printOut } from './output';
@@ -22,11 +22,6 @@ interface Side {
 
 class SideError extends Error {}
 
-/** The repository's top folder around `cwd`, if it is in one. */
-function repositoryOf(cwd: string): string | undefined {
-  return git(cwd, ['rev-parse', '--show-toplevel'])?.toString('utf8').trim() || undefined;
-}
-
 /**
  * A side named on the command line: a folder (a copy of the working folder), or a git revision of the repository
  * around the working folder, read without checking it out.
@@ -36,9 +31,7 @@ function sideNamed(spec: string, cwd: string, repository: string | undefined): S
   const folder = path.resolve(cwd, spec);
   if (disk.stat(folder)?.kind === 'directory') return { label: spec, fs: disk, base: folder };
   if (!repository) throw new SideError(`${spec}: neither a folder nor a git revision (not in a git repository)`);
-  const commit = git(repository, ['rev-parse', '--verify', '--quiet', `${spec}^{commit}`])
-    ?.toString('utf8')
-    .trim();
+  const commit = commitOf(repository, spec);
   const tree = commit ? GitTreeFileSystem.at(repository, commit) : undefined;
   if (!tree) throw new SideError(`${spec}: neither a folder nor a git revision`);
   return { label: spec, fs: tree, base: path.join(repository, path.relative(repository, cwd)) };
@@ -59,11 +52,6 @@ function graphOf(side: Side, file: string, explicit: ConstructorParameters<typeo
   const settings = new RunSettings(side.fs, explicit);
   const shown = (target: string) => path.relative(side.base, target);
   return toGraphJson(analyzeSkill(side.fs, file, settings.analyzeOptions(file)), shown);
-}
-
-/** A graph with nothing in it: the side of a skill added or removed where it does not exist. */
-function nothing(like: GraphJson): GraphJson {
-  return { version: 1, skill: like.skill, nodes: [], edges: [], problems: [] };
 }
 
 export function runDiff(command: Extract<Command, { command: 'diff' }>): number {
@@ -95,7 +83,7 @@ export function runDiff(command: Extract<Command, { command: 'diff' }>): number 
     const newFile = newSkills.get(dir);
     const oldGraph = oldFile ? graphOf(before, oldFile, explicit) : undefined;
     const newGraph = newFile ? graphOf(after, newFile, explicit) : undefined;
-    const diff = diffGraphs(oldGraph ?? nothing(newGraph!), newGraph ?? nothing(oldGraph!));
+    const diff = diffGraphs(oldGraph ?? emptyGraph(newGraph!), newGraph ?? emptyGraph(oldGraph!));
     const oldFiles = oldFile ? skillFiles(before.fs, path.dirname(oldFile)) : new Map<string, string>();
     const newFiles = newFile ? skillFiles(after.fs, path.dirname(newFile)) : new Map<string, string>();
     const files = fileChanges(oldFiles, newFiles);

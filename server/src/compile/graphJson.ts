@@ -83,6 +83,11 @@ export interface GraphJson {
   problems: GraphProblem[];
 }
 
+/** A graph with nothing in it, of `like`'s skill: the side of a change where the skill does not exist. */
+export function emptyGraph(like: GraphJson): GraphJson {
+  return { version: 1, skill: like.skill, nodes: [], edges: [], problems: [] };
+}
+
 /** What an edge is, without where it is written: its ends, kind, and the value it carries with its type. */
 export function edgeCore(
   edge: Pick<GraphJsonEdge, 'from' | 'to' | 'kind' | 'label' | 'type'>,

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { analyzeSkill } from '../analyze';
-import { toGraphJson, type GraphJson } from '../compile/graphJson';
+import { emptyGraph, toGraphJson, type GraphJson } from '../compile/graphJson';
 import { RunSettings } from '../config/runSettings';
 import { changeView, type GraphChanges } from '../diff/changeView';
 import { diffGraphs } from '../diff/graphDiff';
 import type { Refusal } from '../protocol';
-import { git, GitTreeFileSystem } from '../workspace/gitTreeFileSystem';
+import { commitOf, GitTreeFileSystem, repositoryOf } from '../workspace/gitTreeFileSystem';
 
 /** Trees and graphs kept: a preview compares with one revision at a time, so a few cover switching back and forth. */
 const KEPT = 4;
@@ -29,25 +29,6 @@ export class Revisions {
   private readonly trees = new Map<string, GitTreeFileSystem | undefined>();
   private readonly graphs = new Map<string, GraphJson | null>();
 
-  /**
-   * The top folder of the repository around `dir`, named as `dir` is (git prints the real path, which differs from
-   * the editor's when a folder above is a link).
-   */
-  private repositoryOf(dir: string): string | undefined {
-    const up = git(dir, ['rev-parse', '--show-cdup'])?.toString('utf8').trim();
-    return up === undefined ? undefined : path.resolve(dir, up);
-  }
-
-  /** What `revision` names in the repository at `root` now; an option-like revision is never passed to git. */
-  private commitOf(root: string, revision: string): string | undefined {
-    if (revision === '' || revision.startsWith('-')) return undefined;
-    return (
-      git(root, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`])
-        ?.toString('utf8')
-        .trim() || undefined
-    );
-  }
-
   private tree(root: string, commit: string): GitTreeFileSystem | undefined {
     const key = `${root}\0${commit}`;
     return this.trees.has(key) ? this.trees.get(key) : keep(this.trees, key, GitTreeFileSystem.at(root, commit));
@@ -55,9 +36,9 @@ export class Revisions {
 
   /** Where `skillFile`'s repository is and what `revision` names in it, or why not. */
   private locate(skillFile: string, revision: string): { root: string; commit: string } | Refusal {
-    const root = this.repositoryOf(path.dirname(skillFile));
+    const root = repositoryOf(path.dirname(skillFile));
     if (!root) return { error: `${path.basename(path.dirname(skillFile))} is not in a git repository` };
-    const commit = this.commitOf(root, revision);
+    const commit = commitOf(root, revision);
     return commit ? { root, commit } : { error: `${revision} is not a revision of the repository at ${root}` };
   }
 
@@ -87,8 +68,7 @@ export class Revisions {
         existed ? toGraphJson(analyzeSkill(tree, skillFile, settings.analyzeOptions(skillFile))) : null,
       );
     }
-    const empty: GraphJson = { version: 1, skill: after.skill, nodes: [], edges: [], problems: [] };
-    const old = before ?? empty;
+    const old = before ?? emptyGraph(after);
     return changeView(old, after, diffGraphs(old, after), {
       revision,
       commit: where.commit,

@@ -22,6 +22,25 @@ export function git(cwd: string, args: string[]): Buffer | undefined {
 }
 
 /**
+ * The top folder of the repository around `dir`, named as `dir` is (git prints the real path, which differs from the
+ * caller's when a folder above is a link); undefined outside a repository.
+ */
+export function repositoryOf(dir: string): string | undefined {
+  const up = git(dir, ['rev-parse', '--show-cdup'])?.toString('utf8').trim();
+  return up === undefined ? undefined : path.resolve(dir, up);
+}
+
+/** The commit `revision` names in the repository at `root` now; an option-like revision is never passed to git. */
+export function commitOf(root: string, revision: string): string | undefined {
+  if (revision === '' || revision.startsWith('-')) return undefined;
+  return (
+    git(root, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`])
+      ?.toString('utf8')
+      .trim() || undefined
+  );
+}
+
+/**
  * A repository's files at one revision, read from git without checking anything out: the tree is listed once, and a
  * file's bytes are read when asked for. Paths are absolute, under `root` (the repository's top folder), as they would
  * be in a checkout. A link is seen as a link and never followed (its target may be anything).

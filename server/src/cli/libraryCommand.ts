@@ -205,8 +205,9 @@ function printJsonInParts(document: Record<string, unknown>): void {
     if (!Array.isArray(value)) printOut(JSON.stringify(value));
     else
       for (let start = 0; start < value.length || start === 0; start += JSON_PART) {
-        const part = value.slice(start, start + JSON_PART).map((item) => JSON.stringify(item));
-        printOut(`${start === 0 ? '[' : ','}${part.join(',')}${start + JSON_PART >= value.length ? ']' : ''}`);
+        // A slice as one array, its brackets dropped: one stringify a part, not one an item.
+        const part = JSON.stringify(value.slice(start, start + JSON_PART)).slice(1, -1);
+        printOut(`${start === 0 ? '[' : ','}${part}${start + JSON_PART >= value.length ? ']' : ''}`);
       }
   });
   printOut('}\n');

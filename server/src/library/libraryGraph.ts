@@ -104,6 +104,13 @@ export function libraryGraph(
   const relationships: GraphRelationship[] = [];
   const relate = (type: RelationshipType, from: string, to: string, properties: Record<string, PropertyValue> = {}) =>
     relationships.push({ type, from, to, properties });
+  // Each file as written once: the same string for every relationship it ends (see dedupe), and path.relative once.
+  const written = new Map<string, string>();
+  const show = (file: string) => {
+    let as = written.get(file);
+    if (as === undefined) written.set(file, (as = shown(file)));
+    return as;
+  };
   const scripts = new Set<string>();
   const script = (found: SkillScript) => {
     if (scripts.has(found.hash)) return;
@@ -111,7 +118,7 @@ export function libraryGraph(
     addNode({ label: 'Script', key: found.hash, properties: { hash: found.hash, size: found.size } });
   };
   for (const skill of library.skills) {
-    const file = shown(skill.file);
+    const file = show(skill.file);
     const { format, procedure, scripts: held = [] } = details.get(skill.file) ?? {};
     addNode({ label: 'Skill', key: file, properties: skillProperties(skill, file, format, procedure) });
     for (const found of held) {
@@ -119,7 +126,13 @@ export function libraryGraph(
       relate('HAS_SCRIPT', file, found.hash, { path: found.path });
     }
     if (!procedure) continue;
-    const stepKey = (id: string) => `${file}#${id}`;
+    // One key string per step, however many relationships name it: a string's hash is worked out once (dedupe).
+    const stepKeys = new Map<string, string>();
+    const stepKey = (id: string) => {
+      let key = stepKeys.get(id);
+      if (key === undefined) stepKeys.set(id, (key = `${file}#${id}`));
+      return key;
+    };
     for (const step of procedure.steps) {
       addNode({
         label: 'Step',
@@ -148,12 +161,12 @@ export function libraryGraph(
     }
     for (const composed of procedure.composes)
       for (const target of library.byName.get(composed.name) ?? [])
-        if (target !== skill) relate('COMPOSES', file, shown(target.file), { step: composed.step });
+        if (target !== skill) relate('COMPOSES', file, show(target.file), { step: composed.step });
   }
   for (const edge of library.edges)
-    if (edge.kind === 'link') relate('LINKS_TO', shown(edge.from), shown(edge.to));
+    if (edge.kind === 'link') relate('LINKS_TO', show(edge.from), show(edge.to));
     // A composition is COMPOSES, with its step, from the MetaSkill's procedure.
-    else if (edge.kind !== 'compose') relate('INVOKES', shown(edge.from), shown(edge.to), { how: edge.kind });
+    else if (edge.kind !== 'compose') relate('INVOKES', show(edge.from), show(edge.to), { how: edge.kind });
   return { nodes: [...byKey.values()], relationships: dedupe(relationships) };
 }
 
@@ -182,12 +195,21 @@ function skillProperties(
  * the one loaded there (a skill naming another twice is one INVOKES).
  */
 function dedupe(relationships: GraphRelationship[]): GraphRelationship[] {
-  const seen = new Set<string>();
-  return relationships.filter((relationship) => {
-    // Properties are few and written in one order per type; a NUL never occurs in a key or a name.
-    const key = `${relationship.type}\0${relationship.from}\0${relationship.to}\0${Object.values(relationship.properties).join('\0')}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
+  // Looked up by the ends themselves, not by a key joined from them: the ends are long paths, each one string shared by
+  // every relationship it is an end of, so each is hashed once, where a joined key would be made and hashed for each.
+  const seen = new Map<string, Map<string, Set<string>>>();
+  return relationships.filter(({ type, from, to, properties }) => {
+    let byEnd = seen.get(from);
+    if (!byEnd) seen.set(from, (byEnd = new Map()));
+    // Properties are few and written in one order per type; a NUL never occurs in a name or a value.
+    const rest = `${type}\0${Object.values(properties).join('\0')}`;
+    const known = byEnd.get(to);
+    if (!known) {
+      byEnd.set(to, new Set([rest]));
+      return true;
+    }
+    if (known.has(rest)) return false;
+    known.add(rest);
     return true;
   });
 }

@@ -19,15 +19,15 @@ export interface SkillLibraryResult {
   library: { median: number; runs: number[] };
   check: { median: number; runs: number[] };
   ratio: number;
-  /** `library --format cypher`: its time and how many statements it wrote. */
-  cypher: { ms: number; statements: number };
+  /** `library --format cypher`: its time, its statements and the rows (nodes and relationships) they MERGE. */
+  cypher: { ms: number; statements: number; rows: number };
   /**
    * The Cypher of a LOAD_SKILLS-skill workspace run in Kùzu (WebAssembly, in memory), after its tables are declared:
-   * its statements one after another, as cypher-shell runs a file. At about 3 ms a statement the whole 10,000-skill
-   * graph would take minutes, longer than a bench run can spend; `projectedMs` scales the time measured here by the
-   * statements of the large export.
+   * its statements one after another, as cypher-shell runs a file. Kùzu takes milliseconds a row (most of it reading
+   * the statement's text), so the whole 10,000-skill graph would take minutes, longer than a bench run can spend;
+   * `projectedMs` scales the time measured here by the rows of the large export.
    */
-  load: { skills: number; statements: number; ms: number; skillsLoaded: number; projectedMs: number };
+  load: { skills: number; statements: number; rows: number; ms: number; skillsLoaded: number; projectedMs: number };
   /** A keystroke in one skill's description → the server's diagnostics for it (library findings included). */
   edit: Summary;
 }
@@ -41,8 +41,11 @@ export async function benchSkillLibrary(root: string, count = 10000): Promise<Sk
   if (!existsSync(dir)) writeWorkspace(dir, count);
   const libraryRuns: number[] = [];
   const checkRuns: number[] = [];
+  let json = '';
   for (let run = 0; run < RUNS; run++) {
-    libraryRuns.push(runNode(CLI, ['library', dir, '--format', 'json']).ms);
+    const library = runNode(CLI, ['library', dir, '--format', 'json']);
+    libraryRuns.push(library.ms);
+    json = library.stdout;
     checkRuns.push(runNode(CLI, ['check', dir]).ms);
   }
   const median = (runs: number[]) => round(percentile(runs, 50));
@@ -52,6 +55,8 @@ export async function benchSkillLibrary(root: string, count = 10000): Promise<Sk
   const smaller = path.join(root, `workspace-${LOAD_SKILLS}`);
   if (!existsSync(smaller)) writeWorkspace(smaller, LOAD_SKILLS);
   const loadable = loadableStatements(runNode(CLI, ['library', smaller, '--format', 'cypher']).stdout);
+  const rows = rowsOf(json);
+  const smallerRows = rowsOf(runNode(CLI, ['library', smaller, '--format', 'json']).stdout);
   const run = await libraryEngine();
   const loadStart = performance.now();
   for (const statement of loadable) run(statement);
@@ -86,14 +91,21 @@ export async function benchSkillLibrary(root: string, count = 10000): Promise<Sk
     library: { median: median(libraryRuns), runs: libraryRuns.map((ms) => round(ms)) },
     check: { median: median(checkRuns), runs: checkRuns.map((ms) => round(ms)) },
     ratio: round(median(libraryRuns) / median(checkRuns), 2),
-    cypher: { ms: round(exported.ms), statements: statements.length },
+    cypher: { ms: round(exported.ms), statements: statements.length, rows },
     load: {
       skills: LOAD_SKILLS,
       statements: loadable.length,
+      rows: smallerRows,
       ms: round(loadMs),
       skillsLoaded: Number(loaded),
-      projectedMs: round((loadMs * statements.length) / loadable.length),
+      projectedMs: round((loadMs * rows) / smallerRows),
     },
     edit: summarize(times),
   };
+}
+
+/** The nodes and relationships of a library's graph, from its JSON export: the rows its Cypher MERGEs. */
+function rowsOf(json: string): number {
+  const graph = JSON.parse(json) as { nodes: unknown[]; relationships: unknown[] };
+  return graph.nodes.length + graph.relationships.length;
 }

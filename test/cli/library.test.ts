@@ -48,8 +48,12 @@ test('library: the skills under a folder as one library; text, JSON with its fin
     [['unknown_skill_mention', 5]],
   );
   const cypher = runCli(dir, 'library', '.', '--format', 'cypher').stdout.trim().split('\n');
-  assert.equal(cypher.length, 6, 'a constraint per label, two skills, one edge');
-  assert.match(cypher[5], /MERGE \(a\)-\[:LINKS_TO\]->\(b\);$/);
+  assert.equal(cypher.length, 5, 'a constraint per label, one statement for both skills, one for the edge');
+  assert.match(cypher[3], /^UNWIND \[\{file: 'release-digest\/SKILL\.md', .*\}, \{file: 'release-notes\/SKILL\.md', /);
+  assert.equal(
+    cypher[4],
+    "UNWIND [{a: 'release-digest/SKILL.md', b: 'release-notes/SKILL.md'}] AS row MATCH (a:Skill {file: row.a}), (b:Skill {file: row.b}) MERGE (a)-[:LINKS_TO]->(b);",
+  );
   assert.equal(runCli(dir, 'library', '.', '--format', 'csv').status, 2, 'csv needs a folder to write into');
 });
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Diagnostic } from '../../../server/src/checks/diagnostic';
 import { checkLibrary } from '../../../server/src/library/libraryChecks';
-import { libraryGraph } from '../../../server/src/library/libraryGraph';
+import { libraryGraph, type GraphNode, type PropertyValue } from '../../../server/src/library/libraryGraph';
 import { libraryCypher } from '../../../server/src/library/libraryExport';
 import { buildLibrary } from '../../../server/src/library/libraryModel';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
@@ -164,7 +164,7 @@ test('skill_call_cycle: skills invoking each other in a ring, once at the first 
   assert.match(found.message, /`fix-findings` → `verify-fix` → `review` → `fix-findings`/);
 });
 
-test('cypher: a constraint per label, a MERGE per node and per relationship, strings escaped', () => {
+test('cypher: a constraint per label, then an UNWIND of MERGEs per label and per relationship type, strings escaped', () => {
   const { root, written } = library({
     'a/SKILL.md': skill('a-skill', "It's a \\ skill. Use when asked.", 'Then run /b-skill.'),
     'b/SKILL.md': skill('b-skill', 'Another. Use when asked.', 'See [a](../a/SKILL.md).'),
@@ -175,18 +175,51 @@ test('cypher: a constraint per label, a MERGE per node and per relationship, str
     root,
   );
   const cypher = libraryCypher(libraryGraph(built, new Map(), (file) => path.relative(root, file)));
-  // A plain skill has no procedure: its AIP fields are written empty, so every skill has every property.
-  const plain =
-    "n.format = 'agent-skill', n.purpose = '', n.trigger_when = [], n.do_not_use_when = [], n.anti_patterns = [], n.scope_and_approval = ''";
+  // A plain skill has no procedure: its AIP fields are written empty (in the clause, as lists), so every skill has
+  // every property.
+  const plain = "format: 'agent-skill', purpose: '', scope_and_approval: ''";
   assert.deepEqual(cypher.trim().split('\n'), [
     'CREATE CONSTRAINT skill_file IF NOT EXISTS FOR (n:Skill) REQUIRE n.file IS UNIQUE;',
     'CREATE CONSTRAINT step_id IF NOT EXISTS FOR (n:Step) REQUIRE n.id IS UNIQUE;',
     'CREATE CONSTRAINT script_hash IF NOT EXISTS FOR (n:Script) REQUIRE n.hash IS UNIQUE;',
-    `MERGE (n:Skill {file: 'a/SKILL.md'}) SET n.name = 'a-skill', n.scope = 'other', n.description = 'It\\'s a \\\\ skill. Use when asked.', ${plain};`,
-    `MERGE (n:Skill {file: 'b/SKILL.md'}) SET n.name = 'b-skill', n.scope = 'other', n.description = 'Another. Use when asked.', ${plain};`,
-    "MATCH (a:Skill {file: 'a/SKILL.md'}), (b:Skill {file: 'b/SKILL.md'}) MERGE (a)-[:INVOKES {how: 'slash'}]->(b);",
-    "MATCH (a:Skill {file: 'b/SKILL.md'}), (b:Skill {file: 'a/SKILL.md'}) MERGE (a)-[:LINKS_TO]->(b);",
+    `UNWIND [{file: 'a/SKILL.md', name: 'a-skill', scope: 'other', description: 'It\\'s a \\\\ skill. Use when asked.', ${plain}}, ` +
+      `{file: 'b/SKILL.md', name: 'b-skill', scope: 'other', description: 'Another. Use when asked.', ${plain}}] AS row ` +
+      'MERGE (n:Skill {file: row.file}) SET n.name = row.name, n.scope = row.scope, n.description = row.description, ' +
+      'n.format = row.format, n.purpose = row.purpose, n.trigger_when = [], n.do_not_use_when = [], n.anti_patterns = [], ' +
+      'n.scope_and_approval = row.scope_and_approval;',
+    "UNWIND [{a: 'a/SKILL.md', b: 'b/SKILL.md', how: 'slash'}] AS row MATCH (a:Skill {file: row.a}), (b:Skill {file: row.b}) MERGE (a)-[:INVOKES {how: row.how}]->(b);",
+    "UNWIND [{a: 'b/SKILL.md', b: 'a/SKILL.md'}] AS row MATCH (a:Skill {file: row.a}), (b:Skill {file: row.b}) MERGE (a)-[:LINKS_TO]->(b);",
   ]);
+});
+
+test('cypher: rows are grouped by which lists are empty and cut into statements of 500, every node written once', () => {
+  const skills: GraphNode[] = Array.from({ length: 1200 }, (_, index) => {
+    const file = `s${index}/SKILL.md`;
+    const properties: Record<string, PropertyValue> = {
+      file,
+      name: `s${index}`,
+      trigger_when: index % 3 === 0 ? ['x'] : [],
+    };
+    return { label: 'Skill', key: file, properties };
+  });
+  const statements = libraryCypher({ nodes: skills, relationships: [] })
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('UNWIND '));
+  const files = (statement: string) => [...statement.matchAll(/\{file: '([^']+)'/g)].map((found) => found[1]);
+  // The first skill lists a trigger: its group (every third skill, 400) comes first, then the 800 with none.
+  assert.deepEqual(
+    statements.map((statement) => files(statement).length),
+    [400, 500, 300],
+  );
+  // (Checked with includes: a failing match would print the whole statement.)
+  assert.ok(statements[0].includes(' n.trigger_when = row.trigger_when, '));
+  assert.ok(statements[0].startsWith("UNWIND [{file: 's0/SKILL.md', name: 's0', trigger_when: ['x']}, "));
+  for (const statement of statements.slice(1)) {
+    assert.ok(statement.includes(' n.trigger_when = [], '));
+    assert.ok(!statement.includes('trigger_when: '));
+  }
+  assert.deepEqual(statements.flatMap(files).sort(), skills.map((node) => node.key).sort());
 });
 
 test("a MetaSkill's skill: steps and route cases are edges of the library; one naming no skill is left to the MetaSkill checks", () => {

@@ -17,6 +17,7 @@ import {
   type ScaffoldStep,
 } from './proseScaffold';
 import type { CompiledFile } from './compiled';
+import { appendTo } from '../listMap';
 
 /** Fenced languages whose blocks are commands to run (scripts); any other block is an example (an asset). */
 const SCRIPT_EXTENSIONS: Record<string, string> = {
@@ -136,7 +137,7 @@ function bindFences(text: string, step: ScaffoldStep, files: CompiledFile[]): { 
     const code = text.slice(fence.content.start, fence.content.end);
     const language = fenceLanguage(fence).toLowerCase();
     const scriptExtension = SCRIPT_EXTENSIONS[language];
-    if (scriptExtension) scripts.set(scriptExtension, [...(scripts.get(scriptExtension) ?? []), code.trimEnd()]);
+    if (scriptExtension) appendTo(scripts, scriptExtension, code.trimEnd());
     else {
       const file = `assets/${step.name}-${index + 1}.${ASSET_EXTENSIONS[language] ?? 'txt'}`;
       files.push({ path: file, content: code });

@@ -6,6 +6,7 @@ import {
   type GraphJsonPort,
 } from '../compile/graphJson';
 import type { GraphProblem } from '../compile/graphProblems';
+import { appendTo } from '../listMap';
 
 // What a change does to a skill's graph: two revisions' graphs (any format: the graph JSON is the same for all) in,
 // the steps, ports, edges, scripts, guards, tips and rules added, removed, renamed or changed out, with what follows
@@ -163,12 +164,7 @@ function renames(removed: GraphJsonNode[], added: GraphJsonNode[]): Map<string, 
   const pairs = new Map<string, string>();
   // The nodes added by content, each list in the order written; a pair takes the first.
   const byContent = new Map<string, GraphJsonNode[]>();
-  for (const node of added) {
-    const key = content(node);
-    const same = byContent.get(key);
-    if (same) same.push(node);
-    else byContent.set(key, [node]);
-  }
+  for (const node of added) appendTo(byContent, content(node), node);
   for (const old of removed) {
     const match = byContent.get(content(old))?.shift();
     if (match) pairs.set(old.id, match.id);

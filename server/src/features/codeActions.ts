@@ -14,6 +14,7 @@ import { suppressionEdit } from '../fixes/suppressionFixes';
 import type { Span } from '../parse/lineIndex';
 import { toLspDiagnostic } from './document/lspDiagnostics';
 import type { DocumentView } from './document/documentView';
+import { appendTo } from '../listMap';
 
 /** The kind of the action that applies every safe fix of a document (on save, with `editor.codeActionsOnSave`). */
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.skillgraph`;
@@ -109,7 +110,7 @@ function workspaceEdit(view: DocumentView, edits: FileEdit[]): WorkspaceEdit {
       ]);
     } else if (edit.kind === 'replace') {
       const range = view.files.rangeOf({ start: edit.start, end: edit.end, file: edit.file });
-      byUri.set(uri, [...(byUri.get(uri) ?? []), { range, newText: edit.newText }]);
+      appendTo(byUri, uri, { range, newText: edit.newText });
     }
   }
   if (created.length === 0) return { changes: Object.fromEntries(byUri) };

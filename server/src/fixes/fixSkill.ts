@@ -10,6 +10,7 @@ import { readText } from '../workspace/readText';
 import { applyChanges, chosenFix, compatibleFixes, type FixChoice } from './chooseFixes';
 import type { Fix, TextChange } from './fix';
 import { fixesFor } from './skillFixes';
+import { appendTo } from '../listMap';
 
 /** How many rounds of fixes a skill gets: a fix may make room for another, never forever. */
 const MAX_PASSES = 8;
@@ -137,7 +138,7 @@ export function fixSkill(disk: FileSystem, skillFile: string, options: AnalyzeOp
       }
       if (edit.kind === 'create') fixed.after = edit.text;
       else if (edit.kind === 'remove-bom') fixed.markRemoved = true;
-      else changes.set(edit.file, [...(changes.get(edit.file) ?? []), edit]);
+      else appendTo(changes, edit.file, edit);
     }
     for (const [file, list] of changes) {
       const fixed = next.get(file)!;

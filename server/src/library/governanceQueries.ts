@@ -1,4 +1,5 @@
 import type { GraphNode, GraphRelationship, LibraryGraph, RelationshipType } from './libraryGraph';
+import { appendTo } from '../listMap';
 
 // The questions a team asks of its whole library, each answered two ways from the same graph: by its Cypher in a graph
 // database the export was loaded into, and here, over the graph in memory (`skillgraph query`). The tests run both
@@ -30,8 +31,8 @@ class IndexedGraph {
   constructor(readonly graph: LibraryGraph) {
     for (const node of graph.nodes) this.nodes.set(node.key, node);
     for (const relationship of graph.relationships) {
-      push(this.outgoing, `${relationship.type} ${relationship.from}`, relationship);
-      push(this.incoming, `${relationship.type} ${relationship.to}`, relationship);
+      appendTo(this.outgoing, `${relationship.type} ${relationship.from}`, relationship);
+      appendTo(this.incoming, `${relationship.type} ${relationship.to}`, relationship);
     }
   }
 
@@ -71,12 +72,6 @@ class IndexedGraph {
           if (step) yield { skill, step };
         }
   }
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }
 
 /** Rows in the order of an ORDER BY over `columns` (a leading `-` sorts that column descending). */

@@ -7,6 +7,7 @@ import type { ProfileId } from '../checks/profiles';
 import type { RunSettings } from '../config/runSettings';
 import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { descriptionOverlaps } from './similarDescriptions';
+import { appendTo } from '../listMap';
 
 // The checks only a library can make: what one skill says of others, and what the skills are to a client together.
 
@@ -222,9 +223,7 @@ function callCycles(library: Library): Diagnostic[] {
   const calls = new Map<string, { to: string; span: Span }[]>();
   for (const edge of library.edges) {
     if (edge.kind === 'link') continue;
-    const from = calls.get(edge.from);
-    if (from) from.push({ to: edge.to, span: edge.span });
-    else calls.set(edge.from, [{ to: edge.to, span: edge.span }]);
+    appendTo(calls, edge.from, { to: edge.to, span: edge.span });
   }
   const next = new Map([...calls].map(([from, list]) => [from, list.map((call) => call.to)]));
   const groups = stronglyConnected([...next.keys()].sort(), next).filter((group) => group.length > 1);

@@ -7,6 +7,7 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { readCatalogSkill } from '../workspace/skillCatalog';
 import { skillMentions, type MentionKind, type SkillMention } from './skillMentions';
+import { appendTo } from '../listMap';
 
 // The library: every skill found under the roots a team keeps skills in, with the names clients know them by, where
 // each lives (which decides which of two same-named skills a client loads), and the edges between them (one skill
@@ -163,10 +164,7 @@ export function buildLibrary(fs: FileSystem, files: string[], home: string): Lib
 export function linkLibrary(skills: LibrarySkill[]): Library {
   const byName = new Map<string, LibrarySkill[]>();
   for (const skill of skills) {
-    const key = qualifiedName(skill);
-    const named = byName.get(key);
-    if (named) named.push(skill);
-    else byName.set(key, [skill]);
+    appendTo(byName, qualifiedName(skill), skill);
   }
   const byFile = new Map(skills.map((skill) => [skill.file, skill]));
   const edges: LibraryEdge[] = [];

@@ -1,4 +1,5 @@
 import type { LibrarySkill } from './libraryModel';
+import { appendTo } from '../listMap';
 
 // Two descriptions an agent cannot tell apart, by a measure a message can explain: the words they share, each weighed
 // by how rare it is in the library (a word every description has tells nothing), over all the words either has.
@@ -62,8 +63,7 @@ export function descriptionOverlaps(skills: LibrarySkill[]): Overlap[] {
   const common = Math.max(20, ordered.length / 10);
   const holders = new Map<string, number[]>();
   terms.forEach((set, index) => {
-    for (const term of set)
-      if (frequency.get(term)! <= common) holders.set(term, [...(holders.get(term) ?? []), index]);
+    for (const term of set) if (frequency.get(term)! <= common) appendTo(holders, term, index);
   });
   const overlaps: Overlap[] = [];
   terms.forEach((set, b) => {

@@ -7,6 +7,7 @@ import { changedRegion } from './textChange';
 import type { YamlDialect } from './yamlDialects';
 import { DOCUMENT_LINES, movedLayout, type Change, type Entry, type Layout } from './yamlSplit';
 import type { WholeParse, YamlProblem } from './yamlSyntax';
+import { appendTo } from '../listMap';
 
 export interface ParsedChunk {
   text: string;
@@ -200,10 +201,7 @@ export class RegionChunks {
       else this.byText.delete(chunk.text);
     }
     for (const chunk of chunks) {
-      if (chunk.parsedIn !== composition) continue;
-      const same = this.byText.get(chunk.text);
-      if (same) same.push(chunk);
-      else this.byText.set(chunk.text, [chunk]);
+      if (chunk.parsedIn === composition) appendTo(this.byText, chunk.text, chunk);
     }
     const starts = new Array<number>(chunks.length);
     for (let index = 0; index < chunks.length; index++) starts[index] = chunks[index].place.offset;

@@ -29,6 +29,7 @@ import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { userSkillFolders } from '../workspace/userSkillFolders';
+import { appendTo } from '../listMap';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
 const OWN_MOVE_MS = 10 * 60 * 1000;
@@ -139,11 +140,7 @@ export class LibraryIndex {
     this.options ??= profilesFrom(settings);
     this.linked!.findings ??= checkLibrary(library, this.options);
     const byFile = new Map<string, Diagnostic[]>();
-    for (const item of this.linked!.findings) {
-      const items = byFile.get(item.file);
-      if (items) items.push(item);
-      else byFile.set(item.file, [item]);
-    }
+    for (const item of this.linked!.findings) appendTo(byFile, item.file, item);
     return libraryView({
       library,
       findings: [...byFile].flatMap(([file, items]) => applySeverities(items, settings.forSkill(file).severities)),

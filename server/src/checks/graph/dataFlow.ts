@@ -3,6 +3,7 @@ import type { GraphEdge, Port, SkillModel } from '../../model/skillModel';
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import { closestName } from '../nameDistance';
 import { isVocabularyType, suggestType, typesCompatible } from './types';
+import { appendTo } from '../../listMap';
 
 export interface DataFlow {
   edges: GraphEdge[];
@@ -21,13 +22,7 @@ export interface DataFlow {
 export function resolveDataFlow(model: SkillModel): DataFlow {
   const order = new ControlOrder(model.nodes, model.edges);
   const producers = new Map<string, Port[]>();
-  for (const node of model.nodes) {
-    for (const port of node.outputs) {
-      const same = producers.get(port.name);
-      if (same) same.push(port);
-      else producers.set(port.name, [port]);
-    }
-  }
+  for (const node of model.nodes) for (const port of node.outputs) appendTo(producers, port.name, port);
 
   const edges: GraphEdge[] = [];
   const unresolved: Port[] = [];

@@ -11,6 +11,7 @@ import {
 import { resolveSkillPath } from '../../workspace/skillPaths';
 import { locationOf, rangeOf, type DocumentView } from '../document/documentView';
 import { RenameError } from '../document/renameError';
+import { appendTo } from '../../listMap';
 
 const FILE_START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -123,7 +124,7 @@ export function packageRename(view: DocumentView, offset: number, newName: strin
     )
       continue;
     const location = locationOf(view, span);
-    byUri.set(location.uri, [...(byUri.get(location.uri) ?? []), { range: location.range, newText: newName }]);
+    appendTo(byUri, location.uri, { range: location.range, newText: newName });
   }
   const fileName = kind === 'rule' ? ruleIdFromFileName(pkg, current) : undefined;
   if (!fileName) return { changes: Object.fromEntries(byUri) };

@@ -3,6 +3,7 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
 import type { AipMetadata } from './aipMetadata';
+import { appendTo } from '../../listMap';
 
 /**
  * Whether the skill folder has a `source/` folder, which every AIP package (0.3 and 0.4+) must: the folder's listing
@@ -48,7 +49,7 @@ export function checkPackage(fs: FileSystem, dir: string, file: string, metadata
   const byId = new Map<string, string[]>();
   for (const name of schemaFiles) {
     const id = schemaIdOf(fs, path.join(sourceDir, name));
-    if (id) byId.set(id, [...(byId.get(id) ?? []), name]);
+    if (id) appendTo(byId, id, name);
   }
   for (const [id, names] of byId) {
     if (names.length > 1) {

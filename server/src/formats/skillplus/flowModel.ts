@@ -6,6 +6,7 @@ import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';
 import { BUILTINS, textSpan } from './predicates';
 import type { StateField, StateSchema } from './readState';
 import type { Attachment } from './tipsRulesRules';
+import { appendTo } from '../../listMap';
 
 export interface FlowGraph {
   nodes: GraphNode[];
@@ -120,11 +121,7 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
   for (const { kind, id, file, soft, nodes } of attachments) {
     // One entry per tip or rule, shared by the nodes where it fires.
     const entry = { kind, id, file, ...(soft !== undefined ? { soft } : {}) };
-    for (const node of nodes) {
-      const list = firing.get(node);
-      if (list) list.push(entry);
-      else firing.set(node, [entry]);
-    }
+    for (const node of nodes) appendTo(firing, node, entry);
   }
   const nodes: GraphNode[] = flow.nodes.map((node) => graphNodeOf(node, state, fields, firing.get(node.id) ?? []));
   const edges: GraphEdge[] = [];
@@ -187,10 +184,7 @@ export function buildFlowGraph(flow: Flow, state: StateSchema | undefined, attac
   const writers = new Map<string, { node: GraphNode; index: number }[]>();
   nodes.forEach((node, index) => {
     for (const output of node.outputs) {
-      const field = output.name.split('.')[0];
-      const list = writers.get(field);
-      if (list) list.push({ node, index });
-      else writers.set(field, [{ node, index }]);
+      appendTo(writers, output.name.split('.')[0], { node, index });
     }
   });
   const externalInputs: Port[] = [];

@@ -5,7 +5,12 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Diagnostic } from '../../../server/src/checks/diagnostic';
 import { checkLibrary } from '../../../server/src/library/libraryChecks';
-import { libraryGraph, type GraphNode, type PropertyValue } from '../../../server/src/library/libraryGraph';
+import {
+  libraryGraph,
+  RELATIONSHIP_TYPES,
+  type GraphNode,
+  type PropertyValue,
+} from '../../../server/src/library/libraryGraph';
 import { libraryCypher } from '../../../server/src/library/libraryExport';
 import { buildLibrary } from '../../../server/src/library/libraryModel';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
@@ -190,6 +195,9 @@ test('cypher: a constraint per label, then an UNWIND of MERGEs per label and per
     "UNWIND [{a: 'a/SKILL.md', b: 'b/SKILL.md', how: 'slash'}] AS row MATCH (a:Skill {file: row.a}), (b:Skill {file: row.b}) MERGE (a)-[:INVOKES {how: row.how}]->(b);",
     "UNWIND [{a: 'b/SKILL.md', b: 'a/SKILL.md'}] AS row MATCH (a:Skill {file: row.a}), (b:Skill {file: row.b}) MERGE (a)-[:LINKS_TO]->(b);",
   ]);
+  // A row names a relationship's ends `a` and `b`: a property of either name would be read as an end.
+  for (const [type, { properties }] of Object.entries(RELATIONSHIP_TYPES))
+    assert.ok(!('a' in properties) && !('b' in properties), type);
 });
 
 test('cypher: rows are grouped by which lists are empty and cut into statements of 500, every node written once', () => {

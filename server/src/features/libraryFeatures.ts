@@ -8,10 +8,8 @@ import {
 } from 'vscode-languageserver-types';
 import type { SkillMention } from '../library/skillMentions';
 import { linkTarget, qualifiedName, resolveMention, type Library, type LibrarySkill } from '../library/libraryModel';
-import { LineIndex, type Span } from '../parse/lineIndex';
+import { LineIndex, type LspRange } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
-import type { FileSystem } from '../workspace/fileSystem';
-import { readText } from '../workspace/readText';
 
 // What a skill says of other skills, in the editor: from a mention (`/name`, `$name`, `Skill(name)`, `plugin:name`, a
 // link to another skill) to the skill it names, what that skill is for, the names one may write, and from a skill's
@@ -31,20 +29,19 @@ function targetsOf(library: Library, skill: LibrarySkill, mention: SkillMention)
   return (resolveMention(library.byName, mention) ?? []).filter((other) => other !== skill);
 }
 
-/** A place in another file, as LSP has it (that file's text read for its lines). */
-function locationIn(fs: FileSystem, file: string, span: Span): Location {
-  const read = readText(fs, file);
-  const lines = new LineIndex(read.kind === 'text' ? read.text : '');
-  return { uri: pathToFileURL(file).href, range: lines.rangeOf(span) };
+/** A place in another skill's SKILL.md (placed when the library read it). */
+function locationIn(file: string, range: LspRange | undefined): Location {
+  return {
+    uri: pathToFileURL(file).href,
+    range: range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+  };
 }
 
 /** Where the skill a mention names is: its `name`, or the start of its SKILL.md. */
-export function libraryDefinition(fs: FileSystem, library: Library, skill: LibrarySkill, offset: number): Location[] {
+export function libraryDefinition(library: Library, skill: LibrarySkill, offset: number): Location[] {
   const mention = mentionAt(skill, offset);
   if (!mention) return [];
-  return targetsOf(library, skill, mention).map((target) =>
-    locationIn(fs, target.file, target.nameSpan ?? { start: 0, end: 0 }),
-  );
+  return targetsOf(library, skill, mention).map((target) => locationIn(target.file, target.nameRange));
 }
 
 /** What the skill a mention names is for: its name, its description, where it is. */
@@ -92,8 +89,8 @@ export function libraryCompletion(
 }
 
 /** Every mention of the skill whose `name` is at `offset`, across the library. */
-export function libraryReferences(fs: FileSystem, library: Library, skill: LibrarySkill, offset: number): Location[] {
+export function libraryReferences(library: Library, skill: LibrarySkill, offset: number): Location[] {
   const name = skill.nameSpan;
   if (!name || offset < name.start || offset > name.end) return [];
-  return library.edges.filter((edge) => edge.to === skill.file).map((edge) => locationIn(fs, edge.from, edge.span));
+  return library.edges.filter((edge) => edge.to === skill.file).map((edge) => locationIn(edge.from, edge.range));
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Span } from '../parse/lineIndex';
+import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
 import { fenceLanguage, parseSkillFile, type SkillFileSyntax } from '../parse/skillFile';
 import type { TextLike } from '../parse/textLike';
 import { ListingCache } from '../workspace/diskSnapshot';
@@ -29,12 +29,22 @@ export interface LibrarySkill {
   name: string;
   /** Where `name`'s value is written, when it is on a line of its own. */
   nameSpan?: Span;
+  /** The same as the editor counts lines and characters. */
+  nameRange?: LspRange;
   description: string;
   descriptionSpan?: Span;
   scope: SkillScope;
-  mentions: SkillMention[];
+  mentions: PlacedMention[];
   /** Its head or body marks a procedure (AIP, MetaSkill, skill+): the skill is worth analysing for the graph. */
   structured: boolean;
+}
+
+/**
+ * A mention with its place as the editor counts lines and characters, worked out while the text is read: the library
+ * view and the features across skills place mentions and names without reading each SKILL.md again.
+ */
+export interface PlacedMention extends SkillMention {
+  range: LspRange;
 }
 
 export interface LibraryEdge {
@@ -43,6 +53,7 @@ export interface LibraryEdge {
   to: string;
   kind: MentionKind;
   span: Span;
+  range: LspRange;
 }
 
 export interface Library {
@@ -91,15 +102,20 @@ export function librarySkillOf(
   };
   const nameSpan = place('name');
   const descriptionSpan = place('description');
+  const mentions = skillMentions(source, syntax);
+  // Lines are counted up to the last place asked for, not through the whole text.
+  const lines = new LineIndex(
+    source.slice(0, Math.max(nameSpan?.end ?? 0, ...mentions.map((found) => found.span.end))),
+  );
   return {
     file,
     dir,
     name: catalog?.name ?? path.basename(dir),
-    ...(nameSpan ? { nameSpan } : {}),
+    ...(nameSpan ? { nameSpan, nameRange: lines.rangeOf(nameSpan) } : {}),
     description: catalog?.description ?? '',
     ...(descriptionSpan ? { descriptionSpan } : {}),
     scope: scopeOf(fs, dir, home),
-    mentions: skillMentions(source, syntax),
+    mentions: mentions.map((found) => ({ ...found, range: lines.rangeOf(found.span) })),
     // A lone YAML block in the body is an AIP procedure without its metadata.
     structured: STRUCTURED_HEAD.test(head) || syntax.fences.some((fence) => /^ya?ml$/i.test(fenceLanguage(fence))),
   };
@@ -174,7 +190,7 @@ export function linkLibrary(skills: LibrarySkill[]): Library {
       if (mention.kind === 'link') {
         const linked = byFile.get(linkTarget(skill, mention));
         if (linked && linked !== skill)
-          edges.push({ from: skill.file, to: linked.file, kind: 'link', span: mention.span });
+          edges.push({ from: skill.file, to: linked.file, kind: 'link', span: mention.span, range: mention.range });
         continue;
       }
       const named = resolveMention(byName, mention);
@@ -186,7 +202,13 @@ export function linkLibrary(skills: LibrarySkill[]): Library {
       else
         for (const target of named)
           if (target !== skill)
-            edges.push({ from: skill.file, to: target.file, kind: mention.kind, span: mention.span });
+            edges.push({
+              from: skill.file,
+              to: target.file,
+              kind: mention.kind,
+              span: mention.span,
+              range: mention.range,
+            });
     }
   return { skills, byName, edges, unresolved };
 }

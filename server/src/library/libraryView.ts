@@ -88,10 +88,15 @@ export interface LibraryViewInput {
   roots: string[];
   /** The user's home: a folder of it outside the roots (a client's user-level folder) is shown from `~`. */
   home: string;
-  /** A skill file's text, to place its findings and its name (undefined when it cannot be read). */
+  /**
+   * A skill file's text, to place its findings (undefined when it cannot be read). Only a skill with findings is read:
+   * names and mentions were placed when the library read them.
+   */
   textOf: (file: string) => TextLike | undefined;
   options?: LibraryCheckOptions;
 }
+
+const FILE_START: LspRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 export function libraryView({
   library,
@@ -102,13 +107,12 @@ export function libraryView({
   options = {},
 }: LibraryViewInput): LibraryViewJson {
   const indexes = new Map<string, LineIndex | undefined>();
-  const rangeIn = (file: string, span: Span | undefined): LspRange => {
+  const rangeIn = (file: string, span: Span): LspRange => {
     if (!indexes.has(file)) {
       const text = textOf(file);
       indexes.set(file, text === undefined ? undefined : new LineIndex(text));
     }
-    const index = indexes.get(file);
-    return index && span ? index.rangeOf(span) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    return indexes.get(file)?.rangeOf(span) ?? FILE_START;
   };
   const problems = new Map<string, LibraryViewProblem[]>();
   for (const item of findings) {
@@ -129,7 +133,7 @@ export function libraryView({
       description: skill.description,
       folder: folderOf(skill, roots, home),
       scope: skill.scope.kind,
-      range: rangeIn(skill.file, skill.nameSpan),
+      range: skill.nameRange ?? FILE_START,
       problems: problems.get(skill.file) ?? [],
     }));
   const edges = new Map<string, LibraryViewEdge>();
@@ -137,8 +141,7 @@ export function libraryView({
     const key = `${edge.from}\0${edge.to}\0${edge.kind}`;
     const known = edges.get(key);
     if (known) known.count++;
-    else
-      edges.set(key, { from: edge.from, to: edge.to, kind: edge.kind, count: 1, range: rangeIn(edge.from, edge.span) });
+    else edges.set(key, { from: edge.from, to: edge.to, kind: edge.kind, count: 1, range: edge.range });
   }
   return { version: 1, skills, edges: [...edges.values()], lists: skillLists(library, options) };
 }

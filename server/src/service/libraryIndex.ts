@@ -157,11 +157,11 @@ export class LibraryIndex {
   }
 
   definition(view: DocumentView, offset: number): Location[] {
-    return this.withSkill(view, [], (library, skill) => libraryDefinition(this.fs, library, skill, offset));
+    return this.withSkill(view, [], (library, skill) => libraryDefinition(library, skill, offset));
   }
 
   references(view: DocumentView, offset: number): Location[] {
-    return this.withSkill(view, [], (library, skill) => libraryReferences(this.fs, library, skill, offset));
+    return this.withSkill(view, [], (library, skill) => libraryReferences(library, skill, offset));
   }
 
   hover(view: DocumentView, offset: number): Hover | null {

@@ -81,3 +81,55 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('names and mentions are placed as the library read them: only a skill with findings is read again', () => {
+  const root = repository(
+    {
+      // CRLF line ends and a name on the third line: places as the editor counts them.
+      'skills/deploy/SKILL.md':
+        '---\r\ndescription: Deploys the site. Use when it must go live.\r\nname: deploy\r\n---\r\n',
+      'skills/docs/SKILL.md': skill(
+        'docs',
+        'Ships the docs. Use when docs changed.',
+        'Intro.\n\nThen run /deploy and /deplyo.',
+      ),
+    },
+    'sg-library-view-places-',
+  );
+  try {
+    const deploy = path.join(root, 'skills', 'deploy', 'SKILL.md');
+    const docs = path.join(root, 'skills', 'docs', 'SKILL.md');
+    const library = buildLibrary(new NodeFileSystem(), [deploy, docs], path.join(root, 'home'));
+    const read: string[] = [];
+    const view = libraryView({
+      library,
+      findings: checkLibrary(library),
+      roots: [root],
+      home: path.join(root, 'home'),
+      textOf: (file) => {
+        read.push(path.relative(root, file));
+        return readFileSync(file, 'utf8');
+      },
+    });
+    const at = (range: { start: { line: number; character: number }; end: { character: number } }) => [
+      range.start.line,
+      range.start.character,
+      range.end.character,
+    ];
+    assert.deepEqual(
+      view.skills.map((item) => [item.name, at(item.range), item.problems.map((problem) => at(problem.range))]),
+      [
+        ['deploy', [2, 6, 12], []],
+        // `/deplyo` names no skill: the one finding, on the body's last line.
+        ['docs', [1, 6, 10], [[7, 22, 28]]],
+      ],
+    );
+    assert.deepEqual(
+      view.edges.map((edge) => [path.relative(root, edge.from), path.relative(root, edge.to), at(edge.range)]),
+      [[path.join('skills', 'docs', 'SKILL.md'), path.join('skills', 'deploy', 'SKILL.md'), [7, 10, 16]]],
+    );
+    assert.deepEqual(read, [path.join('skills', 'docs', 'SKILL.md')]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -179,9 +179,7 @@ export function buildLibrary(fs: FileSystem, files: string[], home: string): Lib
 /** The library of skills already read: each mention resolved to the skills it names, or left unresolved. */
 export function linkLibrary(skills: LibrarySkill[]): Library {
   const byName = new Map<string, LibrarySkill[]>();
-  for (const skill of skills) {
-    appendTo(byName, qualifiedName(skill), skill);
-  }
+  for (const skill of skills) appendTo(byName, qualifiedName(skill), skill);
   const byFile = new Map(skills.map((skill) => [skill.file, skill]));
   const edges: LibraryEdge[] = [];
   const unresolved: Library['unresolved'] = [];

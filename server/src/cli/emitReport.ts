@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { version } from '../../../package.json';
 import type { CheckFormat } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS } from './exits';
-import { printErr, printOut } from './output';
+import { plural, printErr, printOut } from './output';
 import { formatGithub } from './reporters/github';
 import { formatJson } from './reporters/json';
 import { countBySeverity, type CheckReport } from './reporters/report';
@@ -10,9 +10,6 @@ import { formatSarif } from './reporters/sarif';
 import { formatText } from './reporters/text';
 
 /** Docs ship beside dist/ in the package: dist/cli-main.js → docs/rules. */
-/** `1 error`, `2 errors`: a count with its noun. */
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
 const DOCS_DIR = path.join(__dirname, '..', 'docs', 'rules');
 
 /**
@@ -39,7 +36,7 @@ export function emitReport(
     const accepted = baselines.reduce((sum, baseline) => sum + baseline.matched, 0);
     const stale = baselines.reduce((sum, baseline) => sum + baseline.stale, 0);
     printErr(
-      `${report.skills.length} skill${report.skills.length === 1 ? '' : 's'} checked${options.summary ?? ''}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.information + counts.hint, 'note')}${accepted > 0 ? `; ${accepted} more in the baseline` : ''}\n`,
+      `${plural(report.skills.length, 'skill')} checked${options.summary ?? ''}: ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.information + counts.hint, 'note')}${accepted > 0 ? `; ${accepted} more in the baseline` : ''}\n`,
     );
     if (stale > 0)
       printErr(

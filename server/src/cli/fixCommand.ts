@@ -11,7 +11,7 @@ import { decodeText } from '../workspace/readText';
 import type { Command } from './args';
 import { WriteRefused, writeAllOrNothing, type PlannedWrite } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
-import { printErr, printOut } from './output';
+import { plural, printErr, printOut } from './output';
 import { selectSkills } from './selectSkills';
 
 const BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
@@ -162,8 +162,8 @@ function summary(command: Extract<Command, { command: 'fix' }>, results: SkillFi
   const verb = command.dryRun ? 'Would fix' : 'Fixed';
   const parts = [
     applied === 0
-      ? `Nothing to fix in ${results.length} skill${results.length === 1 ? '' : 's'}`
-      : `${verb} ${applied} problem${applied === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} of ${skills} skill${skills === 1 ? '' : 's'}`,
+      ? `Nothing to fix in ${plural(results.length, 'skill')}`
+      : `${verb} ${plural(applied, 'problem')} in ${plural(files, 'file')} of ${plural(skills, 'skill')}`,
     ...(refused > 0 ? [`${refused} fix${refused === 1 ? '' : 'es'} left out (each would add an error)`] : []),
     ...(unsafeLeft > 0
       ? [

@@ -68,3 +68,8 @@ export function printOut(text: string | Uint8Array): void {
 export function printErr(text: string): void {
   write(2, text);
 }
+
+/** `1 error`, `2 errors`: a count with its noun, as the summaries print it. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -11,7 +11,7 @@ import { chosenFix, compatibleFixes } from '../fixes/chooseFixes';
 import type { Fix, FileEdit } from '../fixes/fix';
 import { fixesFor } from '../fixes/skillFixes';
 import { suppressionEdit } from '../fixes/suppressionFixes';
-import type { Span } from '../parse/lineIndex';
+import { FILE_START_RANGE, type Span } from '../parse/lineIndex';
 import { toLspDiagnostic } from './document/lspDiagnostics';
 import type { DocumentView } from './document/documentView';
 import { appendTo } from '../listMap';
@@ -105,9 +105,7 @@ function workspaceEdit(view: DocumentView, edits: FileEdit[]): WorkspaceEdit {
     const uri = uriOf(view, edit.file);
     if (edit.kind === 'create') {
       created.push(uri);
-      byUri.set(uri, [
-        { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: edit.text },
-      ]);
+      byUri.set(uri, [{ range: FILE_START_RANGE, newText: edit.text }]);
     } else if (edit.kind === 'replace') {
       const range = view.files.rangeOf({ start: edit.start, end: edit.end, file: edit.file });
       appendTo(byUri, uri, { range, newText: edit.newText });

@@ -5,15 +5,14 @@ import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { rangeOf, type DocumentView } from './document/documentView';
 import { dataEdgesOf, locate } from './document/locate';
-
-const FILE_START = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+import { FILE_START_RANGE } from '../parse/lineIndex';
 
 /** The `name:` line of a SKILL.md, where a composed skill is declared (the file start when absent). */
 function nameLine(view: DocumentView, file: string) {
   const read = readText(view.fs, file);
-  if (read.kind !== 'text') return FILE_START;
+  if (read.kind !== 'text') return FILE_START_RANGE;
   const match = /^name[ \t]*:[ \t]*(.*)$/m.exec(read.text);
-  if (!match) return FILE_START;
+  if (!match) return FILE_START_RANGE;
   const line = read.text.slice(0, match.index).split('\n').length - 1;
   const character = match[0].length - match[1].length;
   return { start: { line, character }, end: { line, character: character + match[1].trimEnd().length } };
@@ -56,7 +55,7 @@ export function definition(view: DocumentView, offset: number): Location[] {
         .map((node) => ({ uri: view.uri, range: rangeOf(view, node.nameSpan) }));
     case 'link': {
       const file = linkedFile(view, target.link.path.split('#')[0]);
-      return file ? [{ uri: pathToFileURL(path.resolve(file)).href, range: FILE_START }] : [];
+      return file ? [{ uri: pathToFileURL(path.resolve(file)).href, range: FILE_START_RANGE }] : [];
     }
     default:
       return [];

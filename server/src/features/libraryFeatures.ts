@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { SkillMention } from '../library/skillMentions';
 import { linkTarget, qualifiedName, resolveMention, type Library, type LibrarySkill } from '../library/libraryModel';
-import { LineIndex, type LspRange } from '../parse/lineIndex';
+import { FILE_START_RANGE, LineIndex, type LspRange } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
 
 // What a skill says of other skills, in the editor: from a mention (`/name`, `$name`, `Skill(name)`, `plugin:name`, a
@@ -33,7 +33,7 @@ function targetsOf(library: Library, skill: LibrarySkill, mention: SkillMention)
 function locationIn(file: string, range: LspRange | undefined): Location {
   return {
     uri: pathToFileURL(file).href,
-    range: range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    range: range ?? FILE_START_RANGE,
   };
 }
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Diagnostic, Severity } from '../checks/diagnostic';
 import type { ProfileId } from '../checks/profiles';
-import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
+import { FILE_START_RANGE, LineIndex, type LspRange, type Span } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
 import { listedSize, listedSkills, SKILL_LIST_BUDGETS, type LibraryCheckOptions } from './libraryChecks';
 import { qualifiedName, type Library, type LibrarySkill, type SkillScope } from './libraryModel';
@@ -96,8 +96,6 @@ export interface LibraryViewInput {
   options?: LibraryCheckOptions;
 }
 
-const FILE_START: LspRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-
 export function libraryView({
   library,
   findings,
@@ -112,7 +110,7 @@ export function libraryView({
       const text = textOf(file);
       indexes.set(file, text === undefined ? undefined : new LineIndex(text));
     }
-    return indexes.get(file)?.rangeOf(span) ?? FILE_START;
+    return indexes.get(file)?.rangeOf(span) ?? FILE_START_RANGE;
   };
   const problems = new Map<string, LibraryViewProblem[]>();
   for (const item of findings) {
@@ -133,7 +131,7 @@ export function libraryView({
       description: skill.description,
       folder: folderOf(skill, roots, home),
       scope: skill.scope.kind,
-      range: skill.nameRange ?? FILE_START,
+      range: skill.nameRange ?? FILE_START_RANGE,
       problems: problems.get(skill.file) ?? [],
     }));
   const edges = new Map<string, LibraryViewEdge>();

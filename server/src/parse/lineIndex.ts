@@ -14,6 +14,9 @@ export interface LspRange {
   end: Position;
 }
 
+/** The start of a file: where a finding or a place about the file as a whole points (never changed by its users). */
+export const FILE_START_RANGE: LspRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
 /**
  * Half-open [start, end) offsets into one file's text, in UTF-16 code units.
  * `file` names that file when it is not the skill's SKILL.md (a skill+

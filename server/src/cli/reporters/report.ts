@@ -8,7 +8,7 @@ import { bestTier } from '../../fixes/chooseFixes';
 import type { FixTier } from '../../fixes/fix';
 import { fixesFor } from '../../fixes/skillFixes';
 import { SkillLines } from '../../parse/skillLines';
-import type { LineIndex, LspRange } from '../../parse/lineIndex';
+import { FILE_START_RANGE, type LineIndex, type LspRange } from '../../parse/lineIndex';
 import type { FoundSkill } from '../../workspace/discover';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { skillFiles, skillHash } from '../../checks/skillHash';
@@ -100,7 +100,7 @@ export function assembleReport(
       code: 'missing_skill_md',
       severity: RULES.missing_skill_md.severity,
       message: `This skill file is named "${path.basename(file.file)}"; agents look for exactly "SKILL.md" and will not find this skill.`,
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      range: FILE_START_RANGE,
       fingerprint: fingerprintOf({ code: 'missing_skill_md' }, path.basename(file.file)),
     });
   }

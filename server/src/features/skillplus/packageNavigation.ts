@@ -12,8 +12,7 @@ import { resolveSkillPath } from '../../workspace/skillPaths';
 import { locationOf, rangeOf, type DocumentView } from '../document/documentView';
 import { RenameError } from '../document/renameError';
 import { appendTo } from '../../listMap';
-
-const FILE_START: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+import { FILE_START_RANGE } from '../../parse/lineIndex';
 
 /** The package and the occurrence under the cursor in a skill+ document. */
 export function occurrenceUnder(
@@ -34,7 +33,7 @@ export function packageDefinition(view: DocumentView, offset: number): Location[
   const { occurrence, all } = found;
   if (occurrence.symbol.kind === 'script') {
     const resolved = resolveSkillPath(view.fs, view.analysis.dir, occurrence.symbol.path);
-    return resolved.status === 'found' ? [{ uri: pathToFileURL(resolved.absolute).href, range: FILE_START }] : [];
+    return resolved.status === 'found' ? [{ uri: pathToFileURL(resolved.absolute).href, range: FILE_START_RANGE }] : [];
   }
   return all
     .filter((item) => item.key === occurrence.key && item.role === 'definition')

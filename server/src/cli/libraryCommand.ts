@@ -1,5 +1,4 @@
 import { homedir } from 'node:os';
-import * as path from 'node:path';
 import { applySeverities } from '../checks/severities';
 import { RunSettings } from '../config/runSettings';
 import { GOVERNANCE_QUERIES, type Row } from '../library/governanceQueries';
@@ -11,8 +10,8 @@ import {
   SKILL_LIST_BUDGETS,
   type LibraryCheckOptions,
 } from '../library/libraryChecks';
-import { libraryCsv, libraryCypher, libraryGraphml, libraryJson } from '../library/libraryExport';
-import { libraryGraph, type LibraryGraph } from '../library/libraryGraph';
+import { libraryCsv, libraryCypher, libraryGraphml, libraryJsonText } from '../library/libraryExport';
+import type { LibraryGraph } from '../library/libraryGraph';
 import { buildLibrary, type Library } from '../library/libraryModel';
 import { LineIndex } from '../parse/lineIndex';
 import { ListingCache } from '../workspace/diskSnapshot';
@@ -26,67 +25,48 @@ import { printErr, printOut } from './output';
 import { toReported, type ReportedDiagnostic } from './reporters/report';
 import { formatText } from './reporters/text';
 import { selectSkills } from './selectSkills';
-import { readLibraryWithDetails } from './skillDetails';
+import { readLibraryGraph, readLibraryJson, shownPath } from './skillDetails';
 import { writePackage } from './writePackage';
 
-interface ReadLibrary {
-  fs: FileSystem;
-  settings: RunSettings;
-  library: Library;
-  shown: (file: string) => string;
-}
-
-/**
- * The library of the skills under `paths` (with its graph: each skill's procedure and scripts read too, on several
- * threads for a large library), or the exit status when they could not be found.
- */
-async function readLibrary(
-  given: string[],
-  settings: RunSettings,
+/** The SKILL.md files under `paths` (and the clients' user folders, when asked), or the exit status without any. */
+function libraryFiles(
   fs: FileSystem,
-  options: { graph: boolean; userFolders: boolean },
-): Promise<(ReadLibrary & { graph?: LibraryGraph }) | { exit: number }> {
-  const paths = options.userFolders ? [...given, ...userSkillFolders(fs, homedir())] : given;
+  settings: RunSettings,
+  given: string[],
+  userFolders: boolean,
+): { files: string[] } | { exit: number } {
+  const paths = userFolders ? [...given, ...userSkillFolders(fs, homedir())] : given;
   const selection = selectSkills(fs, settings, paths);
-  if ('exit' in selection) return selection;
-  const files = selection.skills.map((found) => found.file);
-  const shown = (file: string) => path.relative(process.cwd(), file) || '.';
-  if (!options.graph) return { fs, settings, library: buildLibrary(fs, files, homedir()), shown };
-  const { library, details } = await readLibraryWithDetails(__filename, fs, files, homedir());
-  return { fs, settings, library, shown, graph: libraryGraph(library, details, shown) };
+  return 'exit' in selection ? selection : { files: selection.skills.map((found) => found.file) };
 }
 
 /**
  * `skillgraph library`: the skills under the paths as one library (who names whom, which names collide, what a
- * client's skill list holds), its findings, or the library graph for a graph database or a graph editor.
+ * client's skill list holds), its findings, or the library graph for a graph database or a graph editor (each skill's
+ * procedure and scripts read too, on several threads for a large library).
  */
 export async function runLibrary(command: Extract<Command, { command: 'library' }>): Promise<number> {
   const fs = new ListingCache(new NodeFileSystem());
   const settings = new RunSettings(fs, command.profile ? { profile: command.profile } : {});
-  const read = await readLibrary(command.paths.length > 0 ? command.paths : ['.'], settings, fs, {
-    graph: command.format !== 'text',
-    userFolders: command.userFolders,
-  });
-  if ('exit' in read) return read.exit;
-  const { library, graph } = read;
+  const found = libraryFiles(fs, settings, command.paths.length > 0 ? command.paths : ['.'], command.userFolders);
+  if ('exit' in found) return found.exit;
+  const { files } = found;
   const options = profilesFrom(settings);
-  switch (command.format) {
-    case 'json':
-      // One line: a large library's graph is tens of megabytes, and indenting it doubles that (jq reads either).
-      printJsonInParts({ ...libraryJson(graph!), findings: reported(read, options) });
-      return EXIT_CLEAN;
-    case 'cypher':
-      printOut(libraryCypher(graph!));
-      return EXIT_CLEAN;
-    case 'graphml':
-      printOut(libraryGraphml(graph!));
-      return EXIT_CLEAN;
-    case 'csv':
-      return writeCsv(graph!, command.out!, command.force);
-    case 'text':
-      break;
+  const home = homedir();
+  if (command.format === 'json') {
+    const { library, parts } = await readLibraryJson(__filename, fs, files, home);
+    // One line: a large library's graph is tens of megabytes, and indenting it doubles that (jq reads either).
+    printPieces(libraryJsonText(library, parts, shownPath, { findings: reported(fs, settings, library, options) }));
+    return EXIT_CLEAN;
   }
-  const findings = reported(read, options);
+  if (command.format !== 'text') {
+    const { graph } = await readLibraryGraph(__filename, fs, files, home);
+    if (command.format === 'csv') return writeCsv(graph, command.out!, command.force);
+    printOut(command.format === 'cypher' ? libraryCypher(graph) : libraryGraphml(graph));
+    return EXIT_CLEAN;
+  }
+  const library = buildLibrary(fs, files, home);
+  const findings = reported(fs, settings, library, options);
   const invocations = library.edges.filter((edge) => edge.kind !== 'link').length;
   const lists = SKILL_LIST_BUDGETS.map((budget) => {
     const listed = listedSkills(library, budget, options);
@@ -145,12 +125,10 @@ export async function runQuery(command: Extract<Command, { command: 'query' }>):
     return EXIT_USAGE;
   }
   const fs = new ListingCache(new NodeFileSystem());
-  const read = await readLibrary(command.paths, new RunSettings(fs, {}), fs, {
-    graph: true,
-    userFolders: command.userFolders,
-  });
-  if ('exit' in read) return read.exit;
-  const rows = query.answer(read.graph!);
+  const found = libraryFiles(fs, new RunSettings(fs, {}), command.paths, command.userFolders);
+  if ('exit' in found) return found.exit;
+  const { graph } = await readLibraryGraph(__filename, fs, found.files, homedir());
+  const rows = query.answer(graph);
   if (command.format === 'json') printOut(`${JSON.stringify({ query: query.name, rows }, null, 2)}\n`);
   else printOut(`${query.question}\n${rows.length === 0 ? 'No rows.\n' : table(rows)}`);
   return rows.length > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
@@ -179,36 +157,39 @@ function count(n: number, noun: string): string {
 }
 
 /** The library's findings as every report shows them, with each skill's configured severities (`off` drops one). */
-function reported({ library, settings, fs, shown }: ReadLibrary, options: LibraryCheckOptions): ReportedDiagnostic[] {
+function reported(
+  fs: FileSystem,
+  settings: RunSettings,
+  library: Library,
+  options: LibraryCheckOptions,
+): ReportedDiagnostic[] {
   return checkLibrary(library, options)
     .flatMap((item) => applySeverities([item], settings.forSkill(item.file).severities))
     .map((item) => {
       const read = readText(fs, item.file);
       const text = read.kind === 'text' ? read.text : '';
-      return toReported(item, shown(item.file), new LineIndex(text), text);
+      return toReported(item, shownPath(item.file), new LineIndex(text), text);
     });
 }
 
-/** Items written per part of a large JSON document. */
-const JSON_PART = 2000;
+/** Text gathered before it is written: about a megabyte a write, not one write a piece. */
+const WRITE_SIZE = 1 << 20;
 
 /**
- * Prints `{ key: value, … }` as `JSON.stringify` would, on one line, a few thousand array items at a time: the library
- * graph of 10,000 skills is about 60 MB of JSON, and made as one string (and one buffer of it) it costs the CLI a
- * second of garbage collection.
+ * Prints a document a piece at a time: the library graph of 10,000 skills is about 60 MB of JSON, and made as one
+ * string (and one buffer of it) it costs the CLI a second of garbage collection.
  */
-function printJsonInParts(document: Record<string, unknown>): void {
-  const keys = Object.keys(document);
-  keys.forEach((key, index) => {
-    const value = document[key];
-    printOut(`${index === 0 ? '{' : ','}${JSON.stringify(key)}:`);
-    if (!Array.isArray(value)) printOut(JSON.stringify(value));
-    else
-      for (let start = 0; start < value.length || start === 0; start += JSON_PART) {
-        // A slice as one array, its brackets dropped: one stringify a part, not one an item.
-        const part = JSON.stringify(value.slice(start, start + JSON_PART)).slice(1, -1);
-        printOut(`${start === 0 ? '[' : ','}${part}${start + JSON_PART >= value.length ? ']' : ''}`);
-      }
-  });
-  printOut('}\n');
+function printPieces(pieces: Iterable<string>): void {
+  let gathered: string[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    gathered.push(piece);
+    size += piece.length;
+    if (size >= WRITE_SIZE) {
+      printOut(gathered.join(''));
+      gathered = [];
+      size = 0;
+    }
+  }
+  printOut(`${gathered.join('')}\n`);
 }

@@ -10,7 +10,7 @@ import { runLibrary, runQuery } from './libraryCommand';
 import { runMergeReports } from './mergeReports';
 import { exitWith, printErr, printOut } from './output';
 import { runCompile, runContext, runGraph } from './skillCommands';
-import { readSkillWithDetails, type DetailsThreadSetup } from './skillDetails';
+import { readSkillPart, type GraphThreadSetup } from './skillDetails';
 import { serveBatches, THREAD_FLAG } from './threadBatches';
 import { RunSettings } from '../config/runSettings';
 import { ListingCache } from '../workspace/diskSnapshot';
@@ -66,10 +66,10 @@ function fail(error: unknown): void {
   process.exitCode = EXIT_USAGE;
 }
 
-/** A thread's work on one item, from what it was set up with: a skill's check, or its details for the library graph. */
-function threadWork(setup: CheckThreadSetup | DetailsThreadSetup): (item: unknown) => unknown {
+/** A thread's work on one item, from what it was set up with: a skill's check, or its part of the library graph. */
+function threadWork(setup: CheckThreadSetup | GraphThreadSetup): (item: unknown) => unknown {
   const fs = new ListingCache(new NodeFileSystem());
-  if (setup.work === 'details') return (file) => readSkillWithDetails(fs, file as string, setup.home);
+  if (setup.work === 'graph') return (file) => readSkillPart(fs, file as string, setup);
   const settings = new RunSettings(fs, setup.explicit);
   return (found) => checkOne(fs, settings, setup, found as FoundSkill);
 }
@@ -78,5 +78,5 @@ function threadWork(setup: CheckThreadSetup | DetailsThreadSetup): (item: unknow
 if (!process.argv.includes(THREAD_FLAG)) {
   main(process.argv.slice(2)).then(exitWith, fail);
 } else {
-  serveBatches((setup) => threadWork(setup as CheckThreadSetup | DetailsThreadSetup));
+  serveBatches((setup) => threadWork(setup as CheckThreadSetup | GraphThreadSetup));
 }

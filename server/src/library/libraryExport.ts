@@ -1,12 +1,17 @@
+import type { Library } from './libraryModel';
 import {
+  firstHeld,
   NODE_LABELS,
+  relationshipsBetween,
   RELATIONSHIP_TYPES,
   type GraphNode,
+  type GraphRelationship,
   type LibraryGraph,
   type NodeLabel,
   type PropertyType,
   type PropertyValue,
   type RelationshipType,
+  type SkillGraphPart,
 } from './libraryGraph';
 
 // The library graph as files other tools read: JSON; Cypher that loads into a graph database as it is, as many times
@@ -19,12 +24,73 @@ export interface LibraryJson {
   relationships: { type: RelationshipType; from: string; to: string; properties: Record<string, PropertyValue> }[];
 }
 
-export function libraryJson(graph: LibraryGraph): LibraryJson {
+const jsonNode = ({ label, properties }: GraphNode): LibraryJson['nodes'][number] => ({ label, properties });
+const jsonRelationship = ({ type, from, to, properties }: GraphRelationship): LibraryJson['relationships'][number] => ({
+  type,
+  from,
+  to,
+  properties,
+});
+
+/**
+ * A skill's part of the JSON export, as text: made where the skill was read (on a thread, for a large library), so the
+ * tens of megabytes of a large library's JSON are not all written by one thread after the others are done.
+ */
+export interface PartJson {
+  /** Its nodes as array items, without the brackets; its relationships alike ('' for none). */
+  nodes: string;
+  relationships: string;
+  /** Each script it holds: only the first part that holds one writes it. */
+  scripts: { key: string; json: string }[];
+  composes: SkillGraphPart['composes'];
+}
+
+/** The items of an array as JSON, without its brackets. */
+const items = (values: unknown[]) => JSON.stringify(values).slice(1, -1);
+
+export function partJson(part: SkillGraphPart): PartJson {
   return {
-    version: 2,
-    nodes: graph.nodes.map((node) => ({ label: node.label, properties: node.properties })),
-    relationships: graph.relationships.map(({ type, from, to, properties }) => ({ type, from, to, properties })),
+    nodes: items(part.nodes.map(jsonNode)),
+    relationships: items(part.relationships.map(jsonRelationship)),
+    scripts: part.scripts.map((script) => ({ key: script.key, json: JSON.stringify(jsonNode(script)) })),
+    composes: part.composes,
   };
+}
+
+/**
+ * The JSON export from its parts (in the library's order), with `more` members after the graph's, a piece at a time:
+ * the graph joined from the same parts (see joinedGraph), each node's label and properties, each relationship whole.
+ */
+export function* libraryJsonText(
+  library: Library,
+  parts: PartJson[],
+  show: (file: string) => string,
+  more: Record<string, unknown>,
+): Generator<string> {
+  const scripts = firstHeld(parts);
+  yield '{"version":2,"nodes":[';
+  let first = true;
+  const item = (text: string) => {
+    const piece = first ? text : `,${text}`;
+    first = false;
+    return piece;
+  };
+  for (const [index, part] of parts.entries()) {
+    yield item(part.nodes);
+    for (const script of scripts[index]) yield item(script.json);
+  }
+  yield '],"relationships":[';
+  first = true;
+  for (const part of parts) if (part.relationships !== '') yield item(part.relationships);
+  const between = relationshipsBetween(
+    library,
+    parts.map((part) => part.composes),
+    show,
+  );
+  if (between.length > 0) yield item(items(between.map(jsonRelationship)));
+  yield ']';
+  for (const [key, value] of Object.entries(more)) yield `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  yield '}';
 }
 
 /** A text as every export writes it: on one line. */

@@ -88,86 +88,146 @@ export interface SkillDetails {
 }
 
 /**
- * The graph of a library. `shown` turns an absolute path into the one written (relative to where the command ran):
- * a skill's key is its SKILL.md as shown, a step's is that and its id (`path#step`), a script's is its content's hash,
- * so one script copied into two skills is one node.
+ * A skill's own part of the graph: everything made from the skill alone, so a large library's parts are made on the
+ * threads that read its skills. `file` is its SKILL.md as written (relative to where the command ran): a skill's key,
+ * and with a step's id a step's (`path#step`).
  */
-export function libraryGraph(
-  library: Library,
-  details: ReadonlyMap<string, SkillDetails>,
-  shown: (file: string) => string,
-): LibraryGraph {
+export interface SkillGraphPart {
+  /** The skill's node, then its steps'. */
+  nodes: GraphNode[];
+  /** The scripts it holds, each once, keyed by content: a script copied into two skills is one node of the library. */
+  scripts: GraphNode[];
+  /** Those within the skill: to its steps and scripts, between its steps, from a step to the script it runs. */
+  relationships: GraphRelationship[];
+  /** The skills its steps compose, by name: which skill a name is depends on the whole library (COMPOSES). */
+  composes: SkillProcedure['composes'];
+}
+
+export function skillGraphPart(skill: LibrarySkill, details: SkillDetails | undefined, file: string): SkillGraphPart {
+  const { format, procedure, scripts: held = [] } = details ?? {};
   // One node per key, as MERGE keeps one: two steps a procedure names alike (a finding of its own) are one node,
   // with the properties of the last, as each MERGE's SET leaves them.
-  const byKey = new Map<string, GraphNode>();
-  const addNode = (node: GraphNode) => byKey.set(node.key, node);
+  const steps = new Map<string, GraphNode>();
+  const scripts = new Map<string, GraphNode>();
   const relationships: GraphRelationship[] = [];
   const relate = (type: RelationshipType, from: string, to: string, properties: Record<string, PropertyValue> = {}) =>
     relationships.push({ type, from, to, properties });
-  // Each file as written once: the same string for every relationship it ends (see dedupe), and path.relative once.
-  const written = new Map<string, string>();
-  const show = (file: string) => {
-    let as = written.get(file);
-    if (as === undefined) written.set(file, (as = shown(file)));
-    return as;
-  };
-  const scripts = new Set<string>();
-  const script = (found: SkillScript) => {
-    if (scripts.has(found.hash)) return;
-    scripts.add(found.hash);
-    addNode({ label: 'Script', key: found.hash, properties: { hash: found.hash, size: found.size } });
-  };
-  for (const skill of library.skills) {
-    const file = show(skill.file);
-    const { format, procedure, scripts: held = [] } = details.get(skill.file) ?? {};
-    addNode({ label: 'Skill', key: file, properties: skillProperties(skill, file, format, procedure) });
-    for (const found of held) {
-      script(found);
-      relate('HAS_SCRIPT', file, found.hash, { path: found.path });
-    }
-    if (!procedure) continue;
-    // One key string per step, however many relationships name it: a string's hash is worked out once (dedupe).
-    const stepKeys = new Map<string, string>();
-    const stepKey = (id: string) => {
-      let key = stepKeys.get(id);
-      if (key === undefined) stepKeys.set(id, (key = `${file}#${id}`));
-      return key;
-    };
-    for (const step of procedure.steps) {
-      addNode({
-        label: 'Step',
-        key: stepKey(step.id),
-        properties: {
-          id: stepKey(step.id),
-          skill: file,
-          name: step.id,
-          kind: step.kind,
-          description: step.description,
-          irreversible: step.irreversible,
-          gate: step.gate,
-          inputs: step.inputs,
-          outputs: step.outputs,
-        },
-      });
-      relate('HAS_STEP', file, stepKey(step.id));
-    }
-    for (const edge of procedure.next) relate('NEXT', stepKey(edge.from), stepKey(edge.to), { via: edge.via });
-    for (const feed of procedure.feeds)
-      relate('FEEDS', stepKey(feed.from), stepKey(feed.to), { value: feed.value, type: feed.type });
-    const byPath = new Map(held.map((found) => [found.path, found]));
-    for (const run of procedure.runs) {
-      const found = byPath.get(run.path);
-      if (found) relate('RUNS', stepKey(run.step), found.hash, { path: run.path });
-    }
-    for (const composed of procedure.composes)
-      for (const target of library.byName.get(composed.name) ?? [])
-        if (target !== skill) relate('COMPOSES', file, show(target.file), { step: composed.step });
+  for (const found of held) {
+    scripts.set(found.hash, { label: 'Script', key: found.hash, properties: { hash: found.hash, size: found.size } });
+    relate('HAS_SCRIPT', file, found.hash, { path: found.path });
   }
-  for (const edge of library.edges)
-    if (edge.kind === 'link') relate('LINKS_TO', show(edge.from), show(edge.to));
+  // One key string per step, however many relationships name it: a string's hash is worked out once (dedupe).
+  const stepKeys = new Map<string, string>();
+  const stepKey = (id: string) => {
+    let key = stepKeys.get(id);
+    if (key === undefined) stepKeys.set(id, (key = `${file}#${id}`));
+    return key;
+  };
+  for (const step of procedure?.steps ?? []) {
+    const key = stepKey(step.id);
+    steps.set(key, {
+      label: 'Step',
+      key,
+      properties: {
+        id: key,
+        skill: file,
+        name: step.id,
+        kind: step.kind,
+        description: step.description,
+        irreversible: step.irreversible,
+        gate: step.gate,
+        inputs: step.inputs,
+        outputs: step.outputs,
+      },
+    });
+    relate('HAS_STEP', file, key);
+  }
+  for (const edge of procedure?.next ?? []) relate('NEXT', stepKey(edge.from), stepKey(edge.to), { via: edge.via });
+  for (const feed of procedure?.feeds ?? [])
+    relate('FEEDS', stepKey(feed.from), stepKey(feed.to), { value: feed.value, type: feed.type });
+  const byPath = new Map(held.map((found) => [found.path, found]));
+  for (const run of procedure?.runs ?? []) {
+    const found = byPath.get(run.path);
+    if (found) relate('RUNS', stepKey(run.step), found.hash, { path: run.path });
+  }
+  return {
+    nodes: [
+      { label: 'Skill', key: file, properties: skillProperties(skill, file, format, procedure) },
+      ...steps.values(),
+    ],
+    scripts: [...scripts.values()],
+    relationships: dedupe(relationships),
+    composes: procedure?.composes ?? [],
+  };
+}
+
+/**
+ * The order every form writes the parts' scripts in: with each part, the scripts it holds that no part before it
+ * held (MERGE keeps one node per key).
+ */
+export function firstHeld<S extends { key: string }>(parts: { scripts: S[] }[]): S[][] {
+  const seen = new Set<string>();
+  return parts.map((part) =>
+    part.scripts.filter((script) => {
+      if (seen.has(script.key)) return false;
+      seen.add(script.key);
+      return true;
+    }),
+  );
+}
+
+/**
+ * The relationships between skills: the compositions of each part (in the library's order), then each skill invoking
+ * or linking another. `show` writes a SKILL.md as the parts were given it.
+ */
+export function relationshipsBetween(
+  library: Library,
+  composes: SkillGraphPart['composes'][],
+  show: (file: string) => string,
+): GraphRelationship[] {
+  const relationships: GraphRelationship[] = [];
+  library.skills.forEach((skill, index) => {
+    for (const composed of composes[index])
+      for (const target of library.byName.get(composed.name) ?? [])
+        if (target !== skill)
+          relationships.push({
+            type: 'COMPOSES',
+            from: show(skill.file),
+            to: show(target.file),
+            properties: { step: composed.step },
+          });
+  });
+  for (const edge of library.edges) {
     // A composition is COMPOSES, with its step, from the MetaSkill's procedure.
-    else if (edge.kind !== 'compose') relate('INVOKES', show(edge.from), show(edge.to), { how: edge.kind });
-  return { nodes: [...byKey.values()], relationships: dedupe(relationships) };
+    if (edge.kind === 'compose') continue;
+    const link = edge.kind === 'link';
+    relationships.push({
+      type: link ? 'LINKS_TO' : 'INVOKES',
+      from: show(edge.from),
+      to: show(edge.to),
+      properties: link ? {} : { how: edge.kind },
+    });
+  }
+  return dedupe(relationships);
+}
+
+/**
+ * The graph of a library from its skills' parts, one a skill in the library's order (see skillGraphPart): each part's
+ * nodes and the scripts it held first, then the parts' relationships and those between skills.
+ */
+export function joinedGraph(library: Library, parts: SkillGraphPart[], show: (file: string) => string): LibraryGraph {
+  const scripts = firstHeld(parts);
+  return {
+    nodes: parts.flatMap((part, index) => [...part.nodes, ...scripts[index]]),
+    relationships: [
+      ...parts.flatMap((part) => part.relationships),
+      ...relationshipsBetween(
+        library,
+        parts.map((part) => part.composes),
+        show,
+      ),
+    ],
+  };
 }
 
 function skillProperties(

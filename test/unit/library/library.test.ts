@@ -5,16 +5,12 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Diagnostic } from '../../../server/src/checks/diagnostic';
 import { checkLibrary } from '../../../server/src/library/libraryChecks';
-import {
-  libraryGraph,
-  RELATIONSHIP_TYPES,
-  type GraphNode,
-  type PropertyValue,
-} from '../../../server/src/library/libraryGraph';
+import { RELATIONSHIP_TYPES, type GraphNode, type PropertyValue } from '../../../server/src/library/libraryGraph';
 import { libraryCypher } from '../../../server/src/library/libraryExport';
 import { buildLibrary } from '../../../server/src/library/libraryModel';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { unmark } from '../../support/fixture';
+import { libraryGraphOf } from '../../support/libraryGraphOf';
 
 // The library's checks on small libraries written for each: the finding at its exact place in the skill it is in, and
 // a twin that must stay quiet.
@@ -179,7 +175,7 @@ test('cypher: a constraint per label, then an UNWIND of MERGEs per label and per
     Object.values(written).map((item) => item.file),
     root,
   );
-  const cypher = libraryCypher(libraryGraph(built, new Map(), (file) => path.relative(root, file)));
+  const cypher = libraryCypher(libraryGraphOf(built, new Map(), (file) => path.relative(root, file)));
   // A plain skill has no procedure: its AIP fields are written empty (in the clause, as lists), so every skill has
   // every property.
   const plain = "format: 'agent-skill', purpose: '', scope_and_approval: ''";

@@ -5,13 +5,13 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
 import { GOVERNANCE_QUERIES } from '../../../server/src/library/governanceQueries';
-import { libraryGraph } from '../../../server/src/library/libraryGraph';
 import { buildLibrary } from '../../../server/src/library/libraryModel';
 import { skillProcedure } from '../../../server/src/library/skillProcedure';
 import { skillScripts } from '../../../server/src/library/skillScripts';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeIn } from '../../support/cliRun';
 import { DEPLOY_SCRIPT, writeGovernanceLibrary } from '../../support/governanceLibrary';
+import { libraryGraphOf } from '../../support/libraryGraphOf';
 
 const fs = new NodeFileSystem();
 const library = writeGovernanceLibrary();
@@ -99,7 +99,7 @@ test('two steps named alike are one node, with the properties of the last (as ME
   );
   const analysis = analyzeSkill(fs, file);
   const built = buildLibrary(fs, [file], root);
-  const graph = libraryGraph(
+  const graph = libraryGraphOf(
     built,
     new Map([[file, { format: analysis.format, procedure: skillProcedure(analysis.model)!, scripts: [] }]]),
     (shown) => path.relative(root, shown),
@@ -119,6 +119,6 @@ test('every governance query has a question, a reason, Cypher with an order, and
     // The rows' order is the Cypher's, so the engine's answer and this one compare row by row.
     assert.match(query.cypher, /^MATCH .+ RETURN .+ ORDER BY [a-z_]+( DESC)?(, [a-z_]+( DESC)?)*$/);
     const built = buildLibrary(fs, [], library);
-    assert.deepEqual(query.answer(libraryGraph(built, new Map(), (file) => file)), [], 'an empty library: no rows');
+    assert.deepEqual(query.answer(libraryGraphOf(built, new Map(), (file) => file)), [], 'an empty library: no rows');
   }
 });

@@ -168,8 +168,9 @@ function schedulePublish(uri: string): void {
       pending.delete(uri);
       void settingsLoaded.then(() => {
         const report = service.diagnostics(uri);
-        if (report)
-          void connection.sendDiagnostics({ uri, version: report.version ?? undefined, diagnostics: report.items });
+        if (!report) return;
+        void connection.sendDiagnostics({ uri, version: report.version ?? undefined, diagnostics: report.items });
+        if (report.libraryUnread) readLibraryBetweenMessages();
       });
     }),
   );
@@ -178,6 +179,29 @@ function schedulePublish(uri: string): void {
 function rediagnose(uris: string[]): void {
   if (pullDiagnostics) connection.languages.diagnostics.refresh().catch(() => undefined);
   else for (const uri of uris) schedulePublish(uri);
+}
+
+/** Skills of a large library read per turn of the event loop: about 30 ms, so a keystroke waits for no more. */
+const LIBRARY_SLICE = 100;
+let readingLibrary = false;
+
+/**
+ * A library too large to read before a document's findings (thousands of skills take seconds) is read a slice at a
+ * time, the editor's messages handled between slices; once it is read, the open skills get its findings.
+ */
+function readLibraryBetweenMessages(): void {
+  if (readingLibrary) return;
+  readingLibrary = true;
+  const slice = () => {
+    const read = service.readLibrary(LIBRARY_SLICE);
+    if (!read) {
+      setImmediate(slice);
+      return;
+    }
+    readingLibrary = false;
+    rediagnose(read);
+  };
+  setImmediate(slice);
 }
 
 /** An open document changed: every open document of its skill may have new findings (a skill+ package spans files). */
@@ -213,6 +237,7 @@ connection.onDidChangeWatchedFiles((params) => {
 
 connection.languages.diagnostics.on(async (params, token) => {
   const report = await answer(() => service.diagnostics(params.textDocument.uri, token));
+  if (report?.libraryUnread) readLibraryBetweenMessages();
   return { kind: DocumentDiagnosticReportKind.Full, items: report?.items ?? [] };
 });
 

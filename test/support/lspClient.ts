@@ -43,6 +43,8 @@ export interface ServerSession {
   pushed: Map<string, Diagnostic[]>;
   /** The document version the last push per URI was for. */
   pushedVersions: Map<string, number | undefined>;
+  /** How many pushes there were per URI. */
+  pushCounts: Map<string, number>;
   /** Messages the server logged (`window/logMessage`), with their type (1 = error). */
   logs: { type: number; message: string }[];
   /** The methods the server registered for (`client/registerCapability`). */
@@ -112,11 +114,13 @@ export async function startServer(options: {
   );
   const pushed = new Map<string, Diagnostic[]>();
   const pushedVersions = new Map<string, number | undefined>();
+  const pushCounts = new Map<string, number>();
   const waiters: (() => void)[] = [];
   let refreshes = 0;
   connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
     pushed.set(params.uri, params.diagnostics);
     pushedVersions.set(params.uri, params.version);
+    pushCounts.set(params.uri, (pushCounts.get(params.uri) ?? 0) + 1);
     for (const wake of waiters.splice(0)) wake();
   });
   const logs: { type: number; message: string }[] = [];
@@ -175,6 +179,7 @@ export async function startServer(options: {
     initialize,
     pushed,
     pushedVersions,
+    pushCounts,
     logs,
     registrations,
     refreshes: () => refreshes,

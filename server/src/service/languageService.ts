@@ -21,7 +21,6 @@ import { documentDiagnostics } from '../features/document/lspDiagnostics';
 import { RenameError } from '../features/document/renameError';
 import { featuresOf, type DocumentFeatures } from '../features/documentFeatures';
 import {
-  LensCommands,
   type CompileAnswer,
   type CompileParams,
   type CompileTargetInfo,
@@ -46,7 +45,16 @@ import type { LibraryViewJson } from '../library/libraryView';
 import { LibraryIndex } from './libraryIndex';
 import { Revisions } from './revisions';
 import { SkillIndex } from './skillIndex';
+import { codeLensesOf } from './codeLenses';
 import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
+
+/** An open document's findings, and the version of its text they are about. */
+export interface DiagnosticsReport {
+  version: number | null;
+  items: LspDiagnostic[];
+  /** The library is still being read (see readLibrary): its findings are not among these yet. */
+  libraryUnread?: true;
+}
 
 /**
  * The language server's state and its one entry per feature: the open documents' analyses, the workspace's skills and
@@ -116,19 +124,25 @@ export class LanguageService {
    * The findings in an open document, and the version of the text they are about: a skill's file (none when its
    * configuration ignores the skill), or a configuration file; null for any other document.
    */
-  diagnostics(uri: string, token?: Cancellation): { version: number | null; items: LspDiagnostic[] } | null {
+  diagnostics(uri: string, token?: Cancellation): DiagnosticsReport | null {
     const document = this.documents.get(uri);
     if (document && isConfigDocument(uri) && !token?.isCancellationRequested)
       return { version: document.version, items: configDiagnostics(this.fs, uri, document.text, this.docsBase) };
-    return this.run(uri, token, null, (view) => ({
-      version: view.version,
-      items: this.bySkill.forSkill(view.analysis.file).ignored
-        ? []
-        : [
-            ...documentDiagnostics(view, this.docsBase, baselinedFindings(this.bySkill, view.analysis)),
-            ...this.library.diagnostics(view, this.bySkill, this.docsBase),
-          ],
-    }));
+    return this.run(uri, token, null, (view) => {
+      const version = view.version;
+      if (this.bySkill.forSkill(view.analysis.file).ignored) return { version, items: [] };
+      const own = documentDiagnostics(view, this.docsBase, baselinedFindings(this.bySkill, view.analysis));
+      const library = this.library.diagnostics(view, this.bySkill, this.docsBase);
+      return library ? { version, items: [...own, ...library] } : { version, items: own, libraryUnread: true };
+    });
+  }
+
+  /**
+   * Reads up to `count` more skills of a library too large to read before a document's findings (`libraryUnread`);
+   * once it is read, the open skill documents, which may have findings of the library (undefined until then).
+   */
+  readLibrary(count: number): string[] | undefined {
+    return this.guarded([], () => (this.library.readSome(count) ? this.cache.skillDocuments() : undefined));
   }
 
   definition(uri: string, position: Position, token?: Cancellation): Location[] {
@@ -211,19 +225,7 @@ export class LanguageService {
 
   /** The lenses of a document, each with the client command that does what it says (protocol's `LensCommands`). */
   codeLenses(uri: string, token?: Cancellation): CodeLens[] {
-    return this.run(uri, token, [], (view, features) =>
-      features.lenses(view).map((lens) => ({
-        range: lens.range,
-        command:
-          lens.action === 'showReferences'
-            ? { title: lens.title, command: LensCommands.showReferences, arguments: [uri, lens.range.start] }
-            : {
-                title: lens.title,
-                command: lens.action === 'compile' ? LensCommands.compileSkill : LensCommands.openPreviewToSide,
-                arguments: [uri],
-              },
-      })),
-    );
+    return this.run(uri, token, [], (view, features) => codeLensesOf(uri, features.lenses(view)));
   }
 
   /** The skills of the workspace folders and their steps whose names hold `query`. */

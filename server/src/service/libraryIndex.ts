@@ -34,6 +34,12 @@ import { appendTo } from '../listMap';
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
 const OWN_MOVE_MS = 10 * 60 * 1000;
 
+/**
+ * Skills left to read that an open SKILL.md's findings wait for (about 0.15 s of reading): a larger library is read a
+ * slice at a time between the editor's messages (readSome), and its findings follow the document's own.
+ */
+const READ_AT_ONCE = 500;
+
 /** A SKILL.md open in the editor, as its analysis read it. */
 export interface OpenSkill {
   file: string;
@@ -49,6 +55,10 @@ export interface OpenSkill {
 export class LibraryIndex {
   private files: string[] | undefined;
   private readonly read = new Map<string, { source?: TextLike; skill: LibrarySkill | undefined }>();
+  /** The listed skills not read yet (none until they are listed). */
+  private readonly unread = new Set<string>();
+  /** The library was too large to read at once: its findings wait until readSome has read every skill. */
+  private readingInSlices = false;
   private linked: { library: Library; findings?: Diagnostic[] } | undefined;
   private options: LibraryCheckOptions | undefined;
   private userFolders = false;
@@ -71,6 +81,7 @@ export class LibraryIndex {
   fileChanged(file: string, listChanged: boolean): void {
     if (listChanged) this.files = undefined;
     this.read.delete(file);
+    if (this.files?.includes(file)) this.unread.add(file);
     this.linked = undefined;
   }
 
@@ -93,24 +104,50 @@ export class LibraryIndex {
       if (known?.source !== open.source) {
         const skill = librarySkillOf(this.fs, open.file, open.source, open.syntax, this.home);
         this.read.set(open.file, { source: open.source, skill });
+        this.unread.delete(open.file);
         this.linked = undefined;
       }
     }
     if (this.linked) return this.linked.library;
+    const listed = this.listed();
+    const files = open && !listed.includes(open.file) ? [...listed, open.file] : listed;
+    const skills = files.flatMap((file) => (this.read.get(file) ?? this.readSkill(file)).skill ?? []);
+    this.linked = { library: linkLibrary(skills) };
+    return this.linked.library;
+  }
+
+  /** The SKILL.md files under the roots, found once (again when one is created or deleted, or the roots change). */
+  private listed(): string[] {
+    if (this.files) return this.files;
     const roots = [...this.roots, ...(this.userFolders ? userSkillFolders(this.fs, this.home) : [])];
-    this.files ??= discoverSkills(
+    this.files = discoverSkills(
       this.fs,
       roots.filter((root) => this.fs.stat(root)),
       '/',
     ).skills.map((found) => found.file);
-    const files = open && !this.files.includes(open.file) ? [...this.files, open.file] : this.files;
-    const skills = files.flatMap((file) => {
-      let entry = this.read.get(file);
-      if (!entry) this.read.set(file, (entry = { skill: readLibrarySkill(this.fs, file, this.home) }));
-      return entry.skill ?? [];
-    });
-    this.linked = { library: linkLibrary(skills) };
-    return this.linked.library;
+    this.unread.clear();
+    for (const file of this.files) if (!this.read.has(file)) this.unread.add(file);
+    return this.files;
+  }
+
+  private readSkill(file: string) {
+    const entry = { skill: readLibrarySkill(this.fs, file, this.home) };
+    this.read.set(file, entry);
+    this.unread.delete(file);
+    this.linked = undefined;
+    return entry;
+  }
+
+  /** Reads up to `count` skills not read yet; whether every skill of the library is read. */
+  readSome(count: number): boolean {
+    this.listed();
+    for (const file of this.unread) {
+      if (count-- <= 0) break;
+      this.readSkill(file);
+    }
+    if (this.unread.size > 0) return false;
+    this.readingInSlices = false;
+    return true;
   }
 
   /** The library's findings in `file`, with `open` as in `library`. */
@@ -120,10 +157,18 @@ export class LibraryIndex {
     return this.linked!.findings.filter((item) => item.file === file);
   }
 
-  /** The library's findings in an open SKILL.md (a mention a letter off, a collision), with its skill's severities. */
-  diagnostics(view: DocumentView, settings: RunSettings, docsBase?: string): LspDiagnostic[] {
+  /**
+   * The library's findings in an open SKILL.md (a mention a letter off, a collision), with its skill's severities;
+   * undefined while a library too large to read at once (more than READ_AT_ONCE skills left) is read in slices (see
+   * readSome).
+   */
+  diagnostics(view: DocumentView, settings: RunSettings, docsBase?: string): LspDiagnostic[] | undefined {
     const open = openSkill(view);
     if (!open) return [];
+    this.listed();
+    // Once the library is read in slices, the last slices too: a keystroke does not read hundreds of skills.
+    if (this.unread.size > READ_AT_ONCE) this.readingInSlices = true;
+    if (this.readingInSlices) return undefined;
     // Each skill's profile is looked up once (its configuration, its folder): a change of settings clears them.
     this.options ??= profilesFrom(settings);
     const found = applySeverities(

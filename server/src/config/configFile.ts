@@ -67,11 +67,11 @@ export interface SkillgraphConfig {
 
 /** The configuration file in `dir` itself, if it has one. */
 export function configFileIn(fs: FileSystem, dir: string): string | undefined {
-  for (const name of CONFIG_FILE_NAMES) {
-    const candidate = path.join(dir, name);
-    if (fs.stat(candidate)?.kind === 'file') return candidate;
-  }
-  return undefined;
+  // Looked up in the folder's listing, not with a call per name: a run lists every skill folder while finding the
+  // skills (ListingCache), so a library's thousands of folders cost nothing more here.
+  const files = fs.readDirectory(dir).filter((entry) => entry.kind === 'file');
+  const name = CONFIG_FILE_NAMES.find((candidate) => files.some((entry) => entry.name === candidate));
+  return name === undefined ? undefined : path.join(dir, name);
 }
 
 /** The configuration file nearest to `dir`: in it, or in the closest folder above it that has one. */

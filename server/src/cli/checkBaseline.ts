@@ -5,10 +5,8 @@ import type { RunSettings } from '../config/runSettings';
 import type { FileSystem } from '../workspace/fileSystem';
 import type { FoundSkill } from '../workspace/discover';
 import { WriteRefused, writeAllOrNothing } from './atomicWrite';
+import { plural, shownPath } from './output';
 import type { SkillReport } from './reporters/report';
-
-/** A path as the user reads it. */
-const shown = (file: string) => path.relative(process.cwd(), file) || file;
 
 export class BaselineError extends Error {}
 
@@ -108,7 +106,7 @@ export class Baselines {
     return written.map(({ previous, next }) => {
       const count = (baseline: Baseline) => baseline.entries.reduce((sum, entry) => sum + entry.count, 0);
       const files = new Set(next.entries.map((entry) => entry.file)).size;
-      return `${shown(next.file)}: ${count(next)} finding${count(next) === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (it held ${count(previous)})`;
+      return `${shownPath(next.file)}: ${plural(count(next), 'finding')} in ${plural(files, 'file')} (it held ${count(previous)})`;
     });
   }
 }

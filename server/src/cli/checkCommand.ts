@@ -9,7 +9,7 @@ import { checkSkills } from './checkSkills';
 import { jobsFor } from './threadBatches';
 import { BaselineError, Baselines } from './checkBaseline';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
-import { printErr } from './output';
+import { printErr, shownPath } from './output';
 import { selectSkills } from './selectSkills';
 import { emitReport } from './emitReport';
 import { assembleReport, toReported, type ReportedDiagnostic } from './reporters/report';
@@ -77,7 +77,7 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
     ...(matches.length > 0
       ? {
           baselines: matches.map((match) => ({
-            file: path.relative(process.cwd(), match.baseline.file) || match.baseline.file,
+            file: shownPath(match.baseline.file),
             matched: match.matched,
             stale: match.stale(counted),
           })),
@@ -123,6 +123,6 @@ function configFindings(fs: FileSystem, settings: RunSettings): ReportedDiagnost
   return settings.configDiagnostics().map((item) => {
     const read = readText(fs, item.file);
     const text = read.kind === 'text' ? flatText(read.text) : '';
-    return toReported(item, path.relative(process.cwd(), item.file) || item.file, new LineIndex(text), text);
+    return toReported(item, shownPath(item.file), new LineIndex(text), text);
   });
 }

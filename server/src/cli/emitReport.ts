@@ -40,7 +40,7 @@ export function emitReport(
     );
     if (stale > 0)
       printErr(
-        `skillgraph: ${stale} finding${stale === 1 ? '' : 's'} in the baseline ${stale === 1 ? 'is' : 'are'} gone; --update-baseline drops ${stale === 1 ? 'it' : 'them'}\n`,
+        `skillgraph: ${plural(stale, 'finding')} in the baseline ${stale === 1 ? 'is' : 'are'} gone; --update-baseline drops ${stale === 1 ? 'it' : 'them'}\n`,
       );
   }
   if (counts.error > 0) return EXIT_FINDINGS;

@@ -11,13 +11,10 @@ import { decodeText } from '../workspace/readText';
 import type { Command } from './args';
 import { WriteRefused, writeAllOrNothing, type PlannedWrite } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
-import { plural, printErr, printOut } from './output';
+import { plural, printErr, printOut, shownPath } from './output';
 import { selectSkills } from './selectSkills';
 
 const BOM = Uint8Array.of(0xef, 0xbb, 0xbf);
-
-/** A path as the user reads it: relative to where they ran the command. */
-const shown = (file: string) => path.relative(process.cwd(), file) || file;
 
 export function runFix(command: Extract<Command, { command: 'fix' }>): number {
   const fs = new ListingCache(new NodeFileSystem());
@@ -87,13 +84,13 @@ function plannedWrites(result: SkillFixes): PlannedWrite[] {
   return result.files.map((fixed): PlannedWrite => {
     const target = fixed.created ? fixed.file : realpathSync(fixed.file);
     if (!inside(root, fixed.created ? nearestExisting(target) : target))
-      throw new WriteRefused(`${shown(fixed.file)} leads out of its skill folder; nothing was written`);
+      throw new WriteRefused(`${shownPath(fixed.file)} leads out of its skill folder; nothing was written`);
     const text = Buffer.from(fixed.after, 'utf8');
     if (fixed.created) return { target, content: text, create: true, mode: 0o644 };
     const bytes = readFileSync(target);
     const read = decodeText(bytes);
     if (read.kind !== 'text' || read.text !== fixed.before)
-      throw new WriteRefused(`${shown(fixed.file)} changed while it was being fixed; nothing was written`);
+      throw new WriteRefused(`${shownPath(fixed.file)} changed while it was being fixed; nothing was written`);
     const content = read.bom && !fixed.markRemoved ? Buffer.concat([BOM, text]) : text;
     return { target, content, expected: bytes };
   });
@@ -112,7 +109,7 @@ function nearestExisting(file: string): string {
 
 /** Where a fix's finding was, as `file:line:column`. */
 function locate(placed: PlacedFix): string {
-  return `${shown(placed.fix.diagnostic.file)}:${placed.line + 1}:${placed.character + 1}`;
+  return `${shownPath(placed.fix.diagnostic.file)}:${placed.line + 1}:${placed.character + 1}`;
 }
 
 /**
@@ -122,7 +119,7 @@ function locate(placed: PlacedFix): string {
  * any other, instead of every line changed).
  */
 function unifiedDiff(fixed: FixedFile): string {
-  const name = shown(fixed.file).split(path.sep).join('/');
+  const name = shownPath(fixed.file).split(path.sep).join('/');
   const endings = fixed.before.includes('\r\n') && !fixed.after.includes('\r\n');
   const before = endings ? fixed.before.replace(/\r\n/g, '\n') : fixed.before;
   const notes = [

@@ -8,7 +8,7 @@ import { NodeFileSystem } from '../workspace/fileSystem';
 import type { Command } from './args';
 import { WriteRefused, writeAllOrNothing } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
-import { printErr, printOut } from './output';
+import { plural, printErr, printOut, shownPath } from './output';
 
 /** Where `init` points the baseline: beside the configuration, committed with it. */
 export const DEFAULT_BASELINE = '.skillgraph-baseline.json';
@@ -92,7 +92,7 @@ export function starterConfig(found: Survey): string {
   return [
     '# Skillgraph: one configuration for the editor, `skillgraph check`, the pre-commit hook and the GitHub Action.',
     '# It applies to the skills in this folder and below; a flag on the command line wins over it.',
-    `# Written by \`skillgraph init\` for the ${found.skills} skill${found.skills === 1 ? '' : 's'} found here.`,
+    `# Written by \`skillgraph init\` for the ${plural(found.skills, 'skill')} found here.`,
     ...(found.parent ? ['', `extends: ${JSON.stringify(found.parent)}`] : []),
     '',
     '# The client the skills are checked for (agentskills is the open standard):',
@@ -139,8 +139,8 @@ export function runInit(command: Extract<Command, { command: 'init' }>): number 
   if (other || (present.length > 0 && !command.force)) {
     printErr(
       other
-        ? `skillgraph: ${path.relative(process.cwd(), other) || other} already configures this folder; nothing was written\n`
-        : `skillgraph: ${path.relative(process.cwd(), target) || target} already exists; nothing was written (--force replaces it)\n`,
+        ? `skillgraph: ${shownPath(other)} already configures this folder; nothing was written\n`
+        : `skillgraph: ${shownPath(target)} already exists; nothing was written (--force replaces it)\n`,
     );
     return EXIT_USAGE;
   }
@@ -153,17 +153,17 @@ export function runInit(command: Extract<Command, { command: 'init' }>): number 
           ? { target, content: text, expected: readFileSync(target) }
           : { target, content: text, create: true, mode: 0o644 },
       ],
-      path.relative(process.cwd(), target) || target,
+      shownPath(target),
     );
   } catch (error) {
     if (!(error instanceof WriteRefused)) throw error;
     printErr(`skillgraph: ${error.message}\n`);
     return EXIT_USAGE;
   }
-  const shown = path.relative(process.cwd(), target) || target;
-  const checked = path.relative(process.cwd(), dir) || '.';
+  const shown = shownPath(target);
+  const checked = shownPath(dir);
   printOut(
-    `Wrote ${shown} for ${found.skills} skill${found.skills === 1 ? '' : 's'}.\n` +
+    `Wrote ${shown} for ${plural(found.skills, 'skill')}.\n` +
       `Next: skillgraph check ${checked} --update-baseline   (accept today's findings), commit both files,\n` +
       `and run skillgraph check ${checked} in CI: it fails only on findings that are new.\n`,
   );

@@ -21,11 +21,11 @@ import { userSkillFolders } from '../workspace/userSkillFolders';
 import type { Command } from './args';
 import { WriteRefused } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
-import { printErr, printOut } from './output';
+import { printErr, printOut, shownPath } from './output';
 import { toReported, type ReportedDiagnostic } from './reporters/report';
 import { formatText } from './reporters/text';
 import { selectSkills } from './selectSkills';
-import { readLibraryGraph, readLibraryJson, shownPath } from './skillDetails';
+import { readLibraryGraph, readLibraryJson } from './skillDetails';
 import { writePackage } from './writePackage';
 
 /** The SKILL.md files under `paths` (and the clients' user folders, when asked), or the exit status without any. */

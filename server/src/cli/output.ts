@@ -5,6 +5,7 @@
 // rest goes through Node's stream, which waits for the reader, and so does
 // everything after it on that descriptor, to keep the order.
 import { writeSync } from 'node:fs';
+import * as path from 'node:path';
 
 type Descriptor = 1 | 2;
 
@@ -67,6 +68,11 @@ export function printOut(text: string | Uint8Array): void {
 /** Writes to standard error. */
 export function printErr(text: string): void {
   write(2, text);
+}
+
+/** A path as the user reads it: relative to where they ran the command (`.` for that folder itself). */
+export function shownPath(file: string): string {
+  return path.relative(process.cwd(), file) || '.';
 }
 
 /** `1 error`, `2 errors`: a count with its noun, as the summaries print it. */

@@ -9,7 +9,7 @@ import { formatModelContext, modelContext } from '../compile/modelContext';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import type { Command } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, skillFileOf } from './exits';
-import { printErr, printOut } from './output';
+import { plural, printErr, printOut, shownPath } from './output';
 import { countBySeverity, toReported } from './reporters/report';
 import { formatText } from './reporters/text';
 import { RunSettings } from '../config/runSettings';
@@ -103,17 +103,12 @@ export function runCompile(command: Extract<Command, { command: 'compile' }>): n
   }
   const lines = resultLines(result);
   const findings = result.diagnostics.map((item) =>
-    toReported(
-      item,
-      path.relative(process.cwd(), item.file) || item.file,
-      lines.of(item.file),
-      result.texts.get(item.file) ?? '',
-    ),
+    toReported(item, shownPath(item.file), lines.of(item.file), result.texts.get(item.file) ?? ''),
   );
   printErr(formatText({ skills: [], diagnostics: findings }));
   const counts = countBySeverity(findings);
   if (counts.error > 0) {
-    printErr(`skillgraph: ${counts.error} error${counts.error === 1 ? '' : 's'}; nothing was written\n`);
+    printErr(`skillgraph: ${plural(counts.error, 'error')}; nothing was written\n`);
     return EXIT_FINDINGS;
   }
   if (command.out === undefined) {
@@ -123,7 +118,7 @@ export function runCompile(command: Extract<Command, { command: 'compile' }>): n
   try {
     const written = writePackage(outDir, result.files, command.force);
     printErr(
-      `skillgraph: wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${command.out}${counts.warning > 0 ? ` (${counts.warning} to review, above)` : ''}\n`,
+      `skillgraph: wrote ${plural(written.length, 'file')} to ${command.out}${counts.warning > 0 ? ` (${counts.warning} to review, above)` : ''}\n`,
     );
     return EXIT_CLEAN;
   } catch (error) {

@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import { analyzeSkill } from '../analyze';
 import { partJson, type PartJson } from '../library/libraryExport';
 import {
@@ -14,15 +13,13 @@ import { skillScripts } from '../library/skillScripts';
 import { parseSkillFile } from '../parse/skillFile';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
+import { shownPath } from './output';
 import { inBatches, jobsFor, type ThreadSetup } from './threadBatches';
 
 // A library with its graph, which knows of each skill more than its SKILL.md's head: the procedure of a skill whose
 // SKILL.md marks one (a plain skill has none, and is not analysed), and its scripts by content. Each SKILL.md is read
 // once, and a large library is read on several threads, as `check` reads one; each skill's part of the graph is made
 // on the thread that read it, and this one joins the parts.
-
-/** Where a command prints a file: relative to where it ran (the library graph's keys are these). */
-export const shownPath = (file: string) => path.relative(process.cwd(), file) || '.';
 
 /** What is known of one skill beyond its SKILL.md's head; undefined when its SKILL.md cannot be read as text. */
 function readSkillWithDetails(

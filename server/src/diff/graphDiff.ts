@@ -88,50 +88,50 @@ function content(node: GraphJsonNode): string {
   ]);
 }
 
-function listChange(what: string, before: string[] = [], after: string[] = []): string[] {
-  return [
-    ...after.filter((item) => !before.includes(item)).map((item) => `${what} ${item} added`),
-    ...before.filter((item) => !after.includes(item)).map((item) => `${what} ${item} removed`),
-  ];
+/** Adds to `details` each item of `after` not in `before` and each of `before` not in `after`. */
+function listChange(
+  details: string[],
+  what: string,
+  before: readonly string[] = [],
+  after: readonly string[] = [],
+): void {
+  for (const item of after) if (!before.includes(item)) details.push(`${what} ${item} added`);
+  for (const item of before) if (!after.includes(item)) details.push(`${what} ${item} removed`);
 }
 
-function fieldChange(what: string, before: string | undefined, after: string | undefined): string[] {
-  if (before === after) return [];
-  if (before === undefined) return [`${what} ${after} added`];
-  if (after === undefined) return [`${what} ${before} removed`];
-  return [`${what} ${before} → ${after}`];
+function fieldChange(details: string[], what: string, before: string | undefined, after: string | undefined): void {
+  if (before === after) return;
+  if (before === undefined) details.push(`${what} ${after} added`);
+  else if (after === undefined) details.push(`${what} ${before} removed`);
+  else details.push(`${what} ${before} → ${after}`);
 }
+
+/** The ids of a node's tips or rules. */
+const attached = (node: GraphJsonNode, kind: 'tip' | 'rule') =>
+  node.attachments?.filter((item) => item.kind === kind).map((item) => item.id);
 
 /** The changes to a node's own fields and ports between two revisions of it. */
 function nodeDetails(before: GraphJsonNode, after: GraphJsonNode): { details: string[]; ports: PortChange[] } {
-  const details = [
-    ...fieldChange('kind', before.kind, after.kind),
-    ...fieldChange('script', before.script, after.script),
-    ...fieldChange('skill', before.skill, after.skill),
-    ...fieldChange('guard', before.when, after.when),
-    ...fieldChange('stage', before.group, after.group),
-    ...(before.description !== after.description ? ['description changed'] : []),
-    ...listChange(
-      'route to',
-      before.routes?.map((route) => route.to),
-      after.routes?.map((route) => route.to),
-    ),
-    ...listChange('one of', before.oneOf, after.oneOf),
-    ...(Boolean(before.parallel) !== Boolean(after.parallel)
-      ? [after.parallel ? 'now parallel' : 'no longer parallel']
-      : []),
-    ...listChange(
-      'tip',
-      before.attachments?.filter((item) => item.kind === 'tip').map((item) => item.id),
-      after.attachments?.filter((item) => item.kind === 'tip').map((item) => item.id),
-    ),
-    ...listChange(
-      'rule',
-      before.attachments?.filter((item) => item.kind === 'rule').map((item) => item.id),
-      after.attachments?.filter((item) => item.kind === 'rule').map((item) => item.id),
-    ),
-    ...listChange('risk', before.risks, after.risks),
-  ];
+  // Pushed into one list: this runs for every step the two revisions share, most of them unchanged.
+  const details: string[] = [];
+  fieldChange(details, 'kind', before.kind, after.kind);
+  fieldChange(details, 'script', before.script, after.script);
+  fieldChange(details, 'skill', before.skill, after.skill);
+  fieldChange(details, 'guard', before.when, after.when);
+  fieldChange(details, 'stage', before.group, after.group);
+  if (before.description !== after.description) details.push('description changed');
+  listChange(
+    details,
+    'route to',
+    before.routes?.map((route) => route.to),
+    after.routes?.map((route) => route.to),
+  );
+  listChange(details, 'one of', before.oneOf, after.oneOf);
+  if (Boolean(before.parallel) !== Boolean(after.parallel))
+    details.push(after.parallel ? 'now parallel' : 'no longer parallel');
+  listChange(details, 'tip', attached(before, 'tip'), attached(after, 'tip'));
+  listChange(details, 'rule', attached(before, 'rule'), attached(after, 'rule'));
+  listChange(details, 'risk', before.risks, after.risks);
   const ports: PortChange[] = [];
   for (const direction of ['input', 'output'] as const) {
     const old = direction === 'input' ? before.inputs : before.outputs;
@@ -176,27 +176,35 @@ function renames(removed: GraphJsonNode[], added: GraphJsonNode[]): Map<string, 
 export const edgeKey = (edge: { from: string; to: string; kind: string; label?: string }) =>
   `${edge.from}>${edge.to}:${edge.kind}:${edge.label ?? ''}`;
 
-/** Each item of `list` not matched, one for one, by an item of `other` with the same key. */
-function unmatched<T>(list: T[], other: T[], key: (item: T) => string): T[] {
+/**
+ * Each item of `list` not matched, one for one, by an item of `other` with the same key; the keys are given in the
+ * lists' order (each is made once: a revision has thousands of edges).
+ */
+function unmatched<T>(list: T[], keys: string[], otherKeys: string[]): T[] {
   const counts = new Map<string, number>();
-  for (const item of other) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
-  return list.filter((item) => {
-    const left = counts.get(key(item)) ?? 0;
+  for (const key of otherKeys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return list.filter((_, index) => {
+    const left = counts.get(keys[index]) ?? 0;
     if (left === 0) return true;
-    counts.set(key(item), left - 1);
+    counts.set(keys[index], left - 1);
     return false;
   });
 }
 
-/** Each step's inputs that a step (not a value given from outside) produces, by `node\0input`: the producer. */
-function producers(graph: GraphJson): Map<string, string> {
+/**
+ * Each step's inputs that a step (not a value given from outside) produces: step → input → producer. Maps in maps, not
+ * one map by joined keys: every input of every step is looked up, and joining the keys cost more than the lookups.
+ */
+function producers(graph: GraphJson): Map<string, Map<string, string>> {
   const kinds = new Map(graph.nodes.map((item) => [item.id, item.kind]));
-  const found = new Map<string, string>();
+  const found = new Map<string, Map<string, string>>();
   for (const edge of graph.edges) {
     const kind = kinds.get(edge.from);
-    if (edge.kind !== 'data' || kind === 'external-input' || kind === 'missing') continue;
-    const key = `${edge.to}\0${edge.toPort ?? edge.label}`;
-    if (!found.has(key)) found.set(key, edge.from);
+    const input = edge.toPort ?? edge.label;
+    if (edge.kind !== 'data' || kind === 'external-input' || kind === 'missing' || input === undefined) continue;
+    let inputs = found.get(edge.to);
+    if (!inputs) found.set(edge.to, (inputs = new Map()));
+    if (!inputs.has(input)) inputs.set(input, edge.from);
   }
   return found;
 }
@@ -233,20 +241,26 @@ export function diffGraphs(before: GraphJson, after: GraphJson): GraphDiff {
     if (!renamed.has(node.id) && !newIds.has(node.id))
       nodes.push({ change: 'removed', id: node.id, kind: node.kind, details: [], ports: [] });
 
-  // Edges before the change, their ends named as after it.
+  // Edges before the change, their ends named as after it; only those reported are copied.
   const rename = (id: string) => renamed.get(id) ?? id;
-  const oldEdges = before.edges.map((edge) => ({ ...edge, from: rename(edge.from), to: rename(edge.to) }));
+  const renamedEnds = (edge: GraphJsonEdge) => ({ ...edge, from: rename(edge.from), to: rename(edge.to) });
+  const oldKeys = before.edges.map((edge) =>
+    edgeKey({ from: rename(edge.from), to: rename(edge.to), kind: edge.kind, label: edge.label }),
+  );
+  const newKeys = after.edges.map(edgeKey);
   const edges: EdgeChange[] = [];
   const describe = (edge: GraphJsonEdge, change: EdgeChange['change']): EdgeChange => ({ change, ...edgeCore(edge) });
-  for (const edge of unmatched(after.edges, oldEdges, edgeKey)) edges.push(describe(edge, 'added'));
-  for (const edge of unmatched(oldEdges, after.edges, edgeKey)) edges.push(describe(edge, 'removed'));
+  for (const edge of unmatched(after.edges, newKeys, oldKeys)) edges.push(describe(edge, 'added'));
+  for (const edge of unmatched(before.edges, oldKeys, newKeys)) edges.push(describe(renamedEnds(edge), 'removed'));
   const oldByKey = new Map<string, GraphJsonEdge>();
-  for (const edge of oldEdges) if (!oldByKey.has(edgeKey(edge))) oldByKey.set(edgeKey(edge), edge);
-  for (const edge of after.edges) {
-    const previous = oldByKey.get(edgeKey(edge));
+  before.edges.forEach((edge, index) => {
+    if (!oldByKey.has(oldKeys[index])) oldByKey.set(oldKeys[index], edge);
+  });
+  after.edges.forEach((edge, index) => {
+    const previous = oldByKey.get(newKeys[index]);
     if (previous && (previous.type ?? '') !== (edge.type ?? ''))
       edges.push({ ...describe(edge, 'retyped'), ...(previous.type ? { before: previous.type } : {}) });
-  }
+  });
   edges.sort((a, b) => edgeKey(a).localeCompare(edgeKey(b)) || a.change.localeCompare(b.change));
 
   const orphaned: OrphanedInput[] = [];
@@ -254,20 +268,22 @@ export function diffGraphs(before: GraphJson, after: GraphJson): GraphDiff {
   for (const node of newNodes) {
     const previous = previousOf.get(node.id);
     if (!previous) continue;
+    const [wasProduced, isProduced] = [producedBefore.get(previous.id), producedAfter.get(node.id)];
     for (const input of node.inputs) {
-      const was = producedBefore.get(`${previous.id}\0${input.name}`);
-      if (was && !producedAfter.has(`${node.id}\0${input.name}`))
+      const was = wasProduced?.get(input.name);
+      if (was && !isProduced?.has(input.name))
         orphaned.push({ node: node.id, input: input.name, producer: rename(was) });
     }
   }
 
   const findingKey = (problem: GraphProblem) => `${problem.severity}|${problem.code}|${problem.message}`;
+  const [oldFindings, newFindings] = [before.problems.map(findingKey), after.problems.map(findingKey)];
   const findings: FindingChange[] = [
-    ...unmatched(after.problems, before.problems, findingKey).map((problem) => ({
+    ...unmatched(after.problems, newFindings, oldFindings).map((problem) => ({
       change: 'introduced' as const,
       problem,
     })),
-    ...unmatched(before.problems, after.problems, findingKey).map((problem) => ({ change: 'fixed' as const, problem })),
+    ...unmatched(before.problems, oldFindings, newFindings).map((problem) => ({ change: 'fixed' as const, problem })),
   ];
   return {
     skill: after.skill,

@@ -131,8 +131,8 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
   const file = display(analysis.file);
   const fileOf = (span: Span) => display(span.file ?? analysis.file);
   // A risky script is reported where its step names it (checks/security): the step carries what the script does.
-  const risksOf = (node: GraphNode) => {
-    const risks = node.script
+  const risksOf = (node: GraphNode) =>
+    node.script
       ? analysis.diagnostics
           .filter(
             (item) =>
@@ -142,21 +142,20 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
           )
           .map((item) => String(item.data?.risk ?? item.code))
       : [];
-    return risks.length > 0 ? { risks } : {};
+  const evalsOf = (step: string) =>
+    (analysis.evalLinks ?? [])
+      .filter((link) => link.step === step)
+      .map((link) => ({ id: link.id, file: fileOf(link.span), range: lines.rangeOf(link.span) }));
+  // The objects below are built field by field in the order the JSON lists them, an optional field only when present:
+  // spreading `{}` for every absent field was most of what converting a 1,000-step graph cost.
+  const port = (item: Port): GraphJsonPort => {
+    const json = { name: item.name } as GraphJsonPort;
+    if (item.type !== undefined) json.type = item.type;
+    json.nullable = item.nullable;
+    if (item.description !== undefined) json.description = item.description;
+    json.range = lines.rangeOf(item.nameSpan);
+    return json;
   };
-  const evalsOf = (step: string) => {
-    const links = analysis.evalLinks?.filter((link) => link.step === step) ?? [];
-    return links.length > 0
-      ? { evals: links.map((link) => ({ id: link.id, file: fileOf(link.span), range: lines.rangeOf(link.span) })) }
-      : {};
-  };
-  const port = (item: Port): GraphJsonPort => ({
-    name: item.name,
-    ...(item.type !== undefined ? { type: item.type } : {}),
-    nullable: item.nullable,
-    ...(item.description !== undefined ? { description: item.description } : {}),
-    range: lines.rangeOf(item.nameSpan),
-  });
   const model = analysis.model;
   // Node ids must be unique in the drawing; a duplicated step name (itself a diagnostic) gets a suffix.
   const seen = new Map<string, number>();
@@ -166,31 +165,35 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     return count === 1 ? id : `${id}#${count}`;
   };
   const ids = new Map(model.nodes.map((node) => [node, uniqueId(node.id)]));
-  const nodes: GraphJsonNode[] = model.nodes.map((node) => ({
-    id: ids.get(node)!,
-    kind: node.kind,
-    label: node.label,
-    file: fileOf(node.nameSpan),
-    range: lines.rangeOf(node.nameSpan),
-    extent: lines.rangeOf({
-      start: Math.min(node.span.start, node.nameSpan.start),
-      end: Math.max(node.span.end, node.nameSpan.end),
-      ...(node.span.file ? { file: node.span.file } : {}),
-    }),
-    ...(node.script ? { script: node.script.path } : {}),
-    inputs: node.inputs.map(port),
-    outputs: node.outputs.map(port),
-    ...(node.oneOf && node.oneOf.length > 0 ? { oneOf: node.oneOf } : {}),
-    ...(node.parallel ? { parallel: true } : {}),
-    ...(node.description ? { description: node.description.text.trim() } : {}),
-    ...composition(node, display),
-    ...(node.group !== undefined ? { group: node.group } : {}),
-    ...(node.attachments && node.attachments.length > 0
-      ? { attachments: node.attachments.map((item) => ({ ...item, file: display(item.file) })) }
-      : {}),
-    ...evalsOf(node.id),
-    ...risksOf(node),
-  }));
+  const nodes: GraphJsonNode[] = model.nodes.map((node) => {
+    const json = {
+      id: ids.get(node)!,
+      kind: node.kind,
+      label: node.label,
+      file: fileOf(node.nameSpan),
+      range: lines.rangeOf(node.nameSpan),
+      extent: lines.rangeOf({
+        start: Math.min(node.span.start, node.nameSpan.start),
+        end: Math.max(node.span.end, node.nameSpan.end),
+        ...(node.span.file ? { file: node.span.file } : {}),
+      }),
+    } as GraphJsonNode;
+    if (node.script) json.script = node.script.path;
+    json.inputs = node.inputs.map(port);
+    json.outputs = node.outputs.map(port);
+    if (node.oneOf && node.oneOf.length > 0) json.oneOf = node.oneOf;
+    if (node.parallel) json.parallel = true;
+    if (node.description) json.description = node.description.text.trim();
+    if (node.skillRefs || node.guard) Object.assign(json, composition(node, display));
+    if (node.group !== undefined) json.group = node.group;
+    if (node.attachments && node.attachments.length > 0)
+      json.attachments = node.attachments.map((item) => ({ ...item, file: display(item.file) }));
+    const evals = evalsOf(node.id);
+    if (evals.length > 0) json.evals = evals;
+    const risks = risksOf(node);
+    if (risks.length > 0) json.risks = risks;
+    return json;
+  });
   const known = new Set(nodes.map((node) => node.id));
   // A reference to no step still gets drawn: to or from a `missing` node, as a dangling edge.
   for (const edge of model.edges) {
@@ -213,26 +216,21 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
   const missing = new Set(nodes.filter((node) => node.kind === 'missing').map((node) => node.id));
   const edges: GraphJsonEdge[] = model.edges
     .filter((edge) => known.has(edge.from) && known.has(edge.to))
-    .map((edge) => ({
-      from: edge.from,
-      to: edge.to,
-      kind: edge.kind,
-      ...(edge.label !== undefined ? { label: edge.label } : {}),
-      ...((edge.producer?.type ?? edge.consumer?.type) ? { type: (edge.producer?.type ?? edge.consumer?.type)! } : {}),
-      ...(edge.span
-        ? {
-            range: lines.rangeOf(edge.span),
-            ...(edge.span.file && edge.span.file !== analysis.file ? { file: fileOf(edge.span) } : {}),
-          }
-        : {}),
-      ...(missing.has(edge.from) || missing.has(edge.to) ? { dangling: true } : {}),
-      ...(edge.kind === 'data' && edge.producer && edge.producer.name !== edge.label
-        ? { fromPort: edge.producer.name }
-        : {}),
-      ...(edge.kind === 'data' && edge.consumer && edge.consumer.name !== edge.label
-        ? { toPort: edge.consumer.name }
-        : {}),
-    }));
+    .map((edge) => {
+      const json: GraphJsonEdge = { from: edge.from, to: edge.to, kind: edge.kind };
+      if (edge.label !== undefined) json.label = edge.label;
+      const type = edge.producer?.type ?? edge.consumer?.type;
+      if (type) json.type = type;
+      if (edge.span) {
+        json.range = lines.rangeOf(edge.span);
+        if (edge.span.file && edge.span.file !== analysis.file) json.file = fileOf(edge.span);
+      }
+      if (missing.has(edge.from) || missing.has(edge.to)) json.dangling = true;
+      if (edge.kind === 'data' && edge.producer && edge.producer.name !== edge.label)
+        json.fromPort = edge.producer.name;
+      if (edge.kind === 'data' && edge.consumer && edge.consumer.name !== edge.label) json.toPort = edge.consumer.name;
+      return json;
+    });
   const externalNames = new Set<string>();
   for (const input of model.externalInputs) {
     const id = externalNodeId(input.name);

@@ -60,11 +60,11 @@ function targetsOf(
     const ids = cycle as string[];
     return ids.map((from, i) => ({ kind: 'edge' as const, from, to: ids[(i + 1) % ids.length] }));
   }
+  const portIn = (ports: Port[]) =>
+    ports.find((port) => inside(port.nameSpan) || (port.typeSpan !== undefined && inside(port.typeSpan)));
   for (const node of nodes) {
-    for (const port of [...node.inputs, ...node.outputs]) {
-      if (inside(port.nameSpan) || (port.typeSpan && inside(port.typeSpan)))
-        return [{ kind: 'port', node: idOf(node), name: port.name, direction: port.direction }];
-    }
+    const port = portIn(node.inputs) ?? portIn(node.outputs);
+    if (port) return [{ kind: 'port', node: idOf(node), name: port.name, direction: port.direction }];
     const ref = node.controlRefs.find((candidate) => inside(candidate.span));
     if (ref) {
       const dependency = ref.via === 'depends_on';

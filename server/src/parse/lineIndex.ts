@@ -28,6 +28,9 @@ export interface Span {
   file?: string;
 }
 
+/** How many lines after the last offset's `positionAt` looks at before it searches. */
+const NEAR_LINES = 8;
+
 /**
  * Converts offsets to positions and back. The analyzer works in offsets (what
  * the `yaml` package gives) and converts here, once, at the edge.
@@ -38,6 +41,8 @@ export class LineIndex {
    * lines).
    */
   private readonly lineStarts: Uint32Array;
+  /** The line of the offset last asked for (see `positionAt`). */
+  private lastLine = 0;
 
   constructor(
     private readonly text: TextLike,
@@ -73,9 +78,22 @@ export class LineIndex {
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
-    // The last line starting at or before the offset (the first starts at 0).
-    const line = firstNotBefore(this.lineStarts.length, (index) => this.lineStarts[index] <= clamped) - 1;
-    return { line, character: clamped - this.lineStarts[line] };
+    const starts = this.lineStarts;
+    // Offsets are mostly asked for in the order they are written (a step's ports, then the next step's; findings in
+    // order): the line of the last one asked, or one a few lines after it, holds this one, found without a search.
+    let line = this.lastLine;
+    if (starts[line] <= clamped) {
+      const near = Math.min(starts.length, line + NEAR_LINES);
+      while (line + 1 < near && starts[line + 1] <= clamped) line++;
+      if (line + 1 === near && near < starts.length && starts[near] <= clamped) line = this.lineHolding(clamped);
+    } else line = this.lineHolding(clamped);
+    this.lastLine = line;
+    return { line, character: clamped - starts[line] };
+  }
+
+  /** The last line starting at or before `offset` (the first starts at 0). */
+  private lineHolding(offset: number): number {
+    return firstNotBefore(this.lineStarts.length, (index) => this.lineStarts[index] <= offset) - 1;
   }
 
   offsetAt(position: Position): number {

@@ -49,3 +49,27 @@ test('an index of the same text is the earlier one', () => {
   assert.equal(LineIndex.after(earlier, 'a\nb'), earlier);
   assert.deepEqual(LineIndex.after(undefined, 'a\nb').positionAt(2), { line: 1, character: 0 });
 });
+
+test('positions asked in any order equal the lines counted in the text (the index starts from the last one asked)', () => {
+  // Lines of every length, so the next offset is on the same line, a few lines on, many lines on, or before.
+  const text = Array.from({ length: 300 }, (_, line) => 'x'.repeat(line % 13)).join('\n');
+  const counted = (offset: number) => {
+    const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+    const lineStart = before.lastIndexOf('\n') + 1;
+    return { line: before.split('\n').length - 1, character: before.length - lineStart };
+  };
+  let seed = 11;
+  const random = (below: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % below;
+  };
+  const index = new LineIndex(text);
+  let offset = 0;
+  for (let round = 0; round < 3000; round++) {
+    // Up to a step ahead or back, or outside the text (clamped).
+    const step = [1, 5, 40, 400, -3, -400][random(7)];
+    if (step === undefined) offset = random(2) === 0 ? -5 : text.length + 5;
+    else offset = Math.max(0, Math.min(text.length, offset + Math.sign(step) * random(Math.abs(step) + 1)));
+    assert.deepEqual(index.positionAt(offset), counted(offset), `round ${round}, offset ${offset}`);
+  }
+});

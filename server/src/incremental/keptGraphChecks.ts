@@ -117,9 +117,16 @@ function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | un
     if (!held) byStep.set(step, (held = { diagnostics: [], edges: [], externalInputs: [] }));
     return held;
   };
+  // A step's spans are listed once per run, not once per finding or edge that points into it.
+  const spansByStep = new Map<number, Span[]>();
+  const spansAt = (step: number) => {
+    let spans = spansByStep.get(step);
+    if (!spans) spansByStep.set(step, (spans = spansOf(nodes[step])));
+    return spans;
+  };
   const spanPlace = (span: Span): SpanPlace | undefined => {
     const step = stepHolding(nodes, span);
-    const at = step === -1 ? -1 : spansOf(nodes[step]).indexOf(span);
+    const at = step === -1 ? -1 : spansAt(step).indexOf(span);
     return at === -1 ? undefined : [step, at];
   };
   const portPlace = (port: Port): PortPlace | undefined => {
@@ -135,18 +142,18 @@ function placeChecks(checks: GraphChecks, nodes: GraphNode[]): PlacedChecks | un
     diagnostics.push(place);
     holding(place[0]).diagnostics.push(index);
   }
+  // Every data edge is placed (thousands in a large procedure): built field by field, each step it holds once.
   const edges: PlacedChecks['edges'] = [];
   for (const [index, edge] of checks.edges.entries()) {
-    const place = {
-      ...(edge.span ? { span: spanPlace(edge.span) } : {}),
-      ...(edge.consumer ? { consumer: portPlace(edge.consumer) } : {}),
-      ...(edge.producer ? { producer: portPlace(edge.producer) } : {}),
-    };
-    if ((edge.span && !place.span) || (edge.consumer && !place.consumer) || (edge.producer && !place.producer))
-      return undefined;
+    const place: PlacedChecks['edges'][number] = {};
+    if (edge.span && !(place.span = spanPlace(edge.span))) return undefined;
+    if (edge.consumer && !(place.consumer = portPlace(edge.consumer))) return undefined;
+    if (edge.producer && !(place.producer = portPlace(edge.producer))) return undefined;
     edges.push(place);
-    for (const step of new Set([place.span?.[0], place.consumer?.[0], place.producer?.[0]]))
-      if (step !== undefined) holding(step).edges.push(index);
+    const [span, consumer, producer] = [place.span?.[0], place.consumer?.[0], place.producer?.[0]];
+    if (span !== undefined) holding(span).edges.push(index);
+    if (consumer !== undefined && consumer !== span) holding(consumer).edges.push(index);
+    if (producer !== undefined && producer !== span && producer !== consumer) holding(producer).edges.push(index);
   }
   const externalInputs: PortPlace[] = [];
   for (const [index, input] of checks.externalInputs.entries()) {

@@ -27,7 +27,11 @@ export function movablePartsIn(value: unknown): MovableParts {
     if (Array.isArray(item)) for (const part of item) walk(part);
     else if (item !== null && typeof item === 'object') {
       if (isSpan(item)) spans.add(item);
-      for (const [key, part] of Object.entries(item)) {
+      // A model's objects are plain data: their keys are their own, and walked without listing them in arrays first
+      // (a 1,000-step procedure is walked whole when first read). Strings and numbers hold nothing to move.
+      for (const key in item) {
+        const part = (item as Record<string, unknown>)[key];
+        if (part === null || typeof part !== 'object') continue;
         if (key === 'offsets' && Array.isArray(part)) offsets.add(part as number[]);
         else walk(part);
       }

@@ -139,7 +139,8 @@ export class RegionChunks {
         if (DOCUMENT_LINES.test(text)) return;
         const own = ownCopy(text);
         const doc = parseYamlDocument(own, this.dialect);
-        if (holdsAlias(doc)) return;
+        // An alias is written `*name`: a chunk without a `*` holds none, and its nodes need not be visited.
+        if (own.includes('*') && holdsAlias(doc)) return;
         const place = { offset: range.start };
         placeNodes(doc.contents, place);
         chunk = {

@@ -212,19 +212,12 @@ export function compileSkill(
     );
   }
   const plan = analysis.metaPlan!;
-  if (target === 'metaskill-sop') {
-    const { frontmatter, body, findings } = compositionToSop(analysis, plan);
-    if (findings.length > 0) return { target, outDir, files: [], diagnostics: findings, texts: sources };
-    return checkedResult(
-      target,
-      outDir,
-      [{ path: 'SKILL.md', content: skillFileText({ ...frontmatter, name }, body) }],
-      [],
-      sources,
-      catalog,
-    );
-  }
-  const { frontmatter, body } = sopToComposition(analysis, plan);
+  // One MetaSkill form to the other; what a SOP cannot say is reported at its key, and nothing is compiled.
+  const { frontmatter, body, findings } =
+    target === 'metaskill-sop'
+      ? compositionToSop(analysis, plan)
+      : { ...sopToComposition(analysis, plan), findings: [] };
+  if (findings.length > 0) return { target, outDir, files: [], diagnostics: findings, texts: sources };
   return checkedResult(
     target,
     outDir,

@@ -5,11 +5,19 @@ import { checkStepLink } from '../../checks/fileLinks';
 import { scriptHoleFindings } from '../../checks/scriptHoles';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
 import type { Node } from 'yaml';
-import { seqItems, valueOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
+import { valueOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
 import { linkCheckOf, type FormatContext } from '../formatContext';
-import { checkProcedureSchema, readProcedureBlock } from './procedureBlock';
+import { readProcedureBlock } from './procedureBlock';
 import { checkProcedureGraph, type ProcedureResult } from './procedureGraph';
-import { keptEdges, keptStep, perStep, readControlRefs, readLink, readStepBase, readStringList } from './readSteps';
+import {
+  keptEdges,
+  perStep,
+  procedureSteps,
+  readControlRefs,
+  readLink,
+  readStepBase,
+  readStringList,
+} from './readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
 
@@ -37,14 +45,7 @@ export function loadAip03(context: FormatContext): ProcedureResult {
 
   const block = readProcedureBlock(syntax, file, false, diagnostics, context.incremental?.yaml);
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  if (!context.modelOnly)
-    diagnostics.push(
-      ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
-    );
-
-  const yaml = block.yaml;
-  const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
-  const nodes = items.map((item, index) => keptStep(context, 'aip-0.3', yaml, item, index, readStep));
+  const { nodes } = procedureSteps(context, 'aip-0.3', procedureSchema, block, block.value, diagnostics, readStep);
   const edges = perStep(context, 'control edges', nodes.length, [], true, (index) => {
     const node = nodes[index];
     const named = namesPredecessors.has(node);

@@ -6,12 +6,12 @@ import { scriptHoleFindings } from '../../checks/scriptHoles';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
-import { checkProcedureSchema, readProcedureBlock } from './procedureBlock';
+import { readProcedureBlock } from './procedureBlock';
 import { checkProcedureGraph, type ProcedureResult } from './procedureGraph';
 import {
   keptEdges,
-  keptStep,
   perStep,
+  procedureSteps,
   readControlRefs,
   readLink,
   readScalarMap,
@@ -56,14 +56,15 @@ export function loadAip05(context: FormatContext): ProcedureResult {
       ),
     );
   if (!block?.value) return { nodes: [], edges: [], diagnostics, ...(block ? { procedure: block } : {}) };
-  if (!context.modelOnly)
-    diagnostics.push(
-      ...checkProcedureSchema(procedureSchema, block, block.value, file, context.incremental !== undefined),
-    );
-
-  const yaml = block.yaml;
-  const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
-  const nodes = items.map((item, index) => keptStep(context, 'aip-0.5', yaml, item, index, readStep));
+  const { yaml, nodes } = procedureSteps(
+    context,
+    'aip-0.5',
+    procedureSchema,
+    block,
+    block.value,
+    diagnostics,
+    readStep,
+  );
   const edges = perStep(context, 'control edges', nodes.length, [], false, (index) => {
     const node = nodes[index];
     return keptEdges(context, node, undefined, () =>

@@ -1,7 +1,9 @@
 import { isMap, type Node } from 'yaml';
 import type { ControlRef, FileLink, GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
+import type { Diagnostic } from '../../checks/diagnostic';
 import type { FormatContext } from '../formatContext';
+import { checkProcedureSchema, type ProcedureBlock } from './procedureBlock';
 import { concatParts } from '../../incremental/stepLists';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
@@ -51,6 +53,26 @@ export function keptStep(
   return context.incremental
     ? context.incremental.steps.step(item, loader, index, yaml, read)
     : read(yaml, item, index).node;
+}
+
+/**
+ * A procedure's steps, each read by `read` (and kept per step when the server keeps the model), after the procedure
+ * is checked against its version's schema (unless only the model is wanted).
+ */
+export function procedureSteps(
+  context: FormatContext,
+  loader: 'aip-0.3' | 'aip-0.5',
+  schema: { $id?: string },
+  block: ProcedureBlock,
+  value: Record<string, unknown>,
+  diagnostics: Diagnostic[],
+  read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string },
+): { yaml: YamlSyntax; nodes: GraphNode[] } {
+  if (!context.modelOnly)
+    diagnostics.push(...checkProcedureSchema(schema, block, value, context.file, context.incremental !== undefined));
+  const yaml = block.yaml;
+  const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
+  return { yaml, nodes: items.map((item, index) => keptStep(context, loader, yaml, item, index, read)) };
 }
 
 /**

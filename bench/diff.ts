@@ -6,10 +6,14 @@ import { analyzeSkill } from '../server/src/analyze';
 import { toGraphJson } from '../server/src/compile/graphJson';
 import { diffGraphs } from '../server/src/diff/graphDiff';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';
+import { runNode } from './lib/run';
 import { writeAipSkill } from '../test/support/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
 
 const ROUNDS = 15;
+/** Rounds of the commands, each a process: fewer, as each costs a start-up. */
+const COMMAND_ROUNDS = 7;
+const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 
 export interface DiffResult {
   steps: number;
@@ -24,6 +28,31 @@ export interface DiffResult {
    */
   onEdit: Summary;
   onEditRatio: number;
+  /**
+   * The same as a user runs it: `skillgraph diff before after` against `skillgraph check` of the first revision, each a
+   * process (start-up, a cold JIT, reading and printing included).
+   */
+  commands: { check: Summary; diff: Summary; ratio: number };
+}
+
+/** `skillgraph diff` of the two folders against `skillgraph check` of the first, alternating. */
+function benchCommands(root: string, beforeDir: string): DiffResult['commands'] {
+  const check: number[] = [];
+  const diff: number[] = [];
+  for (let i = 0; i <= COMMAND_ROUNDS; i++) {
+    const checked = runNode(CLI, ['check', beforeDir], { memory: false });
+    const diffed = runNode(CLI, ['diff', 'before', 'after', '--format', 'json'], { cwd: root, memory: false });
+    // Each run did its work: the check found no error; the diff reports the one skill and the errors it introduces.
+    if (checked.status !== 0) throw new Error(`check exited ${checked.status}: ${checked.stderr}`);
+    const report = diffed.status === 1 ? (JSON.parse(diffed.stdout) as { skills: unknown[] }) : undefined;
+    if (report?.skills.length !== 1) throw new Error(`diff exited ${diffed.status}: ${diffed.stderr}`);
+    // The first round warms the disk cache and is not counted.
+    if (i === 0) continue;
+    check.push(checked.ms);
+    diff.push(diffed.ms);
+  }
+  const [checkMs, diffMs] = [summarize(check), summarize(diff)];
+  return { check: checkMs, diff: diffMs, ratio: round(diffMs.median / checkMs.median) };
 }
 
 /**
@@ -84,5 +113,6 @@ export function benchDiff(root: string, steps = 1000): DiffResult {
     ratio: round(measured.median / analysis.median),
     onEdit: edited,
     onEditRatio: round(edited.median / analysis.median),
+    commands: benchCommands(path.join(root, 'diff'), path.dirname(before.file)),
   };
 }

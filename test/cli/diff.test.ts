@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { gitIn, readIn, repository, runCli, writeIn } from '../support/cliRun';
+import { CLI, gitIn, readIn, repository, runCli, writeIn } from '../support/cliRun';
 
 // `skillgraph diff` and `skillgraph hash` against a git repository each test makes: revisions read from git (nothing
 // checked out), the working tree, and folders.
@@ -171,4 +172,43 @@ test('check --hash puts each skill revision hash in the JSON report; outside JSO
   const misused = runCli(root, 'check', 'csv-report', '--hash');
   assert.equal(misused.status, 2);
   assert.match(misused.stderr, /--hash puts each skill's hash in the JSON report: add --format json/);
+});
+
+test('diff: a library of 60 skills against HEAD starts git a few times, not once per file or per skill', () => {
+  const root = repository({});
+  const examples = readdirSync(EXAMPLES).filter((name) => name !== 'mistakes');
+  for (let copy = 0; copy < 60 / examples.length; copy++)
+    for (const name of examples)
+      cpSync(path.join(EXAMPLES, name), path.join(root, 'skills', `${name}-${copy}`), { recursive: true });
+  gitIn(root, 'init', '-q');
+  gitIn(root, 'add', '-A');
+  gitIn(root, 'commit', '-qm', 'a library');
+  edit(root, 'skills/csv-report-3/SKILL.md', '  - name: choose-focus', '  - name: pick-focus');
+  edit(root, 'skills/csv-report-3/SKILL.md', '[profile-columns, choose-focus]', '[profile-columns, pick-focus]');
+  // The git the CLI finds on PATH writes down each start, then runs the real one.
+  const shim = repository({}, 'sg-git-shim-');
+  const log = path.join(shim, 'starts.log');
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  writeIn(shim, 'git', `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
+  chmodSync(path.join(shim, 'git'), 0o755);
+  const result = spawnSync(process.execPath, [CLI, 'diff', '--format', 'json'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, PATH: `${shim}${path.delimiter}${process.env.PATH}` },
+  });
+  assert.equal(result.status, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(readdirSync(path.join(root, 'skills')).length, 60);
+  assert.deepEqual(
+    report.skills.map((skill: { path: string; diff: { nodes: { change: string }[] } }) => [
+      skill.path,
+      skill.diff.nodes.map((node) => node.change),
+    ]),
+    [['skills/csv-report-3', ['renamed']]],
+  );
+  // Finding the repository and the revision, listing its tree, reading its skills in one batch; one git process per
+  // file read (and the catalog read again for each skill) made a 60-skill diff take 22 s, and 600 skills ran for
+  // minutes.
+  const starts = readFileSync(log, 'utf8').trim().split('\n');
+  assert.ok(starts.length <= 6, `git started ${starts.length} times:\n${starts.join('\n')}`);
 });

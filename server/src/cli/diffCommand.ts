@@ -48,8 +48,7 @@ function skillsOf(side: Side, paths: string[]): Map<string, string> {
   return new Map(found.skills.map((skill) => [path.relative(side.base, path.dirname(skill.file)) || '.', skill.file]));
 }
 
-function graphOf(side: Side, file: string, explicit: ConstructorParameters<typeof RunSettings>[1]): GraphJson {
-  const settings = new RunSettings(side.fs, explicit);
+function graphOf(side: Side, settings: RunSettings, file: string): GraphJson {
   const shown = (target: string) => path.relative(side.base, target);
   return toGraphJson(analyzeSkill(side.fs, file, settings.analyzeOptions(file)), shown);
 }
@@ -74,15 +73,25 @@ export function runDiff(command: Extract<Command, { command: 'diff' }>): number 
     ...(command.profile ? { profile: command.profile } : {}),
     catalogs: command.catalog.map((root) => path.resolve(root)),
   };
+  // One side's settings for all its skills, as check has one for its run: each catalog of skills is read once, not
+  // once per skill compared (which made a diff of a library quadratic in its skills).
+  const [beforeSettings, afterSettings] = [new RunSettings(before.fs, explicit), new RunSettings(after.fs, explicit)];
   const paths = command.paths.length > 0 ? command.paths : ['.'];
   const oldSkills = skillsOf(before, paths);
   const newSkills = skillsOf(after, paths);
+  // A revision's skills are read from git in one batch, not a git process per file.
+  for (const [side, skills] of [
+    [before, oldSkills],
+    [after, newSkills],
+  ] as const)
+    if (side.fs instanceof GitTreeFileSystem)
+      side.fs.readAheadUnder([...skills.values()].map((file) => path.dirname(file)));
   const changed: { skill: SkillDiff; afterEdges: GraphJson['edges'] }[] = [];
   for (const dir of [...new Set([...oldSkills.keys(), ...newSkills.keys()])].sort()) {
     const oldFile = oldSkills.get(dir);
     const newFile = newSkills.get(dir);
-    const oldGraph = oldFile ? graphOf(before, oldFile, explicit) : undefined;
-    const newGraph = newFile ? graphOf(after, newFile, explicit) : undefined;
+    const oldGraph = oldFile ? graphOf(before, beforeSettings, oldFile) : undefined;
+    const newGraph = newFile ? graphOf(after, afterSettings, newFile) : undefined;
     const diff = diffGraphs(oldGraph ?? emptyGraph(newGraph!), newGraph ?? emptyGraph(oldGraph!));
     const oldFiles = oldFile ? skillFiles(before.fs, path.dirname(oldFile)) : new Map<string, string>();
     const newFiles = newFile ? skillFiles(after.fs, path.dirname(newFile)) : new Map<string, string>();

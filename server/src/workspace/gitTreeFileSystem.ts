@@ -14,11 +14,36 @@ let childProcess: typeof ChildProcess | undefined;
  * Runs git in `cwd`; its output, or undefined when it fails. node:child_process is loaded on first use: the CLI is one
  * bundle, and loading it at start-up would cost every `check` a few milliseconds for `diff`'s sake.
  */
-export function git(cwd: string, args: string[]): Buffer | undefined {
+export function git(cwd: string, args: string[], input?: string): Buffer | undefined {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not at start
   childProcess ??= require('node:child_process') as typeof ChildProcess;
-  const result = childProcess.spawnSync('git', args, { cwd, maxBuffer: 512 * 1024 * 1024 });
+  const result = childProcess.spawnSync('git', args, { cwd, maxBuffer: MAX_GIT_OUTPUT, ...(input ? { input } : {}) });
   return result.status === 0 ? result.stdout : undefined;
+}
+
+const MAX_GIT_OUTPUT = 512 * 1024 * 1024;
+/** Files read ahead at most this large each, and this much in all per batch: what analysis reads is text, and small. */
+const READ_AHEAD_FILE_BYTES = 4 * 1024 * 1024;
+const READ_AHEAD_BATCH_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The blobs `git cat-file --batch` printed, by object: each a header line `<object> blob <size>`, the bytes and a line
+ * break (`<object> missing` for one it does not have).
+ */
+function batchBlobs(output: Buffer): Map<string, Uint8Array> {
+  const blobs = new Map<string, Uint8Array>();
+  let at = 0;
+  while (at < output.length) {
+    const lineEnd = output.indexOf(0x0a, at);
+    if (lineEnd < 0) break;
+    const [object, type, size] = output.toString('utf8', at, lineEnd).split(' ');
+    at = lineEnd + 1;
+    if (type === 'missing' || size === undefined) continue;
+    const end = at + Number(size);
+    if (type === 'blob') blobs.set(object, new Uint8Array(output.subarray(at, end)));
+    at = end + 1;
+  }
+  return blobs;
 }
 
 /**
@@ -48,6 +73,12 @@ export function commitOf(root: string, revision: string): string | undefined {
 export class GitTreeFileSystem implements FileSystem {
   private readonly entries = new Map<string, TreeEntry>();
   private readonly folders = new Map<string, Map<string, EntryKind>>();
+  /**
+   * The bytes of each blob read, by object: a revision does not change, and a skill's files are read more than once
+   * (its analysis, its hash, the catalog of the MetaSkills beside it). Read in batches, one git process for many files:
+   * one process per file made a diff of a library spend most of its time starting git.
+   */
+  private readonly blobs = new Map<string, Uint8Array>();
 
   private constructor(
     private readonly root: string,
@@ -102,11 +133,55 @@ export class GitTreeFileSystem implements FileSystem {
   }
 
   readWithin(filePath: string, maxBytes: number): BoundedRead {
-    const entry = this.entries.get(path.resolve(filePath));
+    const resolved = path.resolve(filePath);
+    const entry = this.entries.get(resolved);
     if (!entry || entry.kind !== 'file') return { kind: 'missing' };
     if (entry.size > maxBytes) return { kind: 'too_large', size: entry.size };
-    const bytes = git(this.root, ['cat-file', 'blob', entry.object]);
-    return bytes ? bounded(new Uint8Array(bytes), maxBytes) : { kind: 'missing' };
+    if (!this.blobs.has(entry.object)) {
+      // The files beside it come along: a skill's files are read together (its scripts, its references).
+      const beside = [...(this.folders.get(path.dirname(resolved))?.keys() ?? [])].map((name) =>
+        this.entries.get(path.join(path.dirname(resolved), name)),
+      );
+      this.readBatch([entry.object, ...beside.filter(this.readsAhead).map((file) => file.object)]);
+    }
+    return bounded(this.blobs.get(entry.object), maxBytes);
+  }
+
+  /**
+   * Reads every small file under `folders` (at any depth), in as few batches as their size allows, so that what
+   * analyses them is served without starting git again: `diff` names the skill folders it compares.
+   */
+  readAheadUnder(folders: string[]): void {
+    const under = new Set(folders.map((folder) => path.resolve(folder)));
+    const inside = (file: string) => {
+      for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+        if (under.has(dir)) return true;
+        if (dir === this.root || dir === path.dirname(dir)) return false;
+      }
+    };
+    let batch: string[] = [];
+    let size = 0;
+    for (const [file, entry] of this.entries) {
+      if (!this.readsAhead(entry) || !inside(file)) continue;
+      if (size + entry.size > READ_AHEAD_BATCH_BYTES) {
+        this.readBatch(batch);
+        [batch, size] = [[], 0];
+      }
+      batch.push(entry.object);
+      size += entry.size;
+    }
+    this.readBatch(batch);
+  }
+
+  /** A file not read yet and small enough to read along with others. */
+  private readonly readsAhead = (entry: TreeEntry | undefined): entry is TreeEntry =>
+    entry?.kind === 'file' && entry.size <= READ_AHEAD_FILE_BYTES && !this.blobs.has(entry.object);
+
+  /** Reads the blobs `objects` with one `git cat-file --batch`. */
+  private readBatch(objects: string[]): void {
+    if (objects.length === 0) return;
+    const output = git(this.root, ['cat-file', '--batch'], `${[...new Set(objects)].join('\n')}\n`);
+    if (output) for (const [object, bytes] of batchBlobs(output)) this.blobs.set(object, bytes);
   }
 
   realpath(filePath: string): string | undefined {

@@ -1,12 +1,13 @@
 // `skillgraph diff` on two revisions of a 1,000-step procedure against one analysis of it, in one process: what the
 // diff costs is two analyses, their graphs and the comparison; the target is that the comparison adds little.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSkill } from '../server/src/analyze';
 import { toGraphJson } from '../server/src/compile/graphJson';
 import { diffGraphs } from '../server/src/diff/graphDiff';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';
 import { runNode } from './lib/run';
+import { gitIn } from '../test/support/cliRun';
 import { writeAipSkill } from '../test/support/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
 
@@ -14,6 +15,10 @@ const ROUNDS = 15;
 /** Rounds of the commands, each a process: fewer, as each costs a start-up. */
 const COMMAND_ROUNDS = 7;
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
+const EXAMPLES = path.join(__dirname, '..', 'examples');
+/** Skills in the library whose diff against HEAD is timed (the examples copied over and over, every format). */
+const LIBRARY_SKILLS = 600;
+const LIBRARY_ROUNDS = 3;
 
 export interface DiffResult {
   steps: number;
@@ -33,6 +38,43 @@ export interface DiffResult {
    * process (start-up, a cold JIT, reading and printing included).
    */
   commands: { check: Summary; diff: Summary; ratio: number };
+  /** `skillgraph diff` against HEAD in a git repository of many skills, one changed, against `check` of them. */
+  library: { skills: number; check: Summary; diff: Summary; ratio: number };
+}
+
+/** A repository of LIBRARY_SKILLS skills committed once, then one step of one skill renamed in the working tree. */
+function libraryRepository(root: string): string {
+  const dir = path.join(root, 'diff-library');
+  rmSync(dir, { recursive: true, force: true });
+  const examples = readdirSync(EXAMPLES).filter((name) => name !== 'mistakes');
+  for (let index = 0; index < LIBRARY_SKILLS; index++) {
+    const name = examples[index % examples.length];
+    cpSync(path.join(EXAMPLES, name), path.join(dir, 'skills', `${name}-${index}`), { recursive: true });
+  }
+  gitIn(dir, 'init', '-q');
+  gitIn(dir, 'add', '-A');
+  gitIn(dir, 'commit', '-qm', 'a library');
+  const changed = path.join(dir, 'skills', 'csv-report-0', 'SKILL.md');
+  writeFileSync(changed, readFileSync(changed, 'utf8').replaceAll('choose-focus', 'pick-focus'));
+  return dir;
+}
+
+/** `skillgraph diff` (against HEAD) and `skillgraph check` of the library, alternating. */
+function benchLibrary(root: string): DiffResult['library'] {
+  const dir = libraryRepository(root);
+  const check: number[] = [];
+  const diff: number[] = [];
+  for (let i = 0; i < LIBRARY_ROUNDS; i++) {
+    const checked = runNode(CLI, ['check', '.'], { cwd: dir, memory: false });
+    const diffed = runNode(CLI, ['diff', '--format', 'json'], { cwd: dir, memory: false });
+    if (checked.stdout.length === 0) throw new Error(`check exited ${checked.status}: ${checked.stderr}`);
+    const report = diffed.status === 0 ? (JSON.parse(diffed.stdout) as { skills: unknown[] }) : undefined;
+    if (report?.skills.length !== 1) throw new Error(`diff exited ${diffed.status}: ${diffed.stderr}`);
+    check.push(checked.ms);
+    diff.push(diffed.ms);
+  }
+  const [checkMs, diffMs] = [summarize(check), summarize(diff)];
+  return { skills: LIBRARY_SKILLS, check: checkMs, diff: diffMs, ratio: round(diffMs.median / checkMs.median) };
 }
 
 /** `skillgraph diff` of the two folders against `skillgraph check` of the first, alternating. */
@@ -114,5 +156,6 @@ export function benchDiff(root: string, steps = 1000): DiffResult {
     onEdit: edited,
     onEditRatio: round(edited.median / analysis.median),
     commands: benchCommands(path.join(root, 'diff'), path.dirname(before.file)),
+    library: benchLibrary(root),
   };
 }

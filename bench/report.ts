@@ -282,6 +282,13 @@ export function renderResults(results: Results): string {
     `| \`skillgraph check\` of the first revision | ${ms(diff.commands.check)} |`,
     `| \`skillgraph diff before after --format json\` | ${ms(diff.commands.diff)} (${diff.commands.ratio}× the check) |`,
     '',
+    `A library: a git repository of ${diff.library.skills} skills (the examples, every format, copied over and over), one step of one skill renamed in the working tree; ${diff.library.check.n} rounds alternating:`,
+    '',
+    '| command | median / p95 |',
+    '|---|---|',
+    `| \`skillgraph check .\` | ${ms(diff.library.check)} |`,
+    `| \`skillgraph diff --format json\` (against HEAD, read from git) | ${ms(diff.library.diff)} (${diff.library.ratio}× the check) |`,
+    '',
   ];
   return lines.join('\n');
 }

@@ -147,7 +147,7 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
       .filter((link) => link.step === step)
       .map((link) => ({ id: link.id, file: fileOf(link.span), range: lines.rangeOf(link.span) }));
   // The objects below are built field by field in the order the JSON lists them, an optional field only when present:
-  // spreading `{}` for every absent field was most of what converting a 1,000-step graph cost.
+  // a temporary object spread for every absent field was about a fifth of converting a 1,000-step graph.
   const port = (item: Port): GraphJsonPort => {
     const json = { name: item.name } as GraphJsonPort;
     if (item.type !== undefined) json.type = item.type;

@@ -212,3 +212,20 @@ test('diff: a library of 60 skills against HEAD starts git a few times, not once
   const starts = readFileSync(log, 'utf8').trim().split('\n');
   assert.ok(starts.length <= 6, `git started ${starts.length} times:\n${starts.join('\n')}`);
 });
+
+test('diff: in text, each change has its mark: a retyped output and its edge are changed (~), not added', () => {
+  const root = committed('csv-report');
+  edit(
+    root,
+    'csv-report/SKILL.md',
+    '      - name: focus-column\n        type: string\n\n',
+    '      - name: focus-column\n        type: integer\n\n',
+  );
+  const result = runCli(root, 'diff');
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(result.stdout.split('\n').slice(2, 5), [
+    '  ~ changed step choose-focus: output "focus-column" retyped string → integer',
+    '  ~ retyped data edge choose-focus → write-report focus-column: integer (was string)',
+    '  ! introduced warning type_mismatch csv-report/SKILL.md:68:15 Input "focus-column" is declared as string, but step "choose-focus" produces it as integer.',
+  ]);
+});

@@ -31,6 +31,8 @@ function fileLines(skill: SkillDiff): string[] {
 }
 
 const MARK: Record<NodeChange['change'], string> = { added: '+', removed: '-', renamed: '>', changed: '~' };
+/** A retyped edge is marked as a changed node is: it is there before and after. */
+const EDGE_MARK: Record<EdgeChange['change'], string> = { added: '+', removed: '-', retyped: '~' };
 
 function portText(port: PortChange): string {
   if (port.change === 'retyped')
@@ -110,7 +112,7 @@ export function diffText(skills: SkillDiff[]): string {
       const lines = [`${heading(skill)}: ${counts(diff) || 'no change to its graph or findings'}`];
       for (const line of fileLines(skill)) lines.push(`  · ${line}`);
       for (const node of diff.nodes) lines.push(`  ${MARK[node.change]} ${nodeText(node)}`);
-      for (const edge of diff.edges) lines.push(`  ${edge.change === 'removed' ? '-' : '+'} ${edgeText(edge)}`);
+      for (const edge of diff.edges) lines.push(`  ${EDGE_MARK[edge.change]} ${edgeText(edge)}`);
       for (const item of diff.orphaned) lines.push(`  ! ${orphanText(item)}`);
       for (const item of diff.findings)
         lines.push(`  ${item.change === 'introduced' ? '!' : '✓'} ${findingText(item)}`);

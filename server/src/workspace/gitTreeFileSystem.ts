@@ -27,6 +27,24 @@ const READ_AHEAD_FILE_BYTES = 4 * 1024 * 1024;
 const READ_AHEAD_BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
+ * The objects of `files` in order, in batches of at most READ_AHEAD_BATCH_BYTES (a file larger than that alone), so no
+ * batch's output outgrows what git's output may hold.
+ */
+function batchesOf(files: TreeEntry[]): string[][] {
+  const batches: string[][] = [];
+  let size = 0;
+  for (const file of files) {
+    if (batches.length === 0 || size + file.size > READ_AHEAD_BATCH_BYTES) {
+      batches.push([]);
+      size = 0;
+    }
+    batches[batches.length - 1].push(file.object);
+    size += file.size;
+  }
+  return batches;
+}
+
+/**
  * The blobs `git cat-file --batch` printed, by object: each a header line `<object> blob <size>`, the bytes and a line
  * break (`<object> missing` for one it does not have).
  */
@@ -138,11 +156,15 @@ export class GitTreeFileSystem implements FileSystem {
     if (!entry || entry.kind !== 'file') return { kind: 'missing' };
     if (entry.size > maxBytes) return { kind: 'too_large', size: entry.size };
     if (!this.blobs.has(entry.object)) {
-      // The files beside it come along: a skill's files are read together (its scripts, its references).
-      const beside = [...(this.folders.get(path.dirname(resolved))?.keys() ?? [])].map((name) =>
-        this.entries.get(path.join(path.dirname(resolved), name)),
+      // The files beside it come along (a skill's files are read together: its scripts, its references), as many as
+      // fit in the batch that reads it.
+      const folder = path.dirname(resolved);
+      const beside = [...(this.folders.get(folder)?.keys() ?? [])].map((name) =>
+        this.entries.get(path.join(folder, name)),
       );
-      this.readBatch([entry.object, ...beside.filter(this.readsAhead).map((file) => file.object)]);
+      this.readBatch(
+        batchesOf([entry, ...beside.filter((file): file is TreeEntry => file !== entry && this.readsAhead(file))])[0],
+      );
     }
     return bounded(this.blobs.get(entry.object), maxBytes);
   }
@@ -159,28 +181,19 @@ export class GitTreeFileSystem implements FileSystem {
         if (dir === this.root || dir === path.dirname(dir)) return false;
       }
     };
-    let batch: string[] = [];
-    let size = 0;
-    for (const [file, entry] of this.entries) {
-      if (!this.readsAhead(entry) || !inside(file)) continue;
-      if (size + entry.size > READ_AHEAD_BATCH_BYTES) {
-        this.readBatch(batch);
-        [batch, size] = [[], 0];
-      }
-      batch.push(entry.object);
-      size += entry.size;
-    }
-    this.readBatch(batch);
+    const files: TreeEntry[] = [];
+    for (const [file, entry] of this.entries) if (this.readsAhead(entry) && inside(file)) files.push(entry);
+    for (const batch of batchesOf(files)) this.readBatch(batch);
   }
 
   /** A file not read yet and small enough to read along with others. */
-  private readonly readsAhead = (entry: TreeEntry | undefined): entry is TreeEntry =>
-    entry?.kind === 'file' && entry.size <= READ_AHEAD_FILE_BYTES && !this.blobs.has(entry.object);
+  private readsAhead(entry: TreeEntry | undefined): entry is TreeEntry {
+    return entry?.kind === 'file' && entry.size <= READ_AHEAD_FILE_BYTES && !this.blobs.has(entry.object);
+  }
 
   /** Reads the blobs `objects` with one `git cat-file --batch`. */
   private readBatch(objects: string[]): void {
-    if (objects.length === 0) return;
-    const output = git(this.root, ['cat-file', '--batch'], `${[...new Set(objects)].join('\n')}\n`);
+    const output = git(this.root, ['cat-file', '--batch'], `${objects.join('\n')}\n`);
     if (output) for (const [object, bytes] of batchBlobs(output)) this.blobs.set(object, bytes);
   }
 

@@ -7,7 +7,7 @@ import { toGraphJson } from '../server/src/compile/graphJson';
 import { diffGraphs } from '../server/src/diff/graphDiff';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';
 import { runNode } from './lib/run';
-import { gitIn } from '../test/support/cliRun';
+import { commitAll } from '../test/support/cliRun';
 import { writeAipSkill } from '../test/support/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
 
@@ -51,9 +51,7 @@ function libraryRepository(root: string): string {
     const name = examples[index % examples.length];
     cpSync(path.join(EXAMPLES, name), path.join(dir, 'skills', `${name}-${index}`), { recursive: true });
   }
-  gitIn(dir, 'init', '-q');
-  gitIn(dir, 'add', '-A');
-  gitIn(dir, 'commit', '-qm', 'a library');
+  commitAll(dir, 'a library');
   const changed = path.join(dir, 'skills', 'csv-report-0', 'SKILL.md');
   writeFileSync(changed, readFileSync(changed, 'utf8').replaceAll('choose-focus', 'pick-focus'));
   return dir;

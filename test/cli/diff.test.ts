@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { CLI, gitIn, readIn, repository, runCli, writeIn } from '../support/cliRun';
+import { CLI, commitAll, gitIn, readIn, repository, runCli, writeIn } from '../support/cliRun';
 
 // `skillgraph diff` and `skillgraph hash` against a git repository each test makes: revisions read from git (nothing
 // checked out), the working tree, and folders.
@@ -14,9 +14,7 @@ const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 function committed(...examples: string[]): string {
   const root = repository({});
   for (const name of examples) cpSync(path.join(EXAMPLES, name), path.join(root, name), { recursive: true });
-  gitIn(root, 'init', '-q');
-  gitIn(root, 'add', '-A');
-  gitIn(root, 'commit', '-qm', 'the skills');
+  commitAll(root, 'the skills');
   return root;
 }
 
@@ -180,9 +178,7 @@ test('diff: a library of 60 skills against HEAD starts git a few times, not once
   for (let copy = 0; copy < 60 / examples.length; copy++)
     for (const name of examples)
       cpSync(path.join(EXAMPLES, name), path.join(root, 'skills', `${name}-${copy}`), { recursive: true });
-  gitIn(root, 'init', '-q');
-  gitIn(root, 'add', '-A');
-  gitIn(root, 'commit', '-qm', 'a library');
+  commitAll(root, 'a library');
   edit(root, 'skills/csv-report-3/SKILL.md', '  - name: choose-focus', '  - name: pick-focus');
   edit(root, 'skills/csv-report-3/SKILL.md', '[profile-columns, choose-focus]', '[profile-columns, pick-focus]');
   // The git the CLI finds on PATH writes down each start, then runs the real one.

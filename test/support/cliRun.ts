@@ -44,3 +44,10 @@ export function gitIn(root: string, ...args: string[]): string {
     },
   }).trim();
 }
+
+/** Makes `root` a git repository holding everything in it, committed once. */
+export function commitAll(root: string, message: string): void {
+  gitIn(root, 'init', '-q');
+  gitIn(root, 'add', '-A');
+  gitIn(root, 'commit', '-qm', message);
+}

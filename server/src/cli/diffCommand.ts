@@ -42,9 +42,14 @@ function workingSide(cwd: string): Side {
   return { label: 'the working tree', fs: new NodeFileSystem(), base: cwd };
 }
 
-/** Each skill under `paths` on one side, by its folder relative to the side's base. */
+/**
+ * Each skill under `paths` on one side, by its folder relative to the side's base. A git revision's skills are read
+ * from git then, in one batch, not a git process per file.
+ */
 function skillsOf(side: Side, paths: string[]): Map<string, string> {
   const found = discoverSkills(side.fs, paths, side.base);
+  if (side.fs instanceof GitTreeFileSystem)
+    side.fs.readAheadUnder(found.skills.map((skill) => path.dirname(skill.file)));
   return new Map(found.skills.map((skill) => [path.relative(side.base, path.dirname(skill.file)) || '.', skill.file]));
 }
 
@@ -79,13 +84,6 @@ export function runDiff(command: Extract<Command, { command: 'diff' }>): number 
   const paths = command.paths.length > 0 ? command.paths : ['.'];
   const oldSkills = skillsOf(before, paths);
   const newSkills = skillsOf(after, paths);
-  // A revision's skills are read from git in one batch, not a git process per file.
-  for (const [side, skills] of [
-    [before, oldSkills],
-    [after, newSkills],
-  ] as const)
-    if (side.fs instanceof GitTreeFileSystem)
-      side.fs.readAheadUnder([...skills.values()].map((file) => path.dirname(file)));
   const changed: { skill: SkillDiff; afterEdges: GraphJson['edges'] }[] = [];
   for (const dir of [...new Set([...oldSkills.keys(), ...newSkills.keys()])].sort()) {
     const oldFile = oldSkills.get(dir);

@@ -3,7 +3,7 @@ import { rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { GitTreeFileSystem } from '../../../server/src/workspace/gitTreeFileSystem';
-import { gitIn, repository, writeIn } from '../../support/cliRun';
+import { commitAll, repository, writeIn } from '../../support/cliRun';
 
 // A revision's files read from git: in batches (one `git cat-file --batch` for a folder's files, or for every file
 // under the folders `diff` names), each file's bytes exactly as committed, whatever they hold.
@@ -26,9 +26,7 @@ const COMMITTED: Record<string, string | Uint8Array> = {
 function committedRepository(): string {
   const root = repository(COMMITTED, 'sg-git-tree-');
   symlinkSync('../top.txt', path.join(root, 'skill', 'link.txt'));
-  gitIn(root, 'init', '-q');
-  gitIn(root, 'add', '-A');
-  gitIn(root, 'commit', '-qm', 'files');
+  commitAll(root, 'files');
   // The working tree moves on: what is read must be the revision's.
   for (const relative of Object.keys(COMMITTED)) writeIn(root, relative, 'changed since\n');
   return root;

@@ -57,42 +57,71 @@ function libraryRepository(root: string): string {
   return dir;
 }
 
+/**
+ * `check` and `diff` (each runs its command, checks that it did its work and gives its time), alternating: `uncounted`
+ * rounds first, then `rounds` counted.
+ */
+function alternating(
+  rounds: number,
+  uncounted: number,
+  check: () => number,
+  diff: () => number,
+): { check: Summary; diff: Summary; ratio: number } {
+  const checkMs: number[] = [];
+  const diffMs: number[] = [];
+  for (let i = 0; i < uncounted + rounds; i++) {
+    const [checked, diffed] = [check(), diff()];
+    if (i < uncounted) continue;
+    checkMs.push(checked);
+    diffMs.push(diffed);
+  }
+  const [checkSummary, diffSummary] = [summarize(checkMs), summarize(diffMs)];
+  return { check: checkSummary, diff: diffSummary, ratio: round(diffSummary.median / checkSummary.median) };
+}
+
 /** `skillgraph diff` (against HEAD) and `skillgraph check` of the library, alternating. */
 function benchLibrary(root: string): DiffResult['library'] {
   const dir = libraryRepository(root);
-  const check: number[] = [];
-  const diff: number[] = [];
-  for (let i = 0; i < LIBRARY_ROUNDS; i++) {
-    const checked = runNode(CLI, ['check', '.'], { cwd: dir, memory: false });
-    const diffed = runNode(CLI, ['diff', '--format', 'json'], { cwd: dir, memory: false });
-    if (checked.stdout.length === 0) throw new Error(`check exited ${checked.status}: ${checked.stderr}`);
-    const report = diffed.status === 0 ? (JSON.parse(diffed.stdout) as { skills: unknown[] }) : undefined;
-    if (report?.skills.length !== 1) throw new Error(`diff exited ${diffed.status}: ${diffed.stderr}`);
-    check.push(checked.ms);
-    diff.push(diffed.ms);
-  }
-  const [checkMs, diffMs] = [summarize(check), summarize(diff)];
-  return { skills: LIBRARY_SKILLS, check: checkMs, diff: diffMs, ratio: round(diffMs.median / checkMs.median) };
+  const timed = alternating(
+    LIBRARY_ROUNDS,
+    0,
+    () => {
+      const checked = runNode(CLI, ['check', '.'], { cwd: dir, memory: false });
+      if (checked.stdout.length === 0) throw new Error(`check exited ${checked.status}: ${checked.stderr}`);
+      return checked.ms;
+    },
+    () => {
+      const diffed = runNode(CLI, ['diff', '--format', 'json'], { cwd: dir, memory: false });
+      const report = diffed.status === 0 ? (JSON.parse(diffed.stdout) as { skills: unknown[] }) : undefined;
+      if (report?.skills.length !== 1) throw new Error(`diff exited ${diffed.status}: ${diffed.stderr}`);
+      return diffed.ms;
+    },
+  );
+  return { skills: LIBRARY_SKILLS, ...timed };
 }
 
-/** `skillgraph diff` of the two folders against `skillgraph check` of the first, alternating. */
+/**
+ * `skillgraph diff` of the two folders against `skillgraph check` of the first, alternating; the first round warms
+ * the disk cache and is not counted.
+ */
 function benchCommands(root: string, beforeDir: string): DiffResult['commands'] {
-  const check: number[] = [];
-  const diff: number[] = [];
-  for (let i = 0; i <= COMMAND_ROUNDS; i++) {
-    const checked = runNode(CLI, ['check', beforeDir], { memory: false });
-    const diffed = runNode(CLI, ['diff', 'before', 'after', '--format', 'json'], { cwd: root, memory: false });
-    // Each run did its work: the check found no error; the diff reports the one skill and the errors it introduces.
-    if (checked.status !== 0) throw new Error(`check exited ${checked.status}: ${checked.stderr}`);
-    const report = diffed.status === 1 ? (JSON.parse(diffed.stdout) as { skills: unknown[] }) : undefined;
-    if (report?.skills.length !== 1) throw new Error(`diff exited ${diffed.status}: ${diffed.stderr}`);
-    // The first round warms the disk cache and is not counted.
-    if (i === 0) continue;
-    check.push(checked.ms);
-    diff.push(diffed.ms);
-  }
-  const [checkMs, diffMs] = [summarize(check), summarize(diff)];
-  return { check: checkMs, diff: diffMs, ratio: round(diffMs.median / checkMs.median) };
+  return alternating(
+    COMMAND_ROUNDS,
+    1,
+    () => {
+      // The check finds no error.
+      const checked = runNode(CLI, ['check', beforeDir], { memory: false });
+      if (checked.status !== 0) throw new Error(`check exited ${checked.status}: ${checked.stderr}`);
+      return checked.ms;
+    },
+    () => {
+      // The diff reports the one skill and the errors it introduces.
+      const diffed = runNode(CLI, ['diff', 'before', 'after', '--format', 'json'], { cwd: root, memory: false });
+      const report = diffed.status === 1 ? (JSON.parse(diffed.stdout) as { skills: unknown[] }) : undefined;
+      if (report?.skills.length !== 1) throw new Error(`diff exited ${diffed.status}: ${diffed.stderr}`);
+      return diffed.ms;
+    },
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
@@ -17,21 +17,27 @@ export interface Run {
  * start-up times, where even it would count).
  */
 export function runNode(script: string, args: string[], options: { cwd?: string; memory?: boolean } = {}): Run {
-  const rssFile = path.join(mkdtempSync(path.join(tmpdir(), 'sg-rss-')), 'maxrss');
+  // The preload writes the peak into a folder of its own, removed once read: a bench starts thousands of processes.
+  const rssDir = mkdtempSync(path.join(tmpdir(), 'sg-rss-'));
+  const rssFile = path.join(rssDir, 'maxrss');
   const preload = options.memory === false ? [] : ['--require', path.join(__dirname, 'maxRss.cjs')];
-  const start = performance.now();
-  const result = spawnSync(process.execPath, [...preload, script, ...args], {
-    cwd: options.cwd,
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-    env: { ...process.env, SKILLGRAPH_MAXRSS_FILE: rssFile, NO_COLOR: '1' },
-  });
-  const ms = performance.now() - start;
-  let maxRssMiB = Number.NaN;
   try {
-    maxRssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
-  } catch {
-    // the process died before writing it
+    const start = performance.now();
+    const result = spawnSync(process.execPath, [...preload, script, ...args], {
+      cwd: options.cwd,
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+      env: { ...process.env, SKILLGRAPH_MAXRSS_FILE: rssFile, NO_COLOR: '1' },
+    });
+    const ms = performance.now() - start;
+    let maxRssMiB = Number.NaN;
+    try {
+      maxRssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
+    } catch {
+      // the process died before writing it
+    }
+    return { ms, maxRssMiB, status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+  } finally {
+    rmSync(rssDir, { recursive: true, force: true });
   }
-  return { ms, maxRssMiB, status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }

@@ -31,6 +31,30 @@ test('diff: nothing changed since HEAD: exit 0, and it says so', () => {
   assert.equal(result.stdout, 'No skill changed.\n');
 });
 
+test('diff: before the first commit, HEAD has nothing yet: every skill is added, and a revision git lacks is refused', () => {
+  const root = repository({});
+  cpSync(path.join(EXAMPLES, 'csv-report'), path.join(root, 'csv-report'), { recursive: true });
+  gitIn(root, 'init', '-q');
+  const result = runCli(root, 'diff', '--format', 'json');
+  assert.equal(result.status, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.before, 'HEAD (no commit yet)');
+  const [skill] = report.skills;
+  assert.equal(skill.path, 'csv-report');
+  assert.equal(skill.hashBefore, undefined);
+  assert.ok(skill.files.added.includes('SKILL.md'), JSON.stringify(skill.files));
+  assert.deepEqual(
+    skill.diff.nodes
+      .filter((node: { kind: string }) => node.kind === 'step')
+      .map((node: { change: string; id: string }) => `${node.change} ${node.id}`),
+    ['added load-table', 'added profile-columns', 'added choose-focus', 'added write-report'],
+  );
+  // Only HEAD stands for the first commit to come: another name git does not know is still refused.
+  const unknown = runCli(root, 'diff', 'no-such-branch');
+  assert.equal(unknown.status, 2);
+  assert.equal(unknown.stderr, 'skillgraph: no-such-branch: neither a folder nor a git revision\n');
+});
+
 test('diff: the working tree against HEAD: a step renamed, an output retyped, the type mismatch it introduces', () => {
   const root = committed('csv-report', 'release-notes');
   edit(root, 'csv-report/SKILL.md', '  - name: choose-focus', '  - name: pick-focus');

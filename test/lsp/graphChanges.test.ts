@@ -90,6 +90,22 @@ test('a revision git does not know, or one that looks like an option, is refused
   assert.match(((await changes(uri, '--output=/tmp/x')) as Refusal).error, /^--output=\/tmp\/x is not a revision/);
 });
 
+test('in a repository before its first commit, HEAD has nothing yet: the skill is all added', async () => {
+  const fresh = repository({}, 'sg-lsp-changes-');
+  cpSync(path.join(REPO, 'examples', 'csv-report'), path.join(fresh, 'csv-report'), { recursive: true });
+  gitIn(fresh, 'init', '-q');
+  const uri = await shared().open(path.join(fresh, 'csv-report', 'SKILL.md'));
+  const answer = (await changes(uri, 'HEAD')) as GraphChanges;
+  assert.equal(answer.existed, false);
+  assert.equal(answer.commit, gitIn(fresh, 'hash-object', '-t', 'tree', '/dev/null'), "git's empty tree");
+  assert.deepEqual(
+    answer.graph.nodes.map((node) => node.id),
+    Object.keys(answer.nodes),
+  );
+  assert.ok(Object.keys(answer.nodes).includes('choose-focus'));
+  assert.ok(Object.values(answer.nodes).every((mark) => mark.change === 'added'));
+});
+
 test('a skill outside any git repository is refused, not failed', async () => {
   const outside = repository({
     'lone/SKILL.md': '---\nname: lone\ndescription: Stands alone. Use never.\n---\n\nHi.\n',

@@ -7,7 +7,7 @@ import { diffMarkdown, diffText, type SkillDiff } from '../diff/diffReport';
 import { fileChanges, skillFiles, skillHash } from '../checks/skillHash';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
-import { commitOf, GitTreeFileSystem, repositoryOf } from '../workspace/gitTreeFileSystem';
+import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gitTreeFileSystem';
 import type { Command } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
 import { printErr, printOut } from './output';
@@ -31,10 +31,11 @@ function sideNamed(spec: string, cwd: string, repository: string | undefined): S
   const folder = path.resolve(cwd, spec);
   if (disk.stat(folder)?.kind === 'directory') return { label: spec, fs: disk, base: folder };
   if (!repository) throw new SideError(`${spec}: neither a folder nor a git revision (not in a git repository)`);
-  const commit = commitOf(repository, spec);
-  const tree = commit ? GitTreeFileSystem.at(repository, commit) : undefined;
+  const revision = revisionObject(repository, spec);
+  const tree = revision ? GitTreeFileSystem.at(repository, revision.object) : undefined;
   if (!tree) throw new SideError(`${spec}: neither a folder nor a git revision`);
-  return { label: spec, fs: tree, base: path.join(repository, path.relative(repository, cwd)) };
+  const label = revision?.unborn ? `${spec} (no commit yet)` : spec;
+  return { label, fs: tree, base: path.join(repository, path.relative(repository, cwd)) };
 }
 
 /** The working tree: the folder the command runs in. */

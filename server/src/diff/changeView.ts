@@ -29,7 +29,10 @@ export interface ChangeLine {
 }
 
 export interface GraphChanges {
-  /** The revision compared with, as asked (`HEAD`), and the commit it named then. */
+  /**
+   * The revision compared with, as asked (`HEAD`), and the commit it named then (git's empty tree when `HEAD` has no
+   * commit yet: everything is added).
+   */
   revision: string;
   commit: string;
   /** Whether the skill existed at that revision (when not, everything is added). */

@@ -5,7 +5,7 @@ import { RunSettings } from '../config/runSettings';
 import { changeView, type GraphChanges } from '../diff/changeView';
 import { diffGraphs } from '../diff/graphDiff';
 import type { Refusal } from '../protocol';
-import { commitOf, GitTreeFileSystem, repositoryOf } from '../workspace/gitTreeFileSystem';
+import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gitTreeFileSystem';
 
 /** Trees and graphs kept: a preview compares with one revision at a time, so a few cover switching back and forth. */
 const KEPT = 4;
@@ -38,7 +38,7 @@ export class Revisions {
   private locate(skillFile: string, revision: string): { root: string; commit: string } | Refusal {
     const root = repositoryOf(path.dirname(skillFile));
     if (!root) return { error: `${path.basename(path.dirname(skillFile))} is not in a git repository` };
-    const commit = commitOf(root, revision);
+    const commit = revisionObject(root, revision)?.object;
     return commit ? { root, commit } : { error: `${revision} is not a revision of the repository at ${root}` };
   }
 

@@ -74,13 +74,27 @@ export function repositoryOf(dir: string): string | undefined {
 }
 
 /** The commit `revision` names in the repository at `root` now; an option-like revision is never passed to git. */
-export function commitOf(root: string, revision: string): string | undefined {
+function commitOf(root: string, revision: string): string | undefined {
   if (revision === '' || revision.startsWith('-')) return undefined;
   return (
     git(root, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`])
       ?.toString('utf8')
       .trim() || undefined
   );
+}
+
+/**
+ * What git reads `revision`'s files from: the commit it names; or, for `HEAD` in a repository before its first commit
+ * (HEAD names a branch that does not exist yet), git's empty tree, so that everything there is new rather than the
+ * revision unknown. Undefined when git does not know the revision.
+ */
+export function revisionObject(root: string, revision: string): { object: string; unborn?: true } | undefined {
+  const commit = commitOf(root, revision);
+  if (commit) return { object: commit };
+  if (revision !== 'HEAD' || git(root, ['symbolic-ref', '--quiet', 'HEAD']) === undefined) return undefined;
+  // The empty tree's name depends on the repository's hash (SHA-1 or SHA-256): git gives it.
+  const emptyTree = git(root, ['hash-object', '-t', 'tree', '--stdin'])?.toString('utf8').trim();
+  return emptyTree ? { object: emptyTree, unborn: true } : undefined;
 }
 
 /**

@@ -158,6 +158,37 @@ test('diff: two folders; a skill added and one removed; a side that is neither a
   assert.match(wrong.stderr, /no-such-revision: neither a folder nor a git revision/);
 });
 
+test('diff sees what check sees on each side: skills the configuration ignores are left out', () => {
+  const root = repository({ '.skillgraph.yaml': 'ignore:\n  - vendor/**\n' });
+  cpSync(path.join(EXAMPLES, 'csv-report'), path.join(root, 'csv-report'), { recursive: true });
+  cpSync(path.join(EXAMPLES, 'mistakes', 'broken-procedure'), path.join(root, 'vendor', 'broken-procedure'), {
+    recursive: true,
+  });
+  commitAll(root, 'a skill and a vendored one');
+  // A vendored skill, ignored on both sides, changes: nothing to review.
+  edit(root, 'vendor/broken-procedure/SKILL.md', '- name: clean-data', '- name: tidy-data');
+  assert.equal(runCli(root, 'diff').stdout, 'No skill changed.\n');
+  // The change stops ignoring it: the skill comes into view, as added.
+  writeIn(root, '.skillgraph.yaml', 'ignore: []\n');
+  const report = JSON.parse(runCli(root, 'diff', '--format', 'json').stdout);
+  assert.deepEqual(
+    report.skills.map((skill: { path: string; hashBefore?: string }) => [skill.path, skill.hashBefore]),
+    [['vendor/broken-procedure', undefined]],
+  );
+});
+
+test('diff: a path on one side only is a skill added or removed; a path on neither side is a usage error', () => {
+  const root = committed('csv-report');
+  cpSync(path.join(EXAMPLES, 'release-notes'), path.join(root, 'release-notes'), { recursive: true });
+  const added = runCli(root, 'diff', '--', 'release-notes');
+  assert.equal(added.status, 0, added.stderr);
+  assert.match(added.stdout, /^release-notes \(agent-skill, added\)/);
+  const typo = runCli(root, 'diff', '--', 'csv-reprot', 'csv-report');
+  assert.equal(typo.status, 2);
+  assert.equal(typo.stderr, 'skillgraph: csv-reprot: no such file or folder on either side\n');
+  assert.equal(typo.stdout, '');
+});
+
 test('hash: the same files give the same hash wherever they are; a change to any file changes it', () => {
   const root = committed('csv-report');
   const copy = repository({});

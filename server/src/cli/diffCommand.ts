@@ -44,14 +44,22 @@ function workingSide(cwd: string): Side {
 }
 
 /**
- * Each skill under `paths` on one side, by its folder relative to the side's base. A git revision's skills are read
+ * Each skill under `paths` on one side that the side's configuration does not ignore (as `check` of that side would
+ * see them), by its folder relative to the side's base; and the paths the side lacks. A git revision's skills are read
  * from git then, in one batch, not a git process per file.
  */
-function skillsOf(side: Side, paths: string[]): Map<string, string> {
+function skillsOf(
+  side: Side,
+  settings: RunSettings,
+  paths: string[],
+): { skills: Map<string, string>; missing: string[] } {
   const found = discoverSkills(side.fs, paths, side.base);
-  if (side.fs instanceof GitTreeFileSystem)
-    side.fs.readAheadUnder(found.skills.map((skill) => path.dirname(skill.file)));
-  return new Map(found.skills.map((skill) => [path.relative(side.base, path.dirname(skill.file)) || '.', skill.file]));
+  const kept = found.skills.filter((skill) => !settings.forSkill(skill.file).ignored);
+  if (side.fs instanceof GitTreeFileSystem) side.fs.readAheadUnder(kept.map((skill) => path.dirname(skill.file)));
+  return {
+    skills: new Map(kept.map((skill) => [path.relative(side.base, path.dirname(skill.file)) || '.', skill.file])),
+    missing: found.missing,
+  };
 }
 
 function graphOf(side: Side, settings: RunSettings, file: string): GraphJson {
@@ -83,8 +91,14 @@ export function runDiff(command: Extract<Command, { command: 'diff' }>): number 
   // once per skill compared (which made a diff of a library quadratic in its skills).
   const [beforeSettings, afterSettings] = [new RunSettings(before.fs, explicit), new RunSettings(after.fs, explicit)];
   const paths = command.paths.length > 0 ? command.paths : ['.'];
-  const oldSkills = skillsOf(before, paths);
-  const newSkills = skillsOf(after, paths);
+  const [{ skills: oldSkills, missing: oldLacks }, { skills: newSkills, missing: newLacks }] = [
+    skillsOf(before, beforeSettings, paths),
+    skillsOf(after, afterSettings, paths),
+  ];
+  // A path on one side only is a skill added or removed; on neither, a mistake (a typo would read as no change).
+  const nowhere = oldLacks.filter((missing) => newLacks.includes(missing));
+  for (const missing of nowhere) printErr(`skillgraph: ${missing}: no such file or folder on either side\n`);
+  if (nowhere.length > 0) return EXIT_USAGE;
   const changed: { skill: SkillDiff; afterEdges: GraphJson['edges'] }[] = [];
   for (const dir of [...new Set([...oldSkills.keys(), ...newSkills.keys()])].sort()) {
     const oldFile = oldSkills.get(dir);

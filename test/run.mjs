@@ -5,8 +5,8 @@
 //                                 CLI, corpus, property, robustness and distribution tests, and Neovim and Emacs
 //                                 when they are installed; in parallel, one file per core
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('.', import.meta.url).pathname;
@@ -38,9 +38,17 @@ if (quick) {
     }
 }
 const parallel = quick ? [`--test-concurrency=${availableParallelism()}`] : [];
+// Every test, and every program a test starts (the CLI, git, Neovim, VS Code, Chromium, npm pack), makes its
+// temporary files under one folder of this run, removed when the run ends, passed or failed: a full run writes
+// hundreds of megabytes there (copies of the repository, browser profiles), and a test that fails or is stopped
+// halfway never reaches its own clean-up.
+const runTmp = mkdtempSync(join(tmpdir(), 'sg-tests-'));
+// Ctrl-C reaches the tests too: the run waits for them to stop, then cleans up below.
+process.on('SIGINT', () => {});
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', ...parallel, ...files],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp } },
 );
+rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 process.exit(result.status ?? 1);

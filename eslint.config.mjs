@@ -10,6 +10,7 @@ const nodeGlobals = {
   __dirname: 'readonly',
   Buffer: 'readonly',
   URL: 'readonly',
+  fetch: 'readonly',
 };
 
 export default tseslint.config(

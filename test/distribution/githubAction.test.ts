@@ -211,15 +211,36 @@ test('diff: the job summary says what the pull request does to each skill; with 
   const skill = path.join(repo, 'csv-report', 'SKILL.md');
   writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: choose-focus', '  - name: pick-focus'));
   git('commit', '-qam', 'the pull request');
-  // GitHub's API is the one part not reachable here: a local server stands in for it and keeps what it is sent.
-  const posted: { url: string; authorization: string; body: string }[] = [];
+  // GitHub's API is the one part not reachable here: a local server stands in for its issue comments, keeping them
+  // and every request it is sent; `refuse` answers a write as a fork's read-only token gets answered.
+  const requests: { method: string; url: string; authorization: string }[] = [];
+  const comments: { id: number; body: string }[] = [];
+  let refuse = false;
   const api = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
+    let text = '';
+    request.on('data', (chunk) => (text += chunk));
     request.on('end', () => {
-      posted.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '', body });
-      response.writeHead(201, { 'content-type': 'application/json' });
-      response.end('{}');
+      const { method = '', url = '' } = request;
+      requests.push({ method, url, authorization: request.headers.authorization ?? '' });
+      const answer = (status: number, value: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(value));
+      };
+      if (method !== 'GET' && refuse) return answer(403, { message: 'Resource not accessible by integration' });
+      const page = /^\/repos\/team\/skills\/issues\/7\/comments\?per_page=100&page=(\d+)$/.exec(url);
+      if (method === 'GET' && page)
+        return answer(200, comments.slice((Number(page[1]) - 1) * 100, Number(page[1]) * 100));
+      if (method === 'POST' && url === '/repos/team/skills/issues/7/comments') {
+        comments.push({ id: comments.length + 1, body: JSON.parse(text).body });
+        return answer(201, comments.at(-1));
+      }
+      const edited = /^\/repos\/team\/skills\/issues\/comments\/(\d+)$/.exec(url);
+      const comment = comments.find((item) => item.id === Number(edited?.[1]));
+      if (method === 'PATCH' && comment) {
+        comment.body = JSON.parse(text).body;
+        return answer(200, comment);
+      }
+      answer(404, { message: 'Not Found' });
     });
   });
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
@@ -235,22 +256,55 @@ test('diff: the job summary says what the pull request does to each skill; with 
       GITHUB_REPOSITORY: 'team/skills',
       RUNNER_TEMP: mkdtempSync(path.join(tmpdir(), 'sg-runner-')),
     };
+    const written = () => readFileSync(path.join(env.RUNNER_TEMP, 'skillgraph-diff.md'), 'utf8');
     const quiet = await summarise(repo, { diff: 'true', paths: '.' }, github, env);
     assert.equal(quiet.status, 0, quiet.stderr);
     const summary = readFileSync(summaryFile, 'utf8');
     assert.match(summary, /^### Skillgraph: 1 skill changed — errors introduced$/m);
     assert.match(summary, /^\| node \| renamed \| renamed step choose-focus → pick-focus \|$/m);
     assert.match(summary, /unknown_dependency/);
-    assert.equal(posted.length, 0, 'no token: the job summary only');
-    const withToken = await summarise(repo, { diff: 'true', paths: '.', 'github-token': 'secret-token' }, github, env);
-    assert.equal(withToken.status, 0, withToken.stderr);
-    assert.equal(posted.length, 1);
-    assert.equal(posted[0].url, '/repos/team/skills/issues/7/comments');
-    assert.equal(posted[0].authorization, 'Bearer secret-token');
-    assert.equal(
-      JSON.parse(posted[0].body).body,
-      readFileSync(path.join(env.RUNNER_TEMP, 'skillgraph-diff.md'), 'utf8'),
+    assert.equal(requests.length, 0, 'no token: the job summary only');
+    const withToken = { diff: 'true', paths: '.', 'github-token': 'secret-token' };
+    const first = await summarise(repo, withToken, github, env);
+    assert.equal(first.status, 0, first.stderr);
+    assert.ok(requests.every((item) => item.authorization === 'Bearer secret-token'));
+    assert.deepEqual(comments, [{ id: 1, body: `<!-- skillgraph-diff -->\n${written()}` }]);
+    // A comment from someone else stays theirs.
+    comments.unshift({ id: 99, body: 'Looks good to me.' });
+    // Run again on the same change: the comment says it already, so it is left alone (not even marked edited).
+    requests.length = 0;
+    assert.equal((await summarise(repo, withToken, github, env)).status, 0);
+    assert.deepEqual(
+      requests.map((item) => item.method),
+      ['GET'],
     );
+    // A later push changes what the pull request does: the same comment is updated, no second one is posted.
+    writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: load-table', '  - name: read-table'));
+    git('commit', '-qam', 'a second push');
+    assert.equal((await summarise(repo, withToken, github, env)).status, 0);
+    assert.equal(comments.length, 2);
+    assert.equal(comments[1].id, 1);
+    assert.match(comments[1].body, /renamed step load-table → read-table/);
+    assert.equal(comments[1].body, `<!-- skillgraph-diff -->\n${written()}`);
+    assert.equal(comments[0].body, 'Looks good to me.');
+    // A token that may not comment (a fork's): a warning, and the job goes on with the summary.
+    refuse = true;
+    writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: read-table', '  - name: load-rows'));
+    git('commit', '-qam', 'a third push');
+    const forked = await summarise(repo, withToken, github, env);
+    assert.equal(forked.status, 0, forked.stderr);
+    assert.match(
+      forked.stdout,
+      /^::warning title=skillgraph::The diff summary was not posted on the pull request \(PATCH \/repos\/team\/skills\/issues\/comments\/1 answered 403\); it is in the job summary\.$/m,
+    );
+    assert.doesNotMatch(forked.stdout + forked.stderr, /secret-token/);
+    // A pull request that touches no skill gets no comment at all.
+    refuse = false;
+    comments.length = 0;
+    git('reset', '-q', '--hard', base);
+    assert.equal((await summarise(repo, withToken, github, env)).status, 0);
+    assert.match(written(), /^### Skillgraph: no skill changed$/m);
+    assert.deepEqual(comments, []);
     // Not a pull request (a push): nothing to compare, nothing written.
     const push = await summarise(repo, { diff: 'true' }, {}, env);
     assert.equal(push.status, 0);

@@ -269,24 +269,24 @@ test('diff: the job summary says what the pull request does to each skill; with 
     assert.equal(first.status, 0, first.stderr);
     assert.ok(requests.every((item) => item.authorization === 'Bearer secret-token'));
     assert.deepEqual(comments, [{ id: 1, body: `<!-- skillgraph-diff -->\n${written()}` }]);
-    // A comment from someone else stays theirs.
-    comments.unshift({ id: 99, body: 'Looks good to me.' });
+    // Reviewers' comments come first (more than a page of them) and stay theirs.
+    comments.unshift(...Array.from({ length: 150 }, (_, index) => ({ id: 1000 + index, body: 'Looks good to me.' })));
     // Run again on the same change: the comment says it already, so it is left alone (not even marked edited).
     requests.length = 0;
     assert.equal((await summarise(repo, withToken, github, env)).status, 0);
     assert.deepEqual(
       requests.map((item) => item.method),
-      ['GET'],
+      ['GET', 'GET'],
     );
     // A later push changes what the pull request does: the same comment is updated, no second one is posted.
     writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: load-table', '  - name: read-table'));
     git('commit', '-qam', 'a second push');
     assert.equal((await summarise(repo, withToken, github, env)).status, 0);
-    assert.equal(comments.length, 2);
-    assert.equal(comments[1].id, 1);
-    assert.match(comments[1].body, /renamed step load-table → read-table/);
-    assert.equal(comments[1].body, `<!-- skillgraph-diff -->\n${written()}`);
-    assert.equal(comments[0].body, 'Looks good to me.');
+    assert.equal(comments.length, 151);
+    assert.equal(comments[150].id, 1);
+    assert.match(comments[150].body, /renamed step load-table → read-table/);
+    assert.equal(comments[150].body, `<!-- skillgraph-diff -->\n${written()}`);
+    assert.ok(comments.slice(0, 150).every((comment) => comment.body === 'Looks good to me.'));
     // A token that may not comment (a fork's): a warning, and the job goes on with the summary.
     refuse = true;
     writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: read-table', '  - name: load-rows'));

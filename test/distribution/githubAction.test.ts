@@ -313,3 +313,39 @@ test('diff: the job summary says what the pull request does to each skill; with 
     api.close();
   }
 });
+
+test("diff: a shallow checkout (actions/checkout's default) has the pull request's base fetched; a base origin lacks is an error", async () => {
+  // The origin holds the base and the pull request; the checkout, one commit deep, only the pull request.
+  const origin = mkdtempSync(path.join(tmpdir(), 'sg-action-origin-'));
+  cpSync(path.join(REPO, 'examples', 'csv-report'), path.join(origin, 'csv-report'), { recursive: true });
+  gitIn(origin, 'init', '-q');
+  gitIn(origin, 'add', '-A');
+  gitIn(origin, 'commit', '-qm', 'base');
+  const base = gitIn(origin, 'rev-parse', 'HEAD');
+  const skill = path.join(origin, 'csv-report', 'SKILL.md');
+  writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: choose-focus', '  - name: pick-focus'));
+  gitIn(origin, 'commit', '-qam', 'the pull request');
+  const runner = mkdtempSync(path.join(tmpdir(), 'sg-runner-'));
+  gitIn(runner, 'clone', '-q', '--depth=1', `file://${origin}`, 'checkout');
+  const checkout = path.join(runner, 'checkout');
+  assert.throws(() => gitIn(checkout, 'cat-file', '-e', `${base}^{commit}`), 'the checkout lacks the base');
+  const env = { GITHUB_STEP_SUMMARY: path.join(runner, 'summary.md'), RUNNER_TEMP: runner };
+  const pullRequest = (sha: string) => ({
+    'github.event.pull_request.base.sha': sha,
+    'github.event.pull_request.number': '7',
+  });
+  const fetched = await summarise(checkout, { diff: 'true', paths: '.' }, pullRequest(base), env);
+  assert.equal(fetched.status, 0, fetched.stderr);
+  assert.match(readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8'), /renamed step choose-focus → pick-focus/);
+  assert.equal(gitIn(checkout, 'rev-list', '--count', 'HEAD'), '1', 'the base alone was fetched, not the history');
+  const unknown = 'deadbeef'.repeat(5);
+  const missing = await summarise(checkout, { diff: 'true', paths: '.' }, pullRequest(unknown), env);
+  assert.equal(missing.status, 2);
+  assert.match(
+    missing.stdout,
+    new RegExp(
+      `^::error title=skillgraph::The pull request's base \\(${unknown}\\) is not in the checkout and could not be fetched`,
+      'm',
+    ),
+  );
+});

@@ -1,5 +1,4 @@
 import {
-  edgeKey,
   type EdgeChange,
   type FindingChange,
   type GraphDiff,
@@ -8,8 +7,8 @@ import {
   type PortChange,
 } from './graphDiff';
 
-// A change to a library of skills, written for a terminal (text), a pull request (markdown, with a Mermaid drawing of
-// the changed part of each graph) or a program (json).
+// A change to a library of skills, written for a terminal (text) or a program (json); the pull request's form is
+// diffMarkdown.ts.
 
 /** One skill's change: where it is, and its revisions' content hashes (absent on the side where it does not exist). */
 export interface SkillDiff {
@@ -22,7 +21,8 @@ export interface SkillDiff {
   diff: GraphDiff;
 }
 
-function fileLines(skill: SkillDiff): string[] {
+/** The skill's files added, removed and changed, a line each. */
+export function fileLines(skill: SkillDiff): string[] {
   return [
     ...skill.files.added.map((file) => `file ${file} added`),
     ...skill.files.removed.map((file) => `file ${file} removed`),
@@ -67,7 +67,8 @@ export function findingText(item: FindingChange): string {
   return `${item.change} ${problem.severity} ${problem.code} ${at} ${problem.message}`;
 }
 
-function counts(diff: GraphDiff): string {
+/** How many of each kind of change, in a line. */
+export function counts(diff: GraphDiff): string {
   const of = (items: unknown[], one: string, many = `${one}s`) =>
     items.length > 0 ? [`${items.length} ${items.length === 1 ? one : many}`] : [];
   return [
@@ -96,7 +97,8 @@ function counts(diff: GraphDiff): string {
   ].join(', ');
 }
 
-function heading(skill: SkillDiff): string {
+/** The skill's folder, its format (both when it changed) and whether it was added or removed. */
+export function heading(skill: SkillDiff): string {
   const diff = skill.diff;
   const format = diff.formatBefore ? `${diff.formatBefore} → ${diff.skill.format}` : diff.skill.format;
   const state = skill.hashBefore === undefined ? ', added' : skill.hashAfter === undefined ? ', removed' : '';
@@ -119,119 +121,4 @@ export function diffText(skills: SkillDiff[]): string {
       return `${lines.join('\n')}\n`;
     })
     .join('\n');
-}
-
-/** A Mermaid id for any node id (Mermaid ids allow letters, digits and underscores). */
-const mermaidId = (id: string, ids: Map<string, string>) => {
-  if (!ids.has(id)) ids.set(id, `n${ids.size}`);
-  return ids.get(id)!;
-};
-
-const quoted = (text: string) => `"${text.replace(/"/g, '#quot;')}"`;
-
-/** A Mermaid arrow, labelled when the edge carries a value; dotted for one removed. */
-function arrow(label: string | undefined, removed: boolean): string {
-  if (label === undefined) return removed ? '-.->' : '-->';
-  return removed ? `-. ${quoted(label)} .->` : `-- ${quoted(label)} -->`;
-}
-
-/**
- * The changed part of a skill's graph as a Mermaid flowchart: the nodes added (green), removed (red, dashed), renamed
- * or changed (amber), the ends of every edge changed, the steps one edge away from them (plain), and the edges among
- * them; an edge added is green, one removed red and dashed.
- */
-export function changedPartMermaid(
-  skill: SkillDiff,
-  after: { from: string; to: string; kind: string; label?: string }[],
-): string {
-  const diff = skill.diff;
-  const ids = new Map<string, string>();
-  const touched = new Set<string>([
-    ...diff.nodes.map((node) => node.id),
-    ...diff.edges.flatMap((edge) => [edge.from, edge.to]),
-    ...diff.orphaned.flatMap((item) => [item.node, item.producer]),
-  ]);
-  // With the steps one edge away from a change, unstyled: where the change sits in the graph.
-  const involved = new Set([
-    ...touched,
-    ...after.filter((edge) => touched.has(edge.from) || touched.has(edge.to)).flatMap((edge) => [edge.from, edge.to]),
-  ]);
-  const changes = new Map(diff.nodes.map((node) => [node.id, node]));
-  const lines = ['flowchart TD'];
-  for (const id of [...involved].sort()) {
-    const node = changes.get(id);
-    const label = node?.change === 'renamed' ? `${node.from} → ${id}` : id;
-    lines.push(`  ${mermaidId(id, ids)}[${quoted(label)}]`);
-  }
-  const edges: { line: string; style?: string }[] = [];
-  const changed = new Set(diff.edges.map(edgeKey));
-  for (const edge of after) {
-    if (!involved.has(edge.from) || !involved.has(edge.to) || changed.has(edgeKey(edge))) continue;
-    edges.push({ line: `${mermaidId(edge.from, ids)} ${arrow(edge.label, false)} ${mermaidId(edge.to, ids)}` });
-  }
-  for (const edge of diff.edges) {
-    edges.push({
-      line: `${mermaidId(edge.from, ids)} ${arrow(edge.label, edge.change === 'removed')} ${mermaidId(edge.to, ids)}`,
-      style:
-        edge.change === 'removed'
-          ? 'stroke:#cf222e,stroke-dasharray:4'
-          : edge.change === 'added'
-            ? 'stroke:#1a7f37'
-            : 'stroke:#9a6700',
-    });
-  }
-  edges.forEach((edge) => lines.push(`  ${edge.line}`));
-  edges.forEach((edge, index) => edge.style && lines.push(`  linkStyle ${index} ${edge.style}`));
-  lines.push(
-    '  classDef added fill:#dafbe1,stroke:#1a7f37',
-    '  classDef removed fill:#ffebe9,stroke:#cf222e,stroke-dasharray:4',
-    '  classDef changed fill:#fff8c5,stroke:#9a6700',
-  );
-  for (const [id, node] of changes)
-    lines.push(`  class ${mermaidId(id, ids)} ${node.change === 'renamed' ? 'changed' : node.change}`);
-  return lines.join('\n');
-}
-
-const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-/** The change as a pull-request comment: per skill, a table of what changed and a drawing of the changed part. */
-export function diffMarkdown(
-  skills: { skill: SkillDiff; afterEdges: Parameters<typeof changedPartMermaid>[1] }[],
-): string {
-  if (skills.length === 0) return '### Skillgraph: no skill changed\n';
-  const errors = skills.some((item) => item.skill.diff.introducesErrors);
-  const parts = [
-    `### Skillgraph: ${skills.length} skill${skills.length === 1 ? '' : 's'} changed${errors ? ' — errors introduced' : ''}`,
-  ];
-  for (const { skill, afterEdges } of skills) {
-    const diff = skill.diff;
-    parts.push(`#### \`${heading(skill)}\``, counts(diff) || 'No change to its graph or findings.');
-    const rows = [
-      ...fileLines(skill).map((line) => ['file', line.split(' ').at(-1)!, cell(line)]),
-      ...diff.nodes.map((node) => ['node', node.change, cell(nodeText(node))]),
-      ...diff.edges.map((edge) => ['edge', edge.change, cell(edgeText(edge))]),
-      ...diff.orphaned.map((item) => [
-        'input',
-        'no producer',
-        cell(`${item.node}: "${item.input}" (was produced by ${item.producer})`),
-      ]),
-      ...diff.findings.map((item) => [
-        'finding',
-        item.change,
-        cell(
-          `${item.problem.severity} \`${item.problem.code}\` ${item.problem.file}:${item.problem.range.start.line + 1}: ${item.problem.message}`,
-        ),
-      ]),
-    ];
-    if (rows.length > 0)
-      parts.push(
-        ['| What | Change | Detail |', '| --- | --- | --- |', ...rows.map((row) => `| ${row.join(' | ')} |`)].join(
-          '\n',
-        ),
-      );
-    if (diff.nodes.length > 0 || diff.edges.length > 0)
-      parts.push(`\`\`\`mermaid\n${changedPartMermaid(skill, afterEdges)}\n\`\`\``);
-    if (skill.hashAfter) parts.push(`<sub>revision ${skill.hashAfter}</sub>`);
-  }
-  return `${parts.join('\n\n')}\n`;
 }

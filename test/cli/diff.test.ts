@@ -210,6 +210,41 @@ test('hash: the same files give the same hash wherever they are; a change to any
   assert.deepEqual(report.skills[0]?.diff.nodes, []);
 });
 
+test('hash and diff read text the same with CRLF line ends (a Windows checkout) as with LF; binary bytes as they are', () => {
+  const root = committed('csv-report');
+  writeIn(root, 'csv-report/assets/icon.bin', new Uint8Array([0, 1, 13, 10, 2]));
+  commitAll(root, 'an icon');
+  const committedHash = runCli(root, 'hash', 'csv-report').stdout;
+  // What core.autocrlf writes: every text file with CRLF.
+  const crlf = (dir: string): void => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const relative = path.join(dir, entry.name);
+      if (entry.isDirectory()) crlf(relative);
+      else if (!relative.endsWith('.bin')) writeIn(root, relative, readIn(root, relative).replace(/\n/g, '\r\n'));
+    }
+  };
+  crlf('csv-report');
+  assert.match(readIn(root, 'csv-report/SKILL.md'), /^---\r\nname: csv-report\r\n/);
+  assert.equal(runCli(root, 'hash', 'csv-report').stdout, committedHash);
+  // No file reads as changed and the graph is the same; what is left is the note the check gives on CRLF itself.
+  const unchanged = runCli(root, 'diff', '--format', 'json');
+  assert.equal(unchanged.status, 0, unchanged.stderr);
+  const [skill] = JSON.parse(unchanged.stdout).skills;
+  assert.equal(skill.hashAfter, skill.hashBefore);
+  assert.deepEqual(skill.files, { added: [], removed: [], changed: [] });
+  assert.deepEqual([skill.diff.nodes, skill.diff.edges], [[], []]);
+  assert.deepEqual(
+    skill.diff.findings.map(
+      (item: { change: string; problem: { code: string } }) => `${item.change} ${item.problem.code}`,
+    ),
+    ['introduced crlf_line_endings'],
+  );
+  // In a binary file, a CR before LF is content.
+  writeIn(root, 'csv-report/assets/icon.bin', new Uint8Array([0, 1, 10, 2]));
+  assert.notEqual(runCli(root, 'hash', 'csv-report').stdout, committedHash);
+  assert.match(runCli(root, 'diff').stdout, /^ {2}· file assets\/icon\.bin changed$/m);
+});
+
 test('check --hash puts each skill revision hash in the JSON report; outside JSON it is a usage error', () => {
   const root = committed('csv-report');
   const hashed = runCli(root, 'hash', 'csv-report');

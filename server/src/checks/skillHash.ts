@@ -6,7 +6,38 @@ import type { FileSystem } from '../workspace/fileSystem';
 const HASHED_BYTES = 16 * 1024 * 1024;
 const SKIPPED = new Set(['.git', 'node_modules']);
 
-/** Each file of a skill's folder (relative path, `/`-separated) with the SHA-256 of its bytes (a link: its kind). */
+/** Git's test for binary content: a NUL byte among the first this many bytes. */
+const BINARY_PROBE_BYTES = 8000;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** The bytes with each CR that ends a line (CRLF) left out; the same array when there is none. */
+function withLfEnds(bytes: Uint8Array): Uint8Array {
+  let pairs = 0;
+  for (let i = 0; i + 1 < bytes.length; i++) if (bytes[i] === CR && bytes[i + 1] === LF) pairs++;
+  if (pairs === 0) return bytes;
+  const out = new Uint8Array(bytes.length - pairs);
+  let at = 0;
+  for (let i = 0; i < bytes.length; i++) if (!(bytes[i] === CR && bytes[i + 1] === LF)) out[at++] = bytes[i];
+  return out;
+}
+
+/**
+ * The SHA-256 of a file's content, its line ends counted as LF when it is text: git keeps text with LF and a Windows
+ * checkout (core.autocrlf, Git for Windows' default) writes CRLF, so without this one revision would hash apart on two
+ * machines, and every file of a Windows working tree would read as changed since HEAD. Binary content (git's test: a
+ * NUL byte among the first 8,000) is hashed as it is.
+ */
+export function contentDigest(content: Uint8Array | string): string {
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+  const binary = bytes.subarray(0, BINARY_PROBE_BYTES).includes(0);
+  return sha256(binary ? bytes : withLfEnds(bytes));
+}
+
+/**
+ * Each file of a skill's folder (relative path, `/`-separated) with the digest of its content (`contentDigest`; a
+ * link: its kind).
+ */
 export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string) => {
@@ -19,7 +50,11 @@ export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string
         const read = fs.readWithin(full, HASHED_BYTES);
         files.set(
           relative,
-          read.kind === 'bytes' ? sha256(read.bytes) : read.kind === 'too_large' ? `size:${read.size}` : 'unreadable',
+          read.kind === 'bytes'
+            ? contentDigest(read.bytes)
+            : read.kind === 'too_large'
+              ? `size:${read.size}`
+              : 'unreadable',
         );
       } else files.set(relative, entry.kind);
     }
@@ -30,8 +65,9 @@ export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string
 
 /**
  * A skill revision's content hash: SHA-256 over each file of its folder (sorted paths, relative to the folder, each
- * with the SHA-256 of its bytes; a link by its kind, never followed). The same files give the same hash wherever they
- * are read from (a checkout, a git revision, a copy), so a runtime or registry can pin a revision by it.
+ * with the digest of its content, text with LF line ends; a link by its kind, never followed). The same files give the
+ * same hash wherever they are read from (a checkout on any system, a git revision, a copy), so a runtime or registry
+ * can pin a revision by it.
  */
 export function skillHash(files: Map<string, string>): string {
   const lines = [...files].map(([relative, digest]) => `${relative}\0${digest}`);
@@ -51,7 +87,7 @@ export function analysedSkillHash(fs: FileSystem, skillDir: string, texts: Map<s
     if (relative.startsWith('..') || path.isAbsolute(relative)) continue;
     const bytes = fs.readWithin(file, HASHED_BYTES);
     const onDisk = bytes.kind === 'bytes' ? new TextDecoder().decode(bytes.bytes) : undefined;
-    if (onDisk !== text) files.set(relative, sha256(text));
+    if (onDisk !== text) files.set(relative, contentDigest(text));
   }
   return skillHash(files);
 }

@@ -152,7 +152,8 @@ test('diff: two folders; a skill added and one removed; a side that is neither a
   const result = runCli(before, 'diff', before, after);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /^csv-report \(aip-0\.3, removed\)/m);
-  assert.match(result.stdout, /^release-notes \(agent-skill, added\)/m);
+  // A plain skill has no steps: what its line says is the files it brought.
+  assert.match(result.stdout, /^release-notes \(agent-skill, added\): 2 files, no steps or findings$/m);
   const wrong = runCli(before, 'diff', 'no-such-revision');
   assert.equal(wrong.status, 2);
   assert.match(wrong.stderr, /no-such-revision: neither a folder nor a git revision/);

@@ -1,4 +1,4 @@
-import { counts, edgeText, fileLines, heading, nodeText, type SkillDiff } from './diffReport';
+import { edgeText, fileLines, heading, nodeText, summary, type SkillDiff } from './diffReport';
 import { edgeKey } from './graphDiff';
 
 // The change as a pull-request comment: per skill, a table of what changed and a Mermaid drawing of the changed part.
@@ -83,6 +83,9 @@ function changedPartMermaid(
   return lines.join('\n');
 }
 
+/** A summary as a sentence of its own: capitalised, with a full stop unless it is a list of counts. */
+const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}${/^\d/.test(text) ? '' : '.'}`;
+
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** One skill's part of the comment, in pieces that can be left out when the comment runs short. */
@@ -113,7 +116,7 @@ function sectionOf(skill: SkillDiff, afterEdges: Parameters<typeof changedPartMe
     ]),
   ].map((row) => `| ${row.join(' | ')} |`);
   return {
-    head: `#### \`${heading(skill)}\`\n\n${counts(diff) || 'No change to its graph or findings.'}`,
+    head: `#### \`${heading(skill)}\`\n\n${sentence(summary(skill))}`,
     rows,
     ...(diff.nodes.length > 0 || diff.edges.length > 0
       ? { drawing: `\`\`\`mermaid\n${changedPartMermaid(skill, afterEdges)}\n\`\`\`` }

@@ -97,6 +97,19 @@ export function counts(diff: GraphDiff): string {
   ].join(', ');
 }
 
+/**
+ * How many of each kind of change; for a skill with none in its graph or findings, what there is to say instead: an
+ * added or removed one brought or took its files (its graph had no step), another changed only files.
+ */
+export function summary(skill: SkillDiff): string {
+  const counted = counts(skill.diff);
+  if (counted) return counted;
+  const files = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
+  if (skill.hashBefore === undefined) return `${files(skill.files.added.length)}, no steps or findings`;
+  if (skill.hashAfter === undefined) return `${files(skill.files.removed.length)}, no steps or findings`;
+  return 'no change to its graph or findings';
+}
+
 /** The skill's folder, its format (both when it changed) and whether it was added or removed. */
 export function heading(skill: SkillDiff): string {
   const diff = skill.diff;
@@ -111,7 +124,7 @@ export function diffText(skills: SkillDiff[]): string {
   return skills
     .map((skill) => {
       const diff = skill.diff;
-      const lines = [`${heading(skill)}: ${counts(diff) || 'no change to its graph or findings'}`];
+      const lines = [`${heading(skill)}: ${summary(skill)}`];
       for (const line of fileLines(skill)) lines.push(`  · ${line}`);
       for (const node of diff.nodes) lines.push(`  ${MARK[node.change]} ${nodeText(node)}`);
       for (const edge of diff.edges) lines.push(`  ${EDGE_MARK[edge.change]} ${edgeText(edge)}`);

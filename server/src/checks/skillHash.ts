@@ -28,7 +28,7 @@ function withLfEnds(bytes: Uint8Array): Uint8Array {
  * machines, and every file of a Windows working tree would read as changed since HEAD. Binary content (git's test: a
  * NUL byte among the first 8,000) is hashed as it is.
  */
-export function contentDigest(content: Uint8Array | string): string {
+function contentDigest(content: Uint8Array | string): string {
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
   const binary = bytes.subarray(0, BINARY_PROBE_BYTES).includes(0);
   return sha256(binary ? bytes : withLfEnds(bytes));

@@ -68,7 +68,7 @@ export function findingText(item: FindingChange): string {
 }
 
 /** How many of each kind of change, in a line. */
-export function counts(diff: GraphDiff): string {
+function counts(diff: GraphDiff): string {
   const of = (items: unknown[], one: string, many = `${one}s`) =>
     items.length > 0 ? [`${items.length} ${items.length === 1 ? one : many}`] : [];
   return [

@@ -190,6 +190,30 @@ test('diff: a path on one side only is a skill added or removed; a path on neith
   assert.equal(typo.stdout, '');
 });
 
+test('a skill whose files are the same on both sides is still compared when what it is checked with changed', () => {
+  const root = committed('csv-report', 'weekly-digest', 'release-notes');
+  // Its settings: a rule's severity, in a configuration the revision did not have.
+  writeIn(root, '.skillgraph.yaml', 'rules:\n  external_input: warning\n');
+  const retuned = JSON.parse(runCli(root, 'diff', '--format', 'json').stdout);
+  const csv = retuned.skills.find((skill: { path: string }) => skill.path === 'csv-report');
+  assert.deepEqual(csv?.files, { added: [], removed: [], changed: [] });
+  assert.deepEqual(
+    csv.diff.findings.map((item: { change: string; problem: { severity: string; code: string } }) =>
+      [item.change, item.problem.severity, item.problem.code].join(' '),
+    ),
+    ['introduced warning external_input', 'fixed information external_input'],
+  );
+  rmSync(path.join(root, '.skillgraph.yaml'));
+  // The skills a MetaSkill composes: one of them renamed, the composition's own files untouched.
+  edit(root, 'release-notes/SKILL.md', 'name: release-notes\n', 'name: release-notes-v2\n');
+  const renamed = runCli(root, 'diff');
+  assert.equal(renamed.status, 1, 'the composition now runs a skill the catalog lacks');
+  assert.match(renamed.stdout, /^weekly-digest \(metaskill\): 1 finding introduced$/m);
+  assert.match(renamed.stdout, /introduced error unknown_skill weekly-digest\/SKILL\.md:/);
+  // Unchanged skills are not reported.
+  assert.doesNotMatch(renamed.stdout, /^csv-report /m);
+});
+
 test('hash: the same files give the same hash wherever they are; a change to any file changes it', () => {
   const root = committed('csv-report');
   const copy = repository({});

@@ -35,10 +35,14 @@ function contentDigest(content: Uint8Array | string): string {
 }
 
 /**
- * Each file of a skill's folder (relative path, `/`-separated) with the digest of its content (`contentDigest`; a
- * link: its kind).
+ * Each file of a skill's folder (relative path, `/`-separated) with the digest of its content (by default
+ * `contentDigest`; a link: its kind; a file too large to hash: its size).
  */
-export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string> {
+export function skillFiles(
+  fs: FileSystem,
+  skillDir: string,
+  digestOf: (bytes: Uint8Array) => string = contentDigest,
+): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string) => {
     for (const entry of fs.readDirectory(dir).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -50,11 +54,7 @@ export function skillFiles(fs: FileSystem, skillDir: string): Map<string, string
         const read = fs.readWithin(full, HASHED_BYTES);
         files.set(
           relative,
-          read.kind === 'bytes'
-            ? contentDigest(read.bytes)
-            : read.kind === 'too_large'
-              ? `size:${read.size}`
-              : 'unreadable',
+          read.kind === 'bytes' ? digestOf(read.bytes) : read.kind === 'too_large' ? `size:${read.size}` : 'unreadable',
         );
       } else files.set(relative, entry.kind);
     }

@@ -5,6 +5,7 @@ import { RunSettings } from '../config/runSettings';
 import { diffGraphs, isEmptyDiff } from '../diff/graphDiff';
 import { diffMarkdown } from '../diff/diffMarkdown';
 import { diffText, type SkillDiff } from '../diff/diffReport';
+import { sha256 } from '../checks/sha256';
 import { fileChanges, skillFiles, skillHash } from '../checks/skillHash';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
@@ -63,6 +64,30 @@ function skillsOf(
   };
 }
 
+/** A line that may start a MetaSkill's `kind: meta` (or `meta_sop`): any top-level `kind` key. */
+const KIND_LINE = /^kind[ \t]*:/m;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Whether a skill is certain to analyse alike on both sides, so that neither is analysed: the same bytes in every
+ * file of its folder (no link, whose target could differ; none too large to hash), the same settings, and not a
+ * MetaSkill (a composition reads the skills beside it, which may have changed). Nothing else reaches an analysis: it
+ * reads no file outside the skill's folder. Most skills of a library are unchanged by a pull request: analysing each
+ * twice made a diff of 600 skills cost twice their check.
+ */
+function sameOnBothSides(before: Side, after: Side, settings: [RunSettings, RunSettings], files: [string, string]) {
+  const [oldFile, newFile] = files;
+  const [oldBytes, newBytes] = [
+    skillFiles(before.fs, path.dirname(oldFile), sha256),
+    skillFiles(after.fs, path.dirname(newFile), sha256),
+  ];
+  if (oldBytes.size !== newBytes.size) return false;
+  for (const [file, digest] of oldBytes) if (!SHA256_HEX.test(digest) || newBytes.get(file) !== digest) return false;
+  if (JSON.stringify(settings[0].forSkill(oldFile)) !== JSON.stringify(settings[1].forSkill(newFile))) return false;
+  const text = before.fs.readFile(oldFile);
+  return text !== undefined && !KIND_LINE.test(Buffer.from(text).toString('utf8'));
+}
+
 function graphOf(side: Side, settings: RunSettings, file: string): GraphJson {
   const shown = (target: string) => path.relative(side.base, target);
   return toGraphJson(analyzeSkill(side.fs, file, settings.analyzeOptions(file)), shown);
@@ -104,6 +129,8 @@ export function runDiff(command: Extract<Command, { command: 'diff' }>): number 
   for (const dir of [...new Set([...oldSkills.keys(), ...newSkills.keys()])].sort()) {
     const oldFile = oldSkills.get(dir);
     const newFile = newSkills.get(dir);
+    if (oldFile && newFile && sameOnBothSides(before, after, [beforeSettings, afterSettings], [oldFile, newFile]))
+      continue;
     const oldGraph = oldFile ? graphOf(before, beforeSettings, oldFile) : undefined;
     const newGraph = newFile ? graphOf(after, afterSettings, newFile) : undefined;
     const diff = diffGraphs(oldGraph ?? emptyGraph(newGraph!), newGraph ?? emptyGraph(oldGraph!));

@@ -1,7 +1,8 @@
 // `npm run bench`: measures Skillgraph and its peers on this machine and
 // writes bench/RESULTS.md and bench/results.json. Not part of `npm test`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { benchAdoption } from './adoption';
 import { benchSecurity } from './security';
@@ -112,7 +113,13 @@ async function main(): Promise<void> {
   step('wrote bench/RESULTS.md and bench/results.json');
 }
 
-main().catch((error) => {
+// What the bench and the programs it starts put in the system's temporary folder (browser profiles, memory readings)
+// goes under one folder of this run, removed at its end, as the test run does.
+const runTmp = mkdtempSync(path.join(tmpdir(), 'sg-bench-'));
+process.env.TMPDIR = runTmp;
+const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+main().then(removeRunTmp, (error) => {
   console.error(error);
+  removeRunTmp();
   process.exit(1);
 });

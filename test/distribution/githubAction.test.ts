@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { before, test } from 'node:test';
 import { parse } from 'yaml';
-import { gitIn } from '../support/cliRun';
+import { commitAll, gitIn } from '../support/cliRun';
 import { REPO, trackedCopy } from '../support/trackedCopy';
 
 // The composite action of action.yml, run as a runner would run it, minus
@@ -204,9 +204,7 @@ test('diff: the job summary says what the pull request does to each skill; with 
   for (const name of ['csv-report', 'release-notes'])
     cpSync(path.join(REPO, 'examples', name), path.join(repo, name), { recursive: true });
   const git = (...args: string[]) => gitIn(repo, ...args);
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-qm', 'base');
+  commitAll(repo, 'base');
   const base = git('rev-parse', 'HEAD');
   const skill = path.join(repo, 'csv-report', 'SKILL.md');
   writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: choose-focus', '  - name: pick-focus'));
@@ -318,9 +316,7 @@ test("diff: a shallow checkout (actions/checkout's default) has the pull request
   // The origin holds the base and the pull request; the checkout, one commit deep, only the pull request.
   const origin = mkdtempSync(path.join(tmpdir(), 'sg-action-origin-'));
   cpSync(path.join(REPO, 'examples', 'csv-report'), path.join(origin, 'csv-report'), { recursive: true });
-  gitIn(origin, 'init', '-q');
-  gitIn(origin, 'add', '-A');
-  gitIn(origin, 'commit', '-qm', 'base');
+  commitAll(origin, 'base');
   const base = gitIn(origin, 'rev-parse', 'HEAD');
   const skill = path.join(origin, 'csv-report', 'SKILL.md');
   writeFileSync(skill, readFileSync(skill, 'utf8').replace('  - name: choose-focus', '  - name: pick-focus'));

@@ -156,7 +156,11 @@ test('diff: two folders; a skill added and one removed; a side that is neither a
   assert.match(result.stdout, /^release-notes \(agent-skill, added\): 2 files, no steps or findings$/m);
   const wrong = runCli(before, 'diff', 'no-such-revision');
   assert.equal(wrong.status, 2);
-  assert.match(wrong.stderr, /no-such-revision: neither a folder nor a git revision/);
+  assert.match(wrong.stderr, /no-such-revision: neither a folder nor a git revision \(not in a git repository\)/);
+  // Outside a repository there is no HEAD to stand for the first side.
+  const alone = runCli(before, 'diff');
+  assert.equal(alone.status, 2);
+  assert.match(alone.stderr, /not in a git repository: name the two folders to compare/);
 });
 
 test('diff sees what check sees on each side: skills the configuration ignores are left out', () => {

@@ -3,7 +3,7 @@ import { sha256 } from './sha256';
 import type { FileSystem } from '../workspace/fileSystem';
 
 /** Files past this size are hashed by their size alone: a revision's hash never reads a huge file whole. */
-const HASHED_BYTES = 16 * 1024 * 1024;
+export const HASHED_BYTES = 16 * 1024 * 1024;
 const SKIPPED = new Set(['.git', 'node_modules']);
 
 /** Git's test for binary content: a NUL byte among the first this many bytes. */

@@ -6,7 +6,7 @@ import { diffGraphs, isEmptyDiff } from '../diff/graphDiff';
 import { diffMarkdown } from '../diff/diffMarkdown';
 import { diffText, type SkillDiff } from '../diff/diffReport';
 import { sha256 } from '../checks/sha256';
-import { fileChanges, skillFiles, skillHash } from '../checks/skillHash';
+import { fileChanges, HASHED_BYTES, skillFiles, skillHash } from '../checks/skillHash';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gitTreeFileSystem';
@@ -28,10 +28,11 @@ class SideError extends Error {}
  * A side named on the command line: a folder (a copy of the working folder), or a git revision of the repository
  * around the working folder, read without checking it out.
  */
-function sideNamed(spec: string, cwd: string, repository: string | undefined): Side {
+function sideNamed(spec: string, cwd: string, repositoryAround: () => string | undefined): Side {
   const disk = new NodeFileSystem();
   const folder = path.resolve(cwd, spec);
   if (disk.stat(folder)?.kind === 'directory') return { label: spec, fs: disk, base: folder };
+  const repository = repositoryAround();
   if (!repository) throw new SideError(`${spec}: neither a folder nor a git revision (not in a git repository)`);
   const revision = revisionObject(repository, spec);
   const tree = revision ? GitTreeFileSystem.at(repository, revision.object) : undefined;
@@ -77,6 +78,10 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  */
 function sameOnBothSides(before: Side, after: Side, settings: [RunSettings, RunSettings], files: [string, string]) {
   const [oldFile, newFile] = files;
+  // The SKILL.md first: the file a change to a skill most often touches, so most changed skills are told apart
+  // without reading (and hashing) the rest of their folders, which could be hundreds of scripts.
+  const [text, newText] = [before.fs.readWithin(oldFile, HASHED_BYTES), after.fs.readWithin(newFile, HASHED_BYTES)];
+  if (text.kind !== 'bytes' || newText.kind !== 'bytes' || !Buffer.from(text.bytes).equals(newText.bytes)) return false;
   const [oldBytes, newBytes] = [
     skillFiles(before.fs, path.dirname(oldFile), sha256),
     skillFiles(after.fs, path.dirname(newFile), sha256),
@@ -84,8 +89,7 @@ function sameOnBothSides(before: Side, after: Side, settings: [RunSettings, RunS
   if (oldBytes.size !== newBytes.size) return false;
   for (const [file, digest] of oldBytes) if (!SHA256_HEX.test(digest) || newBytes.get(file) !== digest) return false;
   if (JSON.stringify(settings[0].forSkill(oldFile)) !== JSON.stringify(settings[1].forSkill(newFile))) return false;
-  const text = before.fs.readFile(oldFile);
-  return text !== undefined && !KIND_LINE.test(Buffer.from(text).toString('utf8'));
+  return !KIND_LINE.test(Buffer.from(text.bytes).toString('utf8'));
 }
 
 function graphOf(side: Side, settings: RunSettings, file: string): GraphJson {
@@ -95,15 +99,16 @@ function graphOf(side: Side, settings: RunSettings, file: string): GraphJson {
 
 export function runDiff(command: Extract<Command, { command: 'diff' }>): number {
   const cwd = process.cwd();
-  const repository = repositoryOf(cwd);
+  // Asked of git only when a side is not a folder: two folders compare without a git process.
+  let repository: { root: string | undefined } | undefined;
+  const repositoryAround = () => (repository ??= { root: repositoryOf(cwd) }).root;
   let before: Side;
   let after: Side;
   try {
-    if (command.sides.length === 0 && !repository)
+    if (command.sides.length === 0 && !repositoryAround())
       throw new SideError('not in a git repository: name the two folders to compare');
-    before =
-      command.sides.length > 0 ? sideNamed(command.sides[0], cwd, repository) : sideNamed('HEAD', cwd, repository);
-    after = command.sides.length > 1 ? sideNamed(command.sides[1], cwd, repository) : workingSide(cwd);
+    before = sideNamed(command.sides[0] ?? 'HEAD', cwd, repositoryAround);
+    after = command.sides.length > 1 ? sideNamed(command.sides[1], cwd, repositoryAround) : workingSide(cwd);
   } catch (error) {
     if (!(error instanceof SideError)) throw error;
     printErr(`skillgraph: ${error.message}\n`);

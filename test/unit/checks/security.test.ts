@@ -235,6 +235,31 @@ test('unrestricted_shell: `Bash` for every command where the skill runs two; a n
   );
   const [found] = expectAt(analysis, 'unrestricted_shell', spans);
   assert.match(found.message, /Grant those: `Bash\(gh:\*\) Bash\(git:\*\)`/);
+  // Each command as a rule matches it (its text starts with the program as written). Not commands: a line going on
+  // from the one before, a slash command shown in a block, a folder tree or a sentence in an unlabelled block.
+  const fences = [
+    '```bash\nLANG=C ./scripts/run.sh --all \\\n    --verbose \\\n    -o out\n```',
+    '```\n/tidy 123        # tidy pull request 123\n```',
+    '```\nreports/\n├── summary.md\nResults are saved here.\n```',
+    '```python\nprint("not a shell command")\n```',
+  ];
+  const mixed = analyzeFixture(
+    'tidy',
+    `---\nname: tidy\ndescription: Tidies. Use when asked.\nallowed-tools: Bash\n---\n\n${fences.join('\n\n')}\n`,
+  ).analysis;
+  assert.match(
+    withCode(mixed, 'unrestricted_shell')[0]?.message ?? '',
+    /only `\.\/scripts\/run\.sh`\. Grant those: `Bash\(\.\/scripts\/run\.sh:\*\)`\.$/,
+  );
+  // A shell or sudo runs anything: granting it would be no narrower, so no list is offered.
+  const throughShell = analyzeFixture(
+    'tidy',
+    `---\nname: tidy\ndescription: Tidies. Use when asked.\nallowed-tools: Bash\n---\n\n\`\`\`bash\ngit status\nsudo apt-get install jq\n\`\`\`\n`,
+  ).analysis;
+  assert.match(
+    withCode(throughShell, 'unrestricted_shell')[0]?.message ?? '',
+    /^`allowed-tools` lets the skill run any shell command without asking\. Grant the commands it needs/,
+  );
   benign(
     analyzeFixture(
       'tidy',

@@ -12,6 +12,7 @@ import { HOOK_EVENTS } from '../hookEvents';
 import { closestName } from '../nameDistance';
 import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenText';
 import { hostileInstructions, remoteInstructions } from './hostileInstructions';
+import { grantedCommands } from './grantedCommands';
 import { commandBlocks, riskyExecution } from './riskyExecution';
 import { committedSecrets } from './secrets';
 import type { KeptLineScan } from './keptLineScan';
@@ -226,7 +227,7 @@ function grants(
   const tools = value['allowed-tools'];
   const list = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? tools.split(/\s+/) : [];
   if (list.some((tool) => /^Bash(?:\(\*(?::\*)?\))?$/.test(tool))) {
-    const programs = shellPrograms(context);
+    const programs = grantedCommands(context.fences, context.source) ?? [];
     const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'allowed-tools')?.value);
     if (span)
       findings.push(
@@ -266,15 +267,4 @@ function grants(
       });
     }
   return findings;
-}
-
-/** The programs the fenced commands of SKILL.md start with. */
-function shellPrograms(context: SecurityContext): string[] {
-  const programs = new Set<string>();
-  for (const block of commandBlocks(context.fences, /^(?:|bash|sh|shell|zsh|console)$/))
-    for (const line of context.source.slice(block.start, block.end).split('\n')) {
-      const word = /^\s*(?:\$\s+)?(?:sudo\s+)?([\w./-]+)/.exec(line)?.[1];
-      if (word && !/^(?:#|\w+=)/.test(word)) programs.add(path.basename(word));
-    }
-  return [...programs].sort();
 }

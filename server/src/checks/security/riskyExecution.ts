@@ -90,9 +90,9 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
 }
 
 /** The languages of fenced blocks that hold commands (a shell or PowerShell, Python, or no language). */
-export const COMMAND_LANGUAGES = /^(?:|bash|sh|shell|zsh|console|shell-session|powershell|ps1|pwsh|cmd|bat|python|py)$/;
+const COMMAND_LANGUAGES = /^(?:|bash|sh|shell|zsh|console|shell-session|powershell|ps1|pwsh|cmd|bat|python|py)$/;
 
-/** Where the contents of the fenced blocks in `languages` are. */
-export function commandBlocks(fences: Fence[], languages = COMMAND_LANGUAGES): Span[] {
-  return fences.filter((fence) => languages.test(fenceLanguage(fence))).map((fence) => fence.content);
+/** Where the contents of the fenced blocks of commands are. */
+export function commandBlocks(fences: Fence[]): Span[] {
+  return fences.filter((fence) => COMMAND_LANGUAGES.test(fenceLanguage(fence))).map((fence) => fence.content);
 }

@@ -1,0 +1,49 @@
+import { fenceLanguage, type Fence } from '../../parse/skillFile';
+import type { TextLike } from '../../parse/textLike';
+
+// What a skill that grants every shell command (`allowed-tools: Bash`) could grant instead: the commands its fenced
+// blocks start with, each as a Claude Code rule matches it. `Bash(git:*)` matches a command whose text starts with
+// `git`, so a program is kept as written (`./scripts/run.sh`, not `run.sh`) and one run through `sudo` is `sudo`.
+
+/** Blocks whose lines are commands; an unlabelled one often is (and often a folder tree, or prose). */
+const SHELL_BLOCK = /^(?:|bash|sh|shell|zsh|console)$/;
+
+/**
+ * Programs that run whatever they are given: a grant of one of them lets every command through, so a list naming one
+ * is no narrower than `Bash`.
+ */
+const ANY_COMMAND = new Set(['bash', 'sh', 'zsh', 'dash', 'fish', 'sudo', 'su', 'env', 'eval', 'exec', 'xargs']);
+
+/**
+ * The first word of a command line: after a prompt (`$ `) and variable assignments (`LANG=C sort`), which are not the
+ * command a rule names.
+ */
+const FIRST_WORD = /^\s*(?:\$\s+)?(?:\w+=\S*\s+)*([\w./~-]+)/;
+
+/** A one-step absolute path: a slash command (`/review 123`) shown in a block, not a program at the disk's root. */
+const SLASH_COMMAND = /^\/[\w-]+$/;
+
+/**
+ * The commands the fenced blocks of SKILL.md start with, sorted; undefined when one of them runs anything (a shell,
+ * `sudo`), so that no narrower grant is there to suggest.
+ */
+export function grantedCommands(fences: Fence[], source: TextLike): string[] | undefined {
+  const programs = new Set<string>();
+  for (const fence of fences) {
+    const language = fenceLanguage(fence);
+    if (!SHELL_BLOCK.test(language)) continue;
+    let continued = false;
+    for (const line of source.slice(fence.content.start, fence.content.end).split('\n')) {
+      // A line after one ending in `\` goes on with the same command: its first word is an argument.
+      const argument = continued;
+      continued = /\\\s*$/.test(line);
+      const word = argument ? undefined : FIRST_WORD.exec(line)?.[1];
+      if (!word || word.startsWith('-') || word.endsWith('/') || SLASH_COMMAND.test(word)) continue;
+      // In an unlabelled block, a capitalised word starts a sentence: programs are written in lower case.
+      if (language === '' && /[A-Z]/.test(word)) continue;
+      programs.add(word);
+    }
+  }
+  if ([...programs].some((program) => ANY_COMMAND.has(program))) return undefined;
+  return [...programs].sort();
+}

@@ -266,6 +266,15 @@ test('unrestricted_shell: `Bash` for every command where the skill runs two; a n
       `---\nname: tidy\ndescription: Tidies. Use when asked.\nallowed-tools: Bash(git:*) Read\n---\n\n\`\`\`bash\ngit status\n\`\`\`\n`,
     ).analysis,
   );
+  // Tools separated by commas, as Claude Code's examples write them; a rule with a space inside is one tool.
+  const commas = (tools: string) =>
+    analyzeFixture(
+      'tidy',
+      `---\nname: tidy\ndescription: Tidies. Use when asked.\nallowed-tools: ${tools}\n---\n\n\`\`\`bash\ngit status\n\`\`\`\n`,
+    ).analysis;
+  assert.equal(withCode(commas('Read, Bash, Grep'), 'unrestricted_shell').length, 1);
+  assert.equal(withCode(commas('Read, Bash(*), Grep'), 'unrestricted_shell').length, 1);
+  benign(commas('Bash(git diff:*), Bash(git status *), Read'));
 });
 
 test('hook_runs_command: a hook of the skill runs a command unasked, reported at the command', () => {

@@ -47,3 +47,27 @@ export function grantedCommands(fences: Fence[], source: TextLike): string[] | u
   if ([...programs].some((program) => ANY_COMMAND.has(program))) return undefined;
   return [...programs].sort();
 }
+
+/**
+ * The tools an `allowed-tools` value lists: a YAML list, or one string of them separated by spaces (the spec) or commas
+ * (as Claude Code's own examples write them: `Bash, Read, Grep`); a rule's parentheses are one tool, spaces and all
+ * (`Bash(git diff:*)`).
+ */
+export function allowedTools(value: unknown): string[] {
+  const written = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [];
+  const tools: string[] = [];
+  for (const item of written) {
+    let depth = 0;
+    let tool = '';
+    for (const character of item) {
+      if (character === '(') depth++;
+      else if (character === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && /[\s,]/.test(character)) {
+        if (tool) tools.push(tool);
+        tool = '';
+      } else tool += character;
+    }
+    if (tool) tools.push(tool);
+  }
+  return tools;
+}

@@ -12,7 +12,7 @@ import { HOOK_EVENTS } from '../hookEvents';
 import { closestName } from '../nameDistance';
 import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenText';
 import { hostileInstructions, remoteInstructions } from './hostileInstructions';
-import { grantedCommands } from './grantedCommands';
+import { allowedTools, grantedCommands } from './grantedCommands';
 import { commandBlocks, riskyExecution } from './riskyExecution';
 import { committedSecrets } from './secrets';
 import type { KeptLineScan } from './keptLineScan';
@@ -224,9 +224,7 @@ function grants(
   { yaml, value }: { yaml: YamlSyntax; value: Record<string, unknown> },
 ): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  const tools = value['allowed-tools'];
-  const list = Array.isArray(tools) ? tools.map(String) : typeof tools === 'string' ? tools.split(/\s+/) : [];
-  if (list.some((tool) => /^Bash(?:\(\*(?::\*)?\))?$/.test(tool))) {
+  if (allowedTools(value['allowed-tools']).some((tool) => /^Bash(?:\(\*(?::\*)?\))?$/.test(tool))) {
     const programs = grantedCommands(context.fences, context.source) ?? [];
     const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'allowed-tools')?.value);
     if (span)

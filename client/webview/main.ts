@@ -354,9 +354,16 @@ function showChanges(sent: Extract<HostMessage, { type: 'graph' }>['changes']): 
   else if (answer && 'error' in answer) changesList.textContent = `No changes to show: ${answer.error}.`;
 }
 
+/** The last graph message drawn, as text: the host sends one again unchanged (on a save, a file beside it touched). */
+let lastGraphMessage: string | undefined;
+
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (message.type === 'graph') {
+    // Drawn again, every node would be a new element: a click landing while it was swapped would be lost.
+    const text = JSON.stringify(message);
+    if (text === lastGraphMessage) return;
+    lastGraphMessage = text;
     const next = message.direction === 'auto' ? shapeDirection(direction) : message.direction;
     if (next !== direction) fitted = false;
     choice = message.direction;

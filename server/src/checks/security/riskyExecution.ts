@@ -66,12 +66,13 @@ const RISKS: Risk[] = [
       String.raw`\b${FETCH}\b[^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
     ),
     what: 'pipes a download into a shell or an interpreter',
-    // The interpreter's own words: up to the end of its command in the pipeline or list.
+    // The interpreter's own words: up to the end of its command in the pipeline or list, or of the quotes around it
+    // (`os.system("curl … | sh")`); a quoted program after an option is decided by the option.
     unless: (match, rest) =>
       !runsPipedText(
         match[1],
         rest
-          .split(/[|;&)]/)[0]
+          .split(/[|;&)"'`]/)[0]
           .trim()
           .split(/\s+/)
           .filter(Boolean),

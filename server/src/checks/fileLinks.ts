@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { Span } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
 import { type FileSystem } from '../workspace/fileSystem';
@@ -10,6 +11,9 @@ import { diagnostic, type Diagnostic } from './diagnostic';
 import type { LinkFindings } from './linkFindings';
 import type { RuleCode } from './rules';
 import type { FileLink } from '../model/skillModel';
+
+/** How far past a mention a file name with spaces is looked for (cutShortBySpace). */
+const MAX_NAME_REST = 255;
 
 export interface LinkCheck {
   fs: FileSystem;
@@ -157,9 +161,25 @@ function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
   checkLink(context, mention.path, mention.span, 'missing_file', label, found);
   for (const item of found) {
     if (item.code !== 'missing_file') diagnostics.push(item);
-    else if (!notMeantToExist(context.text, mention)) diagnostics.push(withNearestFile(context, item, mention.path));
+    else if (!notMeantToExist(context.text, mention) && !cutShortBySpace(context, mention))
+      diagnostics.push(withNearestFile(context, item, mention.path));
   }
   return diagnostics;
+}
+
+/**
+ * Whether a mention in prose is the start of a file name with spaces in it, which prose reads to its first space:
+ * `references/My File.md` is read as `references/My`, and the file beside it is the one the text goes on to name.
+ */
+function cutShortBySpace(context: LinkCheck, mention: PathMention): boolean {
+  if (mention.link || !context.text) return false;
+  const folder = resolveSkillPath(context.fs, context.dir, path.posix.dirname(mention.path));
+  if (folder.status !== 'found' || folder.kind !== 'directory') return false;
+  const start = `${path.posix.basename(mention.path)} `;
+  const after = context.text.slice(mention.span.end, mention.span.end + MAX_NAME_REST);
+  return context.fs
+    .readDirectory(folder.absolute)
+    .some((entry) => entry.name.startsWith(start) && after.startsWith(entry.name.slice(start.length - 1)));
 }
 
 /** The alternatives of a pattern (`a.{sh,ps1}`, `*.md`) no file of the skill answers to. */

@@ -11,7 +11,11 @@ export interface PathMention {
   context: Span;
 }
 
-const MARKDOWN_LINK = /\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+/**
+ * `[text](target)`, with CommonMark's two forms of target: in angle brackets (which may hold spaces:
+ * `(<references/My File.md>)`) or bare; then an optional title in quotes or parentheses.
+ */
+const MARKDOWN_LINK = /\]\(\s*(?:<([^<>\n]+)>|([^)\s<>]+))(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
 /**
  * `scripts/…`, `references/…`, `assets/…` not preceded by a path character (so `/app/scripts/x` is not ours), with
  * the brace alternatives and wildcards authors write for several files (`scripts/convert.{sh,ps1}`, `references/*.md`).
@@ -40,7 +44,7 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
     const slice = text.slice(region.start, region.end);
     const linked = new Set<number>();
     for (const match of slice.matchAll(MARKDOWN_LINK)) {
-      const target = match[1];
+      const target = match[1] ?? match[2];
       if (EXTERNAL.test(target) || SLASH_COMMAND.test(target) || VARIABLE.test(target)) continue;
       const clean = decodeTarget(target.replace(/[#?].*$/, ''));
       if (clean === '') continue;

@@ -14,6 +14,21 @@ test('missing_file: Markdown links and bare mentions that do not resolve', () =>
   assert.match(found[1].message, /The file `scripts\/run\.sh` does not exist/);
 });
 
+test('missing_file: names with spaces, in a link in angle brackets and in prose; the titles links may carry', () => {
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    [
+      frontmatter('plain'),
+      "Read [mine](<references/My File.md>), [gone](<«references/Gone File.md»>) and [t](references/ok.md 'Title').",
+      'In prose: references/My File.md is there, «references/Your» File.md is not.',
+      '',
+    ].join('\n'),
+    { 'references/My File.md': '# mine\n', 'references/ok.md': '# ok\n' },
+  );
+  const found = expectAt(analysis, 'missing_file', spans);
+  assert.match(found[0].message, /The link target `references\/Gone File\.md` does not exist/);
+});
+
 test('path_case_mismatch: found only when case is ignored', () => {
   const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\nRead [it](«references/Guide.md»).\n`, {
     'references/guide.md': '# g\n',

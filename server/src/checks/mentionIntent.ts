@@ -2,8 +2,8 @@ import type { PathMention } from '../parse/pathMentions';
 import type { TextLike } from '../parse/textLike';
 
 // Whether a path the prose names is meant to exist in the skill. A missing file is a finding only when the skill
-// tells the agent to use it; a placeholder, an example of what a skill could hold, a file the agent is told to make
-// and a folder the prose says is empty are not.
+// tells the agent to use it; a placeholder, an example of what a skill could hold, a file the agent is told to make,
+// a folder the prose says is empty and a file the prose places in the project the skill works on are not.
 
 /** Generic words authors put where a link target goes: `[text](url)`. */
 const PLACEHOLDER_WORDS = new Set([
@@ -42,6 +42,18 @@ const EXAMPLE_WORDS =
  */
 const MAKE_THE_FILE =
   /\b(?:creat(?:e|es|ed|ing)|sav(?:e|es|ed|ing)(?: [\w-]+){0,3} (?:as|to|in|into)|writ(?:e|es|ing)(?: [\w-]+){0,3} (?:to|as|into)|generat(?:e|es|ed|ing)|produc(?:e|es|ing)|outputs?(?: [\w-]+){0,2} to|new file)(?: (?:a|an|the|new|file|files|named|called|at))*[\s:`"'(*]*$/i;
+/**
+ * A file the prose gives to someone else, just before naming it: "the project's", "the user's", "your", "their" (up
+ * to two words between: "the repo's own CI").
+ */
+const OWNED_ELSEWHERE =
+  /(?:\b(?:user|project|repo|repository|codebase|app|application|workspace|team|target|caller|customer|client)['\u2019]s|\b(?:your|their))(?: [\w'\u2019-]+){0,2}[\s`"'(*]*$/i;
+/**
+ * A sentence that puts what it names in the project the skill works on: "in the target repo", "if the repository has",
+ * "from the user's workspace".
+ */
+const IN_THE_PROJECT =
+  /\b(?:in|from|inside|under|within|of|if) (?:the|your|their|a|that|this|each) (?:user['\u2019]s |target |host |current |consuming |caller['\u2019]s )?(?:project|repo|repository|codebase|workspace|working (?:directory|tree)|app|application|monorepo)\b/i;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 const HEADING = /^\s{0,3}#/;
 
@@ -86,8 +98,9 @@ function sentenceAfter(text: TextLike, mention: PathMention): string {
 
 /**
  * Why a path the prose names need not exist, or undefined when it must: it is
- * a placeholder, an example, a file the agent is told to make, or a folder
- * the prose says is empty.
+ * a placeholder, an example, a file the agent is told to make, a folder the
+ * prose says is empty, or (named in prose) a file of the project the skill
+ * works on.
  */
 export function notMeantToExist(text: TextLike | undefined, mention: PathMention): string | undefined {
   if (isPlaceholderPath(mention.path)) return 'placeholder';
@@ -96,5 +109,7 @@ export function notMeantToExist(text: TextLike | undefined, mention: PathMention
   if (MAKE_THE_FILE.test(sentence)) return 'to make';
   if (EXAMPLE_WORDS.test(sentence) || EXAMPLE_WORDS.test(listIntroduction(text, mention) ?? '')) return 'example';
   if (mention.path.endsWith('/') && /\bempty\b/i.test(sentence + sentenceAfter(text, mention))) return 'empty folder';
+  // A link is written relative to SKILL.md, so it is the skill's; prose may name the project's files.
+  if (!mention.link && (OWNED_ELSEWHERE.test(sentence) || IN_THE_PROJECT.test(sentence))) return 'in the project';
   return undefined;
 }

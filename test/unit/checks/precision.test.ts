@@ -88,6 +88,31 @@ test('missing_file: a path the prose gives as an example, or tells the agent to 
   expectAt(analysis, 'missing_file', spans);
 });
 
+test('missing_file: a file the prose places in the project the skill works on need not be in the skill', () => {
+  const elsewhere = analyzeFixture(
+    'skill',
+    skill(
+      [
+        "1. Open the project's scripts/build.sh and check it sets `-euo pipefail`.",
+        '2. If the repository has a references/adr folder, read the newest record there.',
+        "3. Compare the user's assets/logo.svg with the brand guide.",
+        '4. Ask the user for their scripts/deploy.sh when it is not in the repo.',
+        '5. In the target repo, scripts/ci/*.yml hold the pipelines.',
+      ].join('\n'),
+    ),
+  );
+  expectNone(elsewhere.analysis, 'missing_file');
+  // The skill's own files are still checked: named plainly, in a link (written relative to SKILL.md), or after a
+  // sentence about the project has ended.
+  const { analysis, spans } = analyzeFixture(
+    'skill',
+    skill(
+      "Run «scripts/check.sh» on the project. Read [the project's guide](«references/project.md»). The repository is large. Then run «scripts/report.sh».",
+    ),
+  );
+  expectAt(analysis, 'missing_file', spans);
+});
+
 test('missing_file: names the file of the skill a missing path most likely means', () => {
   const { analysis, spans } = analyzeFixture(
     'skill',

@@ -21,8 +21,10 @@ const CUES: Cue[] = [
     what: 'to set aside its other instructions',
   },
   {
+    // Not telling the user to do something ("never tell the user to switch to the terminal"), nor the noise a skill
+    // leaves out of its answers (a formatter's warnings, debug logs): neither hides what the agent does.
     pattern:
-      /\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bhide\s+(?:this|it|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:secretly|covertly)\b/i,
+      /\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+the\s+user\b(?!\s+to\s+\w)(?!\s+about\s+(?:[\w-]+\s+){0,4}?(?:warnings?|notices?|logs?|debug\w*|internal\s+details|implementation\s+details)\b)|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bhide\s+(?:this|it|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:secretly|covertly)\b/i,
     weight: 2,
     what: 'to hide what it does from the user',
   },

@@ -24,13 +24,13 @@ const CUES: Cue[] = [
     // Not telling the user to do something ("never tell the user to switch to the terminal"), nor the noise a skill
     // leaves out of its answers (a formatter's warnings, debug logs): neither hides what the agent does.
     pattern:
-      /\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+the\s+user\b(?!\s+to\s+\w)(?!\s+about\s+(?:[\w-]+\s+){0,4}?(?:warnings?|notices?|logs?|debug\w*|internal\s+details|implementation\s+details)\b)|\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user\b|\bhide\s+(?:this|it|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:secretly|covertly)\b/i,
+      /\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+the\s+user\b(?!\s+to\s+\w)(?!\s+about\s+(?:[\w-]+\s+){0,4}?(?:warnings?|notices?|logs?|debug\w*|internal\s+details|implementation\s+details)\b)|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bhide\s+(?:this|it|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:secretly|covertly)\b/i,
     weight: 2,
     what: 'to hide what it does from the user',
   },
   {
     pattern:
-      /\b(?:do not|don't|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval)\b|\b(?:skip|bypass|disable|turn off)\s+(?:all\s+|any\s+|the\s+)?(?:confirmations?|approvals?|permission\s+(?:prompts|checks))\b/i,
+      /\b(?:do not|don't|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval)\b|\bwithout\s+asking\s+the\s+user\b(?!\s+to\s+\w)|\b(?:skip|bypass|disable|turn off)\s+(?:all\s+|any\s+|the\s+)?(?:confirmations?|approvals?|permission\s+(?:prompts|checks))\b/i,
     weight: 1,
     what: "to act without the user's confirmation",
   },
@@ -57,8 +57,11 @@ const THRESHOLD = 3;
 /** Prose about these things rather than asking for them. */
 const DISCUSSING =
   /\b(?:prompt injections?|injection attacks?|malicious|attackers?|adversar\w*|jailbreak\w*|threat model|detect\w*|flag\w*|warn\w* (?:about|against)|red team\w*|phishing|exploit\w*|security review|for example|such as|e\.g\.)/i;
-/** A cue just after one of these is forbidden, not asked for ("never ignore the rules above"). */
-const NEGATED = /\b(?:never|not|don't|must not|cannot|can't|refuse to|avoid|no)\s+(?:\w+\s+){0,2}$/i;
+/**
+ * A cue a few words after one of these is forbidden, not asked for ("never ignore the rules above", "do not run
+ * terminal commands without asking the user").
+ */
+const NEGATED = /\b(?:never|not|don't|must not|cannot|can't|refuse to|avoid|no)\s+(?:\w+\s+){0,4}$/i;
 
 /** The paragraphs of a piece of prose (no fenced block in it), with their offsets in the whole text. */
 function paragraphs(prose: Placed): Placed[] {
@@ -95,7 +98,7 @@ export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[]
     const hits = CUES.flatMap((cue) => {
       const match = cue.pattern.exec(paragraph.text);
       if (!match) return [];
-      const before = paragraph.text.slice(Math.max(0, match.index - 30), match.index);
+      const before = paragraph.text.slice(Math.max(0, match.index - 50), match.index);
       // A cue in quotes or code is quoted, not asked for; one after a negation is forbidden.
       if (NEGATED.test(before) || /[`"\u201C']\s*$/.test(before)) return [];
       return [{ cue, match }];

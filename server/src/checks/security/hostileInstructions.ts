@@ -35,8 +35,10 @@ const CUES: Cue[] = [
     what: "to act without the user's confirmation",
   },
   {
+    // A value read from `.env` ("the webhook URL from .env") is a setting the skill uses, as apps keep them; the file
+    // read whole, or the stores of keys and passwords, are what a thief takes.
     pattern:
-      /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh(?:\/[\w.-]+|\b)|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
+      /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh(?:\/[\w.-]+|\b)|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|(?<!\bfrom\s+[`'"]?)\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
     weight: 2,
     what: 'to read credentials',
   },

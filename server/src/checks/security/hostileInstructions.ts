@@ -43,8 +43,10 @@ const CUES: Cue[] = [
     what: 'to read credentials',
   },
   {
+    // What is sent must be what a thief wants (a secret, files, the code, the conversation, or a word standing for what
+    // was read: "send them"): a release skill uploads the build and posts release notes to the services it serves.
     pattern:
-      /\b(?:send|upload|post|transmit|exfiltrate|forward|beam|pipe)\b[^.\n]{0,80}\b(?:to|at)\s+(?:https?:\/\/\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|app|dev)\b|(?:my|our|this|a|the)\s+(?:webhook|server|endpoint))/i,
+      /\b(?:(?:send|upload|post|transmit|forward|beam|pipe)\s+(?:(?:all|every|each|the|your|their|its|my|our|these|those|of)\s+)*(?:it|them|this|these|those|everything|(?:[\w-]+\s+){0,2}?(?:keys?|tokens?|credentials|secrets?|passwords?|cookies|contents?|files?|data|history|repository|repo|source|code|project|workspace|environment|conversations?|chats?|messages))\b|exfiltrate\b)[^.\n]{0,80}\b(?:to|at)\s+(?:https?:\/\/\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|app|dev)\b|(?:my|our|this|a|the)\s+(?:webhook|server|endpoint))/i,
     weight: 2,
     what: 'to send data to a remote address',
   },

@@ -70,47 +70,34 @@ test('missing_file: placeholders are not paths', () => {
   expectNone(analysis, 'missing_file');
 });
 
-test('missing_file: a path the prose gives as an example, or tells the agent to make, need not exist', () => {
-  const examples = analyzeFixture(
-    'skill',
-    skill(
-      'For example, a skill for PDFs might hold:\n\n- `scripts/rotate_pdf.py` turns pages\n- `references/forms.md` for forms\n\nSave this as `references/helper.py`:\n\nIt generates `assets/report.html` as it runs. The [assets](assets/) folder is intentionally empty.',
-    ),
-  );
-  expectNone(examples.analysis, 'missing_file');
-  // The same paths, given as the skill's own files, must exist.
-  const { analysis, spans } = analyzeFixture(
-    'skill',
-    skill(
-      'This skill holds:\n\n- `«scripts/rotate_pdf.py»` turns pages\n\nRun `«references/helper.py»`. The script builds a page from `«assets/report.html»`.',
-    ),
-  );
+/** No missing_file in the body `quiet`, and one at each marked path of the body `found`. */
+function missingFileOnlyIn(quiet: string, found: string): void {
+  expectNone(analyzeFixture('skill', skill(quiet)).analysis, 'missing_file');
+  const { analysis, spans } = analyzeFixture('skill', skill(found));
   expectAt(analysis, 'missing_file', spans);
+}
+
+test('missing_file: a path the prose gives as an example, or tells the agent to make, need not exist', () => {
+  missingFileOnlyIn(
+    'For example, a skill for PDFs might hold:\n\n- `scripts/rotate_pdf.py` turns pages\n- `references/forms.md` for forms\n\nSave this as `references/helper.py`:\n\nIt generates `assets/report.html` as it runs. The [assets](assets/) folder is intentionally empty.',
+    // The same paths, given as the skill's own files, must exist.
+    'This skill holds:\n\n- `«scripts/rotate_pdf.py»` turns pages\n\nRun `«references/helper.py»`. The script builds a page from `«assets/report.html»`.',
+  );
 });
 
 test('missing_file: a file the prose places in the project the skill works on need not be in the skill', () => {
-  const elsewhere = analyzeFixture(
-    'skill',
-    skill(
-      [
-        "1. Open the project's scripts/build.sh and check it sets `-euo pipefail`.",
-        '2. If the repository has a references/adr folder, read the newest record there.',
-        "3. Compare the user's assets/logo.svg with the brand guide.",
-        '4. Ask the user for their scripts/deploy.sh when it is not in the repo.',
-        '5. In the target repo, scripts/ci/*.yml hold the pipelines.',
-      ].join('\n'),
-    ),
+  missingFileOnlyIn(
+    [
+      "1. Open the project's scripts/build.sh and check it sets `-euo pipefail`.",
+      '2. If the repository has a references/adr folder, read the newest record there.',
+      "3. Compare the user's assets/logo.svg with the brand guide.",
+      '4. Ask the user for their scripts/deploy.sh when it is not in the repo.',
+      '5. In the target repo, scripts/ci/*.yml hold the pipelines.',
+    ].join('\n'),
+    // The skill's own files are still checked: named plainly, in a link (written relative to SKILL.md), or after a
+    // sentence about the project has ended.
+    "Run «scripts/check.sh» on the project. Read [the project's guide](«references/project.md»). The repository is large. Then run «scripts/report.sh».",
   );
-  expectNone(elsewhere.analysis, 'missing_file');
-  // The skill's own files are still checked: named plainly, in a link (written relative to SKILL.md), or after a
-  // sentence about the project has ended.
-  const { analysis, spans } = analyzeFixture(
-    'skill',
-    skill(
-      "Run «scripts/check.sh» on the project. Read [the project's guide](«references/project.md»). The repository is large. Then run «scripts/report.sh».",
-    ),
-  );
-  expectAt(analysis, 'missing_file', spans);
 });
 
 test('missing_file: names the file of the skill a missing path most likely means', () => {

@@ -29,7 +29,7 @@ const SKILL_DIR_MENTION =
 /** A link target that starts with a variable: only `${CLAUDE_SKILL_DIR}` is known (SKILL_DIR_MENTION reads it). */
 const VARIABLE = /^\$/;
 /** A slash command, which some clients link to (`[deploy](/tools:deploy)`, `[review](/review)`): not a file. */
-const SLASH_COMMAND = /^\/[\w-]+(?::[\w-]+)*$/;
+export const SLASH_COMMAND = /^\/[\w-]+(?::[\w-]+)*$/;
 
 /**
  * Finds the paths a text names: Markdown links with a relative target and

@@ -1,3 +1,4 @@
+import { SLASH_COMMAND } from '../../parse/pathMentions';
 import { fenceLanguage, type Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 
@@ -20,9 +21,6 @@ const ANY_COMMAND = new Set(['bash', 'sh', 'zsh', 'dash', 'fish', 'sudo', 'su', 
  */
 const FIRST_WORD = /^\s*(?:\$\s+)?(?:\w+=\S*\s+)*([\w./~-]+)/;
 
-/** A one-step absolute path: a slash command (`/review 123`) shown in a block, not a program at the disk's root. */
-const SLASH_COMMAND = /^\/[\w-]+$/;
-
 /**
  * The commands the fenced blocks of SKILL.md start with, sorted; undefined when one of them runs anything (a shell,
  * `sudo`), so that no narrower grant is there to suggest.
@@ -38,6 +36,7 @@ export function grantedCommands(fences: Fence[], source: TextLike): string[] | u
       const argument = continued;
       continued = /\\\s*$/.test(line);
       const word = argument ? undefined : FIRST_WORD.exec(line)?.[1];
+      // A slash command shown in a block (`/review 123`) is no program at the disk's root.
       if (!word || word.startsWith('-') || word.endsWith('/') || SLASH_COMMAND.test(word)) continue;
       // In an unlabelled block, a capitalised word starts a sentence: programs are written in lower case.
       if (language === '' && /[A-Z]/.test(word)) continue;

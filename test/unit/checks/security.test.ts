@@ -303,6 +303,23 @@ test('committed_secret: a token format and a random value under a secret name, m
       'API_KEY = "your-api-key-here"\ntoken = os.environ["GITHUB_TOKEN"]\nOPENAI_API_KEY="sk-..."\nPASSWORD = "${DB_PASSWORD}"\n',
     ).analysis,
   );
+  // The shapes documentation shows: AWS's own example key, bodies of x's, a private key's header over no key.
+  benign(
+    withFile(
+      'scripts/setup.sh',
+      [
+        'export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE',
+        `export GITHUB_TOKEN=ghp_${'x'.repeat(36)}`,
+        `export ANTHROPIC_API_KEY=sk-ant-api03-${'X'.repeat(40)}`,
+        'cat > key.pem <<EOF\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\nEOF',
+      ].join('\n'),
+    ).analysis,
+  );
+  const pem = withFile(
+    'scripts/setup.sh',
+    `cat > key.pem <<EOF\n«-----BEGIN PRIVATE KEY-----»\n${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7'.padEnd(64, 'q')}\n-----END PRIVATE KEY-----\nEOF\n`,
+  );
+  expectIn(pem.analysis, 'committed_secret', 'scripts/setup.sh', pem.spans);
 });
 
 test('unrestricted_shell: `Bash` for every command where the skill runs two; a narrow grant is fine', () => {

@@ -1,7 +1,8 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
 
 // Credentials committed in a skill: well-known token formats, private keys, and long random values assigned to names
-// that say they are secret. The value is never repeated in a message: every output shows its first characters only.
+// that say they are secret; not the examples documentation shows of them. The value is never repeated in a message:
+// every output shows its first characters only.
 
 const FORMATS: { name: string; pattern: RegExp }[] = [
   { name: 'an AWS access key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
@@ -30,6 +31,25 @@ const FORMAT_HINT = /AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|_live_|
 /** What a documentation value looks like: a placeholder, an example, a reference to where the real one lives. */
 const PLACEHOLDER =
   /x{4,}|\*{3,}|your|example|sample|changeme|placeholder|dummy|fake|redacted|test|todo|<|>|\$\{|\$\(|env\b|process\.|os\./i;
+
+/**
+ * What marks a value of a known format as documentation, not a key: AWS's own example (`AKIAIOSFODNN7EXAMPLE`), a body
+ * of x's, a word a real token cannot spell. Narrower than PLACEHOLDER: real tokens are random letters and digits, which
+ * may spell `test` or `env` by chance.
+ */
+const FORMAT_PLACEHOLDER = /x{4,}|example|placeholder|dummy|fake|redacted|your/i;
+/** The fixed start of each format, left out when the rest is weighed: `ghp_` says nothing about the value. */
+const FORMAT_PREFIX =
+  /^(?:AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|[sr]k_live_|AIza|sk-ant-(?:[a-z]+\d*-)?|sk-(?:proj-)?|npm_)/;
+/** A line of a PEM body: a private key's header followed by none is a picture of the format. */
+const PEM_BODY = /[A-Za-z0-9+/=]{60,}/;
+
+/** Whether a match of a known format at `index` of `text` is a key, not an example of its shape. */
+function realToken(text: string, index: number, value: string): boolean {
+  if (value.startsWith('-----BEGIN'))
+    return PEM_BODY.test(text.slice(index + value.length, index + value.length + 400));
+  return !FORMAT_PLACEHOLDER.test(value) && entropy(value.replace(FORMAT_PREFIX, '')) >= 3;
+}
 
 /** Bits of entropy per character: a random key has many, a word or a repeated pattern few. */
 function entropy(value: string): number {
@@ -63,7 +83,8 @@ export function committedSecrets(file: string, text: string): Diagnostic[] {
   };
   if (FORMAT_HINT.test(text))
     for (const { name, pattern } of FORMATS)
-      for (const match of text.matchAll(pattern)) report(match.index!, match[0], `This looks like ${name}; it`);
+      for (const match of text.matchAll(pattern))
+        if (realToken(text, match.index!, match[0])) report(match.index!, match[0], `This looks like ${name}; it`);
   if (SECRET_NAME.test(text))
     for (const match of text.matchAll(ASSIGNED)) {
       const value = match[1];

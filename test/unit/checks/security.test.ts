@@ -320,6 +320,16 @@ test('committed_secret: a token format and a random value under a secret name, m
     `cat > key.pem <<EOF\n«-----BEGIN PRIVATE KEY-----»\n${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7'.padEnd(64, 'q')}\n-----END PRIVATE KEY-----\nEOF\n`,
   );
   expectIn(pem.analysis, 'committed_secret', 'scripts/setup.sh', pem.spans);
+  // Keys committed as files of their own: a .pem, and the stores tools log in from, read by their names.
+  const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7'.padEnd(64, 'q');
+  const keyFiles = analyzeFixture('tidy', `${SKILL}\nTidy.\n`, {
+    'assets/deploy.pem': `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----\n`,
+    'assets/.npmrc': `//registry.npmjs.org/:_authToken=npm_${'k3Jd9Xq2Lm7Pw4Rt8Vz1Bc6Nf5Gh0Ys2Ua7E'.slice(0, 36)}\n`,
+  });
+  assert.deepEqual(
+    withCode(keyFiles.analysis, 'committed_secret').map((item) => path.basename(item.file!)),
+    ['.npmrc', 'deploy.pem'],
+  );
 });
 
 test('unrestricted_shell: `Bash` for every command where the skill runs two; a narrow grant is fine', () => {

@@ -20,7 +20,9 @@ export interface SkillText {
 
 const MARKDOWN = /\.(md|markdown|mdx|txt)$/i;
 const CODE = /\.(sh|bash|zsh|fish|ps1|py|js|mjs|cjs|ts|rb|pl|php|lua|go|rs|bat|cmd)$/i;
-const DATA = /\.(json|ya?ml|toml|ini|cfg|conf|env|xml|csv|html?)$/i;
+const DATA = /\.(json|ya?ml|toml|ini|cfg|conf|env|xml|csv|html?|pem|key)$/i;
+/** Files that hold credentials by their name alone: keys and the stores tools log in from. */
+const KEY_FILE = /^(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.netrc|\.npmrc|\.pypirc|\.git-credentials|credentials)$/;
 /** Folders that are not the skill's own content. */
 const SKIPPED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
 /** At most this many files are read, each at most this large: a folder from anywhere costs a bounded amount. */
@@ -57,7 +59,7 @@ export function skillTexts(fs: FileSystem, dir: string): { texts: SkillText[]; u
         ? 'markdown'
         : CODE.test(entry.name) || (inScripts && !entry.name.includes('.'))
           ? 'code'
-          : DATA.test(entry.name)
+          : DATA.test(entry.name) || KEY_FILE.test(entry.name)
             ? 'data'
             : undefined;
       if (!kind) continue;

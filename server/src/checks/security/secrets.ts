@@ -4,17 +4,35 @@ import { diagnostic, type Diagnostic } from '../diagnostic';
 // that say they are secret; not the examples documentation shows of them. The value is never repeated in a message:
 // every output shows its first characters only.
 
-const FORMATS: { name: string; pattern: RegExp }[] = [
-  { name: 'an AWS access key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-  { name: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g },
-  { name: 'a GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}\b/g },
-  { name: 'a Slack token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{20,}\b/g },
-  { name: 'a Stripe live key', pattern: /\b[sr]k_live_[A-Za-z0-9]{24,}\b/g },
-  { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { name: 'an Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{32,}\b/g },
-  { name: 'an OpenAI API key', pattern: /\bsk-(?:proj-)?[A-Za-z0-9_-]{40,}\b/g },
-  { name: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { name: 'a private key', pattern: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/g },
+/** A token format: its fixed start (what says nothing of the value) and the random body after it. */
+interface Format {
+  name: string;
+  /** The fixed start, as a pattern: `ghp_`, `AKIA`. */
+  start: string;
+  pattern: RegExp;
+}
+
+const token = (name: string, start: string, body: string): Format => ({
+  name,
+  start,
+  pattern: new RegExp(String.raw`\b(?:${start})${body}\b`, 'g'),
+});
+
+const PEM_HEADER = '-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----';
+
+const FORMATS: Format[] = [
+  token('an AWS access key', 'AKIA|ASIA', '[0-9A-Z]{16}'),
+  token('a GitHub token', 'gh[pousr]_', '[A-Za-z0-9]{36,}'),
+  token('a GitHub token', 'github_pat_', '[A-Za-z0-9_]{40,}'),
+  token('a GitLab token', 'glpat-', '[A-Za-z0-9_-]{20,}'),
+  token('a Slack token', 'xox[abprs]-', '[A-Za-z0-9-]{20,}'),
+  token('a Stripe live key', '[sr]k_live_', '[A-Za-z0-9]{24,}'),
+  token('a Google API key', 'AIza', '[0-9A-Za-z_-]{35}'),
+  token('an Anthropic API key', 'sk-ant-', '[A-Za-z0-9_-]{32,}'),
+  token('an OpenAI API key', 'sk-(?:proj-)?', '[A-Za-z0-9_-]{40,}'),
+  token('an npm token', 'npm_', '[A-Za-z0-9]{36}'),
+  // A PEM header, all start: whether a key follows it is read after it (realToken).
+  { name: 'a private key', start: PEM_HEADER, pattern: new RegExp(PEM_HEADER, 'g') },
 ];
 
 /**
@@ -26,8 +44,8 @@ const ASSIGNED =
   /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?[ \t]*[:=][ \t]*(?:\r?\n[ \t]*)?["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
 /** A word every name ASSIGNED reads holds: a text without one has no assignment to read. */
 const SECRET_NAME = /key|secret|token|passw/i;
-/** The start of each known token format, to skip the formats a text cannot hold. */
-const FORMAT_HINT = /AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|_live_|AIza|sk-|npm_|PRIVATE KEY/;
+/** The start of any known token format, to skip the formats a text cannot hold. */
+const FORMAT_HINT = new RegExp(FORMATS.map((format) => format.start).join('|'));
 /** What a documentation value looks like: a placeholder, an example, a reference to where the real one lives. */
 const PLACEHOLDER =
   /x{4,}|\*{3,}|your|example|sample|changeme|placeholder|dummy|fake|redacted|test|todo|<|>|\$\{|\$\(|env\b|process\.|os\./i;
@@ -38,17 +56,15 @@ const PLACEHOLDER =
  * may spell `test` or `env` by chance.
  */
 const FORMAT_PLACEHOLDER = /x{4,}|example|placeholder|dummy|fake|redacted|your/i;
-/** The fixed start of each format, left out when the rest is weighed: `ghp_` says nothing about the value. */
-const FORMAT_PREFIX =
-  /^(?:AKIA|ASIA|gh[pousr]_|github_pat_|glpat-|xox[abprs]-|[sr]k_live_|AIza|sk-ant-(?:[a-z]+\d*-)?|sk-(?:proj-)?|npm_)/;
+/** Each format's fixed start, left out when the rest is weighed: `ghp_` says nothing about the value. */
+const LEADING = new Map(FORMATS.map((format) => [format, new RegExp(`^(?:${format.start})`)]));
 /** A line of a PEM body: a private key's header followed by none is a picture of the format. */
 const PEM_BODY = /[A-Za-z0-9+/=]{60,}/;
 
-/** Whether a match of a known format at `index` of `text` is a key, not an example of its shape. */
-function realToken(text: string, index: number, value: string): boolean {
-  if (value.startsWith('-----BEGIN'))
-    return PEM_BODY.test(text.slice(index + value.length, index + value.length + 400));
-  return !FORMAT_PLACEHOLDER.test(value) && entropy(value.replace(FORMAT_PREFIX, '')) >= 3;
+/** Whether a match of `format` at `index` of `text` is a key, not an example of its shape. */
+function realToken(format: Format, text: string, index: number, value: string): boolean {
+  if (format.start === PEM_HEADER) return PEM_BODY.test(text.slice(index + value.length, index + value.length + 400));
+  return !FORMAT_PLACEHOLDER.test(value) && entropy(value.replace(LEADING.get(format)!, '')) >= 3;
 }
 
 /** Bits of entropy per character: a random key has many, a word or a repeated pattern few. */
@@ -82,9 +98,10 @@ export function committedSecrets(file: string, text: string): Diagnostic[] {
     );
   };
   if (FORMAT_HINT.test(text))
-    for (const { name, pattern } of FORMATS)
-      for (const match of text.matchAll(pattern))
-        if (realToken(text, match.index!, match[0])) report(match.index!, match[0], `This looks like ${name}; it`);
+    for (const format of FORMATS)
+      for (const match of text.matchAll(format.pattern))
+        if (realToken(format, text, match.index!, match[0]))
+          report(match.index!, match[0], `This looks like ${format.name}; it`);
   if (SECRET_NAME.test(text))
     for (const match of text.matchAll(ASSIGNED)) {
       const value = match[1];

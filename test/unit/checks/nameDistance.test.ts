@@ -28,9 +28,24 @@ test('edit distance agrees with the whole table on names of every length, in any
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const name = () => Array.from({ length: Math.floor(random() * 70) }, () => 'abc-'[Math.floor(random() * 4)]).join('');
-  for (let round = 0; round < 400; round++) {
+  // One or two edits of a name keep most of its start and end, which the distance skips: a swap or a change beside
+  // what is skipped must still be counted.
+  const edited = (a: string) => {
+    let b = a;
+    for (let edits = 1 + Math.floor(random() * 2); edits > 0; edits--) {
+      const at = Math.floor(random() * (b.length + 1));
+      const letter = 'abc-'[Math.floor(random() * 4)];
+      const kind = Math.floor(random() * 4);
+      if (kind === 0) b = b.slice(0, at) + letter + b.slice(at);
+      else if (kind === 1) b = b.slice(0, at) + b.slice(at + 1);
+      else if (kind === 2) b = b.slice(0, at) + letter + b.slice(at + 1);
+      else b = b.slice(0, at) + b.slice(at + 1, at + 2) + b.slice(at, at + 1) + b.slice(at + 2);
+    }
+    return b;
+  };
+  for (let round = 0; round < 2000; round++) {
     const a = name();
-    const b = random() < 0.5 ? name() : a.slice(0, Math.floor(random() * a.length)) + a.slice(1);
+    const b = random() < 0.5 ? name() : edited(a);
     const limit = Math.floor(random() * 5);
     const expected = reference(a, b);
     assert.equal(editDistance(a, b, limit), expected > limit ? limit + 1 : expected, `${a} / ${b} within ${limit}`);

@@ -129,7 +129,8 @@ function composition(node: GraphNode, display: (file: string) => string): Partia
 export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => string = (file) => file): GraphJson {
   const lines = new SkillLines(analysis);
   const file = display(analysis.file);
-  const fileOf = (span: Span) => display(span.file ?? analysis.file);
+  // Nearly every span is in SKILL.md: its path is made once, not once per step (a relative path costs a path walk).
+  const fileOf = (span: Span) => (span.file === undefined || span.file === analysis.file ? file : display(span.file));
   // A risky script is reported where its step names it (checks/security): the step carries what the script does.
   const risksOf = (node: GraphNode) =>
     node.script

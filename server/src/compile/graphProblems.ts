@@ -37,18 +37,46 @@ export function graphProblems(
   idOf: (node: GraphNode) => string,
 ): GraphProblem[] {
   const nodes = analysis.model.nodes;
+  const reaches = nodes.map((node) => reachOf(node, analysis.file));
   return analysis.diagnostics.map((item) => ({
     file: display(item.file),
     code: item.code,
     severity: item.severity,
     message: item.message,
     range: lines.of(item.file).rangeOf(item.span),
-    targets: targetsOf(nodes, { ...item.span, file: item.file }, analysis.file, item.data, idOf),
+    targets: targetsOf(nodes, reaches, { ...item.span, file: item.file }, analysis.file, item.data, idOf),
   }));
 }
 
+/** Where all of a node's spans lie, when they are in one file: a problem elsewhere is about none of them. */
+interface Reach {
+  file: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The file and the stretch of it a node's spans cover (its own, its ports', its references'); undefined when they are
+ * in several files. Each problem is then matched only with the nodes that reach it: a 1,000-step procedure's findings
+ * were each matched with every step's ports and references.
+ */
+function reachOf(node: GraphNode, skillFile: string): Reach | undefined {
+  const spans = [node.span, node.nameSpan, ...node.controlRefs.map((ref) => ref.span)];
+  for (const port of [...node.inputs, ...node.outputs])
+    spans.push(port.nameSpan, ...(port.typeSpan ? [port.typeSpan] : []));
+  const file = node.span.file ?? skillFile;
+  let [start, end] = [Infinity, -Infinity];
+  for (const span of spans) {
+    if ((span.file ?? skillFile) !== file) return undefined;
+    start = Math.min(start, span.start);
+    end = Math.max(end, span.end, span.start + 1);
+  }
+  return { file, start, end };
+}
+
 function targetsOf(
-  nodes: GraphNode[],
+  allNodes: GraphNode[],
+  reaches: (Reach | undefined)[],
   at: Span & { file: string },
   skillFile: string,
   data: Record<string, unknown> | undefined,
@@ -60,6 +88,10 @@ function targetsOf(
     const ids = cycle as string[];
     return ids.map((from, i) => ({ kind: 'edge' as const, from, to: ids[(i + 1) % ids.length] }));
   }
+  const nodes = allNodes.filter((_, index) => {
+    const reach = reaches[index];
+    return !reach || (reach.file === at.file && reach.start <= at.start && at.start < reach.end);
+  });
   const portIn = (ports: Port[]) =>
     ports.find((port) => inside(port.nameSpan) || (port.typeSpan !== undefined && inside(port.typeSpan)));
   for (const node of nodes) {

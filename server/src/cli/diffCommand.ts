@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { analyzeSkill } from '../analyze';
-import { emptyGraph, toGraphJson, type GraphJson } from '../compile/graphJson';
+import type { GraphJson } from '../compile/graphJson';
 import { RunSettings } from '../config/runSettings';
-import { diffGraphs, isEmptyDiff } from '../diff/graphDiff';
+import { isEmptyDiff } from '../diff/graphDiff';
 import { diffMarkdown } from '../diff/diffMarkdown';
 import { diffText, type SkillDiff } from '../diff/diffReport';
+import { diffRevisions, type Revision } from '../diff/revisionDiff';
 import { sha256 } from '../checks/sha256';
 import { fileChanges, HASHED_BYTES, skillFiles, skillHash } from '../checks/skillHash';
 import { discoverSkills } from '../workspace/discover';
@@ -92,9 +92,15 @@ function sameOnBothSides(before: Side, after: Side, settings: [RunSettings, RunS
   return !KIND_LINE.test(Buffer.from(text.bytes).toString('utf8'));
 }
 
-function graphOf(side: Side, settings: RunSettings, file: string): GraphJson {
-  const shown = (target: string) => path.relative(side.base, target);
-  return toGraphJson(analyzeSkill(side.fs, file, settings.analyzeOptions(file)), shown);
+/** The revision of a skill on one side, its paths shown relative to the side's base. */
+function revisionOf(side: Side, settings: RunSettings, file: string | undefined): Revision | undefined {
+  if (!file) return undefined;
+  return {
+    fs: side.fs,
+    file,
+    options: settings.analyzeOptions(file),
+    shown: (target) => path.relative(side.base, target),
+  };
 }
 
 export function runDiff(command: Extract<Command, { command: 'diff' }>): number {
@@ -136,9 +142,11 @@ export function runDiff(command: Extract<Command, { command: 'diff' }>): number 
     const newFile = newSkills.get(dir);
     if (oldFile && newFile && sameOnBothSides(before, after, [beforeSettings, afterSettings], [oldFile, newFile]))
       continue;
-    const oldGraph = oldFile ? graphOf(before, beforeSettings, oldFile) : undefined;
-    const newGraph = newFile ? graphOf(after, afterSettings, newFile) : undefined;
-    const diff = diffGraphs(oldGraph ?? emptyGraph(newGraph!), newGraph ?? emptyGraph(oldGraph!));
+    const {
+      before: oldGraph,
+      after: newGraph,
+      diff,
+    } = diffRevisions(revisionOf(before, beforeSettings, oldFile), revisionOf(after, afterSettings, newFile));
     const oldFiles = oldFile ? skillFiles(before.fs, path.dirname(oldFile)) : new Map<string, string>();
     const newFiles = newFile ? skillFiles(after.fs, path.dirname(newFile)) : new Map<string, string>();
     const files = fileChanges(oldFiles, newFiles);

@@ -121,7 +121,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   const { file, source, body, fences, frontmatter, kept } = context;
   const readLines = (from: number, to: number) => lineFindings(file, source.slice(from, to), from);
   const own = [
-    ...(kept ? kept.lines.scan(source, readLines) : readLines(0, source.length)),
+    ...(kept ? kept.lines.scan(file, source, readLines) : readLines(0, source.length)),
     ...markdownFindings(file, source, body, fences),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
   ];

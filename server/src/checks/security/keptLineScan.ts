@@ -15,11 +15,15 @@ export type LineRead = (from: number, to: number) => Diagnostic[];
 export class KeptLineScan {
   private last?: { text: TextLike; findings: Diagnostic[] };
 
-  scan(text: TextLike, read: LineRead): Diagnostic[] {
+  /**
+   * The findings in `text`, the SKILL.md at `file`. What a line holds does not depend on where the file is: the
+   * findings kept are given this file's path (a diff analyses two folders' copies of a skill as one edit).
+   */
+  scan(file: string, text: TextLike, read: LineRead): Diagnostic[] {
     const findings = this.last ? this.rescan(this.last, text, read) : read(0, text.length);
     this.last = { text, findings };
     // The findings are kept for the next version: each analysis gets its own copies.
-    return findings.map((found) => ({ ...found, span: { ...found.span } }));
+    return findings.map((found) => ({ ...found, file, span: { ...found.span } }));
   }
 
   private rescan(last: { text: TextLike; findings: Diagnostic[] }, text: TextLike, read: LineRead): Diagnostic[] {

@@ -17,9 +17,10 @@ export interface Revision {
  * The graphs of two revisions of one skill (either may be missing: a skill added or removed) and what changed between
  * them. The second is analysed as an edit of the first, with the state the language server keeps between keystrokes:
  * a pull request leaves most of a procedure's steps as they were, and their YAML, steps and per-step findings are
- * reused instead of read again, so the diff costs one analysis and what changed rather than two analyses. The state
- * keeps nothing that depends on where a file is (each part is checked against the file or the disk it was made for),
- * so two folders compare as well as two commits of one. The first graph is made before the second analysis, which
+ * reused instead of read again. The second analysis then costs what changed and what must be asked of its own disk
+ * (the files its steps name) or made again for its graph (the checks over the whole graph), not a whole analysis. What
+ * the state keeps either does not depend on where the skill is or is checked against the file or the disk it was made
+ * for, so two folders compare as well as two commits of one. The first graph is made before the second analysis, which
  * moves the kept steps in place.
  */
 export function diffRevisions(

@@ -11,9 +11,10 @@ import { StepLists } from './stepLists';
  * Everything one analysis of a skill may reuse from the analyses of its
  * earlier versions, so an edit costs about what it changed, not what the
  * skill holds. The language server keeps one per open skill and passes it
- * to every analysis of that skill (`analyzeSkill`'s `incremental`); the CLI
- * analyses each skill once and passes none. Each part says what it reuses
- * and while what holds:
+ * to every analysis of that skill (`analyzeSkill`'s `incremental`); `check`
+ * analyses each skill once and passes none; `diff` passes one to analyse a
+ * skill's second revision as an edit of its first (`diff/revisionDiff.ts`).
+ * Each part says what it reuses and while what holds:
  *
  * - `yaml`: the SKILL.md's YAML, chunk by chunk, while a chunk's text is
  *   unchanged (its nodes moved to where the chunk now is);
@@ -25,11 +26,12 @@ import { StepLists } from './stepLists';
  * - `stepLists`: the lists every step adds a part to, remade only for the
  *   steps that changed;
  * - `graph`: the checks over the whole graph, while every name, type,
- *   reference and edge is as it was;
+ *   reference and edge is as it was, in the same file;
  * - `links`: the findings about the paths steps and prose name, while the
  *   analyses read the same snapshot of the disk;
  * - `securityLines`: what the security rules that read a line at a time
- *   found in SKILL.md, for the lines an edit left alone.
+ *   found in SKILL.md, for the lines an edit left alone (given the path of
+ *   the SKILL.md read now, which a diff of two folders changes).
  *
  * Kept parts are moved in place, not copied, so an analysis made with a
  * state is current only until the next analysis with the same state: one

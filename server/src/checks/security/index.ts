@@ -14,7 +14,7 @@ import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenTe
 import { hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { allowedTools, grantedCommands } from './grantedCommands';
 import { commandBlocks, riskyExecution } from './riskyExecution';
-import { committedSecrets } from './secrets';
+import { committedSecrets, LOOK_AHEAD } from './secrets';
 import type { KeptLineScan } from './keptLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 
@@ -119,9 +119,13 @@ function scanText(item: SkillText): Diagnostic[] {
 /** The security findings of a skill, and the texts of the files other than SKILL.md they are in (for their lines). */
 export function checkSecurity(context: SecurityContext): { diagnostics: Diagnostic[]; sources: [string, string][] } {
   const { file, source, body, fences, frontmatter, kept } = context;
-  const readLines = (from: number, to: number) => lineFindings(file, source.slice(from, to), from);
+  // Lines read again after an edit are read with what follows them (LOOK_AHEAD), for the findings that start on them.
+  const readLines = (from: number, to: number) =>
+    to >= source.length
+      ? lineFindings(file, source.slice(from, to), from)
+      : lineFindings(file, source.slice(from, to + LOOK_AHEAD), from).filter((found) => found.span.start < to);
   const own = [
-    ...(kept ? kept.lines.scan(file, source, readLines) : readLines(0, source.length)),
+    ...(kept ? kept.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length)),
     ...markdownFindings(file, source, body, fences),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
   ];

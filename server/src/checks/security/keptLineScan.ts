@@ -19,18 +19,24 @@ export class KeptLineScan {
    * The findings in `text`, the SKILL.md at `file`. What a line holds does not depend on where the file is: the
    * findings kept are given this file's path (a diff analyses two folders' copies of a skill as one edit).
    */
-  scan(file: string, text: TextLike, read: LineRead): Diagnostic[] {
-    const findings = this.last ? this.rescan(this.last, text, read) : read(0, text.length);
+  scan(file: string, text: TextLike, read: LineRead, reach: number): Diagnostic[] {
+    const findings = this.last ? this.rescan(this.last, text, read, reach) : read(0, text.length);
     this.last = { text, findings };
     // The findings are kept for the next version: each analysis gets its own copies.
     return findings.map((found) => ({ ...found, file, span: { ...found.span } }));
   }
 
-  private rescan(last: { text: TextLike; findings: Diagnostic[] }, text: TextLike, read: LineRead): Diagnostic[] {
+  private rescan(
+    last: { text: TextLike; findings: Diagnostic[] },
+    text: TextLike,
+    read: LineRead,
+    reach: number,
+  ): Diagnostic[] {
     const { before, after } = changedRegion(last.text, text);
     const delta = text.length - last.text.length;
-    // [start, end) in the new text; the old text holds the same before `start` and, moved by `delta`, after `end`.
-    let start = lineStart(text, lineStart(text, before) - 1);
+    // [start, end) in the new text; the old text holds the same before `start` and, moved by `delta`, after `end`. A
+    // finding on a line up to `reach` before the edit may depend on what the edit changed: those lines are read again.
+    let start = lineStart(text, Math.max(0, lineStart(text, before) - 1 - reach));
     let end = lineEnd(text, lineEnd(text, text.length - after));
     for (let widened = true; widened;) {
       widened = false;

@@ -60,10 +60,16 @@ const FORMAT_PLACEHOLDER = /x{4,}|example|placeholder|dummy|fake|redacted|your/i
 const LEADING = new Map(FORMATS.map((format) => [format, new RegExp(`^(?:${format.start})`)]));
 /** A line of a PEM body: a private key's header followed by none is a picture of the format. */
 const PEM_BODY = /[A-Za-z0-9+/=]{60,}/;
+/**
+ * How far past a finding's line its rule reads: a private key's header is judged by the lines below it (an encrypted
+ * key's own headers come first). A reader of part of a text gives the rules this much more of it.
+ */
+export const LOOK_AHEAD = 400;
 
 /** Whether a match of `format` at `index` of `text` is a key, not an example of its shape. */
 function realToken(format: Format, text: string, index: number, value: string): boolean {
-  if (format.start === PEM_HEADER) return PEM_BODY.test(text.slice(index + value.length, index + value.length + 400));
+  if (format.start === PEM_HEADER)
+    return PEM_BODY.test(text.slice(index + value.length, index + value.length + LOOK_AHEAD));
   return !FORMAT_PLACEHOLDER.test(value) && entropy(value.replace(LEADING.get(format)!, '')) >= 3;
 }
 

@@ -86,6 +86,13 @@ export interface Profile {
   severities: SeverityMap;
 }
 
+/**
+ * Only Claude Code runs the commands SKILL.md writes as `` !`command` `` when a skill is invoked: for the other
+ * consumers they are text (read for risks all the same, as any command the model may follow). The portable profile
+ * keeps them, as a skill written for it is installed into Claude Code too.
+ */
+const NOT_RUN_AT_INVOCATION: SeverityMap = { invocation_command: 'off', shown_command_runs: 'off' };
+
 export const PROFILES: Record<ProfileId, Profile> = {
   agentskills: {
     id: 'agentskills',
@@ -114,7 +121,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: { unknown_frontmatter_key: 'error', portable_value: 'error' },
+    severities: { unknown_frontmatter_key: 'error', portable_value: 'error', ...NOT_RUN_AT_INVOCATION },
   },
   codex: {
     id: 'codex',
@@ -123,7 +130,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: {},
+    severities: NOT_RUN_AT_INVOCATION,
   },
   // VS Code (1.139) warns, rather than fails, when the name and the folder differ and when there is no `name`.
   vscode: {
@@ -133,7 +140,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'warning',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: { name_mismatch: 'warning' },
+    severities: { name_mismatch: 'warning', ...NOT_RUN_AT_INVOCATION },
   },
   cursor: {
     id: 'cursor',
@@ -142,7 +149,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: {},
+    severities: NOT_RUN_AT_INVOCATION,
   },
   // OpenSquilla skips a skill only when its frontmatter does not load or has no string `name` (and over 256,000 bytes):
   // the spec's naming and length rules are portability advice there.
@@ -160,6 +167,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
       invalid_license: 'warning',
       invalid_allowed_tools: 'warning',
       invalid_frontmatter_field: 'warning',
+      ...NOT_RUN_AT_INVOCATION,
     },
   },
 };

@@ -81,6 +81,14 @@ export const RULES = {
     severity: 'information',
     summary: 'A Claude Code hook of the skill runs a command without asking.',
   },
+  invocation_command: {
+    severity: 'information',
+    summary: 'A command Claude Code runs when the skill is invoked (`` !`command` ``, a ```` ```! ```` block).',
+  },
+  shown_command_runs: {
+    severity: 'warning',
+    summary: 'A `` !`command` `` shown as an example in SKILL.md, which Claude Code runs all the same.',
+  },
   audit_incomplete: {
     severity: 'information',
     summary: 'A text file of the skill the security rules did not read: too large, or past the files they read.',

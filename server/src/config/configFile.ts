@@ -18,20 +18,15 @@ export const CONFIG_FILE_NAMES = ['.skillgraph.yaml', '.skillgraph.yml', '.skill
 /** `extends: skillgraph:<name>` names a preset of Skillgraph's own, not a file. */
 const PRESET_PREFIX = 'skillgraph:';
 
+/** The security rules that ask a reviewer to read something (a broad grant, a command run unasked, a file unread). */
+const FOR_REVIEW = new Set(['unrestricted_shell', 'hook_runs_command', 'invocation_command', 'audit_incomplete']);
+
 /**
- * The presets: `security`, for auditing skills before installing them, makes every security rule an error but the
- * two that only say what a skill may do unasked, which become warnings.
+ * The presets: `security`, for auditing skills before installing them, makes every security rule an error but those
+ * that only say what a skill may do unasked, or what the audit did not read, which become warnings.
  */
 const PRESETS: Record<string, SeverityMap> = {
-  security: Object.fromEntries(
-    // What a reviewer should read (broad grants, a hook, a file the audit did not read) warns; the rest fails.
-    SECURITY_CODES.map((code) => [
-      code,
-      code === 'unrestricted_shell' || code === 'hook_runs_command' || code === 'audit_incomplete'
-        ? 'warning'
-        : 'error',
-    ]),
-  ),
+  security: Object.fromEntries(SECURITY_CODES.map((code) => [code, FOR_REVIEW.has(code) ? 'warning' : 'error'])),
 };
 
 /** How deep `extends` may chain: a longer chain is a mistake, not a design. */

@@ -173,6 +173,9 @@ test('extends: skillgraph:security, the audit preset: security rules as errors (
   assert.equal(config.rules.remote_code, 'error');
   assert.equal(config.rules.hostile_instruction, 'error');
   assert.equal(config.rules.unrestricted_shell, 'warning');
+  // A command run at invocation is for a reviewer to read; one that looks like an example and runs is a fault.
+  assert.equal(config.rules.invocation_command, 'warning');
+  assert.equal(config.rules.shown_command_runs, 'error');
   assert.equal(config.rules.encoded_text, 'warning');
   assert.equal(config.rules.missing_file, undefined, 'only the security rules');
   const unknown = configFrom('extends: «skillgraph:paranoid»\n');

@@ -14,6 +14,7 @@ import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenTe
 import { hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { allowedTools, grantedCommands } from './grantedCommands';
 import { commandBlocks, riskyExecution } from './riskyExecution';
+import { invocationFindings } from './invocationCommands';
 import { committedSecrets, LOOK_AHEAD } from './secrets';
 import type { KeptLineScan } from './keptLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
@@ -33,6 +34,8 @@ export const SECURITY_CODES = [
   'committed_secret',
   'unrestricted_shell',
   'hook_runs_command',
+  'invocation_command',
+  'shown_command_runs',
   'audit_incomplete',
 ] as const;
 
@@ -50,6 +53,9 @@ export const SECURITY_RANKS: Record<(typeof SECURITY_CODES)[number], { severity:
   committed_secret: { severity: '9.1', cwe: ['CWE-798'] },
   unrestricted_shell: { severity: '3.5', cwe: ['CWE-250'] },
   hook_runs_command: { severity: '3.0', cwe: ['CWE-829'] },
+  invocation_command: { severity: '3.0', cwe: ['CWE-829'] },
+  // A command that reads as an example and runs: what a reader is shown is not what happens.
+  shown_command_runs: { severity: '6.0', cwe: ['CWE-451', 'CWE-78'] },
   // Not a weakness of the skill: a part of it the audit did not read, for a reviewer to read.
   audit_incomplete: { severity: '1.0', cwe: [] },
 };
@@ -128,6 +134,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
     ...(kept ? kept.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length)),
     ...markdownFindings(file, source, body, fences),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
+    ...invocationFindings(file, source, body, fences),
   ];
   // Read once for as long as the disk is a snapshot (the language server's view of the folder, across keystrokes).
   const { texts, unread } = rememberedIn(context.fs, 'security', context.dir, 'texts', () =>

@@ -13,11 +13,20 @@ interface Risk {
   pattern: RegExp;
   /** What the command does, for the message and the preview. */
   what: string;
+  /** What to do instead, when it is not the code's. */
+  advice?: string;
   /** A match that is not the risk after all, told from the rest of the line after it. */
   unless?: (match: RegExpExecArray, rest: string) => boolean;
 }
 
 const FETCH = String.raw`(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch)`;
+/**
+ * The files a user's credentials are kept in, by their usual place in the home folder: cloud and registry logins, SSH
+ * private keys (not `.pub`), netrc and Git's store.
+ */
+export const CREDENTIAL_FILES = String.raw`(?:~|\$HOME|\$\{HOME\})/\.(?:aws/credentials|ssh/id_[a-z0-9_]+(?![\w.])|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud/[\w.-]+)`;
+/** A program that sends what it is given over the network. */
+const SEND = String.raw`(?:curl|wget|nc|ncat|netcat)\b`;
 
 /**
  * For each interpreter, the options that give it its program on the command line (`python3 -m json.tool`,
@@ -99,6 +108,21 @@ const RISKS: Risk[] = [
   },
   {
     code: 'risky_command',
+    pattern: new RegExp(
+      [
+        // The environment, or a credentials file, piped into a program that sends it (through others on the way).
+        String.raw`\b(?:env|printenv)\s*(?:\|[^|\n]*)*?\|\s*${SEND}`,
+        String.raw`\b(?:cat|base64|gzip|xxd|tar)\b[^|\n]*${CREDENTIAL_FILES}[^|\n]*(?:\|[^|\n]*)*?\|\s*${SEND}`,
+        // Or uploaded by name: `-d @file`, `-F name=@file`, `-T file`.
+        String.raw`\b(?:curl|wget)\b[^\n]*\s(?:(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)[=\s]+["']?(?:[\w.-]+=)?@|(?:-T|--upload-file|--post-file)[=\s]+["']?)(?:${CREDENTIAL_FILES}|\.env\b)`,
+      ].join('|'),
+    ),
+    what: 'sends credentials or the environment over the network',
+    advice:
+      "Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.",
+  },
+  {
+    code: 'risky_command',
     pattern: /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b/,
     what: 'opens permissions to every user',
   },
@@ -109,6 +133,13 @@ const RISKS: Risk[] = [
     what: 'turns off TLS certificate checks',
   },
 ];
+
+/** What to do about a risk of each code, unless the risk says. */
+const ADVICE: Record<Risk['code'], string> = {
+  remote_code:
+    "Whatever the address serves then runs with the user's permissions, and may change after review. Ship the script with the skill, or download, check (a pinned version or checksum) and then run.",
+  risky_command: 'Keep what the skill does inside the skill folder and the project, with checks on.',
+};
 
 /** Each risk with an exception, matching all through a line: a line may pipe twice (`curl a | jq; curl b | sh`). */
 const EVERY_MATCH = new Map(
@@ -126,7 +157,7 @@ function riskIn(risk: Risk, line: string): RegExpExecArray | undefined {
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip/;
+  /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat/;
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
@@ -145,7 +176,7 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
               risk.code,
               file,
               { start: offset + match.index, end: offset + match.index + match[0].length, file },
-              `This ${risk.what}: \`${line.trim().slice(0, 120)}\`. ${risk.code === 'remote_code' ? "Whatever the address serves then runs with the user's permissions, and may change after review. Ship the script with the skill, or download, check (a pinned version or checksum) and then run." : 'Keep what the skill does inside the skill folder and the project, with checks on.'}`,
+              `This ${risk.what}: \`${line.trim().slice(0, 120)}\`. ${risk.advice ?? ADVICE[risk.code]}`,
               { risk: risk.what },
             ),
           );

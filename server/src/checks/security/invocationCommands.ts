@@ -1,0 +1,85 @@
+import type { Span } from '../../parse/lineIndex';
+import { shellDirectives, type ShellDirective } from '../../parse/shellDirectives';
+import type { Fence } from '../../parse/skillFile';
+import type { TextLike } from '../../parse/textLike';
+import { diagnostic, type Diagnostic } from '../diagnostic';
+import { commandBlocks, CREDENTIAL_FILES, riskyExecution } from './riskyExecution';
+
+// The commands Claude Code runs when a skill is invoked (`` !`command` `` and ```` ```! ```` blocks in SKILL.md),
+// before the model reads a word of it: each is said (one that reads as an example, louder), and each is read for the
+// risks a fenced command is read for. Only SKILL.md is read this way: Claude Code does not run them in the skill's
+// other files, which the model reads when it needs them.
+
+/** A command as the message quotes it: its first line, cut short. */
+function quoted(source: TextLike, command: Span): string {
+  const text = source.slice(command.start, command.end).trim();
+  const line = text.split('\n')[0];
+  return line.length > 80 || line.length < text.length ? `${line.slice(0, 80)}…` : line;
+}
+
+function said(file: string, source: TextLike, directive: ShellDirective): Diagnostic {
+  const command = quoted(source, directive.command);
+  const what = directive.block ? `the script of this \`\`\`! block (\`${command}\`)` : `\`${command}\``;
+  // One that reads as an example is said louder, once: it runs all the same.
+  return directive.shown
+    ? diagnostic(
+        'shown_command_runs',
+        file,
+        directive.span,
+        `This reads as an example, but Claude Code reads SKILL.md as plain text, code included, and runs ${what} whenever the skill is invoked: where it fails the invocation fails, where it works it runs. Describe the syntax in words, or move the example into a file under \`references/\`, which is not run.`,
+      )
+    : diagnostic(
+        'invocation_command',
+        file,
+        directive.span,
+        `When the skill is invoked, Claude Code runs ${what} and puts what it prints here, before the model reads the skill. Check that it does only what the skill says.`,
+      );
+}
+
+/** A credentials file, or the project's `.env`: what a command run at invocation puts into the prompt. */
+const SECRETS_READ = new RegExp(String.raw`${CREDENTIAL_FILES}|(?:^|[\s"'=])\.env\b`);
+
+/**
+ * A command run at invocation that reads secrets: what it prints goes to the model, so to its provider, and may come
+ * back in the conversation.
+ */
+function secretsInPrompt(file: string, source: TextLike, directive: ShellDirective): Diagnostic[] {
+  const read = SECRETS_READ.exec(source.slice(directive.command.start, directive.command.end));
+  if (!read) return [];
+  const what = read[0].replace(/^[\s"'=]/, '');
+  return [
+    diagnostic(
+      'risky_command',
+      file,
+      directive.span,
+      `When the skill is invoked, this puts \`${what}\` into the prompt: the model and its provider read the secrets, and they may come back in the conversation. Read only what the task needs, and never a credentials file.`,
+      { risk: 'puts credentials into the prompt' },
+    ),
+  ];
+}
+
+/** What the directives of SKILL.md (its `body`, with its Markdown `fences`) run, said, and read for risks. */
+export function invocationFindings(file: string, source: TextLike, body: Span, fences: Fence[]): Diagnostic[] {
+  const directives = shellDirectives(source, body, fences);
+  if (directives.length === 0) return [];
+  // A directive in a block of commands is read for risks with the block already.
+  const read = commandBlocks(fences);
+  const unread = directives.filter(
+    (directive) => !read.some((block) => block.start <= directive.span.start && directive.span.start < block.end),
+  );
+  const risks = riskyExecution(
+    file,
+    unread.map((directive) => ({
+      start: directive.command.start,
+      text: source.slice(directive.command.start, directive.command.end),
+    })),
+  );
+  // A command that sends the secrets it reads is reported for that; one that only reads them, for where they go.
+  const risky = (directive: ShellDirective) =>
+    risks.some((risk) => directive.span.start <= risk.span.start && risk.span.start < directive.span.end);
+  return [
+    ...directives.map((directive) => said(file, source, directive)),
+    ...risks,
+    ...directives.flatMap((directive) => (risky(directive) ? [] : secretsInPrompt(file, source, directive))),
+  ];
+}

@@ -26,9 +26,13 @@ const INLINE = /(?<=^|\s)!`([^`\n]+)`/gm;
 
 /** The directives in SKILL.md's `body`, whose Markdown fenced blocks are `fences`, in text order. */
 export function shellDirectives(source: TextLike, body: Span, fences: Fence[]): ShellDirective[] {
+  // Most skills have none: two searches of the body (the editor's pieces, not copied into one string), and no more.
+  const holds = (search: string) => {
+    const found = source.indexOf(search, body.start);
+    return found !== -1 && found < body.end;
+  };
+  if (!holds('!`') && !holds('```!')) return [];
   const text = source.slice(body.start, body.end);
-  // Most skills have none: two searches of the body, and nothing else.
-  if (!text.includes('!`') && !text.includes('```!')) return [];
   const at = (offset: number) => body.start + offset;
   const inFence = (offset: number) =>
     fences.some((fence) => fence.content.start <= offset && offset < fence.content.end);

@@ -91,7 +91,11 @@ export interface Profile {
  * consumers they are text (read for risks all the same, as any command the model may follow). The portable profile
  * keeps them, as a skill written for it is installed into Claude Code too.
  */
-const NOT_RUN_AT_INVOCATION: SeverityMap = { invocation_command: 'off', shown_command_runs: 'off' };
+const NOT_RUN_AT_INVOCATION: SeverityMap = {
+  invocation_command: 'off',
+  shown_command_runs: 'off',
+  arguments_in_command: 'off',
+};
 
 export const PROFILES: Record<ProfileId, Profile> = {
   agentskills: {

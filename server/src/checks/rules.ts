@@ -89,6 +89,10 @@ export const RULES = {
     severity: 'warning',
     summary: 'A `` !`command` `` shown as an example in SKILL.md, which Claude Code runs all the same.',
   },
+  arguments_in_command: {
+    severity: 'warning',
+    summary: "A command run at invocation with the skill's arguments spliced in as typed (`$ARGUMENTS`, `$0`).",
+  },
   audit_incomplete: {
     severity: 'information',
     summary: 'A text file of the skill the security rules did not read: too large, or past the files they read.',

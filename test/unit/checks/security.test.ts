@@ -530,3 +530,22 @@ test('risky_command: credentials or the environment sent over the network; a pub
   const found = expectIn(analysis, 'risky_command', 'scripts/sync.sh', spans);
   assert.match(found[0].message, /Credentials and the environment stay on the user's machine/);
 });
+
+test('arguments_in_command: a command run at invocation with the arguments spliced in as typed; the arguments in prose are not', () => {
+  const { analysis, spans } = analyzeFixture(
+    'tidy',
+    `${SKILL}\nTriage issue $ARGUMENTS.\n\nIssue: !\`gh issue view «$ARGUMENTS» --json title\`\n\n\`\`\`!\nawk '{ print «$1» }' notes.txt\n\`\`\`\n\nBranch: !\`git branch --show-current\`\n`,
+  );
+  const found = expectAt(analysis, 'arguments_in_command', spans);
+  assert.match(
+    found[0].message,
+    /^Claude Code puts the skill's arguments in place of `\$ARGUMENTS` as they were typed/,
+  );
+  assert.deepEqual(
+    withCode(
+      analyzeFixture('tidy', `${SKILL}\n!\`gh issue view $ARGUMENTS\`\n`, {}, 'codex').analysis,
+      'arguments_in_command',
+    ),
+    [],
+  );
+});

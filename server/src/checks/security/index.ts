@@ -36,6 +36,7 @@ export const SECURITY_CODES = [
   'hook_runs_command',
   'invocation_command',
   'shown_command_runs',
+  'arguments_in_command',
   'audit_incomplete',
 ] as const;
 
@@ -56,6 +57,7 @@ export const SECURITY_RANKS: Record<(typeof SECURITY_CODES)[number], { severity:
   invocation_command: { severity: '3.0', cwe: ['CWE-829'] },
   // A command that reads as an example and runs: what a reader is shown is not what happens.
   shown_command_runs: { severity: '6.0', cwe: ['CWE-451', 'CWE-78'] },
+  arguments_in_command: { severity: '6.5', cwe: ['CWE-78'] },
   // Not a weakness of the skill: a part of it the audit did not read, for a reviewer to read.
   audit_incomplete: { severity: '1.0', cwe: [] },
 };

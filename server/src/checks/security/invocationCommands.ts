@@ -1,5 +1,5 @@
 import type { Span } from '../../parse/lineIndex';
-import { shellDirectives, type ShellDirective } from '../../parse/shellDirectives';
+import { ARGUMENT_PLACEHOLDER, shellDirectives, type ShellDirective } from '../../parse/shellDirectives';
 import type { Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import { diagnostic, type Diagnostic } from '../diagnostic';
@@ -58,6 +58,25 @@ function secretsInPrompt(file: string, source: TextLike, directive: ShellDirecti
   ];
 }
 
+/**
+ * A command run at invocation that reads the skill's arguments: Claude Code splices them in as they were typed, before
+ * the shell reads the line, and the model may invoke the skill with text it read somewhere.
+ */
+function argumentsSpliced(file: string, source: TextLike, directive: ShellDirective): Diagnostic[] {
+  const command = source.slice(directive.command.start, directive.command.end);
+  const placeholder = ARGUMENT_PLACEHOLDER.exec(command);
+  if (!placeholder) return [];
+  const start = directive.command.start + placeholder.index;
+  return [
+    diagnostic(
+      'arguments_in_command',
+      file,
+      { start, end: start + placeholder[0].length },
+      `Claude Code puts the skill's arguments in place of \`${placeholder[0]}\` as they were typed, before the shell reads this command: a quote in them breaks it, and \`;\`, \`$(…)\` or a backtick runs what follows. The model may invoke the skill with text from an issue or a page. Have the model run the command as a step instead, where it quotes the arguments and the user sees it.`,
+    ),
+  ];
+}
+
 /** What the directives of SKILL.md (its `body`, with its Markdown `fences`) run, said, and read for risks. */
 export function invocationFindings(file: string, source: TextLike, body: Span, fences: Fence[]): Diagnostic[] {
   const directives = shellDirectives(source, body, fences);
@@ -81,5 +100,6 @@ export function invocationFindings(file: string, source: TextLike, body: Span, f
     ...directives.map((directive) => said(file, source, directive)),
     ...risks,
     ...directives.flatMap((directive) => (risky(directive) ? [] : secretsInPrompt(file, source, directive))),
+    ...directives.flatMap((directive) => argumentsSpliced(file, source, directive)),
   ];
 }

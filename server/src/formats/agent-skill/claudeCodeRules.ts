@@ -4,6 +4,7 @@ import { HOOK_EVENTS } from '../../checks/hookEvents';
 import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
+import { ARGUMENT_PLACEHOLDER } from '../../parse/shellDirectives';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
@@ -12,8 +13,6 @@ import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
 /** Where the body reads what the user typed after `/name`: `$ARGUMENTS` and `$ARGUMENTS[N]`. */
 const ARGUMENTS = /\$ARGUMENTS(?:\[\d+\])?/g;
-/** Every spelling Claude Code replaces, `$0`…`$9` too (which shell code and prices also write). */
-const ANY_ARGUMENT = /\$(?:ARGUMENTS\b|\d)/;
 
 export interface ClaudeCodeContext {
   file: string;
@@ -75,7 +74,7 @@ function argumentFindings({ file, syntax, yaml, value }: ClaudeCodeContext): Dia
     ];
   }
   // Named arguments (`arguments:`) are read as `$<name>`: with them declared, the body is taken to read its arguments.
-  if (ANY_ARGUMENT.test(body) || value.arguments !== undefined) return [];
+  if (ARGUMENT_PLACEHOLDER.test(body) || value.arguments !== undefined) return [];
   const at: Span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'argument-hint')?.key) ?? { start: 0, end: 0 };
   return [
     diagnostic(

@@ -1,12 +1,13 @@
 import type { Span } from './lineIndex';
-import type { Fence } from './skillFile';
+import { fenceLanguage, type Fence } from './skillFile';
 import type { TextLike } from './textLike';
 
 /**
  * A command Claude Code runs when the skill is invoked, putting what it prints in its place before the model reads the
  * skill (its "dynamic context"): `` !`command` `` where the `!` starts a line or follows white space, or a block fenced
  * with ```` ```! ````, run as a shell script. Claude Code finds them in SKILL.md's text as it is, not as Markdown: one
- * inside a code block or a code span runs too, though a reader takes it for an example (`shown`).
+ * in a code span, or in a block that shows a skill's source, runs too, though a reader takes it for an example
+ * (`shown`).
  */
 export interface ShellDirective {
   /** The whole directive: from the `!` to the closing backtick, or the block from its first fence to its last. */
@@ -14,15 +15,15 @@ export interface ShellDirective {
   /** The command, or the block's script. */
   command: Span;
   block: boolean;
-  /** Inside a code block or a code span, where it reads as an example of the syntax. */
+  /** Where it reads as an example of the syntax: in a code span, in a block of a skill's source, a block in a block. */
   shown: boolean;
 }
 
 /**
  * Every spelling of the skill's arguments Claude Code replaces with what was typed after `/name`, `$0`…`$9` too (which
- * shell code and prices also write): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`.
+ * shell code and prices also write): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`. A backslash before it keeps it as written.
  */
-export const ARGUMENT_PLACEHOLDER = /\$(?:ARGUMENTS\b(?:\[\d+\])?|\d+)/;
+export const ARGUMENT_PLACEHOLDER = /(?<!\\)\$(?:ARGUMENTS\b(?:\[\d+\])?|\d+)/;
 
 /** A `!` block's opening fence, alone on its line, and its closing one. */
 const BLOCK_OPEN = /^ {0,3}```![ \t]*$/gm;
@@ -40,8 +41,8 @@ export function shellDirectives(source: TextLike, body: Span, fences: Fence[]): 
   if (!holds('!`') && !holds('```!')) return [];
   const text = source.slice(body.start, body.end);
   const at = (offset: number) => body.start + offset;
-  const inFence = (offset: number) =>
-    fences.some((fence) => fence.content.start <= offset && offset < fence.content.end);
+  const fenceAt = (offset: number) =>
+    fences.find((fence) => fence.content.start <= offset && offset < fence.content.end);
   const found: ShellDirective[] = [];
   for (const open of text.matchAll(BLOCK_OPEN)) {
     const scriptStart = Math.min(text.length, open.index + open[0].length + 1);
@@ -52,8 +53,8 @@ export function shellDirectives(source: TextLike, body: Span, fences: Fence[]): 
       span: { start: at(open.index), end: at(end) },
       command: { start: at(scriptStart), end: at(Math.max(scriptStart, scriptEnd - 1)) },
       block: true,
-      // A block's own fence opens it; one inside another fence's content is that fence's text.
-      shown: inFence(at(open.index)),
+      // A block's own fence opens it; one inside another fence's content shows how to write one.
+      shown: fenceAt(at(open.index)) !== undefined,
     });
   }
   const blocks = [...found];
@@ -65,10 +66,21 @@ export function shellDirectives(source: TextLike, body: Span, fences: Fence[]): 
       span: { start, end: start + match[0].length },
       command: { start: start + 2, end: start + match[0].length - 1 },
       block: false,
-      shown: inFence(start) || inCodeSpan(text, match.index),
+      shown: showsSource(fenceAt(start)) || inCodeSpan(text, match.index),
     });
   }
   return found.sort((a, b) => a.span.start - b.span.start);
+}
+
+/**
+ * The languages of a fenced block that shows a skill's source (its Markdown, its frontmatter): a directive there is an
+ * example of one. In any other block it is meant: skills fence a command (```` ``` ```` then `` !`git status` ``) so
+ * that what it prints is shown as code.
+ */
+const SOURCE_LANGUAGES = new Set(['markdown', 'md', 'mdx', 'yaml', 'yml']);
+
+function showsSource(fence: Fence | undefined): boolean {
+  return fence !== undefined && SOURCE_LANGUAGES.has(fenceLanguage(fence));
 }
 
 /**

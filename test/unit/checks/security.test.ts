@@ -491,6 +491,24 @@ test('shown_command_runs: a directive shown as an example in a code span or a fe
     withCode(analysis, 'invocation_command').map((item) => analysis.text.slice(item.span.start, item.span.end)),
     ['!`git branch --show-current`'],
   );
+  // A command fenced so that what it prints shows as code is meant, whatever the block's language.
+  const fenced = analyzeFixture(
+    'tidy',
+    `${SKILL}
+Status:
+
+\`\`\`
+«!\`git status --short\`»
+«!\`git log --oneline -5\`»
+\`\`\`
+
+\`\`\`diff
+«!\`git diff HEAD\`»
+\`\`\`
+`,
+  );
+  expectAt(fenced.analysis, 'invocation_command', fenced.spans);
+  assert.deepEqual(withCode(fenced.analysis, 'shown_command_runs'), []);
 });
 
 test('a command run at invocation is read for risks: a download run, the environment sent, a credentials file put into the prompt', () => {
@@ -540,6 +558,15 @@ test('arguments_in_command: a command run at invocation with the arguments splic
   assert.match(
     found[0].message,
     /^Claude Code puts the skill's arguments in place of `\$ARGUMENTS` as they were typed/,
+  );
+  assert.match(found[1].message, /if `\$1` is meant for the shell or awk, write `\\\$1`\.$/);
+  // Escaped, it stays as written.
+  assert.deepEqual(
+    withCode(
+      analyzeFixture('tidy', `${SKILL}\n!\`awk '{ print \\$1 }' notes.txt\`\n`).analysis,
+      'arguments_in_command',
+    ),
+    [],
   );
   assert.deepEqual(
     withCode(

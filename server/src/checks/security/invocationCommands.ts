@@ -72,7 +72,7 @@ function argumentsSpliced(file: string, source: TextLike, directive: ShellDirect
       'arguments_in_command',
       file,
       { start, end: start + placeholder[0].length },
-      `Claude Code puts the skill's arguments in place of \`${placeholder[0]}\` as they were typed, before the shell reads this command: a quote in them breaks it, and \`;\`, \`$(…)\` or a backtick runs what follows. The model may invoke the skill with text from an issue or a page. Have the model run the command as a step instead, where it quotes the arguments and the user sees it.`,
+      `Claude Code puts the skill's arguments in place of \`${placeholder[0]}\` as they were typed, before the shell reads this command: a quote in them breaks it, and \`;\`, \`$(…)\` or a backtick runs what follows. The model may invoke the skill with text from an issue or a page. Have the model run the command as a step instead, where it quotes the arguments and the user sees it${/^\$\d/.test(placeholder[0]) ? `; if \`${placeholder[0]}\` is meant for the shell or awk, write \`\\${placeholder[0]}\`` : ''}.`,
     ),
   ];
 }

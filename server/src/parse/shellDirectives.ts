@@ -14,6 +14,8 @@ export interface ShellDirective {
   span: Span;
   /** The command, or the block's script. */
   command: Span;
+  /** Its text. */
+  script: string;
   block: boolean;
   /** Where it reads as an example of the syntax: in a code span, in a block of a skill's source, a block in a block. */
   shown: boolean;
@@ -49,9 +51,11 @@ export function shellDirectives(source: TextLike, body: Span, fences: Fence[]): 
     const close = BLOCK_CLOSE.exec(text.slice(scriptStart));
     const scriptEnd = close ? scriptStart + close.index : text.length;
     const end = close ? scriptEnd + close[0].length : text.length;
+    const last = Math.max(scriptStart, scriptEnd - 1);
     found.push({
       span: { start: at(open.index), end: at(end) },
-      command: { start: at(scriptStart), end: at(Math.max(scriptStart, scriptEnd - 1)) },
+      command: { start: at(scriptStart), end: at(last) },
+      script: text.slice(scriptStart, last),
       block: true,
       // A block's own fence opens it; one inside another fence's content shows how to write one.
       shown: fenceAt(at(open.index)) !== undefined,
@@ -65,6 +69,7 @@ export function shellDirectives(source: TextLike, body: Span, fences: Fence[]): 
     found.push({
       span: { start, end: start + match[0].length },
       command: { start: start + 2, end: start + match[0].length - 1 },
+      script: match[1],
       block: false,
       shown: showsSource(fenceAt(start)) || inCodeSpan(text, match.index),
     });

@@ -127,11 +127,9 @@ function scanText(item: SkillText): Diagnostic[] {
 /** The security findings of a skill, and the texts of the files other than SKILL.md they are in (for their lines). */
 export function checkSecurity(context: SecurityContext): { diagnostics: Diagnostic[]; sources: [string, string][] } {
   const { file, source, body, fences, frontmatter, kept } = context;
-  // Lines read again after an edit are read with what follows them (LOOK_AHEAD), for the findings that start on them.
+  // Lines are read with what follows them (LOOK_AHEAD), for the findings that start on them.
   const readLines = (from: number, to: number) =>
-    to >= source.length
-      ? lineFindings(file, source.slice(from, to), from)
-      : lineFindings(file, source.slice(from, to + LOOK_AHEAD), from).filter((found) => found.span.start < to);
+    lineFindings(file, source.slice(from, to + LOOK_AHEAD), from).filter((found) => found.span.start < to);
   const own = [
     ...(kept ? kept.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length)),
     ...markdownFindings(file, source, body, fences),

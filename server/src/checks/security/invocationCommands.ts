@@ -11,14 +11,14 @@ import { commandBlocks, CREDENTIAL_FILES, riskyExecution } from './riskyExecutio
 // other files, which the model reads when it needs them.
 
 /** A command as the message quotes it: its first line, cut short. */
-function quoted(source: TextLike, command: Span): string {
-  const text = source.slice(command.start, command.end).trim();
+function quoted(script: string): string {
+  const text = script.trim();
   const line = text.split('\n')[0];
   return line.length > 80 || line.length < text.length ? `${line.slice(0, 80)}…` : line;
 }
 
-function said(file: string, source: TextLike, directive: ShellDirective): Diagnostic {
-  const command = quoted(source, directive.command);
+function said(file: string, directive: ShellDirective): Diagnostic {
+  const command = quoted(directive.script);
   const what = directive.block ? `the script of this \`\`\`! block (\`${command}\`)` : `\`${command}\``;
   // One that reads as an example is said louder, once: it runs all the same.
   return directive.shown
@@ -43,8 +43,8 @@ const SECRETS_READ = new RegExp(String.raw`${CREDENTIAL_FILES}|(?:^|[\s"'=])\.en
  * A command run at invocation that reads secrets: what it prints goes to the model, so to its provider, and may come
  * back in the conversation.
  */
-function secretsInPrompt(file: string, source: TextLike, directive: ShellDirective): Diagnostic[] {
-  const read = SECRETS_READ.exec(source.slice(directive.command.start, directive.command.end));
+function secretsInPrompt(file: string, directive: ShellDirective): Diagnostic[] {
+  const read = SECRETS_READ.exec(directive.script);
   if (!read) return [];
   const what = read[0].replace(/^[\s"'=]/, '');
   return [
@@ -62,9 +62,8 @@ function secretsInPrompt(file: string, source: TextLike, directive: ShellDirecti
  * A command run at invocation that reads the skill's arguments: Claude Code splices them in as they were typed, before
  * the shell reads the line, and the model may invoke the skill with text it read somewhere.
  */
-function argumentsSpliced(file: string, source: TextLike, directive: ShellDirective): Diagnostic[] {
-  const command = source.slice(directive.command.start, directive.command.end);
-  const placeholder = ARGUMENT_PLACEHOLDER.exec(command);
+function argumentsSpliced(file: string, directive: ShellDirective): Diagnostic[] {
+  const placeholder = ARGUMENT_PLACEHOLDER.exec(directive.script);
   if (!placeholder) return [];
   const start = directive.command.start + placeholder.index;
   return [
@@ -88,18 +87,15 @@ export function invocationFindings(file: string, source: TextLike, body: Span, f
   );
   const risks = riskyExecution(
     file,
-    unread.map((directive) => ({
-      start: directive.command.start,
-      text: source.slice(directive.command.start, directive.command.end),
-    })),
+    unread.map((directive) => ({ start: directive.command.start, text: directive.script })),
   );
   // A command that sends the secrets it reads is reported for that; one that only reads them, for where they go.
   const risky = (directive: ShellDirective) =>
     risks.some((risk) => directive.span.start <= risk.span.start && risk.span.start < directive.span.end);
   return [
-    ...directives.map((directive) => said(file, source, directive)),
+    ...directives.map((directive) => said(file, directive)),
     ...risks,
-    ...directives.flatMap((directive) => (risky(directive) ? [] : secretsInPrompt(file, source, directive))),
-    ...directives.flatMap((directive) => argumentsSpliced(file, source, directive)),
+    ...directives.flatMap((directive) => (risky(directive) ? [] : secretsInPrompt(file, directive))),
+    ...directives.flatMap((directive) => argumentsSpliced(file, directive)),
   ];
 }

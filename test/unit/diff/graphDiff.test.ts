@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
 import { toGraphJson, type GraphJson } from '../../../server/src/compile/graphJson';
 import { diffGraphs, isEmptyDiff } from '../../../server/src/diff/graphDiff';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { filesUnder } from '../../support/corpus';
 import { aip03, ROOT } from '../../support/fixture';
 
 // Two revisions of one skill, written for each kind of change, in each format: what the diff says they differ in.
@@ -21,18 +22,7 @@ function graphOf(name: string, files: Record<string, string>, others: Record<str
 }
 
 /** An example's files, relative to its folder. */
-function example(name: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else files[path.relative(path.join(EXAMPLES, name), full)] = readFileSync(full, 'utf8');
-    }
-  };
-  walk(path.join(EXAMPLES, name));
-  return files;
-}
+const example = (name: string) => filesUnder(path.join(EXAMPLES, name));
 
 /** `files` with `from` replaced by `to` in `file` (which must contain it). */
 function edited(files: Record<string, string>, file: string, from: string, to: string): Record<string, string> {

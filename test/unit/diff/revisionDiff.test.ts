@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
@@ -7,6 +6,7 @@ import { toGraphJson } from '../../../server/src/compile/graphJson';
 import { diffGraphs } from '../../../server/src/diff/graphDiff';
 import { diffRevisions, type Revision } from '../../../server/src/diff/revisionDiff';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { filesUnder } from '../../support/corpus';
 
 // diffRevisions analyses the second revision as an edit of the first, reusing what the language server keeps between
 // keystrokes. Whatever it reuses, its answer must be the one two separate analyses give: for every example (every
@@ -16,20 +16,7 @@ import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem
 const EXAMPLES = path.join(__dirname, '..', '..', '..', 'examples');
 
 /** Every file under the examples, by its path relative to them. */
-function exampleFiles(): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
-      const full = path.join(dir, entry);
-      if (statSync(full).isDirectory()) walk(full);
-      else files[path.relative(EXAMPLES, full)] = readFileSync(full, 'utf8');
-    }
-  };
-  walk(EXAMPLES);
-  return files;
-}
-
-const FILES = exampleFiles();
+const FILES = filesUnder(EXAMPLES);
 const SKILLS = Object.keys(FILES).filter((file) => path.basename(file) === 'SKILL.md');
 
 /** A secret on a line both revisions hold unchanged: its finding is one the second analysis keeps from the first. */

@@ -6,7 +6,7 @@ import { sameText, type TextLike } from './textLike';
 import { changedRegion } from './textChange';
 import type { YamlDialect } from './yamlDialects';
 import { DOCUMENT_LINES, movedLayout, type Change, type Entry, type Layout } from './yamlSplit';
-import type { WholeParse, YamlProblem } from './yamlSyntax';
+import { documentValue, type WholeParse, type YamlProblem } from './yamlSyntax';
 import { appendTo } from '../listMap';
 
 export interface ParsedChunk {
@@ -146,7 +146,7 @@ export class RegionChunks {
         chunk = {
           text: own,
           doc,
-          value: doc.errors.length === 0 ? doc.toJS() : undefined,
+          value: doc.errors.length === 0 ? documentValue(doc) : undefined,
           place,
           usedIn: composition,
           parsedIn: composition,

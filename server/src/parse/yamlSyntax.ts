@@ -117,8 +117,7 @@ function parseWhole(source: string, dialect: YamlDialect): WholeParse {
   let value: unknown;
   if (doc.errors.length === 0) {
     try {
-      const plain = plainJS(doc.contents);
-      value = plain === NOT_PLAIN ? doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) : plain;
+      value = documentValue(doc);
     } catch (error) {
       problems.push({
         code: 'yaml_alias_limit',
@@ -131,6 +130,12 @@ function parseWhole(source: string, dialect: YamlDialect): WholeParse {
 }
 
 const NOT_PLAIN = Symbol('not plain');
+
+/** `doc.toJS()` of a document without errors, read by `plainJS` where it can; throws past the alias limit. */
+export function documentValue(doc: Document.Parsed): unknown {
+  const plain = plainJS(doc.contents);
+  return plain === NOT_PLAIN ? doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) : plain;
+}
 
 /**
  * What `toJS` makes of the documents skills hold (maps with string keys,

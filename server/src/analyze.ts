@@ -110,7 +110,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   if (read.kind !== 'text') return unreadable(file, chosen, options.severities, read);
 
   const { incremental } = options;
-  incremental?.nextAnalysis(fs);
+  incremental?.nextAnalysis(fs, file);
   const syntax = parseSkillFile(read.text);
   const diagnostics: Diagnostic[] = syntax.problems.map((problem) =>
     diagnostic(problem.code, file, problem.span, problem.message),

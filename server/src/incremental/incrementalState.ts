@@ -46,8 +46,10 @@ export class IncrementalState {
   readonly links = new LinkFindings();
   readonly securityLines = new KeptLineScan();
 
-  /** Starts the next analysis, which reads `disk`. */
-  nextAnalysis(disk: FileSystem): void {
+  /** Starts the next analysis, of `file` on `disk`. */
+  nextAnalysis(disk: FileSystem, file: string): void {
+    // Before the steps: the graph checks place their findings among the last analysis's steps.
+    this.graph.nextAnalysis(file);
     this.steps.nextAnalysis();
     this.links.useDisk(disk);
   }

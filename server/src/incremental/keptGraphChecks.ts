@@ -2,7 +2,7 @@ import type { Diagnostic } from '../checks/diagnostic';
 import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
 import { firstNotBefore } from '../parse/bisect';
 import type { Span } from '../parse/lineIndex';
-import { graphKey, type KeptSteps } from './keptSteps';
+import { graphKey, stepKey, type KeptSteps } from './keptSteps';
 import { sameItems } from './stepLists';
 
 /** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
@@ -12,25 +12,53 @@ export interface GraphChecks {
   externalInputs: Port[];
 }
 
+/** The last run of the checks, and what of it the next analysis compares and moves. */
+interface LastRun {
+  analysis: number;
+  file: string;
+  nodes: GraphNode[];
+  edges: readonly GraphEdge[];
+  checks: GraphChecks;
+  /** The steps' keys, when the run could take them from the run before's (else made by `nextAnalysis`). */
+  keys?: string[];
+  /** Where the findings sit among the steps (`at` undefined: not all on a step), once `nextAnalysis` placed them. */
+  placed?: { at: PlacedChecks | undefined };
+}
+
 /**
  * The checks over a whole graph, kept with the graph they ran on: when an
  * edit leaves every name, type, reference and edge as it was (typing in a
  * description), their findings are the same, only moved with the steps
  * (`KeptSteps` moves kept steps in place; a rebuilt step's findings are
  * pointed at its new spans here).
+ *
+ * What the comparison needs (the steps' keys, where each finding sits) is
+ * worked out when the next analysis starts, before it moves a step, and
+ * only when it reads the same file: a diff of two folders, whose findings
+ * name another file, pays nothing for it.
  */
 export class KeptGraphChecks {
-  private last?: {
-    analysis: number;
-    file: string;
-    keys: string[];
-    nodes: GraphNode[];
-    edges: readonly GraphEdge[];
-    checks: GraphChecks;
-    placed?: PlacedChecks;
-  };
+  private last?: LastRun;
 
   constructor(private readonly steps: KeptSteps) {}
+
+  /**
+   * Starts an analysis of `file`: the last run's checks are dropped when it
+   * was of another file, else its keys and places are worked out while its
+   * steps stand where the checks found them. Called before `KeptSteps`
+   * starts the analysis, so the last analysis's steps are still listed.
+   */
+  nextAnalysis(file: string): void {
+    const { last } = this;
+    if (!last) return;
+    if (last.file !== file) {
+      this.last = undefined;
+      return;
+    }
+    if (last.placed) return;
+    last.keys ??= last.nodes.map((_, index) => this.keyAt(last.nodes, index));
+    last.placed = { at: placeChecks(last.checks, last.nodes) };
+  }
 
   /**
    * `run()`'s checks of the graph of `nodes` and `edges` (the control
@@ -39,32 +67,34 @@ export class KeptGraphChecks {
    */
   of(file: string, nodes: GraphNode[], edges: readonly GraphEdge[], run: () => GraphChecks): GraphChecks {
     const { last, steps } = this;
-    const keyAt = (index: number) => steps.entryAt(nodes, index)?.key ?? graphKey(nodes[index]);
-    // The keys of steps that did not change are last time's: only the changed ones are looked up.
-    const changed =
-      last && last.analysis === steps.analysis - 1 && last.keys.length === nodes.length && steps.count === nodes.length
-        ? steps.changedSteps()
-        : undefined;
-    let keys: string[];
-    if (last && changed) {
-      keys = last.keys.slice();
-      for (const index of changed) keys[index] = keyAt(index);
-    } else {
-      keys = nodes.map((_, index) => keyAt(index));
-    }
-    if (
-      last?.placed &&
-      last.file === file &&
-      sameItems(last.keys, keys, (a, b) => a === b) &&
-      sameItems(last.edges, edges, sameEdge)
-    ) {
-      const checks = movedChecks(last.placed, last.checks, last.nodes, nodes);
-      this.last = { ...last, analysis: steps.analysis, nodes, edges, checks };
-      return checks;
+    let keys: string[] | undefined;
+    if (last?.keys && last.placed) {
+      // The keys of steps that did not change are last time's: only the changed ones are looked up.
+      const changed =
+        last.analysis === steps.analysis - 1 && last.keys.length === nodes.length && steps.count === nodes.length
+          ? steps.changedSteps()
+          : undefined;
+      if (changed) {
+        keys = last.keys.slice();
+        for (const index of changed) keys[index] = this.keyAt(nodes, index);
+      } else {
+        keys = nodes.map((_, index) => this.keyAt(nodes, index));
+      }
+      if (last.placed.at && sameItems(last.keys, keys, (a, b) => a === b) && sameItems(last.edges, edges, sameEdge)) {
+        const checks = movedChecks(last.placed.at, last.checks, last.nodes, nodes);
+        this.last = { ...last, analysis: steps.analysis, nodes, edges, checks };
+        return checks;
+      }
     }
     const checks = run();
-    this.last = { analysis: steps.analysis, file, keys, nodes, edges, checks, placed: placeChecks(checks, nodes) };
+    this.last = { analysis: steps.analysis, file, nodes, edges, checks, ...(keys ? { keys } : {}) };
     return checks;
+  }
+
+  /** The key of `nodes[index]`: its kept entry's, when this analysis listed it. */
+  private keyAt(nodes: GraphNode[], index: number): string {
+    const entry = this.steps.entryAt(nodes, index);
+    return entry ? stepKey(entry) : graphKey(nodes[index]);
   }
 }
 

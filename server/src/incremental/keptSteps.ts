@@ -8,8 +8,10 @@ import type { YamlSyntax } from '../parse/yamlSyntax';
 /** A step as one loader built it from one YAML node. */
 export interface KeptStep {
   node: GraphNode;
-  /** What of the step the graph checks read (see `graphKey`). */
-  key: string;
+  /** What else of the step its graph checks read, as its reader said (see `stepKey`). */
+  readKey: string;
+  /** `stepKey`'s answer, once asked. */
+  key?: string;
   /** What moves when the step moves. */
   parts: MovableParts;
   /**
@@ -137,11 +139,7 @@ export class KeptSteps {
     }
     const entry = this.part(source, loader, index, yaml.base + nodeStart(source)!, () => {
       const built = read(yaml, source, index);
-      const kept: KeptStep = {
-        node: built.node,
-        key: graphKey(built.node) + (built.key ?? ''),
-        parts: movablePartsIn(built.node),
-      };
+      const kept: KeptStep = { node: built.node, readKey: built.key ?? '', parts: movablePartsIn(built.node) };
       return { value: kept, named: built.node.id !== `steps[${index}]`, parts: kept.parts };
     });
     const kept = this.keptOf.get(source)!;
@@ -189,6 +187,14 @@ export class KeptSteps {
     this.edgesKept.set(node, { after, edges });
     return edges;
   }
+}
+
+/**
+ * What of a kept step its graph checks read, made when first asked: only an analysis after the one that built it, of
+ * the same file, compares it (`KeptGraphChecks`); a diff of two folders never does.
+ */
+export function stepKey(entry: KeptStep): string {
+  return (entry.key ??= graphKey(entry.node) + entry.readKey);
 }
 
 /** Everything of a step the format-neutral graph checks read: names, kinds, ports, references. Not spans, not prose. */

@@ -39,10 +39,13 @@ function procedure(): string {
   return `${lines.join('\n')}\n`;
 }
 
-function disk(): { memory: MemoryFileSystem; file: string; text: string } {
+/** The skill in `dir` of `memory`. */
+function disk(
+  dir = path.join(ROOT, 'kept-lists'),
+  memory = new MemoryFileSystem(),
+): { memory: MemoryFileSystem; file: string; text: string } {
   const { skillMd, files } = aip03('kept-lists', procedure());
-  const dir = path.join(ROOT, 'kept-lists');
-  const memory = new MemoryFileSystem({ [path.join(dir, 'SKILL.md')]: skillMd });
+  memory.write(path.join(dir, 'SKILL.md'), skillMd);
   for (const [relative, content] of Object.entries(files)) memory.write(path.join(dir, relative), content);
   memory.write(path.join(dir, 'references', 'guide.md'), '# Guide\n');
   memory.write(path.join(dir, 'tools', 'outside.py'), '"""Outside scripts/."""\n');
@@ -142,4 +145,35 @@ test('a step kept across a new snapshot of the disk has its findings worked out 
   const again = analyzeSkill(fresh, file, { text, ...caches });
   assert.deepEqual(codes(again), ['script_outside_scripts']);
   assert.deepEqual(observable(again), observable(analyzeSkill(fresh, file, { text })));
+});
+
+test('the graph checks are kept while the graph is the same: moved with a kept step, placed on a rebuilt one, made anew for another file', () => {
+  const { memory, file, text: original } = disk();
+  const fs: FileSystem = new AnalysisFileSystem(memory, true);
+  const incremental = new IncrementalState();
+  // Step 20's output feeds step 21's input under another type: a finding of the checks over the whole graph.
+  const text = original.replace(
+    '      - name: value-20\n        type: string',
+    '      - name: value-20\n        type: integer',
+  );
+  const mismatch = (analysis: SkillAnalysis) => analysis.diagnostics.find((item) => item.code === 'type_mismatch');
+  const found = mismatch(analyzeSkill(fs, file, { text, incremental }));
+  assert.ok(found, 'the types differ');
+
+  const above = text.replace('purpose: Kept lists.', 'purpose: Kept lists, longer.');
+  const moved = analyzeSkill(fs, file, { text: above, incremental });
+  assert.equal(mismatch(moved), found, 'typing above the steps: the same finding, not checked again');
+  assert.deepEqual(observable(moved), observable(analyzeSkill(fs, file, { text: above })));
+
+  const inside = above.replace('Step 20 reads', 'Step 20 now reads').replace('Step 21 reads', 'Step 21 now reads');
+  const placed = analyzeSkill(fs, file, { text: inside, incremental });
+  assert.notEqual(mismatch(placed), found, 'typing in the steps it is about: pointed at their new spans');
+  assert.deepEqual(observable(placed), observable(analyzeSkill(fs, file, { text: inside })));
+
+  // The same text in another folder (a diff of two folders): its findings name that folder's file.
+  const other = disk(path.join(ROOT, 'other', 'kept-lists'), memory).file;
+  const elsewhere = new AnalysisFileSystem(memory, true);
+  const there = analyzeSkill(elsewhere, other, { text: inside, incremental });
+  assert.equal(mismatch(there)?.file, other);
+  assert.deepEqual(observable(there), observable(analyzeSkill(elsewhere, other, { text: inside })));
 });

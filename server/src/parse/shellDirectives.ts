@@ -21,12 +21,6 @@ export interface ShellDirective {
   shown: boolean;
 }
 
-/**
- * Every spelling of the skill's arguments Claude Code replaces with what was typed after `/name`, `$0`…`$9` too (which
- * shell code and prices also write): `$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`. A backslash before it keeps it as written.
- */
-export const ARGUMENT_PLACEHOLDER = /(?<!\\)\$(?:ARGUMENTS\b(?:\[\d+\])?|\d+)/;
-
 /** A `!` block's opening fence, alone on its line, and its closing one. */
 const BLOCK_OPEN = /^ {0,3}```![ \t]*$/gm;
 const BLOCK_CLOSE = /^ {0,3}```[ \t]*$/m;

@@ -576,3 +576,23 @@ test('arguments_in_command: a command run at invocation with the arguments splic
     [],
   );
 });
+
+test('arguments_in_command: the names `arguments:` declares are arguments too, each taken whole', () => {
+  const { analysis, spans } = analyzeFixture(
+    'tidy',
+    `${frontmatter('tidy', 'arguments: [issue, branch-name]\n')}\n!\`gh issue view «$issue» --json title\`\n\n!\`git log «$branch-name»\`\n\n!\`echo $issue_url $HOME\`\n`,
+  );
+  const found = expectAt(analysis, 'arguments_in_command', spans);
+  assert.match(found[0].message, /in place of `\$issue` as they were typed/);
+  // Declared as a string of names, too.
+  const spaced = analyzeFixture(
+    'tidy',
+    `${frontmatter('tidy', 'arguments: issue branch\n')}\n!\`gh pr view $branch\`\n`,
+  );
+  assert.equal(withCode(spaced.analysis, 'arguments_in_command').length, 1);
+  // Not declared, `$issue` is the shell's own variable.
+  assert.deepEqual(
+    withCode(analyzeFixture('tidy', `${SKILL}\n!\`gh issue view $issue\`\n`).analysis, 'arguments_in_command'),
+    [],
+  );
+});

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { GraphNode } from '../../model/skillModel';
+import { declaredArguments } from '../../parse/argumentPlaceholders';
 import type { Span } from '../../parse/lineIndex';
 import type { ParseCache } from '../../parse/parseCache';
 import { outsideFences, parseSkillFile, type Fence } from '../../parse/skillFile';
@@ -134,7 +135,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
     ...(kept ? kept.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length)),
     ...markdownFindings(file, source, body, fences),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
-    ...invocationFindings(file, source, body, fences),
+    ...invocationFindings(file, source, body, fences, declaredArguments(frontmatter?.value.arguments)),
   ];
   // Read once for as long as the disk is a snapshot (the language server's view of the folder, across keystrokes).
   const { texts, unread } = rememberedIn(context.fs, 'security', context.dir, 'texts', () =>

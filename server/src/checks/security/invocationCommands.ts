@@ -1,5 +1,6 @@
+import { argumentPlaceholders } from '../../parse/argumentPlaceholders';
 import type { Span } from '../../parse/lineIndex';
-import { ARGUMENT_PLACEHOLDER, shellDirectives, type ShellDirective } from '../../parse/shellDirectives';
+import { shellDirectives, type ShellDirective } from '../../parse/shellDirectives';
 import type { Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import { diagnostic, type Diagnostic } from '../diagnostic';
@@ -62,8 +63,8 @@ function secretsInPrompt(file: string, directive: ShellDirective): Diagnostic[] 
  * A command run at invocation that reads the skill's arguments: Claude Code splices them in as they were typed, before
  * the shell reads the line, and the model may invoke the skill with text it read somewhere.
  */
-function argumentsSpliced(file: string, directive: ShellDirective): Diagnostic[] {
-  const placeholder = ARGUMENT_PLACEHOLDER.exec(directive.script);
+function argumentsSpliced(file: string, directive: ShellDirective, placeholders: RegExp): Diagnostic[] {
+  const placeholder = placeholders.exec(directive.script);
   if (!placeholder) return [];
   const start = directive.command.start + placeholder.index;
   return [
@@ -76,8 +77,17 @@ function argumentsSpliced(file: string, directive: ShellDirective): Diagnostic[]
   ];
 }
 
-/** What the directives of SKILL.md (its `body`, with its Markdown `fences`) run, said, and read for risks. */
-export function invocationFindings(file: string, source: TextLike, body: Span, fences: Fence[]): Diagnostic[] {
+/**
+ * What the directives of SKILL.md (its `body`, with its Markdown `fences`) run, said, and read for risks; `names`: the
+ * arguments its frontmatter declares.
+ */
+export function invocationFindings(
+  file: string,
+  source: TextLike,
+  body: Span,
+  fences: Fence[],
+  names: readonly string[],
+): Diagnostic[] {
   const directives = shellDirectives(source, body, fences);
   if (directives.length === 0) return [];
   // A directive in a block of commands is read for risks with the block already.
@@ -90,12 +100,13 @@ export function invocationFindings(file: string, source: TextLike, body: Span, f
     unread.map((directive) => ({ start: directive.command.start, text: directive.script })),
   );
   // A command that sends the secrets it reads is reported for that; one that only reads them, for where they go.
+  const placeholders = argumentPlaceholders(names);
   const risky = (directive: ShellDirective) =>
     risks.some((risk) => directive.span.start <= risk.span.start && risk.span.start < directive.span.end);
   return [
     ...directives.map((directive) => said(file, directive)),
     ...risks,
     ...directives.flatMap((directive) => (risky(directive) ? [] : secretsInPrompt(file, directive))),
-    ...directives.flatMap((directive) => argumentsSpliced(file, directive)),
+    ...directives.flatMap((directive) => argumentsSpliced(file, directive, placeholders)),
   ];
 }

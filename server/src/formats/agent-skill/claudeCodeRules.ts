@@ -4,7 +4,7 @@ import { HOOK_EVENTS } from '../../checks/hookEvents';
 import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
-import { ARGUMENT_PLACEHOLDER } from '../../parse/shellDirectives';
+import { ARGUMENT_PLACEHOLDER } from '../../parse/argumentPlaceholders';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 

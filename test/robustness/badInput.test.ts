@@ -105,6 +105,27 @@ test('an empty SKILL.md, a lone ---, and whitespace only', () => {
   }
 });
 
+test('a body of unclosed quotes after awk and bash -c, replacement calls and cell references, under claude-code: located, each `$N` once', () => {
+  const frontmatter = '---\nname: probe\ndescription: Probes. Use when testing.\n---\n';
+  for (const body of [
+    'awk "$1 '.repeat(50_000),
+    "awk -F '$1 ".repeat(50_000),
+    "bash -c '$1 ".repeat(50_000),
+    '.replace($1 '.repeat(50_000),
+    '=$A$1+'.repeat(50_000),
+    '```awk\n' + "awk '{print $1}' ".repeat(20_000) + '\n```\n',
+  ]) {
+    const analysis = analyzeSkill(new MemoryFileSystem({ [SKILL]: frontmatter + body }), SKILL, {
+      profile: 'claude-code',
+    });
+    assertSound(analysis, body.slice(0, 20));
+    const starts = analysis.diagnostics
+      .filter((item) => item.code === 'placeholder_collision')
+      .flatMap((item) => item.data!.escapes as number[]);
+    assert.equal(new Set(starts).size, starts.length, `${body.slice(0, 20)}: a $N in two findings`);
+  }
+});
+
 test('a 10 MB SKILL.md on disk: checked by the CLI with one located error', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sg-big-'));
   mkdirSync(path.join(dir, 'big'));

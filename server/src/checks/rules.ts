@@ -127,6 +127,11 @@ export const RULES = {
     summary:
       'The body reads `$ARGUMENTS` with no `argument-hint`, or `argument-hint` is set and the body reads no argument.',
   },
+  placeholder_collision: {
+    severity: 'warning',
+    summary:
+      '`$1` written for awk, a shell script, a regex or a spreadsheet, which Claude Code replaces with an argument.',
+  },
   agent_without_fork: { severity: 'error', summary: '`agent` is set without `context: fork`.' },
   angle_bracket_in_description: {
     severity: 'error',

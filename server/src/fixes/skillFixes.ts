@@ -73,6 +73,18 @@ function commonFixes(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
             ]),
           ]
         : [];
+    case 'placeholder_collision':
+      // Claude Code keeps `\$1` as `$1`; other clients show the backslash, so it is offered, not applied unasked.
+      return Array.isArray(data.escapes)
+        ? [
+            fixOf(
+              item,
+              `Write \\${text.slice(item.span.start, item.span.end)}${data.escapes.length > 1 ? ` (and the ${data.escapes.length - 1} more here)` : ''}`,
+              'unsafe',
+              data.escapes.map((at: number) => textChange(item.file, at, at, '\\')),
+            ),
+          ]
+        : [];
     case 'unused_suppression':
       return removeSuppressionFix(text, item);
     case 'unquoted_colon':

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Span } from '../../../server/src/parse/lineIndex';
 import type { RuleCode } from '../../../server/src/checks/rules';
 import type { SkillAnalysis } from '../../../server/src/analyze';
+import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { analyzeFixture, expectAt, expectNone, ROOT, unmark, withCode } from '../../support/fixture';
 
 /** Asserts that `code` is reported exactly at `spans` of `file` (another file of the skill than SKILL.md). */
@@ -122,6 +123,64 @@ test('argument_hint_mismatch: `$ARGUMENTS` without `argument-hint`, and `argumen
     ).analysis,
     'argument_hint_mismatch',
   );
+});
+
+test('placeholder_collision: `$N` written for awk, a shell script, a regex or a spreadsheet, which Claude Code replaces with an argument', () => {
+  const fm = '---\nname: notes\ndescription: Drafts notes. Use when asked.\n---\n\n';
+  const body = [
+    "Count users: `awk -F, -v OFS=' ' '{ print «$3», $1 }' access.csv | sort -u`.",
+    '',
+    '```bash',
+    'bash -c \'. «$1» && write_ticket "$2"\' _ lib.sh title',
+    'gh issue view $0',
+    '```',
+    '',
+    '```',
+    '#!/usr/bin/env bash',
+    'echo "usage: «$0» <file>"',
+    'cat "$1"',
+    '```',
+    '',
+    '```perl',
+    'print «$1» if /^(\\w+)/;',
+    '```',
+    '',
+    "Rename with `name.replace(/(\\w+)-(\\w+)/, '«$2»-$1')`.",
+    '',
+    'Grow revenue by `=B5*(1+$B«$6»)`, and the rate is in `Assumptions!C$9`.',
+    '',
+    "Prices: $5 a seat; `gh pr view $0`; an escaped `awk '{ print \\$1 }'`; `echo $PWD$1` in prose.",
+    '',
+    '```sh',
+    'cp "$PWD$1" out/',
+    '```',
+    '',
+  ].join('\n');
+  const { analysis, spans } = analyzeFixture('notes', fm + body, {}, 'claude-code');
+  const found = expectAt(analysis, 'placeholder_collision', spans);
+  assert.match(
+    found[0].message,
+    /replaces `\$3` with the fourth of them, in code too\. Here it is a field of the line, in an awk program: the model would read the argument in its place \(and 1 more `\$N` here\)\. Write `\\\$3`/,
+  );
+  assert.match(found[1].message, /Here it is the script's own parameter, in a shell script: .* \(and 1 more/);
+  assert.match(found[2].message, /replaces `\$0` with the first of them.* in a shell script: .* \(and 1 more/);
+  assert.match(found[5].message, /Here it is an absolute row, in a spreadsheet reference: .* \(and 1 more/);
+  // The quick fix escapes every `$N` of the stretch, and the text then reads as written.
+  const [fix] = fixesFor(analysis, found[0]);
+  assert.equal(fix.tier, 'unsafe');
+  assert.equal(fix.title, 'Write \\$3 (and the 1 more here)');
+  const edited = fix.edits.reduceRight(
+    (text, edit) => (edit.kind === 'replace' ? text.slice(0, edit.start) + edit.newText + text.slice(edit.end) : text),
+    analysis.text,
+  );
+  assert.match(edited, /'\{ print \\\$3, \\\$1 \}'/);
+  const after = withCode(analyzeFixture('notes', edited, {}, 'claude-code').analysis, 'placeholder_collision');
+  assert.deepEqual(
+    after.map((item) => item.message),
+    found.slice(1).map((item) => item.message),
+  );
+  // Other clients do not replace `$N`.
+  expectNone(analyzeFixture('notes', unmark(fm + body).text).analysis, 'placeholder_collision');
 });
 
 test('${CLAUDE_SKILL_DIR}: a path through it names a file of the skill, in prose and in commands', () => {

@@ -5,6 +5,7 @@ import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
 import { ARGUMENT_PLACEHOLDER } from '../../parse/argumentPlaceholders';
+import { placeholderCollisions } from './placeholderCollisions';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
 
@@ -21,9 +22,16 @@ export interface ClaudeCodeContext {
   value: Record<string, unknown>;
 }
 
-/** The Claude Code rules of a skill checked for Claude Code: its hooks, and its arguments against `argument-hint`. */
+/**
+ * The Claude Code rules of a skill checked for Claude Code: its hooks, its arguments against `argument-hint`, and the
+ * `$N` it writes for something else, which Claude Code replaces with them.
+ */
 export function checkClaudeCodeSkill(context: ClaudeCodeContext): Diagnostic[] {
-  return [...hookFindings(context), ...argumentFindings(context)];
+  return [
+    ...hookFindings(context),
+    ...argumentFindings(context),
+    ...placeholderCollisions(context.file, context.syntax),
+  ];
 }
 
 function hookFindings({ file, yaml, value }: ClaudeCodeContext): Diagnostic[] {

@@ -99,8 +99,8 @@ export function invocationFindings(
     file,
     unread.map((directive) => ({ start: directive.command.start, text: directive.script })),
   );
-  // A command that sends the secrets it reads is reported for that; one that only reads them, for where they go.
   const placeholders = argumentPlaceholders(names);
+  // A command that sends the secrets it reads is reported for that; one that only reads them, for where they go.
   const risky = (directive: ShellDirective) =>
     risks.some((risk) => directive.span.start <= risk.span.start && risk.span.start < directive.span.end);
   return [

@@ -126,13 +126,13 @@ export function placeholderCollisions(file: string, syntax: SkillFileSyntax): Di
 
 function said(file: string, written: string, meaning: Meaning, at: Span[]): Diagnostic {
   const index = Number(written.slice(1));
-  const ordinal = ORDINALS[index] ?? `${index + 1}th`;
+  const which = index < ORDINALS.length ? `the ${ORDINALS[index]} of them` : `the one at position ${index + 1}`;
   const more = at.length > 1 ? ` (and ${at.length - 1} more \`$N\` here)` : '';
   return diagnostic(
     'placeholder_collision',
     file,
     at[0],
-    `When the skill is invoked with arguments (typed after \`/name\`, or passed by the model), Claude Code replaces \`${written}\` with the ${ordinal} of them, in code too. Here it is ${MEANINGS[meaning]}: the model would read the argument in its place${more}. Write \`\\${written}\` (Claude Code keeps it as \`${written}\`; other clients show the backslash), or move the code into a file under \`scripts/\` or \`references/\`, which Claude Code does not rewrite.`,
+    `When the skill is invoked with arguments (typed after \`/name\`, or passed by the model), Claude Code replaces \`${written}\` with ${which}, in code too. Here it is ${MEANINGS[meaning]}: the model would read the argument in its place${more}. Write \`\\${written}\` (Claude Code keeps it as \`${written}\`; other clients show the backslash), or move the code into a file under \`scripts/\` or \`references/\`, which Claude Code does not rewrite.`,
     { escapes: at.map((span) => span.start) },
   );
 }

@@ -161,10 +161,36 @@ function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
   checkLink(context, mention.path, mention.span, 'missing_file', label, found);
   for (const item of found) {
     if (item.code !== 'missing_file') diagnostics.push(item);
-    else if (!notMeantToExist(context.text, mention) && !cutShortBySpace(context, mention))
-      diagnostics.push(withNearestFile(context, item, mention.path));
+    else if (!notMeantToExist(context.text, mention) && !cutShortBySpace(context, mention)) {
+      // A code span that holds a name with spaces, all of it: the finding names that file, not its first word.
+      const whole = spacedCodeName(context.text, mention);
+      if (!whole) {
+        diagnostics.push(withNearestFile(context, item, mention.path));
+        continue;
+      }
+      const missing: Diagnostic[] = [];
+      checkLink(context, whole.path, whole.span, 'missing_file', `The file \`${whole.path}\``, missing);
+      for (const other of missing) diagnostics.push(withNearestFile(context, other, whole.path));
+    }
   }
   return diagnostics;
+}
+
+const BACKTICK = 0x60;
+/** The rest of a code span's name after its first word: words, the last with an extension (`Meeting Notes.md`). */
+const NAME_REST = /^(?: [^\s`-][^\s`]*)+(?=`)/;
+
+/**
+ * The whole name a code span holds when a mention is its first word and has no extension: `` `references/Meeting
+ * Notes.md` `` is one file, read to its first space as `references/Meeting`. Not a command (`` `scripts/run in.txt` ``
+ * names `scripts/run`, but that one is found and never asked about) nor a word with an option after it.
+ */
+function spacedCodeName(text: TextLike | undefined, mention: PathMention): { path: string; span: Span } | undefined {
+  if (mention.link || !text || text.charCodeAt(mention.span.start - 1) !== BACKTICK) return undefined;
+  if (path.posix.extname(mention.path) !== '') return undefined;
+  const rest = NAME_REST.exec(text.slice(mention.span.end, mention.span.end + MAX_NAME_REST + 1));
+  if (!rest || !/\.[A-Za-z0-9]{1,8}$/.test(rest[0])) return undefined;
+  return { path: mention.path + rest[0], span: { start: mention.span.start, end: mention.span.end + rest[0].length } };
 }
 
 /**

@@ -21,12 +21,14 @@ test('missing_file: names with spaces, in a link in angle brackets and in prose;
       frontmatter('plain'),
       "Read [mine](<references/My File.md>), [gone](<«references/Gone File.md»>) and [t](references/ok.md 'Title').",
       'In prose: references/My File.md is there, «references/Your» File.md is not.',
+      'In code: `references/My File.md` is there, `«references/Meeting Notes.md»` is not; `scripts/run in.txt` runs.',
       '',
     ].join('\n'),
-    { 'references/My File.md': '# mine\n', 'references/ok.md': '# ok\n' },
+    { 'references/My File.md': '# mine\n', 'references/ok.md': '# ok\n', 'scripts/run': '#!/bin/sh\n' },
   );
   const found = expectAt(analysis, 'missing_file', spans);
   assert.match(found[0].message, /The link target `references\/Gone File\.md` does not exist/);
+  assert.match(found[2].message, /^The file `references\/Meeting Notes\.md` does not exist/);
 });
 
 test('path_case_mismatch: found only when case is ignored', () => {

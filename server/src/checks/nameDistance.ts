@@ -50,6 +50,23 @@ function fold(name: string): string {
 }
 
 /**
+ * Whether `fold(candidate)` is `folded`, letter by letter without making the folded string: a did-you-mean asks it of
+ * every step of a procedure. Names with other than ASCII letters are folded as `fold` does.
+ */
+function foldsTo(candidate: string, folded: string): boolean {
+  let at = 0;
+  for (let index = 0; index < candidate.length; index++) {
+    let code = candidate.charCodeAt(index);
+    if (code > 0x7f) return fold(candidate) === folded;
+    // `-`, `_`, `.` and white space are dropped, capitals lowered.
+    if (code === 0x2d || code === 0x5f || code === 0x2e || code === 0x20 || (code >= 0x09 && code <= 0x0d)) continue;
+    if (code >= 0x41 && code <= 0x5a) code += 0x20;
+    if (code !== folded.charCodeAt(at++)) return false;
+  }
+  return at === folded.length;
+}
+
+/**
  * The candidate a name was most likely meant to be: same after folding
  * separators and case, or within a small edit distance (1 for short names,
  * 2 from 8 characters on). Undefined when nothing is close.
@@ -61,7 +78,7 @@ export function closestName(name: string, candidates: Iterable<string>): string 
   const folded = fold(name);
   for (const candidate of candidates) {
     if (candidate === name) continue;
-    const distance = fold(candidate) === folded ? 0 : editDistance(name, candidate, limit);
+    const distance = foldsTo(candidate, folded) ? 0 : editDistance(name, candidate, limit);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

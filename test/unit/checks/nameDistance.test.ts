@@ -56,4 +56,9 @@ test('the closest name: same once separators and case are folded, else the neare
   assert.equal(closestName('lc_path', ['LcPath', 'lc-pat']), 'LcPath');
   assert.equal(closestName('step-0050', ['step-0050-renamed', 'step-0051', 'step-1234']), 'step-0051');
   assert.equal(closestName('deploy', ['publish', 'review']), undefined);
+  // Folded whole: white space and dots are separators too, letters beyond ASCII are lowered, and the folded candidate
+  // must be the name, not begin or end it.
+  assert.equal(closestName('my step', ['My.Step\t']), 'My.Step\t');
+  assert.equal(closestName('ärger-x', ['Ärger_X']), 'Ärger_X');
+  assert.equal(closestName('a-b-c-d-e-f-g-h', ['ABCDEFGHZ', 'ABCDEFG', 'Xabcdefgh']), undefined);
 });

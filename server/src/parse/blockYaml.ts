@@ -1,6 +1,6 @@
 import { Document, isScalar, Pair, parseDocument, Scalar, YAMLMap, YAMLSeq, type Node, type Schema } from 'yaml';
 import { PLAIN_START_INDICATORS, plainScalarTag, simpleQuoted } from './plainScalars';
-import { DIALECTS, schemaOf, type YamlDialect } from './yamlDialects';
+import { DIALECTS, schemaOf, type YamlDialect, type YamlOptions } from './yamlDialects';
 
 /**
  * The block YAML an AIP procedure is written in, read into the same
@@ -34,7 +34,7 @@ export function readBlockYaml(source: string, dialect: YamlDialect): Document.Pa
     const contents = reader.block(0, indent, indent);
     // Only blank lines may follow the root collection.
     if (reader.nextContent(reader.line) !== -1) return undefined;
-    const doc = new Document(undefined, DIALECTS[dialect]) as unknown as Document.Parsed;
+    const doc = new Document(undefined, documentOptions(dialect)) as unknown as Document.Parsed;
     doc.contents = contents as unknown as Document.Parsed['contents'];
     doc.range = [0, contents.range![2], source.length];
     return doc;
@@ -42,6 +42,18 @@ export function readBlockYaml(source: string, dialect: YamlDialect): Document.Pa
     if (error === GIVE_UP) return undefined;
     throw error;
   }
+}
+
+const optionsByDialect = new Map<YamlDialect, YamlOptions>();
+
+/**
+ * The options of a document read in `dialect`, its schema the dialect's own: a document makes a schema of its options
+ * otherwise, and the language server reads a long procedure as a thousand documents, one per step.
+ */
+function documentOptions(dialect: YamlDialect): YamlOptions {
+  let options = optionsByDialect.get(dialect);
+  if (!options) optionsByDialect.set(dialect, (options = { ...DIALECTS[dialect], schema: schemaOf(dialect) }));
+  return options;
 }
 
 /**

@@ -92,11 +92,13 @@ function content(node: GraphJsonNode): string {
 function listChange(
   details: string[],
   what: string,
-  before: readonly string[] = [],
-  after: readonly string[] = [],
+  before: readonly string[] | undefined,
+  after: readonly string[] | undefined,
 ): void {
-  for (const item of after) if (!before.includes(item)) details.push(`${what} ${item} added`);
-  for (const item of before) if (!after.includes(item)) details.push(`${what} ${item} removed`);
+  // Most steps have neither list.
+  if (!before?.length && !after?.length) return;
+  for (const item of after ?? []) if (!before?.includes(item)) details.push(`${what} ${item} added`);
+  for (const item of before ?? []) if (!after?.includes(item)) details.push(`${what} ${item} removed`);
 }
 
 function fieldChange(details: string[], what: string, before: string | undefined, after: string | undefined): void {
@@ -109,6 +111,31 @@ function fieldChange(details: string[], what: string, before: string | undefined
 /** The ids of a node's tips or rules. */
 const attached = (node: GraphJsonNode, kind: 'tip' | 'rule') =>
   node.attachments?.filter((item) => item.kind === kind).map((item) => item.id);
+
+/** The ports of one direction added, removed or retyped between two revisions of a node. */
+function portChanges(
+  direction: PortChange['direction'],
+  old: GraphJsonPort[],
+  now: GraphJsonPort[],
+  ports: PortChange[],
+): void {
+  for (const port of now) {
+    const previous = old.find((item) => item.name === port.name);
+    if (!previous)
+      ports.push({ direction, name: port.name, change: 'added', ...(port.type ? { after: port.type } : {}) });
+    else if ((previous.type ?? '') !== (port.type ?? ''))
+      ports.push({
+        direction,
+        name: port.name,
+        change: 'retyped',
+        ...(previous.type ? { before: previous.type } : {}),
+        ...(port.type ? { after: port.type } : {}),
+      });
+  }
+  for (const port of old)
+    if (!now.some((item) => item.name === port.name))
+      ports.push({ direction, name: port.name, change: 'removed', ...(port.type ? { before: port.type } : {}) });
+}
 
 /** The changes to a node's own fields and ports between two revisions of it. */
 function nodeDetails(before: GraphJsonNode, after: GraphJsonNode): { details: string[]; ports: PortChange[] } {
@@ -133,26 +160,8 @@ function nodeDetails(before: GraphJsonNode, after: GraphJsonNode): { details: st
   listChange(details, 'rule', attached(before, 'rule'), attached(after, 'rule'));
   listChange(details, 'risk', before.risks, after.risks);
   const ports: PortChange[] = [];
-  for (const direction of ['input', 'output'] as const) {
-    const old = direction === 'input' ? before.inputs : before.outputs;
-    const now = direction === 'input' ? after.inputs : after.outputs;
-    for (const port of now) {
-      const previous = old.find((item) => item.name === port.name);
-      if (!previous)
-        ports.push({ direction, name: port.name, change: 'added', ...(port.type ? { after: port.type } : {}) });
-      else if ((previous.type ?? '') !== (port.type ?? ''))
-        ports.push({
-          direction,
-          name: port.name,
-          change: 'retyped',
-          ...(previous.type ? { before: previous.type } : {}),
-          ...(port.type ? { after: port.type } : {}),
-        });
-    }
-    for (const port of old)
-      if (!now.some((item) => item.name === port.name))
-        ports.push({ direction, name: port.name, change: 'removed', ...(port.type ? { before: port.type } : {}) });
-  }
+  portChanges('input', before.inputs, after.inputs, ports);
+  portChanges('output', before.outputs, after.outputs, ports);
   return { details, ports };
 }
 
@@ -191,22 +200,86 @@ function unmatched<T>(list: T[], keys: string[], otherKeys: string[]): T[] {
   });
 }
 
+/** A graph's edges by the node they end at (named by `rename`), each list in the graph's order. */
+function incoming(edges: GraphJsonEdge[], rename: (id: string) => string = (id) => id): Map<string, GraphJsonEdge[]> {
+  const byTarget = new Map<string, GraphJsonEdge[]>();
+  for (const edge of edges) appendTo(byTarget, rename(edge.to), edge);
+  return byTarget;
+}
+
+/** The ids of a graph's nodes that produce nothing: values given from outside, references to no step. */
+const nonProducers = (graph: GraphJson) =>
+  new Set(
+    graph.nodes.filter((node) => node.kind === 'external-input' || node.kind === 'missing').map((node) => node.id),
+  );
+
+/** The step that produces a node's `input`, among the edges into the node: the first data edge from a step. */
+function producerOf(edges: GraphJsonEdge[] | undefined, input: string, nonProducing: Set<string>): string | undefined {
+  for (const edge of edges ?? [])
+    if (edge.kind === 'data' && (edge.toPort ?? edge.label) === input && !nonProducing.has(edge.from)) return edge.from;
+  return undefined;
+}
+
+/** Whether no two of `edges` (all into one node) start at the same node with the same kind and label. */
+function distinct(edges: GraphJsonEdge[]): boolean {
+  // Nodes have a few edges in: compared pair by pair, with keys past a few.
+  if (edges.length > 16) return new Set(edges.map(edgeKey)).size === edges.length;
+  for (let index = 1; index < edges.length; index++)
+    for (let other = 0; other < index; other++)
+      if (
+        edges[index].from === edges[other].from &&
+        edges[index].kind === edges[other].kind &&
+        edges[index].label === edges[other].label
+      )
+        return false;
+  return true;
+}
+
+const describe = (edge: GraphJsonEdge, change: EdgeChange['change']): EdgeChange => ({ change, ...edgeCore(edge) });
+
+/** `edge` retyped, when `previous` carried another type. */
+function retyped(previous: GraphJsonEdge, edge: GraphJsonEdge, changes: EdgeChange[]): void {
+  if ((previous.type ?? '') !== (edge.type ?? ''))
+    changes.push({ ...describe(edge, 'retyped'), ...(previous.type ? { before: previous.type } : {}) });
+}
+
 /**
- * Each step's inputs that a step (not a value given from outside) produces: step → input → producer. Maps in maps, not
- * one map by joined keys: every input of every step is looked up, and joining the keys cost more than the lookups.
+ * The changes to the edges into one node (`before` with their ends named as after the change): added and removed, one
+ * for one by `edgeKey`, and retyped (an edge after the change whose key the first edge before it with that key had,
+ * with another type). Most nodes keep their edges as they were, in order: those are compared edge by edge, without
+ * making keys.
  */
-function producers(graph: GraphJson): Map<string, Map<string, string>> {
-  const kinds = new Map(graph.nodes.map((item) => [item.id, item.kind]));
-  const found = new Map<string, Map<string, string>>();
-  for (const edge of graph.edges) {
-    const kind = kinds.get(edge.from);
-    const input = edge.toPort ?? edge.label;
-    if (edge.kind !== 'data' || kind === 'external-input' || kind === 'missing' || input === undefined) continue;
-    let inputs = found.get(edge.to);
-    if (!inputs) found.set(edge.to, (inputs = new Map()));
-    if (!inputs.has(input)) inputs.set(input, edge.from);
+function incomingChanges(
+  before: GraphJsonEdge[],
+  after: GraphJsonEdge[],
+  rename: (id: string) => string,
+  changes: EdgeChange[],
+): void {
+  let inOrder = before.length === after.length;
+  for (let index = 0; inOrder && index < after.length; index++) {
+    const [old, now] = [before[index], after[index]];
+    inOrder = rename(old.from) === now.from && old.kind === now.kind && old.label === now.label;
   }
-  return found;
+  // In order, and no two alike: each edge's first match before the change is the one at its place.
+  if (inOrder && distinct(after)) {
+    for (let index = 0; index < after.length; index++) retyped(before[index], after[index], changes);
+    return;
+  }
+  const oldKeys = before.map((edge) =>
+    edgeKey({ from: rename(edge.from), to: rename(edge.to), kind: edge.kind, label: edge.label }),
+  );
+  const newKeys = after.map(edgeKey);
+  for (const edge of unmatched(after, newKeys, oldKeys)) changes.push(describe(edge, 'added'));
+  for (const edge of unmatched(before, oldKeys, newKeys))
+    changes.push(describe({ ...edge, from: rename(edge.from), to: rename(edge.to) }, 'removed'));
+  const firstOld = new Map<string, GraphJsonEdge>();
+  before.forEach((edge, index) => {
+    if (!firstOld.has(oldKeys[index])) firstOld.set(oldKeys[index], edge);
+  });
+  after.forEach((edge, index) => {
+    const previous = firstOld.get(newKeys[index]);
+    if (previous) retyped(previous, edge, changes);
+  });
 }
 
 /** Compares two revisions of one skill's graph. */
@@ -241,37 +314,23 @@ export function diffGraphs(before: GraphJson, after: GraphJson): GraphDiff {
     if (!renamed.has(node.id) && !newIds.has(node.id))
       nodes.push({ change: 'removed', id: node.id, kind: node.kind, details: [], ports: [] });
 
-  // Edges before the change, their ends named as after it; only those reported are copied.
+  // Edges are compared node by node, by the node they end at (named as after the change): an edge's key holds its end,
+  // so no two nodes' edges match each other.
   const rename = (id: string) => renamed.get(id) ?? id;
-  const renamedEnds = (edge: GraphJsonEdge) => ({ ...edge, from: rename(edge.from), to: rename(edge.to) });
-  const oldKeys = before.edges.map((edge) =>
-    edgeKey({ from: rename(edge.from), to: rename(edge.to), kind: edge.kind, label: edge.label }),
-  );
-  const newKeys = after.edges.map(edgeKey);
+  const [oldIn, newIn] = [incoming(before.edges, rename), incoming(after.edges)];
   const edges: EdgeChange[] = [];
-  const describe = (edge: GraphJsonEdge, change: EdgeChange['change']): EdgeChange => ({ change, ...edgeCore(edge) });
-  for (const edge of unmatched(after.edges, newKeys, oldKeys)) edges.push(describe(edge, 'added'));
-  for (const edge of unmatched(before.edges, oldKeys, newKeys)) edges.push(describe(renamedEnds(edge), 'removed'));
-  const oldByKey = new Map<string, GraphJsonEdge>();
-  before.edges.forEach((edge, index) => {
-    if (!oldByKey.has(oldKeys[index])) oldByKey.set(oldKeys[index], edge);
-  });
-  after.edges.forEach((edge, index) => {
-    const previous = oldByKey.get(newKeys[index]);
-    if (previous && (previous.type ?? '') !== (edge.type ?? ''))
-      edges.push({ ...describe(edge, 'retyped'), ...(previous.type ? { before: previous.type } : {}) });
-  });
+  for (const [target, into] of newIn) incomingChanges(oldIn.get(target) ?? [], into, rename, edges);
+  for (const [target, into] of oldIn) if (!newIn.has(target)) incomingChanges(into, [], rename, edges);
   edges.sort((a, b) => edgeKey(a).localeCompare(edgeKey(b)) || a.change.localeCompare(b.change));
 
   const orphaned: OrphanedInput[] = [];
-  const [producedBefore, producedAfter] = [producers(before), producers(after)];
+  const [oldSources, newSources] = [nonProducers(before), nonProducers(after)];
   for (const node of newNodes) {
     const previous = previousOf.get(node.id);
     if (!previous) continue;
-    const [wasProduced, isProduced] = [producedBefore.get(previous.id), producedAfter.get(node.id)];
     for (const input of node.inputs) {
-      const was = wasProduced?.get(input.name);
-      if (was && !isProduced?.has(input.name))
+      const was = producerOf(oldIn.get(node.id), input.name, oldSources);
+      if (was && !producerOf(newIn.get(node.id), input.name, newSources))
         orphaned.push({ node: node.id, input: input.name, producer: rename(was) });
     }
   }

@@ -55,8 +55,12 @@ export class YamlChunkCache {
 export class RegionChunks {
   constructor(private readonly dialect: YamlDialect) {}
 
-  /** The last composition's chunks by text. */
-  private byText = new Map<string, ParsedChunk[]>();
+  /**
+   * The last composition's chunks by the length of their text: a chunk is looked up by text among those of its length,
+   * so no chunk's text is hashed (at 1,000 steps, hashing every chunk's text into a map was a millisecond of the first
+   * reading, for lookups made only around an edit).
+   */
+  private byLength = new Map<number, ParsedChunk[]>();
   /**
    * The last composed region, how it was split, and its chunks in order with
    * their starts then. `layoutAt`: the text the layout's entries now describe
@@ -131,7 +135,7 @@ export class RegionChunks {
     ranges.forEach((range, index) => {
       if (found[index]) return;
       const text = source.slice(range.start, range.end);
-      let chunk = this.byText.get(text)?.find((known) => known.usedIn !== composition);
+      let chunk = this.byLength.get(text.length)?.find((known) => known.usedIn !== composition && known.text === text);
       if (chunk) {
         chunk.place.offset = range.start;
       } else {
@@ -195,14 +199,19 @@ export class RegionChunks {
   retain(source: TextLike, layout: Layout, chunks: ParsedChunk[], parse: ChunkedParse, lists: ComposedLists): void {
     this.lastParse = { source, parse };
     const composition = this.composition;
-    for (const chunk of this.last?.chunks ?? []) {
-      if (chunk.usedIn === composition) continue;
-      const same = this.byText.get(chunk.text)?.filter((known) => known !== chunk);
-      if (same?.length) this.byText.set(chunk.text, same);
-      else this.byText.delete(chunk.text);
+    // The chunks dropped are taken out of their lengths' lists at once: a generated procedure's steps can all be one
+    // length, and a paste over all of them drops every chunk.
+    const dropped = (this.last?.chunks ?? []).filter((chunk) => chunk.usedIn !== composition);
+    if (dropped.length > 0) {
+      const gone = new Set(dropped);
+      for (const length of new Set(dropped.map((chunk) => chunk.text.length))) {
+        const kept = (this.byLength.get(length) ?? []).filter((known) => !gone.has(known));
+        if (kept.length > 0) this.byLength.set(length, kept);
+        else this.byLength.delete(length);
+      }
     }
     for (const chunk of chunks) {
-      if (chunk.parsedIn === composition) appendTo(this.byText, chunk.text, chunk);
+      if (chunk.parsedIn === composition) appendTo(this.byLength, chunk.text.length, chunk);
     }
     const starts = new Array<number>(chunks.length);
     for (let index = 0; index < chunks.length; index++) starts[index] = chunks[index].place.offset;

@@ -34,6 +34,17 @@ export function nodeStart(node: Node | null | undefined): number | undefined {
 }
 
 /**
+ * A node's value (`nodeRange`'s first two offsets) as a span, `base` added: made for every field of every step read,
+ * so without building the range first.
+ */
+export function nodeValueSpan(node: Node | null | undefined, base: number): { start: number; end: number } | undefined {
+  const range = (node as Placed | null | undefined)?.range;
+  if (!range) return undefined;
+  const offset = base + ((node as Placed)[PLACE]?.offset ?? 0);
+  return { start: range[0] + offset, end: range[1] + offset };
+}
+
+/**
  * A node's own start in its chunk and the chunk's place, so its start can be worked out later without reading the node.
  */
 export function startPlace(node: Node): { place: ChunkPlace; offset: number } | undefined {

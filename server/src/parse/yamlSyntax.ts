@@ -3,7 +3,7 @@ import type { Span } from './lineIndex';
 import { flatText, textRegion, type TextLike } from './textLike';
 import type { YamlChunkCache } from './yamlChunkCache';
 import { parseChunked } from './yamlChunks';
-import { nodeRange, nodeStart } from './nodeRange';
+import { nodeRange, nodeStart, nodeValueSpan } from './nodeRange';
 import { parseYamlDocument } from './blockYaml';
 import { readPlainMapping } from './plainMapping';
 import { schemaOf, type YamlDialect } from './yamlDialects';
@@ -195,9 +195,7 @@ function firstLineLength(text: string): number {
 
 /** The file span of a node's value (without trailing comments). */
 export function nodeSpan(yaml: YamlSyntax, node: Node | null | undefined): Span | undefined {
-  const range = nodeRange(node);
-  if (!range) return undefined;
-  return { start: yaml.base + range[0], end: yaml.base + range[1] };
+  return nodeValueSpan(node, yaml.base);
 }
 
 /** Where a node's value starts in the file (`nodeSpan(yaml, node).start`). */

@@ -37,7 +37,8 @@ export function graphProblems(
   idOf: (node: GraphNode) => string,
 ): GraphProblem[] {
   const nodes = analysis.model.nodes;
-  const reaches = nodes.map((node) => reachOf(node, analysis.file));
+  // Made only when there is a problem to place.
+  const reaches = analysis.diagnostics.length > 0 ? nodes.map((node) => reachOf(node, analysis.file)) : [];
   return analysis.diagnostics.map((item) => ({
     file: display(item.file),
     code: item.code,
@@ -61,17 +62,23 @@ interface Reach {
  * were each matched with every step's ports and references.
  */
 function reachOf(node: GraphNode, skillFile: string): Reach | undefined {
-  const spans = [node.span, node.nameSpan, ...node.controlRefs.map((ref) => ref.span)];
-  for (const port of [...node.inputs, ...node.outputs])
-    spans.push(port.nameSpan, ...(port.typeSpan ? [port.typeSpan] : []));
-  const file = node.span.file ?? skillFile;
-  let [start, end] = [Infinity, -Infinity];
-  for (const span of spans) {
-    if ((span.file ?? skillFile) !== file) return undefined;
-    start = Math.min(start, span.start);
-    end = Math.max(end, span.end, span.start + 1);
-  }
-  return { file, start, end };
+  const reach: Reach = { file: node.span.file ?? skillFile, start: Infinity, end: -Infinity };
+  // Span by span, without listing them first: this runs for every step of every graph made.
+  if (!extend(reach, node.span, skillFile) || !extend(reach, node.nameSpan, skillFile)) return undefined;
+  for (const ref of node.controlRefs) if (!extend(reach, ref.span, skillFile)) return undefined;
+  for (const ports of [node.inputs, node.outputs])
+    for (const port of ports)
+      if (!extend(reach, port.nameSpan, skillFile) || (port.typeSpan && !extend(reach, port.typeSpan, skillFile)))
+        return undefined;
+  return reach;
+}
+
+/** Widens `reach` to hold `span`; false when the span is in another file. */
+function extend(reach: Reach, span: Span, skillFile: string): boolean {
+  if ((span.file ?? skillFile) !== reach.file) return false;
+  reach.start = Math.min(reach.start, span.start);
+  reach.end = Math.max(reach.end, span.end, span.start + 1);
+  return true;
 }
 
 function targetsOf(

@@ -3,6 +3,7 @@ import type { LspRange, Span } from '../parse/lineIndex';
 import { SkillLines } from '../parse/skillLines';
 import type { EdgeKind, GraphNode, NodeKind, Port } from '../model/skillModel';
 import { graphProblems, type GraphProblem } from './graphProblems';
+import { appendTo } from '../listMap';
 
 export interface GraphJsonPort {
   name: string;
@@ -131,22 +132,17 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
   const file = display(analysis.file);
   // Nearly every span is in SKILL.md: its path is made once, not once per step (a relative path costs a path walk).
   const fileOf = (span: Span) => (span.file === undefined || span.file === analysis.file ? file : display(span.file));
-  // A risky script is reported where its step names it (checks/security): the step carries what the script does.
-  const risksOf = (node: GraphNode) =>
-    node.script
-      ? analysis.diagnostics
-          .filter(
-            (item) =>
-              (item.code === 'remote_code' || item.code === 'risky_command') &&
-              item.file === analysis.file &&
-              item.span.start === node.script!.span.start,
-          )
-          .map((item) => String(item.data?.risk ?? item.code))
-      : [];
-  const evalsOf = (step: string) =>
-    (analysis.evalLinks ?? [])
-      .filter((link) => link.step === step)
-      .map((link) => ({ id: link.id, file: fileOf(link.span), range: lines.rangeOf(link.span) }));
+  // A risky script is reported where its step names it (checks/security): the step carries what the script does. The
+  // findings and the test cases are grouped once, not filtered for every step (a 1,000-step procedure with as many
+  // findings made a million comparisons).
+  const risks = new Map<number, string[]>();
+  for (const item of analysis.diagnostics)
+    if ((item.code === 'remote_code' || item.code === 'risky_command') && item.file === analysis.file)
+      appendTo(risks, item.span.start, String(item.data?.risk ?? item.code));
+  const risksOf = (node: GraphNode) => (node.script && risks.get(node.script.span.start)) || [];
+  const evals = new Map<string, { id: string; file: string; range: LspRange }[]>();
+  for (const link of analysis.evalLinks ?? [])
+    appendTo(evals, link.step, { id: link.id, file: fileOf(link.span), range: lines.rangeOf(link.span) });
   // The objects below are built field by field in the order the JSON lists them, an optional field only when present:
   // a temporary object spread for every absent field was about a fifth of converting a 1,000-step graph.
   const port = (item: Port): GraphJsonPort => {
@@ -189,10 +185,10 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
     if (node.group !== undefined) json.group = node.group;
     if (node.attachments && node.attachments.length > 0)
       json.attachments = node.attachments.map((item) => ({ ...item, file: display(item.file) }));
-    const evals = evalsOf(node.id);
-    if (evals.length > 0) json.evals = evals;
-    const risks = risksOf(node);
-    if (risks.length > 0) json.risks = risks;
+    const stepEvals = evals.get(node.id);
+    if (stepEvals) json.evals = stepEvals;
+    const stepRisks = risksOf(node);
+    if (stepRisks.length > 0) json.risks = stepRisks;
     return json;
   });
   const known = new Set(nodes.map((node) => node.id));

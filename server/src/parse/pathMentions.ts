@@ -42,14 +42,17 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
   const mentions: PathMention[] = [];
   for (const region of regions) {
     const slice = text.slice(region.start, region.end);
-    const linked = new Set<number>();
-    for (const match of slice.matchAll(MARKDOWN_LINK)) {
+    // Found with the patterns themselves, not `matchAll` (a copy of each per call), and a set only when a link is
+    // found: the server searches a long procedure a step at a time, a thousand regions.
+    let linked: Set<number> | undefined;
+    MARKDOWN_LINK.lastIndex = 0;
+    for (let match = MARKDOWN_LINK.exec(slice); match; match = MARKDOWN_LINK.exec(slice)) {
       const target = match[1] ?? match[2];
       if (EXTERNAL.test(target) || SLASH_COMMAND.test(target) || VARIABLE.test(target)) continue;
       const clean = decodeTarget(target.replace(/[#?].*$/, ''));
       if (clean === '') continue;
-      const start = region.start + match.index! + match[0].indexOf(target);
-      linked.add(start);
+      const start = region.start + match.index + match[0].indexOf(target);
+      (linked ??= new Set()).add(start);
       mentions.push({
         path: ownCopy(clean),
         span: { start, end: start + target.length },
@@ -57,9 +60,10 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
         context: region,
       });
     }
-    for (const match of slice.matchAll(BARE_MENTION)) {
-      const start = region.start + match.index!;
-      if (linked.has(start)) continue;
+    BARE_MENTION.lastIndex = 0;
+    for (let match = BARE_MENTION.exec(slice); match; match = BARE_MENTION.exec(slice)) {
+      const start = region.start + match.index;
+      if (linked?.has(start)) continue;
       mentions.push({
         path: ownCopy(match[1]),
         span: { start, end: start + match[1].length },

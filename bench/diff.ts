@@ -1,6 +1,6 @@
-// `skillgraph diff` on two revisions of a 1,000-step procedure against one analysis of it, in one process: what the
-// diff costs is an analysis of the first revision, one of the second as an edit of it, their graphs and the comparison;
-// the target is that the diff costs at most two analyses.
+// `skillgraph diff` on two revisions of a 1,000-step procedure against one analysis of it, in a process of their own:
+// what the diff costs is an analysis of the first revision, one of the second as an edit of it, their graphs and the
+// comparison; the target is that the diff costs at most two analyses.
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSkill } from '../server/src/analyze';
@@ -141,7 +141,10 @@ function revise(text: string): string {
   return revised.replace(/\n {4}script: scripts\/step_0500\.py/, '');
 }
 
-export function benchDiff(root: string, steps = 1000): DiffResult {
+/** What is timed in one process: the two revisions, the analysis, the diff and the preview's path, alternating. */
+type InProcess = Omit<DiffResult, 'commands' | 'library'> & { beforeDir: string };
+
+function timeInProcess(root: string, steps: number): InProcess {
   const fs = new NodeFileSystem();
   const before = writeAipSkill(path.join(root, 'diff', 'before'), `procedure-${steps}`, steps);
   const afterDir = path.join(root, 'diff', 'after', `procedure-${steps}`);
@@ -195,7 +198,28 @@ export function benchDiff(root: string, steps = 1000): DiffResult {
     ratio: round(measured.median / analysis.median),
     onEdit: edited,
     onEditRatio: round(edited.median / analysis.median),
-    commands: benchCommands(path.join(root, 'diff'), path.dirname(before.file)),
+    beforeDir: path.dirname(before.file),
+  };
+}
+
+/**
+ * The in-process timing runs in a process of its own, as `skillgraph diff` does: run last in the bench's process, after
+ * the 10,000-skill library and catalog, it shared a heap those left behind, whose collections fall more on the diff
+ * (which keeps its first revision while it reads the second) than on the analysis. The same code measured 1.74× and
+ * 2.16× in two such runs, and from 1.86× to 2.07× in seven runs alone.
+ */
+export function benchDiff(root: string, steps = 1000): DiffResult {
+  const child = runNode(__filename, [root, String(steps)], { memory: false, execArgv: ['--import', 'tsx'] });
+  if (child.status !== 0) throw new Error(`the diff bench exited ${child.status}: ${child.stderr}`);
+  const { beforeDir, ...timed } = JSON.parse(child.stdout) as InProcess;
+  return {
+    ...timed,
+    commands: benchCommands(path.join(root, 'diff'), beforeDir),
     library: benchLibrary(root),
   };
+}
+
+if (require.main === module) {
+  const [root, steps] = process.argv.slice(2);
+  process.stdout.write(JSON.stringify(timeInProcess(root, Number(steps))));
 }

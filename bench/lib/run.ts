@@ -14,16 +14,21 @@ export interface Run {
 /**
  * Runs a Node program to completion, timing it and reading its peak memory
  * through the maxRss preload (`memory: false` leaves the preload out, for
- * start-up times, where even it would count).
+ * start-up times, where even it would count); `execArgv` goes to Node
+ * before the script.
  */
-export function runNode(script: string, args: string[], options: { cwd?: string; memory?: boolean } = {}): Run {
+export function runNode(
+  script: string,
+  args: string[],
+  options: { cwd?: string; memory?: boolean; execArgv?: string[] } = {},
+): Run {
   // The preload writes the peak into a folder of its own, removed once read: a bench starts thousands of processes.
   const rssDir = mkdtempSync(path.join(tmpdir(), 'sg-rss-'));
   const rssFile = path.join(rssDir, 'maxrss');
   const preload = options.memory === false ? [] : ['--require', path.join(__dirname, 'maxRss.cjs')];
   try {
     const start = performance.now();
-    const result = spawnSync(process.execPath, [...preload, script, ...args], {
+    const result = spawnSync(process.execPath, [...(options.execArgv ?? []), ...preload, script, ...args], {
       cwd: options.cwd,
       encoding: 'utf8',
       maxBuffer: 512 * 1024 * 1024,

@@ -7,6 +7,7 @@ import { diffText, type SkillDiff } from '../diff/diffReport';
 import { diffRevisions, type Revision } from '../diff/revisionDiff';
 import { sha256 } from '../checks/sha256';
 import { fileChanges, HASHED_BYTES, skillFiles, skillHash } from '../checks/skillHash';
+import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gitTreeFileSystem';
@@ -92,6 +93,11 @@ function sameOnBothSides(before: Side, after: Side, settings: [RunSettings, RunS
   return !KIND_LINE.test(Buffer.from(text.bytes).toString('utf8'));
 }
 
+/** A side whose files are kept once read, for the comparison of one skill. */
+function snapshotOf(side: Side): Side {
+  return { ...side, fs: new AnalysisFileSystem(side.fs) };
+}
+
 /** The revision of a skill on one side, its paths shown relative to the side's base. */
 function revisionOf(side: Side, settings: RunSettings, file: string | undefined): Revision | undefined {
   if (!file) return undefined;
@@ -140,15 +146,18 @@ export function runDiff(command: Extract<Command, { command: 'diff' }>): number 
   for (const dir of [...new Set([...oldSkills.keys(), ...newSkills.keys()])].sort()) {
     const oldFile = oldSkills.get(dir);
     const newFile = newSkills.get(dir);
-    if (oldFile && newFile && sameOnBothSides(before, after, [beforeSettings, afterSettings], [oldFile, newFile]))
+    // Each side's files of the skill are read once: the comparison below, the analysis and the hashes share them (a
+    // changed skill's SKILL.md was read three times, each of its scripts twice).
+    const [oldSide, newSide] = [snapshotOf(before), snapshotOf(after)];
+    if (oldFile && newFile && sameOnBothSides(oldSide, newSide, [beforeSettings, afterSettings], [oldFile, newFile]))
       continue;
     const {
       before: oldGraph,
       after: newGraph,
       diff,
-    } = diffRevisions(revisionOf(before, beforeSettings, oldFile), revisionOf(after, afterSettings, newFile));
-    const oldFiles = oldFile ? skillFiles(before.fs, path.dirname(oldFile)) : new Map<string, string>();
-    const newFiles = newFile ? skillFiles(after.fs, path.dirname(newFile)) : new Map<string, string>();
+    } = diffRevisions(revisionOf(oldSide, beforeSettings, oldFile), revisionOf(newSide, afterSettings, newFile));
+    const oldFiles = oldFile ? skillFiles(oldSide.fs, path.dirname(oldFile)) : new Map<string, string>();
+    const newFiles = newFile ? skillFiles(newSide.fs, path.dirname(newFile)) : new Map<string, string>();
     const files = fileChanges(oldFiles, newFiles);
     // A skill whose files changed is reported even when its graph did not: a script's new body is a change to review.
     const touched = files.added.length + files.removed.length + files.changed.length > 0;

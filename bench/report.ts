@@ -267,7 +267,7 @@ export function renderResults(results: Results): string {
     '',
     `## \`diff\`: two revisions of a ${diff.steps.toLocaleString('en')}-step procedure`,
     '',
-    `The second revision renames ten steps (what depends on them then names a step that is gone), retypes twenty outputs and drops a script (bench/diff.ts). A diff analyses the first revision, then the second as an edit of it (what the language server keeps between keystrokes is reused: the YAML, the steps and the per-step findings of what did not change), makes each one's graph and compares them; the measure is \`diffRevisions\`, what \`skillgraph diff\` runs for a changed skill, in one process, ${diff.analysis.n} rounds alternating with one analysis of the first revision.`,
+    `The second revision renames ten steps (what depends on them then names a step that is gone), retypes twenty outputs and drops a script (bench/diff.ts). A diff analyses the first revision, then the second as an edit of it (what the language server keeps between keystrokes is reused: the YAML, the steps and the per-step findings of what did not change), makes each one's graph and compares them; the measure is \`diffRevisions\`, what \`skillgraph diff\` runs for a changed skill, in a process of its own (as the command runs it, apart from what the bench ran before), ${diff.analysis.n} rounds alternating with one analysis of the first revision.`,
     '',
     '| measure | median / p95 |',
     '|---|---|',

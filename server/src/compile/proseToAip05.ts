@@ -13,7 +13,7 @@ import {
   type Input,
   type Reference,
 } from './aip05Package';
-import { fenceLanguage } from '../parse/skillFile';
+import { fenceLanguage, SHELL_FENCE_LANGUAGES } from '../parse/skillFile';
 import type { CompiledFile } from './compiled';
 import {
   kebab,
@@ -31,8 +31,11 @@ import {
   type ScaffoldValue,
 } from './proseScaffold';
 
-/** Fence languages whose blocks are shell commands: the ones read for placeholders, unset variables and risk. */
-const SHELL = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', '']);
+/**
+ * Fence languages whose blocks are shell commands: the ones read for placeholders, unset variables and risk. A block
+ * with no language is taken for commands too.
+ */
+const SHELL: ReadonlySet<string> = new Set([...SHELL_FENCE_LANGUAGES, '']);
 
 interface Written {
   /** The steps to emit for this prose step: an approval decision and its gate when it runs risky commands. */

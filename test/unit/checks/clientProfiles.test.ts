@@ -125,6 +125,15 @@ test('argument_hint_mismatch: `$ARGUMENTS` without `argument-hint`, and `argumen
   );
 });
 
+test("placeholder_collision: in a shell session's block, `$B$6` is two variables, not a spreadsheet's row", () => {
+  const fm = '---\nname: notes\ndescription: Drafts notes. Use when asked.\n---\n\n';
+  for (const label of ['console', 'shell-session', 'sh-session', 'shellsession']) {
+    const body = `\`\`\`${label}\n$ cp "$B$6" out/\n\`\`\`\n\nIn the sheet, \`=B5*(1+$B«$6»)\`.\n`;
+    const { analysis, spans } = analyzeFixture('notes', fm + body, {}, 'claude-code');
+    expectAt(analysis, 'placeholder_collision', spans);
+  }
+});
+
 test('placeholder_collision: `$N` written for awk, a shell script, a regex or a spreadsheet, which Claude Code replaces with an argument', () => {
   const fm = '---\nname: notes\ndescription: Drafts notes. Use when asked.\n---\n\n';
   const body = [

@@ -30,8 +30,8 @@ interface Step {
   questions?: Record<string, { type: string; instructions: string }>;
 }
 
-function compiled() {
-  const { analysis, fs } = analyzeFixture('deploy-app', DEPLOY);
+function compiled(text = DEPLOY) {
+  const { analysis, fs } = analyzeFixture('deploy-app', text);
   const result = compileSkill(fs, analysis, 'aip', '/out/deploy-app');
   const skillMd = fileOf(result, 'SKILL.md')!;
   const procedure = parse(skillMd.slice(skillMd.indexOf('```yaml\n') + 8, skillMd.lastIndexOf('```'))) as {
@@ -112,6 +112,19 @@ test('AIP 0.5: placeholders and variables the commands never set are declared in
     /Fills `\$APP` in references\/check-logs-commands\.md \(the commands read it and never set it\)/,
   );
   assert.deepEqual(inputs('gather-project-state'), []);
+});
+
+test('AIP 0.5: a block labelled as a shell session is read as commands, as a bash block is', () => {
+  for (const label of ['console', 'shell-session', 'sh-session', 'shellsession']) {
+    const text = DEPLOY.replace('```bash\n   fly logs', `\`\`\`${label}\n   fly logs`);
+    assert.notEqual(text, DEPLOY);
+    const { steps } = compiled(text);
+    assert.deepEqual(
+      steps.find((step) => step.name === 'check-logs')!.inputs!.map((item) => item.name),
+      ['APP'],
+      label,
+    );
+  }
 });
 
 test('AIP 0.5: sections that are not steps become references every step cites', () => {

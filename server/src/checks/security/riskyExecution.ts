@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { Span } from '../../parse/lineIndex';
 import type { RuleCode } from '../rules';
-import { fenceLanguage, type Fence } from '../../parse/skillFile';
+import { fenceLanguage, SHELL_FENCE_LANGUAGES, type Fence } from '../../parse/skillFile';
 import type { Placed } from './skillTexts';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
@@ -189,9 +189,19 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
 }
 
 /** The languages of fenced blocks that hold commands (a shell or PowerShell, Python, or no language). */
-const COMMAND_LANGUAGES = /^(?:|bash|sh|shell|zsh|console|shell-session|powershell|ps1|pwsh|cmd|bat|python|py)$/;
+const COMMAND_LANGUAGES: ReadonlySet<string> = new Set([
+  ...SHELL_FENCE_LANGUAGES,
+  '',
+  'powershell',
+  'ps1',
+  'pwsh',
+  'cmd',
+  'bat',
+  'python',
+  'py',
+]);
 
 /** Where the contents of the fenced blocks of commands are. */
 export function commandBlocks(fences: Fence[]): Span[] {
-  return fences.filter((fence) => COMMAND_LANGUAGES.test(fenceLanguage(fence))).map((fence) => fence.content);
+  return fences.filter((fence) => COMMAND_LANGUAGES.has(fenceLanguage(fence))).map((fence) => fence.content);
 }

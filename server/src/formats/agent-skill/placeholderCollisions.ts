@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { firstNotBefore } from '../../parse/bisect';
 import type { Span } from '../../parse/lineIndex';
 import { shellDirectives } from '../../parse/shellDirectives';
-import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
+import { fenceLanguage, SHELL_FENCE_LANGUAGES, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 
 // Claude Code replaces `$0`, `$1`… in a skill's body with the arguments it is invoked with, wherever they stand, code
@@ -62,8 +62,6 @@ const INTERPRETERS: Record<string, Meaning> = {
   ksh: 'shell',
   zsh: 'shell',
 };
-/** Fences of shell commands, where `$PWD$1` is two variables, not a cell. */
-const SHELL_LANGUAGES = new Set(['sh', 'bash', 'zsh', 'shell', 'console', 'shellsession']);
 /** A script's first line: the interpreter's path, and what follows it (`env`'s program). */
 const SHEBANG = /^#![ \t]*(\S+)(?:[ \t]+(?:-\S+[ \t]+)*(\S+))?/;
 const NEWLINE = 0x0a;
@@ -110,7 +108,7 @@ export function placeholderCollisions(file: string, syntax: SkillFileSyntax): Di
     if (holding) note(`${holding.start}:${holding.end}`, holding.meaning, { start, end: start + match[0].length });
   }
   const shellFences = fences.filter(
-    (fence) => SHELL_LANGUAGES.has(fenceLanguage(fence)) || interpreterOf(source, fence) === 'shell',
+    (fence) => SHELL_FENCE_LANGUAGES.has(fenceLanguage(fence)) || interpreterOf(source, fence) === 'shell',
   );
   // One finding per line of references: lines are counted as the matches go.
   let line = 0;

@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import type { SkillAnalysis } from '../analyze';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { AIP_03_SCHEMA_ID, AIP_03_SPEC } from '../formats/aip';
+import { blockScript } from '../parse/blockCommands';
 import { fenceLanguage } from '../parse/skillFile';
 import aipSchema from '../../../schemas/aip-0.3.procedure.schema.json';
 import { skillFileText } from './resultPackage';
@@ -134,13 +135,13 @@ function bindFences(text: string, step: ScaffoldStep, files: CompiledFile[]): { 
   const notes: string[] = [];
   const scripts = new Map<string, string[]>();
   step.fences.forEach((fence, index) => {
-    const code = text.slice(fence.content.start, fence.content.end);
     const language = fenceLanguage(fence).toLowerCase();
     const scriptExtension = SCRIPT_EXTENSIONS[language];
-    if (scriptExtension) appendTo(scripts, scriptExtension, code.trimEnd());
+    // A script holds what a block runs: from a session at a prompt, the commands without the prompts or the output.
+    if (scriptExtension) appendTo(scripts, scriptExtension, blockScript(text, fence).trimEnd());
     else {
       const file = `assets/${step.name}-${index + 1}.${ASSET_EXTENSIONS[language] ?? 'txt'}`;
-      files.push({ path: file, content: code });
+      files.push({ path: file, content: text.slice(fence.content.start, fence.content.end) });
       notes.push(`Example: ${file}`);
     }
   });

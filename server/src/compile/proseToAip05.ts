@@ -13,7 +13,8 @@ import {
   type Input,
   type Reference,
 } from './aip05Package';
-import { fenceLanguage, SHELL_FENCE_LANGUAGES } from '../parse/skillFile';
+import { blockScript } from '../parse/blockCommands';
+import { fenceLanguage, SHELL_BLOCK_LANGUAGES } from '../parse/skillFile';
 import type { CompiledFile } from './compiled';
 import {
   kebab,
@@ -30,12 +31,6 @@ import {
   type ScaffoldStep,
   type ScaffoldValue,
 } from './proseScaffold';
-
-/**
- * Fence languages whose blocks are shell commands: the ones read for placeholders, unset variables and risk. A block
- * with no language is taken for commands too.
- */
-const SHELL: ReadonlySet<string> = new Set([...SHELL_FENCE_LANGUAGES, '']);
 
 interface Written {
   /** The steps to emit for this prose step: an approval decision and its gate when it runs risky commands. */
@@ -163,15 +158,18 @@ function writeStep(
     return {
       language,
       code,
+      // What the block runs: in a session at a prompt, the commands and not what they printed.
+      commands: blockScript(source, fence),
       raw: source.slice(fence.open.start, fence.close?.end ?? fence.content.end).trim(),
       block: `\`\`\`${language}\n${code.replace(/\n?$/, '\n')}\`\`\``,
     };
   });
-  const shell = blocks.filter((block) => SHELL.has(block.language));
+  // Shell blocks are read for placeholders, unset variables and risk.
+  const shell = blocks.filter((block) => SHELL_BLOCK_LANGUAGES.has(block.language));
   const holes = [
-    ...new Map(shell.flatMap((block) => commandHoles(block.code)).map((hole) => [hole.name, hole])).values(),
+    ...new Map(shell.flatMap((block) => commandHoles(block.commands)).map((hole) => [hole.name, hole])).values(),
   ];
-  const risky = shell.flatMap((block) => riskyCommands(block.code));
+  const risky = shell.flatMap((block) => riskyCommands(block.commands));
   // The prose, each block replaced by where it went: nothing is left introducing a block that is not there.
   let instructions = step.prose.text;
   blocks.forEach((block, index) => {

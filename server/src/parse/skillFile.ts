@@ -228,6 +228,9 @@ export const SHELL_FENCE_LANGUAGES: ReadonlySet<string> = new Set([
   'shellsession',
 ]);
 
+/** Blocks read as shell commands: a shell's, a session's, or unlabelled (which often holds commands). */
+export const SHELL_BLOCK_LANGUAGES: ReadonlySet<string> = new Set([...SHELL_FENCE_LANGUAGES, '']);
+
 /** The language of a fence: the first word of its info string, lower-cased. */
 export function fenceLanguage(fence: Fence): string {
   return fence.info.split(/\s+/)[0].toLowerCase();

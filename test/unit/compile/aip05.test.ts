@@ -127,6 +127,19 @@ test('AIP 0.5: a block labelled as a shell session is read as commands, as a bas
   }
 });
 
+test('AIP 0.5: in a session at a prompt, what a command printed holds no placeholder or variable to fill', () => {
+  const text = DEPLOY.replace(
+    '```bash\n   fly logs -a $APP\n',
+    '```console\n   $ fly logs -a $APP\n   2026-12-01 app[web] <error> request $REQUEST_ID failed\n',
+  );
+  assert.notEqual(text, DEPLOY);
+  const { steps } = compiled(text);
+  assert.deepEqual(
+    steps.find((step) => step.name === 'check-logs')!.inputs!.map((item) => item.name),
+    ['APP'],
+  );
+});
+
 test('AIP 0.5: sections that are not steps become references every step cites', () => {
   const { result, steps } = compiled();
   assert.equal(fileOf(result, 'references/output.md'), '# Output\n\nReport the preview URL to the user.\n');

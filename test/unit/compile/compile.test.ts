@@ -189,6 +189,18 @@ test('aip: names read as nouns: how a thing is done ends its name, a noun in -ly
   );
 });
 
+test('aip 0.3: a step’s session at a prompt becomes a script of its commands, without the prompts or what they printed', () => {
+  const { analysis, fs } = analyzeFixture(
+    'tdd',
+    `---\nname: tdd\ndescription: Test first. Use when adding a feature.\n---\n\n# TDD\n\n## Step 1: Watch it fail\n\n\`\`\`bash\n$ npm test -- \\\n    --runInBand\nFAIL: expected 'Email required', got undefined\n\`\`\`\n`,
+  );
+  const result = compileSkill(fs, analysis, 'aip', '/out/tdd', [], '0.3');
+  assert.equal(
+    textOf(result, 'scripts/tdd.sh'),
+    '#!/usr/bin/env bash\nset -euo pipefail\n# TDD\n\nnpm test -- \\\n    --runInBand\n',
+  );
+});
+
 test('agent-skill from AIP 0.3: a numbered procedure with the scripts to run, inputs and outputs; scripts kept, source/ dropped', () => {
   const fixture = aip03(
     'report',

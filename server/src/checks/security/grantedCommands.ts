@@ -1,13 +1,11 @@
 import { SLASH_COMMAND } from '../../parse/pathMentions';
-import { fenceLanguage, type Fence } from '../../parse/skillFile';
+import { blockCommands } from '../../parse/blockCommands';
+import { fenceLanguage, SHELL_BLOCK_LANGUAGES, type Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 
 // What a skill that grants every shell command (`allowed-tools: Bash`) could grant instead: the commands its fenced
 // blocks start with, each as a Claude Code rule matches it. `Bash(git:*)` matches a command whose text starts with
 // `git`, so a program is kept as written (`./scripts/run.sh`, not `run.sh`) and one run through `sudo` is `sudo`.
-
-/** Blocks whose lines are commands; an unlabelled one often is (and often a folder tree, or prose). */
-const SHELL_BLOCK = /^(?:|bash|sh|shell|zsh|console)$/;
 
 /**
  * Programs that run whatever they are given: a grant of one of them lets every command through, so a list naming one
@@ -15,11 +13,8 @@ const SHELL_BLOCK = /^(?:|bash|sh|shell|zsh|console)$/;
  */
 const ANY_COMMAND = new Set(['bash', 'sh', 'zsh', 'dash', 'fish', 'sudo', 'su', 'env', 'eval', 'exec', 'xargs']);
 
-/**
- * The first word of a command line: after a prompt (`$ `) and variable assignments (`LANG=C sort`), which are not the
- * command a rule names.
- */
-const FIRST_WORD = /^\s*(?:\$\s+)?(?:\w+=\S*\s+)*([\w./~-]+)/;
+/** A command line's first word, after variable assignments (`LANG=C sort`), which are not the command a rule names. */
+const FIRST_WORD = /^\s*(?:\w+=\S*\s+)*([\w./~-]+)/;
 
 /**
  * The commands the fenced blocks of SKILL.md start with, sorted; undefined when one of them runs anything (a shell,
@@ -29,9 +24,11 @@ export function grantedCommands(fences: Fence[], source: TextLike): string[] | u
   const programs = new Set<string>();
   for (const fence of fences) {
     const language = fenceLanguage(fence);
-    if (!SHELL_BLOCK.test(language)) continue;
+    // An unlabelled block often holds commands (and often a folder tree, or prose).
+    if (!SHELL_BLOCK_LANGUAGES.has(language)) continue;
     let continued = false;
-    for (const line of source.slice(fence.content.start, fence.content.end).split('\n')) {
+    // In a session at a prompt, the prompted commands (`$ npm test`), not what they printed.
+    for (const line of blockCommands(source, fence).flatMap((command) => command.text.split('\n'))) {
       // A line after one ending in `\` goes on with the same command: its first word is an argument.
       const argument = continued;
       continued = /\\\s*$/.test(line);

@@ -14,7 +14,7 @@ import { closestName } from '../nameDistance';
 import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenText';
 import { hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { allowedTools, grantedCommands } from './grantedCommands';
-import { commandBlocks, riskyExecution } from './riskyExecution';
+import { fencedCommands, riskyExecution } from './riskyExecution';
 import { invocationFindings } from './invocationCommands';
 import { committedSecrets, LOOK_AHEAD } from './secrets';
 import type { KeptLineScan } from './keptLineScan';
@@ -109,7 +109,7 @@ function markdownFindings(file: string, source: TextLike, region: Span, fences: 
     ...hiddenInstructions(file, source),
     ...hostileInstructions(file, prose),
     ...remoteInstructions(file, prose),
-    ...riskyExecution(file, placed(source, commandBlocks(fences))),
+    ...riskyExecution(file, fencedCommands(source, fences)),
   ];
 }
 

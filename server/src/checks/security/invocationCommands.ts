@@ -4,7 +4,7 @@ import { shellDirectives, type ShellDirective } from '../../parse/shellDirective
 import type { Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import { commandBlocks, CREDENTIAL_FILES, riskyExecution } from './riskyExecution';
+import { CREDENTIAL_FILES, fencedCommands, riskyExecution } from './riskyExecution';
 
 // The commands Claude Code runs when a skill is invoked (`` !`command` `` and ```` ```! ```` blocks in SKILL.md),
 // before the model reads a word of it: each is said (one that reads as an example, louder), and each is read for the
@@ -90,10 +90,14 @@ export function invocationFindings(
 ): Diagnostic[] {
   const directives = shellDirectives(source, body, fences);
   if (directives.length === 0) return [];
-  // A directive in a block of commands is read for risks with the block already.
-  const read = commandBlocks(fences);
+  // A directive in a command of a block of commands is read for risks with the command already.
+  const read = fencedCommands(source, fences);
   const unread = directives.filter(
-    (directive) => !read.some((block) => block.start <= directive.span.start && directive.span.start < block.end),
+    (directive) =>
+      !read.some(
+        (command) =>
+          command.start <= directive.span.start && directive.span.start < command.start + command.text.length,
+      ),
   );
   const risks = riskyExecution(
     file,

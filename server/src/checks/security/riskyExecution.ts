@@ -1,7 +1,8 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import type { Span } from '../../parse/lineIndex';
 import type { RuleCode } from '../rules';
-import { fenceLanguage, SHELL_FENCE_LANGUAGES, type Fence } from '../../parse/skillFile';
+import { blockCommands, type BlockCommand } from '../../parse/blockCommands';
+import { fenceLanguage, SHELL_BLOCK_LANGUAGES, type Fence } from '../../parse/skillFile';
+import type { TextLike } from '../../parse/textLike';
 import type { Placed } from './skillTexts';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
@@ -190,8 +191,7 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
 
 /** The languages of fenced blocks that hold commands (a shell or PowerShell, Python, or no language). */
 const COMMAND_LANGUAGES: ReadonlySet<string> = new Set([
-  ...SHELL_FENCE_LANGUAGES,
-  '',
+  ...SHELL_BLOCK_LANGUAGES,
   'powershell',
   'ps1',
   'pwsh',
@@ -201,7 +201,9 @@ const COMMAND_LANGUAGES: ReadonlySet<string> = new Set([
   'py',
 ]);
 
-/** Where the contents of the fenced blocks of commands are. */
-export function commandBlocks(fences: Fence[]): Span[] {
-  return fences.filter((fence) => COMMAND_LANGUAGES.has(fenceLanguage(fence))).map((fence) => fence.content);
+/** The commands of the fenced blocks of commands (in a session at a prompt, not what they printed). */
+export function fencedCommands(source: TextLike, fences: Fence[]): BlockCommand[] {
+  return fences
+    .filter((fence) => COMMAND_LANGUAGES.has(fenceLanguage(fence)))
+    .flatMap((fence) => blockCommands(source, fence));
 }

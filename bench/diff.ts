@@ -13,7 +13,12 @@ import { commitAll } from '../test/support/cliRun';
 import { writeAipSkill } from '../test/support/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
 
-const ROUNDS = 15;
+/**
+ * Rounds of the in-process timing. A round of the diff varies by half between rounds here (collections, a shared
+ * machine): with 15 rounds, the ratio of the medians moved from 1.78× to 2.14× between five runs of the same code; with
+ * 40, from 1.83× to 1.95× in eight. About ten seconds.
+ */
+const ROUNDS = 40;
 /** Rounds of the commands, each a process: fewer, as each costs a start-up. */
 const COMMAND_ROUNDS = 7;
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');

@@ -90,10 +90,14 @@ export function placeholderCollisions(file: string, syntax: SkillFileSyntax): Di
     if (seen) seen.at.push(at);
     else found.set(key, { meaning, at: [at] });
   };
+  // What each block is written in: its label, and the interpreter its first line names (read once per block).
+  const blocks = fences.map((fence) => ({
+    fence,
+    language: fenceLanguage(fence),
+    interpreter: interpreterOf(source, fence),
+  }));
   // The stretches by start, and those open at each `$N` (which come in text order): a few at a time.
-  const stretches = [...fenceStretches(source, fences), ...quotedStretches(text, body.start)].sort(
-    (a, b) => a.start - b.start,
-  );
+  const stretches = [...fenceStretches(blocks), ...quotedStretches(text, body.start)].sort((a, b) => a.start - b.start);
   let next = 0;
   let open: Stretch[] = [];
   for (const match of text.matchAll(POSITIONAL)) {
@@ -107,9 +111,9 @@ export function placeholderCollisions(file: string, syntax: SkillFileSyntax): Di
     );
     if (holding) note(`${holding.start}:${holding.end}`, holding.meaning, { start, end: start + match[0].length });
   }
-  const shellFences = fences.filter(
-    (fence) => SHELL_FENCE_LANGUAGES.has(fenceLanguage(fence)) || interpreterOf(source, fence) === 'shell',
-  );
+  const shellFences = blocks
+    .filter((block) => SHELL_FENCE_LANGUAGES.has(block.language) || block.interpreter === 'shell')
+    .map((block) => block.fence);
   // One finding per line of references: lines are counted as the matches go.
   let line = 0;
   let counted = 0;
@@ -137,10 +141,17 @@ function said(file: string, written: string, meaning: Meaning, at: Span[]): Diag
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
 
+/** A fenced block, its label and what the interpreter its first line names makes of `$N`. */
+interface Block {
+  fence: Fence;
+  language: string;
+  interpreter: Meaning | undefined;
+}
+
 /** The fenced blocks whose language, or whose script's first line, gives `$N` its own meaning. */
-function fenceStretches(source: TextLike, fences: Fence[]): Stretch[] {
-  return fences.flatMap((fence) => {
-    const meaning = LANGUAGES[fenceLanguage(fence)] ?? interpreterOf(source, fence);
+function fenceStretches(blocks: Block[]): Stretch[] {
+  return blocks.flatMap(({ fence, language, interpreter }) => {
+    const meaning = LANGUAGES[language] ?? interpreter;
     return meaning ? [{ ...fence.content, meaning }] : [];
   });
 }

@@ -156,20 +156,17 @@ function writeStep(
       .join('\n');
     const language = fenceLanguage(fence).toLowerCase();
     return {
-      language,
-      code,
-      // What the block runs: in a session at a prompt, the commands and not what they printed.
-      commands: blockScript(source, fence),
       raw: source.slice(fence.open.start, fence.close?.end ?? fence.content.end).trim(),
       block: `\`\`\`${language}\n${code.replace(/\n?$/, '\n')}\`\`\``,
     };
   });
-  // Shell blocks are read for placeholders, unset variables and risk.
-  const shell = blocks.filter((block) => SHELL_BLOCK_LANGUAGES.has(block.language));
-  const holes = [
-    ...new Map(shell.flatMap((block) => commandHoles(block.commands)).map((hole) => [hole.name, hole])).values(),
-  ];
-  const risky = shell.flatMap((block) => riskyCommands(block.commands));
+  // What the shell blocks run (in a session at a prompt, the commands and not what they printed) is read for
+  // placeholders, unset variables and risk.
+  const scripts = step.fences
+    .filter((fence) => SHELL_BLOCK_LANGUAGES.has(fenceLanguage(fence)))
+    .map((fence) => blockScript(source, fence));
+  const holes = [...new Map(scripts.flatMap(commandHoles).map((hole) => [hole.name, hole])).values()];
+  const risky = scripts.flatMap(riskyCommands);
   // The prose, each block replaced by where it went: nothing is left introducing a block that is not there.
   let instructions = step.prose.text;
   blocks.forEach((block, index) => {

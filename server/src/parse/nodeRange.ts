@@ -15,6 +15,11 @@ type Placed = {
   [PLACE]?: ChunkPlace;
 };
 
+/** Where the chunk `node` was parsed in now starts: 0 for a node of a whole parse. */
+function chunkOffset(node: Placed): number {
+  return node[PLACE]?.offset ?? 0;
+}
+
 /**
  * A node's range in region offsets. Nodes parsed in a chunk keep the ranges
  * of that chunk's own text and share one place record: moving a chunk after
@@ -23,14 +28,14 @@ type Placed = {
 export function nodeRange(node: Node | null | undefined): [number, number, number] | undefined {
   const range = (node as Placed | null | undefined)?.range;
   if (!range) return undefined;
-  const offset = (node as Placed)[PLACE]?.offset ?? 0;
+  const offset = chunkOffset(node as Placed);
   return offset === 0 ? range : [range[0] + offset, range[1] + offset, range[2] + offset];
 }
 
 /** `nodeRange(node)[0]`, without building the range: asked for every step on every keystroke. */
 export function nodeStart(node: Node | null | undefined): number | undefined {
   const range = (node as Placed | null | undefined)?.range;
-  return range ? range[0] + ((node as Placed)[PLACE]?.offset ?? 0) : undefined;
+  return range ? range[0] + chunkOffset(node as Placed) : undefined;
 }
 
 /**
@@ -40,7 +45,7 @@ export function nodeStart(node: Node | null | undefined): number | undefined {
 export function nodeValueSpan(node: Node | null | undefined, base: number): { start: number; end: number } | undefined {
   const range = (node as Placed | null | undefined)?.range;
   if (!range) return undefined;
-  const offset = base + ((node as Placed)[PLACE]?.offset ?? 0);
+  const offset = base + chunkOffset(node as Placed);
   return { start: range[0] + offset, end: range[1] + offset };
 }
 

@@ -211,7 +211,7 @@ function timeInProcess(root: string, steps: number): InProcess {
  * The in-process timing runs in a process of its own, as `skillgraph diff` does: run last in the bench's process, after
  * the 10,000-skill library and catalog, it shared a heap those left behind, whose collections fall more on the diff
  * (which keeps its first revision while it reads the second) than on the analysis. The same code measured 1.74× and
- * 2.16× in two such runs, and from 1.86× to 2.07× in seven runs alone.
+ * 2.16× in two such runs, and from 1.86× to 2.07× in seven runs alone (of 15 rounds each, as it then timed).
  */
 export function benchDiff(root: string, steps = 1000): DiffResult {
   const child = runNode(__filename, [root, String(steps)], { memory: false, execArgv: ['--import', 'tsx'] });

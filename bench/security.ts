@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { SECURITY_CODES } from '../server/src/checks/security';
+import { SECURITY_RULES } from '../server/src/rules';
 import { writeWorkspace } from '../test/support/generate';
 import { percentile, round } from './lib/stats';
 import { runNode } from './lib/run';
@@ -23,7 +23,7 @@ export function benchSecurity(root: string, count = 1000): SecurityResult {
   const dir = path.join(root, `workspace-${count}`);
   if (!existsSync(dir)) writeWorkspace(dir, count);
   const config = path.join(dir, '.skillgraph.yaml');
-  const off = `rules:\n${SECURITY_CODES.map((code) => `  ${code}: off`).join('\n')}\n`;
+  const off = `rules:\n${SECURITY_RULES.map((rule) => `  ${rule.code}: off`).join('\n')}\n`;
   const withRuns: number[] = [];
   const withoutRuns: number[] = [];
   try {

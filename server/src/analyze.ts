@@ -1,10 +1,12 @@
 import * as path from 'node:path';
-import { diagnostic, type Diagnostic } from './checks/diagnostic';
+import { containerFindings } from './checks/container';
+import type { Diagnostic } from './checks/diagnostic';
 import { PROFILES, type ProfileChoice, type ProfileId } from './checks/profiles';
 import { applySeverities, type SeverityMap } from './checks/severities';
-import { checkRestrictedYaml, STRICT_SEVERITIES, strictProfile } from './checks/strictRules';
+import { checkRestrictedYaml, strictProfile } from './checks/strictRules';
 import { applySuppressions } from './checks/suppressions';
-import { checkSecurity, SECURITY_CODES } from './checks/security';
+import { checkSecurity } from './checks/security';
+import { unreadableSkillFile } from './checks/unreadableFile';
 import {
   checkCodexMetadata,
   checkEvalFiles,
@@ -25,8 +27,9 @@ import type { TextLike } from './parse/textLike';
 import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem } from './workspace/diskSnapshot';
 import { type FileSystem } from './workspace/fileSystem';
-import { editorText, readText, MAX_TEXT_BYTES, type EditorRead } from './workspace/readText';
+import { editorText, readText, type EditorRead } from './workspace/readText';
 import { SkillCatalog } from './workspace/skillCatalog';
+import { RULE_CODES, SECURITY_RULES, severityMaps } from './rules';
 
 export interface AnalyzeOptions {
   /**
@@ -38,6 +41,8 @@ export interface AnalyzeOptions {
   severities?: SeverityMap;
   /** Give the reference validator's verdict: what it rejects is an error (`checks/strictRules.ts`). */
   strict?: boolean;
+  /** Run the preview rules too (they are off unless the user's severities name them). */
+  preview?: boolean;
   /** The SKILL.md text as an editor holds it, instead of the file on disk. */
   text?: TextLike;
   /** What earlier analyses of this skill left to reuse (the language server keeps one per open skill). */
@@ -107,23 +112,12 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
       ? { id: options.profile, source: 'setting' }
       : (options.profile ?? { id: 'agentskills', source: 'default' });
   const read: EditorRead = options.text !== undefined ? editorText(options.text) : readText(fs, file);
-  if (read.kind !== 'text') return unreadable(file, chosen, options.severities, read);
+  if (read.kind !== 'text') return unreadable(file, chosen, options, read);
 
   const { incremental } = options;
   incremental?.nextAnalysis(fs, file);
   const syntax = parseSkillFile(read.text);
-  const diagnostics: Diagnostic[] = syntax.problems.map((problem) =>
-    diagnostic(problem.code, file, problem.span, problem.message),
-  );
-  if (read.bom)
-    diagnostics.push(
-      diagnostic(
-        'utf8_bom',
-        file,
-        WHOLE_FILE_START,
-        'SKILL.md starts with a UTF-8 byte-order mark; most clients strip it, but some packagers reject the file.',
-      ),
-    );
+  const diagnostics: Diagnostic[] = containerFindings(file, syntax.problems, read.bom);
 
   // The frontmatter is read before the format is known. Only OpenSquilla reads a MetaSkill: its YAML reading (PyYAML)
   // and its frontmatter rules decide, whatever the profile. A top-level `kind: meta` line says which reading to try
@@ -185,7 +179,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
       });
   // Every text file of the skill is read for them: not when the user turned every one of them off.
   const security =
-    options.modelOnly || SECURITY_CODES.every((code) => options.severities?.[code] === 'off')
+    options.modelOnly || SECURITY_RULES.every((rule) => options.severities?.[rule.code] === 'off')
       ? nothing
       : checkSecurity({
           fs,
@@ -227,10 +221,8 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     model,
     diagnostics: sortDiagnostics(
       applySeverities(
-        applySuppressions(diagnostics, new Map([[file, syntax.source], ...sources])),
-        profile.severities,
-        options.strict ? STRICT_SEVERITIES : undefined,
-        options.severities,
+        applySuppressions(diagnostics, new Map([[file, syntax.source], ...sources]), RULE_CODES),
+        ...severityMaps(profileChoice.id, { ...options, user: options.severities }),
       ),
     ),
     syntax,
@@ -249,26 +241,11 @@ const META_KIND_LINE = /^kind[ \t]*:[ \t]*["']?meta(?:_sop)?["']?[ \t]*(?:#.*)?\
 function unreadable(
   file: string,
   profile: ProfileChoice,
-  severities: SeverityMap | undefined,
+  options: AnalyzeOptions,
   read: Exclude<EditorRead, { kind: 'text' }>,
 ): SkillAnalysis {
   const dir = path.dirname(file);
-  const finding =
-    read.kind === 'missing'
-      ? diagnostic('missing_skill_md', file, WHOLE_FILE_START, `${file} could not be read.`)
-      : read.kind === 'too_large'
-        ? diagnostic(
-            'file_too_large',
-            file,
-            WHOLE_FILE_START,
-            `SKILL.md is ${(read.size / 1048576).toFixed(1)} MB; files over ${MAX_TEXT_BYTES / 1048576} MB are not analysed. Agents load SKILL.md whole: move bulk into \`references/\` or \`assets/\`.`,
-          )
-        : diagnostic(
-            'binary_file',
-            file,
-            WHOLE_FILE_START,
-            'SKILL.md holds binary data (a NUL byte), not Markdown text.',
-          );
+  const finding = unreadableSkillFile(file, read);
   return {
     dir,
     file,
@@ -277,7 +254,7 @@ function unreadable(
     format: 'agent-skill',
     profile,
     model: { dir, file, format: 'agent-skill', nodes: [], edges: [], externalInputs: [] },
-    diagnostics: applySeverities([finding], PROFILES[profile.id].severities, severities),
+    diagnostics: applySeverities([finding], ...severityMaps(profile.id, { ...options, user: options.severities })),
     sources: new Map(),
   };
 }

@@ -4,7 +4,7 @@ import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import type { Diagnostic } from '../../server/src/checks/diagnostic';
 import type { ProfileId } from '../../server/src/checks/profiles';
 import { runtimeBlockText } from '../../server/src/formats/aip/runtimeBlock';
-import type { RuleCode } from '../../server/src/checks/rules';
+import type { RuleCode } from '../../server/src/rules';
 import type { Span } from '../../server/src/parse/lineIndex';
 import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
 

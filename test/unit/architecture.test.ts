@@ -16,6 +16,7 @@ const FLOORS: string[][] = [
   ['library'],
   ['incremental'],
   ['formats'],
+  ['rules'],
   ['analyze.ts'],
   ['fixes'],
   ['features', 'compile'],
@@ -107,16 +108,18 @@ test('no two folders import each other, directly or round a cycle', () => {
   assert.deepEqual(cycles, []);
 });
 
-test('outside a format, only its front door (index.ts) is imported', () => {
+test('outside a format, only its front door (index.ts) is imported, but by the rule catalog', () => {
   const formats = path.join(SOURCE, 'formats');
   const formatOf = (file: string) => {
     const relative = path.relative(formats, file).split(path.sep);
     return relative.length > 1 && !relative[0].startsWith('..') ? relative[0] : undefined;
   };
+  // The catalog is generated from every rule's declaration, where it is (scripts/ruleCatalog.ts); it reads rules only.
+  const catalog = path.join(SOURCE, 'rules', 'catalog.generated.ts');
   const wrong = imports
     .filter(({ from, to }) => {
       const format = formatOf(to);
-      return format !== undefined && formatOf(from) !== format && path.basename(to) !== 'index.ts';
+      return format !== undefined && formatOf(from) !== format && path.basename(to) !== 'index.ts' && from !== catalog;
     })
     .map(({ from, to }) => `${shown(from)} → ${shown(to)}`);
   assert.deepEqual(wrong, []);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { PROFILE_IDS } from '../../server/src/checks/profiles';
-import { RULES } from '../../server/src/checks/rules';
+import { RULES } from '../../server/src/rules';
 import { SEVERITY_CHOICES } from '../../server/src/checks/severities';
 import { LensCommands, SERVER_SETTING_KEYS, SETTINGS_SECTION } from '../../server/src/protocol';
 import { editorSettings } from '../../server/src/service/settings';
@@ -32,12 +32,12 @@ test('the commands lenses run that the palette offers are declared by the extens
 });
 
 test('settings as an editor sends them: what is unknown or of the wrong type is left out', () => {
-  const code = Object.keys(RULES)[0];
+  const code = RULES[0].code;
   assert.deepEqual(
     readSettings(
       {
         profile: 'codex',
-        rules: { [code]: 'off', nope: 'error', [Object.keys(RULES)[1]]: 'loud' },
+        rules: { [code]: 'off', nope: 'error', [RULES[1].code]: 'loud' },
         catalogRoots: ['cat', 3, ''],
       },
       '/ws',
@@ -52,7 +52,7 @@ test('settings as an editor sends them: what is unknown or of the wrong type is 
 });
 
 test('settings from both places an editor puts them: the section wins key by key and rule by rule, nothing erases', () => {
-  const [first, second] = Object.keys(RULES);
+  const [first, second] = RULES.map((rule) => rule.code);
   const both = editorSettings(
     [
       {
@@ -98,7 +98,7 @@ test('what an editor sent that cannot be used is named in the description, not s
         source: 'initializationOptions',
         raw: {
           profile: 'claud-code',
-          rules: { nope: 'off', [Object.keys(RULES)[0]]: 'loud' },
+          rules: { nope: 'off', [RULES[0].code]: 'loud' },
           catalogRoots: 'x',
           userSkillFolders: 'yes',
         },

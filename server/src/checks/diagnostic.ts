@@ -1,11 +1,12 @@
 import type { Span } from '../parse/lineIndex';
-import { RULES, type RuleCode } from './rules';
+import type { Rule } from './rule';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 /** One finding, located by offsets in a file. Converted to lines only by hosts. */
 export interface Diagnostic {
-  code: RuleCode;
+  /** Its rule's code (checks/rule.ts). */
+  code: string;
   severity: Severity;
   message: string;
   /** Absolute path of the file the span is in. */
@@ -15,13 +16,13 @@ export interface Diagnostic {
   data?: Record<string, unknown>;
 }
 
-/** Builds a diagnostic with its rule's default severity. */
+/** Builds a finding of `rule`, with the rule's default severity. */
 export function diagnostic(
-  code: RuleCode,
+  rule: Rule,
   file: string,
   span: Span,
   message: string,
   data?: Record<string, unknown>,
 ): Diagnostic {
-  return { code, severity: RULES[code].severity, message, file, span, ...(data ? { data } : {}) };
+  return { code: rule.code, severity: rule.severity, message, file, span, ...(data ? { data } : {}) };
 }

@@ -9,8 +9,75 @@ import { nearestFile } from './nearestFile';
 import { expandBraces, isPathPattern, matchesSomeFile } from './pathPatterns';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { LinkFindings } from './linkFindings';
-import type { RuleCode } from './rules';
+import { defineRule, type Rule } from './rule';
 import type { FileLink } from '../model/skillModel';
+import { suggestionFix } from './suggestionFix';
+import { createStepScriptFix } from './scriptStub';
+import { fixOf, textChange, type Fix } from './fix';
+
+export const missingFile = defineRule({
+  code: 'missing_file',
+  category: 'paths',
+  severity: 'warning',
+  summary: 'A path the skill names does not exist in the skill folder.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const pathCaseMismatch = defineRule({
+  code: 'path_case_mismatch',
+  category: 'paths',
+  severity: 'warning',
+  summary: 'A path matches a file only when case is ignored.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'safe',
+  fix: replacementFix,
+});
+
+export const pathEscapesSkill = defineRule({
+  code: 'path_escapes_skill',
+  category: 'paths',
+  severity: 'warning',
+  summary: 'A path points outside the skill folder.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const backslashPath = defineRule({
+  code: 'backslash_path',
+  category: 'paths',
+  severity: 'warning',
+  summary: 'A path uses backslashes.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'safe',
+  fix: replacementFix,
+});
+
+export const missingScript = defineRule({
+  code: 'missing_script',
+  category: 'graph',
+  severity: 'warning',
+  summary: 'The script a step runs does not exist.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'skillplus'],
+  fixable: 'unsafe',
+  fix: createStepScriptFix,
+});
+
+export const missingResource = defineRule({
+  code: 'missing_resource',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'A script, template, asset or reference the procedure names does not exist.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+  fixable: 'unsafe',
+  fix: createStepScriptFix,
+});
 
 /** How far past a mention a file name with spaces is looked for (cutShortBySpace). */
 const MAX_NAME_REST = 255;
@@ -35,7 +102,7 @@ export function checkLink(
   context: LinkCheck,
   target: string,
   span: Span,
-  missingCode: RuleCode,
+  missingCode: Rule,
   label: string,
   out: Diagnostic[],
 ): string | undefined {
@@ -46,7 +113,7 @@ export function checkLink(
     case 'backslash':
       out.push(
         diagnostic(
-          'backslash_path',
+          backslashPath,
           context.file,
           span,
           `\`${target}\` uses backslashes; skills run on Linux and macOS too: write \`${target.replace(/\\/g, '/')}\`.`,
@@ -57,7 +124,7 @@ export function checkLink(
     case 'escapes':
       out.push(
         diagnostic(
-          'path_escapes_skill',
+          pathEscapesSkill,
           context.file,
           span,
           `\`${target}\` points outside the skill folder; a skill must be self-contained, and Skillgraph does not follow it.`,
@@ -67,7 +134,7 @@ export function checkLink(
     case 'case_mismatch':
       out.push(
         diagnostic(
-          'path_case_mismatch',
+          pathCaseMismatch,
           context.file,
           span,
           `${label} exists only as \`${resolution.actual}\`: the case differs, which works on macOS and Windows but breaks on Linux.`,
@@ -94,7 +161,7 @@ export function checkLink(
 export function checkStepLink(
   context: LinkCheck,
   link: FileLink,
-  missingCode: RuleCode,
+  missingCode: Rule,
   stepId: string,
   out: Diagnostic[],
 ): void {
@@ -147,7 +214,7 @@ function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
       const which = missing.map((item) => `\`${item}\``).join(', ');
       diagnostics.push(
         diagnostic(
-          'missing_file',
+          missingFile,
           context.file,
           mention.span,
           `${label} names files the skill folder does not hold: ${which}${isPathPattern(missing.join('')) ? ' (no file matches)' : ''}.`,
@@ -158,9 +225,9 @@ function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
     return diagnostics;
   }
   const found: Diagnostic[] = [];
-  checkLink(context, mention.path, mention.span, 'missing_file', label, found);
+  checkLink(context, mention.path, mention.span, missingFile, label, found);
   for (const item of found) {
-    if (item.code !== 'missing_file') diagnostics.push(item);
+    if (item.code !== missingFile.code) diagnostics.push(item);
     else if (!notMeantToExist(context.text, mention) && !cutShortBySpace(context, mention)) {
       // A code span that holds a name with spaces, all of it: the finding names that file, not its first word.
       const whole = spacedCodeName(context.text, mention);
@@ -169,7 +236,7 @@ function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
         continue;
       }
       const missing: Diagnostic[] = [];
-      checkLink(context, whole.path, whole.span, 'missing_file', `The file \`${whole.path}\``, missing);
+      checkLink(context, whole.path, whole.span, missingFile, `The file \`${whole.path}\``, missing);
       for (const other of missing) diagnostics.push(withNearestFile(context, other, whole.path));
     }
   }
@@ -229,4 +296,16 @@ function withNearestFile(context: LinkCheck, item: Diagnostic, target: string): 
     message: `${item.message.replace(/\.$/, '')}; did you mean \`${nearest}\`?`,
     data: { ...item.data, suggestion: nearest },
   };
+}
+
+/** The same file, named as every file system finds it (its case, forward slashes): safe. */
+function replacementFix(item: Diagnostic): Fix[] {
+  const replacement = item.data?.replacement;
+  return typeof replacement === 'string'
+    ? [
+        fixOf(item, `Change to "${replacement}"`, 'safe', [
+          textChange(item.file, item.span.start, item.span.end, replacement),
+        ]),
+      ]
+    : [];
 }

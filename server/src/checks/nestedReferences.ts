@@ -5,6 +5,16 @@ import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { LinkCheck } from './fileLinks';
+import { defineRule } from './rule';
+
+export const nestedReference = defineRule({
+  code: 'nested_reference',
+  category: 'paths',
+  severity: 'warning',
+  summary: 'A referenced file links on to further files (more than one level deep).',
+  stability: 'stable',
+  formats: 'all',
+});
 
 /** A path named from the skill folder, `/`-separated and without `./` or `..` folded away: comparable with others. */
 function normal(relative: string): string {
@@ -42,7 +52,7 @@ export function checkNestedReferences(
       reported.add(nested);
       diagnostics.push(
         diagnostic(
-          'nested_reference',
+          nestedReference,
           context.file,
           mention.span,
           `\`${nested}\` is reached only through \`${relative}\`; agents follow references one level deep reliably, so link it from SKILL.md directly.`,

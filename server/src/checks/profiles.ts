@@ -1,5 +1,3 @@
-import type { SeverityMap } from './severities';
-
 /** Which consumer the author targets. Profiles change severities and accepted keys, never parsing. */
 export type ProfileId = 'agentskills' | 'claude-code' | 'claude-api' | 'codex' | 'vscode' | 'cursor' | 'opensquilla';
 
@@ -82,20 +80,7 @@ export interface Profile {
   longDescription: 'rejected' | 'truncated';
   /** The consumer reads `metadata` as nested maps of its own (OpenSquilla's namespaces), not as strings. */
   nestedMetadata: boolean;
-  /** Severities that differ from a rule's default, or `off`; applied to every diagnostic of an analysis. */
-  severities: SeverityMap;
 }
-
-/**
- * Only Claude Code runs the commands SKILL.md writes as `` !`command` `` when a skill is invoked: for the other
- * consumers they are text (read for risks all the same, as any command the model may follow). The portable profile
- * keeps them, as a skill written for it is installed into Claude Code too.
- */
-const NOT_RUN_AT_INVOCATION: SeverityMap = {
-  invocation_command: 'off',
-  shown_command_runs: 'off',
-  arguments_in_command: 'off',
-};
 
 export const PROFILES: Record<ProfileId, Profile> = {
   agentskills: {
@@ -105,7 +90,6 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: {},
   },
   'claude-code': {
     id: 'claude-code',
@@ -114,7 +98,6 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'allowed',
     longDescription: 'truncated',
     nestedMetadata: false,
-    severities: { unknown_frontmatter_key: 'information' },
   },
   // The upload validator is strict: it rejects unknown keys and values that are not strings where the spec asks for
   // strings.
@@ -125,7 +108,6 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: { unknown_frontmatter_key: 'error', portable_value: 'error', ...NOT_RUN_AT_INVOCATION },
   },
   codex: {
     id: 'codex',
@@ -134,7 +116,6 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: NOT_RUN_AT_INVOCATION,
   },
   // VS Code (1.139) warns, rather than fails, when the name and the folder differ and when there is no `name`.
   vscode: {
@@ -144,7 +125,6 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'warning',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: { name_mismatch: 'warning', ...NOT_RUN_AT_INVOCATION },
   },
   cursor: {
     id: 'cursor',
@@ -153,7 +133,6 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
-    severities: NOT_RUN_AT_INVOCATION,
   },
   // OpenSquilla skips a skill only when its frontmatter does not load or has no string `name` (and over 256,000 bytes):
   // the spec's naming and length rules are portability advice there.
@@ -164,15 +143,6 @@ export const PROFILES: Record<ProfileId, Profile> = {
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: true,
-    severities: {
-      name_mismatch: 'warning',
-      invalid_description: 'warning',
-      invalid_compatibility: 'warning',
-      invalid_license: 'warning',
-      invalid_allowed_tools: 'warning',
-      invalid_frontmatter_field: 'warning',
-      ...NOT_RUN_AT_INVOCATION,
-    },
   },
 };
 

@@ -4,7 +4,7 @@ import type { Span } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../parse/yamlSyntax';
 import { listDerivation } from '../parse/yamlChunks';
 import { diagnostic, type Diagnostic } from './diagnostic';
-import { isRuleCode, type RuleCode } from './rules';
+import type { Rule } from './rule';
 import * as precompiled from './schemaValidators.generated';
 
 type SchemaObject = Record<string, unknown> & {
@@ -30,10 +30,12 @@ export interface SchemaTarget {
   yaml: YamlSyntax;
   /** Where errors about the root object go (the frontmatter's `---`, the fence line). */
   rootSpan: Span;
-  /** The code of errors whose schema node names none. */
-  defaultCode: RuleCode;
-  /** The code of a missing required key at the root. */
-  rootRequiredCode?: RuleCode;
+  /** The rule of errors whose schema node names none (by its `x-code`). */
+  defaultRule: Rule;
+  /** The rules a schema node may name by its `x-code`. */
+  named?: readonly Rule[];
+  /** The rule of a missing required key at the root. */
+  rootRequiredRule?: Rule;
   /** What to call the root inside a sentence: "the frontmatter", "the procedure". */
   rootName: string;
   /** Where the validated value sits in the YAML document (`['composition']`), when it is not the root. */
@@ -62,7 +64,7 @@ export function validateAgainstSchema(schema: { $id?: string }, value: unknown, 
     const key = `${located.span.start}:${located.span.end}:${located.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    diagnostics.push(diagnostic(located.code, target.file, located.span, located.message));
+    diagnostics.push(diagnostic(located.rule, target.file, located.span, located.message));
   }
   return diagnostics;
 }
@@ -177,12 +179,12 @@ function describePath(segments: string[], rootName: string): string {
   );
 }
 
-function codeFor(schemaNode: SchemaObject | undefined, target: SchemaTarget): RuleCode {
+function ruleFor(schemaNode: SchemaObject | undefined, target: SchemaTarget): Rule {
   const code = schemaNode?.['x-code'];
-  return code && isRuleCode(code) ? code : target.defaultCode;
+  return (code && target.named?.find((rule) => rule.code === code)) || target.defaultRule;
 }
 
-function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; span: Span; message: string } {
+function locate(error: ErrorObject, target: SchemaTarget): { rule: Rule; span: Span; message: string } {
   const segments = [...(target.basePath ?? []), ...pathSegments(error.instancePath)];
   const where = describePath(segments, target.rootName);
   const parentSchema = error.parentSchema as SchemaObject | undefined;
@@ -194,9 +196,9 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
     const missing = String((error.params as { missingProperty: string }).missingProperty);
     const property = parentSchema?.properties?.[missing];
     const about = property?.description ? ` ${property.description}` : '';
-    const code = segments.length === 0 && target.rootRequiredCode ? target.rootRequiredCode : codeFor(property, target);
+    const rule = segments.length === 0 && target.rootRequiredRule ? target.rootRequiredRule : ruleFor(property, target);
     return {
-      code,
+      rule,
       span: parentAnchor(target, segments, reached),
       message: `${capitalize(where)} is missing the required key \`${missing}\`.${about}`,
     };
@@ -207,7 +209,7 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
     const allowed = Object.keys(parentSchema?.properties ?? {});
     const list = allowed.length > 0 ? ` Allowed keys: ${allowed.join(', ')}.` : '';
     return {
-      code: codeFor(parentSchema, target),
+      rule: ruleFor(parentSchema, target),
       span: nodeSpan(target.yaml, keyNode) ?? valueSpan,
       message: `Unknown key \`${extra}\` in ${where}.${list}`,
     };
@@ -217,14 +219,14 @@ function locate(error: ErrorObject, target: SchemaTarget): { code: RuleCode; spa
     const keyNode = pairOf(reached.node, error.propertyName)?.key as Node | undefined;
     const rule = parentSchema?.description ? ` ${parentSchema.description}` : '';
     return {
-      code: codeFor(parentSchema, target),
+      rule: ruleFor(parentSchema, target),
       span: nodeSpan(target.yaml, keyNode) ?? valueSpan,
       message: `${capitalize(where)} has the key ${JSON.stringify(error.propertyName)}, which is not a valid name.${rule}`,
     };
   }
   const about = parentSchema?.description ? ` ${parentSchema.description}` : '';
   return {
-    code: codeFor(parentSchema, target),
+    rule: ruleFor(parentSchema, target),
     span: valueSpan,
     message: `${capitalize(where)} ${plainReason(error)}.${about}`,
   };

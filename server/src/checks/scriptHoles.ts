@@ -5,6 +5,16 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { commandHoles } from './commandText';
 import { diagnostic, type Diagnostic } from './diagnostic';
+import { defineRule } from './rule';
+
+export const scriptUnresolved = defineRule({
+  code: 'script_unresolved',
+  category: 'graph',
+  severity: 'warning',
+  summary: "An AIP step's shell script keeps a placeholder, or reads a variable nothing sets.",
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
 
 /** A shell script by its name or its first line: the scripts whose text is read for holes. */
 const SHELL_NAME = /\.(?:sh|bash|zsh)$/;
@@ -36,7 +46,7 @@ export function scriptHoleFindings(fs: FileSystem, dir: string, file: string, st
   );
   return [
     diagnostic(
-      'script_unresolved',
+      scriptUnresolved,
       file,
       script.span,
       `\`${script.path}\` would run with ${holes.length === 1 ? 'a hole' : `${holes.length} holes`}: ${named.join(', ')}. Fill each placeholder, and set each variable, give it a default (\`\${NAME:-…}\`) or make it an input of the step.`,

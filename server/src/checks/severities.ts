@@ -1,8 +1,7 @@
 import type { Diagnostic, Severity } from './diagnostic';
-import type { RuleCode } from './rules';
 
 /** A severity for each rule that differs from its default; `off` drops the rule's findings. */
-export type SeverityMap = Partial<Record<RuleCode, Severity | 'off'>>;
+export type SeverityMap = Partial<Record<string, Severity | 'off'>>;
 
 export const SEVERITY_CHOICES: readonly (Severity | 'off')[] = ['error', 'warning', 'information', 'hint', 'off'];
 

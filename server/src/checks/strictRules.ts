@@ -2,17 +2,26 @@ import { isAlias, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { nodeSpan, type YamlSyntax } from '../parse/yamlSyntax';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { Profile } from './profiles';
-import type { SeverityMap } from './severities';
+import { defineRule } from './rule';
+import { blockCollectionFix } from './yamlFixes';
 
 // `strict`: the verdict of the Agent Skills reference validator (the Python `skills-ref`), for authors who publish
 // to every client. It reads the frontmatter with strictyaml (no flow collections, anchors, aliases or tags), accepts
 // only the specification's keys, a description with text, and a file that starts with `---` (no byte-order mark).
 
+export const restrictedYaml = defineRule({
+  code: 'restricted_yaml',
+  category: 'strict',
+  severity: 'error',
+  summary: 'YAML the reference validator does not read: a flow collection, an anchor or alias, or a tag.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'safe',
+  fix: (item, { text, frontmatter }) => blockCollectionFix(text, frontmatter, item),
+});
+
 /** The keys the reference validator accepts. */
 const SPEC_KEYS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
-
-/** What strict makes of findings the default reports more mildly. */
-export const STRICT_SEVERITIES: SeverityMap = { unknown_frontmatter_key: 'error', utf8_bom: 'error' };
 
 /** The profile as the reference validator reads: the specification's keys only, `name` required, 1,024 characters. */
 export function strictProfile(profile: Profile): Profile {
@@ -39,7 +48,7 @@ export function checkRestrictedYaml(file: string, yaml: YamlSyntax): Diagnostic[
     if (span)
       diagnostics.push(
         diagnostic(
-          'restricted_yaml',
+          restrictedYaml,
           file,
           span,
           `${what}: the reference validator reads the frontmatter as restricted YAML and rejects it.`,

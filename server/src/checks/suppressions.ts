@@ -1,14 +1,27 @@
-import { LineIndex, type Span } from '../parse/lineIndex';
+import { LineIndex, lineEndAt, type Span } from '../parse/lineIndex';
 import { flatText, type TextLike } from '../parse/textLike';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import { closestName } from './nameDistance';
-import { isRuleCode, RULES } from './rules';
+import { defineRule } from './rule';
+import { fixOf, textChange, type Fix, type FixSource, type TextChange } from './fix';
+import { suggestionFix } from './suggestionFix';
 
 // Comments that silence findings where the author decided they are wrong, in the file they are in:
 //   <!-- skillgraph-disable-next-line CODE -->        Markdown: the line below
 //   <!-- skillgraph-disable CODE --> … <!-- skillgraph-enable CODE -->   Markdown: the lines between
 //   # skillgraph-disable-line CODE                     YAML and Python: this line (-next-line: the line below)
 // Several codes may follow, separated by commas or spaces; none means every code. A reason may follow ` -- `.
+
+export const unusedSuppression = defineRule({
+  code: 'unused_suppression',
+  category: 'config',
+  severity: 'warning',
+  summary: 'A skillgraph-disable comment that suppresses no finding.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'safe',
+  fix: removeSuppressionFix,
+});
 
 const DIRECTIVE = /(?:<!--|#)[ \t]*skillgraph-(disable-next-line|disable-line|disable|enable)\b([^\n]*?)(?:-->|$)/gm;
 const CODE = /[a-z][a-z0-9_]*/g;
@@ -76,9 +89,13 @@ function suppressionsIn(file: string, text: string): Suppression[] {
 /**
  * The findings without those a suppression comment covers, and a finding
  * for each suppression that covers none (or names a code no rule has).
- * `texts` holds the text of every file a finding may be in.
+ * `texts` holds the text of every file a finding may be in; `codes`, every code a comment may name.
  */
-export function applySuppressions(diagnostics: Diagnostic[], texts: ReadonlyMap<string, TextLike>): Diagnostic[] {
+export function applySuppressions(
+  diagnostics: Diagnostic[],
+  texts: ReadonlyMap<string, TextLike>,
+  codes: ReadonlySet<string>,
+): Diagnostic[] {
   const byFile = new Map<string, { suppressions: Suppression[]; lines: LineIndex }>();
   for (const [file, source] of texts) {
     // Looked for before the text is made one string: the server holds long documents in pieces.
@@ -112,25 +129,22 @@ export function applySuppressions(diagnostics: Diagnostic[], texts: ReadonlyMap<
       if (suppression.codes.length === 0) {
         if (suppression.used.size === 0)
           kept.push(
-            diagnostic(
-              'unused_suppression',
-              suppression.file,
-              suppression.span,
-              'This suppression silences no finding.',
-              { comment: { start: suppression.span.start, end: suppression.span.end }, whole: true },
-            ),
+            diagnostic(unusedSuppression, suppression.file, suppression.span, 'This suppression silences no finding.', {
+              comment: { start: suppression.span.start, end: suppression.span.end },
+              whole: true,
+            }),
           );
         continue;
       }
       for (const { code, span } of suppression.codes) {
         if (suppression.used.has(code)) continue;
-        const suggestion = isRuleCode(code) ? undefined : closestName(code, Object.keys(RULES));
+        const suggestion = codes.has(code) ? undefined : closestName(code, codes);
         kept.push(
           diagnostic(
-            'unused_suppression',
+            unusedSuppression,
             suppression.file,
             span,
-            isRuleCode(code)
+            codes.has(code)
               ? `No \`${code}\` finding is reported on the lines this suppression covers; remove it, so it does not hide the next one.`
               : `No rule has the code \`${code}\`${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`,
             {
@@ -144,4 +158,44 @@ export function applySuppressions(diagnostics: Diagnostic[], texts: ReadonlyMap<
     }
   }
   return kept;
+}
+
+/**
+ * A suppression that silences nothing: its code, or (when none of the
+ * comment's codes silences anything, or it names none) the whole comment,
+ * removed. That changes no
+ * finding, so it is safe; where the code looks misspelt, correcting it is
+ * offered first (it then silences what it was written for).
+ */
+function removeSuppressionFix(item: Diagnostic, { text }: FixSource): Fix[] {
+  const { comment, whole } = (item.data ?? {}) as { comment?: { start: number; end: number }; whole?: boolean };
+  if (!comment) return [];
+  const corrected = suggestionFix(item, { text });
+  let removal: TextChange;
+  if (whole) {
+    const lineStart = text.lastIndexOf('\n', comment.start - 1) + 1;
+    const lineEnd = lineEndAt(text, comment.end);
+    const alone = text.slice(lineStart, comment.start).trim() === '' && text.slice(comment.end, lineEnd).trim() === '';
+    const next = text.indexOf('\n', comment.end);
+    removal = alone
+      ? textChange(item.file, lineStart, next === -1 ? text.length : next + 1, '')
+      : // A comment after other text: it and the blanks before it.
+        textChange(
+          item.file,
+          comment.start - /[ \t]*$/.exec(text.slice(lineStart, comment.start))![0].length,
+          comment.end,
+          '',
+        );
+  } else {
+    // One code of several: it and the separator before it (or after it, for the first).
+    const before = /[ \t]*,?[ \t]*$/.exec(text.slice(comment.start, item.span.start))![0];
+    const after = /^[ \t]*,[ \t]*/.exec(text.slice(item.span.end, comment.end))?.[0] ?? '';
+    removal = before.includes(',')
+      ? textChange(item.file, item.span.start - before.length, item.span.end, '')
+      : textChange(item.file, item.span.start, item.span.end + after.length, '');
+  }
+  return [
+    ...corrected,
+    fixOf(item, 'Remove the suppression', 'safe', [removal], { preferred: corrected.length === 0 }),
+  ];
 }

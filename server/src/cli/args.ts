@@ -1,6 +1,6 @@
 import { closestName } from '../checks/nameDistance';
 import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
-import { isRuleCode, RULES, type RuleCode } from '../checks/rules';
+import { isRuleCode, RULE_CODES, type RuleCode } from '../rules';
 import {
   AIP_VERSIONS,
   COMPILE_TARGETS,
@@ -26,6 +26,8 @@ export type Command =
       format: CheckFormat;
       profile?: ProfileId;
       strict?: boolean;
+      /** `--preview`: the preview rules run too. */
+      preview?: boolean;
       catalog: string[];
       maxWarnings?: number;
       jobs?: number;
@@ -46,6 +48,7 @@ export type Command =
       codes: RuleCode[];
       profile?: ProfileId;
       strict?: boolean;
+      preview?: boolean;
       catalog: string[];
     }
   | { command: 'init'; dir: string; force: boolean }
@@ -126,7 +129,7 @@ function ruleCodes(text: string): RuleCode[] {
     .filter((code) => code !== '')
     .map((code) => {
       if (isRuleCode(code)) return code;
-      const suggestion = closestName(code, Object.keys(RULES));
+      const suggestion = closestName(code, RULE_CODES);
       throw new UsageError(
         `--code: no rule has the code "${code}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
       );
@@ -157,6 +160,7 @@ export function parseArgs(argv: string[]): Command {
   let format: string | undefined;
   let profile: ProfileId | undefined;
   let strict: boolean | undefined;
+  let preview: boolean | undefined;
   let maxWarnings: number | undefined;
   let jobs: number | undefined;
   let to: string | undefined;
@@ -192,6 +196,7 @@ export function parseArgs(argv: string[]): Command {
         throw new UsageError(`--profile must be one of ${PROFILE_IDS.join(', ')} (got "${name}")`);
       profile = name;
     } else if (flag === '--strict' && (command === 'check' || command === 'fix')) strict = true;
+    else if (flag === '--preview' && (command === 'check' || command === 'fix')) preview = true;
     else if (flag === '--baseline' && command === 'check') baseline = value();
     else if (flag === '--update-baseline' && command === 'check') updateBaseline = true;
     else if (flag === '--hash' && command === 'check') hash = true;
@@ -249,6 +254,7 @@ export function parseArgs(argv: string[]): Command {
       format: checkFormat,
       ...(profile ? { profile } : {}),
       ...(strict ? { strict } : {}),
+      ...(preview ? { preview } : {}),
       catalog,
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
@@ -295,6 +301,7 @@ export function parseArgs(argv: string[]): Command {
       codes,
       ...(profile ? { profile } : {}),
       ...(strict ? { strict } : {}),
+      ...(preview ? { preview } : {}),
       catalog,
     };
   if (command === 'library') {

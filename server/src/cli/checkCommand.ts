@@ -13,7 +13,7 @@ import { printErr, shownPath } from './output';
 import { selectSkills } from './selectSkills';
 import { emitReport } from './emitReport';
 import { assembleReport, toReported, type ReportedDiagnostic } from './reporters/report';
-import { isSecurityCode } from '../checks/security';
+import { isSecurityCode } from '../rules';
 import { RunSettings } from '../config/runSettings';
 import type { FoundSkill } from '../workspace/discover';
 
@@ -22,6 +22,7 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
   const explicit = {
     ...(command.profile ? { profile: command.profile } : {}),
     ...(command.strict ? { strict: true } : {}),
+    ...(command.preview ? { preview: true } : {}),
     catalogs: command.catalog.map((root) => path.resolve(root)),
   };
   const settings = new RunSettings(fs, explicit);

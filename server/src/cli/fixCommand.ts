@@ -21,6 +21,7 @@ export function runFix(command: Extract<Command, { command: 'fix' }>): number {
   const settings = new RunSettings(fs, {
     ...(command.profile ? { profile: command.profile } : {}),
     ...(command.strict ? { strict: true } : {}),
+    ...(command.preview ? { preview: true } : {}),
     catalogs: command.catalog.map((root) => path.resolve(root)),
   });
   const selection = selectSkills(fs, settings, command.paths);

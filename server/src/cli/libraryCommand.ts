@@ -27,6 +27,7 @@ import { formatText } from './reporters/text';
 import { selectSkills } from './selectSkills';
 import { readLibraryGraph, readLibraryJson } from './skillDetails';
 import { writePackage } from './writePackage';
+import { settingsSeverityMaps } from '../rules';
 
 /** The SKILL.md files under `paths` (and the clients' user folders, when asked), or the exit status without any. */
 function libraryFiles(
@@ -164,7 +165,7 @@ function reported(
   options: LibraryCheckOptions,
 ): ReportedDiagnostic[] {
   return checkLibrary(library, options)
-    .flatMap((item) => applySeverities([item], settings.forSkill(item.file).severities))
+    .flatMap((item) => applySeverities([item], ...settingsSeverityMaps(settings.forSkill(item.file))))
     .map((item) => {
       const read = readText(fs, item.file);
       const text = read.kind === 'text' ? read.text : '';

@@ -3,11 +3,12 @@ import { AIP_VERSIONS, COMPILE_TARGETS } from '../compile/compiled';
 
 /** What `skillgraph --help` prints: every command, its options and its exit status. */
 export const USAGE = `Usage:
-  skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--strict] [--catalog DIR]...
-                   [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline] [--only security]
+  skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--strict] [--preview]
+                   [--catalog DIR]... [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline] [--only security]
                    [--shard K/N] [--hash]
   skillgraph merge-reports REPORT.json... [--format text|json|sarif|github] [--max-warnings N]
-  skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--catalog DIR]...
+  skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--preview]
+                 [--catalog DIR]...
   skillgraph init [dir] [--force]
   skillgraph library [paths...] [--format text|json|cypher|graphml] [--profile NAME] [--user-folders]
   skillgraph library [paths...] --format csv --out DIR [--force] [--user-folders]
@@ -25,6 +26,7 @@ check   finds every SKILL.md under the paths (default: .) and reports problems, 
         .skillgraph.yaml nearest each skill (flags win over it).
         Exit status: 0 clean, 1 errors (or more warnings than --max-warnings), 2 usage or I/O failure.
         --strict        the reference validator's verdict: what it rejects is an error.
+        --preview       runs the preview rules too: new rules that may still change (docs/rules/), off by default.
         --jobs N        checks on N threads (default: one per core, up to 4, for 2,000 skills or more).
         --baseline FILE reports only findings not in FILE (default: the configuration's \`baseline\`).
         --update-baseline  writes every finding of the checked skills into the baseline and exits 0.

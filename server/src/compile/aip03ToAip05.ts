@@ -9,8 +9,10 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { aip05SkillMd, choiceDecision, templateText, typedInput, type Input, type Reference } from './aip05Package';
 import { pairs, scenarios, strings } from './agentSkillFromProcedure';
 import type { CompiledFile } from './compiled';
-import { inReadingOrder, kebab, locate, optional, plain, stringMetadata, uniqueNamer } from './proseScaffold';
+import { kebab, optional, plain, stringMetadata, uniqueNamer } from './proseScaffold';
+import { inReadingOrder, locate } from './scaffoldFindings';
 import { frontmatterOf, keptFiles } from './resultPackage';
+import { compileTodo } from '../checks/compileFindings';
 
 /** The name the AIP 0.3 source keeps inside the migrated package (its `original-SKILL.md` may already be taken). */
 const SOURCE_COPY = 'source/aip-0.3-SKILL.md';
@@ -216,7 +218,7 @@ export function aip03ToAip05(
   for (const step of asClientTask)
     findings.push(
       diagnostic(
-        'compile_todo',
+        compileTodo,
         resultFile,
         locate(skillMd, `- name: ${step}\n`, `- name: ${step}`.length),
         `Step \`${step}\` runs its AIP 0.3 script, which takes its values on the command line, so it is a client task that tells the agent to run it. An AIP 0.5 \`execution\` step sends the state as JSON on stdin ({"currentState": …}) and merges the JSON the script prints; make the script read that to make this an execution step.`,
@@ -227,7 +229,7 @@ export function aip03ToAip05(
       if (!aip05Type(port.type))
         findings.push(
           diagnostic(
-            'compile_todo',
+            compileTodo,
             analysis.file,
             port.typeSpan ?? port.nameSpan,
             port.type

@@ -23,6 +23,17 @@ import { proseToAip05 } from './proseToAip05';
 import { checkedResult, frontmatterOf, keptFiles, singleFileResult, skillFileText, sourceTexts } from './resultPackage';
 import { toSkillIr } from './skillIr';
 import { analysedSkillHash } from '../checks/skillHash';
+import {
+  aipSpecMismatch,
+  duplicateSchemaId,
+  invalidAipSchemaId,
+  invalidAipSpec,
+  missingAipSchemaId,
+  missingAipSpec,
+  missingSchemaFile,
+  schemaIdMismatch,
+} from '../formats/aip';
+import { compileTodo } from '../checks/compileFindings';
 
 export class CompileRefused extends Error {}
 
@@ -30,15 +41,15 @@ export class CompileRefused extends Error {}
  * AIP 0.3's packaging conventions that 0.5 removed (a schema copy in `source/` matched by `schemaId`, the version in
  * `metadata.aip`): an error in them does not stop a migration to 0.5, which writes neither.
  */
-const RESOLVED_BY_MIGRATION = new Set([
-  'missing_aip_spec',
-  'invalid_aip_spec',
-  'aip_spec_mismatch',
-  'missing_aip_schema_id',
-  'invalid_aip_schema_id',
-  'missing_schema_file',
-  'schema_id_mismatch',
-  'duplicate_schema_id',
+const RESOLVED_BY_MIGRATION: ReadonlySet<string> = new Set([
+  missingAipSpec.code,
+  invalidAipSpec.code,
+  aipSpecMismatch.code,
+  missingAipSchemaId.code,
+  invalidAipSchemaId.code,
+  missingSchemaFile.code,
+  schemaIdMismatch.code,
+  duplicateSchemaId.code,
 ]);
 
 /** A plain skill's frontmatter: the source's, named for its folder, without the metadata only its format reads. */
@@ -102,7 +113,7 @@ function agentSkillFile(
     const at = content.indexOf('\ndescription:') + 1;
     findings.push(
       diagnostic(
-        'compile_todo',
+        compileTodo,
         path.join(outDir, 'SKILL.md'),
         { start: at, end: at + 'description'.length },
         `The source's description is ${String(description).length} characters; an Agent Skill's may have ${DESCRIPTION_LIMIT}, so it was cut at a sentence end (the body keeps it whole). Check that what is left still says when to use the skill.`,

@@ -4,6 +4,7 @@ import { SkillLines } from '../parse/skillLines';
 import type { EdgeKind, GraphNode, NodeKind, Port } from '../model/skillModel';
 import { graphProblems, type GraphProblem } from './graphProblems';
 import { appendTo } from '../listMap';
+import { remoteCode, riskyCommand } from '../checks/security/riskyExecution';
 
 export interface GraphJsonPort {
   name: string;
@@ -137,7 +138,7 @@ export function toGraphJson(analysis: SkillAnalysis, display: (file: string) => 
   // findings made a million comparisons).
   const risks = new Map<number, string[]>();
   for (const item of analysis.diagnostics)
-    if ((item.code === 'remote_code' || item.code === 'risky_command') && item.file === analysis.file)
+    if ((item.code === remoteCode.code || item.code === riskyCommand.code) && item.file === analysis.file)
       appendTo(risks, item.span.start, String(item.data?.risk ?? item.code));
   const risksOf = (node: GraphNode) => (node.script && risks.get(node.script.span.start)) || [];
   const evals = new Map<string, { id: string; file: string; range: LspRange }[]>();

@@ -5,6 +5,7 @@ import type { MetaPlan, MetaStep } from '../formats/metaskill';
 import { mapEntries, nodeSpan, valueOf } from '../parse/yamlSyntax';
 import { stepsInOrder } from './agentSkillFromMeta';
 import { frontmatterOf, titleOf } from './resultPackage';
+import { compileUnsupported } from '../checks/compileFindings';
 
 /** The step keys an SOP phase can say: everything else would be lost. */
 const SOP_KEYS = new Set(['id', 'kind', 'skill', 'depends_on', 'with']);
@@ -21,7 +22,7 @@ function inexpressible(analysis: SkillAnalysis, step: MetaStep): Diagnostic[] {
   const found: Diagnostic[] = [];
   const fail = (node: Node | null | undefined, message: string) => {
     const span = (analysis.frontmatter && node ? nodeSpan(analysis.frontmatter, node) : undefined) ?? step.idSpan;
-    found.push(diagnostic('compile_unsupported', analysis.file, span, message));
+    found.push(diagnostic(compileUnsupported, analysis.file, span, message));
   };
   for (const entry of mapEntries(step.node)) {
     if (!SOP_KEYS.has(entry.key))

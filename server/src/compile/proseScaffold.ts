@@ -4,6 +4,7 @@ import type { Fence } from '../parse/skillFile';
 import { nodeSpan, pairOf } from '../parse/yamlSyntax';
 import { frontmatterOf } from './resultPackage';
 import { readProse, type ProseOutline, type ProseStep } from './proseSteps';
+import { compileTodo } from '../checks/compileFindings';
 
 // What compiling a prose skill to AIP reads from it, whatever AIP version is written: the steps with their names,
 // fenced blocks and the values they make and take, and the procedure's purpose, triggers and anti-patterns.
@@ -276,67 +277,6 @@ export function replaceBlock(text: string, raw: string, replacement: string): st
   return found ? text.slice(0, found.index) + replacement + text.slice(found.index + found[0].length) : text;
 }
 
-/** A finding for each fenced block outside every step: it stays only in `source/original-SKILL.md`. */
-export function strayFenceFindings(analysis: SkillAnalysis, scaffold: Scaffold): Diagnostic[] {
-  return scaffold.strayFences.map((fence) =>
-    diagnostic(
-      'compile_todo',
-      analysis.file,
-      fence.open,
-      'This code block lies outside the steps, so no step runs or cites it; it stays only in source/original-SKILL.md. Move it into the step it belongs to, or refine the steps.',
-    ),
-  );
-}
-
-/** The finding when the prose has no steps to read and the whole skill became one step. */
-export function wholeBodyFinding(resultFile: string, at: { start: number; end: number }): Diagnostic {
-  return diagnostic(
-    'compile_todo',
-    resultFile,
-    at,
-    'The prose has no steps to read (no `Step N` headings, numbered list or first/then sentences), so the whole skill is one step. Split it into the steps it describes.',
-  );
-}
-
-/**
- * The TODOs of each step, at its name in the result: the whole body read as one step, and a step that makes no
- * named value (`advice` says what to do in the version written).
- */
-export function stepFindings(scaffold: Scaffold, skillMd: string, resultFile: string, advice: string): Diagnostic[] {
-  return scaffold.steps.flatMap((step) => {
-    const at = locate(skillMd, `- name: ${step.name}\n`, `- name: ${step.name}`.length);
-    return [
-      ...(scaffold.outline.source === 'whole body' ? [wholeBodyFinding(resultFile, at)] : []),
-      ...(step.outputs.length === 0
-        ? [
-            diagnostic(
-              'compile_todo',
-              resultFile,
-              at,
-              `Step \`${step.name}\` produces no named value the prose makes clear. ${advice}`,
-            ),
-          ]
-        : []),
-    ];
-  });
-}
-
-/** Findings in the order an author reads them: those in the source first, then the result's from top to bottom. */
-export function inReadingOrder(findings: Diagnostic[], resultFile: string): Diagnostic[] {
-  const inResult = (item: Diagnostic) => item.file === resultFile;
-  return [
-    ...findings.filter((item) => !inResult(item)),
-    ...findings.filter(inResult).sort((a, b) => a.span.start - b.span.start),
-  ];
-}
-
-/** Where a `- name: x` line's `name: x` is in the result (searched from `from`). */
-export function locate(text: string, needle: string, length: number, from = 0): { start: number; end: number } {
-  const at = text.indexOf(needle, Math.max(0, from));
-  const start = at === -1 ? 0 : at + 2;
-  return { start, end: at === -1 ? 0 : at + length };
-}
-
 export function optional(key: string, items: string[]): Record<string, string[]> {
   return items.length > 0 ? { [key]: items } : {};
 }
@@ -388,7 +328,7 @@ export function stringMetadata(
     const at = analysis.frontmatter && nodeSpan(analysis.frontmatter, pairOf(node, key)?.key);
     findings.push(
       diagnostic(
-        'compile_todo',
+        compileTodo,
         analysis.file,
         at ?? analysis.syntax?.frontmatter?.open ?? { start: 0, end: 0 },
         `\`metadata.${key}\` is ${Array.isArray(value) ? 'a list' : value === null ? 'empty' : `a ${typeof value === 'object' ? 'map' : typeof value}`}; a package's metadata holds strings only, so it is left out (the copy of this SKILL.md in the package's source/ folder keeps it). Write it as a string to carry it.`,

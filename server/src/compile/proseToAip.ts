@@ -7,18 +7,11 @@ import { blockScript } from '../parse/blockCommands';
 import { fenceLanguage } from '../parse/skillFile';
 import aipSchema from '../../../schemas/aip-0.3.procedure.schema.json';
 import { skillFileText } from './resultPackage';
-import {
-  locate,
-  optional,
-  plain,
-  readScaffold,
-  inReadingOrder,
-  stepFindings,
-  strayFenceFindings,
-  type ScaffoldStep,
-} from './proseScaffold';
+import { optional, plain, readScaffold, type ScaffoldStep } from './proseScaffold';
+import { locate, inReadingOrder, stepFindings, strayFenceFindings } from './scaffoldFindings';
 import type { CompiledFile } from './compiled';
 import { appendTo } from '../listMap';
+import { compileTodo } from '../checks/compileFindings';
 
 /** Fenced languages whose blocks are commands to run (scripts); any other block is an example (an asset). */
 const SCRIPT_EXTENSIONS: Record<string, string> = {
@@ -114,7 +107,7 @@ export function proseToAip(
     for (const output of step.outputs.filter((item) => !item.type)) {
       findings.push(
         diagnostic(
-          'compile_todo',
+          compileTodo,
           resultFile,
           locate(
             skillMd,

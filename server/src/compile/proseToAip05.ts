@@ -24,13 +24,12 @@ import {
   readScaffold,
   uniqueNamer,
   replaceBlock,
-  inReadingOrder,
-  stepFindings,
-  strayFenceFindings,
   type Scaffold,
   type ScaffoldStep,
   type ScaffoldValue,
 } from './proseScaffold';
+import { inReadingOrder, stepFindings, strayFenceFindings } from './scaffoldFindings';
+import { compileTodo } from '../checks/compileFindings';
 
 interface Written {
   /** The steps to emit for this prose step: an approval decision and its gate when it runs risky commands. */
@@ -119,7 +118,7 @@ export function proseToAip05(
     .matchAll(new RegExp(`- name: (\\S+)\\n\\s+type: string\\n\\s+description: ${UNTYPED}`, 'g')))
     findings.push(
       diagnostic(
-        'compile_todo',
+        compileTodo,
         resultFile,
         { start: from + match.index + 2, end: from + match.index + 2 + `name: ${match[1]}`.length },
         `The prose does not say what type \`${match[1]}\` is; it is written as a string. Give it one of string, integer, float, boolean, object, list[*].`,

@@ -1,16 +1,28 @@
 import * as path from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import configSchema from '../../../schemas/skillgraph-config.schema.json';
-import { SECURITY_CODES } from '../checks/security';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { closestName } from '../checks/nameDistance';
 import { isProfileId, type ProfileId } from '../checks/profiles';
-import { isRuleCode, RULES } from '../checks/rules';
+import { SECURITY_FAMILY } from '../checks/security';
 import { validateAgainstSchema } from '../checks/schemaValidation';
 import { isSeverityChoice, type SeverityMap } from '../checks/severities';
 import { mapEntries, nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yamlSyntax';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
+import { defineRule } from '../checks/rule';
+
+export const invalidConfig = defineRule({
+  code: 'invalid_config',
+  category: 'config',
+  severity: 'error',
+  summary: 'A mistake in a Skillgraph configuration file; the part it is in is ignored.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+/** Every rule's code: the schema lists them (scripts/ruleCatalog.ts writes the list from the rules' declarations). */
+const RULE_CODES: ReadonlySet<string> = new Set(configSchema.$defs.rules.propertyNames.enum);
 
 /** The names a configuration file may have, in the order they are looked for in a folder. */
 export const CONFIG_FILE_NAMES = ['.skillgraph.yaml', '.skillgraph.yml', '.skillgraph.json'] as const;
@@ -18,15 +30,12 @@ export const CONFIG_FILE_NAMES = ['.skillgraph.yaml', '.skillgraph.yml', '.skill
 /** `extends: skillgraph:<name>` names a preset of Skillgraph's own, not a file. */
 const PRESET_PREFIX = 'skillgraph:';
 
-/** The security rules that ask a reviewer to read something (a broad grant, a command run unasked, a file unread). */
-const FOR_REVIEW = new Set(['unrestricted_shell', 'hook_runs_command', 'invocation_command', 'audit_incomplete']);
-
 /**
  * The presets: `security`, for auditing skills before installing them, makes every security rule an error but those
  * that only say what a skill may do unasked, or what the audit did not read, which become warnings.
  */
 const PRESETS: Record<string, SeverityMap> = {
-  security: Object.fromEntries(SECURITY_CODES.map((code) => [code, FOR_REVIEW.has(code) ? 'warning' : 'error'])),
+  security: Object.fromEntries(SECURITY_FAMILY.map((rule) => [rule.code, rule.security?.review ? 'warning' : 'error'])),
 };
 
 /** How deep `extends` may chain: a longer chain is a mistake, not a design. */
@@ -38,6 +47,7 @@ export interface ConfigOverride {
   files: string[];
   profile?: ProfileId;
   strict?: boolean;
+  preview?: boolean;
   rules: SeverityMap;
 }
 
@@ -46,6 +56,8 @@ export interface SkillgraphConfig {
   file: string;
   profile?: ProfileId;
   strict?: boolean;
+  /** Run the preview rules (checks/rule.ts). */
+  preview?: boolean;
   rules: SeverityMap;
   /** Globs of what is not checked, each relative to the folder of the file that wrote it. */
   ignore: { base: string; glob: string }[];
@@ -98,18 +110,18 @@ export function readConfig(fs: FileSystem, file: string, chain: string[] = []): 
   const read = readText(fs, file);
   if (read.kind !== 'text') {
     config.diagnostics.push(
-      diagnostic('invalid_config', file, start, `${path.basename(file)} could not be read as text.`),
+      diagnostic(invalidConfig, file, start, `${path.basename(file)} could not be read as text.`),
     );
     return config;
   }
   const yaml = parseYamlRegion(read.text, { start: 0, end: read.text.length });
   for (const problem of yaml.problems)
     config.diagnostics.push(
-      diagnostic('invalid_config', file, problem.span, `The configuration does not parse: ${problem.message}`),
+      diagnostic(invalidConfig, file, problem.span, `The configuration does not parse: ${problem.message}`),
     );
   if (yaml.problems.length > 0 || yaml.value === null || yaml.value === undefined) return config;
   if (typeof yaml.value !== 'object' || Array.isArray(yaml.value)) {
-    config.diagnostics.push(diagnostic('invalid_config', file, start, 'The configuration must be a map of settings.'));
+    config.diagnostics.push(diagnostic(invalidConfig, file, start, 'The configuration must be a map of settings.'));
     return config;
   }
   const value = withoutUnknownCodes(file, yaml, yaml.value as Record<string, unknown>, config.diagnostics);
@@ -119,7 +131,7 @@ export function readConfig(fs: FileSystem, file: string, chain: string[] = []): 
       file,
       yaml,
       rootSpan: start,
-      defaultCode: 'invalid_config',
+      defaultRule: invalidConfig,
       rootName: 'the configuration',
     }),
   );
@@ -133,7 +145,7 @@ export function readConfig(fs: FileSystem, file: string, chain: string[] = []): 
       if (preset) return mergeConfigs(base, { ...config, rules: preset, diagnostics: [], files: [] });
       config.diagnostics.push(
         diagnostic(
-          'invalid_config',
+          invalidConfig,
           file,
           span,
           `\`extends\`: there is no preset \`${relative}\`; the presets are ${Object.keys(PRESETS)
@@ -147,7 +159,7 @@ export function readConfig(fs: FileSystem, file: string, chain: string[] = []): 
     if (chain.includes(extended) || extended === file || chain.length >= MAX_EXTENDS) {
       config.diagnostics.push(
         diagnostic(
-          'invalid_config',
+          invalidConfig,
           file,
           span,
           `\`extends\` of \`${relative}\` makes a loop, or a chain of more than ${MAX_EXTENDS}.`,
@@ -156,7 +168,7 @@ export function readConfig(fs: FileSystem, file: string, chain: string[] = []): 
       return base;
     }
     if (fs.stat(extended)?.kind !== 'file') {
-      config.diagnostics.push(diagnostic('invalid_config', file, span, `\`extends\`: \`${relative}\` does not exist.`));
+      config.diagnostics.push(diagnostic(invalidConfig, file, span, `\`extends\`: \`${relative}\` does not exist.`));
       return base;
     }
     return mergeConfigs(base, readConfig(fs, extended, [...chain, file]));
@@ -173,7 +185,7 @@ function strings(value: unknown): string[] {
 function severities(raw: unknown): SeverityMap {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
   return Object.fromEntries(
-    Object.entries(raw).filter(([code, severity]) => isRuleCode(code) && isSeverityChoice(severity)),
+    Object.entries(raw).filter(([code, severity]) => RULE_CODES.has(code) && isSeverityChoice(severity)),
   );
 }
 
@@ -188,12 +200,14 @@ function readOwnSettings(value: Record<string, unknown>, dir: string) {
       files: strings(item.files),
       ...(typeof item.profile === 'string' && isProfileId(item.profile) ? { profile: item.profile } : {}),
       ...(typeof item.strict === 'boolean' ? { strict: item.strict } : {}),
+      ...(typeof item.preview === 'boolean' ? { preview: item.preview } : {}),
       rules: severities(item.rules),
     }))
     .filter((item) => item.files.length > 0);
   return {
     ...(typeof value.profile === 'string' && isProfileId(value.profile) ? { profile: value.profile } : {}),
     ...(typeof value.strict === 'boolean' ? { strict: value.strict } : {}),
+    ...(typeof value.preview === 'boolean' ? { preview: value.preview } : {}),
     rules: severities(value.rules),
     ignore: (Array.isArray(value.ignore) ? strings(value.ignore) : []).map((glob) => ({ base: dir, glob })),
     overrides,
@@ -208,6 +222,7 @@ function mergeConfigs(base: SkillgraphConfig, own: SkillgraphConfig): Skillgraph
     file: base.file,
     ...((own.profile ?? base.profile) ? { profile: own.profile ?? base.profile } : {}),
     ...((own.strict ?? base.strict) !== undefined ? { strict: own.strict ?? base.strict } : {}),
+    ...((own.preview ?? base.preview) !== undefined ? { preview: own.preview ?? base.preview } : {}),
     rules: { ...base.rules, ...own.rules },
     ignore: [...base.ignore, ...own.ignore],
     overrides: [...base.overrides, ...own.overrides],
@@ -232,15 +247,15 @@ function withoutUnknownCodes(
     if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) return rules;
     const kept: Record<string, unknown> = {};
     for (const [code, severity] of Object.entries(rules)) {
-      if (isRuleCode(code)) {
+      if (RULE_CODES.has(code)) {
         kept[code] = severity;
         continue;
       }
       const keyNode = mapEntries(node).find((entry) => entry.key === code)?.keyNode;
-      const suggestion = closestName(code, Object.keys(RULES));
+      const suggestion = closestName(code, RULE_CODES);
       out.push(
         diagnostic(
-          'invalid_config',
+          invalidConfig,
           file,
           nodeSpan(yaml, keyNode) ?? { start: 0, end: 0 },
           `No rule has the code \`${code}\`${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The codes are listed in docs/rules.`,

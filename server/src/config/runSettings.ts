@@ -12,6 +12,8 @@ export interface SkillOptions {
   profile?: ProfileChoice;
   severities: SeverityMap;
   strict: boolean;
+  /** Run the preview rules; absent: only the stable ones (and the preview rules the severities name). */
+  preview?: boolean;
   catalog: SkillCatalog;
 }
 
@@ -45,6 +47,7 @@ export class RunSettings {
       ...(settings.profile ? { profile: settings.profile } : {}),
       severities: settings.severities,
       strict: settings.strict,
+      preview: settings.preview,
       catalog: this.catalogOf(settings.catalogs),
     };
   }

@@ -12,6 +12,7 @@ export interface SkillConfig {
   /** The profile the configuration or the skill's location chose; none when neither did. */
   profile?: ProfileChoice;
   strict: boolean;
+  preview: boolean;
   /** The configuration's severities, then its overrides' for this skill. */
   severities: SeverityMap;
   /** An `ignore` glob matches the skill: it is not checked. */
@@ -51,6 +52,7 @@ export function configForSkill(config: SkillgraphConfig | undefined, skillFile: 
     return {
       ...(fromLocation ? { profile: fromLocation } : {}),
       strict: false,
+      preview: false,
       severities: {},
       ignored: false,
       catalogs: [],
@@ -59,11 +61,13 @@ export function configForSkill(config: SkillgraphConfig | undefined, skillFile: 
   const ignored = config.ignore.some(({ base, glob }) => new Globs([glob]).matches(relativeTo(base)));
   let profile = config.profile;
   let strict = config.strict ?? false;
+  let preview = config.preview ?? false;
   let severities: SeverityMap = { ...config.rules };
   for (const override of config.overrides) {
     if (!new Globs(override.files).matches(relativeTo(override.base))) continue;
     profile = override.profile ?? profile;
     strict = override.strict ?? strict;
+    preview = override.preview ?? preview;
     severities = { ...severities, ...override.rules };
   }
   const chosen: ProfileChoice | undefined = profile ? { id: profile, source: 'config' } : fromLocation;
@@ -71,6 +75,7 @@ export function configForSkill(config: SkillgraphConfig | undefined, skillFile: 
     file: config.file,
     ...(chosen ? { profile: chosen } : {}),
     strict,
+    preview,
     severities,
     ignored,
     catalogs: config.catalogs,
@@ -128,6 +133,7 @@ export class ConfigStore {
 export interface ExplicitSettings {
   profile?: ProfileId;
   strict?: boolean;
+  preview?: boolean;
   rules?: SeverityMap;
   catalogs?: string[];
 }
@@ -137,6 +143,8 @@ export interface EffectiveSettings {
   profile?: ProfileChoice;
   severities: SeverityMap;
   strict: boolean;
+  /** The preview rules run (checks/rule.ts): the configuration or `--preview` turned them on. */
+  preview: boolean;
   /** Absolute folders of skill folders its MetaSkills may compose. */
   catalogs: string[];
   ignored: boolean;
@@ -152,6 +160,7 @@ export function effectiveSettings(explicit: ExplicitSettings, skill: SkillConfig
     ...(profile ? { profile } : {}),
     severities: { ...skill.severities, ...explicit.rules },
     strict: explicit.strict ?? skill.strict,
+    preview: explicit.preview ?? skill.preview,
     catalogs: [...(explicit.catalogs ?? []), ...skill.catalogs],
     ignored: skill.ignored,
     ...(skill.baseline ? { baseline: skill.baseline } : {}),

@@ -8,13 +8,14 @@ import {
 } from 'vscode-languageserver-types';
 import type { Diagnostic } from '../checks/diagnostic';
 import { chosenFix, compatibleFixes } from '../fixes/chooseFixes';
-import type { Fix, FileEdit } from '../fixes/fix';
+import type { Fix, FileEdit } from '../checks/fix';
 import { fixesFor } from '../fixes/skillFixes';
 import { suppressionEdit } from '../fixes/suppressionFixes';
 import { FILE_START_RANGE, type Span } from '../parse/lineIndex';
 import { toLspDiagnostic } from './document/lspDiagnostics';
 import type { DocumentView } from './document/documentView';
 import { appendTo } from '../listMap';
+import { unusedSuppression } from '../checks/suppressions';
 
 /** The kind of the action that applies every safe fix of a document (on save, with `editor.codeActionsOnSave`). */
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.skillgraph`;
@@ -39,7 +40,7 @@ export function codeActions(view: DocumentView, span: Span, only?: readonly stri
     for (const item of here) {
       for (const fix of fixesFor(view.analysis, item).filter((candidate) => !candidate.diskOnly))
         actions.push(action(view, fix.title, CodeActionKind.QuickFix, [item], fix.edits, fix.preferred));
-      const suppress = item.code === 'unused_suppression' ? undefined : suppressionEdit(view.analysis, item);
+      const suppress = item.code === unusedSuppression.code ? undefined : suppressionEdit(view.analysis, item);
       if (suppress)
         actions.push(
           action(view, `Suppress ${item.code} on this line`, CodeActionKind.QuickFix, [item], [suppress], false),

@@ -3,7 +3,7 @@ import type { SkillAnalysis } from '../analyze';
 import type { Diagnostic } from '../checks/diagnostic';
 import { lineEndAt } from '../parse/lineIndex';
 import { nodeSpan, pairOf } from '../parse/yamlSyntax';
-import { fixOf, textChange, type Fix, type TextChange } from './fix';
+import { fixOf, textChange, type Fix, type TextChange } from '../checks/fix';
 
 /**
  * The edit that adds `dependency` to the `depends_on` of MetaSkill step

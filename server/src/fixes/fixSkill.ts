@@ -1,16 +1,19 @@
 import { analyzeSkill, sourceOf, type AnalyzeOptions, type SkillAnalysis } from '../analyze';
 import type { Diagnostic, Severity } from '../checks/diagnostic';
-import type { RuleCode } from '../checks/rules';
-import { fingerprintOf, ownText } from '../checks/fingerprint';
+import { fingerprintOf, ownText } from '../rules/fingerprint';
 import { LineIndex } from '../parse/lineIndex';
 import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import type { FileSystem } from '../workspace/fileSystem';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';
 import { readText } from '../workspace/readText';
 import { applyChanges, chosenFix, compatibleFixes, type FixChoice } from './chooseFixes';
-import type { Fix, TextChange } from './fix';
+import type { Fix, TextChange } from '../checks/fix';
 import { fixesFor } from './skillFixes';
 import { appendTo } from '../listMap';
+import { invalidFlowFile, invalidFlowYaml, stateTypeUnreadable } from '../formats/skillplus';
+import { invalidFrontmatter, missingFrontmatter, unclosedFence, yamlAliasLimit } from '../checks/container';
+import { invalidBodyYaml } from '../formats/aip';
+import { unquotedColon } from '../formats/agent-skill';
 
 /** How many rounds of fixes a skill gets: a fix may make room for another, never forever. */
 const MAX_PASSES = 8;
@@ -52,16 +55,16 @@ export interface SkillFixes {
  * checks of what it says did not run. A fix of one brings those checks'
  * findings to light; it is judged only on whether the file now reads.
  */
-const READING: ReadonlySet<RuleCode> = new Set<RuleCode>([
-  'missing_frontmatter',
-  'invalid_frontmatter',
-  'unquoted_colon',
-  'yaml_alias_limit',
-  'unclosed_fence',
-  'invalid_body_yaml',
-  'invalid_flow_yaml',
-  'invalid_flow_file',
-  'state_type_unreadable',
+const READING: ReadonlySet<string> = new Set([
+  missingFrontmatter.code,
+  invalidFrontmatter.code,
+  unquotedColon.code,
+  yamlAliasLimit.code,
+  unclosedFence.code,
+  invalidBodyYaml.code,
+  invalidFlowYaml.code,
+  invalidFlowFile.code,
+  stateTypeUnreadable.code,
 ]);
 
 const isReadingFix = (fix: Fix) => READING.has(fix.diagnostic.code);

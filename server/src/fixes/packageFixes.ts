@@ -1,11 +1,11 @@
 import { sourceOf, type SkillAnalysis } from '../analyze';
 import type { Diagnostic } from '../checks/diagnostic';
-import type { SkillPlusPackage } from '../formats/skillplus';
 import { lineEndAt } from '../parse/lineIndex';
 import { textOf as pythonText } from '../parse/python';
-import { fixOf, textChange, type Fix } from './fix';
-import { createScriptFix } from './procedureFixes';
-import { suggestionFix } from './suggestionFix';
+import { fixOf, textChange, type Fix } from '../checks/fix';
+import { createScriptFix } from '../checks/scriptStub';
+import { invalidFlowYaml, invalidLoop, type SkillPlusPackage } from '../formats/skillplus';
+import { missingScript } from '../checks/fileLinks';
 
 /** The default written for a field of each type the fix adds. */
 const DEFAULTS: Record<string, string> = {
@@ -15,18 +15,6 @@ const DEFAULTS: Record<string, string> = {
   'list[str]': '[]',
   'str | None': 'None',
 };
-
-/** The skill+ findings whose `data.suggestion` names the value meant. */
-const SUGGESTING = new Set([
-  'unknown_state_path',
-  'unknown_placeholder',
-  'unknown_predicate_path',
-  'unknown_flow_id',
-  'predicate_value',
-  'unknown_rule',
-  'invalid_on_fail',
-  'spec_unknown_id',
-]);
 
 /** The fixes of a skill+ finding. */
 export function packageFixes(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
@@ -39,11 +27,10 @@ export function packageFixes(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
     quote?: { start: number; end: number };
   };
   const fixes: Fix[] = [];
-  if (SUGGESTING.has(item.code)) fixes.push(...suggestionFix(sourceOf(analysis, item.file), item));
   if (data.field && data.fieldType && pkg.state?.root)
     fixes.push(...addFieldFix(analysis, pkg, item, data.field, data.fieldType));
-  if (item.code === 'invalid_loop' && data.addMaxRounds) fixes.push(...maxRoundsFix(analysis, pkg, item));
-  if (item.code === 'invalid_flow_yaml' && data.quote) {
+  if (item.code === invalidLoop.code && data.addMaxRounds) fixes.push(...maxRoundsFix(analysis, pkg, item));
+  if (item.code === invalidFlowYaml.code && data.quote) {
     const text = sourceOf(analysis, item.file).slice(data.quote.start, data.quote.end);
     // The text YAML misread, as the string it was meant to be.
     fixes.push(
@@ -52,7 +39,7 @@ export function packageFixes(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
       ]),
     );
   }
-  if (item.code === 'missing_script') fixes.push(...createToolScriptFix(pkg, item));
+  if (item.code === missingScript.code) fixes.push(...createToolScriptFix(pkg, item));
   return fixes;
 }
 

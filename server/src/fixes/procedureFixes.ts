@@ -1,13 +1,11 @@
-import * as path from 'node:path';
 import type { SkillAnalysis } from '../analyze';
 import type { Diagnostic } from '../checks/diagnostic';
 import { ControlOrder } from '../model/controlFlow';
 import type { GraphNode } from '../model/skillModel';
 import { lineEndAt } from '../parse/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf } from '../parse/yamlSyntax';
-import { fixOf, textChange, type Fix } from './fix';
-import { scriptStub } from './scriptStub';
-import { AIP_03_SCHEMA_ID, AIP_03_SPEC, runtimeBlockText } from '../formats/aip';
+import { fixOf, textChange, type Fix } from '../checks/fix';
+import { AIP_03_SCHEMA_ID, AIP_03_SPEC } from '../formats/aip';
 
 /** The column of `offset` on its line. */
 function columnOf(text: string, offset: number): number {
@@ -62,37 +60,6 @@ export function addOutputFixes(analysis: SkillAnalysis, item: Diagnostic): Fix[]
   });
 }
 
-/** Creates a missing `scripts/…` file as a stub in its language; an existing file is never touched. */
-export function createScriptFix(
-  dir: string,
-  item: Diagnostic,
-  script: { path: string; step: string; description?: string },
-): Fix[] {
-  if (!script.path.startsWith('scripts/') || script.path.split('/').includes('..')) return [];
-  return [
-    fixOf(item, `Create ${script.path}`, 'unsafe', [
-      {
-        kind: 'create',
-        file: path.join(dir, script.path),
-        text: scriptStub(script.path, script.step, script.description),
-      },
-    ]),
-  ];
-}
-
-/** The stub for a step's script that does not exist. */
-export function createStepScriptFix(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
-  const node = analysis.model.nodes.find(
-    (candidate) => candidate.script && candidate.script.span.start === item.span.start,
-  );
-  if (!node?.script) return [];
-  return createScriptFix(analysis.dir, item, {
-    path: node.script.path,
-    step: node.id,
-    ...(node.description ? { description: node.description.text } : {}),
-  });
-}
-
 /** The AIP 0.3 metadata for a skill whose body reads as an AIP procedure. */
 export function addAipMetadataFix(analysis: SkillAnalysis, item: Diagnostic): Fix[] {
   const { frontmatter, text } = analysis;
@@ -109,20 +76,4 @@ export function addAipMetadataFix(analysis: SkillAnalysis, item: Diagnostic): Fi
       })()
     : textChange(analysis.file, close.start, close.start, `metadata:\n${aipLines('  ')}`);
   return [fixOf(item, 'Add the AIP 0.3 metadata', 'unsafe', [change])];
-}
-
-/**
- * The published runtime block of its version in place of an edited one (everything between the frontmatter and the
- * procedure). Unsafe: what the author changed in the block is dropped, and belongs in the procedure if it matters.
- */
-export function restoreRuntimeBlockFix(item: Diagnostic): Fix[] {
-  const version = item.data?.version;
-  const replace = item.data?.replace as { start: number; end: number } | undefined;
-  const block = typeof version === 'string' ? runtimeBlockText(version) : undefined;
-  if (!block || !replace) return [];
-  return [
-    fixOf(item, `Restore the published AIP ${version} runtime block`, 'unsafe', [
-      textChange(item.file, replace.start, replace.end, `\n${block}\n\n`),
-    ]),
-  ];
 }

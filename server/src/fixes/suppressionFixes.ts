@@ -4,48 +4,7 @@ import { sourceOf, type SkillAnalysis } from '../analyze';
 import type { Diagnostic } from '../checks/diagnostic';
 import { lineEndAt } from '../parse/lineIndex';
 import { nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yamlSyntax';
-import { fixOf, textChange, type Fix, type TextChange } from './fix';
-import { suggestionFix } from './suggestionFix';
-
-/**
- * A suppression that silences nothing: its code, or (when none of the
- * comment's codes silences anything, or it names none) the whole comment,
- * removed. That changes no
- * finding, so it is safe; where the code looks misspelt, correcting it is
- * offered first (it then silences what it was written for).
- */
-export function removeSuppressionFix(text: string, item: Diagnostic): Fix[] {
-  const { comment, whole } = (item.data ?? {}) as { comment?: { start: number; end: number }; whole?: boolean };
-  if (!comment) return [];
-  const corrected = suggestionFix(text, item);
-  let removal: TextChange;
-  if (whole) {
-    const lineStart = text.lastIndexOf('\n', comment.start - 1) + 1;
-    const lineEnd = lineEndAt(text, comment.end);
-    const alone = text.slice(lineStart, comment.start).trim() === '' && text.slice(comment.end, lineEnd).trim() === '';
-    const next = text.indexOf('\n', comment.end);
-    removal = alone
-      ? textChange(item.file, lineStart, next === -1 ? text.length : next + 1, '')
-      : // A comment after other text: it and the blanks before it.
-        textChange(
-          item.file,
-          comment.start - /[ \t]*$/.exec(text.slice(lineStart, comment.start))![0].length,
-          comment.end,
-          '',
-        );
-  } else {
-    // One code of several: it and the separator before it (or after it, for the first).
-    const before = /[ \t]*,?[ \t]*$/.exec(text.slice(comment.start, item.span.start))![0];
-    const after = /^[ \t]*,[ \t]*/.exec(text.slice(item.span.end, comment.end))?.[0] ?? '';
-    removal = before.includes(',')
-      ? textChange(item.file, item.span.start - before.length, item.span.end, '')
-      : textChange(item.file, item.span.start, item.span.end + after.length, '');
-  }
-  return [
-    ...corrected,
-    fixOf(item, 'Remove the suppression', 'safe', [removal], { preferred: corrected.length === 0 }),
-  ];
-}
+import { textChange, type TextChange } from '../checks/fix';
 
 /**
  * The comment that silences `item` where it is, in the language of the

@@ -4,12 +4,58 @@ import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
 import { closestName } from '../checks/nameDistance';
 import type { Span } from '../parse/lineIndex';
 import type { ProfileId } from '../checks/profiles';
-import type { RunSettings } from '../config/runSettings';
 import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { descriptionOverlaps } from './similarDescriptions';
 import { appendTo } from '../listMap';
+import { defineRule } from '../checks/rule';
 
 // The checks only a library can make: what one skill says of others, and what the skills are to a client together.
+
+export const unknownSkillMention = defineRule({
+  code: 'unknown_skill_mention',
+  category: 'library',
+  severity: 'warning',
+  summary:
+    'A skill names another (`Skill(x)`, `/x`, `$x`) that no skill of the library is called, a letter or two off one.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const shadowedSkill = defineRule({
+  code: 'shadowed_skill',
+  category: 'library',
+  severity: 'warning',
+  summary: 'Two skills of the library share a name: a client loads one of them, or lists both alike.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const similarDescriptions = defineRule({
+  code: 'similar_descriptions',
+  category: 'library',
+  severity: 'warning',
+  summary: 'Two descriptions share most of their distinctive words: an agent cannot tell the skills apart.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const skillListOverBudget = defineRule({
+  code: 'skill_list_over_budget',
+  category: 'library',
+  severity: 'warning',
+  summary: "The library's names and descriptions are longer than a client lists at start.",
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const skillCallCycle = defineRule({
+  code: 'skill_call_cycle',
+  category: 'library',
+  severity: 'warning',
+  summary: 'Skills invoke each other in a ring.',
+  stability: 'stable',
+  formats: 'all',
+});
 
 /** Where a finding about a skill as a whole goes when its line is not known: the start of its file. */
 const FILE_START: Span = { start: 0, end: 0 };
@@ -85,7 +131,9 @@ export interface LibraryCheckOptions {
  * The client each skill is written for, as the settings say (`--profile`, its configuration, its folder), each skill's
  * looked up once for as long as the options are kept.
  */
-export function profilesFrom(settings: RunSettings): LibraryCheckOptions {
+export function profilesFrom(settings: {
+  forSkill(file: string): { profile?: { id: ProfileId } };
+}): LibraryCheckOptions {
   const profiles = new Map<string, ProfileId | undefined>();
   return {
     profileOf: (skill) => {
@@ -99,7 +147,7 @@ export function checkLibrary(library: Library, options: LibraryCheckOptions = {}
   return [
     ...unknownMentions(library),
     ...collisions(library),
-    ...similarDescriptions(library),
+    ...alikeDescriptions(library),
     ...overBudget(library, options),
     ...callCycles(library),
   ];
@@ -136,7 +184,7 @@ function unknownMentions(library: Library): Diagnostic[] {
     const sign = mention.kind === 'tool' ? 'Skill(' : mention.kind === 'dollar' ? '$' : '/';
     return [
       diagnostic(
-        'unknown_skill_mention',
+        unknownSkillMention,
         skill.file,
         mention.span,
         `No skill of the library is named \`${mention.name}\`: did you mean \`${suggestion}\`? An agent told to use \`${sign}${mention.name}${sign === 'Skill(' ? ')' : ''}\` finds nothing to run.`,
@@ -165,7 +213,7 @@ function collisions(library: Library): Diagnostic[] {
       const shadowed = CLAUDE_ORDER[first.scope.kind] === 0 && skill.scope.kind === 'claude-project';
       findings.push(
         diagnostic(
-          'shadowed_skill',
+          shadowedSkill,
           skill.file,
           skill.nameSpan ?? FILE_START,
           shadowed
@@ -179,13 +227,13 @@ function collisions(library: Library): Diagnostic[] {
   return findings;
 }
 
-function similarDescriptions(library: Library): Diagnostic[] {
+function alikeDescriptions(library: Library): Diagnostic[] {
   const linked = new Set(library.edges.map((edge) => `${edge.from}\0${edge.to}`));
   return descriptionOverlaps(library.skills)
     .filter(({ a, b }) => !linked.has(`${a.file}\0${b.file}`) && !linked.has(`${b.file}\0${a.file}`))
     .map(({ a, b, shared, weight }) =>
       diagnostic(
-        'similar_descriptions',
+        similarDescriptions,
         b.file,
         b.descriptionSpan ?? b.nameSpan ?? FILE_START,
         `This description and that of \`${a.name}\` (${relativeTo(b, a)}) share most of their distinctive words (${shared
@@ -208,7 +256,7 @@ function overBudget(library: Library, options: LibraryCheckOptions): Diagnostic[
     const largest = [...listed].sort((a, b) => listedSize(b) - listedSize(a)).slice(0, 3);
     return [
       diagnostic(
-        'skill_list_over_budget',
+        skillListOverBudget,
         largest[0].file,
         largest[0].descriptionSpan ?? largest[0].nameSpan ?? FILE_START,
         `The names and descriptions of the ${listed.length} skills ${budget.client} lists take ${total.toLocaleString('en')} characters; ${budget.client} lists skills up to ${budget.characters.toLocaleString('en')} (${budget.why}) and leaves the rest out. The largest: ${largest.map((skill) => `\`${skill.name}\` (${listedSize(skill).toLocaleString('en')})`).join(', ')}. Shorten the longest descriptions, or split the library.`,
@@ -234,7 +282,7 @@ function callCycles(library: Library): Diagnostic[] {
     const ring = walkCycle([...group].sort()[0], new Set(group), next);
     const call = calls.get(ring[0])!.find((item) => item.to === ring[1 % ring.length])!;
     return diagnostic(
-      'skill_call_cycle',
+      skillCallCycle,
       ring[0],
       call.span,
       `These skills invoke each other in a ring: ${[...ring, ring[0]].map((file) => `\`${names.get(file)}\``).join(' → ')}. An agent that follows each one's instruction to use the next may never finish; let one of them end without calling back.`,

@@ -31,7 +31,7 @@ export interface JinjaFilter {
 }
 
 export interface JinjaProblem {
-  code: 'template_syntax' | 'template_in_expression';
+  kind: 'syntax' | 'template-in-expression';
   message: string;
   start: number;
   end: number;
@@ -72,7 +72,7 @@ export function readExpression(text: string): JinjaRead {
   if (moustache) {
     const close = text.indexOf(moustache[0] === '{{' ? '}}' : '%}', moustache.index);
     read.problems.push({
-      code: 'template_in_expression',
+      kind: 'template-in-expression',
       message:
         "This is a Jinja expression, evaluated as it is: `{{ }}` and `{% %}` do not belong in it (write `outputs.x == 'y'`, not `{{ outputs.x }} == 'y'`).",
       start: moustache.index,
@@ -80,7 +80,7 @@ export function readExpression(text: string): JinjaRead {
     });
   }
   if (text.trim() === '')
-    read.problems.push({ code: 'template_syntax', message: 'The expression is empty.', start: 0, end: text.length });
+    read.problems.push({ kind: 'syntax', message: 'The expression is empty.', start: 0, end: text.length });
   readExpressionInto(text, 0, text.length, read);
   return read;
 }
@@ -109,7 +109,7 @@ export function readTemplate(text: string): JinjaRead {
     if (close === -1) {
       const name = marker === '{' ? '{{' : marker === '%' ? '{%' : '{#';
       read.problems.push({
-        code: 'template_syntax',
+        kind: 'syntax',
         message: `\`${name}\` is never closed with \`${closer}\`; the whole template fails to render.`,
         start: open,
         end: open + 2,
@@ -131,7 +131,7 @@ export function readTemplate(text: string): JinjaRead {
       if (marker === '{') {
         if (text.slice(innerStart, innerEnd).trim() === '')
           read.problems.push({
-            code: 'template_syntax',
+            kind: 'syntax',
             message: 'Empty `{{ }}`: put an expression inside.',
             start: open,
             end: close + 2,
@@ -146,7 +146,7 @@ export function readTemplate(text: string): JinjaRead {
           const found = end.exec(text);
           if (!found) {
             read.problems.push({
-              code: 'template_syntax',
+              kind: 'syntax',
               message: '`{% raw %}` is never closed with `{% endraw %}`.',
               start: open,
               end: close + 2,
@@ -162,7 +162,7 @@ export function readTemplate(text: string): JinjaRead {
           const opened = blocks.pop();
           if (!opened || `end${opened.tag}` !== tag) {
             read.problems.push({
-              code: 'template_syntax',
+              kind: 'syntax',
               message: opened
                 ? `\`{% ${tag} %}\` closes \`{% ${opened.tag} %}\`, which needs \`{% end${opened.tag} %}\`.`
                 : `\`{% ${tag} %}\` closes no block.`,
@@ -179,7 +179,7 @@ export function readTemplate(text: string): JinjaRead {
   }
   for (const opened of blocks)
     read.problems.push({
-      code: 'template_syntax',
+      kind: 'syntax',
       message: `\`{% ${opened.tag} %}\` is never closed with \`{% end${opened.tag} %}\`.`,
       start: opened.start,
       end: opened.end,

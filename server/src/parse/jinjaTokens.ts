@@ -76,7 +76,7 @@ export function lex(text: string, from: number, to: number, problems: JinjaRead[
       }
       if (end >= to) {
         problems.push({
-          code: 'template_syntax',
+          kind: 'syntax',
           message: `The string opened here is never closed with ${char}.`,
           start: i,
           end: to,
@@ -95,7 +95,7 @@ export function lex(text: string, from: number, to: number, problems: JinjaRead[
       continue;
     }
     problems.push({
-      code: 'template_syntax',
+      kind: 'syntax',
       message: `Unexpected character ${JSON.stringify(char)} in a Jinja expression.`,
       start: i,
       end: i + 1,
@@ -115,7 +115,7 @@ export function readTokens(tokens: Token[], read: JinjaRead): void {
       const open = stack.pop();
       if (!open || CLOSING[open.value] !== token.value) {
         read.problems.push({
-          code: 'template_syntax',
+          kind: 'syntax',
           message: `\`${token.value}\` closes nothing that was opened.`,
           start: token.start,
           end: token.end,
@@ -126,7 +126,7 @@ export function readTokens(tokens: Token[], read: JinjaRead): void {
   }
   for (const open of stack)
     read.problems.push({
-      code: 'template_syntax',
+      kind: 'syntax',
       message: `\`${open.value}\` is never closed with \`${CLOSING[open.value]}\`.`,
       start: open.start,
       end: open.end,
@@ -138,7 +138,7 @@ export function readTokens(tokens: Token[], read: JinjaRead): void {
       const name = tokens[i + 1];
       if (!name || name.type !== 'name') {
         read.problems.push({
-          code: 'template_syntax',
+          kind: 'syntax',
           message: 'A filter name must follow `|`.',
           start: token.start,
           end: token.end,

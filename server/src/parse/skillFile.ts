@@ -23,7 +23,7 @@ export interface Frontmatter {
 }
 
 export interface SkillFileProblem {
-  code: 'missing_frontmatter' | 'invalid_frontmatter' | 'unclosed_fence' | 'crlf_line_endings';
+  kind: 'no-frontmatter' | 'unclosed-frontmatter' | 'unclosed-fence' | 'crlf';
   message: string;
   span: Span;
 }
@@ -102,7 +102,7 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
   const crlf = text.includes('\r\n');
   if (crlf) {
     problems.push({
-      code: 'crlf_line_endings',
+      kind: 'crlf',
       message:
         'SKILL.md uses CRLF line endings; most clients accept them, but some packagers reject the file. Prefer LF.',
       span: first.span,
@@ -124,7 +124,7 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
     if (!close) {
       frontmatter = { open: first.span, content: { start: contentStart, end: text.length } };
       problems.push({
-        code: 'invalid_frontmatter',
+        kind: 'unclosed-frontmatter',
         message:
           'The frontmatter opened here never closes: add a line holding only `---` after its last key. Until then agents cannot read this skill.',
         span: first.span,
@@ -136,7 +136,7 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
     }
   } else {
     problems.push({
-      code: 'missing_frontmatter',
+      kind: 'no-frontmatter',
       message:
         'SKILL.md must start with YAML frontmatter: a first line `---`, the `name` and `description` keys, and a closing `---`.',
       span: first.span,
@@ -183,7 +183,7 @@ function readFences(text: TextLike, from: number, problems: SkillFileProblem[]):
     if (!close) {
       fences.push({ info: open[2].trim(), open: line.span, content: { start: contentStart, end: text.length } });
       problems.push({
-        code: 'unclosed_fence',
+        kind: 'unclosed-fence',
         message: `This code fence (${marker}) never closes, so everything after it is read as code. Add a closing ${marker} line.`,
         span: line.span,
       });

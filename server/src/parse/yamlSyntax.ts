@@ -11,7 +11,8 @@ import { schemaOf, type YamlDialect } from './yamlDialects';
 export type { YamlDialect } from './yamlDialects';
 
 export interface YamlProblem {
-  code: 'yaml_syntax' | 'yaml_alias_limit';
+  /** `alias-limit`: aliases expand past the safe limit; `syntax`: anything else the reader refuses. */
+  kind: 'syntax' | 'alias-limit';
   message: string;
   span: Span;
 }
@@ -109,7 +110,7 @@ function parseWhole(source: string, dialect: YamlDialect): WholeParse {
   for (const error of doc.errors) {
     const [start, end] = error.pos;
     problems.push({
-      code: 'yaml_syntax',
+      kind: 'syntax',
       message: firstLine(error.message),
       span: { start, end: Math.max(end, start) },
     });
@@ -120,7 +121,7 @@ function parseWhole(source: string, dialect: YamlDialect): WholeParse {
       value = documentValue(doc);
     } catch (error) {
       problems.push({
-        code: 'yaml_alias_limit',
+        kind: 'alias-limit',
         message: `YAML aliases expand too much (${firstLine(String((error as Error).message))}); this looks like an alias bomb and is not read further.`,
         span: { start: 0, end: firstLineLength(source) },
       });

@@ -1,6 +1,6 @@
 import { sourceOf, type SkillAnalysis } from '../analyze';
 import type { Diagnostic } from '../checks/diagnostic';
-import { fingerprintOf, ownText } from '../checks/fingerprint';
+import { fingerprintOf, ownText } from '../rules/fingerprint';
 import { BaselineMatch } from '../config/baseline';
 import type { RunSettings } from '../config/runSettings';
 

@@ -113,10 +113,10 @@ export class LanguageService {
 
   /** How a skill is analysed, and a key that differs whenever that does. */
   private optionsOf(skillFile: string) {
-    const { profile, severities, strict, catalogs } = this.bySkill.forSkill(skillFile);
+    const { profile, severities, strict, preview, catalogs } = this.bySkill.forSkill(skillFile);
     return {
       options: this.bySkill.analyzeOptions(skillFile),
-      key: `${this.generation}|${JSON.stringify([profile, severities, strict, catalogs])}`,
+      key: `${this.generation}|${JSON.stringify([profile, severities, strict, preview, catalogs])}`,
     };
   }
 

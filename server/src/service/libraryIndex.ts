@@ -30,6 +30,7 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { userSkillFolders } from '../workspace/userSkillFolders';
 import { appendTo } from '../listMap';
+import { settingsSeverityMaps } from '../rules';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
 const OWN_MOVE_MS = 10 * 60 * 1000;
@@ -173,7 +174,7 @@ export class LibraryIndex {
     this.options ??= profilesFrom(settings);
     const found = applySeverities(
       this.findingsIn(open.file, this.options, open),
-      settings.forSkill(open.file).severities,
+      ...settingsSeverityMaps(settings.forSkill(open.file)),
     );
     return found.map((item) => toLspDiagnostic(view, item, docsBase));
   }
@@ -188,7 +189,9 @@ export class LibraryIndex {
     for (const item of this.linked!.findings) appendTo(byFile, item.file, item);
     return libraryView({
       library,
-      findings: [...byFile].flatMap(([file, items]) => applySeverities(items, settings.forSkill(file).severities)),
+      findings: [...byFile].flatMap(([file, items]) =>
+        applySeverities(items, ...settingsSeverityMaps(settings.forSkill(file))),
+      ),
       roots: this.roots,
       home: this.home,
       textOf: (file) => {

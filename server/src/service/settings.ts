@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isProfileId, type ProfileId } from '../checks/profiles';
-import { isRuleCode, type RuleCode } from '../checks/rules';
+import { isRuleCode, type RuleCode } from '../rules';
 import { isSeverityChoice, SEVERITY_CHOICES, type SeverityMap } from '../checks/severities';
 
 /** The settings the analyses are made with, as the server understood what the editor sent. */

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as path from 'node:path';
 import type { Span } from '../../../server/src/parse/lineIndex';
-import type { RuleCode } from '../../../server/src/checks/rules';
+import type { RuleCode } from '../../../server/src/rules';
 import type { SkillAnalysis } from '../../../server/src/analyze';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { analyzeFixture, expectAt, expectNone, ROOT, unmark, withCode } from '../../support/fixture';

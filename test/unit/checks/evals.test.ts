@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { SkillAnalysis } from '../../../server/src/analyze';
-import type { RuleCode } from '../../../server/src/checks/rules';
+import type { RuleCode } from '../../../server/src/rules';
 import { toGraphJson } from '../../../server/src/compile/graphJson';
 import type { Span } from '../../../server/src/parse/lineIndex';
 import { discoverSkills } from '../../../server/src/workspace/discover';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fingerprintOf, ownText, shownText } from '../../../server/src/checks/fingerprint';
+import { fingerprintOf, ownText, shownText } from '../../../server/src/rules/fingerprint';
 import { BaselineMatch, readBaseline, updatedBaseline } from '../../../server/src/config/baseline';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { createAjv, SCHEMAS } from '../../../server/src/checks/schemaSet';
+import { schemaViolation } from '../../../server/src/formats/aip/procedureBlock';
 import * as precompiled from '../../../server/src/checks/schemaValidators.generated';
 import { discoverSkills } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
@@ -87,7 +88,7 @@ test('a procedure or a composition checked step by step (unchanged steps skipped
     file: '/x/SKILL.md',
     yaml: parseYamlRegion(JSON.stringify(value), { start: 0, end: JSON.stringify(value).length }),
     rootSpan: { start: 0, end: 0 },
-    defaultCode: 'schema_violation' as const,
+    defaultRule: schemaViolation,
     rootName: 'the procedure',
     stepsKept: true,
   });

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
-import type { RuleCode } from '../../../server/src/checks/rules';
-import { SECURITY_CODES } from '../../../server/src/checks/security';
+import { isSecurityCode, type RuleCode } from '../../../server/src/rules';
 import type { Span } from '../../../server/src/parse/lineIndex';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { aip03, analyzeFixture, expectAt, frontmatter, unmark, withCode } from '../../support/fixture';
@@ -14,8 +13,7 @@ import { aip03, analyzeFixture, expectAt, frontmatter, unmark, withCode } from '
 // malware), and on its benign twin, which must stay clean of every security finding.
 
 const SKILL = frontmatter('tidy');
-const securityOf = (analysis: SkillAnalysis) =>
-  analysis.diagnostics.filter((item) => (SECURITY_CODES as readonly string[]).includes(item.code));
+const securityOf = (analysis: SkillAnalysis) => analysis.diagnostics.filter((item) => isSecurityCode(item.code));
 
 /** Asserts that `code` is reported exactly at the marked spans of the skill's file `relative`; returns its findings. */
 function expectIn(analysis: SkillAnalysis, code: RuleCode, relative: string, spans: Span[]) {

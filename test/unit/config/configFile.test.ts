@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { PROFILE_IDS } from '../../../server/src/checks/profiles';
-import { RULES } from '../../../server/src/checks/rules';
+import { RULES } from '../../../server/src/rules';
+import { parseArgs } from '../../../server/src/cli/args';
 import { readConfig, findConfigFile } from '../../../server/src/config/configFile';
 import {
   ConfigStore,
@@ -124,6 +125,7 @@ test('the nearest configuration file governs a skill; ignore and overrides match
     file: '/repo/.skillgraph.json',
     profile: { id: 'codex', source: 'config' },
     strict: false,
+    preview: false,
     severities: { body_too_long: 'off', missing_file: 'off' },
     ignored: false,
     catalogs: [],
@@ -164,7 +166,10 @@ test('the schema editors read knows every rule code, and only those', () => {
   const schema = JSON.parse(
     readFileSync(path.join(__dirname, '..', '..', '..', 'schemas', 'skillgraph-config.schema.json'), 'utf8'),
   );
-  assert.deepEqual(schema.$defs.rules.propertyNames.enum, Object.keys(RULES));
+  assert.deepEqual(
+    schema.$defs.rules.propertyNames.enum,
+    RULES.map((rule) => rule.code),
+  );
   assert.deepEqual(schema.$defs.profile.enum, PROFILE_IDS);
 });
 
@@ -184,4 +189,23 @@ test('extends: skillgraph:security, the audit preset: security rules as errors (
     [['invalid_config', unknown.spans[0].start, unknown.spans[0].end]],
   );
   assert.match(unknown.config.diagnostics[0].message, /the presets are `skillgraph:security`/);
+});
+
+test('preview: off by default; the file turns the preview rules on, an override for its skills, a flag over both', () => {
+  const fs = new MemoryFileSystem({
+    '/repo/.skillgraph.yaml': 'preview: true\noverrides:\n  - files: quiet/**\n    preview: false\n',
+  });
+  const store = new ConfigStore(fs);
+  assert.equal(store.forSkill('/repo/a/SKILL.md').preview, true);
+  assert.equal(store.forSkill('/repo/quiet/a/SKILL.md').preview, false);
+  assert.equal(effectiveSettings({ preview: true }, store.forSkill('/repo/quiet/a/SKILL.md')).preview, true);
+  assert.equal(new ConfigStore(new MemoryFileSystem({})).forSkill('/elsewhere/a/SKILL.md').preview, false);
+  const command = parseArgs(['check', 'skills', '--preview']);
+  assert.equal(command.command === 'check' && command.preview, true);
+  assert.equal(parseArgs(['fix', '--preview']).command === 'fix', true);
+  assert.equal((parseArgs(['check']) as { preview?: boolean }).preview, undefined);
+  assert.deepEqual(
+    configFrom('preview: «yes please»\n').config.diagnostics.map((item) => item.code),
+    ['invalid_config'],
+  );
 });

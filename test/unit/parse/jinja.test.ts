@@ -42,14 +42,14 @@ test('filters with their argument counts; tests and strings are not filters', ()
 
 test('syntax problems: unclosed delimiters, blocks and brackets, never a throw', () => {
   assert.deepEqual(
-    readTemplate('a {{ outputs.x').problems.map((problem) => [problem.code, problem.start, problem.end]),
-    [['template_syntax', 2, 4]],
+    readTemplate('a {{ outputs.x').problems.map((problem) => [problem.kind, problem.start, problem.end]),
+    [['syntax', 2, 4]],
   );
   assert.match(readTemplate('{% if x %}y').problems[0].message, /never closed with `\{% endif %\}`/);
   assert.match(readTemplate('{{ (outputs.x }}').problems[0].message, /`\(` is never closed/);
   assert.match(readTemplate('{% for x in y %}{% endif %}').problems[0].message, /closes `\{% for %\}`/);
   assert.deepEqual(readTemplate('{% raw %}{{ not read {% endraw %}').refs, []);
-  assert.equal(readExpression('{{ outputs.a }} == 1').problems[0].code, 'template_in_expression');
+  assert.equal(readExpression('{{ outputs.a }} == 1').problems[0].kind, 'template-in-expression');
   for (const text of ['{{', '{%', '{{ "', "{{ '}}", '{{ ) ] } }}', '{{ | }}', '\u0000{{\u0000}}'])
     assert.doesNotThrow(() => readTemplate(text));
 });

@@ -23,15 +23,15 @@ test('CRLF line ends keep exact offsets and are reported', () => {
   assert.equal(slice(text, syntax.frontmatter?.content), 'name: x\r\n');
   assert.equal(slice(text, syntax.frontmatter?.close), '---');
   assert.deepEqual(
-    syntax.problems.map((problem) => problem.code),
-    ['crlf_line_endings'],
+    syntax.problems.map((problem) => problem.kind),
+    ['crlf'],
   );
 });
 
 test('a frontmatter that never closes is reported on its opening line', () => {
   const text = '---\nname: x\ndescription: y\n';
   const syntax = parseSkillFile(text);
-  const problem = syntax.problems.find((item) => item.code === 'invalid_frontmatter');
+  const problem = syntax.problems.find((item) => item.kind === 'unclosed-frontmatter');
   assert.equal(slice(text, problem?.span), '---');
   assert.equal(syntax.frontmatter?.close, undefined);
 });
@@ -42,14 +42,14 @@ test('a fence that never closes runs to the end and is reported', () => {
   assert.equal(syntax.fences.length, 1);
   assert.equal(slice(text, syntax.fences[0].content), 'a: 1\n```\n');
   assert.equal(slice(text, syntax.problems[0].span), '````yaml');
-  assert.equal(syntax.problems[0].code, 'unclosed_fence');
+  assert.equal(syntax.problems[0].kind, 'unclosed-fence');
 });
 
 test('an empty file has no frontmatter and one problem', () => {
   const syntax = parseSkillFile('');
   assert.equal(syntax.frontmatter, undefined);
   assert.deepEqual(
-    syntax.problems.map((problem) => problem.code),
-    ['missing_frontmatter'],
+    syntax.problems.map((problem) => problem.kind),
+    ['no-frontmatter'],
   );
 });

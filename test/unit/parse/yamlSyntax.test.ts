@@ -24,7 +24,7 @@ test('syntax errors come back as problems with ranges, never as exceptions', () 
   assert.ok(yaml.problems.length > 0);
   assert.ok(
     yaml.problems.every(
-      (problem) => problem.code === 'yaml_syntax' && problem.span.start >= 0 && problem.span.end <= text.length,
+      (problem) => problem.kind === 'syntax' && problem.span.start >= 0 && problem.span.end <= text.length,
     ),
   );
   assert.equal(yaml.value, undefined);
@@ -41,8 +41,8 @@ test('an alias bomb stops at the alias limit', () => {
   const text = lines.join('\n') + '\n';
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   assert.deepEqual(
-    yaml.problems.map((problem) => problem.code),
-    ['yaml_alias_limit'],
+    yaml.problems.map((problem) => problem.kind),
+    ['alias-limit'],
   );
   assert.equal(yaml.value, undefined);
 });

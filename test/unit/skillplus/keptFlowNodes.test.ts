@@ -89,10 +89,10 @@ test('a call pasted twice gets a node of its own per place; a call read with a p
   // A dynamic part is reported once per file, at the first one: removing the first must report the second.
   const dynamicCall = '        flow.agent("b", text)\n';
   const withTwo = read(flow(`        x = 1\n${dynamicCall}`), kept);
-  assert.equal(withTwo.problems.filter((problem) => problem.code === 'dynamic_flow').length, 1);
+  assert.equal(withTwo.problems.filter((problem) => problem.rule.code === 'dynamic_flow').length, 1);
   const withOne = read(flow(dynamicCall), kept);
   assert.deepEqual(withOne.problems, read(flow(dynamicCall)).problems);
-  assert.equal(withOne.problems.filter((problem) => problem.code === 'dynamic_flow').length, 1);
+  assert.equal(withOne.problems.filter((problem) => problem.rule.code === 'dynamic_flow').length, 1);
 });
 
 test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps its unchanged calls; copies of a kept stage or call get nodes of their own', () => {

@@ -1,7 +1,30 @@
 import type { ControlRef, SkillModel } from '../../model/skillModel';
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import type { RuleCode } from '../rules';
 import { closestName } from '../nameDistance';
+import { defineRule, type Rule } from '../rule';
+import { suggestionFix } from '../suggestionFix';
+
+export const unknownDependency = defineRule({
+  code: 'unknown_dependency',
+  category: 'graph',
+  severity: 'error',
+  summary: '`depends_on` names a step that does not exist.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const unknownStepReference = defineRule({
+  code: 'unknown_step_reference',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: '`inputs_to` or a branch names a step that does not exist.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
 
 const VIA_WORDS: Record<ControlRef['via'], string> = {
   depends_on: '`depends_on`',
@@ -14,9 +37,9 @@ const VIA_WORDS: Record<ControlRef['via'], string> = {
 
 /**
  * References to steps that do not exist, with the nearest existing name as a
- * suggestion. `codeOf` gives the code for each kind of reference.
+ * suggestion. `ruleFor` gives the rule each kind of reference breaks.
  */
-export function checkControlRefs(model: SkillModel, codeOf: RuleCode | ((ref: ControlRef) => RuleCode)): Diagnostic[] {
+export function checkControlRefs(model: SkillModel, ruleFor: Rule | ((ref: ControlRef) => Rule)): Diagnostic[] {
   const names = new Set(model.nodes.map((node) => node.id));
   const diagnostics: Diagnostic[] = [];
   const owned = [
@@ -25,7 +48,7 @@ export function checkControlRefs(model: SkillModel, codeOf: RuleCode | ((ref: Co
   ];
   for (const { ref, owner } of owned) {
     if (names.has(ref.target)) continue;
-    const code = typeof codeOf === 'string' ? codeOf : codeOf(ref);
+    const rule = typeof ruleFor === 'function' ? ruleFor(ref) : ruleFor;
     const suggestion = closestName(
       ref.target,
       [...names].filter((name) => name !== owner),
@@ -33,7 +56,7 @@ export function checkControlRefs(model: SkillModel, codeOf: RuleCode | ((ref: Co
     const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
     diagnostics.push(
       diagnostic(
-        code,
+        rule,
         model.file,
         ref.span,
         `${VIA_WORDS[ref.via]} names "${ref.target}", but no step has that name.${hint}`,

@@ -1,6 +1,20 @@
 import type { GraphEdge, SkillModel } from '../../model/skillModel';
 import { successors } from '../../model/controlFlow';
 import { diagnostic, type Diagnostic } from '../diagnostic';
+import { defineRule } from '../rule';
+import { fixOf, type Fix, type FixSource } from '../fix';
+import { removeListEntry } from '../yamlFixes';
+
+export const dependencyCycle = defineRule({
+  code: 'dependency_cycle',
+  category: 'graph',
+  severity: 'error',
+  summary: 'Steps depend on each other in a cycle.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: removeDependencyFix,
+});
 
 /**
  * Finds control cycles (Tarjan's strongly connected components) and reports
@@ -21,7 +35,7 @@ export function checkCycles(model: SkillModel): Diagnostic[] {
     const anchor = closing?.span ?? model.nodes.find((node) => node.id === cycle[0])!.nameSpan;
     diagnostics.push(
       diagnostic(
-        'dependency_cycle',
+        dependencyCycle,
         model.file,
         anchor,
         `These steps depend on each other in a cycle: ${[...cycle, cycle[0]].join(' → ')}. None of them can start; remove one dependency.`,
@@ -121,4 +135,16 @@ export function stronglyConnected(ids: string[], next: Map<string, string[]>): s
     }
   }
   return components;
+}
+
+/** The dependency that closes the ring, removed: unsafe, as another may be the one to remove. */
+function removeDependencyFix(item: Diagnostic, { text }: FixSource): Fix[] {
+  const { from, to } = (item.data ?? {}) as { from?: unknown; to?: unknown };
+  return typeof from === 'string'
+    ? [
+        fixOf(item, `Remove "${from}" from the dependencies of "${String(to)}"`, 'unsafe', [
+          removeListEntry(text, item.file, item.span),
+        ]),
+      ]
+    : [];
 }

@@ -4,6 +4,67 @@ import { diagnostic, type Diagnostic } from '../diagnostic';
 import { closestName } from '../nameDistance';
 import { isVocabularyType, suggestType, typesCompatible } from './types';
 import { appendTo } from '../../listMap';
+import { defineRule } from '../rule';
+import { suggestionFix } from '../suggestionFix';
+
+export const externalInput = defineRule({
+  code: 'external_input',
+  category: 'graph',
+  severity: 'information',
+  summary: 'An input no step produces: it comes from the user or the environment.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+  fixable: 'unsafe',
+});
+
+export const inputNameTypo = defineRule({
+  code: 'input_name_typo',
+  category: 'graph',
+  severity: 'warning',
+  summary: 'An input is named almost like an upstream output.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const producerNotAncestor = defineRule({
+  code: 'producer_not_ancestor',
+  category: 'graph',
+  severity: 'warning',
+  summary: 'An input is produced by a step that does not run before its consumer.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
+
+export const typeMismatch = defineRule({
+  code: 'type_mismatch',
+  category: 'graph',
+  severity: 'warning',
+  summary: 'An input is declared with a different type than its producer gives.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
+
+export const nullableMismatch = defineRule({
+  code: 'nullable_mismatch',
+  category: 'graph',
+  severity: 'warning',
+  summary: 'A nullable output feeds a non-nullable input.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
+
+export const unknownType = defineRule({
+  code: 'unknown_type',
+  category: 'graph',
+  severity: 'warning',
+  summary: 'A type outside the AIP vocabulary.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
 
 export interface DataFlow {
   edges: GraphEdge[];
@@ -48,7 +109,7 @@ export function resolveDataFlow(model: SkillModel): DataFlow {
       if (ancestral.length === 0) {
         diagnostics.push(
           diagnostic(
-            'producer_not_ancestor',
+            producerNotAncestor,
             model.file,
             input.nameSpan,
             `Input "${input.name}" is produced by step "${producer.nodeId}", which does not run before "${node.id}"; add "${producer.nodeId}" to \`depends_on\` or reorder the steps.`,
@@ -75,7 +136,7 @@ function typeFlow(file: string, producer: Port, consumer: Port): Diagnostic[] {
   ) {
     diagnostics.push(
       diagnostic(
-        'type_mismatch',
+        typeMismatch,
         file,
         consumer.typeSpan ?? consumer.nameSpan,
         `Input "${consumer.name}" is declared as ${consumer.type}, but step "${producer.nodeId}" produces it as ${producer.type}.`,
@@ -88,7 +149,7 @@ function typeFlow(file: string, producer: Port, consumer: Port): Diagnostic[] {
   if (producer.nullable && !consumer.nullable) {
     diagnostics.push(
       diagnostic(
-        'nullable_mismatch',
+        nullableMismatch,
         file,
         consumer.nameSpan,
         `Step "${producer.nodeId}" may produce no "${consumer.name}" (nullable), but this input is not nullable: handle the missing value and mark it \`nullable: true\`.`,
@@ -111,7 +172,7 @@ export function explainUnresolved(model: SkillModel, order: ControlOrder, unreso
     const suggestion = closestName(input.name, upstreamOutputs);
     if (suggestion) {
       return diagnostic(
-        'input_name_typo',
+        inputNameTypo,
         model.file,
         input.nameSpan,
         `No step produces "${input.name}"; did you mean "${suggestion}", produced upstream?`,
@@ -119,7 +180,7 @@ export function explainUnresolved(model: SkillModel, order: ControlOrder, unreso
       );
     }
     return diagnostic(
-      'external_input',
+      externalInput,
       model.file,
       input.nameSpan,
       `"${input.name}" is an external input: no step produces it, so the user or the environment must supply it.`,
@@ -137,7 +198,7 @@ export function checkTypes(model: SkillModel): Diagnostic[] {
       const hint = suggestion ? ` Did you mean \`${suggestion}\`?` : '';
       diagnostics.push(
         diagnostic(
-          'unknown_type',
+          unknownType,
           model.file,
           port.typeSpan ?? port.nameSpan,
           `\`${port.type}\` is not in the AIP type vocabulary (string, integer, float, boolean, object, list[*], list[<type>]).${hint}`,

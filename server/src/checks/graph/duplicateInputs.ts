@@ -1,5 +1,15 @@
 import type { SkillModel } from '../../model/skillModel';
 import { diagnostic, type Diagnostic } from '../diagnostic';
+import { defineRule } from '../rule';
+
+export const duplicateInputName = defineRule({
+  code: 'duplicate_input_name',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'A step declares the same input twice.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
 
 /** A step that declares one input twice has two types for one value. */
 export function checkDuplicateInputs(model: SkillModel): Diagnostic[] {
@@ -10,7 +20,7 @@ export function checkDuplicateInputs(model: SkillModel): Diagnostic[] {
       if (seen.has(input.name)) {
         diagnostics.push(
           diagnostic(
-            'duplicate_input_name',
+            duplicateInputName,
             model.file,
             input.nameSpan,
             `Step "${node.id}" declares input "${input.name}" more than once.`,

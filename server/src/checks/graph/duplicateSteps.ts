@@ -1,5 +1,15 @@
 import type { SkillModel } from '../../model/skillModel';
 import { diagnostic, type Diagnostic } from '../diagnostic';
+import { defineRule } from '../rule';
+
+export const duplicateStepName = defineRule({
+  code: 'duplicate_step_name',
+  category: 'graph',
+  severity: 'error',
+  summary: 'Two steps share one name.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5', 'metaskill', 'metaskill-sop'],
+});
 
 /** Two steps with one name make every reference to that name ambiguous. */
 export function checkDuplicateSteps(model: SkillModel): Diagnostic[] {
@@ -14,7 +24,7 @@ export function checkDuplicateSteps(model: SkillModel): Diagnostic[] {
     }
     diagnostics.push(
       diagnostic(
-        'duplicate_step_name',
+        duplicateStepName,
         model.file,
         node.nameSpan,
         `Step name "${node.id}" is already used by step ${earlier + 1}; step names must be unique, or references to it are ambiguous.`,

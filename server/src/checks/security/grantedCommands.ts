@@ -2,10 +2,21 @@ import { SLASH_COMMAND } from '../../parse/pathMentions';
 import { blockCommands } from '../../parse/blockCommands';
 import { fenceLanguage, SHELL_BLOCK_LANGUAGES, type Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
+import { defineRule } from '../rule';
 
 // What a skill that grants every shell command (`allowed-tools: Bash`) could grant instead: the commands its fenced
 // blocks start with, each as a Claude Code rule matches it. `Bash(git:*)` matches a command whose text starts with
 // `git`, so a program is kept as written (`./scripts/run.sh`, not `run.sh`) and one run through `sudo` is `sudo`.
+
+export const unrestrictedShell = defineRule({
+  code: 'unrestricted_shell',
+  category: 'security',
+  severity: 'information',
+  summary: '`allowed-tools` grants every shell command where the skill uses a few.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '3.5', cwe: ['CWE-250'], review: true },
+});
 
 /**
  * Programs that run whatever they are given: a grant of one of them lets every command through, so a list naming one

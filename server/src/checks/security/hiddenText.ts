@@ -1,8 +1,39 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import { flatText, type TextLike } from '../../parse/textLike';
+import { defineRule } from '../rule';
 
 // What a reader does not see but an agent reads: invisible and bidirectional characters, comments and collapsed
 // sections that speak to the agent, and text hidden in base64 or hex.
+
+export const hiddenUnicode = defineRule({
+  code: 'hidden_unicode',
+  category: 'security',
+  severity: 'warning',
+  summary: 'Invisible or bidirectional characters: text an agent reads that a reader does not see.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '7.0', cwe: ['CWE-451'] },
+});
+
+export const hiddenInstructions = defineRule({
+  code: 'hidden_instructions',
+  category: 'security',
+  severity: 'warning',
+  summary: 'An HTML comment or a collapsed section that speaks to the agent, hidden from a reader.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '7.0', cwe: ['CWE-1427'] },
+});
+
+export const encodedText = defineRule({
+  code: 'encoded_text',
+  category: 'security',
+  severity: 'warning',
+  summary: 'Base64, hex or escaped bytes that decode to text no reviewer reads.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '5.0', cwe: ['CWE-506'] },
+});
 
 /** Tag characters (U+E0000–E007F): invisible, and each stands for an ASCII character, so they can spell a message. */
 const TAG = /(?:\uDB40[\uDC00-\uDC7F])+/g;
@@ -47,7 +78,7 @@ export function invisibleCharacters(file: string, text: string): Diagnostic[] {
     const words = spelled.replace(/[^\x20-\x7e]/g, '').trim();
     findings.push(
       diagnostic(
-        'hidden_unicode',
+        hiddenUnicode,
         file,
         at(match.index!, match.index! + match[0].length),
         `${[...match[0]].length} invisible tag characters${words ? ` spell "${words.slice(0, 120)}${words.length > 120 ? '…' : ''}"` : ''}: an agent reads them, a reader sees nothing. Remove them.`,
@@ -57,7 +88,7 @@ export function invisibleCharacters(file: string, text: string): Diagnostic[] {
   for (const match of text.matchAll(BIDI))
     findings.push(
       diagnostic(
-        'hidden_unicode',
+        hiddenUnicode,
         file,
         at(match.index!, match.index! + match[0].length),
         'A bidirectional control character: the text after it is shown in another order than it is read, so what a reviewer sees is not what runs or what the agent reads. Remove it.',
@@ -73,7 +104,7 @@ export function invisibleCharacters(file: string, text: string): Diagnostic[] {
     ];
     findings.push(
       diagnostic(
-        'hidden_unicode',
+        hiddenUnicode,
         file,
         at(start, end),
         `${match[0].length === 1 ? 'An invisible character' : `${match[0].length} invisible characters`} (${kinds.join(', ')}): nothing shows here, but an agent and a program read ${match[0].length === 1 ? 'it' : 'them'}. Remove ${match[0].length === 1 ? 'it' : 'them'}.`,
@@ -107,7 +138,7 @@ const COLLAPSED = /<details\b[^>]*>([\s\S]*?)<\/details>/gi;
  * `TextLike` (a SKILL.md the editor holds): a text with neither, as most are, is searched for them without being made
  * one string.
  */
-export function hiddenInstructions(file: string, source: TextLike): Diagnostic[] {
+export function hiddenCommentFindings(file: string, source: TextLike): Diagnostic[] {
   const findings: Diagnostic[] = [];
   if (!source.includes('<!--') && !source.includes('<d') && !source.includes('<D')) return findings;
   const text = flatText(source);
@@ -120,7 +151,7 @@ export function hiddenInstructions(file: string, source: TextLike): Diagnostic[]
       if (!speaksToAgent(inner)) continue;
       findings.push(
         diagnostic(
-          'hidden_instructions',
+          hiddenInstructions,
           file,
           { start: match.index!, end: match.index! + match[0].length, file },
           `${what} speaks to the agent ("${inner.trim().replace(/\s+/g, ' ').slice(0, 100)}"): a rendered page hides it, the agent reads it. Put instructions where a reader sees them, or remove them.`,
@@ -184,12 +215,12 @@ function asWords(bytes: Buffer): string | undefined {
 }
 
 /** Base64, hex and `\x` escapes that decode to words: text no reviewer reads, that a script or an agent may. */
-export function encodedText(file: string, text: string): Diagnostic[] {
+export function encodedTextFindings(file: string, text: string): Diagnostic[] {
   const findings: Diagnostic[] = [];
   const report = (start: number, end: number, how: string, decoded: string) =>
     findings.push(
       diagnostic(
-        'encoded_text',
+        encodedText,
         file,
         { start, end, file },
         `${end - start} characters of ${how} decode to text: "${decoded.trim().replace(/\s+/g, ' ').slice(0, 100)}${decoded.length > 100 ? '…' : ''}". Write it as the text it is, so a reviewer reads what the agent or the script will.`,

@@ -1,10 +1,23 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { Placed } from './skillTexts';
+import { defineRule } from '../rule';
+import { remoteCode } from './riskyExecution';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
 // user's confirmations, taking credentials, sending data away. Explainable and scored, not a model: each cue has a
 // weight, a paragraph whose cues reach THRESHOLD is reported at its strongest cue, and prose that discusses these
 // things (a security guide, an example of an attack, a rule against them) is not an instruction to do them.
+
+export const hostileInstruction = defineRule({
+  code: 'hostile_instruction',
+  category: 'security',
+  severity: 'error',
+  summary:
+    'Prose telling the agent to set aside its instructions, hide what it does, skip confirmations, take credentials or send data away.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '8.8', cwe: ['CWE-1427'] },
+});
 
 interface Cue {
   pattern: RegExp;
@@ -115,7 +128,7 @@ export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[]
     const start = paragraph.start + strongest.match.index;
     findings.push(
       diagnostic(
-        'hostile_instruction',
+        hostileInstruction,
         file,
         { start, end: start + strongest.match[0].length, file },
         `This tells the agent ${hits.map((hit) => hit.cue.what).join(', and ')}: an instruction against the user who runs the skill. Remove it; a skill that needs such a step should ask the user.`,
@@ -141,7 +154,7 @@ export function remoteInstructions(file: string, prose: Placed[]): Diagnostic[] 
     const start = paragraph.start + match.index;
     return [
       diagnostic(
-        'remote_code',
+        remoteCode,
         file,
         { start, end: start + match[0].length, file },
         'This tells the agent to follow instructions it fetches at run time: what the skill does is then whatever the address serves, not what was reviewed. Ship the instructions with the skill (in `references/`).',

@@ -11,62 +11,66 @@ import { rememberedIn } from '../../workspace/diskSnapshot';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { HOOK_EVENTS } from '../hookEvents';
 import { closestName } from '../nameDistance';
-import { encodedText, hiddenInstructions, invisibleCharacters } from './hiddenText';
-import { hostileInstructions, remoteInstructions } from './hostileInstructions';
-import { allowedTools, grantedCommands } from './grantedCommands';
-import { fencedCommands, riskyExecution } from './riskyExecution';
-import { invocationFindings } from './invocationCommands';
-import { committedSecrets, LOOK_AHEAD } from './secrets';
+import {
+  encodedText,
+  encodedTextFindings,
+  hiddenCommentFindings,
+  hiddenInstructions,
+  hiddenUnicode,
+  invisibleCharacters,
+} from './hiddenText';
+import { hostileInstruction, hostileInstructions, remoteInstructions } from './hostileInstructions';
+import { allowedTools, grantedCommands, unrestrictedShell } from './grantedCommands';
+import { fencedCommands, riskyExecution, remoteCode, riskyCommand } from './riskyExecution';
+import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
+import { committedSecret, committedSecrets, LOOK_AHEAD } from './secrets';
 import type { KeptLineScan } from './keptLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
+import { defineRule } from '../rule';
 
 // What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
 // instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad
 // grants. Files are read, never run; links are not followed out of the folder; every read is bounded.
 
-/** The codes of the security rules: `check --only security` shows these, SARIF ranks them. */
-export const SECURITY_CODES = [
-  'hidden_unicode',
-  'hidden_instructions',
-  'encoded_text',
-  'hostile_instruction',
-  'remote_code',
-  'risky_command',
-  'committed_secret',
-  'unrestricted_shell',
-  'hook_runs_command',
-  'invocation_command',
-  'shown_command_runs',
-  'arguments_in_command',
-  'audit_incomplete',
-] as const;
+export const hookRunsCommand = defineRule({
+  code: 'hook_runs_command',
+  category: 'security',
+  severity: 'information',
+  summary: 'A Claude Code hook of the skill runs a command without asking.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '3.0', cwe: ['CWE-829'], review: true },
+});
+
+export const auditIncomplete = defineRule({
+  code: 'audit_incomplete',
+  category: 'security',
+  severity: 'information',
+  summary: 'A text file of the skill the security rules did not read: too large, or past the files they read.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '1.0', cwe: [], review: true },
+});
 
 /**
- * How each security rule ranks in GitHub code scanning (its `security-severity`, 0 to 10) and the weaknesses (CWE) it
- * finds, carried into SARIF.
+ * The security rules, as this family declares them (the catalog finds them by their `security` rank): what the
+ * configuration's `security` preset sets.
  */
-export const SECURITY_RANKS: Record<(typeof SECURITY_CODES)[number], { severity: string; cwe: string[] }> = {
-  hidden_unicode: { severity: '7.0', cwe: ['CWE-451'] },
-  hidden_instructions: { severity: '7.0', cwe: ['CWE-1427'] },
-  encoded_text: { severity: '5.0', cwe: ['CWE-506'] },
-  hostile_instruction: { severity: '8.8', cwe: ['CWE-1427'] },
-  remote_code: { severity: '8.1', cwe: ['CWE-494'] },
-  risky_command: { severity: '6.5', cwe: ['CWE-732', 'CWE-295'] },
-  committed_secret: { severity: '9.1', cwe: ['CWE-798'] },
-  unrestricted_shell: { severity: '3.5', cwe: ['CWE-250'] },
-  hook_runs_command: { severity: '3.0', cwe: ['CWE-829'] },
-  invocation_command: { severity: '3.0', cwe: ['CWE-829'] },
-  // A command that reads as an example and runs: what a reader is shown is not what happens.
-  shown_command_runs: { severity: '6.0', cwe: ['CWE-451', 'CWE-78'] },
-  arguments_in_command: { severity: '6.5', cwe: ['CWE-78'] },
-  // Not a weakness of the skill: a part of it the audit did not read, for a reviewer to read.
-  audit_incomplete: { severity: '1.0', cwe: [] },
-};
-
-/** Whether a rule is one of the security rules. */
-export function isSecurityCode(code: string): code is (typeof SECURITY_CODES)[number] {
-  return (SECURITY_CODES as readonly string[]).includes(code);
-}
+export const SECURITY_FAMILY = [
+  hiddenUnicode,
+  hiddenInstructions,
+  encodedText,
+  hostileInstruction,
+  remoteCode,
+  riskyCommand,
+  committedSecret,
+  unrestrictedShell,
+  hookRunsCommand,
+  invocationCommand,
+  shownCommandRuns,
+  argumentsInCommand,
+  auditIncomplete,
+] as const;
 
 export interface SecurityContext {
   fs: FileSystem;
@@ -90,7 +94,11 @@ export interface SecurityContext {
 
 /** What the rules that read a line at a time find in `text`, whose first character is at `offset` in its file. */
 function lineFindings(file: string, text: string, offset: number): Diagnostic[] {
-  const found = [...invisibleCharacters(file, text), ...encodedText(file, text), ...committedSecrets(file, text)];
+  const found = [
+    ...invisibleCharacters(file, text),
+    ...encodedTextFindings(file, text),
+    ...committedSecrets(file, text),
+  ];
   if (offset !== 0)
     for (const item of found)
       item.span = { ...item.span, start: item.span.start + offset, end: item.span.end + offset };
@@ -106,7 +114,7 @@ function placed(source: TextLike, spans: Span[]): Placed[] {
 function markdownFindings(file: string, source: TextLike, region: Span, fences: Fence[]): Diagnostic[] {
   const prose = placed(source, outsideFences(region, fences));
   return [
-    ...hiddenInstructions(file, source),
+    ...hiddenCommentFindings(file, source),
     ...hostileInstructions(file, prose),
     ...remoteInstructions(file, prose),
     ...riskyExecution(file, fencedCommands(source, fences)),
@@ -150,7 +158,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   // A risky script is the step's risk too: reported where the step names it (at the script's first risk).
   const risky = new Map<string, Diagnostic>();
   for (const item of others)
-    if ((item.code === 'remote_code' || item.code === 'risky_command') && !risky.has(item.file))
+    if ((item.code === remoteCode.code || item.code === riskyCommand.code) && !risky.has(item.file))
       risky.set(item.file, item);
   const onSteps =
     risky.size === 0
@@ -159,13 +167,15 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
           const item = node.script && risky.get(path.join(context.dir, ...node.script.path.split('/')));
           return item
             ? [
-                diagnostic(
-                  item.code,
+                // The script's finding, placed where the step names the script: the same rule and severity.
+                {
+                  code: item.code,
+                  severity: item.severity,
+                  message: `Step \`${node.id}\` runs \`${node.script!.path}\`, which ${String(item.data?.risk ?? 'runs a risky command')}; see the finding in the script.`,
                   file,
-                  node.script!.span,
-                  `Step \`${node.id}\` runs \`${node.script!.path}\`, which ${String(item.data?.risk ?? 'runs a risky command')}; see the finding in the script.`,
-                  { risk: item.data?.risk },
-                ),
+                  span: node.script!.span,
+                  data: { risk: item.data?.risk },
+                },
               ]
             : [];
         });
@@ -195,7 +205,7 @@ function unaudited(context: SecurityContext, unread: Unread): Diagnostic[] {
   return [
     ...unread.tooLarge.map(({ file, size }) =>
       diagnostic(
-        'audit_incomplete',
+        auditIncomplete,
         file,
         start,
         `\`${shown(file)}\` was not audited: at ${Math.ceil(size / 1024)} KB it is past the ${MAX_BYTES / 1024} KB the security rules read of a file. Read it before you trust the skill.`,
@@ -204,7 +214,7 @@ function unaudited(context: SecurityContext, unread: Unread): Diagnostic[] {
     ...(unread.firstPastCount
       ? [
           diagnostic(
-            'audit_incomplete',
+            auditIncomplete,
             context.file,
             start,
             `The security rules read ${MAX_FILES} text files of this skill and stopped before \`${shown(unread.firstPastCount)}\`: it and the files after it (deeper, or later by name) were not audited.`,
@@ -242,7 +252,7 @@ function grants(
     if (span)
       findings.push(
         diagnostic(
-          'unrestricted_shell',
+          unrestrictedShell,
           context.file,
           span,
           programs.length > 0 && programs.length <= 6
@@ -267,7 +277,7 @@ function grants(
           if (span)
             findings.push(
               diagnostic(
-                'hook_runs_command',
+                hookRunsCommand,
                 context.file,
                 span,
                 `While the skill is active, Claude Code runs \`${command.slice(0, 80)}\` on every ${event}${(group as { matcher?: unknown }).matcher ? ` of ${String((group as { matcher: unknown }).matcher)}` : ''}, with the user's permissions and without asking. Check that it does only what the skill says.`,

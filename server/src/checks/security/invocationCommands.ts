@@ -4,12 +4,59 @@ import { shellDirectives, type ShellDirective } from '../../parse/shellDirective
 import type { Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import { CREDENTIAL_FILES, fencedCommands, riskyExecution } from './riskyExecution';
+import { CREDENTIAL_FILES, fencedCommands, riskyExecution, riskyCommand } from './riskyExecution';
+import { defineRule } from '../rule';
 
 // The commands Claude Code runs when a skill is invoked (`` !`command` `` and ```` ```! ```` blocks in SKILL.md),
 // before the model reads a word of it: each is said (one that reads as an example, louder), and each is read for the
 // risks a fenced command is read for. Only SKILL.md is read this way: Claude Code does not run them in the skill's
 // other files, which the model reads when it needs them.
+
+/**
+ * Only Claude Code runs these commands at invocation: for the other consumers they are text (read for risks all the
+ * same, as any command the model may follow). The portable profile keeps them, as a skill written for it is installed
+ * into Claude Code too.
+ */
+const NOT_RUN_AT_INVOCATION = {
+  'claude-api': 'off',
+  codex: 'off',
+  vscode: 'off',
+  cursor: 'off',
+  opensquilla: 'off',
+} as const;
+
+export const invocationCommand = defineRule({
+  code: 'invocation_command',
+  category: 'security',
+  severity: 'information',
+  summary: 'A command Claude Code runs when the skill is invoked (`` !`command` ``, a ```` ```! ```` block).',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '3.0', cwe: ['CWE-829'], review: true },
+  profiles: NOT_RUN_AT_INVOCATION,
+});
+
+export const shownCommandRuns = defineRule({
+  code: 'shown_command_runs',
+  category: 'security',
+  severity: 'warning',
+  summary: 'A `` !`command` `` shown as an example in SKILL.md, which Claude Code runs all the same.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '6.0', cwe: ['CWE-451', 'CWE-78'] },
+  profiles: NOT_RUN_AT_INVOCATION,
+});
+
+export const argumentsInCommand = defineRule({
+  code: 'arguments_in_command',
+  category: 'security',
+  severity: 'warning',
+  summary: "A command run at invocation with the skill's arguments spliced in as typed (`$ARGUMENTS`, `$0`).",
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '6.5', cwe: ['CWE-78'] },
+  profiles: NOT_RUN_AT_INVOCATION,
+});
 
 /** A command as the message quotes it: its first line, cut short. */
 function quoted(script: string): string {
@@ -24,13 +71,13 @@ function said(file: string, directive: ShellDirective): Diagnostic {
   // One that reads as an example is said louder, once: it runs all the same.
   return directive.shown
     ? diagnostic(
-        'shown_command_runs',
+        shownCommandRuns,
         file,
         directive.span,
         `This reads as an example, but Claude Code reads SKILL.md as plain text, code included, and runs ${what} whenever the skill is invoked: where it fails the invocation fails, where it works it runs. Describe the syntax in words, or move the example into a file under \`references/\`, which is not run.`,
       )
     : diagnostic(
-        'invocation_command',
+        invocationCommand,
         file,
         directive.span,
         `When the skill is invoked, Claude Code runs ${what} and puts what it prints here, before the model reads the skill. Check that it does only what the skill says.`,
@@ -50,7 +97,7 @@ function secretsInPrompt(file: string, directive: ShellDirective): Diagnostic[] 
   const what = read[0].replace(/^[\s"'=]/, '');
   return [
     diagnostic(
-      'risky_command',
+      riskyCommand,
       file,
       directive.span,
       `When the skill is invoked, this puts \`${what}\` into the prompt: the model and its provider read the secrets, and they may come back in the conversation. Read only what the task needs, and never a credentials file.`,
@@ -69,7 +116,7 @@ function argumentsSpliced(file: string, directive: ShellDirective, placeholders:
   const start = directive.command.start + placeholder.index;
   return [
     diagnostic(
-      'arguments_in_command',
+      argumentsInCommand,
       file,
       { start, end: start + placeholder[0].length },
       `Claude Code puts the skill's arguments in place of \`${placeholder[0]}\` as they were typed, before the shell reads this command: a quote in them breaks it, and \`;\`, \`$(…)\` or a backtick runs what follows. The model may invoke the skill with text from an issue or a page. Have the model run the command as a step instead, where it quotes the arguments and the user sees it${/^\$\d/.test(placeholder[0]) ? `; if \`${placeholder[0]}\` is meant for the shell or awk, write \`\\${placeholder[0]}\`` : ''}.`,

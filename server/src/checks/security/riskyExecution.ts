@@ -1,16 +1,36 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import type { RuleCode } from '../rules';
 import { blockCommands, type BlockCommand } from '../../parse/blockCommands';
 import { fenceLanguage, SHELL_BLOCK_LANGUAGES, type Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import type { Placed } from './skillTexts';
+import { defineRule } from '../rule';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
 // shell or SSH trusts, permissions opened to everyone, TLS checks turned off. Read in scripts, and in the fenced
 // commands of Markdown; never run.
 
+export const remoteCode = defineRule({
+  code: 'remote_code',
+  category: 'security',
+  severity: 'warning',
+  summary: 'A command that runs code it downloads (`curl … | sh`).',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '8.1', cwe: ['CWE-494'] },
+});
+
+export const riskyCommand = defineRule({
+  code: 'risky_command',
+  category: 'security',
+  severity: 'warning',
+  summary: 'A command that writes into shell or SSH files, opens permissions to all, or turns off TLS checks.',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '6.5', cwe: ['CWE-732', 'CWE-295'] },
+});
+
 interface Risk {
-  code: Extract<RuleCode, 'remote_code' | 'risky_command'>;
+  rule: typeof remoteCode | typeof riskyCommand;
   pattern: RegExp;
   /** What the command does, for the message and the preview. */
   what: string;
@@ -71,7 +91,7 @@ function runsPipedText(interpreter: string, words: string[]): boolean {
 
 const RISKS: Risk[] = [
   {
-    code: 'remote_code',
+    rule: remoteCode,
     pattern: new RegExp(
       String.raw`\b${FETCH}\b[^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
     ),
@@ -89,7 +109,7 @@ const RISKS: Risk[] = [
       ),
   },
   {
-    code: 'remote_code',
+    rule: remoteCode,
     pattern: new RegExp(
       String.raw`(?:\b(?:bash|sh|zsh|source|\.)\s+<\(\s*${FETCH}\b|\beval\s+"?\$\(\s*${FETCH}\b|\biex\s*\(\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|\(?New-Object\s+Net\.WebClient))`,
       'i',
@@ -97,18 +117,18 @@ const RISKS: Risk[] = [
     what: 'runs code it downloads',
   },
   {
-    code: 'remote_code',
+    rule: remoteCode,
     pattern: /\bexec\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(/,
     what: 'runs Python it downloads',
   },
   {
-    code: 'risky_command',
+    rule: riskyCommand,
     pattern:
       /(?:>>?|\btee\s+(?:-a\s+)?)\s*["']?(?:~|\$HOME|\$\{HOME\})\/\.(?:bashrc|zshrc|profile|bash_profile|zprofile|ssh\/authorized_keys|ssh\/config|gitconfig)\b|(?:>>?|\btee\s+(?:-a\s+)?)\s*\/etc\/|\b(?:cp|mv|install)\b[^\n]*\s(?:~|\$HOME)\/\.ssh\//,
     what: 'writes into a file the shell, SSH or Git trusts, outside the skill and the project',
   },
   {
-    code: 'risky_command',
+    rule: riskyCommand,
     pattern: new RegExp(
       [
         // The environment, or a credentials file, piped into a program that sends it (through others on the way).
@@ -123,12 +143,12 @@ const RISKS: Risk[] = [
       "Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.",
   },
   {
-    code: 'risky_command',
+    rule: riskyCommand,
     pattern: /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b/,
     what: 'opens permissions to every user',
   },
   {
-    code: 'risky_command',
+    rule: riskyCommand,
     pattern:
       /\bcurl\b[^\n]*\s(?:-k|--insecure)\b|\bwget\b[^\n]*--no-check-certificate|\bverify\s*=\s*False\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false\b|\bsslVerify\s+false\b|PYTHONHTTPSVERIFY\s*=\s*["']?0|\bInsecureSkipVerify\s*:\s*true\b/,
     what: 'turns off TLS certificate checks',
@@ -136,7 +156,7 @@ const RISKS: Risk[] = [
 ];
 
 /** What to do about a risk of each code, unless the risk says. */
-const ADVICE: Record<Risk['code'], string> = {
+const ADVICE: Record<Risk['rule']['code'], string> = {
   remote_code:
     "Whatever the address serves then runs with the user's permissions, and may change after review. Ship the script with the skill, or download, check (a pinned version or checksum) and then run.",
   risky_command: 'Keep what the skill does inside the skill folder and the project, with checks on.',
@@ -174,10 +194,10 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
           if (!match) continue;
           findings.push(
             diagnostic(
-              risk.code,
+              risk.rule,
               file,
               { start: offset + match.index, end: offset + match.index + match[0].length, file },
-              `This ${risk.what}: \`${line.trim().slice(0, 120)}\`. ${risk.advice ?? ADVICE[risk.code]}`,
+              `This ${risk.what}: \`${line.trim().slice(0, 120)}\`. ${risk.advice ?? ADVICE[risk.rule.code]}`,
               { risk: risk.what },
             ),
           );

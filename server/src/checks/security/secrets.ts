@@ -1,8 +1,20 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
+import { defineRule } from '../rule';
 
 // Credentials committed in a skill: well-known token formats, private keys, and long random values assigned to names
 // that say they are secret; not the examples documentation shows of them. The value is never repeated in a message:
 // every output shows its first characters only.
+
+export const committedSecret = defineRule({
+  code: 'committed_secret',
+  category: 'security',
+  severity: 'error',
+  summary: 'A credential committed in the skill (a token, a private key).',
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '9.1', cwe: ['CWE-798'] },
+  textIsSecret: true,
+});
 
 /** A token format: its fixed start (what says nothing of the value) and the random body after it. */
 interface Format {
@@ -96,7 +108,7 @@ export function committedSecrets(file: string, text: string): Diagnostic[] {
     seen.add(start);
     findings.push(
       diagnostic(
-        'committed_secret',
+        committedSecret,
         file,
         { start, end: start + value.length, file },
         `${what} is committed in the skill (${masked(value)}): everyone who installs it gets it. Revoke it, remove it, and have the skill read the user's own from the environment.`,

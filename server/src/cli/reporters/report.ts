@@ -2,21 +2,21 @@ import * as path from 'node:path';
 import { sourceOf, type SkillAnalysis } from '../../analyze';
 import type { Diagnostic, Severity } from '../../checks/diagnostic';
 import type { ProfileChoice } from '../../checks/profiles';
-import { fingerprintOf, ownText } from '../../checks/fingerprint';
-import { RULES, type RuleCode } from '../../checks/rules';
+import { fingerprintOf, ownText } from '../../rules/fingerprint';
 import { bestTier } from '../../fixes/chooseFixes';
-import type { FixTier } from '../../fixes/fix';
+import type { FixTier } from '../../checks/fix';
 import { fixesFor } from '../../fixes/skillFixes';
 import { SkillLines } from '../../parse/skillLines';
 import { FILE_START_RANGE, type LineIndex, type LspRange } from '../../parse/lineIndex';
 import type { FoundSkill } from '../../workspace/discover';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { skillFiles, skillHash } from '../../checks/skillHash';
+import { missingSkillMd } from '../../checks/unreadableFile';
 
 /** A diagnostic as every output format sees it: a display path and an LSP range. */
 export interface ReportedDiagnostic {
   file: string;
-  code: RuleCode;
+  code: string;
   severity: Severity;
   message: string;
   range: LspRange;
@@ -97,11 +97,11 @@ export function assembleReport(
   for (const file of misnamed) {
     diagnostics.push({
       file: file.display,
-      code: 'missing_skill_md',
-      severity: RULES.missing_skill_md.severity,
+      code: missingSkillMd.code,
+      severity: missingSkillMd.severity,
       message: `This skill file is named "${path.basename(file.file)}"; agents look for exactly "SKILL.md" and will not find this skill.`,
       range: FILE_START_RANGE,
-      fingerprint: fingerprintOf({ code: 'missing_skill_md' }, path.basename(file.file)),
+      fingerprint: fingerprintOf({ code: missingSkillMd.code }, path.basename(file.file)),
     });
   }
   return { skills: parts.map((part) => part.skill), diagnostics };

@@ -2,6 +2,7 @@ import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic } f
 import type { Diagnostic, Severity } from '../../checks/diagnostic';
 import type { LspRange } from '../../parse/lineIndex';
 import { rangeOf, type DocumentView } from './documentView';
+import { unreachableStep } from '../../formats/aip';
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -24,7 +25,7 @@ export function lspDiagnosticAt(range: LspRange, item: Diagnostic, docsBase?: st
     ...(docsBase ? { codeDescription: { href: `${docsBase}/${item.code}.md` } } : {}),
     source: 'skillgraph',
     message: item.message,
-    ...(item.code === 'unreachable_step' ? { tags: [DiagnosticTag.Unnecessary] } : {}),
+    ...(item.code === unreachableStep.code ? { tags: [DiagnosticTag.Unnecessary] } : {}),
     ...(item.data ? { data: item.data } : {}),
   };
 }

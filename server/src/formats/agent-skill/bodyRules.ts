@@ -4,6 +4,16 @@ import { checkNestedReferences } from '../../checks/nestedReferences';
 import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/pathMentions';
 import { lineBreaksIn } from '../../parse/lineIndex';
 import type { FormatContext } from '../formatContext';
+import { defineRule } from '../../checks/rule';
+
+export const bodyTooLong = defineRule({
+  code: 'body_too_long',
+  category: 'file',
+  severity: 'warning',
+  summary: 'The SKILL.md body is longer than recommended.',
+  stability: 'stable',
+  formats: 'all',
+});
 
 const NONE: ReadonlySet<string> = new Set();
 
@@ -22,7 +32,7 @@ export function checkBody(context: FormatContext): Diagnostic[] {
   if (lines > MAX_BODY_LINES) {
     diagnostics.push(
       diagnostic(
-        'body_too_long',
+        bodyTooLong,
         file,
         context.frontmatterAnchor,
         `The body is ${lines} lines; keep SKILL.md under ${MAX_BODY_LINES} lines and move detail into \`references/\`, which agents load only when needed.`,

@@ -8,9 +8,30 @@ import { ARGUMENT_PLACEHOLDER } from '../../parse/argumentPlaceholders';
 import { placeholderCollisions } from './placeholderCollisions';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { defineRule } from '../../checks/rule';
 
 // What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)
 // and the arguments a user types after `/name` (`$ARGUMENTS`, with `argument-hint` shown as they type).
+
+export const invalidHooks = defineRule({
+  code: 'invalid_hooks',
+  category: 'client',
+  severity: 'warning',
+  summary:
+    "A skill's `hooks` that Claude Code cannot run: a wrong shape, a hook without its command, an event misspelt.",
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const argumentHintMismatch = defineRule({
+  code: 'argument_hint_mismatch',
+  category: 'client',
+  severity: 'information',
+  summary:
+    'The body reads `$ARGUMENTS` with no `argument-hint`, or `argument-hint` is set and the body reads no argument.',
+  stability: 'stable',
+  formats: 'all',
+});
 
 /** Where the body reads what the user typed after `/name`: `$ARGUMENTS` and `$ARGUMENTS[N]`. */
 const ARGUMENTS = /\$ARGUMENTS(?:\[\d+\])?/g;
@@ -42,14 +63,14 @@ function hookFindings({ file, yaml, value }: ClaudeCodeContext): Diagnostic[] {
     file,
     yaml,
     rootSpan: keySpan,
-    defaultCode: 'invalid_hooks',
+    defaultRule: invalidHooks,
     rootName: '`hooks`',
     basePath: ['hooks'],
   });
   for (const { key, meant, span } of misspeltKeys(yaml, pair?.value, HOOK_EVENTS))
     findings.push(
       diagnostic(
-        'invalid_hooks',
+        invalidHooks,
         file,
         span,
         `\`${key}\` is not a hook event Claude Code fires, so these hooks never run. Did you mean \`${meant}\`?`,
@@ -74,7 +95,7 @@ function argumentFindings({ file, syntax, yaml, value }: ClaudeCodeContext): Dia
     const start = syntax.body.start + used.index;
     return [
       diagnostic(
-        'argument_hint_mismatch',
+        argumentHintMismatch,
         file,
         { start, end: start + used[0].length },
         `The body reads the arguments typed after the skill's name (\`${used[0]}\`), but there is no \`argument-hint\`; Claude Code shows the hint as the user types, so they know what to give. Add one, such as \`argument-hint: "[file]"\`.`,
@@ -86,7 +107,7 @@ function argumentFindings({ file, syntax, yaml, value }: ClaudeCodeContext): Dia
   const at: Span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'argument-hint')?.key) ?? { start: 0, end: 0 };
   return [
     diagnostic(
-      'argument_hint_mismatch',
+      argumentHintMismatch,
       file,
       at,
       'The skill asks for arguments (`argument-hint`), but the body never reads them (`$ARGUMENTS`, `$ARGUMENTS[0]`, `$0`); Claude Code then appends them as `ARGUMENTS: …` after the body. Say in the body where they go.',

@@ -6,11 +6,22 @@ import { validateAgainstSchema } from '../../checks/schemaValidation';
 import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
+import { defineRule } from '../../checks/rule';
+import { missingFile } from '../../checks/fileLinks';
 
 // Codex reads `agents/openai.yaml` beside a skill's SKILL.md: how its apps show the skill (`interface`), the MCP
 // servers it needs (`dependencies`), and whether the model may pick it unasked (`policy`). Codex fails open: a file
 // that does not parse, or a value it cannot use, is left out with a line in its log, and the skill loads anyway. So
 // every finding here is a warning: the skill works, without what the author wrote.
+
+export const invalidOpenaiYaml = defineRule({
+  code: 'invalid_openai_yaml',
+  category: 'companion',
+  severity: 'warning',
+  summary: "A value of a skill's `agents/openai.yaml` that Codex cannot use, and leaves out.",
+  stability: 'stable',
+  formats: 'all',
+});
 
 /** Where Codex looks for a skill's metadata, relative to the skill folder. */
 export const CODEX_METADATA_FILE = 'agents/openai.yaml';
@@ -39,7 +50,7 @@ export function checkCodexMetadata(
     return {
       diagnostics: [
         diagnostic(
-          'invalid_openai_yaml',
+          invalidOpenaiYaml,
           file,
           { ...START, file },
           `${CODEX_METADATA_FILE} is ${read.kind === 'binary' ? 'not text' : 'too large to read'}; Codex ignores it.`,
@@ -51,7 +62,7 @@ export function checkCodexMetadata(
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   const diagnostics = yaml.problems.map((problem) =>
     diagnostic(
-      'invalid_openai_yaml',
+      invalidOpenaiYaml,
       file,
       problem.span,
       `${CODEX_METADATA_FILE} does not parse, so Codex ignores all of it: ${problem.message}`,
@@ -61,7 +72,7 @@ export function checkCodexMetadata(
   if (diagnostics.length === 0 && value !== null && value !== undefined) {
     if (typeof value !== 'object' || Array.isArray(value))
       diagnostics.push(
-        diagnostic('invalid_openai_yaml', file, START, `${CODEX_METADATA_FILE} must be a map; Codex ignores it.`),
+        diagnostic(invalidOpenaiYaml, file, START, `${CODEX_METADATA_FILE} must be a map; Codex ignores it.`),
       );
     else diagnostics.push(...checkValue(fs, dir, file, yaml, value as Record<string, unknown>));
   }
@@ -83,12 +94,12 @@ function checkValue(
     file,
     yaml,
     rootSpan: START,
-    defaultCode: 'invalid_openai_yaml',
+    defaultRule: invalidOpenaiYaml,
     rootName: CODEX_METADATA_FILE,
   });
   for (const { key, meant, span } of misspeltKeys(yaml, yaml.doc.contents, TOP_KEYS))
     diagnostics.push(
-      diagnostic('invalid_openai_yaml', file, span, `Codex does not read \`${key}\`. Did you mean \`${meant}\`?`, {
+      diagnostic(invalidOpenaiYaml, file, span, `Codex does not read \`${key}\`. Did you mean \`${meant}\`?`, {
         suggestion: meant,
       }),
     );
@@ -103,7 +114,7 @@ function checkValue(
     const node = nodeAtPath(yaml, ['interface', key]);
     diagnostics.push(
       diagnostic(
-        'missing_file',
+        missingFile,
         file,
         nodeSpan(yaml, node.node) ?? START,
         `The icon \`${relative}\` does not exist in the skill folder; Codex shows the skill without it.`,

@@ -10,11 +10,49 @@ import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../pa
 import { flatText, type TextLike } from '../../parse/textLike';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
+import { defineRule } from '../../checks/rule';
+import { missingFile, pathEscapesSkill } from '../../checks/fileLinks';
 
 // A skill's evals, as the Agent Skills guides lay them out: `evals/evals.json` (test cases: a prompt, what success
 // looks like, input files, expectations graded against the output) and trigger query sets (`evals/*queries*.json`:
 // prompts labelled with whether the skill should activate). Nothing rejects a skill for them; an eval that cannot run
 // or cannot fail tells the author nothing, so every finding here is a warning, in the file it is about.
+
+export const invalidEvals = defineRule({
+  code: 'invalid_evals',
+  category: 'companion',
+  severity: 'warning',
+  summary: "A skill's `evals/evals.json` that eval tools cannot run as written: its shape, ids, `skill_name`.",
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const evalUnknownTarget = defineRule({
+  code: 'eval_unknown_target',
+  category: 'companion',
+  severity: 'warning',
+  summary: 'An eval expectation names a step the skill does not have, or a file nothing says it makes.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const invalidTriggerQueries = defineRule({
+  code: 'invalid_trigger_queries',
+  category: 'companion',
+  severity: 'warning',
+  summary: 'A trigger query set (`evals/*queries*.json`) of the wrong shape, or with a query twice.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const triggerQueriesOneSided = defineRule({
+  code: 'trigger_queries_one_sided',
+  category: 'companion',
+  severity: 'warning',
+  summary: 'A trigger query set whose queries all should trigger the skill, or none does.',
+  stability: 'stable',
+  formats: 'all',
+});
 
 /** The test cases of a skill, relative to its folder. */
 export const EVALS_FILE = 'evals/evals.json';
@@ -91,7 +129,7 @@ function readJson(
   fs: FileSystem,
   file: string,
 ): { text?: string; yaml?: YamlSyntax; value?: unknown; problems: Diagnostic[] } {
-  const code = path.basename(file) === 'evals.json' ? 'invalid_evals' : 'invalid_trigger_queries';
+  const code = path.basename(file) === 'evals.json' ? invalidEvals : invalidTriggerQueries;
   const read = readText(fs, file);
   if (read.kind !== 'text')
     return read.kind === 'missing'
@@ -141,14 +179,14 @@ function checkCases(
     file,
     yaml,
     rootSpan: START,
-    defaultCode: 'invalid_evals',
+    defaultRule: invalidEvals,
     rootName: EVALS_FILE,
   });
   if (!isRecord(value)) return diagnostics;
   if (typeof value.skill_name === 'string' && context.name !== undefined && value.skill_name !== context.name)
     diagnostics.push(
       diagnostic(
-        'invalid_evals',
+        invalidEvals,
         file,
         spanAt(yaml, ['skill_name']),
         `\`skill_name\` is "${value.skill_name}", but this skill is "${context.name}": the runs would load another skill.`,
@@ -163,7 +201,7 @@ function checkCases(
     if (id !== undefined && seen.has(id))
       diagnostics.push(
         diagnostic(
-          'invalid_evals',
+          invalidEvals,
           file,
           spanAt(yaml, ['evals', index, 'id']),
           `Another case already has the id ${JSON.stringify(entry.id)}; each case's runs are kept under its id, so one would overwrite the other.`,
@@ -177,7 +215,7 @@ function checkCases(
       if (path.isAbsolute(input) || input.split(/[\\/]/).includes('..'))
         diagnostics.push(
           diagnostic(
-            'path_escapes_skill',
+            pathEscapesSkill,
             file,
             span,
             `\`${input}\` is outside the skill folder; an eval's input files travel with the skill, under it (\`evals/files/…\`).`,
@@ -186,7 +224,7 @@ function checkCases(
       else if (context.fs.stat(path.join(context.dir, ...input.split('/')))?.kind !== 'file')
         diagnostics.push(
           diagnostic(
-            'missing_file',
+            missingFile,
             file,
             span,
             `The input file \`${input}\` does not exist in the skill folder, so the case cannot run as written.`,
@@ -207,7 +245,7 @@ function checkCases(
             links.push({ step, id, span: { ...spanAt(yaml, ['evals', index, 'id']), file } });
         const problem = unknownTarget(check, known, own);
         if (problem)
-          diagnostics.push(diagnostic('eval_unknown_target', file, spanAt(yaml, ['evals', index, key, at]), problem));
+          diagnostics.push(diagnostic(evalUnknownTarget, file, spanAt(yaml, ['evals', index, key, at]), problem));
       });
     }
   });
@@ -286,7 +324,7 @@ function checkQueries(file: string, yaml: YamlSyntax, value: unknown): Diagnosti
     file,
     yaml,
     rootSpan: START,
-    defaultCode: 'invalid_trigger_queries',
+    defaultRule: invalidTriggerQueries,
     rootName: path.basename(file),
   });
   if (!Array.isArray(value)) return diagnostics;
@@ -303,7 +341,7 @@ function checkQueries(file: string, yaml: YamlSyntax, value: unknown): Diagnosti
     if (first !== undefined)
       diagnostics.push(
         diagnostic(
-          'invalid_trigger_queries',
+          invalidTriggerQueries,
           file,
           spanAt(yaml, [index, 'query']),
           `The same query as item ${first + 1}: it counts twice toward the trigger rate and tests nothing new.`,
@@ -314,7 +352,7 @@ function checkQueries(file: string, yaml: YamlSyntax, value: unknown): Diagnosti
   if (positive + negative > 0 && (positive === 0 || negative === 0))
     diagnostics.push(
       diagnostic(
-        'trigger_queries_one_sided',
+        triggerQueriesOneSided,
         file,
         // The list's opening bracket: the finding is about the whole set.
         { start: spanAt(yaml, []).start, end: spanAt(yaml, []).start + 1 },

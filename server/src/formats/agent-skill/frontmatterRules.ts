@@ -9,6 +9,128 @@ import type { Span } from '../../parse/lineIndex';
 import type { TextLike } from '../../parse/textLike';
 import { closestName } from '../../checks/nameDistance';
 import { mapEntries, nodeAtPath, nodeSpan, pairOf, topKeys, type YamlSyntax } from '../../parse/yamlSyntax';
+import { defineRule } from '../../checks/rule';
+import { invalidFrontmatter } from '../../checks/container';
+import { quoteWrittenFix } from '../../checks/yamlFixes';
+import { suggestionFix } from '../../checks/suggestionFix';
+import { fixOf, textChange, type Fix, type FixSource } from '../../checks/fix';
+import { moveToMetadataFix } from './metadataFix';
+import { clientFrontmatterRules } from './clientFrontmatterRules';
+import { keySpan, valueSpan } from './frontmatterValues';
+
+export const missingRequiredFrontmatter = defineRule({
+  code: 'missing_required_frontmatter',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: 'A required frontmatter key is missing.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const invalidName = defineRule({
+  code: 'invalid_name',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: '`name` breaks the naming rules.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const nameMismatch = defineRule({
+  code: 'name_mismatch',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: '`name` differs from the skill folder name.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'unsafe',
+  fix: renameToFolderFix,
+  profiles: { vscode: 'warning', opensquilla: 'warning' },
+});
+
+export const invalidDescription = defineRule({
+  code: 'invalid_description',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: '`description` is missing, empty, too long or not a string.',
+  stability: 'stable',
+  formats: 'all',
+  profiles: { opensquilla: 'warning' },
+});
+
+export const invalidCompatibility = defineRule({
+  code: 'invalid_compatibility',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: '`compatibility` is not a string of 1 to 500 characters.',
+  stability: 'stable',
+  formats: 'all',
+  profiles: { opensquilla: 'warning' },
+});
+
+export const invalidAllowedTools = defineRule({
+  code: 'invalid_allowed_tools',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: '`allowed-tools` is not one space-separated string.',
+  stability: 'stable',
+  formats: 'all',
+  profiles: { opensquilla: 'warning' },
+});
+
+export const invalidLicense = defineRule({
+  code: 'invalid_license',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: '`license` is not a short string.',
+  stability: 'stable',
+  formats: 'all',
+  profiles: { opensquilla: 'warning' },
+});
+
+export const invalidMetadata = defineRule({
+  code: 'invalid_metadata',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: '`metadata` is not a map of strings to strings.',
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const invalidFrontmatterField = defineRule({
+  code: 'invalid_frontmatter_field',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: 'A client-specific frontmatter key has the wrong type or value.',
+  stability: 'stable',
+  formats: 'all',
+  profiles: { opensquilla: 'warning' },
+});
+
+export const unknownFrontmatterKey = defineRule({
+  code: 'unknown_frontmatter_key',
+  category: 'frontmatter',
+  severity: 'warning',
+  summary: 'A frontmatter key the targeted client does not know.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'unsafe',
+  fix: unknownKeyFixes,
+  profiles: { 'claude-code': 'information', 'claude-api': 'error' },
+  strict: 'error',
+});
+
+export const portableValue = defineRule({
+  code: 'portable_value',
+  category: 'frontmatter',
+  severity: 'warning',
+  summary: 'A list, map or number where the spec asks for a string: accepted by most clients, rejected by strict ones.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'safe',
+  fix: quoteWrittenFix,
+  profiles: { 'claude-api': 'error' },
+});
 
 export interface FrontmatterContext {
   file: string;
@@ -31,17 +153,26 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
     file,
     yaml,
     rootSpan: context.anchor,
-    defaultCode: 'invalid_frontmatter',
-    rootRequiredCode: 'missing_required_frontmatter',
+    defaultRule: invalidFrontmatter,
+    named: [
+      invalidName,
+      invalidDescription,
+      invalidCompatibility,
+      invalidAllowedTools,
+      invalidLicense,
+      invalidMetadata,
+      invalidFrontmatterField,
+    ],
+    rootRequiredRule: missingRequiredFrontmatter,
     rootName: 'the frontmatter',
   })
     .flatMap((found): Diagnostic[] => {
-      if (found.code !== 'missing_required_frontmatter' || !found.message.includes('`name`')) return [found];
+      if (found.code !== missingRequiredFrontmatter.code || !found.message.includes('`name`')) return [found];
       if (profile.missingName === 'allowed') return [];
       return [profile.missingName === 'warning' ? { ...found, severity: 'warning' } : found];
     })
     .map((found) =>
-      found.code === 'invalid_name' &&
+      found.code === invalidName.code &&
       profile.id === 'opensquilla' &&
       typeof value.name === 'string' &&
       value.name !== ''
@@ -53,7 +184,7 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
   if (typeof value.description === 'string' && value.description !== '' && value.description.trim() === '') {
     diagnostics.push(
       diagnostic(
-        'invalid_description',
+        invalidDescription,
         file,
         valueSpan(yaml, 'description') ?? keySpan(yaml, 'description', context.anchor),
         '`description` holds only white space; agents choose a skill from its description, and the spec requires one.',
@@ -65,7 +196,7 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
   if (typeof value.name === 'string' && value.name !== folder) {
     diagnostics.push(
       diagnostic(
-        'name_mismatch',
+        nameMismatch,
         file,
         valueSpan(yaml, 'name') ?? keySpan(yaml, 'name', context.anchor),
         `\`name\` is "${value.name}" but the skill folder is "${folder}"; they must be equal.`,
@@ -75,7 +206,7 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
       ),
     );
   }
-  diagnostics.push(...unknownKeys(context), ...profileRules(context));
+  diagnostics.push(...unknownKeys(context), ...clientFrontmatterRules(context));
   return diagnostics;
 }
 
@@ -105,7 +236,7 @@ function schemaView({ value, format, file, yaml, profile, source }: FrontmatterC
   const portable = (path: string[], message: string, data?: Record<string, unknown>) => {
     const node = nodeAtPath(yaml, path);
     if (node.depth === path.length)
-      diagnostics.push(diagnostic('portable_value', file, nodeSpan(yaml, node.node)!, message, data));
+      diagnostics.push(diagnostic(portableValue, file, nodeSpan(yaml, node.node)!, message, data));
   };
   const tools = value['allowed-tools'];
   if (Array.isArray(tools) && tools.every((item) => typeof item === 'string')) {
@@ -156,7 +287,7 @@ function unknownKeys({ file, yaml, profile }: FrontmatterContext): Diagnostic[] 
     const suggestion = closestName(entry.key, profile.knownKeys);
     diagnostics.push(
       diagnostic(
-        'unknown_frontmatter_key',
+        unknownFrontmatterKey,
         file,
         nodeSpan(yaml, entry.keyNode)!,
         `Unknown frontmatter key \`${entry.key}\` for ${profile.consumer}.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Known keys: ${[...profile.knownKeys].join(', ')}.`,
@@ -167,86 +298,20 @@ function unknownKeys({ file, yaml, profile }: FrontmatterContext): Diagnostic[] 
   return diagnostics;
 }
 
-function profileRules(context: FrontmatterContext): Diagnostic[] {
-  const { file, yaml, value, profile } = context;
-  const diagnostics: Diagnostic[] = [];
-  if (profile.id === 'claude-code') {
-    const listed = `${stringOr(value.description)}${stringOr(value.when_to_use)}`.length;
-    if (listed > 1536) {
-      diagnostics.push(
-        diagnostic(
-          'description_truncated',
-          file,
-          valueSpan(yaml, 'description') ?? context.anchor,
-          `\`description\` and \`when_to_use\` together are ${listed} characters; Claude Code cuts the listing at 1536, so the end is never seen.`,
-        ),
-      );
-    }
-    if (value.agent !== undefined && value.context !== 'fork') {
-      diagnostics.push(
-        diagnostic(
-          'agent_without_fork',
-          file,
-          keySpan(yaml, 'agent', context.anchor),
-          '`agent` only takes effect with `context: fork`; add it or remove `agent`.',
-        ),
-      );
-    }
-  }
-  if (profile.id === 'codex') {
-    const bracket = /[<>]/.exec(stringOr(value.description));
-    const span = valueSpan(yaml, 'description');
-    if (bracket && span) {
-      // The character itself when the value is written as it reads (a plain or single-line scalar), else the value.
-      const written = context.source.slice(span.start, span.end);
-      const at = written.indexOf(bracket[0]);
-      diagnostics.push(
-        diagnostic(
-          'angle_bracket_in_description',
-          file,
-          at >= 0 && !written.includes('\n') ? { start: span.start + at, end: span.start + at + 1 } : span,
-          `\`description\` contains \`${bracket[0]}\`; Codex's skill validator rejects \`<\` and \`>\` in a description. Say it in words ("less than", "the file name").`,
-        ),
-      );
-    }
-  }
-  if (profile.id === 'claude-api') {
-    for (const key of ['name', 'description']) {
-      const text = stringOr(value[key]);
-      if (/<[A-Za-z/][^>]*>/.test(text)) {
-        diagnostics.push(
-          diagnostic(
-            'xml_in_frontmatter',
-            file,
-            valueSpan(yaml, key) ?? context.anchor,
-            `\`${key}\` contains an XML tag; the Claude API rejects XML tags in \`name\` and \`description\`. Use backticks or plain words.`,
-          ),
-        );
-      }
-    }
-    const reserved = /anthropic|claude/i.exec(stringOr(value.name));
-    if (reserved) {
-      diagnostics.push(
-        diagnostic(
-          'reserved_name',
-          file,
-          valueSpan(yaml, 'name') ?? context.anchor,
-          `\`name\` contains the reserved word "${reserved[0].toLowerCase()}", which the Claude API rejects.`,
-        ),
-      );
-    }
-  }
-  return diagnostics;
+/** A key a letter off a known one, renamed; any other unknown key, moved under `metadata` (where any key may go). */
+function unknownKeyFixes(item: Diagnostic, { text, frontmatter }: FixSource): Fix[] {
+  const renamed = suggestionFix(item, { text });
+  return [...renamed, ...moveToMetadataFix(text, frontmatter, item, renamed.length === 0)];
 }
 
-function stringOr(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function keySpan(yaml: YamlSyntax, key: string, fallback: Span): Span {
-  return nodeSpan(yaml, pairOf(yaml.doc.contents, key)?.key) ?? fallback;
-}
-
-function valueSpan(yaml: YamlSyntax, key: string): Span | undefined {
-  return nodeSpan(yaml, pairOf(yaml.doc.contents, key)?.value);
+/** `name` made the folder's name: unsafe, as the folder may be what is wrong. */
+function renameToFolderFix(item: Diagnostic): Fix[] {
+  const expected = item.data?.expected;
+  return typeof expected === 'string'
+    ? [
+        fixOf(item, `Rename the skill to "${expected}" (its folder name)`, 'unsafe', [
+          textChange(item.file, item.span.start, item.span.end, expected),
+        ]),
+      ]
+    : [];
 }

@@ -4,12 +4,26 @@ import type { Span } from '../../parse/lineIndex';
 import { shellDirectives } from '../../parse/shellDirectives';
 import { fenceLanguage, SHELL_FENCE_LANGUAGES, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
+import { defineRule } from '../../checks/rule';
+import { fixOf, textChange, type Fix, type FixSource } from '../../checks/fix';
 
 // Claude Code replaces `$0`, `$1`… in a skill's body with the arguments it is invoked with, wherever they stand, code
 // included; a user typing after `/name`, or a model passing arguments, is enough. Written for something else (an awk
 // field, a shell script's parameter, a regex capture, a spreadsheet's absolute row), the text the model reads is then
 // wrong. Only places where `$N` surely means something else are reported: a `$1` in a plain command may be the skill's
 // argument, put there on purpose.
+
+export const placeholderCollision = defineRule({
+  code: 'placeholder_collision',
+  category: 'client',
+  severity: 'warning',
+  summary:
+    '`$1` written for awk, a shell script, a regex or a spreadsheet, which Claude Code replaces with an argument.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'unsafe',
+  fix: escapeDollarsFix,
+});
 
 /** What `$N` means in a stretch of the body. */
 type Meaning = 'awk' | 'shell' | 'capture' | 'replacement' | 'spreadsheet';
@@ -131,7 +145,7 @@ function said(file: string, written: string, meaning: Meaning, at: Span[]): Diag
   const which = index < ORDINALS.length ? `the ${ORDINALS[index]} of them` : `the one at position ${index + 1}`;
   const more = at.length > 1 ? ` (and ${at.length - 1} more \`$N\` here)` : '';
   return diagnostic(
-    'placeholder_collision',
+    placeholderCollision,
     file,
     at[0],
     `When the skill is invoked with arguments (typed after \`/name\`, or passed by the model), Claude Code replaces \`${written}\` with ${which}, in code too. Here it is ${MEANINGS[meaning]}: the model would read the argument in its place${more}. Write \`\\${written}\` (Claude Code keeps it as \`${written}\`; other clients show the backslash), or move the code into a file under \`scripts/\` or \`references/\`, which Claude Code does not rewrite.`,
@@ -239,4 +253,22 @@ function wordEnd(text: string, start: number): number | undefined {
 function indexWithin(text: string, char: string, from: number, limit = from + MAX_QUOTED): number | undefined {
   const found = text.slice(from, Math.min(limit, text.length)).indexOf(char);
   return found === -1 ? undefined : from + found;
+}
+
+/**
+ * A backslash before each `$N` of the place. Claude Code keeps `\$1` as `$1`; other clients show the backslash, so
+ * it is offered, not applied unasked.
+ */
+function escapeDollarsFix(item: Diagnostic, { text }: FixSource): Fix[] {
+  const escapes = item.data?.escapes;
+  return Array.isArray(escapes)
+    ? [
+        fixOf(
+          item,
+          `Write \\${text.slice(item.span.start, item.span.end)}${escapes.length > 1 ? ` (and the ${escapes.length - 1} more here)` : ''}`,
+          'unsafe',
+          escapes.map((at: number) => textChange(item.file, at, at, '\\')),
+        ),
+      ]
+    : [];
 }

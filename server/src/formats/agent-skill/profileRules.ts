@@ -9,6 +9,16 @@ import type { FileSystem } from '../../workspace/fileSystem';
 import { checkClaudeCodeSkill } from './claudeCodeRules';
 import { checkFrontmatter } from './frontmatterRules';
 import { checkUploadSize } from './uploadSize';
+import { defineRule } from '../../checks/rule';
+
+export const loaderSizeLimit = defineRule({
+  code: 'loader_size_limit',
+  category: 'frontmatter',
+  severity: 'error',
+  summary: 'SKILL.md is larger than the targeted client loads.',
+  stability: 'stable',
+  formats: 'all',
+});
 
 /** OpenSquilla's loader skips SKILL.md files larger than this. */
 const OPENSQUILLA_MAX_BYTES = 256_000;
@@ -50,7 +60,7 @@ export function checkSkillFile(context: SkillFileContext): Diagnostic[] {
   if (profile.id === 'opensquilla' && utf8Length(syntax.source) > OPENSQUILLA_MAX_BYTES) {
     diagnostics.push(
       diagnostic(
-        'loader_size_limit',
+        loaderSizeLimit,
         file,
         anchor,
         `SKILL.md is over ${OPENSQUILLA_MAX_BYTES.toLocaleString('en')} bytes; OpenSquilla skips larger skill files. Move detail into \`references/\`.`,

@@ -4,6 +4,29 @@ import type { TextLike } from '../../parse/textLike';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import type { YamlChunkCache } from '../../parse/yamlChunkCache';
 import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yamlSyntax';
+import { defineRule } from '../../checks/rule';
+import { invalidFrontmatter, yamlProblemRule } from '../../checks/container';
+import { quoteValueFixes } from '../../checks/yamlFixes';
+
+export const unquotedColon = defineRule({
+  code: 'unquoted_colon',
+  category: 'file',
+  severity: 'error',
+  summary: 'An unquoted ": " inside a value breaks the frontmatter, so agents skip the skill.',
+  stability: 'stable',
+  formats: 'all',
+  fixable: 'safe',
+  fix: (item, { text }) => quoteValueFixes(text, item),
+});
+
+export const duplicateKey = defineRule({
+  code: 'duplicate_key',
+  category: 'file',
+  severity: 'warning',
+  summary: 'A key is set twice; the reader keeps only the last value.',
+  stability: 'stable',
+  formats: 'all',
+});
 
 export interface FrontmatterRead {
   yaml?: YamlSyntax;
@@ -41,13 +64,13 @@ export function readFrontmatter(
       diagnostics.push(
         pyyaml
           ? diagnostic(
-              'duplicate_key',
+              duplicateKey,
               file,
               nodeSpan(yaml, repeated.node)!,
               `\`${repeated.key}\` is set again here (first on line ${line}); OpenSquilla reads the frontmatter with PyYAML, which keeps only this last value.`,
             )
           : diagnostic(
-              'invalid_frontmatter',
+              invalidFrontmatter,
               file,
               nodeSpan(yaml, repeated.node)!,
               `\`${repeated.key}\` is set again here (first on line ${line}); strict YAML readers reject the frontmatter and agents skip the skill. Keep one.`,
@@ -55,13 +78,13 @@ export function readFrontmatter(
       );
     }
   }
-  if (yaml.problems.some((problem) => problem.code === 'yaml_syntax')) {
+  if (yaml.problems.some((problem) => problem.kind === 'syntax')) {
     const colons = findUnquotedColons(syntax.source, frontmatter.content);
     if (colons.length > 0) {
       for (const colon of colons) {
         diagnostics.push(
           diagnostic(
-            'unquoted_colon',
+            unquotedColon,
             file,
             colon.colon,
             `The value of \`${colon.key}\` contains ": " without quotes, so YAML reads it as a nested mapping and the frontmatter fails to parse; agents will skip this skill without telling anyone. Quote the value or make it a block scalar (\`${colon.key}: >-\`).`,
@@ -73,10 +96,9 @@ export function readFrontmatter(
     }
   }
   for (const problem of yaml.problems) {
-    const code = problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_frontmatter';
     diagnostics.push(
       diagnostic(
-        code,
+        yamlProblemRule(problem, invalidFrontmatter),
         file,
         problem.span,
         `The frontmatter is not valid YAML: ${problem.message}. Agents cannot read it and will skip this skill.`,
@@ -87,7 +109,7 @@ export function readFrontmatter(
   if (yaml.value === null || yaml.value === undefined) {
     diagnostics.push(
       diagnostic(
-        'invalid_frontmatter',
+        invalidFrontmatter,
         file,
         frontmatter.open,
         'The frontmatter is empty: it needs at least `name` and `description`.',
@@ -102,7 +124,7 @@ export function readFrontmatter(
     };
     diagnostics.push(
       diagnostic(
-        'invalid_frontmatter',
+        invalidFrontmatter,
         file,
         span,
         'The frontmatter must be a YAML mapping of keys to values (`name: …`, `description: …`).',

@@ -2,6 +2,16 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { walkPackageFiles } from '../../workspace/packageFiles';
+import { defineRule } from '../../checks/rule';
+
+export const uploadTooLarge = defineRule({
+  code: 'upload_too_large',
+  category: 'client',
+  severity: 'error',
+  summary: 'The skill folder is larger than the upload limit.',
+  stability: 'stable',
+  formats: 'all',
+});
 
 /** The Claude API's limit for one uploaded skill. */
 export const UPLOAD_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -11,7 +21,7 @@ export function checkUploadSize(fs: FileSystem, dir: string, file: string, ancho
   if (!walkPackageFiles(fs, dir, UPLOAD_LIMIT_BYTES).overLimit) return [];
   return [
     diagnostic(
-      'upload_too_large',
+      uploadTooLarge,
       file,
       anchor,
       `The skill folder holds more than ${UPLOAD_LIMIT_BYTES / 1048576} MB, the Claude API's upload limit; move large assets out of the skill.`,

@@ -2,6 +2,61 @@ import { isMap, type Node } from 'yaml';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
 import { nodeSpan, pairOf, scalarString, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { defineRule } from '../../checks/rule';
+
+export const invalidAipMetadata = defineRule({
+  code: 'invalid_aip_metadata',
+  category: 'aip',
+  severity: 'error',
+  summary: '`metadata.aip` is not a map.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
+
+export const missingAipSpec = defineRule({
+  code: 'missing_aip_spec',
+  category: 'aip',
+  severity: 'error',
+  summary: '`metadata.aip.spec` is missing.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
+
+export const invalidAipSpec = defineRule({
+  code: 'invalid_aip_spec',
+  category: 'aip',
+  severity: 'error',
+  summary: '`metadata.aip.spec` is not a URL.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
+
+export const aipSpecMismatch = defineRule({
+  code: 'aip_spec_mismatch',
+  category: 'aip',
+  severity: 'error',
+  summary: '`metadata.aip.spec` and `schemaId` name different AIP versions.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
+
+export const missingAipSchemaId = defineRule({
+  code: 'missing_aip_schema_id',
+  category: 'aip',
+  severity: 'error',
+  summary: '`metadata.aip.schemaId` is missing.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
+
+export const invalidAipSchemaId = defineRule({
+  code: 'invalid_aip_schema_id',
+  category: 'aip',
+  severity: 'error',
+  summary: '`metadata.aip.schemaId` is not a URL.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
 
 export interface AipMetadata {
   spec?: string;
@@ -43,7 +98,7 @@ export function checkAipMetadata(file: string, yaml: YamlSyntax, anchor: Span, o
   if (!isMap(aip)) {
     out.push(
       diagnostic(
-        'invalid_aip_metadata',
+        invalidAipMetadata,
         file,
         nodeSpan(yaml, aip) ?? aipKeySpan,
         '`metadata.aip` must be a map with `spec` and `schemaId`.',
@@ -51,21 +106,12 @@ export function checkAipMetadata(file: string, yaml: YamlSyntax, anchor: Span, o
     );
     return { schemaIdSpan: aipKeySpan };
   }
-  const spec = readUrl(file, yaml, aip, 'spec', aipKeySpan, 'missing_aip_spec', 'invalid_aip_spec', out);
-  const schemaId = readUrl(
-    file,
-    yaml,
-    aip,
-    'schemaId',
-    aipKeySpan,
-    'missing_aip_schema_id',
-    'invalid_aip_schema_id',
-    out,
-  );
+  const spec = readUrl(file, yaml, aip, 'spec', aipKeySpan, missingAipSpec, invalidAipSpec, out);
+  const schemaId = readUrl(file, yaml, aip, 'schemaId', aipKeySpan, missingAipSchemaId, invalidAipSchemaId, out);
   if (spec && schemaId && !sameVersion(spec, schemaId)) {
     out.push(
       diagnostic(
-        'aip_spec_mismatch',
+        aipSpecMismatch,
         file,
         schemaIdSpan,
         `\`spec\` names AIP ${versionIn(spec)} but \`schemaId\` names ${versionIn(schemaId)}; both must name the same version.`,
@@ -127,8 +173,8 @@ function readUrl(
   aip: Node,
   key: string,
   aipKeySpan: Span,
-  missingCode: 'missing_aip_spec' | 'missing_aip_schema_id',
-  invalidCode: 'invalid_aip_spec' | 'invalid_aip_schema_id',
+  missingRule: typeof missingAipSpec | typeof missingAipSchemaId,
+  invalidRule: typeof invalidAipSpec | typeof invalidAipSchemaId,
   out: Diagnostic[],
 ): string | undefined {
   const node = valueOf(aip, key);
@@ -136,7 +182,7 @@ function readUrl(
   if (node === undefined || value?.trim() === '') {
     out.push(
       diagnostic(
-        missingCode,
+        missingRule,
         file,
         nodeSpan(yaml, node) ?? aipKeySpan,
         `\`metadata.aip.${key}\` is missing: name the AIP ${key === 'spec' ? 'specification URL' : 'procedure schema URL'}.`,
@@ -147,7 +193,7 @@ function readUrl(
   if (value === undefined || !URL_LIKE.test(value)) {
     out.push(
       diagnostic(
-        invalidCode,
+        invalidRule,
         file,
         nodeSpan(yaml, node)!,
         `\`metadata.aip.${key}\` must be a URL${value === undefined ? '' : ` (it holds "${value}")`}.`,

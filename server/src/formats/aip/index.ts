@@ -1,7 +1,17 @@
 // AIP procedures, 0.3 (`aip-0.3`: `metadata.aip`, a `source/` package, `depends_on`) and 0.5 (`aip-0.5`: a runtime
 // block, typed steps linked by `inputs_to` and router branches): their loaders, and the procedure block features read.
-export { loadAip03 } from './loadAip03';
+export { loadAip03, aipLikeSkill } from './loadAip03';
 export { loadAip05 } from './loadAip05';
-export { type ProcedureBlock } from './procedureBlock';
-export { CURRENT_AIP_VERSION, CURRENT_RUNTIME_BLOCK, runtimeBlockText } from './runtimeBlock';
-export { AIP_03_SCHEMA_ID, AIP_03_SPEC } from './aipMetadata';
+export { type ProcedureBlock, invalidBodyYaml } from './procedureBlock';
+export { CURRENT_AIP_VERSION, CURRENT_RUNTIME_BLOCK, runtimeBlockText, runtimeBlockModified } from './runtimeBlock';
+export {
+  AIP_03_SCHEMA_ID,
+  AIP_03_SPEC,
+  aipSpecMismatch,
+  invalidAipSchemaId,
+  invalidAipSpec,
+  missingAipSchemaId,
+  missingAipSpec,
+} from './aipMetadata';
+export { unreachableStep } from './stepGraph';
+export { duplicateSchemaId, missingSchemaFile, schemaIdMismatch } from './packageRules';

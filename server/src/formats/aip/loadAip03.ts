@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import procedureSchema from '../../../../schemas/aip-0.3.procedure.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { checkStepLink } from '../../checks/fileLinks';
+import { checkStepLink, missingScript } from '../../checks/fileLinks';
 import { scriptHoleFindings } from '../../checks/scriptHoles';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
 import type { Node } from 'yaml';
@@ -20,6 +20,27 @@ import {
 } from './readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
+import { defineRule } from '../../checks/rule';
+import { unknownDependency } from '../../checks/graph/controlRefs';
+
+export const aipLikeSkill = defineRule({
+  code: 'aip_like_skill',
+  category: 'aip',
+  severity: 'information',
+  summary: 'The body is an AIP procedure but the frontmatter lacks AIP metadata.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+  fixable: 'unsafe',
+});
+
+export const scriptOutsideScripts = defineRule({
+  code: 'script_outside_scripts',
+  category: 'graph',
+  severity: 'warning',
+  summary: '`script` is not under `scripts/`.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
 
 /**
  * AIP 0.3: frontmatter `metadata.aip`, a `source/` package, and a body of
@@ -32,7 +53,7 @@ export function loadAip03(context: FormatContext): ProcedureResult {
   if (context.aipLike) {
     diagnostics.push(
       diagnostic(
-        'aip_like_skill',
+        aipLikeSkill,
         file,
         context.frontmatterAnchor,
         'The body is an AIP procedure, but the frontmatter has no `metadata.aip`; agents and AIP tools will treat it as a plain skill. Add the AIP metadata.',
@@ -69,21 +90,21 @@ export function loadAip03(context: FormatContext): ProcedureResult {
     if (!target.startsWith('scripts/') && !target.includes('..') && !target.startsWith('/')) {
       found.push(
         diagnostic(
-          'script_outside_scripts',
+          scriptOutsideScripts,
           file,
           script.span,
           `\`${target}\` is not under \`scripts/\`; AIP keeps every step's script there.`,
         ),
       );
     }
-    checkStepLink(links, script, 'missing_script', id, found);
+    checkStepLink(links, script, missingScript, id, found);
     if (found.length === 0) found.push(...scriptHoleFindings(fs, path.dirname(file), file, nodes[index]));
     return found;
   }).items;
   for (const finding of scriptFindings) diagnostics.push(finding);
   return checkProcedureGraph(context, block, nodes, edges, diagnostics, {
     acyclic: true,
-    unknownRefCode: 'unknown_dependency',
+    unknownRefRule: unknownDependency,
     isExternal: () => true,
   });
 }

@@ -1,7 +1,7 @@
 import procedureSchema from '../../../../schemas/aip-0.5.procedure.schema.json';
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { checkStepLink } from '../../checks/fileLinks';
+import { checkStepLink, missingResource } from '../../checks/fileLinks';
 import { scriptHoleFindings } from '../../checks/scriptHoles';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../model/skillModel';
 import type { Node } from 'yaml';
@@ -20,8 +20,9 @@ import {
 } from './readSteps';
 import { linkCheckOf, type FormatContext } from '../formatContext';
 import { checkStepGraph } from './stepGraph';
-import { hasSourceDir } from './packageRules';
+import { hasSourceDir, missingSourceDir } from './packageRules';
 import { checkRuntimeBlock } from './runtimeBlock';
+import { unknownStepReference } from '../../checks/graph/controlRefs';
 
 const KINDS: NodeKind[] = ['decision', 'execution', 'client_task', 'router', 'end'];
 
@@ -49,7 +50,7 @@ export function loadAip05(context: FormatContext): ProcedureResult {
   if (!context.modelOnly && !hasSourceDir(fs, path.dirname(file)))
     diagnostics.push(
       diagnostic(
-        'missing_source_dir',
+        missingSourceDir,
         file,
         context.frontmatterAnchor,
         'An AIP package needs a `source/` folder holding the material it was written from (e.g. the original SKILL.md); the aip-spec validator rejects a skill without it.',
@@ -84,17 +85,17 @@ export function loadAip05(context: FormatContext): ProcedureResult {
     const found: Diagnostic[] = [];
     if (context.modelOnly) return found;
     if (node.script) {
-      checkStepLink(links, node.script, 'missing_resource', node.id, found);
+      checkStepLink(links, node.script, missingResource, node.id, found);
       if (found.length === 0) found.push(...scriptHoleFindings(fs, path.dirname(file), file, node));
     }
-    for (const link of node.links) checkStepLink(links, link, 'missing_resource', node.id, found);
+    for (const link of node.links) checkStepLink(links, link, missingResource, node.id, found);
     return found;
   }).items;
   for (const finding of linkFindings) diagnostics.push(finding);
   const start = nodes[0]?.id;
   return checkProcedureGraph(context, block, nodes, edges, diagnostics, {
     acyclic: false,
-    unknownRefCode: 'unknown_step_reference',
+    unknownRefRule: unknownStepReference,
     // State keys the start step needs come from outside; later steps may read keys scripts wrote.
     isExternal: (input) => input.nodeId === start,
     formatChecks: () => checkStepGraph(file, yaml, nodes, edges),

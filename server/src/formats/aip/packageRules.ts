@@ -4,6 +4,43 @@ import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
 import type { AipMetadata } from './aipMetadata';
 import { appendTo } from '../../listMap';
+import { defineRule } from '../../checks/rule';
+
+export const missingSourceDir = defineRule({
+  code: 'missing_source_dir',
+  category: 'aip',
+  severity: 'error',
+  summary: 'An AIP package has no `source/` folder.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
+
+export const missingSchemaFile = defineRule({
+  code: 'missing_schema_file',
+  category: 'aip',
+  severity: 'error',
+  summary: '`source/` holds no `*.schema.json`.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
+
+export const schemaIdMismatch = defineRule({
+  code: 'schema_id_mismatch',
+  category: 'aip',
+  severity: 'error',
+  summary: 'No bundled schema has an `$id` equal to `schemaId`.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
+
+export const duplicateSchemaId = defineRule({
+  code: 'duplicate_schema_id',
+  category: 'aip',
+  severity: 'error',
+  summary: 'Two bundled schemas share one `$id`.',
+  stability: 'stable',
+  formats: ['aip-0.3'],
+});
 
 /**
  * Whether the skill folder has a `source/` folder, which every AIP package (0.3 and 0.4+) must: the folder's listing
@@ -23,7 +60,7 @@ export function checkPackage(fs: FileSystem, dir: string, file: string, metadata
   if (!hasSourceDir(fs, dir)) {
     return [
       diagnostic(
-        'missing_source_dir',
+        missingSourceDir,
         file,
         metadata.schemaIdSpan,
         'An AIP 0.3 package needs a `source/` folder holding the procedure schema (`*.schema.json`) and the original SKILL.md.',
@@ -38,7 +75,7 @@ export function checkPackage(fs: FileSystem, dir: string, file: string, metadata
   if (schemaFiles.length === 0) {
     return [
       diagnostic(
-        'missing_schema_file',
+        missingSchemaFile,
         file,
         metadata.schemaIdSpan,
         '`source/` holds no `*.schema.json`; copy the procedure schema named by `schemaId` into it.',
@@ -55,7 +92,7 @@ export function checkPackage(fs: FileSystem, dir: string, file: string, metadata
     if (names.length > 1) {
       diagnostics.push(
         diagnostic(
-          'duplicate_schema_id',
+          duplicateSchemaId,
           file,
           metadata.schemaIdSpan,
           `${names.map((name) => `source/${name}`).join(' and ')} share the \`$id\` ${id}; keep one.`,
@@ -69,7 +106,7 @@ export function checkPackage(fs: FileSystem, dir: string, file: string, metadata
       found.length > 0 ? ` The bundled schema${found.length > 1 ? 's have' : ' has'} ${found.join(', ')}.` : '';
     diagnostics.push(
       diagnostic(
-        'schema_id_mismatch',
+        schemaIdMismatch,
         file,
         metadata.schemaIdSpan,
         `No schema in \`source/\` has the \`$id\` named by \`schemaId\`.${have}`,

@@ -5,6 +5,44 @@ import { firstNonBlank, type TextLike } from '../../parse/textLike';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
 import type { YamlChunkCache } from '../../parse/yamlChunkCache';
 import { parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
+import { defineRule } from '../../checks/rule';
+import { yamlProblemRule } from '../../checks/container';
+
+export const emptyBody = defineRule({
+  code: 'empty_body',
+  category: 'aip',
+  severity: 'error',
+  summary: 'The body holds no procedure.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
+
+export const invalidBodyFormat = defineRule({
+  code: 'invalid_body_format',
+  category: 'aip',
+  severity: 'error',
+  summary: 'The body is not exactly one fenced YAML block (after the runtime block in 0.5).',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
+
+export const invalidBodyYaml = defineRule({
+  code: 'invalid_body_yaml',
+  category: 'aip',
+  severity: 'error',
+  summary: 'The procedure block is not valid YAML or not a mapping.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
+
+export const schemaViolation = defineRule({
+  code: 'schema_violation',
+  category: 'aip',
+  severity: 'error',
+  summary: 'The procedure breaks the AIP JSON Schema.',
+  stability: 'stable',
+  formats: ['aip-0.3', 'aip-0.5'],
+});
 
 export interface ProcedureBlock {
   fence: Fence;
@@ -29,7 +67,7 @@ export function checkProcedureSchema(
     file,
     yaml: block.yaml,
     rootSpan: block.fence.open,
-    defaultCode: 'schema_violation',
+    defaultRule: schemaViolation,
     rootName: 'the procedure',
     stepsKept,
   });
@@ -52,7 +90,7 @@ export function readProcedureBlock(
   if (firstNonBlank(text, syntax.body.start, syntax.body.end) === -1) {
     out.push(
       diagnostic(
-        'empty_body',
+        emptyBody,
         file,
         bodyAnchor,
         'The body is empty: an AIP skill holds its procedure in one fenced ```yaml block after the frontmatter.',
@@ -65,7 +103,7 @@ export function readProcedureBlock(
     const span = yamlFences[1]?.open ?? bodyAnchor;
     out.push(
       diagnostic(
-        'invalid_body_format',
+        invalidBodyFormat,
         file,
         span,
         `The body must hold exactly one fenced \`\`\`yaml block with the procedure; found ${yamlFences.length}.`,
@@ -78,7 +116,7 @@ export function readProcedureBlock(
   for (const other of otherFences) {
     out.push(
       diagnostic(
-        'invalid_body_format',
+        invalidBodyFormat,
         file,
         other.open,
         'Only the procedure block may be fenced in an AIP body; move this code into `scripts/` or `references/`.',
@@ -90,7 +128,7 @@ export function readProcedureBlock(
   if (!prefixAllowed && before) {
     out.push(
       diagnostic(
-        'invalid_body_format',
+        invalidBodyFormat,
         file,
         before,
         'An AIP 0.3 body holds only the fenced procedure; move this text into the procedure (`purpose`, a step description) or into `references/`.',
@@ -101,7 +139,7 @@ export function readProcedureBlock(
   if (trailing && !otherFences.some((other) => other.open.start === trailing.start)) {
     out.push(
       diagnostic(
-        'invalid_body_format',
+        invalidBodyFormat,
         file,
         trailing,
         'Nothing may follow the procedure block; move this text into the procedure or into `references/`.',
@@ -113,7 +151,7 @@ export function readProcedureBlock(
   for (const problem of yaml.problems) {
     out.push(
       diagnostic(
-        problem.code === 'yaml_alias_limit' ? 'yaml_alias_limit' : 'invalid_body_yaml',
+        yamlProblemRule(problem, invalidBodyYaml),
         file,
         problem.span,
         `The procedure is not valid YAML: ${problem.message}.`,
@@ -124,7 +162,7 @@ export function readProcedureBlock(
   if (typeof yaml.value !== 'object' || yaml.value === null || Array.isArray(yaml.value)) {
     out.push(
       diagnostic(
-        'invalid_body_yaml',
+        invalidBodyYaml,
         file,
         fence.open,
         'The procedure block must be a YAML mapping with `purpose`, `trigger_when` and `steps`.',

@@ -2,7 +2,7 @@ import { checkMentionedPaths } from '../../checks/fileLinks';
 import { checkNestedReferences } from '../../checks/nestedReferences';
 import { findPathMentions, type PathMention } from '../../parse/pathMentions';
 import type { Diagnostic } from '../../checks/diagnostic';
-import { checkControlRefs } from '../../checks/graph/controlRefs';
+import { checkControlRefs, unknownDependency, unknownStepReference } from '../../checks/graph/controlRefs';
 import { checkCycles } from '../../checks/graph/cycles';
 import { checkTypes, explainUnresolved, resolveDataFlow } from '../../checks/graph/dataFlow';
 import { checkDuplicateInputs } from '../../checks/graph/duplicateInputs';
@@ -16,7 +16,7 @@ import { perStep } from './readSteps';
 export interface GraphRules {
   /** `depends_on` graphs (0.3) must be acyclic; `inputs_to` graphs (0.5) may loop. */
   acyclic: boolean;
-  unknownRefCode: 'unknown_dependency' | 'unknown_step_reference';
+  unknownRefRule: typeof unknownDependency | typeof unknownStepReference;
   /** Which unresolved inputs are external; the others are left unexplained (0.5 scripts write state we cannot see). */
   isExternal: (input: Port) => boolean;
   /** The format's own rules over the whole graph, kept with the shared ones when the graph is unchanged. */
@@ -48,7 +48,7 @@ export function checkProcedureGraph(
       ...(rules.formatChecks?.() ?? []),
       ...checkDuplicateSteps(model),
       ...checkDuplicateInputs(model),
-      ...checkControlRefs(model, rules.unknownRefCode),
+      ...checkControlRefs(model, rules.unknownRefRule),
     ];
     if (rules.acyclic) found.push(...checkCycles(model));
     const flow = resolveDataFlow(model);

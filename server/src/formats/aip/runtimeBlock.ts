@@ -3,6 +3,55 @@ import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { nodeSpan, pairOf, scalarString, type YamlSyntax } from '../../parse/yamlSyntax';
 import runtimeBlocks from '../../../../schemas/aip-runtime-blocks.json';
+import { defineRule } from '../../checks/rule';
+import { fixOf, textChange, type Fix } from '../../checks/fix';
+
+export const missingAipVersion = defineRule({
+  code: 'missing_aip_version',
+  category: 'aip',
+  severity: 'error',
+  summary: '`metadata.aip-version` is missing or not a string.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const aipVersionMismatch = defineRule({
+  code: 'aip_version_mismatch',
+  category: 'aip',
+  severity: 'error',
+  summary: 'The runtime block names a different AIP version than the frontmatter.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const missingRuntimeBlock = defineRule({
+  code: 'missing_runtime_block',
+  category: 'aip',
+  severity: 'error',
+  summary: 'An AIP 0.5 body lacks the runtime block before the procedure.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const runtimeBlockOutdated = defineRule({
+  code: 'runtime_block_outdated',
+  category: 'aip',
+  severity: 'warning',
+  summary: 'The runtime block is for an older AIP version than the frontmatter.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const runtimeBlockModified = defineRule({
+  code: 'runtime_block_modified',
+  category: 'aip',
+  severity: 'error',
+  summary: 'The runtime block is not the text of its AIP version, verbatim.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+  fixable: 'unsafe',
+  fix: restoreRuntimeBlockFix,
+});
 
 /** The published runtime block of each AIP version Skillgraph knows, by version. */
 const RUNTIME_BLOCKS: Record<string, string> = runtimeBlocks.blocks;
@@ -51,7 +100,7 @@ export function checkRuntimeBlock(
   if (version === undefined || version.trim() === '') {
     diagnostics.push(
       diagnostic(
-        'missing_aip_version',
+        missingAipVersion,
         file,
         versionSpan,
         '`metadata.aip-version` must name the AIP version as a string, e.g. "0.5a1".',
@@ -63,7 +112,7 @@ export function checkRuntimeBlock(
   if (!heading) {
     diagnostics.push(
       diagnostic(
-        'missing_runtime_block',
+        missingRuntimeBlock,
         file,
         anchor,
         'An AIP 0.5 body starts with the runtime block (a heading `# AIP runtime — format <version>` and its text) that tells the agent how to execute the procedure; it is missing.',
@@ -78,7 +127,7 @@ export function checkRuntimeBlock(
     if (order < 0) {
       diagnostics.push(
         diagnostic(
-          'runtime_block_outdated',
+          runtimeBlockOutdated,
           file,
           headingSpan,
           `The runtime block is for AIP ${heading[1]}, older than the ${version} the frontmatter names; replace it with the ${version} runtime text.`,
@@ -87,7 +136,7 @@ export function checkRuntimeBlock(
     } else if (order !== 0) {
       diagnostics.push(
         diagnostic(
-          'aip_version_mismatch',
+          aipVersionMismatch,
           file,
           headingSpan,
           `The runtime block is for AIP ${heading[1]}, but \`metadata.aip-version\` says ${version}.`,
@@ -99,7 +148,7 @@ export function checkRuntimeBlock(
   if (modified)
     diagnostics.push(
       diagnostic(
-        'runtime_block_modified',
+        runtimeBlockModified,
         file,
         modified.span,
         `The runtime block must be the AIP ${heading[1]} text, word for word (the aip-spec validator compares it): ${modified.what}. Replace the block with the published text.`,
@@ -148,4 +197,20 @@ function modifiedRuntimeLine(
   // Every line matches but the text stops early: the rest of the published block is missing.
   const end = headingStart + actual.length;
   return { span: { start: Math.max(headingStart, end - 1), end }, what: 'the end of the published text is missing' };
+}
+
+/**
+ * The published runtime block of its version in place of an edited one (everything between the frontmatter and the
+ * procedure). Unsafe: what the author changed in the block is dropped, and belongs in the procedure if it matters.
+ */
+function restoreRuntimeBlockFix(item: Diagnostic): Fix[] {
+  const version = item.data?.version;
+  const replace = item.data?.replace as { start: number; end: number } | undefined;
+  const block = typeof version === 'string' ? runtimeBlockText(version) : undefined;
+  if (!block || !replace) return [];
+  return [
+    fixOf(item, `Restore the published AIP ${version} runtime block`, 'unsafe', [
+      textChange(item.file, replace.start, replace.end, `\n${block}\n\n`),
+    ]),
+  ];
 }

@@ -2,6 +2,70 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { reachableFrom, reverse, successors } from '../../model/controlFlow';
 import type { GraphEdge, GraphNode } from '../../model/skillModel';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { defineRule } from '../../checks/rule';
+
+export const invalidStartStep = defineRule({
+  code: 'invalid_start_step',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'The first step cannot start the procedure.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const missingEndStep = defineRule({
+  code: 'missing_end_step',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'No `end` step.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const multipleEndSteps = defineRule({
+  code: 'multiple_end_steps',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'More than one `end` step.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const unreachableStep = defineRule({
+  code: 'unreachable_step',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'A step no path from the start reaches.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const noPathToEnd = defineRule({
+  code: 'no_path_to_end',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'A step from which the end cannot be reached.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const unknownBranchValue = defineRule({
+  code: 'unknown_branch_value',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'A router branch value its question can never produce.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
+
+export const unknownThresholdQuestion = defineRule({
+  code: 'unknown_threshold_question',
+  category: 'aip-graph',
+  severity: 'error',
+  summary: 'A threshold names a question the step does not ask.',
+  stability: 'stable',
+  formats: ['aip-0.5'],
+});
 
 /**
  * The AIP 0.5 graph rules of the upstream validator: one start (the first
@@ -20,7 +84,7 @@ export function checkStepGraph(
   if (start.kind === 'end' || start.kind === 'router') {
     diagnostics.push(
       diagnostic(
-        'invalid_start_step',
+        invalidStartStep,
         file,
         start.nameSpan,
         `The first step starts the procedure, so it cannot be ${start.kind === 'end' ? 'an `end`' : 'a `router` (nothing has set the value it branches on yet)'}.`,
@@ -31,7 +95,7 @@ export function checkStepGraph(
   if (ends.length === 0) {
     diagnostics.push(
       diagnostic(
-        'missing_end_step',
+        missingEndStep,
         file,
         start.nameSpan,
         'The procedure has no step of kind `end`; add one declaring the final state.',
@@ -41,7 +105,7 @@ export function checkStepGraph(
   for (const extra of ends.slice(1)) {
     diagnostics.push(
       diagnostic(
-        'multiple_end_steps',
+        multipleEndSteps,
         file,
         extra.nameSpan,
         `Step "${extra.id}" is a second \`end\`; a procedure has exactly one (already "${ends[0].id}").`,
@@ -59,7 +123,7 @@ export function checkStepGraph(
     if (!reached.has(node.id)) {
       diagnostics.push(
         diagnostic(
-          'unreachable_step',
+          unreachableStep,
           file,
           node.nameSpan,
           `No path from the start step "${start.id}" reaches "${node.id}"; point an \`inputs_to\` or a branch at it, or remove it.`,
@@ -68,7 +132,7 @@ export function checkStepGraph(
     } else if (ends.length > 0 && !canEnd.has(node.id)) {
       diagnostics.push(
         diagnostic(
-          'no_path_to_end',
+          noPathToEnd,
           file,
           node.nameSpan,
           `From "${node.id}" the procedure can never reach its end "${ends[0].id}"; give it an \`inputs_to\`.`,
@@ -109,7 +173,7 @@ function checkBranchValues(file: string, yaml: YamlSyntax, nodes: GraphNode[]): 
       if (possible.has(branch.key)) continue;
       diagnostics.push(
         diagnostic(
-          'unknown_branch_value',
+          unknownBranchValue,
           file,
           nodeSpan(yaml, branch.keyNode)!,
           `Branch "${branch.key}" can never be taken: question "${on}" answers only ${[...possible].map((value) => `"${value}"`).join(', ')}.`,
@@ -129,7 +193,7 @@ function checkThresholds(file: string, yaml: YamlSyntax, nodes: GraphNode[]): Di
       if (asked.has(threshold.key)) continue;
       diagnostics.push(
         diagnostic(
-          'unknown_threshold_question',
+          unknownThresholdQuestion,
           file,
           nodeSpan(yaml, threshold.keyNode)!,
           `Threshold "${threshold.key}" names no question of step "${node.id}".`,

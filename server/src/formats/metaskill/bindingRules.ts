@@ -4,6 +4,101 @@ import type { Span } from '../../parse/lineIndex';
 import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan } from './metaPlan';
 import { ControlOrder } from '../../model/controlFlow';
 import { templateSpan, type MetaGraph } from './metaModel';
+import { defineRule } from '../../checks/rule';
+import { suggestionFix } from '../../checks/suggestionFix';
+import { fixOf, textChange, type Fix } from '../../checks/fix';
+
+export const unknownOutput = defineRule({
+  code: 'unknown_output',
+  category: 'metaskill',
+  severity: 'error',
+  summary: '`outputs.X` names no step.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const bindingOutOfScope = defineRule({
+  code: 'binding_out_of_scope',
+  category: 'metaskill',
+  severity: 'warning',
+  summary: '`outputs.X` reads a step that does not run before this one.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+});
+
+export const unknownInput = defineRule({
+  code: 'unknown_input',
+  category: 'metaskill',
+  severity: 'warning',
+  summary: '`inputs.X` names nothing the runtime sets.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const unknownFilter = defineRule({
+  code: 'unknown_filter',
+  category: 'metaskill',
+  severity: 'error',
+  summary: "A Jinja filter outside the runtime's allowlist.",
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const filterArguments = defineRule({
+  code: 'filter_arguments',
+  category: 'metaskill',
+  severity: 'error',
+  summary: 'A Jinja filter called with more arguments than it takes.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+});
+
+export const templateSyntax = defineRule({
+  code: 'template_syntax',
+  category: 'metaskill',
+  severity: 'error',
+  summary: 'A Jinja template or expression that does not parse.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+});
+
+export const templateInExpression = defineRule({
+  code: 'template_in_expression',
+  category: 'metaskill',
+  severity: 'error',
+  summary: '`{{ }}` inside a Jinja expression (`when`, `skip_if`, `route[].when`).',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+});
+
+export const rawUserMessage = defineRule({
+  code: 'raw_user_message',
+  category: 'metaskill',
+  severity: 'error',
+  summary: '`inputs.user_message` reaches a template without `| xml_escape` (lint G1.6).',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: escapeUserMessageFix,
+});
+
+export const invalidFinalTextMode = defineRule({
+  code: 'invalid_final_text_mode',
+  category: 'metaskill',
+  severity: 'warning',
+  summary: '`final_text_mode: step:X` names no step.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
 
 /**
  * Which outputs a step may read: those of its transitive `depends_on`
@@ -64,7 +159,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
         const where = template.expression ? 'expression' : 'template';
         diagnostics.push(
           diagnostic(
-            problem.code,
+            problem.kind === 'syntax' ? templateSyntax : templateInExpression,
             file,
             at(problem.start, problem.end),
             `${problem.message} (in the ${where} of \`${template.argument}\` of step "${step.id}"; it fails when the step runs)`,
@@ -81,7 +176,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
               ids.filter((id) => id !== step.id),
             );
             const found = diagnostic(
-              'unknown_output',
+              unknownOutput,
               file,
               span,
               `\`outputs.${ref.name}\` names no step${suggestion ? `; did you mean "${suggestion}"?` : '.'} ${ref.access === 'get' ? 'It always renders its default.' : `It is undefined when step "${step.id}" runs, and rendering fails.`}`,
@@ -92,7 +187,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
           } else if (ref.name === step.id) {
             diagnostics.push(
               diagnostic(
-                'binding_out_of_scope',
+                bindingOutOfScope,
                 file,
                 span,
                 `Step "${step.id}" reads its own output, which does not exist while it runs.`,
@@ -102,7 +197,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
             const substitute = plan.steps.some((candidate) => candidate.onFailure?.value === step.id);
             diagnostics.push(
               diagnostic(
-                'binding_out_of_scope',
+                bindingOutOfScope,
                 file,
                 span,
                 `Step "${ref.name}" is not among the steps "${step.id}" depends on${substitute ? ' (a substitute sees what its primary depends on)' : ''}: the two may run at the same time, and \`outputs.${ref.name}\` is then ${ref.access === 'get' ? 'missing (its default is used)' : 'undefined'}. Add "${ref.name}" to \`depends_on\`.`,
@@ -121,7 +216,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
           const suggestion = closestName(ref.member.name, [...userInputs]);
           diagnostics.push(
             diagnostic(
-              'unknown_input',
+              unknownInput,
               file,
               at(ref.member.start, ref.member.end),
               `\`inputs.collected.${ref.member.name}\`: no \`user_input\` step has the id "${ref.member.name}"${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
@@ -135,7 +230,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
           const suggestion = closestName(ref.name, Object.keys(RUNTIME_INPUTS));
           diagnostics.push(
             diagnostic(
-              'unknown_input',
+              unknownInput,
               file,
               span,
               `The runtime sets no \`inputs.${ref.name}\`${suggestion ? `; did you mean \`inputs.${suggestion}\`?` : ''}. Reading it fails when the step runs (use \`inputs.get('${ref.name}')\` for an optional value).`,
@@ -151,7 +246,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
           const suggestion = closestName(filter.name, Object.keys(ALLOWED_FILTERS));
           diagnostics.push(
             diagnostic(
-              'unknown_filter',
+              unknownFilter,
               file,
               span,
               `OpenSquilla's templates have no filter \`${filter.name}\`${suggestion ? `; did you mean \`${suggestion}\`?` : ''}. Rendering fails when the step runs. Allowed: ${Object.keys(ALLOWED_FILTERS).join(', ')}.`,
@@ -161,7 +256,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
         } else if (allowed.maxArgs !== undefined && filter.args > allowed.maxArgs) {
           diagnostics.push(
             diagnostic(
-              'filter_arguments',
+              filterArguments,
               file,
               span,
               `\`${filter.name}\` takes ${allowed.maxArgs === 0 ? 'no arguments' : `at most ${allowed.maxArgs} argument${allowed.maxArgs === 1 ? '' : 's'}`}, not ${filter.args}; rendering fails when the step runs. ${allowed.summary}`,
@@ -175,7 +270,7 @@ export function checkBindings(file: string, plan: MetaPlan, graph: MetaGraph): D
     const suggestion = closestName(plan.finalTextStep.value, ids);
     diagnostics.push(
       diagnostic(
-        'invalid_final_text_mode',
+        invalidFinalTextMode,
         file,
         plan.finalTextStep.span,
         `\`final_text_mode\` names step "${plan.finalTextStep.value}", which does not exist; OpenSquilla then silently answers with the last step's output.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,
@@ -197,7 +292,7 @@ export function checkRawUserMessage(file: string, text: string): Diagnostic[] {
     const end = start + 'inputs.user_message'.length;
     diagnostics.push(
       diagnostic(
-        'raw_user_message',
+        rawUserMessage,
         file,
         { start, end },
         "Raw user text goes into a template here: OpenSquilla's lint (G1.6) requires `| xml_escape` (or `| slugify` in file names) right after `inputs.user_message`, so the message cannot pose as instructions.",
@@ -208,4 +303,16 @@ export function checkRawUserMessage(file: string, text: string): Diagnostic[] {
     );
   }
   return diagnostics;
+}
+
+/** `| xml_escape` inserted after the unescaped `inputs.user_message`: unsafe, as the step may want the raw text. */
+function escapeUserMessageFix(item: Diagnostic): Fix[] {
+  const insertAt = item.data?.insertAt;
+  return typeof insertAt === 'number'
+    ? [
+        fixOf(item, 'Escape it: insert "| xml_escape"', 'unsafe', [
+          textChange(item.file, insertAt, insertAt, ' | xml_escape'),
+        ]),
+      ]
+    : [];
 }

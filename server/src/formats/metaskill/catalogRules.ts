@@ -2,6 +2,28 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { closestName } from '../../checks/nameDistance';
 import type { CatalogSkill } from '../../workspace/skillCatalog';
 import type { Located, MetaPlan } from './metaPlan';
+import { defineRule } from '../../checks/rule';
+import { suggestionFix } from '../../checks/suggestionFix';
+
+export const unknownSkill = defineRule({
+  code: 'unknown_skill',
+  category: 'metaskill',
+  severity: 'error',
+  summary: 'A step or route runs a skill that is not in the catalog.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const nestedMetaSkill = defineRule({
+  code: 'nested_meta_skill',
+  category: 'metaskill',
+  severity: 'error',
+  summary: 'A step runs another MetaSkill, which the runtime refuses.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+});
 
 const META_KINDS = new Set(['meta', 'meta_sop']);
 
@@ -25,7 +47,7 @@ export function checkComposedSkills(
     if (found && found.file === file) {
       diagnostics.push(
         diagnostic(
-          'nested_meta_skill',
+          nestedMetaSkill,
           file,
           ref.span,
           `${subject} this MetaSkill itself; a MetaSkill cannot compose a MetaSkill.`,
@@ -34,7 +56,7 @@ export function checkComposedSkills(
     } else if (found && found.kind && META_KINDS.has(found.kind)) {
       diagnostics.push(
         diagnostic(
-          'nested_meta_skill',
+          nestedMetaSkill,
           file,
           ref.span,
           `${subject} "${ref.value}", itself a MetaSkill (\`kind: ${found.kind}\`); OpenSquilla's agent executor refuses to compose another MetaSkill (lint G1.2).`,
@@ -45,7 +67,7 @@ export function checkComposedSkills(
       const suggestion = closestName(ref.value, names);
       diagnostics.push(
         diagnostic(
-          'unknown_skill',
+          unknownSkill,
           file,
           ref.span,
           `${subject} "${ref.value}", which is not in the catalog (${catalogWhere}); the step fails when it gets there.${suggestion ? ` Did you mean "${suggestion}"?` : ''}`,

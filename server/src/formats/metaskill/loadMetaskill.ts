@@ -1,5 +1,5 @@
 import { checkCycles } from '../../checks/graph/cycles';
-import { checkControlRefs } from '../../checks/graph/controlRefs';
+import { checkControlRefs, unknownDependency } from '../../checks/graph/controlRefs';
 import type { Diagnostic } from '../../checks/diagnostic';
 import type { SkillModel } from '../../model/skillModel';
 import { checkBody } from '../agent-skill';
@@ -50,7 +50,7 @@ export function loadMetaskill(context: FormatContext): FormatResult & { metaPlan
     })),
   };
   diagnostics.push(
-    ...checkControlRefs(dependencies, 'unknown_dependency'),
+    ...checkControlRefs(dependencies, unknownDependency),
     ...checkCycles(model),
     ...checkBindings(file, plan, graph),
   );

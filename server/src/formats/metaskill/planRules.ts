@@ -6,6 +6,51 @@ import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
 import { mapEntries, nodeSpan, pairOf, scalarString, seqItems, valueOf, type YamlSyntax } from '../../parse/yamlSyntax';
 import { STEP_KINDS, type MetaPlan, type MetaStep } from './metaPlan';
+import { defineRule } from '../../checks/rule';
+import { duplicateStepName } from '../../checks/graph/duplicateSteps';
+import { suggestionFix } from '../../checks/suggestionFix';
+
+export const invalidComposition = defineRule({
+  code: 'invalid_composition',
+  category: 'metaskill',
+  severity: 'error',
+  summary: '`composition` or `composition.steps` has the wrong shape, so the plan does not load.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+});
+
+export const invalidMetaStep = defineRule({
+  code: 'invalid_meta_step',
+  category: 'metaskill',
+  severity: 'error',
+  summary: "A step field that OpenSquilla's plan parser rejects.",
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const invalidSubstitute = defineRule({
+  code: 'invalid_substitute',
+  category: 'metaskill',
+  severity: 'error',
+  summary: 'An `on_failure` substitute breaks the substitution rules.',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const unknownStepKey = defineRule({
+  code: 'unknown_step_key',
+  category: 'metaskill',
+  severity: 'warning',
+  summary: 'A step key the plan parser silently ignores (often a typo such as `depend_on`).',
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
 
 /** Step keys the plan parser reads, and three OpenSquilla's skill creator writes on every step. */
 export const STEP_KEYS = Object.keys(compositionSchema.$defs.step.properties);
@@ -31,7 +76,7 @@ export function checkPlan(
   if (!compositionPair) {
     return [
       diagnostic(
-        'invalid_composition',
+        invalidComposition,
         file,
         kindSpan,
         'A `kind: meta` skill needs `composition.steps`: without it OpenSquilla rejects the plan and the skill never runs as one.',
@@ -43,7 +88,8 @@ export function checkPlan(
     file,
     yaml,
     rootSpan: nodeSpan(yaml, compositionPair.key)!,
-    defaultCode: 'invalid_meta_step',
+    defaultRule: invalidMetaStep,
+    named: [invalidComposition, invalidMetaStep],
     rootName: '`composition`',
     basePath: ['composition'],
     stepsKept,
@@ -79,7 +125,7 @@ function duplicateIds(file: string, plan: MetaPlan): Diagnostic[] {
     else
       diagnostics.push(
         diagnostic(
-          'duplicate_step_name',
+          duplicateStepName,
           file,
           step.idSpan,
           `Step id "${step.id}" is already used by step ${earlier.index + 1}; OpenSquilla rejects a plan with duplicate step ids.`,
@@ -98,7 +144,7 @@ function unknownKeys(yaml: YamlSyntax, file: string, plan: MetaPlan): Diagnostic
       const suggestion = closestName(entry.key, STEP_KEYS);
       diagnostics.push(
         diagnostic(
-          'unknown_step_key',
+          unknownStepKey,
           file,
           nodeSpan(yaml, entry.keyNode)!,
           `OpenSquilla ignores the step key \`${entry.key}\` without a word${suggestion ? `: did you mean \`${suggestion}\`?` : '.'}${entry.key === 'depend_on' || suggestion === 'depends_on' ? ' As written, this step has no dependencies and starts at once.' : ''}`,
@@ -123,7 +169,7 @@ function substitutes(file: string, plan: MetaPlan): Diagnostic[] {
     if (!target) continue;
     const substitute = byId.get(target.value);
     const fail = (message: string, data?: Record<string, unknown>) =>
-      diagnostics.push(diagnostic('invalid_substitute', file, target.span, message, data));
+      diagnostics.push(diagnostic(invalidSubstitute, file, target.span, message, data));
     if (target.value === step.id)
       fail(`Step "${step.id}" names itself as its \`on_failure\` substitute; OpenSquilla rejects the plan.`);
     else if (!substitute) {
@@ -158,7 +204,7 @@ function toolAllowlists(yaml: YamlSyntax, file: string, plan: MetaPlan): Diagnos
     if (step.kind === 'tool_call' && tool && list.length > 0 && !list.includes(tool)) {
       diagnostics.push(
         diagnostic(
-          'invalid_meta_step',
+          invalidMetaStep,
           file,
           nodeSpan(yaml, valueOf(step.node, 'tool_allowlist'))!,
           `\`tool_allowlist\` does not contain the step's tool "${tool}"; OpenSquilla rejects the plan.`,
@@ -168,7 +214,7 @@ function toolAllowlists(yaml: YamlSyntax, file: string, plan: MetaPlan): Diagnos
     if (step.kind !== 'tool_call' && list.length > 0) {
       diagnostics.push(
         diagnostic(
-          'invalid_meta_step',
+          invalidMetaStep,
           file,
           nodeSpan(yaml, pairOf(step.node, 'tool_allowlist')?.key)!,
           `\`tool_allowlist\` is only valid on \`tool_call\` steps (this one is \`${step.kind}\`).`,
@@ -194,7 +240,7 @@ function clarifyForms(yaml: YamlSyntax, file: string, plan: MetaPlan): Diagnosti
       const value = field.toJSON() as Record<string, unknown>;
       const at = (key: string) => nodeSpan(yaml, pairOf(field, key)?.key ?? pairOf(field, 'name')?.value)!;
       const fail = (key: string, message: string) =>
-        diagnostics.push(diagnostic('invalid_meta_step', file, at(key), message));
+        diagnostics.push(diagnostic(invalidMetaStep, file, at(key), message));
       const name = String(value.name ?? '');
       if (names.has(name)) fail('name', `Two fields of \`clarify\` are named "${name}"; OpenSquilla rejects the plan.`);
       names.add(name);
@@ -240,7 +286,7 @@ function clarifyForms(yaml: YamlSyntax, file: string, plan: MetaPlan): Diagnosti
       const key = pairOf(clarify, 'fields')?.key;
       diagnostics.push(
         diagnostic(
-          'invalid_meta_step',
+          invalidMetaStep,
           file,
           nodeSpan(yaml, key)!,
           `A \`${mode}\` asks at most ${mode === 'chat' ? 5 : 13} fields, counting the \`additional_notes\` field the runtime adds${names.has('additional_notes') ? '' : ' (not declared here)'}: this one declares ${fields.length}, at most ${limit} allowed.`,

@@ -4,6 +4,16 @@ import { parseYamlRegion } from '../../parse/yamlSyntax';
 import type { FormatContext } from '../formatContext';
 import type { Located, MetaPlan } from './metaPlan';
 import { emitSteps, readForEach, type Invocation, type Phase } from './sopSteps';
+import { defineRule } from '../../checks/rule';
+
+export const invalidSop = defineRule({
+  code: 'invalid_sop',
+  category: 'metaskill',
+  severity: 'error',
+  summary: "A `meta_sop` body that OpenSquilla's SOP compiler rejects.",
+  stability: 'stable',
+  formats: ['metaskill', 'metaskill-sop'],
+});
 
 interface Line {
   text: string;
@@ -57,7 +67,7 @@ export function readSop(context: FormatContext, out: Diagnostic[]): MetaPlan {
   const fail = (span: Span, message: string) =>
     out.push(
       diagnostic(
-        'invalid_sop',
+        invalidSop,
         file,
         span,
         `${message} OpenSquilla's SOP compiler rejects the skill, which then does not load.`,

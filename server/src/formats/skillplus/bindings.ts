@@ -4,6 +4,57 @@ import type { Span } from '../../parse/lineIndex';
 import { nodesById, TEMPLATED_KINDS, type Flow, type FlowNode, type FlowText } from './flow';
 import { textSpan } from './predicates';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
+import { defineRule, type Rule as LintRule } from '../../checks/rule';
+import { suggestionFix } from '../../checks/suggestionFix';
+
+export const stateTypeUnreadable = defineRule({
+  code: 'state_type_unreadable',
+  category: 'skillplus',
+  severity: 'warning',
+  summary: 'A State annotation skill+ cannot read.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const unknownStatePath = defineRule({
+  code: 'unknown_state_path',
+  category: 'skillplus',
+  severity: 'error',
+  summary: '`into`, `on` or `over` names no State field.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const stateTypeMismatch = defineRule({
+  code: 'state_type_mismatch',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A node writes a State field of the wrong type.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const unknownPlaceholder = defineRule({
+  code: 'unknown_placeholder',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A `{placeholder}` names no State path and no item in scope.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const fieldNeverWritten = defineRule({
+  code: 'field_never_written',
+  category: 'skillplus',
+  severity: 'information',
+  summary: 'A State field no node writes and that is not an input.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
 
 /** A `{placeholder}` of a node's text: the path it names and where. */
 export interface Placeholder {
@@ -79,14 +130,8 @@ const WRITTEN_TYPE: Partial<Record<FlowNode['kind'], string>> = {
 };
 
 /** A finding of its own span (a copy): findings kept with a node are moved with it, apart from the node's spans. */
-function report(
-  out: Diagnostic[],
-  code: Diagnostic['code'],
-  span: Span,
-  message: string,
-  data?: Record<string, unknown>,
-): void {
-  out.push(diagnostic(code, span.file!, { ...span }, message, data));
+function report(out: Diagnostic[], rule: LintRule, span: Span, message: string, data?: Record<string, unknown>): void {
+  out.push(diagnostic(rule, span.file!, { ...span }, message, data));
 }
 
 /**
@@ -123,7 +168,7 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
     if (field.input || written.has(field.name)) continue;
     report(
       diagnostics,
-      'field_never_written',
+      fieldNeverWritten,
       field.nameSpan,
       `No node writes \`${field.name}\`, and it is not an input (it has a default): it keeps ${field.defaultText ?? 'its default'} for the whole run.`,
     );
@@ -131,7 +176,7 @@ export function checkBindings(flow: Flow, state: StateSchema | undefined): Diagn
   for (const field of state.unreadable) {
     report(
       diagnostics,
-      'state_type_unreadable',
+      stateTypeUnreadable,
       field.typeSpan,
       `skill+ cannot read the type \`${field.typeText}\`: use str, int, float, bool, list[T], dict[str, T], Literal[...], T | None, Optional[T] or a class of this file. Predicates and placeholders on \`${field.name}\` are not type-checked.`,
     );
@@ -149,7 +194,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
   }
   const found: Diagnostic[] = [];
   const unknownPath = (
-    code: Diagnostic['code'],
+    rule: LintRule,
     text: FlowText,
     segments: string[],
     failedAt: number,
@@ -167,7 +212,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
     };
     report(
       found,
-      code,
+      rule,
       textSpan(text, start, start + segments[failedAt].length),
       `${what}: \`${segments.slice(0, failedAt + 1).join('.')}\` is not a field of the State${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`,
       data,
@@ -183,7 +228,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
     const resolved = resolveStatePath(state, segments);
     if (!resolved.ok) {
       unknownPath(
-        'unknown_state_path',
+        unknownStatePath,
         text,
         segments,
         resolved.failedAt,
@@ -199,7 +244,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
     if (node.kind === 'confirm' && type.kind !== 'bool')
       report(
         found,
-        'state_type_mismatch',
+        stateTypeMismatch,
         text.span,
         `A confirm writes yes or no: \`${text.value}\` must be \`bool\`, not \`${shown}\`.`,
       );
@@ -210,14 +255,14 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
         const missing = choices.filter((choice) => !type.values.includes(choice));
         report(
           found,
-          'state_type_mismatch',
+          stateTypeMismatch,
           text.span,
           `\`${text.value}\` is ${shown}, which does not hold the choice${missing.length === 1 ? '' : 's'} ${missing.map((choice) => JSON.stringify(choice)).join(', ')}.`,
         );
       } else if (!['str', 'int', 'float', 'literal'].includes(type.kind)) {
         report(
           found,
-          'state_type_mismatch',
+          stateTypeMismatch,
           text.span,
           `An ask writes the user's answer: \`${text.value}\` must be \`str\`, \`int\`, \`float\` or a \`Literal\` of its choices, not \`${shown}\`.`,
         );
@@ -226,7 +271,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
     if (node.merge?.value === 'replace' && type.kind !== 'list' && type.kind !== 'dict') {
       report(
         found,
-        'state_type_mismatch',
+        stateTypeMismatch,
         node.merge.span,
         `\`merge="replace"\` replaces a list or a dict; \`${text.value}\` is ${shown}, which a write overwrites anyway.`,
       );
@@ -242,7 +287,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
         if (!field)
           report(
             found,
-            'unknown_placeholder',
+            unknownPlaceholder,
             placeholder.span,
             `\`{${placeholder.path}}\`: ${item.name} has no field \`${segments[1]}\`${model ? ` (it has ${model.fields.map((candidate) => candidate.name).join(', ')})` : ''}.`,
           );
@@ -255,7 +300,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
     const suggestion = closestName(segments[resolved.failedAt], candidates);
     report(
       found,
-      'unknown_placeholder',
+      unknownPlaceholder,
       placeholder.span,
       `\`{${placeholder.path}}\` in node "${node.id}" names no State path${items.size > 0 ? ` and no item in scope (${[...items.keys()].join(', ')})` : ''}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'} The model would see the braces as they are.`,
       {

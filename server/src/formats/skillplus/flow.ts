@@ -1,4 +1,51 @@
 import type { Span } from '../../parse/lineIndex';
+import { defineRule } from '../../checks/rule';
+import { invalidFlowYaml } from './readFlowYaml';
+
+export const dynamicFlow = defineRule({
+  code: 'dynamic_flow',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'flow.py holds code outside the static subset the runtime reads.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const invalidFlowCall = defineRule({
+  code: 'invalid_flow_call',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A flow call or key with a missing, unknown or non-literal argument.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const nestedStage = defineRule({
+  code: 'nested_stage',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A stage inside a stage.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const nodeOutsideStage = defineRule({
+  code: 'node_outside_stage',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A node outside every stage.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const invalidBranch = defineRule({
+  code: 'invalid_branch',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A branch without cases, with mixed, empty or repeated cases, or case values of the wrong type.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
 
 /**
  * The flow of a skill+ package as both front ends (`flow.py`, `flow.yaml`)
@@ -100,13 +147,13 @@ export interface FlowStage {
 
 /** What a front end found that is not part of the static flow, or breaks its shape. */
 export interface FlowProblem {
-  code:
-    | 'dynamic_flow'
-    | 'invalid_flow_call'
-    | 'nested_stage'
-    | 'node_outside_stage'
-    | 'invalid_flow_yaml'
-    | 'invalid_branch';
+  rule:
+    | typeof dynamicFlow
+    | typeof invalidFlowCall
+    | typeof nestedStage
+    | typeof nodeOutsideStage
+    | typeof invalidFlowYaml
+    | typeof invalidBranch;
   message: string;
   span: Span;
   /** For the quick fix: the text to quote in flow.yaml. */

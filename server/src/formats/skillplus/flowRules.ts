@@ -1,10 +1,39 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Span } from '../../parse/lineIndex';
-import { nodesById, type Flow, type FlowNode } from './flow';
+import { nodesById, type Flow, type FlowNode, invalidBranch } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
+import { defineRule, type Rule as LintRule } from '../../checks/rule';
 
-function at(code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>): Diagnostic {
-  return diagnostic(code, span.file!, span, message, data);
+export const duplicateFlowId = defineRule({
+  code: 'duplicate_flow_id',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'Two stages or two nodes share one id.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const invalidLoop = defineRule({
+  code: 'invalid_loop',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A loop without `max_rounds`, or without `until` or `goal`.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+});
+
+export const invalidFanout = defineRule({
+  code: 'invalid_fanout',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A fan-out whose `over`/`into` are not lists, whose `item` shadows a field, or whose body writes a scalar.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+function at(rule: LintRule, span: Span, message: string, data?: Record<string, unknown>): Diagnostic {
+  return diagnostic(rule, span.file!, span, message, data);
 }
 
 /**
@@ -15,7 +44,7 @@ function at(code: Diagnostic['code'], span: Span, message: string, data?: Record
  */
 export function checkFlowShape(flow: Flow, state: StateSchema | undefined): Diagnostic[] {
   const diagnostics: Diagnostic[] = flow.problems.map((problem) =>
-    at(problem.code, problem.span, problem.message, problem.data),
+    at(problem.rule, problem.span, problem.message, problem.data),
   );
   const seen = (items: { id: string; idSpan: Span }[], what: string) => {
     const first = new Map<string, Span>();
@@ -23,7 +52,7 @@ export function checkFlowShape(flow: Flow, state: StateSchema | undefined): Diag
       if (first.has(item.id))
         diagnostics.push(
           at(
-            'duplicate_flow_id',
+            duplicateFlowId,
             item.idSpan,
             `The ${what} id "${item.id}" is already used; \`${what}=${item.id}\` in predicates would be ambiguous.`,
             { name: item.id },
@@ -47,7 +76,7 @@ function checkBranch(node: FlowNode, state: StateSchema | undefined): Diagnostic
   if (node.cases.length === 0) {
     diagnostics.push(
       at(
-        'invalid_branch',
+        invalidBranch,
         node.idSpan,
         `Branch "${node.id}" has no cases: add \`case(…)\`${node.otherwise ? '' : ' and `otherwise()`'}.`,
       ),
@@ -58,11 +87,11 @@ function checkBranch(node: FlowNode, state: StateSchema | undefined): Diagnostic
   const seen = new Set<string>();
   for (const item of node.cases) {
     if (item.values.length > 0 && item.desc)
-      diagnostics.push(at('invalid_branch', item.span, 'A case gives values or a `desc`, not both.'));
+      diagnostics.push(at(invalidBranch, item.span, 'A case gives values or a `desc`, not both.'));
     else if (item.values.length === 0 && !item.desc)
       diagnostics.push(
         at(
-          'invalid_branch',
+          invalidBranch,
           item.span,
           node.on
             ? `A case of branch "${node.id}" (on \`${node.on.value}\`) needs the values it takes.`
@@ -72,7 +101,7 @@ function checkBranch(node: FlowNode, state: StateSchema | undefined): Diagnostic
     else if (node.on && item.desc)
       diagnostics.push(
         at(
-          'invalid_branch',
+          invalidBranch,
           item.desc.span,
           `Branch "${node.id}" switches on \`${node.on.value}\`: its cases give values, not \`desc\`.`,
         ),
@@ -80,7 +109,7 @@ function checkBranch(node: FlowNode, state: StateSchema | undefined): Diagnostic
     else if (!node.on && item.values.length > 0)
       diagnostics.push(
         at(
-          'invalid_branch',
+          invalidBranch,
           item.values[0].span,
           `Branch "${node.id}" has no \`on\`: its cases give \`desc=\`, the condition the model judges.`,
         ),
@@ -89,17 +118,13 @@ function checkBranch(node: FlowNode, state: StateSchema | undefined): Diagnostic
       const key = JSON.stringify(value.value);
       if (seen.has(key))
         diagnostics.push(
-          at(
-            'invalid_branch',
-            value.span,
-            `The value ${key} is already taken by an earlier case of branch "${node.id}".`,
-          ),
+          at(invalidBranch, value.span, `The value ${key} is already taken by an earlier case of branch "${node.id}".`),
         );
       seen.add(key);
       if (field?.ok && !valueFits(field.type, field.nullable, value.value)) {
         diagnostics.push(
           at(
-            'invalid_branch',
+            invalidBranch,
             value.span,
             `\`${node.on!.value}\` is ${typeName(field.type)}${field.nullable ? ' | None' : ''}: ${key} is not one of its values, so this case never runs.`,
           ),
@@ -135,7 +160,7 @@ function checkLoop(node: FlowNode): Diagnostic[] {
   if (rounds === undefined)
     diagnostics.push(
       at(
-        'invalid_loop',
+        invalidLoop,
         node.idSpan,
         `Loop "${node.id}" needs \`max_rounds\` (at least 1): without it the model may loop for ever.`,
         { addMaxRounds: true },
@@ -144,7 +169,7 @@ function checkLoop(node: FlowNode): Diagnostic[] {
   else if (typeof rounds !== 'number' || !Number.isInteger(rounds) || rounds < 1)
     diagnostics.push(
       at(
-        'invalid_loop',
+        invalidLoop,
         node.maxRounds!.span,
         `\`max_rounds\` is a whole number of at least 1, not ${JSON.stringify(rounds)}.`,
       ),
@@ -152,13 +177,13 @@ function checkLoop(node: FlowNode): Diagnostic[] {
   if (node.until.length === 0 && !node.goal)
     diagnostics.push(
       at(
-        'invalid_loop',
+        invalidLoop,
         node.idSpan,
         `Loop "${node.id}" has no exit: give \`until=\` (a predicate on the State) or \`goal=\` (a condition the model judges).`,
       ),
     );
   if (node.body.length === 0)
-    diagnostics.push(at('invalid_loop', node.idSpan, `Loop "${node.id}" repeats nothing: put nodes inside it.`));
+    diagnostics.push(at(invalidLoop, node.idSpan, `Loop "${node.id}" repeats nothing: put nodes inside it.`));
   return diagnostics;
 }
 
@@ -166,11 +191,11 @@ function checkFanout(node: FlowNode, flow: Flow, state: StateSchema | undefined)
   const diagnostics: Diagnostic[] = [];
   if (!node.over)
     diagnostics.push(
-      at('invalid_fanout', node.idSpan, `Fan-out "${node.id}" needs \`over=\`, the list field it runs over.`),
+      at(invalidFanout, node.idSpan, `Fan-out "${node.id}" needs \`over=\`, the list field it runs over.`),
     );
   if (!node.item)
     diagnostics.push(
-      at('invalid_fanout', node.idSpan, `Fan-out "${node.id}" needs \`item=\`, the name of each element in its body.`),
+      at(invalidFanout, node.idSpan, `Fan-out "${node.id}" needs \`item=\`, the name of each element in its body.`),
     );
   if (!state?.root) return diagnostics;
   for (const [key, text] of [
@@ -182,7 +207,7 @@ function checkFanout(node: FlowNode, flow: Flow, state: StateSchema | undefined)
     if (resolved.ok && resolved.type.kind !== 'list')
       diagnostics.push(
         at(
-          'invalid_fanout',
+          invalidFanout,
           text.span,
           `\`${key}\` of a fan-out is a list field; \`${text.value}\` is ${typeName(resolved.type)}.`,
         ),
@@ -191,7 +216,7 @@ function checkFanout(node: FlowNode, flow: Flow, state: StateSchema | undefined)
   if (node.item && state.root.fields.some((field) => field.name === node.item!.value)) {
     diagnostics.push(
       at(
-        'invalid_fanout',
+        invalidFanout,
         node.item.span,
         `\`item="${node.item.value}"\` is also a State field: \`{${node.item.value}}\` in the body could mean either.`,
       ),
@@ -214,7 +239,7 @@ function checkFanout(node: FlowNode, flow: Flow, state: StateSchema | undefined)
     ) {
       diagnostics.push(
         at(
-          'invalid_fanout',
+          invalidFanout,
           child.into.span,
           `Node "${child.id}" runs once per item of fan-out "${node.id}" but writes the scalar \`${child.into.value}\`: each run would overwrite the last. Write a list, or collect with the fan-out's \`into=\`.`,
         ),

@@ -3,8 +3,10 @@ import { checkBody } from '../agent-skill';
 import { checkBindings } from './bindings';
 import { buildFlowGraph } from './flowModel';
 import { checkFlowShape } from './flowRules';
-import { readPackage, type SkillPlusPackage } from './readPackage';
-import { checkTipsAndRules } from './tipsRulesRules';
+import { readPackage, type SkillPlusPackage, invalidState } from './readPackage';
+import { checkTipsAndRules, invalidRuleDecorator } from './tipsRulesRules';
+import { dynamicFlow } from './flow';
+import { diagnostic } from '../../checks/diagnostic';
 
 /**
  * A skill+ package: its flow (either front end), State, tips, rules and
@@ -23,24 +25,26 @@ export function loadSkillplus(context: FormatContext): FormatResult & { skillplu
     // flow.py's own reader says what is not static; a state or rule file that is not Python is worth a word at its
     // first error.
     if (py.file === pkg.flow?.file || py.errors.length === 0) continue;
-    diagnostics.push({
-      code: py.file === pkg.state?.file ? 'invalid_state' : 'invalid_rule_decorator',
-      severity: 'error',
-      message: `${py.file.split('/').pop()} is not valid Python here; what follows is read as far as it goes.`,
-      file: py.file,
-      span: py.errors[0],
-    });
+    diagnostics.push(
+      diagnostic(
+        py.file === pkg.state?.file ? invalidState : invalidRuleDecorator,
+        py.file,
+        py.errors[0],
+        `${py.file.split('/').pop()} is not valid Python here; what follows is read as far as it goes.`,
+      ),
+    );
   }
   if (pkg.flow && pkg.flow.front === 'py') {
     const errors = pkg.python.get(pkg.flow.file)?.errors ?? [];
     if (errors.length > 0)
-      diagnostics.push({
-        code: 'dynamic_flow',
-        severity: 'error',
-        message: 'flow.py is not valid Python here; the flow is read as far as it goes.',
-        file: pkg.flow.file,
-        span: errors[0],
-      });
+      diagnostics.push(
+        diagnostic(
+          dynamicFlow,
+          pkg.flow.file,
+          errors[0],
+          'flow.py is not valid Python here; the flow is read as far as it goes.',
+        ),
+      );
   }
   const graph = pkg.flow
     ? buildFlowGraph(pkg.flow, pkg.state, attachments)

@@ -2,8 +2,61 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { closestName } from '../../checks/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import { parsePredicate, type PathRef, type Predicate, type ValueRef } from '../../parse/predicate';
-import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';
+import type { Flow, FlowText } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
+import { defineRule, type Rule as LintRule } from '../../checks/rule';
+import { suggestionFix } from '../../checks/suggestionFix';
+
+export const predicateSyntax = defineRule({
+  code: 'predicate_syntax',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A `when` or `until` predicate does not parse.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const unknownPredicatePath = defineRule({
+  code: 'unknown_predicate_path',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A predicate reads a name that is no State path and no built-in.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const unknownFlowId = defineRule({
+  code: 'unknown_flow_id',
+  category: 'skillplus',
+  severity: 'error',
+  summary: '`stage=` or `node=` names no stage or node.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const predicateValue = defineRule({
+  code: 'predicate_value',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A predicate compares with a value of the wrong type, outside a `Literal`, or an unknown event.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const predicateNeverHolds = defineRule({
+  code: 'predicate_never_holds',
+  category: 'skillplus',
+  severity: 'warning',
+  summary: 'A predicate that can never hold, so its tip or rule never applies.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
 
 /** The built-in names a predicate may read besides State fields. */
 export const BUILTINS: Record<string, string> = {
@@ -88,13 +141,13 @@ export function checkPredicates(
   const nodes = flow?.nodes.map((node) => node.id) ?? [];
   for (const text of texts) {
     const at = (from: number, to: number) => textSpan(text, from, to);
-    const report = (code: Diagnostic['code'], span: Span, message: string, data?: Record<string, unknown>) =>
-      diagnostics.push(diagnostic(code, span.file ?? skillFile, span, message, data));
+    const report = (rule: LintRule, span: Span, message: string, data?: Record<string, unknown>) =>
+      diagnostics.push(diagnostic(rule, span.file ?? skillFile, span, message, data));
     const read = parsePredicate(text.value);
     const before = diagnostics.length;
     for (const problem of read.problems)
       report(
-        'predicate_syntax',
+        predicateSyntax,
         at(problem.start, problem.end),
         `${problem.message} (in the predicate of ${owner.label})`,
       );
@@ -111,7 +164,7 @@ export function checkPredicates(
       if (first.name in BUILTINS) {
         if (path.segments.length > 1 && first.name !== 'item')
           report(
-            'unknown_predicate_path',
+            unknownPredicatePath,
             at(path.start, path.end),
             `\`${first.name}\` is a built-in (${BUILTINS[first.name]}); it has no \`.${path.segments[1].name}\`.`,
           );
@@ -128,7 +181,7 @@ export function checkPredicates(
         resolved.failedAt === 0 ? [...resolved.candidates, ...Object.keys(BUILTINS)] : resolved.candidates;
       const suggestion = closestName(segment.name, candidates);
       report(
-        'unknown_predicate_path',
+        unknownPredicatePath,
         at(segment.start, segment.end),
         `\`${path.segments
           .slice(0, resolved.failedAt + 1)
@@ -151,7 +204,7 @@ export function checkPredicates(
         if (flow && (value.kind !== 'string' || !ids.includes(value.value as string))) {
           const suggestion = value.kind === 'string' ? closestName(value.value as string, ids) : undefined;
           report(
-            'unknown_flow_id',
+            unknownFlowId,
             span,
             `No ${target.builtin} has the id ${JSON.stringify(value.value)}${suggestion ? `; did you mean "${suggestion}"?` : '.'} Known: ${ids.join(', ')}.`,
             suggestion ? { suggestion } : undefined,
@@ -161,7 +214,7 @@ export function checkPredicates(
         if (!EVENTS.includes(String(value.value))) {
           const suggestion = closestName(String(value.value), EVENTS);
           report(
-            'predicate_value',
+            predicateValue,
             span,
             `${JSON.stringify(value.value)} is not an event; events are ${EVENTS.join(', ')}.`,
             suggestion ? { suggestion } : undefined,
@@ -169,7 +222,7 @@ export function checkPredicates(
         }
       } else if (target?.builtin === 'round') {
         if (value.kind !== 'number' && value.kind !== 'null')
-          report('predicate_value', span, '`round` is a number (1-based), or null outside a loop.');
+          report(predicateValue, span, '`round` is a number (1-based), or null outside a loop.');
       } else if (target?.builtin === 'tool') {
         if (
           value.kind === 'string' &&
@@ -177,7 +230,7 @@ export function checkPredicates(
           !String(value.value).startsWith('scripts/')
         ) {
           report(
-            'predicate_value',
+            predicateValue,
             span,
             `A script is named by its path from the skill root: \`scripts/${value.value}\`, as \`tool=\` and \`ctx.tool\` name it.`,
             { suggestion: `scripts/${value.value}` },
@@ -189,7 +242,7 @@ export function checkPredicates(
             ? closestName(String(value.value), target.type.values.map(String))
             : undefined;
         report(
-          'predicate_value',
+          predicateValue,
           span,
           `\`${path.segments.map((item) => item.name).join('.')}\` is ${typeName(target.type)}${target.nullable ? ' | None' : ''}: ${JSON.stringify(value.value)} is never equal to it${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
           suggestion ? { suggestion } : undefined,
@@ -224,7 +277,7 @@ export function checkPredicates(
     const never = neverHolds(read.predicate, owner);
     if (never)
       report(
-        'predicate_never_holds',
+        predicateNeverHolds,
         at(read.predicate.start, read.predicate.end),
         `This predicate can never hold (${never}), so ${consequence(owner)}.`,
       );
@@ -275,80 +328,4 @@ function neverHolds(predicate: Predicate, owner: PredicateOwner): string | undef
     return `tips and soft rules see only stage_enter, post_tool and post_node; ${[...events].join(' and ')} exist only at hard-rule gates`;
   }
   return undefined;
-}
-
-/** Three-valued: a predicate at a flow position is surely false, or may hold. */
-type Maybe = boolean | undefined;
-
-/**
- * The nodes where a predicate may hold: `stage` and `node` are known at each
- * node, `round` is null outside a loop (so every comparison with it is
- * false there), `event` ranges over the seams the owner sees; State values
- * are unknown, so anything about them may hold.
- */
-export function positionsWhere(predicate: Predicate, owner: PredicateOwner, flow: Flow): FlowNode[] {
-  const events = owner.kind === 'tip' || owner.kind === 'soft-rule' ? [...SOFT_EVENTS] : EVENTS;
-  return flowPositions(flow)
-    .filter(({ node, inLoop }) => {
-      const known: Record<string, string[] | null> = {
-        stage: node.stage ? [node.stage] : [],
-        node: [node.id],
-        event: events,
-        round: inLoop ? null : [],
-      };
-      const evaluate = (item: Predicate): Maybe => {
-        switch (item.kind) {
-          case 'and': {
-            const values = item.items.map(evaluate);
-            return values.includes(false) ? false : values.every((value) => value === true) ? true : undefined;
-          }
-          case 'or': {
-            const values = item.items.map(evaluate);
-            return values.includes(true) ? true : values.every((value) => value === false) ? false : undefined;
-          }
-          case 'not': {
-            const value = evaluate(item.operand);
-            return value === undefined ? undefined : !value;
-          }
-          default: {
-            const name = item.path.segments[0].name;
-            const values = item.path.segments.length === 1 ? known[name] : undefined;
-            if (values === undefined || values === null) return undefined;
-            // `round` outside a loop is null: comparisons are false, and so is the bare path.
-            if (name === 'round') return false;
-            if (item.kind === 'truthy') return values.length > 0 ? undefined : false;
-            const wanted =
-              item.kind === 'in' ? item.values.map((value) => String(value.value)) : [String(item.value.value)];
-            if (item.kind === 'compare' && item.op !== '=' && item.op !== '==')
-              return item.op === '!=' ? (values.length === 1 ? values[0] !== wanted[0] : undefined) : undefined;
-            const matches = values.filter((value) => wanted.includes(value));
-            return matches.length === 0 ? false : matches.length === values.length ? true : undefined;
-          }
-        }
-      };
-      return evaluate(predicate) !== false;
-    })
-    .map(({ node }) => node);
-}
-
-const positionCache = new WeakMap<Flow, { node: FlowNode; inLoop: boolean }[]>();
-
-/** Each node with whether a loop is around it: the same for every predicate of a package, so made once per flow. */
-function flowPositions(flow: Flow): { node: FlowNode; inLoop: boolean }[] {
-  let positions = positionCache.get(flow);
-  if (!positions) {
-    const byId = nodesById(flow);
-    const inLoop = (node: FlowNode): boolean => {
-      for (
-        let parent = node.parent ? byId.get(node.parent) : undefined;
-        parent;
-        parent = parent.parent ? byId.get(parent.parent) : undefined
-      )
-        if (parent.kind === 'loop') return true;
-      return false;
-    };
-    positions = flow.nodes.map((node) => ({ node, inLoop: inLoop(node) }));
-    positionCache.set(flow, positions);
-  }
-  return positions;
 }

@@ -23,6 +23,11 @@ import {
   type FlowNodeKind,
   type FlowProblem,
   type FlowStage,
+  dynamicFlow,
+  invalidBranch,
+  invalidFlowCall,
+  nestedStage,
+  nodeOutsideStage,
 } from './flow';
 
 /** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
@@ -58,8 +63,8 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
    * The nodes this reading placed: a kept stage shares its nodes with the calls it holds, and a node is placed once.
    */
   const placed = new Set<FlowNode>();
-  const problem = (code: FlowProblem['code'], span: Span, message: string) =>
-    flow.problems.push({ code, message, span });
+  const problem = (rule: FlowProblem['rule'], span: Span, message: string) =>
+    flow.problems.push({ rule, message, span });
   let dynamicReported = false;
   /** Dynamic parts met, reported or not (only the first is). */
   let dynamicParts = 0;
@@ -69,7 +74,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     dynamicReported = true;
     const lineEnd = py.text.indexOf('\n', node.from);
     problem(
-      'dynamic_flow',
+      dynamicFlow,
       { start: node.from, end: lineEnd === -1 || lineEnd > node.to ? node.to : lineEnd, file: py.file },
       `${what} is not part of the static flow subset: the runtime reads flow.py without running it, so it cannot follow this. The nodes inside are still read; write the flow with literal calls only.`,
     );
@@ -94,7 +99,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
   }
   if (!build)
     problem(
-      'invalid_flow_call',
+      invalidFlowCall,
       { start: 0, end: Math.min(py.text.length, 1), file: py.file },
       'flow.py must define `def build(flow):`, the function the flow is read from.',
     );
@@ -151,7 +156,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     }
     if (/\.(case|otherwise)$/.test(callee)) {
       problem(
-        'invalid_branch',
+        invalidBranch,
         spanOf(py, call),
         `\`${callee}\` is used outside the \`with\` of its branch: cases go directly inside \`with flow.branch(…) as ${callee.split('.')[0]}:\`.`,
       );
@@ -169,11 +174,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       addNode(node, scope);
       if (kind === 'branch') {
         if (!alias)
-          problem(
-            'invalid_branch',
-            spanOf(py, call),
-            'A branch needs a name for its cases: `with flow.branch(…) as b:`.',
-          );
+          problem(invalidBranch, spanOf(py, call), 'A branch needs a name for its cases: `with flow.branch(…) as b:`.');
         readBlock(body, {
           ...scope,
           into: [],
@@ -227,13 +228,13 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       nodes: [],
       span: spanOf(py, statement),
     };
-    if (!id) problem('invalid_flow_call', spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
+    if (!id) problem(invalidFlowCall, spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
     readKeywords(call, 'stage', (key, literal) => {
       if (key === 'goal') stage.goal = flowText(literal);
     });
     if (scope.stage)
       problem(
-        'nested_stage',
+        nestedStage,
         stage.idSpan,
         `Stage "${stage.id}" is inside stage "${scope.stage.id}": stages are top level only.`,
       );
@@ -260,7 +261,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       const desc = descNode ? flowText(literalOf(py, descNode.value)) : undefined;
       for (const [key, entry] of args.keywords)
         if (key !== 'desc')
-          problem('invalid_flow_call', spanOf(py, entry.name), `\`case\` takes values or \`desc=\`, not \`${key}=\`.`);
+          problem(invalidFlowCall, spanOf(py, entry.name), `\`case\` takes values or \`desc=\`, not \`${key}=\`.`);
       branch.cases.push({ values, ...(desc ? { desc } : {}), nodes, span: spanOf(py, call) });
     }
     readBlock(body, { ...scope, into: nodes, parent: branch, branch: undefined });
@@ -277,7 +278,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       const allowed = FLOW_ARGUMENTS[kind];
       if (!allowed.includes(key)) {
         problem(
-          'invalid_flow_call',
+          invalidFlowCall,
           spanOf(py, name),
           `\`${kind}\` takes no \`${key}=\`; it takes ${allowed.map((item) => `\`${item}\``).join(', ')}.`,
         );
@@ -327,7 +328,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     const id = idLiteral ? flowText(idLiteral) : undefined;
     if (!id) {
       if (idLiteral && isDynamic(idLiteral)) dynamic(args.positional[0], 'A computed node id');
-      else problem('invalid_flow_call', spanOf(py, call), `\`flow.${kind}\` needs a literal id as its first argument.`);
+      else problem(invalidFlowCall, spanOf(py, call), `\`flow.${kind}\` needs a literal id as its first argument.`);
     }
     const node = emptyNode(id?.value ?? `${kind}@${call.from}`, id?.span ?? spanOf(py, call), kind, spanOf(py, call));
     const textKey = TEXT_ARGUMENT[kind];
@@ -337,14 +338,14 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       else if (textKey) node.text = flowText(literal);
       else
         problem(
-          'invalid_flow_call',
+          invalidFlowCall,
           spanOf(py, args.positional[1]),
           `\`flow.${kind}\` takes only its id positionally; name the other arguments.`,
         );
     }
     for (const extra of args.positional.slice(2))
       problem(
-        'invalid_flow_call',
+        invalidFlowCall,
         spanOf(py, extra),
         `\`flow.${kind}\` takes at most ${textKey ? 'an id and a text' : 'an id'} positionally; name the other arguments.`,
       );
@@ -363,13 +364,13 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     else if (node.parent !== undefined) delete node.parent;
     if (!scope.stage)
       problem(
-        'node_outside_stage',
+        nodeOutsideStage,
         node.idSpan,
         `Node "${node.id}" is outside every stage: put it inside a \`with flow.stage(…)\`.`,
       );
     if (scope.branch) {
       problem(
-        'invalid_branch',
+        invalidBranch,
         node.idSpan,
         `Node "${node.id}" is directly inside branch "${scope.branch.node.id}": put it in a \`${scope.branch.variable}.case(…)\` or \`${scope.branch.variable}.otherwise()\`.`,
       );

@@ -14,6 +14,17 @@ import {
   type FlowText,
   type FlowValue,
 } from './flow';
+import { defineRule } from '../../checks/rule';
+
+export const invalidFlowYaml = defineRule({
+  code: 'invalid_flow_yaml',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'flow.yaml is not valid, has unknown keys or text YAML read as a mapping.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'safe',
+});
 
 /** Keys a node mapping may hold besides its kind key and its arguments. */
 const STRUCTURE_KEYS: Partial<Record<FlowNodeKind, string[]>> = {
@@ -33,8 +44,8 @@ export function readFlowYaml(file: string, text: string): Flow {
   const flow: Flow = { file, front: 'yaml', stages: [], nodes: [], problems: [] };
   const yaml = parseYamlRegion(text, { start: 0, end: text.length });
   const span = (node: Node | null | undefined): Span => ({ ...(nodeSpan(yaml, node) ?? { start: 0, end: 0 }), file });
-  const problem = (code: FlowProblem['code'], at: Span, message: string, data?: FlowProblem['data']) =>
-    flow.problems.push({ code, message, span: at, ...(data ? { data } : {}) });
+  const problem = (rule: FlowProblem['rule'], at: Span, message: string, data?: FlowProblem['data']) =>
+    flow.problems.push({ rule, message, span: at, ...(data ? { data } : {}) });
   for (const item of yaml.problems) {
     // The usual cause: text starting with `{` read as a flow mapping (`instruction: {x} and more`); the quick fix
     // quotes it.
@@ -45,7 +56,7 @@ export function readFlowYaml(file: string, text: string): Flow {
       ? { start: lineStart + braced[1].length, end: lineStart + braced[1].length + braced[2].length }
       : undefined;
     problem(
-      'invalid_flow_yaml',
+      invalidFlowYaml,
       { ...item.span, file },
       `flow.yaml is not valid YAML: ${item.message}.${quote ? ' Quote text that starts with `{` or holds `: `.' : ''}`,
       quote ? { quote } : undefined,
@@ -56,16 +67,12 @@ export function readFlowYaml(file: string, text: string): Flow {
   const root = yaml.doc.contents as Node | null;
   const stages = valueOf(root, 'stages');
   if (!isSeq(stages)) {
-    problem('invalid_flow_yaml', span(root), 'flow.yaml holds `stages:`, a list of `{id, goal, nodes}`.');
+    problem(invalidFlowYaml, span(root), 'flow.yaml holds `stages:`, a list of `{id, goal, nodes}`.');
     return flow;
   }
   for (const entry of mapEntries(root))
     if (entry.key !== 'stages')
-      problem(
-        'invalid_flow_yaml',
-        span(entry.keyNode),
-        `Unknown key \`${entry.key}\`: flow.yaml holds only \`stages\`.`,
-      );
+      problem(invalidFlowYaml, span(entry.keyNode), `Unknown key \`${entry.key}\`: flow.yaml holds only \`stages\`.`);
 
   for (const stageNode of seqItems(stages)) {
     const id = yamlText(yaml, text, file, valueOf(stageNode, 'id'));
@@ -75,12 +82,12 @@ export function readFlowYaml(file: string, text: string): Flow {
       nodes: [],
       span: span(stageNode),
     };
-    if (!id) problem('invalid_flow_yaml', span(stageNode), 'A stage needs an `id`.');
+    if (!id) problem(invalidFlowYaml, span(stageNode), 'A stage needs an `id`.');
     for (const entry of mapEntries(stageNode)) {
       if (entry.key === 'goal') stage.goal = textOf(entry.value, 'goal');
       else if (!['id', 'nodes'].includes(entry.key))
         problem(
-          'invalid_flow_yaml',
+          invalidFlowYaml,
           span(entry.keyNode),
           `Unknown stage key \`${entry.key}\`; a stage has \`id\`, \`goal\` and \`nodes\`.`,
         );
@@ -96,7 +103,7 @@ export function readFlowYaml(file: string, text: string): Flow {
       const at = span(node);
       const oneLine = isMap(node) && !text.slice(at.start, at.end).includes('\n');
       problem(
-        'invalid_flow_yaml',
+        invalidFlowYaml,
         at,
         isMap(node)
           ? `\`${key}\` was read as a mapping: quote text that starts with \`{\` or holds \`: \`.`
@@ -114,7 +121,7 @@ export function readFlowYaml(file: string, text: string): Flow {
     into: string[],
   ): void {
     if (list !== undefined && list !== null && !isSeq(list))
-      problem('invalid_flow_yaml', span(list), '`nodes` is a list of node mappings.');
+      problem(invalidFlowYaml, span(list), '`nodes` is a list of node mappings.');
     for (const item of seqItems(list)) {
       const node = readNode(item, stage, parent);
       if (node) into.push(node.id);
@@ -126,7 +133,7 @@ export function readFlowYaml(file: string, text: string): Flow {
     const kinds = entries.filter((entry) => (FLOW_NODE_KINDS as string[]).includes(entry.key));
     if (kinds.length !== 1) {
       problem(
-        'invalid_flow_yaml',
+        invalidFlowYaml,
         span(item),
         kinds.length === 0
           ? `A node has one kind key: ${FLOW_NODE_KINDS.map((kind) => `\`${kind}: <id>\``).join(', ')}.`
@@ -136,7 +143,7 @@ export function readFlowYaml(file: string, text: string): Flow {
     }
     const kind = kinds[0].key as FlowNodeKind;
     const id = yamlText(yaml, text, file, kinds[0].value);
-    if (!id) problem('invalid_flow_yaml', span(kinds[0].keyNode), `\`${kind}:\` holds the node's id.`);
+    if (!id) problem(invalidFlowYaml, span(kinds[0].keyNode), `\`${kind}:\` holds the node's id.`);
     const node = emptyNode(
       id?.value ?? `${kind}@${span(item).start}`,
       id?.span ?? span(kinds[0].keyNode),
@@ -151,7 +158,7 @@ export function readFlowYaml(file: string, text: string): Flow {
       if (entry.key === kind) continue;
       if (!allowed.includes(entry.key)) {
         problem(
-          'invalid_flow_yaml',
+          invalidFlowYaml,
           span(entry.keyNode),
           `Unknown key \`${entry.key}\` on a \`${kind}\` node; it takes ${allowed.map((key) => `\`${key}\``).join(', ')}.`,
         );
@@ -171,7 +178,7 @@ export function readFlowYaml(file: string, text: string): Flow {
         }
         case 'choices':
           node.choices = seqItems(value).flatMap((part) => flowValue(yaml, file, part) ?? []);
-          if (!isSeq(value)) problem('invalid_flow_yaml', span(value), '`choices` is a list.');
+          if (!isSeq(value)) problem(invalidFlowYaml, span(value), '`choices` is a list.');
           break;
         case 'max_rounds':
         case 'max_parallel': {
@@ -190,7 +197,7 @@ export function readFlowYaml(file: string, text: string): Flow {
             for (const caseEntry of mapEntries(caseNode)) {
               if (!['values', 'desc', 'nodes'].includes(caseEntry.key))
                 problem(
-                  'invalid_flow_yaml',
+                  invalidFlowYaml,
                   span(caseEntry.keyNode),
                   `Unknown case key \`${caseEntry.key}\`; a case has \`values\` or \`desc\`, and \`nodes\`.`,
                 );

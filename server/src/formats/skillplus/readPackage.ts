@@ -22,6 +22,35 @@ import {
   type Rule,
   type Tip,
 } from './readTipsRules';
+import { defineRule, type Rule as LintRule } from '../../checks/rule';
+import { binaryFile, fileTooLarge } from '../../checks/unreadableFile';
+
+export const invalidSkillplusMetadata = defineRule({
+  code: 'invalid_skillplus_metadata',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A `skillplus-*` metadata value is malformed.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const invalidFlowFile = defineRule({
+  code: 'invalid_flow_file',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'The flow file is missing, or both flow.py and flow.yaml are there without a choice.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const invalidState = defineRule({
+  code: 'invalid_state',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'state.py is missing, does not parse, or lacks the State class.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
 
 export const DEFAULT_TIP_BUDGET = 2000;
 
@@ -74,13 +103,13 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     diagnostics: [],
     attachments: [],
   };
-  const fail = (code: Diagnostic['code'], at: Span, message: string) =>
-    pkg.diagnostics.push(diagnostic(code, at.file ?? file, at, message));
+  const fail = (rule: LintRule, at: Span, message: string) =>
+    pkg.diagnostics.push(diagnostic(rule, at.file ?? file, at, message));
 
   if (typeof metadata['skillplus-version'] === 'string') pkg.version = metadata['skillplus-version'];
   if (pkg.version !== '0.1')
     fail(
-      'invalid_skillplus_metadata',
+      invalidSkillplusMetadata,
       metaSpan('skillplus-version'),
       `\`skillplus-version\` is ${JSON.stringify(metadata['skillplus-version'])}; this is skill+ 0.1, written as the string "0.1".`,
     );
@@ -89,7 +118,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     if (typeof budget === 'string' && /^\d+$/.test(budget)) pkg.tipBudget = Number(budget);
     else
       fail(
-        'invalid_skillplus_metadata',
+        invalidSkillplusMetadata,
         metaSpan('skillplus-tip-budget'),
         '`skillplus-tip-budget` is a whole number of characters, written as a string (`"1500"`).',
       );
@@ -99,11 +128,11 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const read = (
     relative: string,
     at: Span,
-    missing?: 'invalid_flow_file' | 'invalid_state',
+    missing?: typeof invalidFlowFile | typeof invalidState,
   ): { file: string; text: string } | undefined => {
     const resolution = resolveSkillPath(fs, dir, relative);
     if (resolution.status === 'escapes' || resolution.status === 'backslash') {
-      fail('invalid_skillplus_metadata', at, `\`${relative}\` must be a path inside the skill folder.`);
+      fail(invalidSkillplusMetadata, at, `\`${relative}\` must be a path inside the skill folder.`);
       return undefined;
     }
     if (resolution.status !== 'found') {
@@ -121,10 +150,10 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     const result = readText(fs, absolute);
     const at = { start: 0, end: 0, file: absolute };
     if (result.kind === 'binary')
-      fail('binary_file', at, `${path.basename(absolute)} holds binary data, not text; it is not read.`);
+      fail(binaryFile, at, `${path.basename(absolute)} holds binary data, not text; it is not read.`);
     else if (result.kind === 'too_large')
       fail(
-        'file_too_large',
+        fileTooLarge,
         at,
         `${path.basename(absolute)} is ${(result.size / 1048576).toFixed(1)} MB; files that large are not read.`,
       );
@@ -146,7 +175,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   let flowName = typeof chosen === 'string' ? chosen : exists('flow.py') ? 'flow.py' : 'flow.yaml';
   if (typeof chosen !== 'string' && exists('flow.py') && exists('flow.yaml')) {
     fail(
-      'invalid_flow_file',
+      invalidFlowFile,
       context.frontmatterAnchor,
       'Both flow.py and flow.yaml are here and `metadata.skillplus-flow` does not say which is the flow.',
     );
@@ -155,7 +184,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const flowFile = read(
     flowName,
     typeof chosen === 'string' ? metaSpan('skillplus-flow') : context.frontmatterAnchor,
-    'invalid_flow_file',
+    invalidFlowFile,
   );
   if (flowFile) {
     const py = flowName.endsWith('.py') ? python(flowFile) : undefined;
@@ -173,14 +202,14 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
   const stateFile = read(
     stateName,
     typeof metadata['skillplus-state'] === 'string' ? metaSpan('skillplus-state') : context.frontmatterAnchor,
-    'invalid_state',
+    invalidState,
   );
   if (stateFile) {
     const py = python(stateFile);
     pkg.state = cache.memo(`state:${className}`, stateFile.file, stateFile.text, () => readState(py, className));
     if (!pkg.state.root)
       fail(
-        'invalid_state',
+        invalidState,
         { start: 0, end: 0, file: stateFile.file },
         `${stateName} defines no class \`${className}\`${pkg.state.models.size > 0 ? ` (it has ${[...pkg.state.models.keys()].join(', ')})` : ''}.`,
       );

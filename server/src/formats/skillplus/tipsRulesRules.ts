@@ -1,13 +1,104 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { checkLink } from '../../checks/fileLinks';
+import { checkLink, missingScript } from '../../checks/fileLinks';
 import { closestName } from '../../checks/nameDistance';
 import type { Span } from '../../parse/lineIndex';
 import type { FileSystem } from '../../workspace/fileSystem';
-import { checkPredicates, positionsWhere, type PredicateOwner } from './predicates';
+import { checkPredicates, type PredicateOwner } from './predicates';
+import { positionsWhere } from './predicatePositions';
 import type { SkillPlusPackage } from './readPackage';
 import type { Flow } from './flow';
 import type { StateSchema } from './readState';
 import { ON_FAIL, SOFT_ON_FAIL, TIP_KEYS, type Rule, type Tip } from './readTipsRules';
+import { defineRule, type Rule as LintRule } from '../../checks/rule';
+import { invalidFrontmatter } from '../../checks/container';
+import { suggestionFix } from '../../checks/suggestionFix';
+
+export const unknownRule = defineRule({
+  code: 'unknown_rule',
+  category: 'skillplus',
+  severity: 'error',
+  summary: '`rule=` names no rule.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const invalidOnFail = defineRule({
+  code: 'invalid_on_fail',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A rule without a valid `on_fail`.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const invalidRuleDecorator = defineRule({
+  code: 'invalid_rule_decorator',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'A `@rule(...)` with non-literal arguments, no id, or a function that does not take `(state, ctx)`.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const duplicateRuleId = defineRule({
+  code: 'duplicate_rule_id',
+  category: 'skillplus',
+  severity: 'error',
+  summary: 'Two rules share one id.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const tipKeyWithoutWhen = defineRule({
+  code: 'tip_key_without_when',
+  category: 'skillplus',
+  severity: 'warning',
+  summary: 'Tip-only keys on a reference without `when`.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const tipTooLong = defineRule({
+  code: 'tip_too_long',
+  category: 'skillplus',
+  severity: 'warning',
+  summary: 'A tip body longer than its `max_chars`.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const unusedRuleOrTip = defineRule({
+  code: 'unused_rule_or_tip',
+  category: 'skillplus',
+  severity: 'information',
+  summary: 'A rule or tip that applies at no node of the flow.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
+
+export const specUnknownId = defineRule({
+  code: 'spec_unknown_id',
+  category: 'skillplus',
+  severity: 'warning',
+  summary: 'spec.md lists a stage or rule id that does not exist.',
+  stability: 'stable',
+  formats: ['skillplus'],
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+export const specUnlistedId = defineRule({
+  code: 'spec_unlisted_id',
+  category: 'skillplus',
+  severity: 'information',
+  summary: 'A stage or rule id that spec.md does not list.',
+  stability: 'stable',
+  formats: ['skillplus'],
+});
 
 /** Where a tip or rule can fire: the node ids its `when` may hold at (every node for a rule without `when`). */
 export interface Attachment {
@@ -19,14 +110,8 @@ export interface Attachment {
   nodes: string[];
 }
 
-function report(
-  out: Diagnostic[],
-  code: Diagnostic['code'],
-  span: Span,
-  message: string,
-  data?: Record<string, unknown>,
-): void {
-  out.push(diagnostic(code, span.file!, span, message, data));
+function report(out: Diagnostic[], rule: LintRule, span: Span, message: string, data?: Record<string, unknown>): void {
+  out.push(diagnostic(rule, span.file!, span, message, data));
 }
 
 /** The last result per tip and rule (objects a server's parse cache keeps while their file is unchanged). */
@@ -97,7 +182,7 @@ export function checkTipsAndRules(
       if (nodes.size === 0 && sound && !(kind === 'rule' && referenced.has(source.id))) {
         report(
           found,
-          'unused_rule_or_tip',
+          unusedRuleOrTip,
           anchor,
           `${kind === 'tip' ? 'Tip' : 'Rule'} "${source.id}" applies at no node of the flow: its \`when\` never holds where the flow goes${kind === 'rule' ? ', and no node names it with `rule=`' : ''}.`,
         );
@@ -117,13 +202,13 @@ export function checkTipsAndRules(
 
   for (const tip of pkg.tips) {
     for (const problem of tip.frontmatter.problems)
-      report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
+      report(diagnostics, invalidFrontmatter, problem.span, problem.message);
     const maxChars = tip.frontmatter.keys.get('max_chars');
     const length = [...tip.body.trim()].length;
     if (tip.maxChars !== undefined && length > tip.maxChars && maxChars) {
       report(
         diagnostics,
-        'tip_too_long',
+        tipTooLong,
         maxChars.keySpan,
         `The tip is ${length} characters, more than its \`max_chars\` of ${tip.maxChars}: it takes more of the tip budget (${pkg.tipBudget}) than planned.`,
       );
@@ -131,11 +216,11 @@ export function checkTipsAndRules(
     fires(tip, 'tip', { kind: 'tip', label: `tip "${tip.id}"` }, tip.frontmatter.keys.get('when')!.keySpan);
   }
   for (const reference of pkg.references) {
-    for (const problem of reference.problems) report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
+    for (const problem of reference.problems) report(diagnostics, invalidFrontmatter, problem.span, problem.message);
     for (const key of TIP_KEYS.filter((name) => name !== 'when' && reference.keys.has(name))) {
       report(
         diagnostics,
-        'tip_key_without_when',
+        tipKeyWithoutWhen,
         reference.keys.get(key)!.keySpan,
         `\`${key}\` only matters on a tip, and this reference has no \`when:\`, so it is never injected by state. Add \`when:\` or remove \`${key}\`.`,
       );
@@ -148,28 +233,28 @@ export function checkTipsAndRules(
       for (const span of rule.dynamic)
         report(
           diagnostics,
-          'invalid_rule_decorator',
+          invalidRuleDecorator,
           span,
           '`@rule(...)` takes literal keyword arguments only: the runtime reads them without running the file.',
         );
-      if (!rule.id) report(diagnostics, 'invalid_rule_decorator', rule.idSpan, '`@rule(...)` needs `id="…"`.');
+      if (!rule.id) report(diagnostics, invalidRuleDecorator, rule.idSpan, '`@rule(...)` needs `id="…"`.');
       const params = rule.function?.params ?? [];
       if (rule.function && (params.length !== 2 || params[0] !== 'state' || params[1] !== 'ctx')) {
         report(
           diagnostics,
-          'invalid_rule_decorator',
+          invalidRuleDecorator,
           rule.function.span,
           `A rule function takes exactly \`(state, ctx)\`; \`${rule.function.name}\` takes (${params.join(', ')}).`,
         );
       }
     }
     for (const problem of rule.frontmatter?.problems ?? [])
-      report(diagnostics, 'invalid_frontmatter', problem.span, problem.message);
+      report(diagnostics, invalidFrontmatter, problem.span, problem.message);
     if (!rule.onFail) {
       const anchor = rule.source === 'py' ? rule.idSpan : rule.frontmatter!.anchor;
       report(
         diagnostics,
-        'invalid_on_fail',
+        invalidOnFail,
         anchor,
         `Rule "${rule.id}" has no \`on_fail\`: say what happens when it fails (${ON_FAIL.join(', ')}).`,
       );
@@ -177,7 +262,7 @@ export function checkTipsAndRules(
       const suggestion = closestName(rule.onFail.value, ON_FAIL);
       report(
         diagnostics,
-        'invalid_on_fail',
+        invalidOnFail,
         rule.onFail.span,
         `\`on_fail: ${rule.onFail.value}\` is not one of ${ON_FAIL.join(', ')}${suggestion ? `; did you mean \`${suggestion}\`?` : '.'}`,
         suggestion ? { suggestion } : undefined,
@@ -188,7 +273,7 @@ export function checkTipsAndRules(
       if (earlier)
         report(
           diagnostics,
-          'duplicate_rule_id',
+          duplicateRuleId,
           rule.idSpan,
           `The rule id "${rule.id}" is already used in ${earlier.file.split('/').slice(-2).join('/')}; \`rule=${rule.id}\` would be ambiguous.`,
         );
@@ -204,7 +289,7 @@ export function checkTipsAndRules(
       const suggestion = closestName(rule.value, [...ids.keys()]);
       report(
         diagnostics,
-        'unknown_rule',
+        unknownRule,
         rule.span,
         `\`rule="${rule.value}"\` of node "${node.id}": no rule has that id${suggestion ? `; did you mean "${suggestion}"?` : '.'} Rules: ${[...ids.keys()].join(', ') || 'none'}.`,
         suggestion ? { suggestion } : undefined,
@@ -216,7 +301,7 @@ export function checkTipsAndRules(
         { fs, dir: pkg.dir, file: tool.span.file! },
         tool.value,
         tool.span,
-        'missing_script',
+        missingScript,
         `The script \`${tool.value}\` of node "${node.id}"`,
         diagnostics,
       );
@@ -237,7 +322,7 @@ export function checkTipsAndRules(
         const suggestion = closestName(item.id, known);
         report(
           diagnostics,
-          'spec_unknown_id',
+          specUnknownId,
           item.span,
           `spec.md lists the ${item.section === 'stages' ? 'stage' : 'rule'} "${item.id}", which does not exist${suggestion ? `; did you mean "${suggestion}"?` : '.'}`,
           suggestion ? { suggestion } : undefined,
@@ -248,18 +333,13 @@ export function checkTipsAndRules(
       if (!listed.stages.has(stage.id))
         report(
           diagnostics,
-          'spec_unlisted_id',
+          specUnlistedId,
           stage.idSpan,
           `Stage "${stage.id}" is not listed under \`## Stages\` in spec.md.`,
         );
     for (const [id, rule] of ids)
       if (!listed.rules.has(id))
-        report(
-          diagnostics,
-          'spec_unlisted_id',
-          rule.idSpan,
-          `Rule "${id}" is not listed under \`## Rules\` in spec.md.`,
-        );
+        report(diagnostics, specUnlistedId, rule.idSpan, `Rule "${id}" is not listed under \`## Rules\` in spec.md.`);
   }
   return { diagnostics, attachments };
 }

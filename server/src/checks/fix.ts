@@ -1,4 +1,6 @@
-import type { Diagnostic } from '../checks/diagnostic';
+import type { SkillModel } from '../model/skillModel';
+import type { YamlSyntax } from '../parse/yamlSyntax';
+import type { Diagnostic } from './diagnostic';
 
 /**
  * How far a fix may be trusted without a look. `safe`: mechanical and
@@ -69,4 +71,11 @@ export function fixOf(
     diagnostic: item,
     edits,
   };
+}
+
+/** What a rule's fix reads: the text of the finding's file (as the analysis read it), the frontmatter, the model. */
+export interface FixSource {
+  text: string;
+  frontmatter?: YamlSyntax;
+  model: SkillModel;
 }

@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import type { Diagnostic } from './diagnostic';
+import { fixOf, type Fix, type FixSource } from './fix';
 
 /**
  * The first text of a new script, in the language its extension names,
@@ -22,4 +24,34 @@ export function scriptStub(scriptPath: string, stepName: string, description: st
     default:
       return `# ${summary}\n# TODO: do the work of step "${stepName}".\n`;
   }
+}
+
+/** Creates a missing `scripts/…` file as a stub in its language; an existing file is never touched. */
+export function createScriptFix(
+  dir: string,
+  item: Diagnostic,
+  script: { path: string; step: string; description?: string },
+): Fix[] {
+  if (!script.path.startsWith('scripts/') || script.path.split('/').includes('..')) return [];
+  return [
+    fixOf(item, `Create ${script.path}`, 'unsafe', [
+      {
+        kind: 'create',
+        file: path.join(dir, script.path),
+        text: scriptStub(script.path, script.step, script.description),
+      },
+    ]),
+  ];
+}
+
+/** The stub for the script a step of SKILL.md runs, when it does not exist. */
+export function createStepScriptFix(item: Diagnostic, { model }: Pick<FixSource, 'model'>): Fix[] {
+  if (item.file !== model.file) return [];
+  const node = model.nodes.find((candidate) => candidate.script && candidate.script.span.start === item.span.start);
+  if (!node?.script) return [];
+  return createScriptFix(model.dir, item, {
+    path: node.script.path,
+    step: node.id,
+    ...(node.description ? { description: node.description.text } : {}),
+  });
 }

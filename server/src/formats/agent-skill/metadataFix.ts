@@ -1,8 +1,8 @@
 import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
-import type { Diagnostic } from '../checks/diagnostic';
-import { lineEndAt } from '../parse/lineIndex';
-import { nodeSpan, pairOf, type YamlSyntax } from '../parse/yamlSyntax';
-import { fixOf, textChange, type Fix } from './fix';
+import type { Diagnostic } from '../../checks/diagnostic';
+import { lineEndAt } from '../../parse/lineIndex';
+import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { fixOf, textChange, type Fix } from '../../checks/fix';
 
 /**
  * A top-level key the specification does not have (`author: Ada`), moved

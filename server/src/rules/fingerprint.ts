@@ -1,6 +1,7 @@
 import type { Span } from '../parse/lineIndex';
-import type { Diagnostic } from './diagnostic';
-import { sha256 } from './sha256';
+import type { Diagnostic } from '../checks/diagnostic';
+import { sha256 } from '../checks/sha256';
+import { ruleOf } from './index';
 
 /** Longest own text kept as it is; a longer one is its start and a hash of the rest (a baseline stays readable). */
 const SHOWN = 80;
@@ -42,6 +43,6 @@ export function shownText(own: string): string {
  */
 export function fingerprintOf(item: Pick<Diagnostic, 'code'>, own: string): string {
   // A secret's text is never shown, not even in a baseline: it is fingerprinted by a hash of it alone.
-  if (item.code === 'committed_secret') return `${item.code}:#${sha256(own).slice(0, 16)}`;
+  if (ruleOf(item.code)?.textIsSecret) return `${item.code}:#${sha256(own).slice(0, 16)}`;
   return `${item.code}:${shownText(own)}`;
 }

@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../checks/diagnostic';
-import { fixOf, textChange, type Fix } from './fix';
+import type { Diagnostic } from './diagnostic';
+import { fixOf, textChange, type Fix, type FixSource } from './fix';
 
 /**
  * A name the finding suggests in place of what is written (`data.suggestion`,
@@ -8,7 +8,7 @@ import { fixOf, textChange, type Fix } from './fix';
  * is about (`data.path`), only that part of the written text changes, so a
  * `./` before it or an `#anchor` after it stays.
  */
-export function suggestionFix(text: string, item: Diagnostic): Fix[] {
+export function suggestionFix(item: Diagnostic, { text }: Pick<FixSource, 'text'>): Fix[] {
   const data = (item.data ?? {}) as { suggestion?: unknown; replacement?: unknown; path?: unknown };
   if (typeof data.suggestion !== 'string') return [];
   const meant = typeof data.replacement === 'string' ? data.replacement : data.suggestion;

@@ -1,5 +1,5 @@
 import { isMap, isPair, isSeq, type Node, type Pair } from 'yaml';
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from './diagnostic';
 import type { Span } from '../parse/lineIndex';
 import { nodeSpan, type YamlSyntax } from '../parse/yamlSyntax';
 import { fixOf, textChange, type Fix } from './fix';

@@ -4,7 +4,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSkill } from '../server/src/analyze';
-import { toGraphJson } from '../server/src/compile/graphJson';
+import { toGraphJson } from '../server/src/forms/graphJson';
 import { diffGraphs } from '../server/src/diff/graphDiff';
 import { diffRevisions, type Revision } from '../server/src/diff/revisionDiff';
 import { NodeFileSystem } from '../server/src/workspace/fileSystem';

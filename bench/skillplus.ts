@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { GraphJson } from '../server/src/compile/graphJson';
+import type { GraphJson } from '../server/src/forms/graphJson';
 import { openBrowser } from '../test/support/browser';
 import { positionOf, startServer } from '../test/support/lspClient';
 import { servePreview } from '../test/support/previewPage';

@@ -48,6 +48,8 @@ let generation = 0;
 let fitted = false;
 /** The changes since a revision, while the preview shows them. */
 let changes: GraphChanges | undefined;
+/** The skill's runtime shows the model a context at each node (skill+): the context button is offered. */
+let hasContext = false;
 /** Changes just turned on: the next drawing scrolls to the nodes they touch. */
 let frameChanges = false;
 
@@ -162,7 +164,7 @@ async function show(next: GraphJson): Promise<void> {
     : anchor
       ? `Focus: ${anchor.label}, ${neighbours} neighbour${neighbours === 1 ? '' : 's'} · ${whole}`
       : `Focus: put the cursor in a step · ${whole}`;
-  contextButton.hidden = next.skill.format !== 'skillplus';
+  contextButton.hidden = !hasContext;
   skillProblems.hidden = problems.skill.length === 0;
   skillProblems.textContent = problems.skill.map((problem) => `${problem.severity}: ${problem.message}`).join('\n');
   markHighlight();
@@ -369,6 +371,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     choice = message.direction;
     direction = next;
     showChanges(message.changes);
+    hasContext = message.context;
     void show(message.graph);
   } else if (message.type === 'highlight') {
     const moved = message.nodeId !== highlighted;

@@ -15,6 +15,8 @@ export type HostMessage =
   | {
       type: 'graph';
       graph: GraphJson;
+      /** The skill's runtime shows the model a context at each node (skill+): the preview offers to show it. */
+      context: boolean;
       direction: DirectionChoice;
       changes?: { revision: string; answer: GraphChanges | { error: string } };
     }

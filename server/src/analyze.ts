@@ -7,24 +7,13 @@ import { checkRestrictedYaml, strictProfile } from './checks/strictRules';
 import { applySuppressions } from './checks/suppressions';
 import { checkSecurity } from './checks/security';
 import { unreadableSkillFile } from './checks/unreadableFile';
-import {
-  checkCodexMetadata,
-  checkEvalFiles,
-  checkSkillFile,
-  type EvalLink,
-  loadAgentSkill,
-  readFrontmatter,
-} from './formats/agent-skill';
-import { loadAip03, loadAip05, type ProcedureBlock } from './formats/aip';
-import { detectFormat } from './formats/detect';
-import type { FormatContext, FormatResult } from './formats/formatContext';
-import { loadMetaskill, type MetaPlan } from './formats/metaskill';
-import { loadSkillplus, type SkillPlusPackage } from './formats/skillplus';
+import { checkCodexMetadata, checkEvalFiles, checkSkillFile, readFrontmatter } from './formats/agent-skill';
+import { detectFormat, likelyReader, type SkillAnalysis } from './formats';
+import type { FormatContext } from './analysis/formatContext';
 import type { IncrementalState } from './incremental/incrementalState';
-import type { FormatId, SkillModel } from './model/skillModel';
-import { parseSkillFile, type SkillFileSyntax } from './parse/skillFile';
+import { PLAIN_FORMAT, type SkillModel } from './model/skillModel';
+import { parseSkillFile } from './parse/skillFile';
 import type { TextLike } from './parse/textLike';
-import type { YamlSyntax } from './parse/yamlSyntax';
 import { AnalysisFileSystem } from './workspace/diskSnapshot';
 import { type FileSystem } from './workspace/fileSystem';
 import { editorText, readText, type EditorRead } from './workspace/readText';
@@ -57,42 +46,8 @@ export interface AnalyzeOptions {
   modelOnly?: boolean;
 }
 
-/** Everything known about one skill after analysis. */
-export interface SkillAnalysis {
-  dir: string;
-  file: string;
-  /** The SKILL.md text the spans refer to (empty when it could not be read), as one string: made when first read. */
-  readonly text: string;
-  /** The same text as it was given: the language server's pieces, read without making them one string. */
-  source: TextLike;
-  format: FormatId;
-  /** The profile the findings were made for, and why it was that one. */
-  profile: ProfileChoice;
-  /** Made with the reference validator's verdict (`strict`). */
-  strict?: true;
-  name?: string;
-  model: SkillModel;
-  /** The findings, with the profile's severities and then the user's applied. */
-  diagnostics: Diagnostic[];
-  /** The syntax the model was loaded from (absent when the file could not be read as text). */
-  syntax?: SkillFileSyntax;
-  frontmatter?: YamlSyntax;
-  /** An AIP procedure's block. */
-  procedure?: ProcedureBlock;
-  /** The steps the skill's test cases (`evals/evals.json`) name in their expectations. */
-  evalLinks?: EvalLink[];
-  /** A MetaSkill's plan (both forms). */
-  metaPlan?: MetaPlan;
-  /** A skill+ package as read. */
-  skillplus?: SkillPlusPackage;
-  /** The text of every other file a span may point into (skill+ package files), by absolute path. */
-  sources: Map<string, string>;
-}
-
-/** The text of a file of the analysed skill: SKILL.md, or a package file it read. */
-export function sourceOf(analysis: SkillAnalysis, file: string): string {
-  return file === analysis.file ? analysis.text : (analysis.sources.get(file) ?? '');
-}
+export type { SkillAnalysis };
+export { sourceOf } from './analysis/skillAnalysis';
 
 const WHOLE_FILE_START = { start: 0, end: 0 };
 
@@ -119,36 +74,35 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
   const syntax = parseSkillFile(read.text);
   const diagnostics: Diagnostic[] = containerFindings(file, syntax.problems, read.bom);
 
-  // The frontmatter is read before the format is known. Only OpenSquilla reads a MetaSkill: its YAML reading (PyYAML)
-  // and its frontmatter rules decide, whatever the profile. A top-level `kind: meta` line says which reading to try
-  // first; the value read decides, and a wrong guess is read again. Without a value (the YAML does not parse, or
-  // holds no mapping) nothing tells the readings apart, as both read the same syntax: the guess stands, and a
-  // keystroke that leaves a MetaSkill's frontmatter broken is not parsed a second time.
-  const looksMeta = syntax.frontmatter
-    ? META_KIND_LINE.test(syntax.source.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end))
-    : false;
-  let frontmatter = readFrontmatter(syntax, file, looksMeta, incremental?.yaml);
+  // The frontmatter is read before the format is known. A format only one consumer reads (a MetaSkill, OpenSquilla's)
+  // is read as that consumer reads YAML (PyYAML), and checked for its profile, whatever the chosen one. The text
+  // suggests which reading to try first; the value read decides, and a wrong guess is read again. Without a value
+  // (the YAML does not parse, or holds no mapping) nothing tells the readings apart, as both read the same syntax: the
+  // guess stands, and a keystroke that leaves such a frontmatter broken is not parsed a second time.
+  const guessed = syntax.frontmatter
+    ? likelyReader(syntax.source.slice(syntax.frontmatter.content.start, syntax.frontmatter.content.end))
+    : undefined;
+  let frontmatter = readFrontmatter(syntax, file, guessed?.dialect === 'pyyaml', incremental?.yaml);
   let detection = detectFormat(frontmatter.value, syntax);
-  const isMeta = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
-  if (isMeta !== looksMeta && frontmatter.value !== undefined) {
-    frontmatter = readFrontmatter(syntax, file, isMeta, incremental?.yaml);
+  if (detection.format.reader?.dialect !== guessed?.dialect && frontmatter.value !== undefined) {
+    frontmatter = readFrontmatter(syntax, file, detection.format.reader?.dialect === 'pyyaml', incremental?.yaml);
     detection = detectFormat(frontmatter.value, syntax);
   }
-  const metaskill = detection.format === 'metaskill' || detection.format === 'metaskill-sop';
-  const profileChoice: ProfileChoice = metaskill ? { id: 'opensquilla', source: 'metaskill' } : chosen;
+  const { format } = detection;
+  const profileChoice: ProfileChoice = format.reader?.profile ?? chosen;
   const profile = options.strict ? strictProfile(PROFILES[profileChoice.id]) : PROFILES[profileChoice.id];
   diagnostics.push(...frontmatter.diagnostics);
   const anchor = syntax.frontmatter?.open ?? WHOLE_FILE_START;
   const context: FormatContext = {
     fs,
-    format: detection.format,
+    format: format.id,
     dir,
     file,
     syntax,
     frontmatter: frontmatter.yaml,
     frontmatterValue: frontmatter.value,
     frontmatterAnchor: anchor,
-    aipLike: detection.aipLike,
+    unmarked: detection.unmarked,
     ...(incremental ? { incremental } : {}),
     catalog: options.catalog ?? new SkillCatalog(fs),
     ...(options.modelOnly ? { modelOnly: true } : {}),
@@ -157,11 +111,20 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     frontmatter.value && frontmatter.yaml ? { yaml: frontmatter.yaml, value: frontmatter.value } : undefined;
   if (!options.modelOnly)
     diagnostics.push(
-      ...checkSkillFile({ fs, file, dir, syntax, frontmatter: parsed, anchor, profile, format: detection.format }),
+      ...checkSkillFile({
+        fs,
+        file,
+        dir,
+        syntax,
+        frontmatter: parsed,
+        anchor,
+        profile,
+        ownMetadata: format.ownMetadata ?? [],
+      }),
     );
   if (options.strict && frontmatter.yaml) diagnostics.push(...checkRestrictedYaml(file, frontmatter.yaml));
 
-  const loaded = loadFormat(detection.format, context);
+  const loaded = format.load(context);
   diagnostics.push(...loaded.diagnostics);
   // The files beside SKILL.md that clients and eval tools read, whatever the format (Codex's metadata, the evals), and
   // what the skill's files may hide (security): their findings are in those files, whose texts join the sources.
@@ -200,13 +163,14 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     dir,
     file,
     ...(name !== undefined ? { name } : {}),
-    format: detection.format,
+    format: format.id,
     nodes: loaded.nodes,
     edges: loaded.edges,
     externalInputs: loaded.externalInputs ?? [],
     ...(loaded.refs && loaded.refs.length > 0 ? { refs: loaded.refs } : {}),
     ...(loaded.groups && loaded.groups.length > 0 ? { groups: loaded.groups } : {}),
   };
+  // The format's own part goes with its id: the union (formats/index.ts) pairs them.
   return {
     dir,
     file,
@@ -214,7 +178,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
       return syntax.text;
     },
     source: syntax.source,
-    format: detection.format,
+    format: format.id,
     profile: profileChoice,
     ...(options.strict ? { strict: true as const } : {}),
     name,
@@ -227,15 +191,11 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     ),
     syntax,
     ...(frontmatter.yaml ? { frontmatter: frontmatter.yaml } : {}),
-    ...('procedure' in loaded && loaded.procedure ? { procedure: loaded.procedure } : {}),
-    ...('metaPlan' in loaded && loaded.metaPlan ? { metaPlan: loaded.metaPlan } : {}),
-    ...('skillplus' in loaded ? { skillplus: loaded.skillplus } : {}),
+    ...loaded.part,
     sources,
     ...(evalLinks.length > 0 ? { evalLinks } : {}),
-  };
+  } as SkillAnalysis;
 }
-
-const META_KIND_LINE = /^kind[ \t]*:[ \t]*["']?meta(?:_sop)?["']?[ \t]*(?:#.*)?\r?$/m;
 
 /** The analysis of a SKILL.md that could not be read as text: one finding, no model. */
 function unreadable(
@@ -251,30 +211,12 @@ function unreadable(
     file,
     text: '',
     source: '',
-    format: 'agent-skill',
+    format: PLAIN_FORMAT,
     profile,
-    model: { dir, file, format: 'agent-skill', nodes: [], edges: [], externalInputs: [] },
+    model: { dir, file, format: PLAIN_FORMAT, nodes: [], edges: [], externalInputs: [] },
     diagnostics: applySeverities([finding], ...severityMaps(profile.id, { ...options, user: options.severities })),
     sources: new Map(),
   };
-}
-
-type LoadedFormat = FormatResult & { procedure?: ProcedureBlock; metaPlan?: MetaPlan; skillplus?: SkillPlusPackage };
-
-function loadFormat(format: FormatId, context: FormatContext): LoadedFormat {
-  switch (format) {
-    case 'aip-0.3':
-      return loadAip03(context);
-    case 'aip-0.5':
-      return loadAip05(context);
-    case 'metaskill':
-    case 'metaskill-sop':
-      return loadMetaskill(context);
-    case 'skillplus':
-      return loadSkillplus(context);
-    case 'agent-skill':
-      return loadAgentSkill(context);
-  }
 }
 
 function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {

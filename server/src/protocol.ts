@@ -4,18 +4,18 @@
 import { RequestType } from 'vscode-languageserver-protocol';
 import type { Severity } from './checks/diagnostic';
 import type { ProfileChoice, ProfileId } from './checks/profiles';
-import type { AipVersion, CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
-import type { GraphJson } from './compile/graphJson';
-import type { ContextRequest, ModelContext } from './compile/modelContext';
+import type { CompileAnswer, WireFile } from './forms/compiled';
+import type { GraphJson } from './forms/graphJson';
+import type { ContextRequest, ModelContext } from './analysis/modelContext';
 import type { GraphChanges } from './diff/changeView';
 import type { LibraryViewJson } from './library/libraryView';
 import type { FormatId } from './model/skillModel';
 
-export type { CompileAnswer, CompileTarget, WireFile } from './compile/compiled';
-export type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from './compile/graphJson';
-export type { GraphProblem } from './compile/graphProblems';
+export type { CompileAnswer, WireFile } from './forms/compiled';
+export type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from './forms/graphJson';
+export type { GraphProblem } from './forms/graphProblems';
 export type { ChangeLine, EdgeMark, GraphChanges } from './diff/changeView';
-export type { ContextRequest, ModelContext } from './compile/modelContext';
+export type { ContextRequest, ModelContext } from './analysis/modelContext';
 export type { LspRange } from './parse/lineIndex';
 export type {
   LibraryViewEdge,
@@ -58,16 +58,17 @@ export const FileAtRevisionRequest = new RequestType<
   void
 >('skillgraph/fileAtRevision');
 
-/** What a skill+ runtime puts in front of the model at a node for a State (the context view). */
+/** What the skill's runtime (skill+'s) puts in front of the model at a node for a State (the context view). */
 export const ContextViewRequest = new RequestType<DocumentParams & ContextRequest, ModelContext | Refusal | null, void>(
   'skillgraph/context',
 );
 
 /** A compile target that fits a skill: its title, default output folder, and file name when the result is one file. */
 export interface CompileTargetInfo {
-  id: CompileTarget;
-  /** For `aip`: the AIP version this entry writes (the picker offers the current one and 0.3). */
-  aipVersion?: AipVersion;
+  /** The target's id, as `compile --to` names it. */
+  id: string;
+  /** For a target written in several versions (`aip`): the version this entry writes (the current one, 0.3). */
+  aipVersion?: string;
   title: string;
   outDir: string;
   singleFile: string | null;
@@ -81,11 +82,12 @@ export const CompileTargetsRequest = new RequestType<
 >('skillgraph/compileTargets');
 
 export interface CompileParams extends DocumentParams {
-  target: CompileTarget;
+  /** The target's id. */
+  target: string;
   /** An absolute folder: the compiled skill's files are placed in it. */
   outDir: string;
-  /** For `aip`: the AIP version to write (default: the current, 0.5). */
-  aipVersion?: AipVersion;
+  /** For a target written in several versions (`aip`): the version to write (default: the current, 0.5). */
+  aipVersion?: string;
 }
 
 /** A compile of an open skill, written by nobody: the client shows the files as an edit to confirm. */
@@ -105,6 +107,8 @@ export const CheckCompiledRequest = new RequestType<
 /** Format and problem counts of an open skill, for the status bar. */
 export interface SkillInfo {
   format: FormatId;
+  /** Its runtime puts a context in front of the model at each node (skill+): the context view shows it. */
+  context?: true;
   name: string | null;
   /** The SKILL.md of the skill the document belongs to (itself, or a skill+ package's). */
   skillFile: string;

@@ -12,7 +12,7 @@ import {
   CodeActionKind,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { RenameError } from './features/document/renameError';
+import { RenameError } from './document/renameError';
 import {
   CheckCompiledRequest,
   CompileRequest,

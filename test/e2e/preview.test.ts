@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { writeAipSkill, type GeneratedSkill } from '../support/generate';
 import { analyzeSkill } from '../../server/src/analyze';
-import { toGraphJson } from '../../server/src/compile/graphJson';
+import { toGraphJson } from '../../server/src/forms/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { REPO } from './codeServer';
 import {

@@ -10,7 +10,7 @@ import type {
   SymbolInformation,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import type { GraphJson } from '../../server/src/compile/graphJson';
+import type { GraphJson } from '../../server/src/forms/graphJson';
 import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
 import { skillFiles, skillHash } from '../../server/src/checks/skillHash';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';

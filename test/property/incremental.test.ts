@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
-import { toGraphJson } from '../../server/src/compile/graphJson';
+import { toGraphJson } from '../../server/src/forms/graphJson';
 import { AnalysisCache, type OpenDocument } from '../../server/src/service/analysisCache';
 import { PieceText } from '../../server/src/parse/pieceText';
 import { discoverSkills } from '../../server/src/workspace/discover';
@@ -14,11 +14,12 @@ import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
 import { CHUNK_THRESHOLD } from '../../server/src/parse/yamlChunks';
 import { writeAip05Skill, writeAipSkill } from '../support/generate';
 import type { Port } from '../../server/src/model/skillModel';
-import { createView } from '../../server/src/features/document/documentView';
+import { createView } from '../../server/src/analysis/documentView';
 import { documentSymbols } from '../../server/src/features/symbols';
 import { CORPUS } from '../support/corpus';
 import { random } from '../support/random';
 import { defaultOptions } from '../support/cacheOptions';
+import type { AnalysisBase } from '../../server/src/analysis/skillAnalysis';
 
 // The language server re-analyses a skill on every edit reusing what the
 // last analysis built (YAML chunks of unchanged regions, the Python trees of
@@ -112,7 +113,7 @@ const PIECE_SIZE = 61;
  * Everything an analysis gives the features: findings with their places and fix data, the whole model (nodes, ports,
  * edges, spans), its graph, the outline.
  */
-function observable(analysis: SkillAnalysis, fs: FileSystem): unknown {
+function observable(analysis: AnalysisBase, fs: FileSystem): unknown {
   return {
     format: analysis.format,
     diagnostics: analysis.diagnostics.map((item) => ({

@@ -8,6 +8,7 @@ import ts from 'typescript';
 // floor below, type-only imports included. Units on one floor (features and compile) do not import each other.
 const FLOORS: string[][] = [
   ['listMap.ts'],
+  ['platforms'],
   ['parse'],
   ['model'],
   ['workspace'],
@@ -15,6 +16,8 @@ const FLOORS: string[][] = [
   ['config'],
   ['library'],
   ['incremental'],
+  ['analysis'],
+  ['document', 'forms'],
   ['formats'],
   ['rules'],
   ['analyze.ts'],
@@ -140,4 +143,50 @@ test('no source file is over 400 lines', () => {
     .map((file) => ({ file: shown(file), lines: readFileSync(file, 'utf8').split('\n').length }))
     .filter((entry) => entry.lines > 400);
   assert.deepEqual(long, []);
+});
+
+/**
+ * The files outside `formats/` allowed to name a format's id in code, and why: the vocabulary itself. Everything else
+ * asks the skill's format (formats/index.ts), and a rule says which formats it checks in its declaration.
+ */
+const FORMAT_VOCABULARY = ['server/src/model/skillModel.ts'];
+
+test('outside formats/, no code names a format: it asks the skill’s format instead', () => {
+  const ids = new Set(['agent-skill', 'aip-0.3', 'aip-0.5', 'metaskill', 'metaskill-sop', 'skillplus']);
+  const formats = path.join(SOURCE, 'formats') + path.sep;
+  const inRuleFormats = (node: ts.Node) => {
+    for (let at: ts.Node | undefined = node; at; at = at.parent)
+      if (ts.isPropertyAssignment(at) && at.name.getText() === 'formats') {
+        const call = at.parent.parent;
+        return ts.isCallExpression(call) && call.expression.getText() === 'defineRule';
+      }
+    return false;
+  };
+  const naming = [...sourceFiles(SOURCE), ...sourceFiles(path.join(ROOT, 'client'))].filter((file) => {
+    if (file.startsWith(formats)) return false;
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    let found = false;
+    const visit = (node: ts.Node) => {
+      if (
+        (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
+        ids.has(node.text) &&
+        !ts.isLiteralTypeNode(node.parent) &&
+        !ts.isImportDeclaration(node.parent) &&
+        !inRuleFormats(node)
+      )
+        found = true;
+      // A format's own part of the analysis read without asking the format: `'procedure' in analysis`.
+      if (
+        ts.isBinaryExpression(node) &&
+        node.operatorToken.kind === ts.SyntaxKind.InKeyword &&
+        ['procedure', 'metaPlan', 'skillplus'].includes((node.left as ts.StringLiteral).text)
+      )
+        found = true;
+      if (!found) ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return found;
+  });
+  assert.deepEqual(naming.map(shown), FORMAT_VOCABULARY);
+  assert.ok(FORMAT_VOCABULARY.length <= 3);
 });

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { analyzeSkill } from '../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../server/src/compile/graphJson';
+import { toGraphJson, type GraphJson } from '../../server/src/forms/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { NODE_MAX_WIDTH } from '../../client/webview/nodeMetrics';
 import { openBrowser } from '../support/browser';

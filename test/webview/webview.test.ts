@@ -5,12 +5,13 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { analyzeSkill } from '../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../server/src/compile/graphJson';
-import { modelContext } from '../../server/src/compile/modelContext';
+import { toGraphJson, type GraphJson } from '../../server/src/forms/graphJson';
+import { modelContext } from '../../server/src/formats/skillplus/runtime/modelContext';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { OverlayFileSystem } from '../../server/src/workspace/overlayFileSystem';
 import { writeAipSkill } from '../support/generate';
 import { aip03, analyzeFixture } from '../support/fixture';
+import { asSkillplus } from '../support/formatParts';
 import { NODE_MAX_WIDTH } from '../../client/webview/nodeMetrics';
 import { openBrowser } from '../support/browser';
 import { servePreview } from '../support/previewPage';
@@ -521,10 +522,15 @@ test('the context page: parts with their sizes, a bar of their shares, what was 
     (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'),
   );
   const analysis = analyzeSkill(new NodeFileSystem(), path.join(EXAMPLES, 'trip-planner', 'SKILL.md'));
-  const built = modelContext(analysis.skillplus!, analysis.text.slice(analysis.syntax!.body.start), 'trip-planner', {
-    node: 'stop-notes',
-    state: { budget: 'low' },
-  });
+  const built = modelContext(
+    asSkillplus(analysis).skillplus,
+    analysis.text.slice(analysis.syntax!.body.start),
+    'trip-planner',
+    {
+      node: 'stop-notes',
+      state: { budget: 'low' },
+    },
+  );
   assert.ok(!('error' in built));
   const nodes = toGraphJson(analysis)
     .nodes.filter((node) => node.kind !== 'external-input')

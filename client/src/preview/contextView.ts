@@ -38,7 +38,7 @@ export class ContextViews implements vscode.Disposable {
     // The editor, for the node under its cursor when it shows that file.
     const editor = skillEditor();
     const info = from ? await this.skillInfo(from) : null;
-    if (!from || !info || info.format !== 'skillplus') {
+    if (!from || !info || !info.context) {
       void vscode.window.showInformationMessage(
         'Skillgraph: "what the model sees" is for skill+ packages; open a file of one.',
       );

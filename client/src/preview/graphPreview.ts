@@ -214,7 +214,10 @@ export class GraphPreviews implements vscode.Disposable {
           .catch((error: Error) => ({ error: error.message }))
       : undefined;
     const changes = answer && 'commit' in answer ? answer : undefined;
-    const graph = changes?.graph ?? (await client.sendRequest(GraphRequest, { uri: key }).catch(() => null));
+    const [graph, info] = await Promise.all([
+      changes?.graph ?? client.sendRequest(GraphRequest, { uri: key }).catch(() => null),
+      this.skillInfo(uri).catch(() => null),
+    ]);
     if (!graph) return;
     if (changes) this.lastChanges.set(key, changes);
     else this.lastChanges.delete(key);
@@ -227,6 +230,7 @@ export class GraphPreviews implements vscode.Disposable {
     await panel.webview.postMessage({
       type: 'graph',
       graph,
+      context: info?.context === true,
       direction,
       ...(revision ? { changes: { revision, answer: answer ?? { error: 'the server did not answer' } } } : {}),
     } satisfies HostMessage);

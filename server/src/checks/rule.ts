@@ -75,6 +75,8 @@ export interface Rule<Code extends string = string> {
   strict?: Severity;
   /** What its findings point at is a secret: never shown, not even in a baseline (which keeps a hash of it). */
   textIsSecret?: true;
+  /** What its findings point at never runs (a step nothing reaches): editors fade it. */
+  unnecessary?: true;
 }
 
 /**

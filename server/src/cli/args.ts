@@ -1,13 +1,7 @@
 import { closestName } from '../checks/nameDistance';
 import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
 import { isRuleCode, RULE_CODES, type RuleCode } from '../rules';
-import {
-  AIP_VERSIONS,
-  COMPILE_TARGETS,
-  compileTargetNamed,
-  type AipVersion,
-  type CompileTarget,
-} from '../compile/compiled';
+import { COMPILE_TARGETS, compileTargetNamed, TARGET_VERSIONS } from '../compile/targets';
 
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
@@ -95,10 +89,12 @@ export type Command =
   | {
       command: 'compile';
       path: string;
-      to: CompileTarget;
+      /** The target's id. */
+      to: string;
       out?: string;
       force: boolean;
-      aipVersion?: AipVersion;
+      /** `--aip-version`: the version of the target to write. */
+      version?: string;
       profile?: ProfileId;
       catalog: string[];
     }
@@ -166,7 +162,7 @@ export function parseArgs(argv: string[]): Command {
   let to: string | undefined;
   let out: string | undefined;
   let force = false;
-  let aipVersion: AipVersion | undefined;
+  let version: string | undefined;
   let baseline: string | undefined;
   let updateBaseline = false;
   let hash = false;
@@ -223,7 +219,7 @@ export function parseArgs(argv: string[]): Command {
     else if (command === 'compile' && flag === '--to') to = value();
     else if ((command === 'compile' || command === 'library') && flag === '--out') out = value();
     else if (command === 'compile' && flag === '--aip-version')
-      aipVersion = oneOf(value(), AIP_VERSIONS, '--aip-version');
+      version = oneOf(value(), TARGET_VERSIONS, '--aip-version');
     else if ((command === 'compile' || command === 'init' || command === 'library') && flag === '--force') force = true;
     else if (
       command === 'context' &&
@@ -334,14 +330,15 @@ export function parseArgs(argv: string[]): Command {
   }
   if (positional.length !== 1) throw new UsageError(`${command} takes exactly one skill folder or SKILL.md`);
   if (command === 'compile') {
-    if (to === undefined) throw new UsageError(`compile needs --to ${COMPILE_TARGETS.join('|')}`);
+    const ids = COMPILE_TARGETS.map((target) => target.id);
+    if (to === undefined) throw new UsageError(`compile needs --to ${ids.join('|')}`);
     return {
       command,
       path: positional[0],
-      to: compileTargetNamed(to) ?? oneOf(to, COMPILE_TARGETS, '--to'),
+      to: compileTargetNamed(to)?.id ?? oneOf(to, ids, '--to'),
       ...(out !== undefined ? { out } : {}),
       force,
-      ...(aipVersion ? { aipVersion } : {}),
+      ...(version ? { version } : {}),
       ...(profile ? { profile } : {}),
       catalog,
     };

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { GraphJson } from '../compile/graphJson';
+import type { GraphJson } from '../forms/graphJson';
 import { RunSettings } from '../config/runSettings';
 import { isEmptyDiff } from '../diff/graphDiff';
 import { diffMarkdown } from '../diff/diffMarkdown';

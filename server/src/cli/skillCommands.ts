@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analyzeSkill } from '../analyze';
 import { CompileRefused, compileSkill } from '../compile/compileSkill';
-import { resultLines, SINGLE_FILE, targetsFor, type CompileResult } from '../compile/compiled';
-import { toGraphJson } from '../compile/graphJson';
-import { toDot, toMermaid } from '../compile/graphText';
-import { formatModelContext, modelContext } from '../compile/modelContext';
+import { resultLines, type CompileResult } from '../forms/compiled';
+import { targetsFor } from '../compile/targets';
+import { toGraphJson } from '../forms/graphJson';
+import { toDot, toMermaid } from '../forms/graphText';
+import { formatModelContext } from '../analysis/modelContext';
+import { CONTEXT_FORMATS, formatOf } from '../formats';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import type { Command } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, skillFileOf } from './exits';
@@ -44,8 +46,9 @@ export function runContext(command: Extract<Command, { command: 'context' }>): n
   const found = skillFileOf(fs, command.path);
   if (!found) return EXIT_USAGE;
   const analysis = analyzeSkill(fs, found.file);
-  if (!analysis.skillplus) {
-    printErr(`skillgraph: ${command.path} is not a skill+ package (it reads as ${analysis.format})\n`);
+  const runtime = formatOf(analysis).context;
+  if (!runtime) {
+    printErr(`skillgraph: ${command.path} is not a ${CONTEXT_FORMATS} (it reads as ${analysis.format})\n`);
     return EXIT_USAGE;
   }
   let state: Record<string, unknown> | undefined;
@@ -57,8 +60,7 @@ export function runContext(command: Extract<Command, { command: 'context' }>): n
     }
     state = read;
   }
-  const brief = analysis.syntax ? analysis.text.slice(analysis.syntax.body.start, analysis.syntax.body.end) : '';
-  const context = modelContext(analysis.skillplus, brief, analysis.name ?? path.basename(analysis.dir), {
+  const context = runtime(analysis, {
     node: command.at,
     ...(state ? { state } : {}),
     ...(command.event ? { event: command.event } : {}),
@@ -83,11 +85,8 @@ export function runCompile(command: Extract<Command, { command: 'compile' }>): n
   });
   const analysis = analyzeSkill(fs, found.file, settings.analyzeOptions(found.file));
   const catalogRoots = settings.forSkill(found.file).catalogs;
-  if (
-    targetsFor(analysis.format).includes(command.to) &&
-    command.out === undefined &&
-    SINGLE_FILE[command.to] === undefined
-  ) {
+  const target = targetsFor(analysis).find((candidate) => candidate.id === command.to);
+  if (target && command.out === undefined && target.singleFile === undefined) {
     printErr(`skillgraph: --to ${command.to} makes a package of several files: give --out DIR\n`);
     return EXIT_USAGE;
   }
@@ -95,7 +94,7 @@ export function runCompile(command: Extract<Command, { command: 'compile' }>): n
   const outDir = command.out !== undefined ? path.resolve(command.out) : analysis.dir;
   let result: CompileResult;
   try {
-    result = compileSkill(fs, analysis, command.to, outDir, catalogRoots, command.aipVersion);
+    result = compileSkill(fs, analysis, command.to, outDir, catalogRoots, command.version);
   } catch (error) {
     if (!(error instanceof CompileRefused)) throw error;
     printErr(`skillgraph: ${command.path}: ${error.message}\n`);

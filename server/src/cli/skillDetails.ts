@@ -15,6 +15,7 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { shownPath } from './output';
 import { inBatches, jobsFor, type ThreadSetup } from './threadBatches';
+import { formatOf } from '../formats';
 
 // A library with its graph, which knows of each skill more than its SKILL.md's head: the procedure of a skill whose
 // SKILL.md marks one (a plain skill has none, and is not analysed), and its scripts by content. Each SKILL.md is read
@@ -32,7 +33,7 @@ function readSkillWithDetails(
   const skill = librarySkillOf(fs, file, read.text, parseSkillFile(read.text), home);
   // The graph reads the procedure's model, not the findings: only the model is made.
   const analysis = skill.structured ? analyzeSkill(fs, file, { modelOnly: true, text: read.text }) : undefined;
-  const procedure = analysis && skillProcedure(analysis.model, analysis.procedure?.value);
+  const procedure = analysis && skillProcedure(analysis.model, formatOf(analysis).procedureDocument?.(analysis));
   return {
     skill,
     details: {

@@ -1,5 +1,5 @@
 import { PROFILE_IDS } from '../checks/profiles';
-import { AIP_VERSIONS, COMPILE_TARGETS } from '../compile/compiled';
+import { COMPILE_TARGETS, TARGET_VERSIONS } from '../compile/targets';
 
 /** What `skillgraph --help` prints: every command, its options and its exit status. */
 export const USAGE = `Usage:
@@ -18,8 +18,8 @@ export const USAGE = `Usage:
   skillgraph hash [paths...] [--format text|json]
   skillgraph context <skill+ dir|SKILL.md> --at NODE [--state FILE.json] [--event EVENT] [--round N] [--tool NAME]
                      [--format text|json]
-  skillgraph compile <skill-dir|SKILL.md> --to ${COMPILE_TARGETS.join('|')}
-                     [--out DIR] [--force] [--aip-version ${AIP_VERSIONS.join('|')}] [--profile NAME] [--catalog DIR]...
+  skillgraph compile <skill-dir|SKILL.md> --to ${COMPILE_TARGETS.map((target) => target.id).join('|')}
+                     [--out DIR] [--force] [--aip-version ${TARGET_VERSIONS.join('|')}] [--profile NAME] [--catalog DIR]...
   skillgraph --help | --version
 
 check   finds every SKILL.md under the paths (default: .) and reports problems, with the settings of the

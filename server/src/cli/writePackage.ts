@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
-import { isPackagePath, type CompiledFile } from '../compile/compiled';
+import { isPackagePath, type CompiledFile } from '../forms/compiled';
 import { WriteRefused, writeAllOrNothing } from './atomicWrite';
 
 /** A result's file path, checked (see isPackagePath), under the output folder. */

@@ -1,4 +1,4 @@
-import { edgeCore, type GraphJson, type GraphJsonEdge, type GraphJsonNode } from '../compile/graphJson';
+import { edgeCore, type GraphJson, type GraphJsonEdge, type GraphJsonNode } from '../forms/graphJson';
 import type { LspRange } from '../parse/lineIndex';
 import { edgeText, findingText, nodeText, orphanText } from './diffReport';
 import type { EdgeChange, GraphDiff, NodeChange } from './graphDiff';

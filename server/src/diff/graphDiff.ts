@@ -4,8 +4,8 @@ import {
   type GraphJsonEdge,
   type GraphJsonNode,
   type GraphJsonPort,
-} from '../compile/graphJson';
-import type { GraphProblem } from '../compile/graphProblems';
+} from '../forms/graphJson';
+import type { GraphProblem } from '../forms/graphProblems';
 import { appendTo } from '../listMap';
 
 // What a change does to a skill's graph: two revisions' graphs (any format: the graph JSON is the same for all) in,

@@ -1,5 +1,5 @@
 import { analyzeSkill, type AnalyzeOptions } from '../analyze';
-import { emptyGraph, toGraphJson, type GraphJson } from '../compile/graphJson';
+import { emptyGraph, toGraphJson, type GraphJson } from '../forms/graphJson';
 import { IncrementalState } from '../incremental/incrementalState';
 import type { FileSystem } from '../workspace/fileSystem';
 import { diffGraphs, type GraphDiff } from './graphDiff';

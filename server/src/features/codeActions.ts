@@ -12,8 +12,8 @@ import type { Fix, FileEdit } from '../checks/fix';
 import { fixesFor } from '../fixes/skillFixes';
 import { suppressionEdit } from '../fixes/suppressionFixes';
 import { FILE_START_RANGE, type Span } from '../parse/lineIndex';
-import { toLspDiagnostic } from './document/lspDiagnostics';
-import type { DocumentView } from './document/documentView';
+import { toLspDiagnostic } from './lspDiagnostics';
+import type { DocumentView } from '../analysis/documentView';
 import { appendTo } from '../listMap';
 import { unusedSuppression } from '../checks/suppressions';
 

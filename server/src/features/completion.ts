@@ -1,12 +1,12 @@
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver-types';
 import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
 import { PROFILES } from '../checks/profiles';
-import { procedureItems } from './aip/procedureCompletion';
-import { replacing, type CompletionRequest } from './document/completionRequest';
-import { contains } from './document/documentView';
-import { keysOf, schemaAt } from './document/schemaLookup';
-import { yamlCursor, type YamlCursor } from './document/yamlCursor';
-import { metaCompletion } from './metaskill/metaCompletion';
+import { formatOf } from '../formats';
+import { replacing } from '../document/completionRequest';
+import type { CompletionRequest } from '../analysis/target';
+import { contains } from '../analysis/documentView';
+import { keysOf, schemaAt } from '../document/schemaLookup';
+import { yamlCursor, type YamlCursor } from '../parse/yamlCursor';
 
 /** Completion in the frontmatter and the procedure: keys from the schemas, steps, upstream outputs, types, paths. */
 export function completion(request: CompletionRequest): CompletionItem[] {
@@ -17,22 +17,20 @@ export function completion(request: CompletionRequest): CompletionItem[] {
   if (syntax.frontmatter && contains(syntax.frontmatter.content, offset)) {
     const region = syntax.frontmatter.content;
     const cursor = yamlCursor(text.slice(region.start, region.end), offset - region.start);
+    // While the text does not parse, the last model that loaded says what the skill is.
     const model =
       view.analysis.model.nodes.length > 0 ? view.analysis.model : (request.lastGoodModel ?? view.analysis.model);
-    const meta =
-      model.format === 'metaskill'
-        ? metaCompletion({ view, offset, model, catalog: request.catalog ?? new Map() }, cursor)
-        : undefined;
-    return meta ?? frontmatterItems(request, cursor);
+    const own = formatOf(model).features?.completion?.(request, { region: 'frontmatter', cursor, model });
+    return own ?? frontmatterItems(request, cursor);
   }
+  // The format's own YAML block (an AIP procedure), as written: it may not parse while it is typed.
   const fence = syntax.fences.find(
     (candidate) => ['yaml', 'yml'].includes(candidate.info.split(/\s+/)[0]) && contains(candidate.content, offset),
   );
-  if (!fence || view.analysis.format === 'agent-skill') return [];
-  return procedureItems(
-    request,
-    yamlCursor(text.slice(fence.content.start, fence.content.end), offset - fence.content.start),
-  );
+  if (!fence) return [];
+  const cursor = yamlCursor(text.slice(fence.content.start, fence.content.end), offset - fence.content.start);
+  const model = view.analysis.model;
+  return formatOf(view.analysis).features?.completion?.(request, { region: 'procedure', cursor, model }) ?? [];
 }
 
 function frontmatterItems(request: CompletionRequest, cursor: YamlCursor): CompletionItem[] {

@@ -3,8 +3,8 @@ import { pathToFileURL } from 'node:url';
 import type { Location } from 'vscode-languageserver-types';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
-import { rangeOf, type DocumentView } from './document/documentView';
-import { dataEdgesOf, locate } from './document/locate';
+import { rangeOf, type DocumentView } from '../analysis/documentView';
+import { dataEdgesOf, locate } from './locate';
 import { FILE_START_RANGE } from '../parse/lineIndex';
 
 /** The `name:` line of a SKILL.md, where a composed skill is declared (the file start when absent). */

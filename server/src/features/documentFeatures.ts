@@ -18,20 +18,13 @@ import { codexMetadataFeatures } from './codexMetadataFeatures';
 import { evalFileFeatures } from './evalFileFeatures';
 import { completion } from './completion';
 import { definition } from './definition';
-import { rangeOf, type DocumentView } from './document/documentView';
+import type { DocumentView } from '../analysis/documentView';
 import { hover } from './hover';
 import { references } from './references';
 import { prepareRename, rename } from './rename';
-import { packageCompletion } from './skillplus/packageCompletion';
-import { packageHover } from './skillplus/packageHover';
-import {
-  packageDefinition,
-  packagePrepareRename,
-  packageReferences,
-  packageRename,
-} from './skillplus/packageNavigation';
-import { packageOutline } from './skillplus/packageOutline';
-import { foldingRanges, selectionRanges, skillFileLenses, type SkillLens } from './structure';
+import { formatOf } from '../formats';
+import type { SkillLens } from '../analysis/target';
+import { foldingRanges, selectionRanges, skillFileLenses } from './structure';
 import { documentSymbols } from './symbols';
 
 /** What completion may need besides the document: the model to fall back on, the skills a MetaSkill may compose. */
@@ -58,8 +51,9 @@ export interface DocumentFeatures {
 }
 
 /**
- * A SKILL.md's features. A skill+ package's nodes live in its other files, so its SKILL.md's features see the
- * skill without them (its code actions see the package too: a fix may be about a file the brief links).
+ * A SKILL.md's features. Where a format writes its steps in other files (a skill+ package's flow), SKILL.md's
+ * features see the skill without them (its code actions see the package too: a fix may be about a file the brief
+ * links).
  */
 const skillFileFeatures: DocumentFeatures = {
   definition: (view, offset) => definition(withoutPackageNodes(view), offset),
@@ -69,7 +63,9 @@ const skillFileFeatures: DocumentFeatures = {
     completion({
       view: withoutPackageNodes(view),
       offset,
-      ...(view.analysis.skillplus || !context.lastGoodModel ? {} : { lastGoodModel: context.lastGoodModel }),
+      ...(formatOf(view.analysis).features?.packageFiles || !context.lastGoodModel
+        ? {}
+        : { lastGoodModel: context.lastGoodModel }),
       catalog: context.catalog,
     }),
   codeActions,
@@ -81,26 +77,6 @@ const skillFileFeatures: DocumentFeatures = {
   lenses: (view) => skillFileLenses(view),
 };
 
-/** The features of a skill+ package's other files (`flow.py`, `state.py`, tips, rules, `spec.md`). */
-const packageFileFeatures: DocumentFeatures = {
-  definition: packageDefinition,
-  references: packageReferences,
-  hover: packageHover,
-  completion: (view, offset) => packageCompletion(view, offset),
-  codeActions,
-  symbols: packageOutline,
-  prepareRename: packagePrepareRename,
-  rename: packageRename,
-  foldingRanges: () => [],
-  selectionRanges: () => [],
-  lenses: (view) => {
-    // The flow file opens the package's graph from its first stage.
-    const flow = view.analysis.skillplus?.flow;
-    const first = flow?.file === view.file ? flow.stages[0] : undefined;
-    return first ? [{ range: rangeOf(view, first.idSpan), title: 'Open graph preview', action: 'openPreview' }] : [];
-  },
-};
-
 /**
  * The features of a document: a skill's SKILL.md, its Codex metadata, its eval files, or another file of a skill+
  * package.
@@ -108,14 +84,31 @@ const packageFileFeatures: DocumentFeatures = {
 export function featuresOf(view: DocumentView): DocumentFeatures {
   if (view.file === view.analysis.file) return skillFileFeatures;
   if (isCodexMetadata(view.analysis.dir, view.file)) return codexMetadataFeatures;
-  return isEvalFile(view.analysis.dir, view.file) ? evalFileFeatures : packageFileFeatures;
+  if (isEvalFile(view.analysis.dir, view.file)) return evalFileFeatures;
+  const own = formatOf(view.analysis).features?.packageFiles;
+  return own ? { ...own, codeActions, foldingRanges: () => [], selectionRanges: () => [] } : NO_FEATURES;
 }
 
+/** A file of the skill no feature reads. */
+const NO_FEATURES: DocumentFeatures = {
+  definition: () => [],
+  references: () => [],
+  hover: () => null,
+  completion: () => [],
+  codeActions,
+  symbols: () => [],
+  prepareRename: () => null,
+  rename: () => null,
+  foldingRanges: () => [],
+  selectionRanges: () => [],
+  lenses: () => [],
+};
+
 /**
- * The view the SKILL.md features work on: for a skill+ package, without the flow's nodes, which live in other files.
+ * The view the SKILL.md features work on: without the steps a format writes in other files (skill+'s flow).
  */
 function withoutPackageNodes(view: DocumentView): DocumentView {
-  if (!view.analysis.skillplus) return view;
+  if (!formatOf(view.analysis).features?.packageFiles) return view;
   const model = { ...view.analysis.model, nodes: [], edges: [], externalInputs: [] };
   return { ...view, analysis: { ...view.analysis, model } };
 }

@@ -3,10 +3,10 @@ import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 
 import evalsSchema from '../../../schemas/agent-skills.evals.schema.json';
 import queriesSchema from '../../../schemas/agent-skills.trigger-queries.schema.json';
 import { nodeSpan, parseYamlRegion, yamlLocationAt } from '../parse/yamlSyntax';
-import { replacing } from './document/completionRequest';
-import { rangeOf, type DocumentView } from './document/documentView';
-import { jsonCursor } from './document/jsonCursor';
-import { keysOf, schemaAt } from './document/schemaLookup';
+import { replacing } from '../document/completionRequest';
+import { rangeOf, type DocumentView } from '../analysis/documentView';
+import { jsonCursor } from '../parse/jsonCursor';
+import { keysOf, schemaAt } from '../document/schemaLookup';
 import { sideFileFeatures } from './sideFileFeatures';
 
 // A skill's eval files (`evals/evals.json`, the trigger query sets): what each field is for on hover, and the fields,

@@ -1,16 +1,15 @@
 import type { ProfileSource } from '../checks/profiles';
 import type { Hover } from 'vscode-languageserver-types';
-import { procedureKeyDescription } from './aip/procedureSchema';
 import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
-import compositionSchema from '../../../schemas/metaskill.composition.schema.json';
 import type { GraphNode, Port } from '../model/skillModel';
 import { readText } from '../workspace/readText';
+import { formatOf } from '../formats';
+import type { Span } from '../parse/lineIndex';
 import { linkedFile } from './definition';
-import { rangeOf, type DocumentView } from './document/documentView';
-import { dataEdgesOf, locate } from './document/locate';
-import { schemaAt } from './document/schemaLookup';
-import { leadingDocumentation } from './document/scriptDocs';
-import { bindingHover, filterHover, metaStepHover, runtimeInputHover, skillRefHover } from './metaskill/metaHover';
+import { rangeOf, type DocumentView } from '../analysis/documentView';
+import { dataEdgesOf, locate } from './locate';
+import { schemaAt } from '../document/schemaLookup';
+import { leadingDocumentation } from '../document/scriptDocs';
 
 const code = (text: string) => `\`${text}\``;
 
@@ -20,41 +19,28 @@ const code = (text: string) => `\`${text}\``;
  */
 export function hover(view: DocumentView, offset: number): Hover | null {
   const target = locate(view, offset);
+  // The format says more where it knows more (a MetaSkill's steps, runtime inputs, bindings, composed skills).
+  const own = formatOf(view.analysis).features?.hover?.(view, target);
+  const markdown = (value: string, span: Span): Hover => ({
+    contents: { kind: 'markdown', value },
+    range: rangeOf(view, span),
+  });
   switch (target.kind) {
-    case 'port': {
-      const value =
-        target.port.name.startsWith('inputs.') && view.analysis.metaPlan
-          ? runtimeInputHover(target.port)
-          : portHover(view, target.port);
-      return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.port.nameSpan) };
-    }
+    case 'port':
+      return markdown(own ?? portHover(view, target.port), target.port.nameSpan);
     case 'step':
-      return {
-        contents: {
-          kind: 'markdown',
-          value: view.analysis.metaPlan ? metaStepHover(view, target.node) : stepHover(view, target.node),
-        },
-        range: rangeOf(view, target.node.nameSpan),
-      };
+      return markdown(own ?? stepHover(view, target.node), target.node.nameSpan);
     case 'controlRef': {
       const node = view.analysis.model.nodes.find((candidate) => candidate.id === target.ref.target);
-      const value =
-        target.ref.via === 'binding'
-          ? bindingHover(view, target.node, target.ref)
-          : !node
-            ? `No step is named ${code(target.ref.target)}.`
-            : view.analysis.metaPlan
-              ? metaStepHover(view, node)
-              : stepHover(view, node);
-      return { contents: { kind: 'markdown', value }, range: rangeOf(view, target.ref.span) };
+      return markdown(
+        own ?? (node ? stepHover(view, node) : `No step is named ${code(target.ref.target)}.`),
+        target.ref.span,
+      );
     }
     case 'skillRef':
-      return {
-        contents: { kind: 'markdown', value: skillRefHover(view, target.ref) },
-        range: rangeOf(view, target.ref.span),
-      };
+      return own === undefined ? null : markdown(own, target.ref.span);
     case 'filter':
-      return { contents: { kind: 'markdown', value: filterHover(target.name) }, range: rangeOf(view, target.span) };
+      return own === undefined ? null : markdown(own, target.span);
     case 'link': {
       const file = linkedFile(view, target.link.path);
       const read = file ? readText(view.fs, file) : undefined;
@@ -143,8 +129,7 @@ function keyDescription(
   region: 'frontmatter' | 'procedure',
   path: (string | number)[],
 ): string | undefined {
-  if (region === 'frontmatter' && path[0] === 'composition' && view.analysis.metaPlan)
-    return schemaAt(compositionSchema, path.slice(1))?.description;
-  if (region === 'frontmatter') return schemaAt(frontmatterSchema, path)?.description;
-  return procedureKeyDescription(view, path);
+  const own = formatOf(view.analysis).features?.keyDescription?.(view, region, path);
+  if (own !== undefined || region !== 'frontmatter') return own;
+  return schemaAt(frontmatterSchema, path)?.description;
 }

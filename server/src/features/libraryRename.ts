@@ -5,7 +5,7 @@ import { linkTarget, qualifiedName, resolveMention, type Library, type LibrarySk
 import { LineIndex, type Span } from '../parse/lineIndex';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
-import { RenameError } from './document/renameError';
+import { RenameError } from '../document/renameError';
 
 // Renaming a skill across the library: its `name`, its folder when the folder bears the name (the specification asks
 // that they match), and every mention and link of it in the other skills. The edits carry one annotation that says

@@ -1,7 +1,7 @@
 import type { Location } from 'vscode-languageserver-types';
 import type { GraphNode, Port } from '../model/skillModel';
-import { rangeOf, type DocumentView } from './document/documentView';
-import { dataEdgesOf, locate } from './document/locate';
+import { rangeOf, type DocumentView } from '../analysis/documentView';
+import { dataEdgesOf, locate } from './locate';
 
 /** The output a port stands for: an output itself, or the output feeding an input. */
 export function producingPort(view: DocumentView, port: Port): Port | undefined {

@@ -1,9 +1,10 @@
 import type { Range, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Span } from '../parse/lineIndex';
-import { RenameError } from './document/renameError';
-import { rangeOf, type DocumentView } from './document/documentView';
-import { dataEdgesOf, locate } from './document/locate';
+import { RenameError } from '../document/renameError';
+import { rangeOf, type DocumentView } from '../analysis/documentView';
+import { dataEdgesOf, locate } from './locate';
 import { producingPort, stepReferences } from './references';
+import { formatOf } from '../formats';
 
 interface RenamePlan {
   /** What is renamed, for messages. */
@@ -31,8 +32,8 @@ function plan(view: DocumentView, offset: number): RenamePlan | undefined {
     };
   }
   if (target.kind === 'port') {
-    // A MetaSkill argument or runtime input is not a name of the skill's own to change.
-    if (target.port.feeds || view.analysis.metaPlan) return undefined;
+    // An argument or runtime input (a MetaSkill's) is not a name of the skill's own to change.
+    if (target.port.feeds || formatOf(view.analysis).features?.fixedPorts) return undefined;
     const producer = producingPort(view, target.port);
     if (!producer) {
       // An external input: rename it where it is consumed, across every step that takes it.

@@ -1,5 +1,5 @@
 import type { CompletionItem, Hover } from 'vscode-languageserver-types';
-import type { DocumentView } from './document/documentView';
+import type { DocumentView } from '../analysis/documentView';
 import type { DocumentFeatures } from './documentFeatures';
 
 /**

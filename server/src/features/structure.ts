@@ -1,9 +1,11 @@
-import { FoldingRangeKind, type FoldingRange, type Range, type SelectionRange } from 'vscode-languageserver-types';
+import { FoldingRangeKind, type FoldingRange, type SelectionRange } from 'vscode-languageserver-types';
 import type { Node } from 'yaml';
 import type { Span } from '../parse/lineIndex';
 import { nodeSpan, yamlLocationAt, type YamlSyntax } from '../parse/yamlSyntax';
-import { contains, rangeOf, type DocumentView } from './document/documentView';
-import { dataEdgesOf } from './document/locate';
+import { contains, rangeOf, type DocumentView } from '../analysis/documentView';
+import { dataEdgesOf } from './locate';
+import { formatOf } from '../formats';
+import type { SkillLens } from '../analysis/target';
 
 /** Folding: the frontmatter, fenced blocks, and each step. */
 export function foldingRanges(view: DocumentView): FoldingRange[] {
@@ -28,12 +30,13 @@ export function foldingRanges(view: DocumentView): FoldingRange[] {
 export function selectionRanges(view: DocumentView, offsets: number[]): SelectionRange[] {
   return offsets.map((offset) => {
     const spans: Span[] = [{ start: 0, end: view.analysis.source.length }];
-    const { frontmatter, procedure, syntax } = view.analysis;
+    const { frontmatter, syntax } = view.analysis;
+    const block = formatOf(view.analysis).block?.(view.analysis);
     const region =
       syntax?.frontmatter && frontmatter && contains(syntax.frontmatter.content, offset)
         ? { yaml: frontmatter, span: syntax.frontmatter.content }
-        : procedure && contains(procedure.fence.content, offset)
-          ? { yaml: procedure.yaml, span: procedure.fence.content }
+        : block && contains(block.fence.content, offset)
+          ? { yaml: block.yaml, span: block.fence.content }
           : undefined;
     if (region) {
       spans.push(region.span);
@@ -58,16 +61,6 @@ function chainSpans(yaml: YamlSyntax, offset: number): Span[] {
     .filter((span): span is Span => span !== undefined);
 }
 
-/** What clicking a lens does; the host names the command that does it. */
-export type LensAction = 'openPreview' | 'compile' | 'showReferences';
-
-/** A code lens: where it sits, what it says, what it does (`showReferences` shows those of the step it sits on). */
-export interface SkillLens {
-  range: Range;
-  title: string;
-  action: LensAction;
-}
-
 /**
  * The lenses of a SKILL.md: "Open graph preview" at the top of a skill that has a graph, "Compile…" on any skill's
  * frontmatter (a prose skill compiles to AIP), and on each step how many steps consume its outputs and its external
@@ -79,8 +72,8 @@ export function skillFileLenses(view: DocumentView): SkillLens[] {
   const lenses: SkillLens[] = [];
   if (top && model.nodes.length > 0) lenses.push({ range: top, title: 'Open graph preview', action: 'openPreview' });
   if (top) lenses.push({ range: top, title: 'Compile…', action: 'compile' });
-  // A skill+ package's steps are written in its flow file, whose own lens opens the preview.
-  for (const node of view.analysis.skillplus ? [] : model.nodes) {
+  // Steps written in the package's other files (skill+'s flow) have their lenses there.
+  for (const node of formatOf(view.analysis).features?.packageFiles ? [] : model.nodes) {
     const consumers = new Set(
       node.outputs.flatMap((port) => dataEdgesOf(view, port).consumers.map((consumer) => consumer.nodeId)),
     );

@@ -1,6 +1,6 @@
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
 import type { Port } from '../model/skillModel';
-import { rangeOf, type DocumentView } from './document/documentView';
+import { rangeOf, type DocumentView } from '../analysis/documentView';
 
 /** The outline: the skill, its steps, and each step's ports as children. */
 export function documentSymbols(view: DocumentView): DocumentSymbol[] {

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { visit, type Scalar } from 'yaml';
-import { sourceOf, type SkillAnalysis } from '../analyze';
+import { sourceOf, type AnalysisBase } from '../analysis/skillAnalysis';
+import { formatOf } from '../formats';
 import type { Diagnostic } from '../checks/diagnostic';
 import { lineEndAt } from '../parse/lineIndex';
 import { nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yamlSyntax';
@@ -14,7 +15,7 @@ import { textChange, type TextChange } from '../checks/fix';
  * without changing the text's meaning: inside a fenced example, a string or
  * a block scalar, or on the frontmatter's first line.
  */
-export function suppressionEdit(analysis: SkillAnalysis, item: Diagnostic): TextChange | undefined {
+export function suppressionEdit(analysis: AnalysisBase, item: Diagnostic): TextChange | undefined {
   const text = sourceOf(analysis, item.file);
   const offset = Math.min(item.span.start, text.length);
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
@@ -45,11 +46,11 @@ export function suppressionEdit(analysis: SkillAnalysis, item: Diagnostic): Text
  * The language of the line holding `offset` in `file`, for a suppression
  * comment: undefined where a comment would be part of the text.
  */
-function languageAt(analysis: SkillAnalysis, file: string, offset: number): 'markdown' | 'line' | undefined {
+function languageAt(analysis: AnalysisBase, file: string, offset: number): 'markdown' | 'line' | undefined {
   const text = sourceOf(analysis, file);
   const lineEnd = lineEndAt(text, offset);
   if (file.endsWith('.py')) {
-    const python = analysis.skillplus?.python.get(file);
+    const python = formatOf(analysis).python?.(analysis, file);
     if (!python) return undefined;
     for (
       let node: ReturnType<typeof python.tree.resolveInner> | null = python.tree.resolveInner(lineEnd, -1);
@@ -71,9 +72,9 @@ function languageAt(analysis: SkillAnalysis, file: string, offset: number): 'mar
     (candidate) => candidate.open.start <= offset && offset <= (candidate.close?.end ?? text.length),
   );
   if (!fence) return 'markdown';
-  // The procedure's YAML block takes a YAML comment; any other fenced example is left as written.
-  const procedure = analysis.procedure;
-  return procedure?.fence.open.start === fence.open.start ? yamlLineOpen(procedure.yaml, text, lineEnd) : undefined;
+  // The format's own YAML block (an AIP procedure) takes a YAML comment; any other fenced example is left as written.
+  const block = formatOf(analysis).block?.(analysis);
+  return block?.fence.open.start === fence.open.start ? yamlLineOpen(block.yaml, text, lineEnd) : undefined;
 }
 
 /**

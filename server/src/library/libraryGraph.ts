@@ -1,4 +1,4 @@
-import type { FormatId } from '../model/skillModel';
+import { PLAIN_FORMAT, type FormatId } from '../model/skillModel';
 import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import type { SkillProcedure } from './skillProcedure';
 import type { SkillScript } from './skillScripts';
@@ -241,7 +241,7 @@ function skillProperties(
     name: qualifiedName(skill),
     scope: skill.scope.kind === 'plugin' ? `plugin:${skill.scope.plugin}` : skill.scope.kind,
     description: skill.description,
-    format: format ?? 'agent-skill',
+    format: format ?? PLAIN_FORMAT,
     purpose: procedure?.purpose ?? '',
     trigger_when: procedure?.triggerWhen ?? [],
     do_not_use_when: procedure?.doNotUseWhen ?? [],

@@ -3,6 +3,9 @@ import type { Span } from '../parse/lineIndex';
 /** Every format Skillgraph recognises; later formats load into the same model. */
 export type FormatId = 'agent-skill' | 'aip-0.3' | 'aip-0.5' | 'metaskill' | 'metaskill-sop' | 'skillplus';
 
+/** The format of a skill with no structured form: a plain Agent Skill (and of a SKILL.md that could not be read). */
+export const PLAIN_FORMAT = 'agent-skill' satisfies FormatId;
+
 /** What a node is. AIP 0.3 steps are `step`; AIP 0.5 and MetaSkill kinds keep their own names. */
 export type NodeKind =
   | 'step'

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeSkill, type SkillAnalysis } from '../analyze';
-import { createView, type DocumentView } from '../features/document/documentView';
+import { createView, type DocumentView } from '../analysis/documentView';
 import { IncrementalState } from '../incremental/incrementalState';
 import type { SkillModel } from '../model/skillModel';
 import { flatText, type TextLike } from '../parse/textLike';
@@ -9,6 +9,7 @@ import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';
 import { type FileSystem } from '../workspace/fileSystem';
 import type { SkillOptions } from '../config/runSettings';
+import { formatOf } from '../formats';
 
 /** How long a skill's view of its folder is trusted without a file event; then it is checked against the disk. */
 const FOLDER_VIEW_MS = 2000;
@@ -139,9 +140,12 @@ export class AnalysisCache {
     });
   }
 
-  /** Forgets the analyses of MetaSkills (the catalog they compose from changed); returns their URIs. */
-  invalidateMetaSkills(): string[] {
-    return this.forget((skillFile) => !!this.skills.get(skillFile)?.analysis.metaPlan);
+  /** Forgets the analyses that read the catalog (MetaSkills: the skills they compose changed); returns their URIs. */
+  invalidateCatalogReaders(): string[] {
+    return this.forget((skillFile) => {
+      const analysis = this.skills.get(skillFile)?.analysis;
+      return !!analysis && !!formatOf(analysis).readsCatalog;
+    });
   }
 
   /** The open SKILL.md documents: what the library says of them may change with any skill (their analyses do not). */

@@ -1,5 +1,5 @@
 import type { CodeLens } from 'vscode-languageserver-types';
-import type { SkillLens } from '../features/structure';
+import type { SkillLens } from '../analysis/target';
 import { LensCommands } from '../protocol';
 
 /** A document's lenses as the editor shows them: each with the client command that does what it says. */

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import { CONFIG_FILE_NAMES, readConfig } from '../config/configFile';
-import { lspDiagnosticAt } from '../features/document/lspDiagnostics';
+import { lspDiagnosticAt } from '../features/lspDiagnostics';
 import { LineIndex } from '../parse/lineIndex';
 import { flatText, type TextLike } from '../parse/textLike';
 import type { FileSystem } from '../workspace/fileSystem';

@@ -16,9 +16,9 @@ import {
   type SymbolInformation,
   type WorkspaceEdit,
 } from 'vscode-languageserver-types';
-import type { DocumentView } from '../features/document/documentView';
-import { documentDiagnostics } from '../features/document/lspDiagnostics';
-import { RenameError } from '../features/document/renameError';
+import type { DocumentView } from '../analysis/documentView';
+import { documentDiagnostics } from '../features/lspDiagnostics';
+import { RenameError } from '../document/renameError';
 import { featuresOf, type DocumentFeatures } from '../features/documentFeatures';
 import {
   type CompileAnswer,
@@ -47,6 +47,7 @@ import { Revisions } from './revisions';
 import { SkillIndex } from './skillIndex';
 import { codeLensesOf } from './codeLenses';
 import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
+import { formatOf } from '../formats';
 
 /** An open document's findings, and the version of its text they are about. */
 export interface DiagnosticsReport {
@@ -318,7 +319,7 @@ export class LanguageService {
         for (const uri of this.cache.skillDocuments()) affected.add(uri);
         // A skill created, renamed, changed or deleted may be one a MetaSkill composes.
         for (const catalog of this.bySkill.allCatalogs()) catalog.invalidate(change.file, change.kind);
-        for (const uri of this.cache.invalidateMetaSkills()) affected.add(uri);
+        for (const uri of this.cache.invalidateCatalogReaders()) affected.add(uri);
       }
       for (const uri of this.cache.invalidateFolderOf(change.file)) affected.add(uri);
     }
@@ -374,7 +375,7 @@ export class LanguageService {
       const skillFile = path.join(dir, 'SKILL.md');
       if (!this.documents.get(pathToFileURL(skillFile).href) && this.fs.stat(skillFile)?.kind !== 'file') continue;
       const view = this.cache.view(open, skillFile, this.openIn(dir));
-      if (view.analysis.skillplus && view.analysis.sources.has(file)) return view;
+      if (formatOf(view.analysis).features?.packageFiles && view.analysis.sources.has(file)) return view;
     }
     return undefined;
   }

@@ -10,8 +10,8 @@ import type {
 import type { Diagnostic } from '../checks/diagnostic';
 import { applySeverities } from '../checks/severities';
 import type { RunSettings } from '../config/runSettings';
-import { rangeOf, type DocumentView } from '../features/document/documentView';
-import { toLspDiagnostic } from '../features/document/lspDiagnostics';
+import { rangeOf, type DocumentView } from '../analysis/documentView';
+import { toLspDiagnostic } from '../features/lspDiagnostics';
 import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
 import { folderRenameEdits, renameSkill, skillToRename } from '../features/libraryRename';
 import { checkLibrary, profilesFrom, type LibraryCheckOptions } from '../library/libraryChecks';

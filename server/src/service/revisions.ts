@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { analyzeSkill } from '../analyze';
-import { emptyGraph, toGraphJson, type GraphJson } from '../compile/graphJson';
+import { emptyGraph, toGraphJson, type GraphJson } from '../forms/graphJson';
 import { RunSettings } from '../config/runSettings';
 import { changeView, type GraphChanges } from '../diff/changeView';
 import { diffGraphs } from '../diff/graphDiff';

@@ -1,19 +1,11 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkRevision, CompileRefused, compileSkill } from '../compile/compileSkill';
-import {
-  compileTargetNamed,
-  defaultOutDir,
-  isPackagePath,
-  resultLines,
-  SINGLE_FILE,
-  TARGET_TITLES,
-  targetsFor,
-  type CompileResult,
-} from '../compile/compiled';
-import { toGraphJson } from '../compile/graphJson';
-import { modelContext } from '../compile/modelContext';
-import type { DocumentView } from '../features/document/documentView';
+import { compileTargetNamed, defaultOutDir, targetsFor, versionsFor } from '../compile/targets';
+import { isPackagePath, resultLines, type CompileResult } from '../forms/compiled';
+import { toGraphJson } from '../forms/graphJson';
+import { CONTEXT_FORMATS, formatOf } from '../formats';
+import type { DocumentView } from '../analysis/documentView';
 import type {
   CompileAnswer,
   CompileParams,
@@ -36,39 +28,29 @@ export function graphOf(view: DocumentView): GraphJson {
   return toGraphJson(view.analysis);
 }
 
-/** `skillgraph/context`: what a skill+ runtime shows the model at a node for a State. */
+/** `skillgraph/context`: what the skill's runtime (skill+'s) shows the model at a node for a State. */
 export function contextOf(view: DocumentView, request: ContextRequest): ModelContext | Refusal {
-  const pkg = view.analysis.skillplus;
-  if (!pkg) return { error: 'Not a skill+ package.' };
-  const { syntax, text } = view.analysis;
-  return modelContext(
-    pkg,
-    syntax ? text.slice(syntax.body.start, syntax.body.end) : '',
-    view.analysis.name ?? path.basename(view.analysis.dir),
-    request,
-  );
+  const runtime = formatOf(view.analysis).context;
+  if (!runtime) return { error: `Not a ${CONTEXT_FORMATS}.` };
+  return runtime(view.analysis, request);
 }
 
 /** `skillgraph/compileTargets`: the targets that fit the skill, each with its title and default output folder. */
 export function compileTargetsOf(view: DocumentView): { skillFile: string; targets: CompileTargetInfo[] } {
   return {
     skillFile: pathToFileURL(view.analysis.file).href,
-    targets: targetsFor(view.analysis.format).flatMap((id) => {
+    targets: targetsFor(view.analysis).flatMap((target) => {
       const info = {
-        id,
-        title: TARGET_TITLES[id],
-        outDir: defaultOutDir(view.analysis.dir, view.analysis.name, id),
-        singleFile: SINGLE_FILE[id] ?? null,
+        id: target.id,
+        title: target.title,
+        outDir: defaultOutDir(view.analysis.dir, view.analysis.name, target.id),
+        singleFile: target.singleFile ?? null,
       };
-      // The older AIP format stays on offer for runtimes that only read it (an AIP 0.3 skill only migrates).
-      if (id === 'aip' && view.analysis.format === 'aip-0.3')
-        return [{ ...info, aipVersion: '0.5' as const, title: 'AIP 0.5 package (migrated from 0.3)' }];
-      return id === 'aip'
-        ? [
-            { ...info, aipVersion: '0.5' as const },
-            { ...info, aipVersion: '0.3' as const, title: 'AIP 0.3 package (older runtimes)' },
-          ]
-        : [info];
+      // A target written in several versions offers each the skill compiles to (AIP: the current one and 0.3).
+      const versions = versionsFor(view.analysis, target);
+      return versions.length === 0
+        ? [info]
+        : versions.map((item) => ({ ...info, aipVersion: item.version, title: item.title }));
     }),
   };
 }
@@ -83,7 +65,7 @@ export function compileOf(
   const target = compileTargetNamed(params.target);
   if (!target || !path.isAbsolute(params.outDir)) return { error: 'Unknown target or output folder.' };
   try {
-    return compileAnswer(compileSkill(fs, view.analysis, target, params.outDir, catalogRoots, params.aipVersion));
+    return compileAnswer(compileSkill(fs, view.analysis, target.id, params.outDir, catalogRoots, params.aipVersion));
   } catch (error) {
     if (error instanceof CompileRefused) return { error: error.message };
     throw error;
@@ -107,7 +89,7 @@ export function checkCompiledOf(
     path: file.path,
     content: 'text' in file ? file.text : new Uint8Array(Buffer.from(file.base64, 'base64')),
   }));
-  return compileAnswer(checkRevision(fs, view.analysis, target, params.outDir, files, catalogRoots));
+  return compileAnswer(checkRevision(fs, view.analysis, target.id, params.outDir, files, catalogRoots));
 }
 
 /** `skillgraph/skillInfo`: the skill's format, profile and counts, over all its files' findings. */
@@ -118,6 +100,7 @@ export function skillInfoOf(view: DocumentView, bySkill: RunSettings): SkillInfo
   const shown = hidden === 'ignored' ? [] : analysis.diagnostics.filter((item) => !hidden.has(item));
   return {
     format: analysis.format,
+    ...(formatOf(analysis).context ? { context: true } : {}),
     name: analysis.name ?? null,
     skillFile: pathToFileURL(analysis.file).href,
     profile: analysis.profile,

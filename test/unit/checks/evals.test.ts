@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { SkillAnalysis } from '../../../server/src/analyze';
 import type { RuleCode } from '../../../server/src/rules';
-import { toGraphJson } from '../../../server/src/compile/graphJson';
+import { toGraphJson } from '../../../server/src/forms/graphJson';
 import type { Span } from '../../../server/src/parse/lineIndex';
 import { discoverSkills } from '../../../server/src/workspace/discover';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { createAjv, SCHEMAS } from '../../../server/src/checks/schemaSet';
-import { schemaViolation } from '../../../server/src/formats/aip/procedureBlock';
+import { schemaViolation } from '../../../server/src/formats/aip/read/procedureBlock';
 import * as precompiled from '../../../server/src/checks/schemaValidators.generated';
 import { discoverSkills } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { analyzeSkill } from '../../../server/src/analyze';
 import { compileSkill } from '../../../server/src/compile/compileSkill';
-import type { CompileResult } from '../../../server/src/compile/compiled';
+import type { CompileResult } from '../../../server/src/forms/compiled';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { analyzeFixture } from '../../support/fixture';
 

@@ -3,11 +3,13 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { CompileRefused, compileSkill } from '../../../server/src/compile/compileSkill';
-import { agentSkillName, defaultOutDir, type CompileResult } from '../../../server/src/compile/compiled';
-import type { FlowIr } from '../../../server/src/compile/skillIr';
+import { agentSkillName, type CompileResult } from '../../../server/src/forms/compiled';
+import { defaultOutDir } from '../../../server/src/compile/targets';
+import type { FlowIr } from '../../../server/src/formats/skillplus/compile/flowIr';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { aip03, analyzeFixture, ROOT } from '../../support/fixture';
+import { asMeta } from '../../support/formatParts';
 
 const examples = path.join(__dirname, '..', '..', '..', 'examples');
 const disk = new NodeFileSystem();
@@ -22,7 +24,7 @@ const findings = (result: CompileResult) =>
 
 /** The plan as the runtime would run it: what must be equal between the two MetaSkill forms. */
 function planOf(analysis: SkillAnalysis) {
-  return analysis.metaPlan!.steps.map((step) => ({
+  return asMeta(analysis).metaPlan!.steps.map((step) => ({
     id: step.id,
     kind: step.kind,
     skill: step.skill?.value,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../../server/src/compile/graphJson';
+import { toGraphJson, type GraphJson } from '../../../server/src/forms/graphJson';
 import { COMMENT_CHARS, diffMarkdown } from '../../../server/src/diff/diffMarkdown';
 import type { SkillDiff } from '../../../server/src/diff/diffReport';
 import { diffGraphs } from '../../../server/src/diff/graphDiff';

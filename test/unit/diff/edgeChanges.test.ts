@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { GraphJson, GraphJsonEdge, GraphJsonNode } from '../../../server/src/compile/graphJson';
+import type { GraphJson, GraphJsonEdge, GraphJsonNode } from '../../../server/src/forms/graphJson';
 import { diffGraphs, edgeKey, type EdgeChange, type OrphanedInput } from '../../../server/src/diff/graphDiff';
 import { random } from '../../support/random';
 

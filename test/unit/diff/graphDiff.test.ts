@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../../server/src/compile/graphJson';
+import { toGraphJson, type GraphJson } from '../../../server/src/forms/graphJson';
 import { diffGraphs, isEmptyDiff } from '../../../server/src/diff/graphDiff';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { filesUnder } from '../../support/corpus';

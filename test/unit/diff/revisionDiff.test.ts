@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { toGraphJson } from '../../../server/src/compile/graphJson';
+import { toGraphJson } from '../../../server/src/forms/graphJson';
 import { diffGraphs } from '../../../server/src/diff/graphDiff';
 import { diffRevisions, type Revision } from '../../../server/src/diff/revisionDiff';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';

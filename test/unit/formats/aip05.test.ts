@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runtimeBlockText } from '../../../server/src/formats/aip/runtimeBlock';
+import { runtimeBlockText } from '../../../server/src/formats/aip/read/runtimeBlock';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { aip05, analyzeFixture, expectAt, expectNone } from '../../support/fixture';
 

@@ -6,6 +6,7 @@ import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { CORPUS } from '../../support/corpus';
+import { asMeta } from '../../support/formatParts';
 
 // The language server keeps a MetaSkill step read from a YAML node the chunk
 // cache kept, moving its spans and its templates' offsets: after any edit
@@ -16,7 +17,7 @@ const DIR = path.join(CORPUS, 'metaskill', 'opensquilla-opensquilla');
 
 /** A plan as the checks and features read it, without the YAML nodes (compared by the chunk tests). */
 function planOf(analysis: SkillAnalysis): unknown {
-  return JSON.parse(JSON.stringify(analysis.metaPlan, (key, value) => (key === 'node' ? undefined : value)));
+  return JSON.parse(JSON.stringify(asMeta(analysis).metaPlan, (key, value) => (key === 'node' ? undefined : value)));
 }
 
 test('kept MetaSkill steps equal a fresh reading after edits above, inside and between them; only an edited step is read again', () => {
@@ -50,8 +51,8 @@ test('kept MetaSkill steps equal a fresh reading after edits above, inside and b
       const analysis = analyzeSkill(fs, file, { text, ...caches });
       assert.deepEqual(planOf(analysis), planOf(analyzeSkill(fs, file, { text })), `${name}: ${label}`);
       assert.deepEqual(analysis.diagnostics, analyzeSkill(fs, file, { text }).diagnostics, `${name}: ${label}`);
-      const before = last.metaPlan!.steps;
-      const after = analysis.metaPlan!.steps;
+      const before = asMeta(last).metaPlan!.steps;
+      const after = asMeta(analysis).metaPlan!.steps;
       assert.equal(after.length, before.length);
       assert.equal(
         after.filter((step) => !before.includes(step)).length,
@@ -75,13 +76,13 @@ test('a step without an id is kept only where it stood: its id is its position',
   const first = unnamed.indexOf(`    - id: ${ids[0]}\n`);
   const removed = unnamed.slice(0, first) + unnamed.slice(unnamed.indexOf(`    - id: ${ids[1]}\n`));
   const caches = { incremental: new IncrementalState() };
-  const before = analyzeSkill(fs, file, { text: unnamed, ...caches }).metaPlan!.steps;
+  const before = asMeta(analyzeSkill(fs, file, { text: unnamed, ...caches })).metaPlan!.steps;
   const after = analyzeSkill(fs, file, { text: removed, ...caches });
   assert.deepEqual(planOf(after), planOf(analyzeSkill(fs, file, { text: removed })));
-  const step = after.metaPlan!.steps[8];
+  const step = asMeta(after).metaPlan!.steps[8];
   assert.equal(step.id, 'steps[8]');
   assert.ok(!before.includes(step), 'read again at its new position');
-  assert.ok(before.includes(after.metaPlan!.steps[9]), 'a named step below it is kept');
+  assert.ok(before.includes(asMeta(after).metaPlan!.steps[9]), 'a named step below it is kept');
 });
 
 test('a key repeated inside a step is reported as a fresh reading reports it while it is typed and removed; one in a step left alone stays reported', () => {

@@ -12,6 +12,7 @@ import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeIn } from '../../support/cliRun';
 import { DEPLOY_SCRIPT, writeGovernanceLibrary } from '../../support/governanceLibrary';
 import { libraryGraphOf } from '../../support/libraryGraphOf';
+import { asAip } from '../../support/formatParts';
 
 const fs = new NodeFileSystem();
 const library = writeGovernanceLibrary();
@@ -30,7 +31,7 @@ function marks(steps: Record<string, string>, kind?: string) {
       .join('')}\`\`\`\n`,
   );
   const analysis = analyzeSkill(fs, file);
-  const procedure = skillProcedure(analysis.model, analysis.procedure?.value)!;
+  const procedure = skillProcedure(analysis.model, asAip(analysis).procedure?.value)!;
   rmSync(root, { recursive: true, force: true });
   return Object.fromEntries(procedure.steps.map((step) => [step.id, [step.irreversible, step.gate]]));
 }

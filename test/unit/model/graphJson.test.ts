@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import graphSchema from '../../../schemas/graph.schema.json';
-import { toGraphJson } from '../../../server/src/compile/graphJson';
-import { toDot, toMermaid } from '../../../server/src/compile/graphText';
+import { toGraphJson } from '../../../server/src/forms/graphJson';
+import { toDot, toMermaid } from '../../../server/src/forms/graphText';
 import { aip03, analyzeFixture } from '../../support/fixture';
 
 const validateGraph = new Ajv2020({ allErrors: true }).compile(graphSchema);

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/readFlowPy';
+import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/read/readFlowPy';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
 import { KeptPieces } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';

@@ -21,6 +21,7 @@ import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem
 import { writeAipSkill } from '../../support/generate';
 import { random } from '../../support/random';
 import { CORPUS } from '../../support/corpus';
+import { asAip } from '../../support/formatParts';
 
 const FILE = '/skills/procedure-80/SKILL.md';
 
@@ -37,7 +38,7 @@ function observable(analysis: SkillAnalysis) {
       node.controlRefs.map((ref) => [ref.target, ref.span]),
     ]),
     edges: analysis.model.edges.map((edge) => [edge.from, edge.to, edge.kind, edge.label, edge.span]),
-    value: analysis.procedure?.yaml.value,
+    value: asAip(analysis).procedure?.yaml.value,
   };
 }
 
@@ -60,7 +61,7 @@ test('a chunked parse with reuse gives exactly the whole parse, over a sequence 
     const chunked = analyzeSkill(fs, FILE, { text, incremental: state });
     assert.deepEqual(observable(chunked), observable(whole), `edit ${edit}`);
     if (
-      chunked.procedure?.yaml.doc.errors.length === 0 &&
+      asAip(chunked).procedure?.yaml.doc.errors.length === 0 &&
       whole.diagnostics.every((item) => item.code !== 'invalid_body_yaml')
     )
       chunkedRuns++;
@@ -78,7 +79,7 @@ test('unchanged chunks are reused: the second analysis parses only the edited st
   const state = new IncrementalState();
   const text = generated();
   const stepsOf = (analysis: SkillAnalysis) => [
-    ...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
+    ...(nodeAtPath(asAip(analysis).procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
   ];
   const firstSteps = stepsOf(analyzeSkill(fs, FILE, { text, incremental: state }));
   const edited = text.replace('step-0040\n    description: >\n', 'step-0040\n    description: >\n      Edited.\n');
@@ -123,7 +124,7 @@ test('aliases, small regions and broken YAML are parsed whole; anchors, tags and
   // The alias resolves as in the whole parse: the step's description is its anchor's text.
   assert.ok(versions[0].includes('description: *shared'));
   const steps = (
-    analyzeSkill(fs, FILE, { text: versions[0], incremental: new IncrementalState() }).procedure!.yaml.value as {
+    asAip(analyzeSkill(fs, FILE, { text: versions[0], incremental: new IncrementalState() })).procedure!.yaml.value as {
       steps: { description: string }[];
     }
   ).steps;
@@ -140,8 +141,8 @@ test('moved chunks answer position lookups at their new place, as a whole parse 
   text = text.replace('step-0001\n    description: >\n', 'step-0001\n    description: >\n      Inserted line.\n');
   analyzeSkill(fs, FILE, { text, incremental: state });
   text = text.replace('step-0070\n', 'step-0070-renamed\n');
-  const chunked = analyzeSkill(fs, FILE, { text, incremental: state }).procedure!.yaml;
-  const whole = analyzeSkill(fs, FILE, { text }).procedure!.yaml;
+  const chunked = asAip(analyzeSkill(fs, FILE, { text, incremental: state })).procedure!.yaml;
+  const whole = asAip(analyzeSkill(fs, FILE, { text })).procedure!.yaml;
   const describe = (yaml: typeof whole, offset: number) => {
     const location = yamlLocationAt(yaml, offset);
     return {
@@ -166,7 +167,7 @@ test('a step pasted twice, then edited around, is parsed once per place: equal c
   const state = new IncrementalState();
   let text = generated();
   const stepsOf = (analysis: SkillAnalysis) => [
-    ...(nodeAtPath(analysis.procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
+    ...(nodeAtPath(asAip(analysis).procedure!.yaml, ['steps']).node as unknown as { items: unknown[] }).items,
   ];
   analyzeSkill(fs, FILE, { text, incremental: state });
   // The text of step 40 pasted after step 41 and again after step 60 (repeated names are a finding, not a parse
@@ -353,8 +354,8 @@ test('a text composed again after a version whose composition failed is placed a
   // chunks were placed.
   const broken = text.replace('step-0001\n', 'step-0001x\n').replace('step-0070\n', 'step-0070\n    bad: [\n');
   for (const version of [text, broken, text]) {
-    const chunked = analyzeSkill(fs, FILE, { text: version, incremental: state }).procedure!.yaml;
-    const whole = analyzeSkill(fs, FILE, { text: version }).procedure!.yaml;
+    const chunked = asAip(analyzeSkill(fs, FILE, { text: version, incremental: state })).procedure!.yaml;
+    const whole = asAip(analyzeSkill(fs, FILE, { text: version })).procedure!.yaml;
     assert.deepEqual(tree(chunked), tree(whole));
   }
 });

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { RenameError } from '../../../server/src/features/document/renameError';
+import { RenameError } from '../../../server/src/document/renameError';
 import type { OpenText } from '../../../server/src/service/editorTypes';
 import { LanguageService } from '../../../server/src/service/languageService';
 import { editorSettings } from '../../../server/src/service/settings';

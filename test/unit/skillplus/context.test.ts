@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatModelContext, modelContext, type ModelContext } from '../../../server/src/compile/modelContext';
-import { evaluatePredicate, stateDefaults, type Position } from '../../../server/src/formats/skillplus/evaluate';
+import { formatModelContext, type ModelContext } from '../../../server/src/analysis/modelContext';
+import { modelContext } from '../../../server/src/formats/skillplus/runtime/modelContext';
+import { evaluatePredicate, stateDefaults, type Position } from '../../../server/src/formats/skillplus/read/evaluate';
 import { parsePredicate } from '../../../server/src/parse/predicate';
 import { analyzePackage, PACKAGE } from '../../support/skillplus';
+import { asSkillplus } from '../../support/formatParts';
 
 const at = (position: Partial<Position>): Position => ({
   stage: null,
@@ -39,7 +41,7 @@ test('predicates are evaluated as the runtime does: built-ins from the position,
 
 test('the State a run starts with: literal defaults, default factories as empty values, nested models, inputs as null', () => {
   const { analysis } = analyzePackage();
-  assert.deepEqual(stateDefaults(analysis.skillplus!.state), {
+  assert.deepEqual(stateDefaults(asSkillplus(analysis).skillplus.state), {
     traveller: null,
     destination: '',
     budget: 'mid',
@@ -57,10 +59,15 @@ function contextAt(
   changes: Record<string, string> = {},
 ): ModelContext {
   const { analysis } = analyzePackage(changes);
-  const result = modelContext(analysis.skillplus!, analysis.text.slice(analysis.syntax!.body.start), 'trip', {
-    node,
-    ...options,
-  });
+  const result = modelContext(
+    asSkillplus(analysis).skillplus,
+    analysis.text.slice(analysis.syntax!.body.start),
+    'trip',
+    {
+      node,
+      ...options,
+    },
+  );
   assert.ok(!('error' in result), JSON.stringify(result));
   return result;
 }
@@ -161,7 +168,7 @@ test('a hard .md rule without when is injected everywhere as a strong instructio
     [['ground', 'Hard rule ground (stop, global)', 'Never book anything.']],
   );
   const { analysis } = analyzePackage();
-  assert.deepEqual(modelContext(analysis.skillplus!, '', 'trip', { node: 'nowhere' }), {
+  assert.deepEqual(modelContext(asSkillplus(analysis).skillplus, '', 'trip', { node: 'nowhere' }), {
     error: 'No node "nowhere"; nodes: where, money, route, per-stop, stop-notes, refine, fill, ok, gate, write, stop.',
   });
   const text = formatModelContext(contextAt('route', { state: { budget: 'low' } }));

@@ -6,6 +6,7 @@ import { IncrementalState } from '../../../server/src/incremental/incrementalSta
 import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { PACKAGE, PACKAGE_DIR } from '../../support/skillplus';
+import { asSkillplus } from '../../support/formatParts';
 
 // A node of flow.py kept from the last reading (its call's text unchanged)
 // keeps what the binding checks found at it, and its part of the model,
@@ -89,7 +90,7 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
   // them one by one.)
   write('flow.py', 'List the stops', 'List all the stops');
   const flowNode = (analysis: SkillAnalysis) =>
-    analysis.skillplus!.flow!.nodes.find((node) => node.id === 'stop-notes');
+    asSkillplus(analysis).skillplus.flow!.nodes.find((node) => node.id === 'stop-notes');
   const beforeRename = flowNode(analyse());
   write('flow.py', 'item="s"', 'item="stop"');
   const renamed = analyse();
@@ -118,7 +119,8 @@ test('a kept node keeps its binding findings and model node, moved; a changed St
   // A node's call moves, unchanged, to another stage: it is kept, in its new stage.
   const money = '        flow.ask("money", "Which budget?", into="budget", choices=["low", "mid", "high"])\n';
   write('flow.py', 'goal="Know where and how"', 'goal="Know where, and how"');
-  const moneyNode = (analysis: SkillAnalysis) => analysis.skillplus!.flow!.nodes.find((node) => node.id === 'money');
+  const moneyNode = (analysis: SkillAnalysis) =>
+    asSkillplus(analysis).skillplus.flow!.nodes.find((node) => node.id === 'money');
   const beforeMove = moneyNode(analyse());
   write('flow.py', money, '');
   write('flow.py', '        flow.confirm("ok"', `${money}        flow.confirm("ok"`);

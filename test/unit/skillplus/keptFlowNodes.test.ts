@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { placeholdersOf } from '../../../server/src/formats/skillplus/bindings';
-import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/readFlowPy';
+import { placeholdersOf } from '../../../server/src/formats/skillplus/read/bindings';
+import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/read/readFlowPy';
 import { KeptPieces } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parsePython } from '../../../server/src/parse/python';
-import { readState, resolveStatePath, typeName } from '../../../server/src/formats/skillplus/readState';
+import { readState, resolveStatePath, typeName } from '../../../server/src/formats/skillplus/read/readState';
 import { analyzePackage, edit, expectIn, PACKAGE } from '../../support/skillplus';
 
 test('state.py is read without running it: types, nullability, defaults, inputs, nested models', () => {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzePackage, edit, expectIn, PACKAGE, PACKAGE_DIR } from '../../support/skillplus';
+import { asSkillplus } from '../../support/formatParts';
 
 test('invalid_on_fail: a misspelt value (did you mean) in .md and .py; a rule without on_fail at its anchor', () => {
   const md = analyzePackage(edit('rules/cite.md', 'on_fail: self-check', 'on_fail: «self-chek»'));
@@ -174,5 +175,5 @@ test('a thousand tips are all read, typed and attached; one misspelt among them 
   tips['references/tip-0500.md'] = '---\nwhen: stage=research and «budgte»=low\n---\nTip.\n';
   const { analysis, spans } = analyzePackage(tips);
   expectIn(analysis, 'unknown_predicate_path', spans['references/tip-0500.md']);
-  assert.equal(analysis.skillplus?.tips.length, 1001);
+  assert.equal(asSkillplus(analysis).skillplus.tips.length, 1001);
 });

@@ -3,7 +3,7 @@ import { checkMentionedPaths } from '../../checks/fileLinks';
 import { checkNestedReferences } from '../../checks/nestedReferences';
 import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/pathMentions';
 import { lineBreaksIn } from '../../parse/lineIndex';
-import type { FormatContext } from '../formatContext';
+import type { FormatContext } from '../../analysis/formatContext';
 import { defineRule } from '../../checks/rule';
 
 export const bodyTooLong = defineRule({

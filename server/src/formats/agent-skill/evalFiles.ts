@@ -12,6 +12,7 @@ import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
 import { defineRule } from '../../checks/rule';
 import { missingFile, pathEscapesSkill } from '../../checks/fileLinks';
+import type { EvalLink } from '../../analysis/skillAnalysis';
 
 // A skill's evals, as the Agent Skills guides lay them out: `evals/evals.json` (test cases: a prompt, what success
 // looks like, input files, expectations graded against the output) and trigger query sets (`evals/*queries*.json`:
@@ -78,13 +79,6 @@ export interface EvalContext {
 }
 
 /** A test case that names a step in an expectation: the step it exercises, explicitly. */
-export interface EvalLink {
-  step: string;
-  /** The case's id as written. */
-  id: string;
-  /** The case's id in `evals/evals.json`. */
-  span: Span;
-}
 
 /** The findings of a skill's eval files, their texts (for their lines), and the steps its test cases exercise. */
 export function checkEvalFiles(context: EvalContext): {

@@ -4,7 +4,6 @@ import frontmatterSchema from '../../../../schemas/agent-skills.frontmatter.sche
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Profile } from '../../checks/profiles';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
-import type { FormatId } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import type { TextLike } from '../../parse/textLike';
 import { closestName } from '../../checks/nameDistance';
@@ -140,7 +139,8 @@ export interface FrontmatterContext {
   /** The opening `---`, where errors about the whole frontmatter go. */
   anchor: Span;
   profile: Profile;
-  format: FormatId;
+  /** The `metadata` keys the skill's format reads itself (its own maps, not the specification's strings). */
+  ownMetadata: readonly string[];
   /** The SKILL.md text the spans are in. */
   source: TextLike;
 }
@@ -221,10 +221,10 @@ const isMap = (value: unknown): value is Record<string, unknown> =>
  * metadata value that is not a string is turned into one, and a YAML list of
  * tool names into one space-separated string. Each such departure is a
  * `portable_value` finding (strict consumers reject it) instead of a schema
- * error. AIP 0.3's nested `metadata.aip` map and a consumer's own nested
+ * error. A format's own metadata maps (AIP 0.3's `metadata.aip`) and a consumer's own nested
  * metadata (OpenSquilla) are not the schema's to judge.
  */
-function schemaView({ value, format, file, yaml, profile, source }: FrontmatterContext): {
+function schemaView({ value, ownMetadata, file, yaml, profile, source }: FrontmatterContext): {
   value: Record<string, unknown>;
   diagnostics: Diagnostic[];
 } {
@@ -265,7 +265,7 @@ function schemaView({ value, format, file, yaml, profile, source }: FrontmatterC
   if (isMap(value.metadata)) {
     const metadata: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value.metadata)) {
-      if (format === 'aip-0.3' && key === 'aip') continue;
+      if (ownMetadata.includes(key)) continue;
       if (typeof item !== 'string' && item !== null && !profile.nestedMetadata)
         portable(
           ['metadata', key],

@@ -3,9 +3,10 @@
 export { checkBody } from './bodyRules';
 export { checkSkillFile } from './profileRules';
 export { checkCodexMetadata, CODEX_METADATA_FILE, isCodexMetadata } from './codexMetadata';
-export { checkEvalFiles, EVALS_FILE, isEvalFile, type EvalLink } from './evalFiles';
+export { checkEvalFiles, EVALS_FILE, isEvalFile } from './evalFiles';
 export { readFrontmatter, unquotedColon } from './readFrontmatter';
-export { UPLOAD_LIMIT_BYTES } from './uploadSize';
 export { loadAgentSkill } from './loadAgentSkill';
 export { placeholderCollision } from './placeholderCollisions';
 export { nameMismatch, portableValue, unknownFrontmatterKey } from './frontmatterRules';
+
+export { agentSkillFormat, type AgentSkillAnalysis } from './format';

@@ -1,4 +1,4 @@
-import type { FormatContext, FormatResult } from '../formatContext';
+import type { FormatContext, FormatResult } from '../../analysis/formatContext';
 import { checkBody } from './bodyRules';
 
 /** A plain Agent Skill: no graph, only its body's links. */

@@ -1,6 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Profile } from '../../checks/profiles';
-import type { FormatId } from '../../model/skillModel';
 import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { utf8Length } from '../../parse/textLike';
@@ -33,12 +32,13 @@ export interface SkillFileContext {
   /** The opening `---` (or the file start), where whole-skill findings go. */
   anchor: Span;
   profile: Profile;
-  format: FormatId;
+  /** The `metadata` keys the skill's format reads itself (its own maps, not the specification's strings). */
+  ownMetadata: readonly string[];
 }
 
 /** What every SKILL.md is checked for, whatever its format, as the profile's consumer reads it. */
 export function checkSkillFile(context: SkillFileContext): Diagnostic[] {
-  const { fs, file, dir, syntax, frontmatter, anchor, profile, format } = context;
+  const { fs, file, dir, syntax, frontmatter, anchor, profile, ownMetadata } = context;
   const diagnostics: Diagnostic[] = [];
   if (frontmatter)
     diagnostics.push(
@@ -49,7 +49,7 @@ export function checkSkillFile(context: SkillFileContext): Diagnostic[] {
         value: frontmatter.value,
         anchor,
         profile,
-        format,
+        ownMetadata,
         source: syntax.source,
       }),
     );

@@ -3,6 +3,7 @@ import type { Span } from '../../parse/lineIndex';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { walkPackageFiles } from '../../workspace/packageFiles';
 import { defineRule } from '../../checks/rule';
+import { UPLOAD_LIMIT_BYTES } from '../../platforms/clients';
 
 export const uploadTooLarge = defineRule({
   code: 'upload_too_large',
@@ -12,9 +13,6 @@ export const uploadTooLarge = defineRule({
   stability: 'stable',
   formats: 'all',
 });
-
-/** The Claude API's limit for one uploaded skill. */
-export const UPLOAD_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** Sums the skill folder's files (links are not followed) and reports a folder over the upload limit. */
 export function checkUploadSize(fs: FileSystem, dir: string, file: string, anchor: Span): Diagnostic[] {

@@ -8,9 +8,12 @@ export {
   unknownFilter,
   unknownInput,
   unknownOutput,
-} from './bindingRules';
-export { loadMetaskill } from './loadMetaskill';
-export { templateSpan } from './metaModel';
-export { ALLOWED_FILTERS, type MetaPlan, type MetaStep, RUNTIME_INPUTS, STEP_KINDS } from './metaPlan';
-export { invalidMetaStep, invalidSubstitute, unknownStepKey } from './planRules';
-export { unknownSkill } from './catalogRules';
+} from './read/bindingRules';
+export { loadMetaskill } from './read/loadMetaskill';
+export { templateSpan } from './read/metaModel';
+export { ALLOWED_FILTERS, type MetaPlan, type MetaStep, RUNTIME_INPUTS, STEP_KINDS } from './read/metaPlan';
+export { invalidMetaStep, invalidSubstitute, unknownStepKey } from './read/planRules';
+export { unknownSkill } from './read/catalogRules';
+
+export { metaskillFormat, metaskillSopFormat } from './format';
+export type { MetaAnalysis } from './read/analysis';

@@ -1,0 +1,381 @@
+import type { SyntaxNode } from '@lezer/common';
+import { movablePartsIn, moveParts, type MovableParts } from '../../../model/spansIn';
+import type { Span } from '../../../parse/lineIndex';
+import type { KeptPieces } from '../../../parse/parseCache';
+import {
+  argumentsOf,
+  childrenOf,
+  dottedName,
+  isDynamic,
+  literalOf,
+  spanOf,
+  textOf,
+  type PyLiteral,
+  type PythonSyntax,
+} from '../../../parse/python';
+import { assignArgument, flowText, flowValue } from './flowArguments';
+import {
+  emptyNode,
+  FLOW_ARGUMENTS,
+  TEXT_ARGUMENT,
+  type Flow,
+  type FlowNode,
+  type FlowNodeKind,
+  type FlowProblem,
+  type FlowStage,
+  dynamicFlow,
+  invalidBranch,
+  invalidFlowCall,
+  nestedStage,
+  nodeOutsideStage,
+} from './flow';
+
+/** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
+interface Scope {
+  stage?: FlowStage;
+  /** Where new nodes go: a stage's node list, a case's, a body's. */
+  into?: string[];
+  parent?: FlowNode;
+  branch?: { node: FlowNode; variable: string };
+}
+
+/**
+ * What a reading of flow.py keeps of a piece of its text for the next one:
+ * a node written as a plain call, or a whole stage (a `with flow.stage`
+ * block) with the nodes it holds, its movable parts found when it first
+ * moves.
+ */
+export type FlowPiece =
+  | { kind: 'node'; node: FlowNode; parts: MovableParts }
+  | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
+
+/**
+ * Reads `flow.py` statically, as the format note's subset defines it: a
+ * docstring, imports and `def build(flow)`; inside, `with flow.stage(…)`,
+ * `flow.agent/ask/confirm/end(…)`, `with flow.branch/loop/fanout(…)` and
+ * `b.case`/`b.otherwise`, with literal arguments. Anything else is a
+ * `dynamic_flow` problem at its first line, reported once; the nodes
+ * inside it are still read. Nothing is imported or run.
+ */
+export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow {
+  const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
+  /**
+   * The nodes this reading placed: a kept stage shares its nodes with the calls it holds, and a node is placed once.
+   */
+  const placed = new Set<FlowNode>();
+  const problem = (rule: FlowProblem['rule'], span: Span, message: string) =>
+    flow.problems.push({ rule, message, span });
+  let dynamicReported = false;
+  /** Dynamic parts met, reported or not (only the first is). */
+  let dynamicParts = 0;
+  const dynamic = (node: SyntaxNode, what: string) => {
+    dynamicParts++;
+    if (dynamicReported) return;
+    dynamicReported = true;
+    const lineEnd = py.text.indexOf('\n', node.from);
+    problem(
+      dynamicFlow,
+      { start: node.from, end: lineEnd === -1 || lineEnd > node.to ? node.to : lineEnd, file: py.file },
+      `${what} is not part of the static flow subset: the runtime reads flow.py without running it, so it cannot follow this. The nodes inside are still read; write the flow with literal calls only.`,
+    );
+  };
+
+  const top = py.tree.topNode;
+  let build: SyntaxNode | undefined;
+  for (const statement of childrenOf(top)) {
+    if (statement.name === 'ImportStatement') continue;
+    if (statement.name === 'ExpressionStatement' && statement.firstChild?.name === 'String') continue;
+    if (
+      statement.name === 'FunctionDefinition' &&
+      statement.getChild('VariableName') &&
+      textOf(py, statement.getChild('VariableName')!) === 'build' &&
+      !build
+    ) {
+      build = statement;
+      continue;
+    }
+    dynamic(statement, statement.name === 'FunctionDefinition' ? 'A helper function' : 'Module-level code');
+    if (statement.name === 'FunctionDefinition') readBlock(statement.getChild('Body'), {});
+  }
+  if (!build)
+    problem(
+      invalidFlowCall,
+      { start: 0, end: Math.min(py.text.length, 1), file: py.file },
+      'flow.py must define `def build(flow):`, the function the flow is read from.',
+    );
+  else readBlock(build.getChild('Body'), {});
+  kept?.done();
+  return flow;
+
+  function readBlock(body: SyntaxNode | null, scope: Scope): void {
+    if (!body) return;
+    for (const statement of childrenOf(body)) readStatement(statement, scope);
+  }
+
+  function readStatement(statement: SyntaxNode, scope: Scope): void {
+    if (statement.name === 'PassStatement' || statement.name === 'Comment') return;
+    if (statement.name === 'ExpressionStatement') {
+      const expression = statement.firstChild;
+      if (expression?.name === 'String' || expression?.name === 'ContinuedString') return;
+      if (expression?.name === 'CallExpression') {
+        const callee = dottedName(py, expression.firstChild);
+        const kind = callee?.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
+        if (kind && ['agent', 'ask', 'confirm', 'end'].includes(kind)) {
+          addNode(readPlainCall(expression, kind), scope);
+          return;
+        }
+      }
+      dynamic(statement, 'This statement');
+      return;
+    }
+    if (statement.name === 'WithStatement') {
+      readWith(statement, scope);
+      return;
+    }
+    // Loops, conditions, assignments: not static; their bodies may still hold nodes.
+    dynamic(statement, `A \`${textOf(py, statement).split(/\s/)[0]}\` statement`);
+    for (const child of childrenOf(statement)) if (child.name === 'Body') readBlock(child, scope);
+  }
+
+  function readWith(statement: SyntaxNode, scope: Scope): void {
+    const call = statement.getChild('CallExpression');
+    const body = statement.getChild('Body');
+    const callee = call ? dottedName(py, call.firstChild) : undefined;
+    const alias = statement.getChild('VariableName');
+    if (!call || !callee) {
+      dynamic(statement, 'This `with` block');
+      readBlock(body, scope);
+      return;
+    }
+    if (
+      scope.branch &&
+      (callee === `${scope.branch.variable}.case` || callee === `${scope.branch.variable}.otherwise`)
+    ) {
+      readCase(call, callee.endsWith('.otherwise'), body, scope);
+      return;
+    }
+    if (/\.(case|otherwise)$/.test(callee)) {
+      problem(
+        invalidBranch,
+        spanOf(py, call),
+        `\`${callee}\` is used outside the \`with\` of its branch: cases go directly inside \`with flow.branch(…) as ${callee.split('.')[0]}:\`.`,
+      );
+      readBlock(body, scope);
+      return;
+    }
+    if (callee === 'flow.stage') {
+      readStage(statement, call, body, scope);
+      return;
+    }
+    const kind = callee.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
+    if (kind === 'branch' || kind === 'loop' || kind === 'fanout') {
+      const node = readCall(call, kind);
+      node.span = spanOf(py, statement);
+      addNode(node, scope);
+      if (kind === 'branch') {
+        if (!alias)
+          problem(invalidBranch, spanOf(py, call), 'A branch needs a name for its cases: `with flow.branch(…) as b:`.');
+        readBlock(body, {
+          ...scope,
+          into: [],
+          parent: node,
+          branch: { node, variable: alias ? textOf(py, alias) : 'b' },
+        });
+      } else readBlock(body, { ...scope, into: node.body, parent: node, branch: undefined });
+      return;
+    }
+    dynamic(statement, `\`with ${callee}(…)\``);
+    readBlock(body, scope);
+  }
+
+  /**
+   * A `with flow.stage(…)` block. With the pieces the last reading kept, a
+   * stage whose text is unchanged is not read again: the same stage and
+   * nodes, moved. An edit inside one stage then walks that stage, not every
+   * stage of the flow.
+   */
+  function readStage(statement: SyntaxNode, call: SyntaxNode, body: SyntaxNode | null, scope: Scope): void {
+    // What a stage reads depends on its text alone (its nodes start a scope of their own), but for being nested: a
+    // problem, and then it is not kept.
+    const piece = kept ? py.text.slice(statement.from, statement.to) : undefined;
+    const known =
+      piece === undefined
+        ? undefined
+        : kept!.take(piece, (value) => value.kind === 'stage' && value.nodes.every((node) => !placed.has(node)));
+    if (known?.value.kind === 'stage') {
+      const delta = statement.from - known.at;
+      if (delta !== 0)
+        moveParts(
+          (known.value.parts ??= movablePartsIn({ stage: known.value.stage, nodes: known.value.nodes })),
+          delta,
+        );
+      known.at = statement.from;
+      flow.stages.push(known.value.stage);
+      for (const node of known.value.nodes) {
+        flow.nodes.push(node);
+        placed.add(node);
+      }
+      return;
+    }
+    const problems = flow.problems.length;
+    const parts = dynamicParts;
+    const first = flow.nodes.length;
+    const args = argumentsOf(py, call);
+    const id = args.positional[0] ? flowText(literalOf(py, args.positional[0])) : undefined;
+    const stage: FlowStage = {
+      id: id?.value ?? `stage@${statement.from}`,
+      idSpan: id?.span ?? spanOf(py, call),
+      nodes: [],
+      span: spanOf(py, statement),
+    };
+    if (!id) problem(invalidFlowCall, spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
+    readKeywords(call, 'stage', (key, literal) => {
+      if (key === 'goal') stage.goal = flowText(literal);
+    });
+    if (scope.stage)
+      problem(
+        nestedStage,
+        stage.idSpan,
+        `Stage "${stage.id}" is inside stage "${scope.stage.id}": stages are top level only.`,
+      );
+    flow.stages.push(stage);
+    readBlock(body, { stage, into: stage.nodes });
+    // As with calls, a stage read with a problem (its own or a node's) is read again each time.
+    if (piece !== undefined && flow.problems.length === problems && dynamicParts === parts)
+      kept!.keep(piece, statement.from, { kind: 'stage', stage, nodes: flow.nodes.slice(first) });
+  }
+
+  function readCase(call: SyntaxNode, otherwise: boolean, body: SyntaxNode | null, scope: Scope): void {
+    const branch = scope.branch!.node;
+    const nodes: string[] = [];
+    if (otherwise) branch.otherwise = { nodes, span: spanOf(py, call) };
+    else {
+      const args = argumentsOf(py, call);
+      const values = args.positional.flatMap((argument) => {
+        const literal = literalOf(py, argument);
+        const found = flowValue(literal);
+        if (!found) dynamic(argument, 'A computed case value');
+        return found ? [found] : [];
+      });
+      const descNode = args.keywords.get('desc');
+      const desc = descNode ? flowText(literalOf(py, descNode.value)) : undefined;
+      for (const [key, entry] of args.keywords)
+        if (key !== 'desc')
+          problem(invalidFlowCall, spanOf(py, entry.name), `\`case\` takes values or \`desc=\`, not \`${key}=\`.`);
+      branch.cases.push({ values, ...(desc ? { desc } : {}), nodes, span: spanOf(py, call) });
+    }
+    readBlock(body, { ...scope, into: nodes, parent: branch, branch: undefined });
+  }
+
+  function readKeywords(
+    call: SyntaxNode,
+    kind: FlowNodeKind | 'stage',
+    use: (key: string, literal: PyLiteral, name: SyntaxNode) => void,
+  ): void {
+    const args = argumentsOf(py, call);
+    for (const spread of args.spread) dynamic(spread, '`*args` or `**kwargs`');
+    for (const [key, { name, value: node }] of args.keywords) {
+      const allowed = FLOW_ARGUMENTS[kind];
+      if (!allowed.includes(key)) {
+        problem(
+          invalidFlowCall,
+          spanOf(py, name),
+          `\`${kind}\` takes no \`${key}=\`; it takes ${allowed.map((item) => `\`${item}\``).join(', ')}.`,
+        );
+        continue;
+      }
+      const literal = literalOf(py, node);
+      if (isDynamic(literal)) {
+        dynamic(node, `The computed value of \`${key}=\``);
+        continue;
+      }
+      use(key, literal, name);
+    }
+  }
+
+  /**
+   * A node written as a plain call (`flow.agent(…)`, not a `with` block).
+   * With the pieces the last reading of this file kept, a call whose text
+   * it read without a problem is not read again: its node is the
+   * same object, moved where the call now is. An edit in one node of
+   * flow.py then reads that node, not all of them. Like the YAML chunks of
+   * a procedure, a kept node is moved in place: the flow of the last
+   * reading is current only until the next one.
+   */
+  function readPlainCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
+    if (!kept) return readCall(call, kind);
+    // The text names the kind (`flow.agent(`).
+    const piece = py.text.slice(call.from, call.to);
+    const known = kept.take(piece, (value) => value.kind === 'node' && !placed.has(value.node));
+    if (known?.value.kind === 'node') {
+      moveParts(known.value.parts, call.from - known.at);
+      known.at = call.from;
+      return known.value.node;
+    }
+    const problems = flow.problems.length;
+    const parts = dynamicParts;
+    const node = readCall(call, kind);
+    // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had
+    // one is read again each time.
+    if (flow.problems.length === problems && dynamicParts === parts)
+      kept.keep(piece, call.from, { kind: 'node', node, parts: movablePartsIn(node) });
+    return node;
+  }
+
+  function readCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
+    const args = argumentsOf(py, call);
+    const idLiteral = args.positional[0] ? literalOf(py, args.positional[0]) : undefined;
+    const id = idLiteral ? flowText(idLiteral) : undefined;
+    if (!id) {
+      if (idLiteral && isDynamic(idLiteral)) dynamic(args.positional[0], 'A computed node id');
+      else problem(invalidFlowCall, spanOf(py, call), `\`flow.${kind}\` needs a literal id as its first argument.`);
+    }
+    const node = emptyNode(id?.value ?? `${kind}@${call.from}`, id?.span ?? spanOf(py, call), kind, spanOf(py, call));
+    const textKey = TEXT_ARGUMENT[kind];
+    if (args.positional[1]) {
+      const literal = literalOf(py, args.positional[1]);
+      if (isDynamic(literal)) dynamic(args.positional[1], 'A computed text (an f-string, a variable)');
+      else if (textKey) node.text = flowText(literal);
+      else
+        problem(
+          invalidFlowCall,
+          spanOf(py, args.positional[1]),
+          `\`flow.${kind}\` takes only its id positionally; name the other arguments.`,
+        );
+    }
+    for (const extra of args.positional.slice(2))
+      problem(
+        invalidFlowCall,
+        spanOf(py, extra),
+        `\`flow.${kind}\` takes at most ${textKey ? 'an id and a text' : 'an id'} positionally; name the other arguments.`,
+      );
+    readKeywords(call, kind, (key, literal) => assignArgument(node, key, literal));
+    return node;
+  }
+
+  function addNode(node: FlowNode, scope: Scope): void {
+    flow.nodes.push(node);
+    placed.add(node);
+    // A node kept from the last reading may have left its stage or parent: only then is the field removed (a delete
+    // slows the object down).
+    if (scope.stage) node.stage = scope.stage.id;
+    else if (node.stage !== undefined) delete node.stage;
+    if (scope.parent) node.parent = scope.parent.id;
+    else if (node.parent !== undefined) delete node.parent;
+    if (!scope.stage)
+      problem(
+        nodeOutsideStage,
+        node.idSpan,
+        `Node "${node.id}" is outside every stage: put it inside a \`with flow.stage(…)\`.`,
+      );
+    if (scope.branch) {
+      problem(
+        invalidBranch,
+        node.idSpan,
+        `Node "${node.id}" is directly inside branch "${scope.branch.node.id}": put it in a \`${scope.branch.variable}.case(…)\` or \`${scope.branch.variable}.otherwise()\`.`,
+      );
+      return;
+    }
+    scope.into?.push(node.id);
+  }
+}

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { containerFindings } from './checks/container';
 import type { Diagnostic } from './checks/diagnostic';
-import { PROFILES, type ProfileChoice, type ProfileId } from './checks/profiles';
+import { PROFILES, type ProfileChoice, type ProfileId } from './platforms/profiles';
 import { applySeverities, type SeverityMap } from './checks/severities';
 import { checkRestrictedYaml, strictProfile } from './checks/strictRules';
 import { applySuppressions } from './checks/suppressions';

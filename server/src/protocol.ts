@@ -3,7 +3,7 @@
 // import these, so a change to one side fails the other's build.
 import { RequestType } from 'vscode-languageserver-protocol';
 import type { Severity } from './checks/diagnostic';
-import type { ProfileChoice, ProfileId } from './checks/profiles';
+import type { ProfileChoice, ProfileId } from './platforms/profiles';
 import type { CompileAnswer, WireFile } from './forms/compiled';
 import type { GraphJson } from './forms/graphJson';
 import type { ContextRequest, ModelContext } from './analysis/modelContext';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
-import { PROFILE_IDS } from '../../server/src/checks/profiles';
+import { PROFILE_IDS } from '../../server/src/platforms/profiles';
 import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
 import { NodeFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../support/corpus';

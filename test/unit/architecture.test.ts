@@ -190,3 +190,34 @@ test('outside formats/, no code names a format: it asks the skill’s format ins
   assert.deepEqual(naming.map(shown), FORMAT_VOCABULARY);
   assert.ok(FORMAT_VOCABULARY.length <= 3);
 });
+
+test('what clients and shells are is written in platforms/ alone: client folders, session and shell labels', () => {
+  const words = new Set([
+    '.claude',
+    '.agents',
+    '.codex',
+    '.github',
+    '.cursor',
+    '.claude-plugin',
+    'console',
+    'shell-session',
+    'sh-session',
+    'shellsession',
+    'powershell',
+    'pwsh',
+  ]);
+  const platforms = path.join(SOURCE, 'platforms') + path.sep;
+  const found = sourceFiles(SOURCE).flatMap((file) => {
+    if (file.startsWith(platforms)) return [];
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const named: string[] = [];
+    const visit = (node: ts.Node) => {
+      if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && words.has(node.text))
+        named.push(`${shown(file)}: '${node.text}'`);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return named;
+  });
+  assert.deepEqual(found, []);
+});

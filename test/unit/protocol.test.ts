@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { PROFILE_IDS } from '../../server/src/checks/profiles';
+import { PROFILE_IDS } from '../../server/src/platforms/profiles';
 import { RULES } from '../../server/src/rules';
 import { SEVERITY_CHOICES } from '../../server/src/checks/severities';
 import { LensCommands, SERVER_SETTING_KEYS, SETTINGS_SECTION } from '../../server/src/protocol';

@@ -9,7 +9,7 @@ import type {
 import type { Diagnostic } from '../checks/diagnostic';
 import type { Fix } from '../checks/fix';
 import type { Rule } from '../checks/rule';
-import type { ProfileChoice } from '../checks/profiles';
+import type { ProfileChoice } from '../platforms/profiles';
 import type { FormatId, GraphNode, SkillModel } from '../model/skillModel';
 import type { Span } from '../parse/lineIndex';
 import type { PythonSyntax } from '../parse/python';

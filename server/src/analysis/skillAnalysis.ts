@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../checks/diagnostic';
-import type { ProfileChoice } from '../checks/profiles';
+import type { ProfileChoice } from '../platforms/profiles';
 import type { Span } from '../parse/lineIndex';
 import type { FormatId, SkillModel } from '../model/skillModel';
 import type { SkillFileSyntax } from '../parse/skillFile';

@@ -6,6 +6,7 @@ import { readText } from '../workspace/readText';
 import { commandHoles } from './commandText';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import { defineRule } from './rule';
+import { POSIX_SHELLS, scriptLanguage, shebangProgram } from '../platforms/shells';
 
 export const scriptUnresolved = defineRule({
   code: 'script_unresolved',
@@ -15,10 +16,6 @@ export const scriptUnresolved = defineRule({
   stability: 'stable',
   formats: ['aip-0.3', 'aip-0.5'],
 });
-
-/** A shell script by its name or its first line: the scripts whose text is read for holes. */
-const SHELL_NAME = /\.(?:sh|bash|zsh)$/;
-const SHELL_SHEBANG = /^#!\s*(?:\/usr\/bin\/env\s+)?(?:\/bin\/|\/usr\/bin\/)?(?:ba|z)?sh\b/;
 
 /** A state key and a shell variable name for the same value: `team-slug` and `TEAM_SLUG`. */
 const variableName = (name: string) => name.toUpperCase().replace(/-/g, '_');
@@ -33,7 +30,10 @@ export function scriptHoleFindings(fs: FileSystem, dir: string, file: string, st
   const script = step.script;
   if (!script) return [];
   const read = readText(fs, path.join(dir, ...script.path.split('/')));
-  if (read.kind !== 'text' || !(SHELL_NAME.test(script.path) || SHELL_SHEBANG.test(read.text))) return [];
+  if (read.kind !== 'text') return [];
+  // A shell script, by its name or its first line: the scripts whose text is read for holes.
+  const shell = scriptLanguage(script.path) === 'shell' || POSIX_SHELLS.has(shebangProgram(read.text) ?? '');
+  if (!shell) return [];
   const inputs = new Set(step.inputs.map((port) => variableName(port.name)));
   const holes = commandHoles(read.text).filter(
     (hole) => hole.kind === 'placeholder' || !inputs.has(variableName(hole.name)),

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { Diagnostic } from './diagnostic';
 import { fixOf, type Fix, type FixSource } from './fix';
+import { scriptLanguage } from '../platforms/shells';
 
 /**
  * The first text of a new script, in the language its extension names,
@@ -9,17 +10,14 @@ import { fixOf, type Fix, type FixSource } from './fix';
  */
 export function scriptStub(scriptPath: string, stepName: string, description: string | undefined): string {
   const summary = (description ?? `The ${stepName} step.`).trim().split('\n')[0];
-  switch (path.extname(scriptPath)) {
-    case '.py':
+  switch (scriptLanguage(scriptPath)) {
+    case 'python':
       return `"""${summary}"""\nimport json\nimport sys\n\n\ndef main() -> None:\n    state = json.load(sys.stdin)\n    # TODO: do the work of step "${stepName}" and write its outputs.\n    json.dump(state, sys.stdout)\n\n\nif __name__ == "__main__":\n    main()\n`;
-    case '.sh':
-    case '.bash':
-      return `#!/usr/bin/env bash\n# ${summary}\nset -euo pipefail\n\nstate=$(cat)\n# TODO: do the work of step "${stepName}" and print its outputs as JSON.\nprintf '%s\\n' "$state"\n`;
-    case '.js':
-    case '.mjs':
-    case '.cjs':
+    case 'shell':
+      return `#!/usr/bin/env ${path.extname(scriptPath) === '.zsh' ? 'zsh' : 'bash'}\n# ${summary}\nset -euo pipefail\n\nstate=$(cat)\n# TODO: do the work of step "${stepName}" and print its outputs as JSON.\nprintf '%s\\n' "$state"\n`;
+    case 'javascript':
       return `#!/usr/bin/env node\n// ${summary}\nlet input = '';\nprocess.stdin.on('data', (chunk) => (input += chunk));\nprocess.stdin.on('end', () => {\n  const state = JSON.parse(input || '{}');\n  // TODO: do the work of step "${stepName}" and write its outputs.\n  process.stdout.write(JSON.stringify(state));\n});\n`;
-    case '.ts':
+    case 'typescript':
       return `// ${summary}\nimport { readFileSync } from 'node:fs';\n\nconst state = JSON.parse(readFileSync(0, 'utf8') || '{}');\n// TODO: do the work of step "${stepName}" and write its outputs.\nprocess.stdout.write(JSON.stringify(state));\n`;
     default:
       return `# ${summary}\n# TODO: do the work of step "${stepName}".\n`;

@@ -1,7 +1,7 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { nodeSpan, type YamlSyntax } from '../parse/yamlSyntax';
 import { diagnostic, type Diagnostic } from './diagnostic';
-import type { Profile } from './profiles';
+import type { Profile } from '../platforms/profiles';
 import { defineRule } from './rule';
 import { blockCollectionFix } from './yamlFixes';
 

@@ -1,5 +1,5 @@
 import { closestName } from '../checks/nameDistance';
-import { isProfileId, PROFILE_IDS, type ProfileId } from '../checks/profiles';
+import { isProfileId, PROFILE_IDS, type ProfileId } from '../platforms/profiles';
 import { isRuleCode, RULE_CODES, type RuleCode } from '../rules';
 import { COMPILE_TARGETS, compileTargetNamed, TARGET_VERSIONS } from '../compile/targets';
 

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { PROFILE_IDS, type ProfileId } from '../checks/profiles';
+import { PROFILE_IDS, type ProfileId } from '../platforms/profiles';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../config/configFile';
-import { profileFromLocation } from '../config/skillConfig';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import type { Command } from './args';
 import { WriteRefused, writeAllOrNothing } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
 import { plural, printErr, printOut, shownPath } from './output';
+import { clientSkillFolders, PLUGIN_MANIFEST, profileFromLocation } from '../platforms/clients';
 
 /** Where `init` points the baseline: beside the configuration, committed with it. */
 export const DEFAULT_BASELINE = '.skillgraph-baseline.json';
@@ -47,18 +47,11 @@ function survey(fs: NodeFileSystem, dir: string): Survey {
   return {
     skills: found.length,
     byProfile,
-    plugin: fs.stat(path.join(dir, '.claude-plugin', 'plugin.json'))?.kind === 'file',
+    plugin: fs.stat(path.join(dir, PLUGIN_MANIFEST))?.kind === 'file',
     partial,
     ...(above ? { parent: path.relative(dir, above).split(path.sep).join('/') } : {}),
   };
 }
-
-const CLIENT_FOLDER: Record<string, string> = {
-  'claude-code': '.claude/skills/',
-  codex: '.agents/skills/ or .codex/skills/',
-  vscode: '.github/skills/',
-  cursor: '.cursor/skills/',
-};
 
 /** The `profile` lines: the one profile the skills' folders agree on, else a commented choice. */
 function profileLines(found: Survey): string[] {
@@ -68,7 +61,7 @@ function profileLines(found: Survey): string[] {
   const elsewhere = found.byProfile.get(undefined) ?? 0;
   if (located.length === 1 && elsewhere === 0)
     return [
-      `profile: ${located[0][0]} # ${found.skills === 1 ? 'the skill is' : `all ${found.skills} skills are`} under ${CLIENT_FOLDER[located[0][0]]}`,
+      `profile: ${located[0][0]} # ${found.skills === 1 ? 'the skill is' : `all ${found.skills} skills are`} under ${clientSkillFolders(located[0][0])}`,
     ];
   if (located.length === 0 && found.plugin) return ['profile: claude-code # the folder is a Claude Code plugin'];
   if (located.length > 0)

@@ -1,4 +1,4 @@
-import { PROFILE_IDS } from '../checks/profiles';
+import { PROFILE_IDS } from '../platforms/profiles';
 import { COMPILE_TARGETS, TARGET_VERSIONS } from '../compile/targets';
 
 /** What `skillgraph --help` prints: every command, its options and its exit status. */

@@ -3,7 +3,7 @@ import { isMap, isSeq, type Node } from 'yaml';
 import configSchema from '../../../schemas/skillgraph-config.schema.json';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { closestName } from '../checks/nameDistance';
-import { isProfileId, type ProfileId } from '../checks/profiles';
+import { isProfileId, type ProfileId } from '../platforms/profiles';
 import { SECURITY_FAMILY } from '../checks/security';
 import { validateAgainstSchema } from '../checks/schemaValidation';
 import { isSeverityChoice, type SeverityMap } from '../checks/severities';

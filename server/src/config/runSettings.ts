@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { ProfileChoice } from '../checks/profiles';
+import type { ProfileChoice } from '../platforms/profiles';
 import type { SeverityMap } from '../checks/severities';
 import type { Diagnostic } from '../checks/diagnostic';
 import { readBaseline, type Baseline } from './baseline';

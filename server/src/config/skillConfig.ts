@@ -1,9 +1,10 @@
 import * as path from 'node:path';
-import type { ProfileChoice, ProfileId } from '../checks/profiles';
+import type { ProfileChoice, ProfileId } from '../platforms/profiles';
 import type { SeverityMap } from '../checks/severities';
 import type { FileSystem } from '../workspace/fileSystem';
 import { configFileIn, readConfig, type SkillgraphConfig } from './configFile';
 import { Globs } from './globs';
+import { profileFromLocation } from '../platforms/clients';
 
 /** What the configuration says of one skill. */
 export interface SkillConfig {
@@ -19,29 +20,6 @@ export interface SkillConfig {
   ignored: boolean;
   catalogs: string[];
   baseline?: string;
-}
-
-/**
- * The folders clients read skills from, and the profile that checks them as
- * that client reads them: a skill under `.claude/skills/` is Claude Code's.
- */
-const CLIENT_FOLDERS: [segment: string, profile: ProfileId][] = [
-  ['.claude/skills', 'claude-code'],
-  ['.agents/skills', 'codex'],
-  ['.codex/skills', 'codex'],
-  ['.github/skills', 'vscode'],
-  ['.cursor/skills', 'cursor'],
-];
-
-/** The profile of the client whose skills folder holds the skill, if any (the innermost such folder). */
-export function profileFromLocation(skillFile: string): ProfileId | undefined {
-  const folder = path.dirname(path.resolve(skillFile)).split(path.sep).join('/');
-  let found: { at: number; profile: ProfileId } | undefined;
-  for (const [segment, profile] of CLIENT_FOLDERS) {
-    const at = folder.lastIndexOf(`/${segment}/`);
-    if (at !== -1 && (!found || at > found.at)) found = { at, profile };
-  }
-  return found?.profile;
 }
 
 /** What `config` (the configuration nearest the skill, if any) says of the skill whose SKILL.md is `skillFile`. */

@@ -1,4 +1,4 @@
-import * as path from 'node:path';
+import { scriptLanguage } from '../platforms/shells';
 
 const MAX_LINES = 20;
 
@@ -9,7 +9,7 @@ const MAX_LINES = 20;
  */
 export function leadingDocumentation(file: string, text: string): string | undefined {
   const body = text.replace(/^#!.*\n/, '').replace(/^\s*(?:#.*coding[:=].*\n)?/, '');
-  if (path.extname(file) === '.py') {
+  if (scriptLanguage(file) === 'python') {
     const docstring = /^\s*(?:[rRuU]?)("""|''')([\s\S]*?)\1/.exec(body);
     if (docstring) return clip(docstring[2].trim());
   }

@@ -1,6 +1,6 @@
 import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver-types';
 import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
-import { PROFILES } from '../checks/profiles';
+import { PROFILES } from '../platforms/profiles';
 import { formatOf } from '../formats';
 import { replacing } from '../document/completionRequest';
 import type { CompletionRequest } from '../analysis/target';

@@ -1,4 +1,4 @@
-import type { ProfileSource } from '../checks/profiles';
+import type { ProfileSource } from '../platforms/profiles';
 import type { Hover } from 'vscode-languageserver-types';
 import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.json';
 import type { GraphNode, Port } from '../model/skillModel';

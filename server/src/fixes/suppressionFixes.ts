@@ -6,6 +6,7 @@ import type { Diagnostic } from '../checks/diagnostic';
 import { lineEndAt } from '../parse/lineIndex';
 import { nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yamlSyntax';
 import { textChange, type TextChange } from '../checks/fix';
+import { scriptLanguage } from '../platforms/shells';
 
 /**
  * The comment that silences `item` where it is, in the language of the
@@ -49,7 +50,7 @@ export function suppressionEdit(analysis: AnalysisBase, item: Diagnostic): TextC
 function languageAt(analysis: AnalysisBase, file: string, offset: number): 'markdown' | 'line' | undefined {
   const text = sourceOf(analysis, file);
   const lineEnd = lineEndAt(text, offset);
-  if (file.endsWith('.py')) {
+  if (scriptLanguage(file) === 'python') {
     const python = formatOf(analysis).python?.(analysis, file);
     if (!python) return undefined;
     for (

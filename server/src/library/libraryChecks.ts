@@ -3,11 +3,12 @@ import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
 import { closestName } from '../checks/nameDistance';
 import type { Span } from '../parse/lineIndex';
-import type { ProfileId } from '../checks/profiles';
+import type { ProfileId } from '../platforms/profiles';
 import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { descriptionOverlaps } from './similarDescriptions';
 import { appendTo } from '../listMap';
 import { defineRule } from '../checks/rule';
+import { CLAUDE_PRECEDENCE } from '../platforms/clients';
 
 // The checks only a library can make: what one skill says of others, and what the skills are to a client together.
 
@@ -194,10 +195,10 @@ function unknownMentions(library: Library): Diagnostic[] {
   });
 }
 
-/** How a client orders two same-named skills: the one it loads first wins (lower is first). */
-const CLAUDE_ORDER: Partial<Record<LibrarySkill['scope']['kind'], number>> = {
-  'claude-personal': 0,
-  'claude-project': 1,
+/** How Claude Code orders two same-named skills: the one it loads first wins (lower is first; others last). */
+const claudeOrder = (skill: LibrarySkill) => {
+  const at = CLAUDE_PRECEDENCE.indexOf(skill.scope.kind);
+  return at === -1 ? CLAUDE_PRECEDENCE.length : at;
 };
 
 /** Skills of one name: one a client never loads, or two it lists alike. Reported on each but the one loaded. */
@@ -205,12 +206,11 @@ function collisions(library: Library): Diagnostic[] {
   const findings: Diagnostic[] = [];
   for (const [name, skills] of library.byName) {
     if (skills.length < 2) continue;
-    const ranked = [...skills].sort(
-      (a, b) => (CLAUDE_ORDER[a.scope.kind] ?? 2) - (CLAUDE_ORDER[b.scope.kind] ?? 2) || (a.file < b.file ? -1 : 1),
-    );
+    const ranked = [...skills].sort((a, b) => claudeOrder(a) - claudeOrder(b) || (a.file < b.file ? -1 : 1));
     const [first, ...rest] = ranked;
     for (const skill of rest) {
-      const shadowed = CLAUDE_ORDER[first.scope.kind] === 0 && skill.scope.kind === 'claude-project';
+      // A personal skill shadows a project's: the project's is never listed.
+      const shadowed = claudeOrder(first) === 0 && claudeOrder(skill) === 1;
       findings.push(
         diagnostic(
           shadowedSkill,

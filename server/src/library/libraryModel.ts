@@ -8,6 +8,7 @@ import { readText } from '../workspace/readText';
 import { readCatalogSkill } from '../workspace/skillCatalog';
 import { skillMentions, type MentionKind, type SkillMention } from './skillMentions';
 import { appendTo } from '../listMap';
+import { CLIENT_FOLDERS, PLUGIN_MANIFEST } from '../platforms/clients';
 
 // The library: every skill found under the roots a team keeps skills in, with the names clients know them by, where
 // each lives (which decides which of two same-named skills a client loads), and the edges between them (one skill
@@ -131,10 +132,11 @@ export function scopeOf(fs: FileSystem, dir: string, home: string): SkillScope {
   // A plugin's skills are named in its namespace (`plugin:name`): the nearest folder above with a plugin manifest.
   const plugin = pluginAbove(fs, dir, home);
   if (plugin !== undefined) return { kind: 'plugin', plugin };
-  const claude = under('.claude');
-  if (claude !== undefined) return { kind: claude === home ? 'claude-personal' : 'claude-project' };
-  const agents = under('.agents');
-  if (agents !== undefined) return { kind: agents === home ? 'agents-user' : 'agents-repo' };
+  for (const client of CLIENT_FOLDERS) {
+    const above = client.scopes && under(client.folder);
+    if (above !== undefined)
+      return { kind: above === home ? client.scopes!.user : client.scopes!.project } as SkillScope;
+  }
   return { kind: 'other' };
 }
 
@@ -155,7 +157,7 @@ function pluginAbove(fs: FileSystem, dir: string, home: string): string | undefi
     if (up === path.dirname(up)) return undefined;
     if (remembered?.has(up)) return remembered.get(up);
     const found =
-      fs.stat(path.join(up, '.claude-plugin', 'plugin.json'))?.kind === 'file'
+      fs.stat(path.join(up, PLUGIN_MANIFEST))?.kind === 'file'
         ? path.basename(up)
         : up === home
           ? undefined

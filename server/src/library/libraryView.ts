@@ -1,17 +1,15 @@
 import * as path from 'node:path';
 import type { Diagnostic, Severity } from '../checks/diagnostic';
-import type { ProfileId } from '../checks/profiles';
+import type { ProfileId } from '../platforms/profiles';
 import { FILE_START_RANGE, LineIndex, type LspRange, type Span } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
 import { listedSize, listedSkills, SKILL_LIST_BUDGETS, type LibraryCheckOptions } from './libraryChecks';
 import { qualifiedName, type Library, type LibrarySkill, type SkillScope } from './libraryModel';
 import type { MentionKind } from './skillMentions';
+import { CLAUDE_LISTING_LIMIT } from '../platforms/clients';
 
 // The library as the editor's library view draws it: the skills and the edges between them, each skill's library
 // findings where they are, and the list each client puts in front of the agent at start, entry by entry.
-
-/** Claude Code cuts each entry of its listing past this many characters of description (docs/profiles.md). */
-export const CLAUDE_ENTRY_LIMIT = 1536;
 
 export interface LibraryViewProblem {
   code: string;
@@ -167,7 +165,7 @@ function skillLists(library: Library, options: LibraryCheckOptions): SkillList[]
   const claude: SkillList = {
     client: 'Claude Code',
     profile: 'claude-code',
-    entries: oneOfEach.map((skill) => entry(skill, claudeListed(skill), CLAUDE_ENTRY_LIMIT)).sort(byName),
+    entries: oneOfEach.map((skill) => entry(skill, claudeListed(skill), CLAUDE_LISTING_LIMIT)).sort(byName),
   };
   return [...codex, claude];
 }

@@ -1,4 +1,5 @@
-import { fenceLanguage, SHELL_BLOCK_LANGUAGES, type Fence } from './skillFile';
+import { PROMPT, SESSION_LANGUAGES } from '../platforms/shells';
+import { fenceLanguage, type Fence } from './skillFile';
 import type { TextLike } from './textLike';
 
 // A fenced block of commands is either a script (every line is a command) or a session at a prompt: `$ npm test`
@@ -14,19 +15,10 @@ export interface BlockCommand {
 }
 
 /**
- * A prompt: `$ `, zsh's `% `, `❯ ` or `➜ `, after an optional `(venv) `, `user@host:~/dir` or `~/dir`; or PowerShell's
- * `PS> ` and `PS C:\dir> `. Not `# ` (a comment far more often than a root prompt, in a skill) nor `> ` (npm prints
- * `> package@1.0.0 build` before a script, and a shell's second prompt continues a command already read).
- */
-const PROMPT =
-  /^[ \t]*(?:\([^()\s]*\)[ \t]*)?(?:(?:[\w.-]+@[\w.-]+(?::[^\s$%]*)?|[~/][^\s$%]*)[ \t]?)?(?:[$%\u276F\u279C]|PS(?:[ \t][^>\n]*)?>)[ \t]+(?=\S)/;
-/**
  * A here-document's operator and delimiter: the lines up to the delimiter are the command's input, not output. Not a
  * here-string (`<<<`) nor a shift (`1 << 2`).
  */
 const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(['"]?)([A-Za-z_][\w.-]*)\2/;
-/** Blocks that may be a session: a shell's or unlabelled, and PowerShell's (a Python line may start with `% `). */
-const SESSION_LANGUAGES: ReadonlySet<string> = new Set([...SHELL_BLOCK_LANGUAGES, 'powershell', 'ps1', 'pwsh']);
 
 /**
  * The commands of a fenced block, in order. A block in which some line starts with a prompt is a session: each

@@ -212,25 +212,6 @@ export function outsideFences(region: Span, fences: readonly Fence[]): Span[] {
   return parts;
 }
 
-/**
- * The languages a fenced block of shell commands is labelled with: the shells, and a session at a prompt as the
- * highlighters name it (`console`; Prism's `shell-session`, `sh-session` and `shellsession`). One set for every rule
- * and for compile, which read such blocks as commands.
- */
-export const SHELL_FENCE_LANGUAGES: ReadonlySet<string> = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'shell',
-  'console',
-  'shell-session',
-  'sh-session',
-  'shellsession',
-]);
-
-/** Blocks read as shell commands: a shell's, a session's, or unlabelled (which often holds commands). */
-export const SHELL_BLOCK_LANGUAGES: ReadonlySet<string> = new Set([...SHELL_FENCE_LANGUAGES, '']);
-
 /** The language of a fence: the first word of its info string, lower-cased. */
 export function fenceLanguage(fence: Fence): string {
   return fence.info.split(/\s+/)[0].toLowerCase();

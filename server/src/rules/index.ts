@@ -1,4 +1,4 @@
-import type { ProfileId } from '../checks/profiles';
+import type { ProfileId } from '../platforms/profiles';
 import type { Rule } from '../checks/rule';
 import type { SeverityMap } from '../checks/severities';
 import { RULES } from './catalog.generated';

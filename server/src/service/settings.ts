@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isProfileId, type ProfileId } from '../checks/profiles';
+import { isProfileId, type ProfileId } from '../platforms/profiles';
 import { isRuleCode, type RuleCode } from '../rules';
 import { isSeverityChoice, SEVERITY_CHOICES, type SeverityMap } from '../checks/severities';
 

@@ -1,4 +1,4 @@
-import * as path from 'node:path';
+import { userSkillFolderPaths } from '../platforms/clients';
 import type { FileSystem } from './fileSystem';
 
 /**
@@ -7,7 +7,5 @@ import type { FileSystem } from './fileSystem';
  * reads.
  */
 export function userSkillFolders(fs: FileSystem, home: string): string[] {
-  return [path.join(home, '.claude', 'skills'), path.join(home, '.agents', 'skills')].filter(
-    (folder) => fs.stat(fs.realpath(folder) ?? folder)?.kind === 'directory',
-  );
+  return userSkillFolderPaths(home).filter((folder) => fs.stat(fs.realpath(folder) ?? folder)?.kind === 'directory');
 }

@@ -2,16 +2,12 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { PROFILE_IDS } from '../../../server/src/checks/profiles';
+import { PROFILE_IDS } from '../../../server/src/platforms/profiles';
 import { RULES } from '../../../server/src/rules';
 import { parseArgs } from '../../../server/src/cli/args';
 import { readConfig, findConfigFile } from '../../../server/src/config/configFile';
-import {
-  ConfigStore,
-  configForSkill,
-  effectiveSettings,
-  profileFromLocation,
-} from '../../../server/src/config/skillConfig';
+import { ConfigStore, configForSkill, effectiveSettings } from '../../../server/src/config/skillConfig';
+import { profileFromLocation } from '../../../server/src/platforms/clients';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { unmark } from '../../support/fixture';
 

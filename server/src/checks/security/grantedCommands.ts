@@ -1,6 +1,7 @@
 import { SLASH_COMMAND } from '../../parse/pathMentions';
 import { blockCommands } from '../../parse/blockCommands';
-import { fenceLanguage, SHELL_BLOCK_LANGUAGES, type Fence } from '../../parse/skillFile';
+import { POSIX_SHELLS, SHELL_BLOCK_LANGUAGES } from '../../platforms/shells';
+import { fenceLanguage, type Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import { defineRule } from '../rule';
 
@@ -22,7 +23,7 @@ export const unrestrictedShell = defineRule({
  * Programs that run whatever they are given: a grant of one of them lets every command through, so a list naming one
  * is no narrower than `Bash`.
  */
-const ANY_COMMAND = new Set(['bash', 'sh', 'zsh', 'dash', 'fish', 'sudo', 'su', 'env', 'eval', 'exec', 'xargs']);
+const ANY_COMMAND = new Set([...POSIX_SHELLS, 'fish', 'sudo', 'su', 'env', 'eval', 'exec', 'xargs']);
 
 /** A command line's first word, after variable assignments (`LANG=C sort`), which are not the command a rule names. */
 const FIRST_WORD = /^\s*(?:\w+=\S*\s+)*([\w./~-]+)/;

@@ -1,6 +1,7 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import { blockCommands, type BlockCommand } from '../../parse/blockCommands';
-import { fenceLanguage, SHELL_BLOCK_LANGUAGES, type Fence } from '../../parse/skillFile';
+import { COMMAND_LANGUAGES, POSIX_SHELLS } from '../../platforms/shells';
+import { fenceLanguage, type Fence } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import type { Placed } from './skillTexts';
 import { defineRule } from '../rule';
@@ -68,11 +69,7 @@ const PROGRAM_OPTIONS: Record<string, RegExp> = {
  * `-`, `/dev/stdin` and a shell's `-s` name the piped text itself; a `--` before any program leaves it to the pipe too.
  */
 function runsPipedText(interpreter: string, words: string[]): boolean {
-  const kind = /^python/.test(interpreter)
-    ? 'python'
-    : /^(?:sh|bash|zsh|dash|ksh)$/.test(interpreter)
-      ? 'shell'
-      : interpreter;
+  const kind = /^python/.test(interpreter) ? 'python' : POSIX_SHELLS.has(interpreter) ? 'shell' : interpreter;
   const programOption = PROGRAM_OPTIONS[kind];
   if (!programOption) return true;
   for (const word of words) {
@@ -208,18 +205,6 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
   }
   return findings;
 }
-
-/** The languages of fenced blocks that hold commands (a shell or PowerShell, Python, or no language). */
-const COMMAND_LANGUAGES: ReadonlySet<string> = new Set([
-  ...SHELL_BLOCK_LANGUAGES,
-  'powershell',
-  'ps1',
-  'pwsh',
-  'cmd',
-  'bat',
-  'python',
-  'py',
-]);
 
 /** The commands of the fenced blocks of commands (in a session at a prompt, not what they printed). */
 export function fencedCommands(source: TextLike, fences: Fence[]): BlockCommand[] {

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { sourceOf, type SkillAnalysis } from '../../analyze';
 import type { Diagnostic, Severity } from '../../checks/diagnostic';
-import type { ProfileChoice } from '../../checks/profiles';
+import type { ProfileChoice } from '../../platforms/profiles';
 import { fingerprintOf, ownText } from '../../rules/fingerprint';
 import { bestTier } from '../../fixes/chooseFixes';
 import type { FixTier } from '../../checks/fix';

@@ -2,6 +2,7 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { defineRule } from '../../checks/rule';
 import type { FrontmatterContext } from './frontmatterRules';
 import { keySpan, stringOr, valueSpan } from './frontmatterValues';
+import { CLAUDE_LISTING_LIMIT } from '../../platforms/clients';
 
 // What one client checks of the frontmatter beyond the specification: Claude Code's listing limit and `agent`, Codex's
 // validator, the Claude API's upload.
@@ -57,13 +58,13 @@ export function clientFrontmatterRules(context: FrontmatterContext): Diagnostic[
   const diagnostics: Diagnostic[] = [];
   if (profile.id === 'claude-code') {
     const listed = `${stringOr(value.description)}${stringOr(value.when_to_use)}`.length;
-    if (listed > 1536) {
+    if (listed > CLAUDE_LISTING_LIMIT) {
       diagnostics.push(
         diagnostic(
           descriptionTruncated,
           file,
           valueSpan(yaml, 'description') ?? context.anchor,
-          `\`description\` and \`when_to_use\` together are ${listed} characters; Claude Code cuts the listing at 1536, so the end is never seen.`,
+          `\`description\` and \`when_to_use\` together are ${listed} characters; Claude Code cuts the listing at ${CLAUDE_LISTING_LIMIT}, so the end is never seen.`,
         ),
       );
     }

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { isSeq } from 'yaml';
 import frontmatterSchema from '../../../../schemas/agent-skills.frontmatter.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import type { Profile } from '../../checks/profiles';
+import type { Profile } from '../../platforms/profiles';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
 import type { Span } from '../../parse/lineIndex';
 import type { TextLike } from '../../parse/textLike';

@@ -2,7 +2,8 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { firstNotBefore } from '../../parse/bisect';
 import type { Span } from '../../parse/lineIndex';
 import { shellDirectives } from '../../parse/shellDirectives';
-import { fenceLanguage, SHELL_FENCE_LANGUAGES, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
+import { POSIX_SHELLS, SHELL_FENCE_LANGUAGES, shebangProgram } from '../../platforms/shells';
+import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
 import type { TextLike } from '../../parse/textLike';
 import { defineRule } from '../../checks/rule';
 import { fixOf, textChange, type Fix, type FixSource } from '../../checks/fix';
@@ -64,20 +65,6 @@ const LANGUAGES: Record<string, Meaning> = {
   ruby: 'capture',
   rb: 'capture',
 };
-/**
- * Interpreters, named by a script's first line, that do: a shell's too, whose script's `$1` is its own parameter (a
- * block fenced as `bash` is commands, where `$1` may be the skill's argument on purpose).
- */
-const INTERPRETERS: Record<string, Meaning> = {
-  ...LANGUAGES,
-  sh: 'shell',
-  bash: 'shell',
-  dash: 'shell',
-  ksh: 'shell',
-  zsh: 'shell',
-};
-/** A script's first line: the interpreter's path, and what follows it (`env`'s program). */
-const SHEBANG = /^#![ \t]*(\S+)(?:[ \t]+(?:-\S+[ \t]+)*(\S+))?/;
 const NEWLINE = 0x0a;
 /** How far after `.replace(` its replacement is looked for: the rest of its line, within a line's length. */
 const REPLACEMENT_REACH = 240;
@@ -172,13 +159,13 @@ function fenceStretches(blocks: Block[]): Stretch[] {
 
 /** What the interpreter a block's first line names (`#!/usr/bin/env bash`, `#!/usr/bin/awk -f`) makes of `$N`. */
 function interpreterOf(source: TextLike, fence: Fence): Meaning | undefined {
-  const shebang = SHEBANG.exec(
+  const program = shebangProgram(
     source.slice(fence.content.start, Math.min(fence.content.end, fence.content.start + 200)),
   );
-  if (!shebang) return undefined;
-  const named = (program: string) => program.slice(program.lastIndexOf('/') + 1).replace(/[\d.]+$/, '');
-  const program = named(shebang[1]) === 'env' && shebang[2] ? named(shebang[2]) : named(shebang[1]);
-  return INTERPRETERS[program];
+  if (program === undefined) return undefined;
+  // A shell's script's `$1` is its own parameter (a block fenced as `bash` is commands, where `$1` may be the
+  // skill's argument on purpose).
+  return POSIX_SHELLS.has(program) ? 'shell' : LANGUAGES[program];
 }
 
 /** The awk programs, `sh -c` scripts and replacement strings written in the body's text (which starts at `base`). */

@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import type { Profile } from '../../checks/profiles';
+import type { Profile } from '../../platforms/profiles';
 import type { Span } from '../../parse/lineIndex';
 import type { SkillFileSyntax } from '../../parse/skillFile';
 import { utf8Length } from '../../parse/textLike';
@@ -9,6 +9,7 @@ import { checkClaudeCodeSkill } from './claudeCodeRules';
 import { checkFrontmatter } from './frontmatterRules';
 import { checkUploadSize } from './uploadSize';
 import { defineRule } from '../../checks/rule';
+import { OPENSQUILLA_MAX_BYTES } from '../../platforms/clients';
 
 export const loaderSizeLimit = defineRule({
   code: 'loader_size_limit',
@@ -18,9 +19,6 @@ export const loaderSizeLimit = defineRule({
   stability: 'stable',
   formats: 'all',
 });
-
-/** OpenSquilla's loader skips SKILL.md files larger than this. */
-const OPENSQUILLA_MAX_BYTES = 256_000;
 
 export interface SkillFileContext {
   fs: FileSystem;

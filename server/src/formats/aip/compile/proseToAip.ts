@@ -12,17 +12,8 @@ import { locate, inReadingOrder, stepFindings, strayFenceFindings } from './scaf
 import type { CompiledFile } from '../../../analysis/format';
 import { appendTo } from '../../../listMap';
 import { compileTodo } from '../../../forms/compileFindings';
+import { SCRIPT_EXTENSIONS } from '../../../platforms/shells';
 
-/** Fenced languages whose blocks are commands to run (scripts); any other block is an example (an asset). */
-const SCRIPT_EXTENSIONS: Record<string, string> = {
-  bash: 'sh',
-  sh: 'sh',
-  shell: 'sh',
-  zsh: 'sh',
-  python: 'py',
-  py: 'py',
-  python3: 'py',
-};
 const ASSET_EXTENSIONS: Record<string, string> = {
   json: 'json',
   yaml: 'yaml',
@@ -129,6 +120,7 @@ function bindFences(text: string, step: ScaffoldStep, files: CompiledFile[]): { 
   const scripts = new Map<string, string[]>();
   step.fences.forEach((fence, index) => {
     const language = fenceLanguage(fence).toLowerCase();
+    // A block of commands to run is a script; any other block is an example (an asset).
     const scriptExtension = SCRIPT_EXTENSIONS[language];
     // A script holds what a block runs: from a session at a prompt, the commands without the prompts or the output.
     if (scriptExtension) appendTo(scripts, scriptExtension, blockScript(text, fence).trimEnd());

@@ -14,7 +14,8 @@ import {
   type Reference,
 } from './aip05Package';
 import { blockScript } from '../../../parse/blockCommands';
-import { fenceLanguage, SHELL_BLOCK_LANGUAGES } from '../../../parse/skillFile';
+import { SHELL_BLOCK_LANGUAGES } from '../../../platforms/shells';
+import { fenceLanguage } from '../../../parse/skillFile';
 import type { CompiledFile } from '../../../analysis/format';
 import {
   kebab,

@@ -8,7 +8,8 @@ import { applySuppressions } from './checks/suppressions';
 import { checkSecurity } from './checks/security';
 import { unreadableSkillFile } from './checks/unreadableFile';
 import { checkCodexMetadata, checkEvalFiles, checkSkillFile, readFrontmatter } from './formats/agent-skill';
-import { detectFormat, likelyReader, type SkillAnalysis } from './formats';
+import { detectFormat, formatOf, likelyReader, type SkillAnalysis } from './formats';
+import type { ReadProcedure } from './library/readSkillDetails';
 import type { FormatContext } from './analysis/formatContext';
 import type { IncrementalState } from './incremental/incrementalState';
 import { PLAIN_FORMAT, type SkillModel } from './model/skillModel';
@@ -196,6 +197,16 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     ...(evalLinks.length > 0 ? { evalLinks } : {}),
   } as SkillAnalysis;
 }
+
+/**
+ * A structured skill's model, and its procedure document's fields, as the library graph reads them: only the model is
+ * made, not the findings.
+ */
+export const readProcedure: ReadProcedure = (fs, file, text) => {
+  const analysis = analyzeSkill(fs, file, { modelOnly: true, text });
+  const fields = formatOf(analysis).procedureDocument?.(analysis);
+  return { format: analysis.format, model: analysis.model, ...(fields ? { fields } : {}) };
+};
 
 /** The analysis of a SKILL.md that could not be read as text: one finding, no model. */
 function unreadable(

@@ -25,7 +25,7 @@ import { printErr, printOut, shownPath } from './output';
 import { toReported, type ReportedDiagnostic } from './reporters/report';
 import { formatText } from './reporters/text';
 import { selectSkills } from './selectSkills';
-import { readLibraryGraph, readLibraryJson } from './skillDetails';
+import { readLibraryGraph, readLibraryJson } from './libraryThreads';
 import { writePackage } from './writePackage';
 import { settingsSeverityMaps } from '../rules';
 

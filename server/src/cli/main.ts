@@ -10,7 +10,7 @@ import { runLibrary, runQuery } from './libraryCommand';
 import { runMergeReports } from './mergeReports';
 import { exitWith, printErr, printOut } from './output';
 import { runCompile, runContext, runGraph } from './skillCommands';
-import { readSkillPart, type GraphThreadSetup } from './skillDetails';
+import { readSkillPart, type GraphThreadSetup } from './libraryThreads';
 import { serveBatches, THREAD_FLAG } from './threadBatches';
 import { RunSettings } from '../config/runSettings';
 import { ListingCache } from '../workspace/diskSnapshot';

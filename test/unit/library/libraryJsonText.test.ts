@@ -3,7 +3,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { shownPath } from '../../../server/src/cli/output';
-import { readSkillPart } from '../../../server/src/cli/skillDetails';
+import { readSkillPart } from '../../../server/src/cli/libraryThreads';
 import { libraryJsonText, partJson } from '../../../server/src/library/libraryExport';
 import { joinedGraph, type SkillGraphPart } from '../../../server/src/library/libraryGraph';
 import { linkLibrary } from '../../../server/src/library/libraryModel';

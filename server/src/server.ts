@@ -13,19 +13,8 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { RenameError } from './document/renameError';
-import {
-  CheckCompiledRequest,
-  CompileRequest,
-  CompileTargetsRequest,
-  ContextViewRequest,
-  FIX_ALL_KIND,
-  GraphRequest,
-  GraphChangesRequest,
-  FileAtRevisionRequest,
-  LibraryViewRequest,
-  SETTINGS_SECTION,
-  SkillInfoRequest,
-} from './protocol';
+import { FIX_ALL_KIND, SETTINGS_SECTION } from './protocol';
+import { listenToCustomRequests } from './service/customRequests';
 import { EditorDocument } from './service/editorDocument';
 import { LanguageService } from './service/languageService';
 import { editorSettings } from './service/settings';
@@ -269,17 +258,11 @@ connection.onSelectionRanges((params, token) =>
 connection.onCodeLens((params, token) => answer(() => service.codeLenses(params.textDocument.uri, token)));
 connection.onWorkspaceSymbol((params, token) => answer(() => service.workspaceSymbols(params.query, token)));
 
-connection.onRequest(GraphRequest, (params) => answer(() => service.graph(params.uri)));
-connection.onRequest(GraphChangesRequest, ({ uri, revision }) => answer(() => service.graphChanges(uri, revision)));
-connection.onRequest(FileAtRevisionRequest, ({ uri, file, revision }) =>
-  answer(() => service.fileAtRevision(uri, file, revision)),
+// Each typed by the protocol where it is answered (customRequests.ts): here, by its method.
+listenToCustomRequests(
+  (type, respond) => connection.onRequest(type.method, (params) => answer(() => respond(params))),
+  service.requests,
 );
-connection.onRequest(ContextViewRequest, ({ uri, ...request }) => answer(() => service.context(uri, request)));
-connection.onRequest(CompileTargetsRequest, (params) => answer(() => service.compileTargets(params.uri)));
-connection.onRequest(CompileRequest, (params) => answer(() => service.compile(params)));
-connection.onRequest(CheckCompiledRequest, (params) => answer(() => service.checkCompiled(params)));
-connection.onRequest(SkillInfoRequest, (params) => answer(() => service.skillInfo(params.uri)));
-connection.onRequest(LibraryViewRequest, () => answer(() => service.libraryView()));
 
 documents.listen(connection);
 connection.listen();

@@ -20,18 +20,6 @@ import type { DocumentView } from '../analysis/documentView';
 import { documentDiagnostics } from '../features/lspDiagnostics';
 import { RenameError } from '../document/renameError';
 import { featuresOf, type DocumentFeatures } from '../features/documentFeatures';
-import {
-  type CompileAnswer,
-  type CompileParams,
-  type CompileTargetInfo,
-  type ContextRequest,
-  type GraphChanges,
-  type GraphJson,
-  type ModelContext,
-  type Refusal,
-  type SkillInfo,
-  type WireFile,
-} from '../protocol';
 import type { FileSystem } from '../workspace/fileSystem';
 import { CONFIG_FILE_NAMES } from '../config/configFile';
 import { RunSettings } from '../config/runSettings';
@@ -41,12 +29,11 @@ import { AnalysisCache, type OpenDocument } from './analysisCache';
 import { baselinedFindings } from './baselinedFindings';
 import type { Cancellation, FileChange, OpenDocuments } from './editorTypes';
 import { DEFAULT_SETTINGS, explicitOf, type Settings } from './settings';
-import type { LibraryViewJson } from '../library/libraryView';
 import { LibraryIndex } from './libraryIndex';
 import { Revisions } from './revisions';
 import { SkillIndex } from './skillIndex';
 import { codeLensesOf } from './codeLenses';
-import { checkCompiledOf, compileOf, compileTargetsOf, contextOf, graphOf, skillInfoOf } from './skillRequests';
+import type { RequestContext } from './customRequests';
 import { formatOf } from '../formats';
 
 /** An open document's findings, and the version of its text they are about. */
@@ -234,51 +221,22 @@ export class LanguageService {
     return token?.isCancellationRequested ? [] : this.index.search(query);
   }
 
-  /** The workspace's skills as one library, as the library view draws it: each open SKILL.md with its text. */
-  libraryView(): LibraryViewJson | null {
-    const open = () => this.documents.all().flatMap((document) => this.viewOf(document.uri) ?? []);
-    return this.guarded(null, () => this.library.view(this.bySkill, open()));
-  }
-
-  graph(uri: string): GraphJson | null {
-    return this.run(uri, undefined, null, graphOf);
-  }
-
-  /** The change to an open skill since a git revision, to draw on its graph. */
-  graphChanges(uri: string, revision: string): GraphChanges | Refusal | null {
-    const key = (view: DocumentView) => this.optionsOf(view.analysis.file).key;
-    return this.run(uri, undefined, null, (view) =>
-      this.revisions.changes(graphOf(view), revision, explicitOf(this.current), key(view)),
-    );
-  }
-
-  /** A file of an open skill (inside its folder) as it was at a git revision. */
-  fileAtRevision(uri: string, file: string, revision: string): { text: string } | Refusal | null {
-    return this.run(uri, undefined, null, (view) => this.revisions.fileAt(view.analysis.file, file, revision));
-  }
-
-  context(uri: string, request: ContextRequest): ModelContext | Refusal | null {
-    return this.run(uri, undefined, null, (view) => contextOf(view, request));
-  }
-
-  compileTargets(uri: string): { skillFile: string; targets: CompileTargetInfo[] } | null {
-    return this.run(uri, undefined, null, compileTargetsOf);
-  }
-
-  compile(params: CompileParams): CompileAnswer | Refusal | null {
-    return this.run(params.uri, undefined, null, (view) =>
-      compileOf(this.fs, view, params, this.bySkill.forSkill(view.analysis.file).catalogs),
-    );
-  }
-
-  checkCompiled(params: CompileParams & { files: WireFile[] }): CompileAnswer | Refusal | null {
-    return this.run(params.uri, undefined, null, (view) =>
-      checkCompiledOf(this.fs, view, params, this.bySkill.forSkill(view.analysis.file).catalogs),
-    );
-  }
-
-  skillInfo(uri: string): SkillInfo | null {
-    return this.run(uri, undefined, null, (view) => skillInfoOf(view, this.bySkill));
+  /**
+   * What the `skillgraph/*` requests are answered from (customRequests.ts): the views of open documents and the
+   * state they need.
+   */
+  get requests(): RequestContext {
+    return {
+      fs: this.fs,
+      bySkill: this.bySkill,
+      explicit: explicitOf(this.current),
+      revisions: this.revisions,
+      library: this.library,
+      onView: (uri, empty, answer) => this.run(uri, undefined, empty, answer),
+      guarded: (empty, answer) => this.guarded(empty, answer),
+      openViews: () => this.documents.all().flatMap((document) => this.viewOf(document.uri) ?? []),
+      analysisKey: (view) => this.optionsOf(view.analysis.file).key,
+    };
   }
 
   /** An open document changed (or opened): the open documents of its skill, whose findings may have changed with it. */

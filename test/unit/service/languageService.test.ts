@@ -11,6 +11,8 @@ import { editorSettings } from '../../../server/src/service/settings';
 const readSettings = (raw: unknown, base: string) =>
   editorSettings([{ source: 'workspace configuration', raw }], base).settings;
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { answerCustomRequest } from '../../../server/src/service/customRequests';
+import { SkillInfoRequest } from '../../../server/src/protocol';
 
 const EXAMPLES = path.join(__dirname, '..', '..', '..', 'examples');
 
@@ -39,6 +41,10 @@ function serviceOver(open: string[]) {
   return { service, logged, documents, uri: (relative: string) => pathToFileURL(path.join('/ws', relative)).href };
 }
 
+/** What `skillgraph/skillInfo` answers of a document, as the server's connection would. */
+const skillInfo = (service: LanguageService, uri: string) =>
+  answerCustomRequest(SkillInfoRequest, { uri }, service.requests);
+
 test('a SKILL.md and a skill+ package file each get the features of their kind, from one analysis', () => {
   const { service, uri } = serviceOver(['trip-planner/SKILL.md', 'trip-planner/flow.py']);
   const skillSymbols = service.documentSymbols(uri('trip-planner/SKILL.md'));
@@ -50,7 +56,7 @@ test('a SKILL.md and a skill+ package file each get the features of their kind, 
   );
   assert.ok(flowSymbols.length > 1 && flowSymbols.every((symbol) => symbol.name !== 'trip-planner'));
   // Both answer from the same skill: the status counts every file's findings.
-  assert.deepEqual(service.skillInfo(uri('trip-planner/flow.py')), service.skillInfo(uri('trip-planner/SKILL.md')));
+  assert.deepEqual(skillInfo(service, uri('trip-planner/flow.py')), skillInfo(service, uri('trip-planner/SKILL.md')));
   // flow.py's lens opens the preview; the SKILL.md's lenses open it and compile.
   assert.deepEqual(
     service.codeLenses(uri('trip-planner/flow.py')).map((lens) => lens.command?.command),
@@ -81,16 +87,16 @@ test('the settings decide the findings: a rule turned off is gone from the diagn
   assert.ok(codes().includes('input_name_typo'));
   const typo = service.diagnostics(broken)!.items.find((item) => item.code === 'input_name_typo')!;
   assert.ok(service.codeActions(broken, typo.range).some((action) => action.title.startsWith('Change to')));
-  const warnings = service.skillInfo(broken)!.warnings;
+  const warnings = skillInfo(service, broken)!.warnings;
 
   assert.deepEqual(service.configure(readSettings({ rules: { input_name_typo: 'off' } }, '/ws')), [broken]);
   assert.ok(!codes().includes('input_name_typo'));
   assert.equal(service.codeActions(broken, typo.range).filter((a) => a.title.startsWith('Change to')).length, 0);
-  assert.ok(service.skillInfo(broken)!.warnings < warnings);
+  assert.ok(skillInfo(service, broken)!.warnings < warnings);
 
   service.configure(readSettings({ profile: 'codex', rules: { input_name_typo: 'error' } }, '/ws'));
   assert.equal(service.diagnostics(broken)!.items.find((item) => item.code === 'input_name_typo')?.severity, 1);
-  assert.deepEqual(service.skillInfo(broken)!.profile, { id: 'codex', source: 'setting' });
+  assert.deepEqual(skillInfo(service, broken)!.profile, { id: 'codex', source: 'setting' });
 });
 
 test('a refused rename reaches the caller with its reason; any other failure is logged and answered empty', () => {

@@ -1,11 +1,11 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { GraphJson } from '../server/src/forms/graphJson';
 import { startServer } from '../test/support/lspClient';
 import { openBrowser } from '../test/support/browser';
 import { servePreview } from '../test/support/previewPage';
 import { writeAipSkill } from '../test/support/generate';
 import { since, summarize, type Summary } from './lib/stats';
+import type { GraphJson } from '../server/src/protocol';
 
 export interface PreviewResult {
   steps: number;

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { GraphJson } from '../server/src/forms/graphJson';
 import { openBrowser } from '../test/support/browser';
 import { positionOf, startServer } from '../test/support/lspClient';
 import { servePreview } from '../test/support/previewPage';
 import { writeSkillplusPackage } from '../test/support/generate';
 import { keystroke } from './lib/keystroke';
 import { percentile, round, since, summarize, type Summary } from './lib/stats';
+import type { GraphJson } from '../server/src/protocol';
 
 const EDITS = 120;
 const REQUESTS = 120;

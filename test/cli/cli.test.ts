@@ -22,7 +22,7 @@ import addFormats from 'ajv-formats';
 import reportSchema from '../../schemas/check-report.schema.json';
 import graphSchema from '../../schemas/graph.schema.json';
 import type { ReportedDiagnostic } from '../../server/src/cli/reporters/report';
-import type { GraphJson } from '../../server/src/forms/graphJson';
+import type { GraphJson } from '../../server/src/protocol';
 
 interface ReportJson {
   skills: { dir: string; name?: string; format: string }[];

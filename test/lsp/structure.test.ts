@@ -10,10 +10,10 @@ import type {
   SymbolInformation,
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import type { GraphJson } from '../../server/src/forms/graphJson';
 import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
 import { skillFiles, skillHash } from '../../server/src/checks/skillHash';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
+import type { GraphJson } from '../../server/src/protocol';
 
 const root = copyExamples();
 const csvFile = path.join(root, 'csv-report', 'SKILL.md');

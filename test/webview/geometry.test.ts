@@ -5,13 +5,14 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { analyzeSkill } from '../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../server/src/forms/graphJson';
+import { toGraphJson } from '../../server/src/forms/graphJson';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { NODE_MAX_WIDTH } from '../../client/webview/nodeMetrics';
 import { openBrowser } from '../support/browser';
 import { writeAipSkill } from '../support/generate';
 import { servePreview } from '../support/previewPage';
 import { measureDrawing, type Drawing } from './drawingGeometry';
+import type { GraphJson } from '../../server/src/protocol';
 
 // The drawing's geometry, measured in the real browser on every example and two generated procedures, in both
 // layouts: what the reader sees is whole, uncovered and followable.

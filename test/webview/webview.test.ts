@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { analyzeSkill } from '../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../server/src/forms/graphJson';
+import { toGraphJson } from '../../server/src/forms/graphJson';
 import { modelContext } from '../../server/src/formats/skillplus/runtime/modelContext';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { OverlayFileSystem } from '../../server/src/workspace/overlayFileSystem';
@@ -15,6 +15,7 @@ import { asSkillplus } from '../support/formatParts';
 import { NODE_MAX_WIDTH } from '../../client/webview/nodeMetrics';
 import { openBrowser } from '../support/browser';
 import { servePreview } from '../support/previewPage';
+import type { GraphJson } from '../../server/src/protocol';
 
 const ARTIFACTS = path.join(__dirname, '..', '..', 'test-artifacts', 'webview');
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');

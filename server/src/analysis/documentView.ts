@@ -1,9 +1,10 @@
 import { pathToFileURL } from 'node:url';
 import type { AnalysisBase } from './skillAnalysis';
 import { SkillLines } from '../parse/skillLines';
-import type { LineIndex, LspRange, Span } from '../parse/lineIndex';
+import type { LineIndex, Span } from '../parse/lineIndex';
 import { flatText, type TextLike } from '../parse/textLike';
 import type { FileSystem } from '../workspace/fileSystem';
+import type { LspRange } from '../protocol';
 
 /**
  * One open document as the features see it: the analysis of the skill it

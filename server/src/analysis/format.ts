@@ -19,9 +19,9 @@ import type { YamlSyntax } from '../parse/yamlSyntax';
 import type { FileSystem } from '../workspace/fileSystem';
 import type { DocumentView } from './documentView';
 import type { FormatContext, FormatResult } from './formatContext';
-import type { ContextRequest, ModelContext } from './modelContext';
 import type { AnalysisBase } from './skillAnalysis';
 import type { CompletionRequest, SkillLens, Target } from './target';
+import type { ContextRequest, ModelContext } from '../protocol';
 
 /**
  * One format of skill, as a value: how a skill is recognised as one, read into its model and its own part of the

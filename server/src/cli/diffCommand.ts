@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import type { GraphJson } from '../forms/graphJson';
 import { RunSettings } from '../config/runSettings';
 import { isEmptyDiff } from '../diff/graphDiff';
 import { diffMarkdown } from '../diff/diffMarkdown';
@@ -14,6 +13,7 @@ import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gi
 import type { Command } from './args';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
 import { printErr, printOut } from './output';
+import type { GraphJson } from '../protocol';
 
 /** One side of the comparison: the files, and the folder that stands for the working folder in them. */
 interface Side {

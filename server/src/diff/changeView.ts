@@ -1,51 +1,11 @@
-import { edgeCore, type GraphJson, type GraphJsonEdge, type GraphJsonNode } from '../forms/graphJson';
-import type { LspRange } from '../parse/lineIndex';
+import { edgeCore } from '../forms/graphJson';
 import { edgeText, findingText, nodeText, orphanText } from './diffReport';
-import type { EdgeChange, GraphDiff, NodeChange } from './graphDiff';
+import type { GraphDiff } from './graphDiff';
+import type { ChangeLine, GraphChanges, GraphJson, GraphJsonEdge, GraphJsonNode } from '../protocol';
 
 // A change drawn on the graph (the preview's "changes since a revision"): the graph after the change with what it
 // removed put back, and a mark on every node and edge it added, removed, renamed, changed or retyped. Pure: two graphs
 // and their diff in, what to draw out.
-
-/** An edge the change touched, named as the drawing names it (its ends after the change). */
-export interface EdgeMark {
-  change: EdgeChange['change'];
-  from: string;
-  to: string;
-  kind: GraphJsonEdge['kind'];
-  label?: string;
-  text: string;
-}
-
-/**
- * A line of the change list: what changed, and the node it is about, or for a finding introduced where it is now (a
- * click there shows it; a fixed finding's place is in the old text, so it has none).
- */
-export interface ChangeLine {
-  mark: NodeChange['change'] | EdgeChange['change'] | 'orphaned' | 'introduced' | 'fixed';
-  text: string;
-  node?: string;
-  at?: { file: string; range: LspRange };
-}
-
-export interface GraphChanges {
-  /**
-   * The revision compared with, as asked (`HEAD`), and the commit it named then (git's empty tree when `HEAD` has no
-   * commit yet: everything is added).
-   */
-  revision: string;
-  commit: string;
-  /** Whether the skill existed at that revision (when not, everything is added). */
-  existed: boolean;
-  /** What to draw: the graph as it is now, with the nodes and edges the change removed put back. */
-  graph: GraphJson;
-  /** Each node the change touched, by its id in `graph`: how, and what, in words. */
-  nodes: Record<string, { change: NodeChange['change']; text: string }>;
-  edges: EdgeMark[];
-  /** Every change in words, nodes first, then edges, inputs left without a producer, findings. */
-  lines: ChangeLine[];
-  introducesErrors: boolean;
-}
 
 /**
  * The change from `before` to `after` to draw: `after`'s nodes and edges, then each node removed (as it was before,

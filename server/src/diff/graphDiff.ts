@@ -1,12 +1,6 @@
-import {
-  edgeCore,
-  type GraphJson,
-  type GraphJsonEdge,
-  type GraphJsonNode,
-  type GraphJsonPort,
-} from '../forms/graphJson';
-import type { GraphProblem } from '../forms/graphProblems';
+import { edgeCore } from '../forms/graphJson';
 import { appendTo } from '../listMap';
+import type { GraphJson, GraphJsonEdge, GraphJsonNode, GraphJsonPort, GraphProblem } from '../protocol';
 
 // What a change does to a skill's graph: two revisions' graphs (any format: the graph JSON is the same for all) in,
 // the steps, ports, edges, scripts, guards, tips and rules added, removed, renamed or changed out, with what follows

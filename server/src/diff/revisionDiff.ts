@@ -1,8 +1,9 @@
 import { analyzeSkill, type AnalyzeOptions } from '../analyze';
-import { emptyGraph, toGraphJson, type GraphJson } from '../forms/graphJson';
+import { emptyGraph, toGraphJson } from '../forms/graphJson';
 import { IncrementalState } from '../incremental/incrementalState';
 import type { FileSystem } from '../workspace/fileSystem';
 import { diffGraphs, type GraphDiff } from './graphDiff';
+import type { GraphJson } from '../protocol';
 
 /** One revision of a skill: the files it is read from, its SKILL.md, how it is analysed and how its paths are shown. */
 export interface Revision {

@@ -16,9 +16,7 @@ import { toLspDiagnostic } from './lspDiagnostics';
 import type { DocumentView } from '../analysis/documentView';
 import { appendTo } from '../listMap';
 import { unusedSuppression } from '../checks/suppressions';
-
-/** The kind of the action that applies every safe fix of a document (on save, with `editor.codeActionsOnSave`). */
-export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.skillgraph`;
+import { FIX_ALL_KIND } from '../protocol';
 
 /** Whether an action of `kind` answers a request for the kinds `only` (none: every kind). */
 function wanted(kind: string, only: readonly string[] | undefined): boolean {

@@ -1,8 +1,8 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import type { Diagnostic, Severity } from '../checks/diagnostic';
-import type { LspRange } from '../parse/lineIndex';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { ruleOf } from '../rules';
+import type { LspRange } from '../protocol';
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import type { CompiledFile } from '../analysis/format';
-import type { Diagnostic, Severity } from '../checks/diagnostic';
-import type { LspRange } from '../parse/lineIndex';
+import type { Diagnostic } from '../checks/diagnostic';
 import { SkillLines } from '../parse/skillLines';
 
 export type { CompiledFile };
@@ -32,19 +31,6 @@ export interface CompileResult {
   files: CompiledFile[];
   diagnostics: Diagnostic[];
   texts: Map<string, string>;
-}
-
-/** A compiled file as it travels to an editor: text as text, anything else as base64. */
-export type WireFile = { path: string; text: string } | { path: string; base64: string };
-
-/**
- * A result as the language server sends it (`skillgraph/compile`, `skillgraph/checkCompiled`): its files, and its
- * findings with their file's URI and range.
- */
-export interface CompileAnswer {
-  outDir: string;
-  files: WireFile[];
-  diagnostics: { uri: string; range: LspRange; severity: Severity; code: string; message: string }[];
 }
 
 /** Line indexes for the texts a result's findings point into, each made once however many findings it has. */

@@ -1,89 +1,11 @@
 import type { AnalysisBase } from '../analysis/skillAnalysis';
-import type { LspRange, Span } from '../parse/lineIndex';
+import type { Span } from '../parse/lineIndex';
 import { SkillLines } from '../parse/skillLines';
-import type { EdgeKind, GraphNode, NodeKind, Port } from '../model/skillModel';
-import { graphProblems, type GraphProblem } from './graphProblems';
+import type { GraphNode, Port } from '../model/skillModel';
+import { graphProblems } from './graphProblems';
 import { appendTo } from '../listMap';
 import { remoteCode, riskyCommand } from '../checks/security/riskyExecution';
-
-export interface GraphJsonPort {
-  name: string;
-  type?: string;
-  nullable: boolean;
-  description?: string;
-  range: LspRange;
-}
-
-export interface GraphJsonNode {
-  id: string;
-  /** `missing` stands for a step that references name but that does not exist. */
-  kind: NodeKind | 'missing';
-  label: string;
-  file: string;
-  /** The step's name. */
-  range: LspRange;
-  /** The whole step, for finding the node under the editor's cursor. */
-  extent: LspRange;
-  script?: string;
-  inputs: GraphJsonPort[];
-  outputs: GraphJsonPort[];
-  oneOf?: string[];
-  parallel?: boolean;
-  description?: string;
-  /** MetaSkill: the composed skill, its SKILL.md, route cases and guard. */
-  skill?: string;
-  skillFile?: string;
-  routes?: { when?: string; to: string; skillFile?: string }[];
-  when?: string;
-  /** skill+: the stage the node belongs to (a cluster of the drawing). */
-  group?: string;
-  /** skill+: the tips and rules that can fire at the node. */
-  attachments?: { kind: 'tip' | 'rule'; id: string; file: string; soft?: boolean }[];
-  /** The test cases (`evals/evals.json`) whose expectations name this step, each at its id. */
-  evals?: { id: string; file: string; range: LspRange }[];
-  /** What the step's script does that the security rules report (`pipes a download into a shell …`). */
-  risks?: string[];
-}
-
-/** A cluster of nodes (a skill+ stage), where it is written. */
-export interface GraphJsonGroup {
-  id: string;
-  label: string;
-  description?: string;
-  file: string;
-  range: LspRange;
-}
-
-export interface GraphJsonEdge {
-  from: string;
-  to: string;
-  kind: EdgeKind;
-  label?: string;
-  /** The type the value carries (data edges). */
-  type?: string;
-  range?: LspRange;
-  /** The file `range` is in, when it is not the skill's SKILL.md (skill+). */
-  file?: string;
-  /** Written in the source but pointing at nothing (a `depends_on` naming no step). */
-  dangling?: boolean;
-  /** The ports the edge joins, when `label` does not name them. */
-  fromPort?: string;
-  toPort?: string;
-}
-
-/**
- * The graph as `skillgraph graph --format json` prints it and the server's `skillgraph/graph` returns it
- * (schemas/graph.schema.json).
- */
-export interface GraphJson {
-  version: 1;
-  skill: { name?: string; format: string; dir: string; file: string };
-  nodes: GraphJsonNode[];
-  edges: GraphJsonEdge[];
-  /** skill+: the stages, drawn as clusters of their nodes. */
-  groups?: GraphJsonGroup[];
-  problems: GraphProblem[];
-}
+import type { GraphJson, GraphJsonEdge, GraphJsonNode, GraphJsonPort, LspRange } from '../protocol';
 
 /** A graph with nothing in it, of `like`'s skill: the side of a change where the skill does not exist. */
 export function emptyGraph(like: GraphJson): GraphJson {

@@ -1,25 +1,8 @@
 import type { AnalysisBase } from '../analysis/skillAnalysis';
-import type { Severity } from '../checks/diagnostic';
 import type { GraphNode, Port } from '../model/skillModel';
-import type { LspRange, Span } from '../parse/lineIndex';
+import type { Span } from '../parse/lineIndex';
 import type { SkillLines } from '../parse/skillLines';
-
-/** What a problem is about in the drawing. */
-export type ProblemTarget =
-  | { kind: 'node'; id: string }
-  | { kind: 'port'; node: string; name: string; direction: Port['direction'] }
-  | { kind: 'edge'; from: string; to: string };
-
-export interface GraphProblem {
-  /** The file the problem is in (a skill+ package spreads them over several). */
-  file: string;
-  code: string;
-  severity: Severity;
-  message: string;
-  range: LspRange;
-  /** Empty for problems about the skill as a whole (frontmatter, package). */
-  targets: ProblemTarget[];
-}
+import type { GraphProblem, ProblemTarget } from '../protocol';
 
 /** Whether the problem at `at` is inside `span` (in the same file: spans without one are in SKILL.md). */
 const within = (span: Span, at: Span & { file: string }, skillFile: string) =>

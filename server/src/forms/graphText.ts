@@ -1,4 +1,4 @@
-import type { GraphJson } from './graphJson';
+import type { GraphJson } from '../protocol';
 
 /** A Mermaid identifier: step names may hold characters Mermaid reads as syntax. */
 function mermaidId(index: Map<string, number>, id: string): string {

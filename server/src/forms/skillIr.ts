@@ -2,9 +2,9 @@ import * as path from 'node:path';
 import type { AnalysisBase } from '../analysis/skillAnalysis';
 import type { Severity } from '../checks/diagnostic';
 import type { FormatId } from '../model/skillModel';
-import type { LspRange } from '../parse/lineIndex';
 import { SkillLines } from '../parse/skillLines';
-import { edgeCore, toGraphJson, type GraphJsonPort } from './graphJson';
+import { edgeCore, toGraphJson } from './graphJson';
+import type { GraphJsonPort, LspRange } from '../protocol';
 
 /**
  * A place in a file of the skill: the path relative to the skill folder, 1-based line and column (as `check` prints

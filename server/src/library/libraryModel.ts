@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { LineIndex, type LspRange, type Span } from '../parse/lineIndex';
+import { LineIndex, type Span } from '../parse/lineIndex';
 import { fenceLanguage, parseSkillFile, type SkillFileSyntax } from '../parse/skillFile';
 import type { TextLike } from '../parse/textLike';
 import { ListingCache } from '../workspace/diskSnapshot';
@@ -9,6 +9,7 @@ import { readCatalogSkill } from '../workspace/skillCatalog';
 import { skillMentions, type MentionKind, type SkillMention } from './skillMentions';
 import { appendTo } from '../listMap';
 import { CLIENT_FOLDERS, PLUGIN_MANIFEST } from '../platforms/clients';
+import type { LspRange } from '../protocol';
 
 // The library: every skill found under the roots a team keeps skills in, with the names clients know them by, where
 // each lives (which decides which of two same-named skills a client loads), and the edges between them (one skill

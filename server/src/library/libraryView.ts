@@ -1,79 +1,21 @@
 import * as path from 'node:path';
-import type { Diagnostic, Severity } from '../checks/diagnostic';
-import type { ProfileId } from '../platforms/profiles';
-import { FILE_START_RANGE, LineIndex, type LspRange, type Span } from '../parse/lineIndex';
+import type { Diagnostic } from '../checks/diagnostic';
+import { FILE_START_RANGE, LineIndex, type Span } from '../parse/lineIndex';
 import type { TextLike } from '../parse/textLike';
 import { listedSize, listedSkills, SKILL_LIST_BUDGETS, type LibraryCheckOptions } from './libraryChecks';
 import { qualifiedName, type Library, type LibrarySkill, type SkillScope } from './libraryModel';
-import type { MentionKind } from './skillMentions';
 import { CLAUDE_LISTING_LIMIT } from '../platforms/clients';
+import type {
+  LibraryViewEdge,
+  LibraryViewJson,
+  LibraryViewProblem,
+  LspRange,
+  SkillList,
+  SkillListEntry,
+} from '../protocol';
 
 // The library as the editor's library view draws it: the skills and the edges between them, each skill's library
 // findings where they are, and the list each client puts in front of the agent at start, entry by entry.
-
-export interface LibraryViewProblem {
-  code: string;
-  severity: Severity;
-  message: string;
-  range: LspRange;
-}
-
-export interface LibraryViewSkill {
-  /** Its SKILL.md (the node's id). */
-  file: string;
-  /** The name a mention resolves by (`plugin:name` for a plugin's). */
-  name: string;
-  description: string;
-  /**
-   * The folder its folder is in, relative to the workspace folder holding it (`.claude/skills`, `skills`), or that
-   * workspace folder's name when it is at its top.
-   */
-  folder: string;
-  scope: SkillScope['kind'];
-  /** Its `name`'s value, where a click opens it. */
-  range: LspRange;
-  problems: LibraryViewProblem[];
-}
-
-export interface LibraryViewEdge {
-  from: string;
-  to: string;
-  kind: MentionKind;
-  /** How many mentions of `to` in `from` of this kind; `range` is the first, in `from`. */
-  count: number;
-  range: LspRange;
-}
-
-export interface SkillListEntry {
-  file: string;
-  name: string;
-  /** The description as the client shows it (cut where it cuts). */
-  description: string;
-  /** Characters of name and description the entry adds to the list, as listed. */
-  size: number;
-  /** The client cuts the description. */
-  cut: boolean;
-  /** The client reads the skill's folder, or the skill is written for it; otherwise listed only once installed. */
-  installed: boolean;
-}
-
-export interface SkillList {
-  client: string;
-  profile: ProfileId;
-  /** The characters the client lists before it leaves skills out, when it has such a budget, and why. */
-  budget?: number;
-  why?: string;
-  /** One per name a client can tell apart, in name order. */
-  entries: SkillListEntry[];
-}
-
-/** `skillgraph/library`: what the library view shows. */
-export interface LibraryViewJson {
-  version: 1;
-  skills: LibraryViewSkill[];
-  edges: LibraryViewEdge[];
-  lists: SkillList[];
-}
 
 /** The folders Claude Code reads skills from, besides those written for it (the plugins' are its own too). */
 const CLAUDE_READS: SkillScope['kind'][] = ['claude-personal', 'claude-project', 'plugin'];

@@ -1,6 +1,6 @@
-import type { LspRange, Position } from '../parse/lineIndex';
 import { firstNotBefore } from '../parse/bisect';
 import { PieceText } from '../parse/pieceText';
+import type { LspRange, Position } from '../protocol';
 
 /** A change as the client sends it: a range replaced, or (no range) the whole text. */
 export interface ContentChange {

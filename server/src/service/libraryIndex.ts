@@ -15,7 +15,7 @@ import { toLspDiagnostic } from '../features/lspDiagnostics';
 import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
 import { folderRenameEdits, renameSkill, skillToRename } from '../features/libraryRename';
 import { checkLibrary, profilesFrom, type LibraryCheckOptions } from '../library/libraryChecks';
-import { libraryView, type LibraryViewJson } from '../library/libraryView';
+import { libraryView } from '../library/libraryView';
 import {
   librarySkillOf,
   linkLibrary,
@@ -31,6 +31,7 @@ import { readText } from '../workspace/readText';
 import { userSkillFolders } from '../workspace/userSkillFolders';
 import { appendTo } from '../listMap';
 import { settingsSeverityMaps } from '../rules';
+import type { LibraryViewJson } from '../protocol';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
 const OWN_MOVE_MS = 10 * 60 * 1000;

@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import { analyzeSkill } from '../analyze';
-import { emptyGraph, toGraphJson, type GraphJson } from '../forms/graphJson';
+import { emptyGraph, toGraphJson } from '../forms/graphJson';
 import { RunSettings } from '../config/runSettings';
-import { changeView, type GraphChanges } from '../diff/changeView';
+import { changeView } from '../diff/changeView';
 import { diffGraphs } from '../diff/graphDiff';
 import type { Refusal } from '../protocol';
 import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gitTreeFileSystem';
+import type { GraphChanges, GraphJson } from '../protocol';
 
 /** Trees and graphs kept: a preview compares with one revision at a time, so a few cover switching back and forth. */
 const KEPT = 4;

@@ -2,9 +2,10 @@ import { pathToFileURL } from 'node:url';
 import { SymbolKind, type SymbolInformation } from 'vscode-languageserver-types';
 import { analyzeSkill } from '../analyze';
 import type { FormatId } from '../model/skillModel';
-import { type Span, LineIndex, type LspRange } from '../parse/lineIndex';
+import { type Span, LineIndex } from '../parse/lineIndex';
 import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
+import type { LspRange } from '../protocol';
 
 export interface IndexedSymbol {
   name: string;

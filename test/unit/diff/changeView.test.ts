@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { toGraphJson, type GraphJson, type GraphJsonNode } from '../../../server/src/forms/graphJson';
+import { toGraphJson } from '../../../server/src/forms/graphJson';
 import { changeView } from '../../../server/src/diff/changeView';
 import { diffGraphs } from '../../../server/src/diff/graphDiff';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { replaceChooseFocus } from '../../support/csvReportChange';
 import { ROOT } from '../../support/fixture';
+import type { GraphJson, GraphJsonNode } from '../../../server/src/protocol';
 
 // What the preview draws for a change: the graph now with what the change removed put back, every node and edge the
 // change touched marked, and the change in lines a click can follow.

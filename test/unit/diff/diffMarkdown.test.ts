@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../../server/src/forms/graphJson';
+import { toGraphJson } from '../../../server/src/forms/graphJson';
 import { COMMENT_CHARS, diffMarkdown } from '../../../server/src/diff/diffMarkdown';
 import type { SkillDiff } from '../../../server/src/diff/diffReport';
 import { diffGraphs } from '../../../server/src/diff/graphDiff';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { writeAipSkill } from '../../support/generate';
+import type { GraphJson } from '../../../server/src/protocol';
 
 // The pull-request comment `diff --format markdown` writes, held to what a GitHub comment can hold: a change to many
 // skills, or one large change, still posts, and says what it left out.

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { GraphJson, GraphJsonEdge, GraphJsonNode } from '../../../server/src/forms/graphJson';
 import { diffGraphs, edgeKey, type EdgeChange, type OrphanedInput } from '../../../server/src/diff/graphDiff';
 import { random } from '../../support/random';
+import type { GraphJson, GraphJsonEdge, GraphJsonNode } from '../../../server/src/protocol';
 
 // The diff compares edges node by node, edge by edge where a node's edges are as they were. Here it is held to the
 // rule it implements, written the plain way over all edges at once: edges match one for one by their key (ends, kind,

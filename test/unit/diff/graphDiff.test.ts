@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { toGraphJson, type GraphJson } from '../../../server/src/forms/graphJson';
+import { toGraphJson } from '../../../server/src/forms/graphJson';
 import { diffGraphs, isEmptyDiff } from '../../../server/src/diff/graphDiff';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { filesUnder } from '../../support/corpus';
 import { aip03, ROOT } from '../../support/fixture';
+import type { GraphJson } from '../../../server/src/protocol';
 
 // Two revisions of one skill, written for each kind of change, in each format: what the diff says they differ in.
 

@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatModelContext, type ModelContext } from '../../../server/src/analysis/modelContext';
+import { formatModelContext } from '../../../server/src/analysis/modelContext';
 import { modelContext } from '../../../server/src/formats/skillplus/runtime/modelContext';
 import { evaluatePredicate, stateDefaults, type Position } from '../../../server/src/formats/skillplus/read/evaluate';
 import { parsePredicate } from '../../../server/src/parse/predicate';
 import { analyzePackage, PACKAGE } from '../../support/skillplus';
 import { asSkillplus } from '../../support/formatParts';
+import type { ModelContext } from '../../../server/src/protocol';
 
 const at = (position: Partial<Position>): Position => ({
   stage: null,

@@ -7,11 +7,12 @@ import { bestTier } from '../../fixes/chooseFixes';
 import type { FixTier } from '../../checks/fix';
 import { fixesFor } from '../../fixes/skillFixes';
 import { SkillLines } from '../../parse/skillLines';
-import { FILE_START_RANGE, type LineIndex, type LspRange } from '../../parse/lineIndex';
+import { FILE_START_RANGE, type LineIndex } from '../../parse/lineIndex';
 import type { FoundSkill } from '../../workspace/discover';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { skillFiles, skillHash } from '../../checks/skillHash';
 import { missingSkillMd } from '../../checks/unreadableFile';
+import type { LspRange } from '../../protocol';
 
 /** A diagnostic as every output format sees it: a display path and an LSP range. */
 export interface ReportedDiagnostic {

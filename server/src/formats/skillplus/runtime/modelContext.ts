@@ -5,13 +5,8 @@ import { predicateInWords } from '../read/predicateWords';
 import { type SkillPlusPackage } from '../read/readPackage';
 import { SOFT_ON_FAIL, type Rule } from '../read/readTipsRules';
 import { parsePredicate } from '../../../parse/predicate';
-import {
-  CHARS_PER_TOKEN,
-  type ContextLeftOut,
-  type ContextPart,
-  type ContextRequest,
-  type ModelContext,
-} from '../../../analysis/modelContext';
+import { CHARS_PER_TOKEN } from '../../../analysis/modelContext';
+import type { ContextLeftOut, ContextPart, ContextRequest, ModelContext } from '../../../protocol';
 
 const length = (text: string) => [...text].length;
 const tokens = (chars: number) => Math.ceil(chars / CHARS_PER_TOKEN);

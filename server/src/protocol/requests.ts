@@ -1,32 +1,15 @@
-// What the language server and its editors say to each other beyond LSP: the `skillgraph/*` requests, the commands
-// the server's code lenses run, and the settings the server reads. The server (server.ts) and the VS Code client both
-// import these, so a change to one side fails the other's build.
-import { RequestType } from 'vscode-languageserver-protocol';
-import type { Severity } from './checks/diagnostic';
-import type { ProfileChoice, ProfileId } from './platforms/profiles';
-import type { CompileAnswer, WireFile } from './forms/compiled';
-import type { GraphJson } from './forms/graphJson';
-import type { ContextRequest, ModelContext } from './analysis/modelContext';
-import type { GraphChanges } from './diff/changeView';
-import type { LibraryViewJson } from './library/libraryView';
-import type { FormatId } from './model/skillModel';
+// The `skillgraph/*` requests the language server answers beyond LSP, and the commands its code lenses run. The server
+// (service/customRequests.ts) and the VS Code client both import these, so a change to one side fails the other's
+// build.
+import { CodeActionKind, RequestType } from 'vscode-languageserver-protocol';
+import type { CompileAnswer, WireFile } from './compile';
+import type { ContextRequest, ModelContext } from './context';
+import type { GraphChanges } from './changes';
+import type { GraphJson } from './graph';
+import type { LibraryViewJson } from './library';
 
-export type { CompileAnswer, WireFile } from './forms/compiled';
-export type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from './forms/graphJson';
-export type { GraphProblem } from './forms/graphProblems';
-export type { ChangeLine, EdgeMark, GraphChanges } from './diff/changeView';
-export type { ContextRequest, ModelContext } from './analysis/modelContext';
-export type { LspRange } from './parse/lineIndex';
-export type {
-  LibraryViewEdge,
-  LibraryViewJson,
-  LibraryViewProblem,
-  LibraryViewSkill,
-  SkillList,
-  SkillListEntry,
-} from './library/libraryView';
-/** The code action kind that applies every safe fix of a document (`editor.codeActionsOnSave`). */
-export { FIX_ALL_KIND } from './features/codeActions';
+/** The kind of the action that applies every safe fix of a document (on save, with `editor.codeActionsOnSave`). */
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.skillgraph`;
 
 /** A request about one open document (a SKILL.md or a file of a skill+ package), by its URI. */
 export interface DocumentParams {
@@ -106,14 +89,23 @@ export const CheckCompiledRequest = new RequestType<
 
 /** Format and problem counts of an open skill, for the status bar. */
 export interface SkillInfo {
-  format: FormatId;
+  /** Its format's id (`aip-0.5`, `metaskill`…). */
+  format: string;
   /** Its runtime puts a context in front of the model at each node (skill+): the context view shows it. */
   context?: true;
   name: string | null;
   /** The SKILL.md of the skill the document belongs to (itself, or a skill+ package's). */
   skillFile: string;
   /** The profile its findings were made for, and why. */
-  profile: ProfileChoice;
+  profile: {
+    /** The profile's id (`agentskills`, `claude-code`…). */
+    id: string;
+    /**
+     * Who chose it: the default, the editor's setting or the CLI's flag, the configuration file, the client folder the
+     * skill is in, or the skill is a MetaSkill (only OpenSquilla reads one).
+     */
+    source: 'default' | 'setting' | 'config' | 'location' | 'metaskill';
+  };
   /** Checked with the reference validator's verdict. */
   strict?: true;
   /** The configuration file that governs the skill (its URI), if any. */
@@ -146,29 +138,3 @@ export const LensCommands = {
   compileSkill: 'skillgraph.compileSkill',
   showReferences: 'skillgraph.showReferences',
 } as const;
-
-/** The section of the editor's settings the server reads (VS Code's `skillgraph.*`). */
-export const SETTINGS_SECTION = 'skillgraph';
-
-/**
- * The settings the server reads, as an editor sends them (`workspace/configuration` for the section, or
- * `initializationOptions`). Anything else, or a value of the wrong type, is ignored.
- */
-export interface ServerSettings {
-  /** Which consumer the skills target. */
-  profile?: ProfileId;
-  /** Severity overrides by diagnostic code. */
-  rules?: Record<string, Severity | 'off'>;
-  /** Folders of skill folders MetaSkills may compose; relative ones start at the first workspace folder. */
-  catalogRoots?: string[];
-  /** The clients' user-level skill folders (`~/.claude/skills`, `~/.agents/skills`) join the workspace's library. */
-  userSkillFolders?: boolean;
-}
-
-/** The keys of `ServerSettings`, each a `skillgraph.<key>` setting in the extension's manifest. */
-export const SERVER_SETTING_KEYS = [
-  'profile',
-  'rules',
-  'catalogRoots',
-  'userSkillFolders',
-] as const satisfies readonly (keyof ServerSettings)[];

@@ -235,7 +235,7 @@ export function renderResults(results: Results): string {
     '',
     "## MetaSkill: edit latency on the corpus's largest compositions (one server)",
     '',
-    "One server holds the three largest MetaSkills of the shared corpus open; a character is typed into (then removed from) a value in the middle of each in turn (between two words of its frontmatter's steps), each edit timed from didChange to its pulled diagnostics. No target is set for MetaSkills; the frontmatter is parsed a step per chunk (see the README, What an edit costs).",
+    "One server holds the three largest MetaSkills of the shared corpus open; a character is typed into (then removed from) a value in the middle of each in turn (between two words of its frontmatter's steps), each edit timed from didChange to its pulled diagnostics. No target is set for MetaSkills; the frontmatter is parsed a step per chunk (see docs/performance.md, What an edit costs).",
     '',
     '| skill | bytes | steps | median / p95 | n |',
     '|---|---|---|---|---|',

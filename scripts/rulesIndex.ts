@@ -17,7 +17,7 @@ export function docsIndex(rules: readonly Rule[], previous: string): string {
     const inCategory = rules.filter((rule) => rule.category === category);
     if (inCategory.length === 0) return [];
     return [
-      `## ${title}`,
+      `### ${title}`,
       '',
       '| code | default severity | fix | formats | what it catches |',
       '|---|---|---|---|---|',

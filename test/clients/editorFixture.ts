@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { copyExamples, positionOf, SERVER } from '../support/lspClient';
-import { readmeSnippet } from './readmeSnippet';
+import { recipeSnippet } from './recipeSnippet';
 
 /** Where an editor test runs: a copy of examples/, a home, and `skillgraph-server` on PATH as `npm link` leaves it. */
 export interface EditorFixture {
@@ -9,7 +9,7 @@ export interface EditorFixture {
   home: string;
   /** The environment the editor runs with: the home, and the server on PATH. */
   env: Record<string, string>;
-  /** The README's recipe for the editor, written where the editor can load it. */
+  /** docs/editors.md's recipe for the editor, written where the editor can load it. */
   recipe: string;
   /**
    * A skill whose findings depend on both settings: its folder is not its name (name_mismatch, an error) and it
@@ -26,7 +26,7 @@ export function editorFixture(heading: string, language: string, extension: stri
   mkdirSync(bin, { recursive: true });
   symlinkSync(SERVER, path.join(bin, 'skillgraph-server'));
   const recipe = path.join(home, `recipe.${extension}`);
-  writeFileSync(recipe, readmeSnippet(heading, language));
+  writeFileSync(recipe, recipeSnippet(heading, language));
   const settingsSkill = path.join(root, 'settings', 'wrong', 'SKILL.md');
   mkdirSync(path.dirname(settingsSkill), { recursive: true });
   writeFileSync(

@@ -1,6 +1,6 @@
 ;;; emacs.el --- Emacs in batch mode as an eglot client of the built server  -*- lexical-binding: t -*-
 
-;; Loaded after the README's Emacs recipe, as a user's init would be. Opens SKILL_FILE as a user does, waits for
+;; Loaded after docs/editors.md's Emacs recipe, as a user's init would be. Opens SKILL_FILE as a user does, waits for
 ;; its diagnostics, asks eglot for a hover (through eldoc) and a definition (through xref, as M-. does) where
 ;; HOVER_LINE/_CHAR and DEFINITION_LINE/_CHAR say, and, when
 ;; SKILLGRAPH_WORKSPACE_CONFIGURATION is set, changes `eglot-workspace-configuration' and signals it, as a user

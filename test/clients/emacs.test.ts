@@ -4,10 +4,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { editorFixture, positions, skillFileKinds } from './editorFixture';
-import { readmeSnippet } from './readmeSnippet';
+import { recipeSnippet } from './recipeSnippet';
 
 // Emacs 28 with eglot 1.9 and markdown-mode (Debian's emacs-nox, elpa-eglot, elpa-markdown-mode), configured by
-// the README's recipe itself, with `skillgraph-server` on PATH as `npm link` leaves it.
+// docs/editors.md's recipe itself, with `skillgraph-server` on PATH as `npm link` leaves it.
 
 const { root, env: editorEnv, recipe, settingsSkill, remove } = editorFixture('Emacs', 'elisp', 'el');
 after(remove);
@@ -41,7 +41,7 @@ function assertNoWarnings(run: Run): void {
   assert.doesNotMatch(run.stderr, /unsupported capability|Warning \(eglot\)/, run.stderr);
 }
 
-test('Emacs (eglot, the README recipe): diagnostics, a hover and a definition; a change to eglot-workspace-configuration changes the findings', () => {
+test('Emacs (eglot, the docs/editors.md recipe): diagnostics, a hover and a definition; a change to eglot-workspace-configuration changes the findings', () => {
   const file = path.join(root, 'csv-report', 'SKILL.md');
   const run = emacs(file, {
     ...positions(file, ['name: focus-column', 8, 2], ['name: stats', 8, 2]),
@@ -92,9 +92,9 @@ test('Emacs: the profile and a rule severity through the recipe’s :initializat
   assertNoWarnings(run);
 });
 
-test('Emacs: a project’s .dir-locals.el (the README’s) wins over the recipe’s :initializationOptions', () => {
+test('Emacs: a project’s .dir-locals.el (docs/editors.md’s) wins over the recipe’s :initializationOptions', () => {
   const dirLocals = path.join(root, 'settings', '.dir-locals.el');
-  writeFileSync(dirLocals, readmeSnippet('Emacs', 'elisp', 1));
+  writeFileSync(dirLocals, recipeSnippet('Emacs', 'elisp', 1));
   try {
     const run = emacs(settingsSkill);
     assert.deepEqual(

@@ -1,9 +1,9 @@
--- Headless Neovim (0.7+) as an LSP client of the built server. The README's recipe, loaded before this file,
+-- Headless Neovim (0.7+) as an LSP client of the built server. The docs/editors.md recipe, loaded before this file,
 -- starts the server when SKILL_FILE (a SKILL.md, or a file of a skill+ package) is opened; with
 -- SKILLGRAPH_INIT_OPTIONS (JSON) this file starts a client by hand with those init_options instead, as a user
 -- writing their own configuration would. It prints the diagnostics, a definition and a hover where the
 -- DEFINITION_* and HOVER_* variables say, then, with SKILLGRAPH_SETTINGS (JSON), sets the client's settings and
--- notifies them as the README says to, and prints the diagnostics that follow. Last, the warnings and errors of
+-- notifies them as docs/editors.md says to, and prints the diagnostics that follow. Last, the warnings and errors of
 -- Neovim's LSP log. One line per result, for neovim.test.ts.
 local function print_diagnostics(bufnr, prefix)
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do

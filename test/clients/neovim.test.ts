@@ -4,14 +4,14 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { editorFixture, positions, skillFileKinds } from './editorFixture';
 
-// Headless Neovim (Debian's 0.7) configured by the README's recipe itself, with `skillgraph-server` on PATH as
+// Headless Neovim (Debian's 0.7) configured by docs/editors.md's recipe itself, with `skillgraph-server` on PATH as
 // `npm link` leaves it.
 
 const { root, home, env: editorEnv, recipe, settingsSkill, remove } = editorFixture('Neovim', 'lua', 'lua');
 after(remove);
 
 /**
- * Runs headless Neovim on `file` and returns the result lines neovim.lua prints. The README's recipe is loaded
+ * Runs headless Neovim on `file` and returns the result lines neovim.lua prints. The docs/editors.md recipe is loaded
  * first, as a user's init.lua would, unless the run starts its own client (SKILLGRAPH_INIT_OPTIONS).
  */
 function neovim(file: string, env: Record<string, string> = {}): string[] {
@@ -42,7 +42,7 @@ function neovim(file: string, env: Record<string, string> = {}): string[] {
 const codes = (lines: string[], prefix: string) =>
   lines.filter((line) => line.startsWith(`${prefix} `)).map((line) => line.split(' ').slice(1, 4).join(' '));
 
-test('Neovim (the README recipe): diagnostics, a definition and a hover; settings changed as the README says change the findings', () => {
+test('Neovim (the docs/editors.md recipe): diagnostics, a definition and a hover; settings changed as the page says change the findings', () => {
   const file = path.join(root, 'csv-report', 'SKILL.md');
   const lines = neovim(file, {
     ...positions(file, ['name: focus-column', 8, 2], ['name: stats', 8, 2]),

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
 import { SERVER_SETTING_KEYS, SETTINGS_SECTION } from '../../server/src/protocol';
 import { editorSettings } from '../../server/src/service/settings';
-import { readmeSnippet } from './readmeSnippet';
+import { recipeSnippet } from './recipeSnippet';
 
 // The recipes for editors that cannot be installed here (Helix, Zed, JetBrains with LSP4IJ), checked against each
 // editor's documented format: the keys it reads, the values it expects, and settings the server accepts whole.
@@ -25,7 +25,7 @@ function assertUsableSettings(raw: unknown, where: string): void {
 }
 
 test('Helix: languages.toml as Helix 23.10+ reads it; the server joins Markdown, keeping its grammar and marksman', () => {
-  const config = toml(readmeSnippet('Helix', 'toml')) as {
+  const config = toml(recipeSnippet('Helix', 'toml')) as {
     'language-server': Record<string, Record<string, unknown>>;
     language: Record<string, unknown>[];
   };
@@ -39,8 +39,8 @@ test('Helix: languages.toml as Helix 23.10+ reads it; the server joins Markdown,
   assertUsableSettings(server.config, 'Helix config');
   // A built-in language extended, not a new one: a new language name has no highlight queries of its own.
   assert.deepEqual(config.language, [{ name: 'markdown', 'language-servers': ['marksman', 'skillgraph'] }]);
-  // `language-servers` lists arrived in Helix 23.10; the README must say so.
-  assert.match(readmeSnippetSection('Helix'), /Helix 23\.10 or later/);
+  // `language-servers` lists arrived in Helix 23.10; docs/editors.md must say so.
+  assert.match(recipeSection('Helix'), /Helix 23\.10 or later/);
 });
 
 test('Zed: an extension as Zed documents them, starting the server on PATH with the user’s lsp settings', () => {
@@ -66,7 +66,7 @@ test('Zed: an extension as Zed documents them, starting the server on PATH with 
   assert.match(source, /args: vec!\["--stdio"\.into\(\)\]/);
   // Zed answers workspace/configuration from what the extension returns, by section.
   assert.ok(source.includes(`json!({ "${SETTINGS_SECTION}": section })`));
-  const settings = JSON.parse(readmeSnippet('Zed', 'json')) as { lsp: Record<string, { settings: unknown }> };
+  const settings = JSON.parse(recipeSnippet('Zed', 'json')) as { lsp: Record<string, { settings: unknown }> };
   assert.deepEqual(Object.keys(settings.lsp), ['skillgraph']);
   assertUsableSettings(settings.lsp.skillgraph.settings, 'Zed settings');
 });
@@ -91,9 +91,9 @@ test('JetBrains: an LSP4IJ custom template (template.json, settings.json) mappin
   assertUsableSettings(settings[SETTINGS_SECTION], 'LSP4IJ settings.json');
 });
 
-/** The README's `### heading` section, prose included. */
-function readmeSnippetSection(heading: string): string {
-  const text = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+/** docs/editors.md's `### heading` section, prose included. */
+function recipeSection(heading: string): string {
+  const text = readFileSync(path.join(REPO, 'docs', 'editors.md'), 'utf8');
   const start = text.indexOf(`\n### ${heading}\n`);
   return text.slice(start, text.indexOf('\n### ', start + 1));
 }

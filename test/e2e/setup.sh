@@ -13,7 +13,7 @@ mkdir -p "$tools"
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v nvim >/dev/null || missing+=(neovim)
-# Emacs as the README's recipe expects it: eglot and markdown-mode from Debian, activated by its site-start.
+# Emacs as docs/editors.md's recipe expects it: eglot and markdown-mode from Debian, activated by its site-start.
 command -v emacs >/dev/null || missing+=(emacs-nox)
 dpkg -s elpa-eglot >/dev/null 2>&1 || missing+=(elpa-eglot)
 dpkg -s elpa-markdown-mode >/dev/null 2>&1 || missing+=(elpa-markdown-mode)

@@ -24,7 +24,7 @@ const pathAsModule = {
 };
 
 // Only skill+ packages parse Python: the CLI and the server load lezer from a file of their own on the first parse
-// (server/src/parse/pythonGrammar.ts), so a run on other skills neither reads nor compiles it.
+// (server/src/parse/python/pythonGrammar.ts), so a run on other skills neither reads nor compiles it.
 const pythonGrammarApart = {
   name: 'python-grammar-apart',
   setup(build) {
@@ -48,7 +48,7 @@ await Promise.all([
   // The CLI: a small launcher (the `skillgraph` command) and the bundle it runs with a code cache.
   build({
     ...common,
-    entryPoints: { 'python-grammar': 'server/src/parse/pythonGrammar.ts' },
+    entryPoints: { 'python-grammar': 'server/src/parse/python/pythonGrammar.ts' },
     outdir: 'dist',
     minifyWhitespace: true,
   }),

@@ -13,8 +13,8 @@ import type { ReadProcedure } from './library/readSkillDetails';
 import type { FormatContext } from './analysis/formatContext';
 import type { IncrementalState } from './incremental/incrementalState';
 import { PLAIN_FORMAT, type SkillModel } from './model/skillModel';
-import { parseSkillFile } from './parse/skillFile';
-import type { TextLike } from './parse/textLike';
+import { parseSkillFile } from './parse/markdown/skillFile';
+import type { TextLike } from './parse/text/textLike';
 import { AnalysisFileSystem } from './workspace/diskSnapshot';
 import { type FileSystem } from './workspace/fileSystem';
 import { editorText, readText, type EditorRead } from './workspace/readText';
@@ -154,7 +154,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
           fences: syntax.fences,
           ...(parsed ? { frontmatter: parsed } : {}),
           nodes: loaded.nodes,
-          ...(incremental ? { kept: { files: incremental.files, lines: incremental.securityLines } } : {}),
+          ...(incremental ? { reused: { files: incremental.files, lines: incremental.securityLines } } : {}),
         });
   const beside = [codex, evals, security];
   for (const found of beside) diagnostics.push(...found.diagnostics);

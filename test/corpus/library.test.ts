@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { checkLibrary } from '../../server/src/library/libraryChecks';
 import { buildLibrary } from '../../server/src/library/libraryModel';
-import { LineIndex } from '../../server/src/parse/lineIndex';
+import { LineIndex } from '../../server/src/parse/text/lineIndex';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import { CORPUS } from '../support/corpus';

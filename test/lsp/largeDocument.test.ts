@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Location } from 'vscode-languageserver-protocol';
 import { writeAipSkill } from '../support/generate';
-import { CHUNK_THRESHOLD } from '../../server/src/parse/yamlChunks';
+import { CHUNK_THRESHOLD } from '../../server/src/parse/yaml/yamlChunks';
 import { positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
 
 // A procedure large enough to be parsed chunk by chunk. One server takes it

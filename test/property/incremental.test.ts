@@ -6,12 +6,12 @@ import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import { toGraphJson } from '../../server/src/forms/graphJson';
 import { AnalysisCache, type OpenDocument } from '../../server/src/service/analysisCache';
-import { PieceText } from '../../server/src/parse/pieceText';
+import { PieceText } from '../../server/src/parse/text/pieceText';
 import { discoverSkills } from '../../server/src/workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../../server/src/workspace/fileSystem';
 import { OverlayFileSystem } from '../../server/src/workspace/overlayFileSystem';
 import { SkillCatalog } from '../../server/src/workspace/skillCatalog';
-import { CHUNK_THRESHOLD } from '../../server/src/parse/yamlChunks';
+import { CHUNK_THRESHOLD } from '../../server/src/parse/yaml/yamlChunks';
 import { writeAip05Skill, writeAipSkill } from '../support/generate';
 import type { Port } from '../../server/src/model/skillModel';
 import { createView } from '../../server/src/analysis/documentView';
@@ -198,14 +198,14 @@ function editInsideStep(text: string, next: () => number): Change {
   return { start: at, end: at, insert: ['a', 'x', '-', '_', '0'][Math.floor(next() * 5)] };
 }
 
-test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept steps and graph findings equal a fresh analysis', (t) => {
+test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the reused steps and graph findings equal a fresh analysis', (t) => {
   const fs = new NodeFileSystem();
   const root = mkdtempSync(path.join(tmpdir(), 'sg-incremental-steps-'));
   const skills = [writeAipSkill(root, 'procedure-03', 150), writeAip05Skill(root, 'procedure-05', 120)];
   const catalog = new SkillCatalog(fs);
   let compared = 0;
   let graphChanged = 0;
-  let graphKept = 0;
+  let graphReused = 0;
   let broken = 0;
   for (const [index, skill] of skills.entries()) {
     assert.ok(skill.text.length > CHUNK_THRESHOLD, 'parsed in chunks');
@@ -244,17 +244,17 @@ test('edits inside the steps of large procedures (AIP 0.3 and 0.5): the kept ste
         continue;
       }
       if (now !== shape) graphChanged++;
-      else graphKept++;
+      else graphReused++;
       shape = now;
     }
   }
   t.diagnostic(
-    `${compared} analyses compared: ${graphKept} after an edit that left the graph as it was, ${graphChanged} after one that changed it, ${broken} after one that broke the procedure (then undone)`,
+    `${compared} analyses compared: ${graphReused} after an edit that left the graph as it was, ${graphChanged} after one that changed it, ${broken} after one that broke the procedure (then undone)`,
   );
   // Every path is exercised: findings kept and moved, checks run again, a broken procedure and its undo.
   assert.ok(
-    graphKept > 40 && graphChanged > 20 && broken > 5,
-    `${graphKept} kept, ${graphChanged} changed, ${broken} broken`,
+    graphReused > 40 && graphChanged > 20 && broken > 5,
+    `${graphReused} kept, ${graphChanged} changed, ${broken} broken`,
   );
 });
 

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../server/src/checks/diagnostic';
 import type { ProfileId } from '../../server/src/platforms/profiles';
 import { runtimeBlockText } from '../../server/src/formats/aip/read/runtimeBlock';
 import type { RuleCode } from '../../server/src/rules';
-import type { Span } from '../../server/src/parse/lineIndex';
+import type { Span } from '../../server/src/parse/text/lineIndex';
 import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
 
 /** Where inline fixtures live in the in-memory tree. */

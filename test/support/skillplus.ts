@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
 import type { RuleCode } from '../../server/src/rules';
-import type { Span } from '../../server/src/parse/lineIndex';
+import type { Span } from '../../server/src/parse/text/lineIndex';
 import { MemoryFileSystem } from '../../server/src/workspace/memoryFileSystem';
 import { ROOT, unmark } from './fixture';
 

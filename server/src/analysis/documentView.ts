@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import type { AnalysisBase } from './skillAnalysis';
-import { SkillLines } from '../parse/skillLines';
-import type { LineIndex, Span } from '../parse/lineIndex';
-import { flatText, type TextLike } from '../parse/textLike';
+import { SkillLines } from '../parse/text/skillLines';
+import type { LineIndex, Span } from '../parse/text/lineIndex';
+import { flatText, type TextLike } from '../parse/text/textLike';
 import type { FileSystem } from '../workspace/fileSystem';
 import type { LspRange } from '../protocol';
 

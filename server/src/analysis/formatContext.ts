@@ -2,9 +2,9 @@ import type { Diagnostic } from '../checks/diagnostic';
 import type { LinkCheck } from '../checks/fileLinks';
 import type { IncrementalState } from '../incremental/incrementalState';
 import type { ControlRef, FormatId, GraphEdge, GraphNode, NodeGroup, Port } from '../model/skillModel';
-import type { Span } from '../parse/lineIndex';
-import type { SkillFileSyntax } from '../parse/skillFile';
-import type { YamlSyntax } from '../parse/yamlSyntax';
+import type { Span } from '../parse/text/lineIndex';
+import type { SkillFileSyntax } from '../parse/markdown/skillFile';
+import type { YamlSyntax } from '../parse/yaml/yamlSyntax';
 import type { FileSystem } from '../workspace/fileSystem';
 import type { SkillCatalog } from '../workspace/skillCatalog';
 
@@ -51,5 +51,5 @@ export interface FormatResult {
 export function linkCheckOf(context: FormatContext): LinkCheck {
   const { fs, dir, file, incremental } = context;
   const text = context.syntax.source;
-  return incremental ? { fs, dir, file, text, kept: incremental.links } : { fs, dir, file, text };
+  return incremental ? { fs, dir, file, text, reused: incremental.links } : { fs, dir, file, text };
 }

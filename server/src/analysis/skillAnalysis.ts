@@ -1,10 +1,10 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { ProfileChoice } from '../platforms/profiles';
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 import type { FormatId, SkillModel } from '../model/skillModel';
-import type { SkillFileSyntax } from '../parse/skillFile';
-import type { TextLike } from '../parse/textLike';
-import type { YamlSyntax } from '../parse/yamlSyntax';
+import type { SkillFileSyntax } from '../parse/markdown/skillFile';
+import type { TextLike } from '../parse/text/textLike';
+import type { YamlSyntax } from '../parse/yaml/yamlSyntax';
 
 /** A step a test case of the skill (`evals/evals.json`) names in its expectations. */
 export interface EvalLink {

@@ -1,4 +1,4 @@
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 import type { Rule } from './rule';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';

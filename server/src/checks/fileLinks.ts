@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import type { Span } from '../parse/lineIndex';
-import type { TextLike } from '../parse/textLike';
+import type { Span } from '../parse/text/lineIndex';
+import type { TextLike } from '../parse/text/textLike';
 import { type FileSystem } from '../workspace/fileSystem';
 import { resolveSkillPath } from '../workspace/skillPaths';
-import type { PathMention } from '../parse/pathMentions';
+import type { PathMention } from '../parse/markdown/pathMentions';
 import { notMeantToExist } from './mentionIntent';
 import { nearestFile } from './nearestFile';
 import { expandBraces, isPathPattern, matchesSomeFile } from './pathPatterns';
@@ -87,7 +87,7 @@ export interface LinkCheck {
   dir: string;
   file: string;
   /** Findings kept from earlier analyses of the same skill (the language server's), per link object. */
-  kept?: LinkFindings;
+  reused?: LinkFindings;
   /** The text mentions' spans are in (SKILL.md's): what the prose around a mention says of it. */
   text?: TextLike;
 }
@@ -165,7 +165,7 @@ export function checkStepLink(
   stepId: string,
   out: Diagnostic[],
 ): void {
-  let found = context.kept?.of(link);
+  let found = context.reused?.of(link);
   if (!found) {
     found = [];
     checkLink(
@@ -176,7 +176,7 @@ export function checkStepLink(
       `The ${link.role} \`${link.path}\` of step "${stepId}"`,
       found,
     );
-    context.kept?.keep(link, found);
+    context.reused?.keep(link, found);
   }
   for (const diagnostic of found) out.push(diagnostic);
 }
@@ -194,11 +194,11 @@ export function checkMentionedPaths(
   const diagnostics: Diagnostic[] = [];
   for (const mention of mentions) {
     if (declared.has(mention.path)) continue;
-    // A kept step's mentions are the same objects from one analysis to the next (see checkStepLink).
-    let found = context.kept?.of(mention);
+    // A reused step's mentions are the same objects from one analysis to the next (see checkStepLink).
+    let found = context.reused?.of(mention);
     if (!found) {
       found = checkMention(context, mention);
-      context.kept?.keep(mention, found);
+      context.reused?.keep(mention, found);
     }
     for (const diagnostic of found) diagnostics.push(diagnostic);
   }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { findPathMentions, type PathMention } from '../parse/pathMentions';
+import { findPathMentions, type PathMention } from '../parse/markdown/pathMentions';
 import { rememberedIn } from '../workspace/diskSnapshot';
 import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';

@@ -1,8 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { isMap, type Node } from 'yaml';
-import type { Span } from '../parse/lineIndex';
-import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../parse/yamlSyntax';
-import { listDerivation } from '../parse/yamlChunks';
+import type { Span } from '../parse/text/lineIndex';
+import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../parse/yaml/yamlSyntax';
+import { listDerivation } from '../parse/yaml/yamlChunks';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { Rule } from './rule';
 import * as precompiled from './schemaValidators.generated';
@@ -45,7 +45,7 @@ export interface SchemaTarget {
    * (the server's chunk cache hands them back): check step by step, skipping
    * those. Without it (the CLI reads each skill once) that would only add work.
    */
-  stepsKept?: boolean;
+  stepsReused?: boolean;
 }
 
 /**
@@ -55,7 +55,7 @@ export interface SchemaTarget {
  */
 export function validateAgainstSchema(schema: { $id?: string }, value: unknown, target: SchemaTarget): Diagnostic[] {
   const validate = validatorFor(schema);
-  if ((target.stepsKept && validStepByStep(schema, validate, value)) || validate(value)) return [];
+  if ((target.stepsReused && validStepByStep(schema, validate, value)) || validate(value)) return [];
   const errors = innermost(validate.errors ?? []);
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];

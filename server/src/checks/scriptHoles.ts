@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { GraphNode } from '../model/skillModel';
-import { LineIndex } from '../parse/lineIndex';
+import { LineIndex } from '../parse/text/lineIndex';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { commandHoles } from './commandText';

@@ -1,5 +1,5 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
-import { nodeSpan, type YamlSyntax } from '../parse/yamlSyntax';
+import { nodeSpan, type YamlSyntax } from '../parse/yaml/yamlSyntax';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import type { Profile } from '../platforms/profiles';
 import { defineRule } from './rule';

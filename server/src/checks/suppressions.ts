@@ -1,5 +1,5 @@
-import { LineIndex, lineEndAt, type Span } from '../parse/lineIndex';
-import { flatText, type TextLike } from '../parse/textLike';
+import { LineIndex, lineEndAt, type Span } from '../parse/text/lineIndex';
+import { flatText, type TextLike } from '../parse/text/textLike';
 import { diagnostic, type Diagnostic } from './diagnostic';
 import { closestName } from './nameDistance';
 import { defineRule } from './rule';

@@ -1,7 +1,7 @@
 import { isMap, isPair, isSeq, type Node, type Pair } from 'yaml';
 import type { Diagnostic } from './diagnostic';
-import type { Span } from '../parse/lineIndex';
-import { nodeSpan, type YamlSyntax } from '../parse/yamlSyntax';
+import type { Span } from '../parse/text/lineIndex';
+import { nodeSpan, type YamlSyntax } from '../parse/yaml/yamlSyntax';
 import { fixOf, textChange, type Fix } from './fix';
 
 /** The whitespace a line starts with, for the line holding `offset`. */

@@ -13,7 +13,7 @@ import {
 import { libraryCsv, libraryCypher, libraryGraphml, libraryJsonText } from '../library/libraryExport';
 import type { LibraryGraph } from '../library/libraryGraph';
 import { buildLibrary, type Library } from '../library/libraryModel';
-import { LineIndex } from '../parse/lineIndex';
+import { LineIndex } from '../parse/text/lineIndex';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
@@ -57,7 +57,7 @@ export async function runLibrary(command: Extract<Command, { command: 'library' 
   if (command.format === 'json') {
     const { library, parts } = await readLibraryJson(__filename, fs, files, home);
     // One line: a large library's graph is tens of megabytes, and indenting it doubles that (jq reads either).
-    printPieces(libraryJsonText(library, parts, shownPath, { findings: reported(fs, settings, library, options) }));
+    printInParts(libraryJsonText(library, parts, shownPath, { findings: reported(fs, settings, library, options) }));
     return EXIT_CLEAN;
   }
   if (command.format !== 'text') {
@@ -173,19 +173,19 @@ function reported(
     });
 }
 
-/** Text gathered before it is written: about a megabyte a write, not one write a piece. */
+/** Text gathered before it is written: about a megabyte a write, not one write a part. */
 const WRITE_SIZE = 1 << 20;
 
 /**
- * Prints a document a piece at a time: the library graph of 10,000 skills is about 60 MB of JSON, and made as one
+ * Prints a document a part at a time: the library graph of 10,000 skills is about 60 MB of JSON, and made as one
  * string (and one buffer of it) it costs the CLI a second of garbage collection.
  */
-function printPieces(pieces: Iterable<string>): void {
+function printInParts(parts: Iterable<string>): void {
   let gathered: string[] = [];
   let size = 0;
-  for (const piece of pieces) {
-    gathered.push(piece);
-    size += piece.length;
+  for (const part of parts) {
+    gathered.push(part);
+    size += part.length;
     if (size >= WRITE_SIZE) {
       printOut(gathered.join(''));
       gathered = [];

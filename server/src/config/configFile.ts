@@ -7,7 +7,7 @@ import { isProfileId, type ProfileId } from '../platforms/profiles';
 import { SECURITY_FAMILY } from '../checks/security';
 import { validateAgainstSchema } from '../checks/schemaValidation';
 import { isSeverityChoice, type SeverityMap } from '../checks/severities';
-import { mapEntries, nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yamlSyntax';
+import { mapEntries, nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yaml/yamlSyntax';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { defineRule } from '../checks/rule';

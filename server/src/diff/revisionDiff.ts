@@ -22,7 +22,7 @@ export interface Revision {
  * (the files its steps name) or made again for its graph (the checks over the whole graph), not a whole analysis. What
  * the state keeps either does not depend on where the skill is or is checked against the file or the disk it was made
  * for, so two folders compare as well as two commits of one. The first graph is made before the second analysis, which
- * moves the kept steps in place.
+ * moves the reused steps in place.
  */
 export function diffRevisions(
   before: Revision | undefined,

@@ -11,7 +11,7 @@ import { chosenFix, compatibleFixes } from '../fixes/chooseFixes';
 import type { Fix, FileEdit } from '../checks/fix';
 import { fixesFor } from '../fixes/skillFixes';
 import { suppressionEdit } from '../fixes/suppressionFixes';
-import { FILE_START_RANGE, type Span } from '../parse/lineIndex';
+import { FILE_START_RANGE, type Span } from '../parse/text/lineIndex';
 import { toLspDiagnostic } from './lspDiagnostics';
 import type { DocumentView } from '../analysis/documentView';
 import { appendTo } from '../listMap';

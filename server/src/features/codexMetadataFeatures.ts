@@ -1,10 +1,10 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
 import openaiSchema from '../../../schemas/codex-openai.schema.json';
-import { nodeSpan, parseYamlRegion, yamlLocationAt } from '../parse/yamlSyntax';
+import { nodeSpan, parseYamlRegion, yamlLocationAt } from '../parse/yaml/yamlSyntax';
 import { replacing } from '../document/completionRequest';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { keysOf, schemaAt } from '../document/schemaLookup';
-import { yamlCursor } from '../parse/yamlCursor';
+import { yamlCursor } from '../parse/yaml/yamlCursor';
 import { sideFileFeatures } from './sideFileFeatures';
 
 // A skill's `agents/openai.yaml` (Codex's metadata): what each key means on hover, and the keys and values Codex

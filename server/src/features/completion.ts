@@ -6,7 +6,7 @@ import { replacing } from '../document/completionRequest';
 import type { CompletionRequest } from '../analysis/target';
 import { contains } from '../analysis/documentView';
 import { keysOf, schemaAt } from '../document/schemaLookup';
-import { yamlCursor, type YamlCursor } from '../parse/yamlCursor';
+import { yamlCursor, type YamlCursor } from '../parse/yaml/yamlCursor';
 
 /** Completion in the frontmatter and the procedure: keys from the schemas, steps, upstream outputs, types, paths. */
 export function completion(request: CompletionRequest): CompletionItem[] {

@@ -5,7 +5,7 @@ import { readText } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { dataEdgesOf, locate } from './locate';
-import { FILE_START_RANGE } from '../parse/lineIndex';
+import { FILE_START_RANGE } from '../parse/text/lineIndex';
 
 /** The `name:` line of a SKILL.md, where a composed skill is declared (the file start when absent). */
 function nameLine(view: DocumentView, file: string) {

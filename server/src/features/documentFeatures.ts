@@ -10,7 +10,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-types';
 import type { SkillModel } from '../model/skillModel';
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 import type { CatalogSkill } from '../workspace/skillCatalog';
 import { isCodexMetadata, isEvalFile } from '../formats/agent-skill';
 import { codeActions } from './codeActions';

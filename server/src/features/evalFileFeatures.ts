@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
 import evalsSchema from '../../../schemas/agent-skills.evals.schema.json';
 import queriesSchema from '../../../schemas/agent-skills.trigger-queries.schema.json';
-import { nodeSpan, parseYamlRegion, yamlLocationAt } from '../parse/yamlSyntax';
+import { nodeSpan, parseYamlRegion, yamlLocationAt } from '../parse/yaml/yamlSyntax';
 import { replacing } from '../document/completionRequest';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
-import { jsonCursor } from '../parse/jsonCursor';
+import { jsonCursor } from '../parse/json/jsonCursor';
 import { keysOf, schemaAt } from '../document/schemaLookup';
 import { sideFileFeatures } from './sideFileFeatures';
 

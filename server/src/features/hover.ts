@@ -4,7 +4,7 @@ import frontmatterSchema from '../../../schemas/agent-skills.frontmatter.schema.
 import type { GraphNode, Port } from '../model/skillModel';
 import { readText } from '../workspace/readText';
 import { formatOf } from '../formats';
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 import { linkedFile } from './definition';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { dataEdgesOf, locate } from './locate';

@@ -8,8 +8,8 @@ import {
 } from 'vscode-languageserver-types';
 import type { SkillMention } from '../library/skillMentions';
 import { linkTarget, qualifiedName, resolveMention, type Library, type LibrarySkill } from '../library/libraryModel';
-import { FILE_START_RANGE, LineIndex } from '../parse/lineIndex';
-import type { TextLike } from '../parse/textLike';
+import { FILE_START_RANGE, LineIndex } from '../parse/text/lineIndex';
+import type { TextLike } from '../parse/text/textLike';
 import type { LspRange } from '../protocol';
 
 // What a skill says of other skills, in the editor: from a mention (`/name`, `$name`, `Skill(name)`, `plugin:name`, a

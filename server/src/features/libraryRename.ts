@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import { linkTarget, qualifiedName, resolveMention, type Library, type LibrarySkill } from '../library/libraryModel';
-import { LineIndex, type Span } from '../parse/lineIndex';
+import { LineIndex, type Span } from '../parse/text/lineIndex';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { RenameError } from '../document/renameError';

@@ -1,5 +1,5 @@
 import type { Range, WorkspaceEdit } from 'vscode-languageserver-types';
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 import { RenameError } from '../document/renameError';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { dataEdgesOf, locate } from './locate';

@@ -1,7 +1,7 @@
 import { analyzeSkill, sourceOf, type AnalyzeOptions, type SkillAnalysis } from '../analyze';
 import type { Diagnostic, Severity } from '../checks/diagnostic';
 import { fingerprintOf, ownText } from '../rules/fingerprint';
-import { LineIndex } from '../parse/lineIndex';
+import { LineIndex } from '../parse/text/lineIndex';
 import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import type { FileSystem } from '../workspace/fileSystem';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';

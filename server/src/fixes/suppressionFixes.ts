@@ -3,8 +3,8 @@ import { visit, type Scalar } from 'yaml';
 import { sourceOf, type AnalysisBase } from '../analysis/skillAnalysis';
 import { formatOf } from '../formats';
 import type { Diagnostic } from '../checks/diagnostic';
-import { lineEndAt } from '../parse/lineIndex';
-import { nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yamlSyntax';
+import { lineEndAt } from '../parse/text/lineIndex';
+import { nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yaml/yamlSyntax';
 import { textChange, type TextChange } from '../checks/fix';
 import { scriptLanguage } from '../platforms/shells';
 

@@ -1,5 +1,5 @@
 import type { FormatId } from '../model/skillModel';
-import { fenceLanguage, type SkillFileSyntax } from '../parse/skillFile';
+import { fenceLanguage, type SkillFileSyntax } from '../parse/markdown/skillFile';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

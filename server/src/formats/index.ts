@@ -1,7 +1,7 @@
 import type { CompileTarget, Format } from '../analysis/format';
 import type { AnalysisBase } from '../analysis/skillAnalysis';
 import type { FormatId } from '../model/skillModel';
-import type { SkillFileSyntax } from '../parse/skillFile';
+import type { SkillFileSyntax } from '../parse/markdown/skillFile';
 import { agentSkillFormat, type AgentSkillAnalysis } from './agent-skill';
 import { aip03Format, aip05Format, type AipAnalysis } from './aip';
 import { metaskillFormat, metaskillSopFormat, type MetaAnalysis } from './metaskill';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { CompiledFile } from '../analysis/format';
 import type { Diagnostic } from '../checks/diagnostic';
-import { SkillLines } from '../parse/skillLines';
+import { SkillLines } from '../parse/text/skillLines';
 
 export type { CompiledFile };
 

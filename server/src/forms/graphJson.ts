@@ -1,6 +1,6 @@
 import type { AnalysisBase } from '../analysis/skillAnalysis';
-import type { Span } from '../parse/lineIndex';
-import { SkillLines } from '../parse/skillLines';
+import type { Span } from '../parse/text/lineIndex';
+import { SkillLines } from '../parse/text/skillLines';
 import type { GraphNode, Port } from '../model/skillModel';
 import { graphProblems } from './graphProblems';
 import { appendTo } from '../listMap';

@@ -1,7 +1,7 @@
 import type { AnalysisBase } from '../analysis/skillAnalysis';
 import type { GraphNode, Port } from '../model/skillModel';
-import type { Span } from '../parse/lineIndex';
-import type { SkillLines } from '../parse/skillLines';
+import type { Span } from '../parse/text/lineIndex';
+import type { SkillLines } from '../parse/text/skillLines';
 import type { GraphProblem, ProblemTarget } from '../protocol';
 
 /** Whether the problem at `at` is inside `span` (in the same file: spans without one are in SKILL.md). */

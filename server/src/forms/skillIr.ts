@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { AnalysisBase } from '../analysis/skillAnalysis';
 import type { Severity } from '../checks/diagnostic';
 import type { FormatId } from '../model/skillModel';
-import { SkillLines } from '../parse/skillLines';
+import { SkillLines } from '../parse/text/skillLines';
 import { edgeCore, toGraphJson } from './graphJson';
 import type { GraphJsonPort, LspRange } from '../protocol';
 

@@ -1,10 +1,10 @@
 import { LinkFindings } from '../checks/linkFindings';
-import { KeptLineScan } from '../checks/security/keptLineScan';
+import { ReusedLineScan } from '../checks/security/reusedLineScan';
 import { ParseCache } from '../parse/parseCache';
-import { YamlChunkCache } from '../parse/yamlChunkCache';
+import { YamlChunkCache } from '../parse/yaml/yamlChunkCache';
 import type { FileSystem } from '../workspace/fileSystem';
-import { KeptGraphChecks } from './keptGraphChecks';
-import { KeptSteps } from './keptSteps';
+import { ReusedGraphChecks } from './reusedGraphChecks';
+import { ReusedSteps } from './reusedSteps';
 import { StepLists } from './stepLists';
 
 /**
@@ -40,11 +40,11 @@ import { StepLists } from './stepLists';
 export class IncrementalState {
   readonly yaml = new YamlChunkCache();
   readonly files = new ParseCache();
-  readonly steps = new KeptSteps();
+  readonly steps = new ReusedSteps();
   readonly stepLists = new StepLists(this.steps);
-  readonly graph = new KeptGraphChecks(this.steps);
+  readonly graph = new ReusedGraphChecks(this.steps);
   readonly links = new LinkFindings();
-  readonly securityLines = new KeptLineScan();
+  readonly securityLines = new ReusedLineScan();
 
   /** Starts the next analysis, of `file` on `disk`. */
   nextAnalysis(disk: FileSystem, file: string): void {

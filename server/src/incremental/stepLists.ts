@@ -1,9 +1,9 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { GraphNode } from '../model/skillModel';
-import type { Span } from '../parse/lineIndex';
-import { findPathMentions, type PathMention } from '../parse/pathMentions';
-import type { TextLike } from '../parse/textLike';
-import type { KeptSteps } from './keptSteps';
+import type { Span } from '../parse/text/lineIndex';
+import { findPathMentions, type PathMention } from '../parse/markdown/pathMentions';
+import type { TextLike } from '../parse/text/textLike';
+import type { ReusedSteps } from './reusedSteps';
 
 /** `listOf(step)` for every step, one after another, and where each step's part ends. */
 export function concatParts<T>(count: number, listOf: (step: number) => readonly T[]): { items: T[]; ends: number[] } {
@@ -40,14 +40,14 @@ function mentionsBetween(text: TextLike, start: number, end: number): PathMentio
  * The lists every step adds a part to (control edges, script and link
  * findings, declared paths, the findings about paths the text mentions),
  * kept one part per step between analyses: an edit makes again only the
- * parts of the steps it changed (as `KeptSteps` tells), so it does not walk
+ * parts of the steps it changed (as `ReusedSteps` tells), so it does not walk
  * every step's part. A list is read-only: it may be last time's.
  */
 export class StepLists {
   private readonly lists = new Map<string, PartedList>();
   private readonly sets = new Map<string, Set<unknown>>();
 
-  constructor(private readonly steps: KeptSteps) {}
+  constructor(private readonly steps: ReusedSteps) {}
 
   /**
    * The lists `listOf(step)` for every step, one after another: a list
@@ -143,7 +143,7 @@ export class StepLists {
    * `check` of the paths mentioned in `region` of `text` (the block holding
    * the steps), as `findPathMentions` finds them, in text order, and the
    * mentions. Each step owns the mentions in its text and in the text
-   * between it and the step before: a kept step's are not searched for
+   * between it and the step before: a reused step's are not searched for
    * again (they move with it), and while `key` (what `check` reads besides
    * the mentions) is the same, neither are its findings looked at (see
    * `perStep`). The text before the first step and after the last is
@@ -160,14 +160,14 @@ export class StepLists {
       const mentions = findPathMentions(text, [region]);
       return { findings: check(mentions), mentions };
     };
-    // Steps not read through `KeptSteps`: search the block whole.
+    // Steps not read through `ReusedSteps`: search the block whole.
     if (nodes.length === 0 || this.steps.count !== nodes.length) return whole();
     let disordered = false;
     const part = (step: number): Diagnostic[] => {
       const node = nodes[step];
       const from = step === 0 ? node.span.start : nodes[step - 1].span.end;
       const entry = this.steps.entryAt(nodes, step);
-      // Steps out of text order, or not read through `KeptSteps`: the block is searched whole below.
+      // Steps out of text order, or not read through `ReusedSteps`: the block is searched whole below.
       if (!entry || node.span.start < from || node.span.end > region.end) {
         disordered = true;
         return [];

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../checks/diagnostic';
 import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
 import { closestName } from '../checks/nameDistance';
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 import type { ProfileId } from '../platforms/profiles';
 import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { descriptionOverlaps } from './similarDescriptions';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { LineIndex, type Span } from '../parse/lineIndex';
-import { fenceLanguage, parseSkillFile, type SkillFileSyntax } from '../parse/skillFile';
-import type { TextLike } from '../parse/textLike';
+import { LineIndex, type Span } from '../parse/text/lineIndex';
+import { fenceLanguage, parseSkillFile, type SkillFileSyntax } from '../parse/markdown/skillFile';
+import type { TextLike } from '../parse/text/textLike';
 import { ListingCache } from '../workspace/diskSnapshot';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';

@@ -1,5 +1,5 @@
 import { type FormatId, type SkillModel } from '../model/skillModel';
-import { parseSkillFile } from '../parse/skillFile';
+import { parseSkillFile } from '../parse/markdown/skillFile';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { partJson, type PartJson } from './libraryExport';

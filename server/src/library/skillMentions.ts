@@ -1,6 +1,6 @@
-import type { Span } from '../parse/lineIndex';
-import { outsideFences, type SkillFileSyntax } from '../parse/skillFile';
-import type { TextLike } from '../parse/textLike';
+import type { Span } from '../parse/text/lineIndex';
+import { outsideFences, type SkillFileSyntax } from '../parse/markdown/skillFile';
+import type { TextLike } from '../parse/text/textLike';
 
 // How one skill names another: the ways clients invoke a skill by name, and links to another skill's SKILL.md. Read
 // from the text only; what a name stands for is the library's to say (libraryModel.ts).

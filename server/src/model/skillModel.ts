@@ -1,4 +1,4 @@
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 
 /** Every format Skillgraph recognises; later formats load into the same model. */
 export type FormatId = 'agent-skill' | 'aip-0.3' | 'aip-0.5' | 'metaskill' | 'metaskill-sop' | 'skillplus';

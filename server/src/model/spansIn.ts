@@ -1,11 +1,11 @@
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 
 function isSpan(value: object): value is Span {
   return typeof (value as Span).start === 'number' && typeof (value as Span).end === 'number';
 }
 
 /**
- * What moves when a kept part of a model (an AIP step, a skill+ flow node)
+ * What moves when a reused part of a model (an AIP step, a skill+ flow node)
  * moves with the text above it: every span object in it and every list of
  * character offsets (`offsets`: the file offset of each character of a
  * text read from a string), each once even where two fields share one (a

@@ -1,4 +1,4 @@
-import { parsePython, type PythonSyntax } from './python';
+import { parsePython, type PythonSyntax } from './python/python';
 
 /**
  * What was read from each file of a package, kept across analyses: a file
@@ -19,14 +19,14 @@ export class ParseCache {
     return syntax;
   }
 
-  private readonly pieces = new Map<string, KeptPieces<unknown>>();
+  private readonly readings = new Map<string, ReusedReadings<unknown>>();
 
-  /** The pieces of this file's last reading of this kind, kept by their text for the next reading (see KeptPieces). */
-  kept<T>(kind: string, file: string): KeptPieces<T> {
+  /** What the last reading of this file and kind made of each statement, by its text, for the next (ReusedReadings). */
+  reused<T>(kind: string, file: string): ReusedReadings<T> {
     const key = `${kind}\u0000${file}`;
-    let kept = this.pieces.get(key);
-    if (!kept) this.pieces.set(key, (kept = new KeptPieces()));
-    return kept as KeptPieces<T>;
+    let reused = this.readings.get(key);
+    if (!reused) this.readings.set(key, (reused = new ReusedReadings()));
+    return reused as ReusedReadings<T>;
   }
 
   /**
@@ -44,20 +44,20 @@ export class ParseCache {
 }
 
 /**
- * What one reading of a file made of each piece of its text (a call in
- * flow.py), by the piece's text, for the next reading: a piece whose text is
- * unchanged reads the same, only moved. Only the last reading's pieces are
+ * What one reading of a file made of each statement of its text (a call in
+ * flow.py), by the statement's text, for the next reading: a statement whose text is
+ * unchanged reads the same, only moved. Only the last reading's readings are
  * kept, so memory follows the current text.
  */
-export class KeptPieces<T> {
+export class ReusedReadings<T> {
   private last = new Map<string, { at: number; value: T }>();
   private next = new Map<string, { at: number; value: T }>();
 
   /**
-   * What the last reading made of `text` and where the piece then started,
+   * What the last reading made of `text` and where the statement then started,
    * for the reader to move and to note where it now starts. Once per reading:
    * the same text again (a pasted copy) is read afresh, into its own value.
-   * `usable` may refuse it (pieces that share objects: see readFlowPy).
+   * `usable` may refuse it (readings that share objects: see readFlowPy).
    */
   take(text: string, usable: (value: T) => boolean = () => true): { at: number; value: T } | undefined {
     if (this.next.has(text)) return undefined;
@@ -67,7 +67,7 @@ export class KeptPieces<T> {
     return known;
   }
 
-  /** What this reading made of `text`, starting at `at`, unless a piece of the same text was taken or kept already. */
+  /** What this reading made of `text`, starting at `at`, unless a statement of the same text was taken or kept already. */
   keep(text: string, at: number, value: T): void {
     if (!this.next.has(text)) this.next.set(text, { at, value });
   }

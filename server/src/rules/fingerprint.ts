@@ -1,4 +1,4 @@
-import type { Span } from '../parse/lineIndex';
+import type { Span } from '../parse/text/lineIndex';
 import type { Diagnostic } from '../checks/diagnostic';
 import { sha256 } from '../checks/sha256';
 import { ruleOf } from './index';

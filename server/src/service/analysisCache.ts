@@ -4,7 +4,7 @@ import { analyzeSkill, type SkillAnalysis } from '../analyze';
 import { createView, type DocumentView } from '../analysis/documentView';
 import { IncrementalState } from '../incremental/incrementalState';
 import type { SkillModel } from '../model/skillModel';
-import { flatText, type TextLike } from '../parse/textLike';
+import { flatText, type TextLike } from '../parse/text/textLike';
 import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';
 import { type FileSystem } from '../workspace/fileSystem';

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import { CONFIG_FILE_NAMES, readConfig } from '../config/configFile';
 import { lspDiagnosticAt } from '../features/lspDiagnostics';
-import { LineIndex } from '../parse/lineIndex';
-import { flatText, type TextLike } from '../parse/textLike';
+import { LineIndex } from '../parse/text/lineIndex';
+import { flatText, type TextLike } from '../parse/text/textLike';
 import type { FileSystem } from '../workspace/fileSystem';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';
 

@@ -1,5 +1,5 @@
-import { firstNotBefore } from '../parse/bisect';
-import { PieceText } from '../parse/pieceText';
+import { firstNotBefore } from '../parse/text/bisect';
+import { PieceText } from '../parse/text/pieceText';
 import type { LspRange, Position } from '../protocol';
 
 /** A change as the client sends it: a range replaced, or (no range) the whole text. */

@@ -1,4 +1,4 @@
-import type { TextLike } from '../parse/textLike';
+import type { TextLike } from '../parse/text/textLike';
 
 // What the language service is told by the editor: its open documents, a request's cancellation, changes on disk.
 

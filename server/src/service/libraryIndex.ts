@@ -23,8 +23,8 @@ import {
   type Library,
   type LibrarySkill,
 } from '../library/libraryModel';
-import type { SkillFileSyntax } from '../parse/skillFile';
-import type { TextLike } from '../parse/textLike';
+import type { SkillFileSyntax } from '../parse/markdown/skillFile';
+import type { TextLike } from '../parse/text/textLike';
 import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';

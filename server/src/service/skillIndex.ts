@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { SymbolKind, type SymbolInformation } from 'vscode-languageserver-types';
 import { analyzeSkill } from '../analyze';
 import type { FormatId } from '../model/skillModel';
-import { type Span, LineIndex } from '../parse/lineIndex';
+import { type Span, LineIndex } from '../parse/text/lineIndex';
 import { discoverSkills } from '../workspace/discover';
 import type { FileSystem } from '../workspace/fileSystem';
 import type { LspRange } from '../protocol';

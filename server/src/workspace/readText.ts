@@ -1,5 +1,5 @@
-import { PieceText } from '../parse/pieceText';
-import { flatText, textRegion, type TextLike } from '../parse/textLike';
+import { PieceText } from '../parse/text/pieceText';
+import { flatText, textRegion, type TextLike } from '../parse/text/textLike';
 import type { FileSystem } from './fileSystem';
 
 /** Skill files larger than this are not parsed: no agent loads a multi-megabyte skill. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as path from 'node:path';
-import type { Span } from '../../../server/src/parse/lineIndex';
+import type { Span } from '../../../server/src/parse/text/lineIndex';
 import type { RuleCode } from '../../../server/src/rules';
 import type { SkillAnalysis } from '../../../server/src/analyze';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';

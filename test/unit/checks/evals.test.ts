@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { SkillAnalysis } from '../../../server/src/analyze';
 import type { RuleCode } from '../../../server/src/rules';
 import { toGraphJson } from '../../../server/src/forms/graphJson';
-import type { Span } from '../../../server/src/parse/lineIndex';
+import type { Span } from '../../../server/src/parse/text/lineIndex';
 import { discoverSkills } from '../../../server/src/workspace/discover';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { aip03, analyzeFixture, expectNone, ROOT, unmark, withCode } from '../../support/fixture';

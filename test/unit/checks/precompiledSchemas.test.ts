@@ -13,7 +13,7 @@ import { CORPUS } from '../../support/corpus';
 import { random } from '../../support/random';
 import { writeAip05Skill, writeAipSkill } from '../../support/generate';
 import { validateAgainstSchema } from '../../../server/src/checks/schemaValidation';
-import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
+import { parseYamlRegion } from '../../../server/src/parse/yaml/yamlSyntax';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');
 
@@ -90,7 +90,7 @@ test('a procedure or a composition checked step by step (unchanged steps skipped
     rootSpan: { start: 0, end: 0 },
     defaultRule: schemaViolation,
     rootName: 'the procedure',
-    stepsKept: true,
+    stepsReused: true,
   });
   const next = random(3);
   let valid = 0;

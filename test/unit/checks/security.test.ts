@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { isSecurityCode, type RuleCode } from '../../../server/src/rules';
-import type { Span } from '../../../server/src/parse/lineIndex';
+import type { Span } from '../../../server/src/parse/text/lineIndex';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { aip03, analyzeFixture, expectAt, frontmatter, unmark, withCode } from '../../support/fixture';
 

@@ -6,10 +6,10 @@ import { runInNewContext } from 'node:vm';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { analyzeSkill } from '../../../server/src/analyze';
-import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/read/readFlowPy';
+import { readFlowPy, type FlowStatement } from '../../../server/src/formats/skillplus/read/readFlowPy';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
-import { KeptPieces } from '../../../server/src/parse/parseCache';
-import { parsePython } from '../../../server/src/parse/python';
+import { ReusedReadings } from '../../../server/src/parse/parseCache';
+import { parsePython } from '../../../server/src/parse/python/python';
 import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { writeSkillplusPackage } from '../../support/generate';
@@ -120,7 +120,7 @@ test('typing in one step over and over keeps no chain of earlier versions', () =
 
 test('typing in many nodes of a long flow.py keeps no earlier version of its text', () => {
   const { flowText } = writeSkillplusPackage(mkdtempSync(path.join(tmpdir(), 'held-flow-')), 'held-flow', 1000, 1, 1);
-  const kept = new KeptPieces<FlowPiece>();
+  const kept = new ReusedReadings<FlowStatement>();
   const read = (text: string) => readFlowPy(parsePython('/p/flow.py', text), kept);
   const nodes = read(flowText).nodes.length;
   let text = flowText;

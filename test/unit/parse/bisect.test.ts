@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { firstNotBefore } from '../../../server/src/parse/bisect';
+import { firstNotBefore } from '../../../server/src/parse/text/bisect';
 import { random } from '../../support/random';
 
 test('firstNotBefore finds what a scan from the start finds, at every boundary', () => {

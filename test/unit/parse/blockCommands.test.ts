@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blockCommands, blockScript } from '../../../server/src/parse/blockCommands';
-import { parseSkillFile } from '../../../server/src/parse/skillFile';
+import { blockCommands, blockScript } from '../../../server/src/parse/markdown/blockCommands';
+import { parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 
 /** The commands of the one fenced block of `body`, each as it reads at its offset in the file. */
 function commandsOf(body: string): string[] {

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isMap, isPair, isSeq, parseDocument, type Document } from 'yaml';
 import { aipProcedure } from '../../support/generate';
-import { readBlockYaml } from '../../../server/src/parse/blockYaml';
-import { DIALECTS, type YamlDialect } from '../../../server/src/parse/yamlDialects';
-import { parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
+import { readBlockYaml } from '../../../server/src/parse/yaml/blockYaml';
+import { DIALECTS, type YamlDialect } from '../../../server/src/parse/yaml/yamlDialects';
+import { parseYamlRegion } from '../../../server/src/parse/yaml/yamlSyntax';
 import { corpusAndExampleSkills } from '../../support/corpus';
 import { random } from '../../support/random';
 

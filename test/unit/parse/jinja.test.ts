@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readExpression, readTemplate } from '../../../server/src/parse/jinja';
-import { completionContextAt } from '../../../server/src/parse/jinjaCursor';
+import { readExpression, readTemplate } from '../../../server/src/parse/jinja/jinja';
+import { completionContextAt } from '../../../server/src/parse/jinja/jinjaCursor';
 
 test('references in every access form, with the name located', () => {
   const text =

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LineIndex } from '../../../server/src/parse/lineIndex';
+import { LineIndex } from '../../../server/src/parse/text/lineIndex';
 
 test('positions count UTF-16 units and treat CRLF as one break', () => {
   const text = 'ab\r\nc😀d\ne';

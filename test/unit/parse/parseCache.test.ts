@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { ParseCache } from '../../../server/src/parse/parseCache';
-import { parsePython } from '../../../server/src/parse/python';
+import { parsePython } from '../../../server/src/parse/python/python';
 import { random } from '../../support/random';
 
 const FLOW = readFileSync(path.join(__dirname, '..', '..', '..', 'examples', 'trip-planner', 'flow.py'), 'utf8');

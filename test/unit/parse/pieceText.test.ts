@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PieceText } from '../../../server/src/parse/pieceText';
-import { sameText } from '../../../server/src/parse/textLike';
+import { PieceText } from '../../../server/src/parse/text/pieceText';
+import { sameText } from '../../../server/src/parse/text/textLike';
 import { random } from '../../support/random';
 
 // A PieceText must answer every read exactly as the flat string does: the

@@ -1,8 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { parseYamlRegion, repeatedKeys, type YamlDialect, type YamlSyntax } from '../../../server/src/parse/yamlSyntax';
-import { parseSkillFile } from '../../../server/src/parse/skillFile';
+import {
+  parseYamlRegion,
+  repeatedKeys,
+  type YamlDialect,
+  type YamlSyntax,
+} from '../../../server/src/parse/yaml/yamlSyntax';
+import { parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 import { corpusAndExampleSkills } from '../../support/corpus';
 import { random } from '../../support/random';
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseDocument, visit, type Scalar } from 'yaml';
-import { scalarText, valueSpan, type ScalarStyle } from '../../../server/src/parse/scalarText';
+import { scalarText, valueSpan, type ScalarStyle } from '../../../server/src/parse/yaml/scalarText';
 import { CORPUS } from '../../support/corpus';
 
 function traced(source: string): { value: string; style: string; text: string; exact: boolean; offsets: number[] }[] {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fenceLanguage, parseSkillFile } from '../../../server/src/parse/skillFile';
+import { fenceLanguage, parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 
 const slice = (text: string, span: { start: number; end: number } | undefined) =>
   span ? text.slice(span.start, span.end) : undefined;

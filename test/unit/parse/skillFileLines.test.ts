@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseSkillFile } from '../../../server/src/parse/skillFile';
+import { parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 import { random } from '../../support/random';
 
 // parseSkillFile reads lines one at a time and skips most of them unsliced;

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PieceText } from '../../../server/src/parse/pieceText';
-import { changedRegion } from '../../../server/src/parse/textChange';
+import { PieceText } from '../../../server/src/parse/text/pieceText';
+import { changedRegion } from '../../../server/src/parse/text/textChange';
 
 /** The same answer, one character at a time. */
 function reference(old: string, text: string): { before: number; after: number } {

@@ -5,10 +5,10 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
-import { YamlChunkCache } from '../../../server/src/parse/yamlChunkCache';
-import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
-import { splitRegion } from '../../../server/src/parse/yamlSplit';
-import { parseSkillFile } from '../../../server/src/parse/skillFile';
+import { YamlChunkCache } from '../../../server/src/parse/yaml/yamlChunkCache';
+import { CHUNK_THRESHOLD } from '../../../server/src/parse/yaml/yamlChunks';
+import { splitRegion } from '../../../server/src/parse/yaml/yamlSplit';
+import { parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import {
   nodeAtPath,
@@ -16,7 +16,7 @@ import {
   parseYamlRegion,
   yamlLocationAt,
   type YamlSyntax,
-} from '../../../server/src/parse/yamlSyntax';
+} from '../../../server/src/parse/yaml/yamlSyntax';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { writeAipSkill } from '../../support/generate';
 import { random } from '../../support/random';

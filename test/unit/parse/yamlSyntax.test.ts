@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { YamlChunkCache } from '../../../server/src/parse/yamlChunkCache';
-import { nodeAtPath, nodeSpan, parseYamlRegion } from '../../../server/src/parse/yamlSyntax';
-import { parseSkillFile } from '../../../server/src/parse/skillFile';
+import { YamlChunkCache } from '../../../server/src/parse/yaml/yamlChunkCache';
+import { nodeAtPath, nodeSpan, parseYamlRegion } from '../../../server/src/parse/yaml/yamlSyntax';
+import { parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 import { CORPUS } from '../../support/corpus';
 import { random } from '../../support/random';
 

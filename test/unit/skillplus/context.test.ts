@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { formatModelContext } from '../../../server/src/analysis/modelContext';
 import { modelContext } from '../../../server/src/formats/skillplus/runtime/modelContext';
 import { evaluatePredicate, stateDefaults, type Position } from '../../../server/src/formats/skillplus/read/evaluate';
-import { parsePredicate } from '../../../server/src/parse/predicate';
+import { parsePredicate } from '../../../server/src/parse/predicate/predicate';
 import { analyzePackage, PACKAGE } from '../../support/skillplus';
 import { asSkillplus } from '../../support/formatParts';
 import type { ModelContext } from '../../../server/src/protocol';

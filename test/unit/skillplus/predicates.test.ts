@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parsePredicate } from '../../../server/src/parse/predicate';
+import { parsePredicate } from '../../../server/src/parse/predicate/predicate';
 import { analyzePackage, edit, expectIn, PACKAGE } from '../../support/skillplus';
 
 test('the when grammar: precedence, in-lists, barewords, quoted reserved words, offsets', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parsePython } from '../../../server/src/parse/python';
+import { parsePython } from '../../../server/src/parse/python/python';
 import { readState, resolveStatePath, typeName } from '../../../server/src/formats/skillplus/read/readState';
 import { analyzePackage, edit, expectIn, PACKAGE } from '../../support/skillplus';
 

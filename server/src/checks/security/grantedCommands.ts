@@ -1,8 +1,8 @@
-import { SLASH_COMMAND } from '../../parse/pathMentions';
-import { blockCommands } from '../../parse/blockCommands';
+import { SLASH_COMMAND } from '../../parse/markdown/pathMentions';
+import { blockCommands } from '../../parse/markdown/blockCommands';
 import { POSIX_SHELLS, SHELL_BLOCK_LANGUAGES } from '../../platforms/shells';
-import { fenceLanguage, type Fence } from '../../parse/skillFile';
-import type { TextLike } from '../../parse/textLike';
+import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
+import type { TextLike } from '../../parse/text/textLike';
 import { defineRule } from '../rule';
 
 // What a skill that grants every shell command (`allowed-tools: Bash`) could grant instead: the commands its fenced

@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import { flatText, type TextLike } from '../../parse/textLike';
+import { flatText, type TextLike } from '../../parse/text/textLike';
 import { defineRule } from '../rule';
 
 // What a reader does not see but an agent reads: invisible and bidirectional characters, comments and collapsed

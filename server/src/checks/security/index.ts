@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import type { GraphNode } from '../../model/skillModel';
-import { declaredArguments } from '../../parse/argumentPlaceholders';
-import type { Span } from '../../parse/lineIndex';
+import { declaredArguments } from '../../parse/markdown/argumentPlaceholders';
+import type { Span } from '../../parse/text/lineIndex';
 import type { ParseCache } from '../../parse/parseCache';
-import { outsideFences, parseSkillFile, type Fence } from '../../parse/skillFile';
-import type { TextLike } from '../../parse/textLike';
-import { nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { outsideFences, parseSkillFile, type Fence } from '../../parse/markdown/skillFile';
+import type { TextLike } from '../../parse/text/textLike';
+import { nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { rememberedIn } from '../../workspace/diskSnapshot';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { HOOK_EVENTS } from '../hookEvents';
@@ -24,7 +24,7 @@ import { allowedTools, grantedCommands, unrestrictedShell } from './grantedComma
 import { fencedCommands, riskyExecution, remoteCode, riskyCommand } from './riskyExecution';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
 import { committedSecret, committedSecrets, LOOK_AHEAD } from './secrets';
-import type { KeptLineScan } from './keptLineScan';
+import type { ReusedLineScan } from './reusedLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 import { defineRule } from '../rule';
 
@@ -89,7 +89,7 @@ export interface SecurityContext {
    * SKILL.md while the rest of its text and its other files stay as they were); none in a run that reads each file
    * once.
    */
-  kept?: { files: ParseCache; lines: KeptLineScan };
+  reused?: { files: ParseCache; lines: ReusedLineScan };
 }
 
 /** What the rules that read a line at a time find in `text`, whose first character is at `offset` in its file. */
@@ -135,12 +135,12 @@ function scanText(item: SkillText): Diagnostic[] {
 
 /** The security findings of a skill, and the texts of the files other than SKILL.md they are in (for their lines). */
 export function checkSecurity(context: SecurityContext): { diagnostics: Diagnostic[]; sources: [string, string][] } {
-  const { file, source, body, fences, frontmatter, kept } = context;
+  const { file, source, body, fences, frontmatter, reused } = context;
   // Lines are read with what follows them (LOOK_AHEAD), for the findings that start on them.
   const readLines = (from: number, to: number) =>
     lineFindings(file, source.slice(from, to + LOOK_AHEAD), from).filter((found) => found.span.start < to);
   const own = [
-    ...(kept ? kept.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length)),
+    ...(reused ? reused.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length)),
     ...markdownFindings(file, source, body, fences),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
     ...invocationFindings(file, source, body, fences, declaredArguments(frontmatter?.value.arguments)),
@@ -151,9 +151,10 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   );
   // Findings are shared by the analyses that reuse them, so each analysis gets its own copies.
   const others = texts.flatMap((item) =>
-    (kept ? kept.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item)) : scanText(item)).map(
-      (found) => ({ ...found }),
-    ),
+    (reused
+      ? reused.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item))
+      : scanText(item)
+    ).map((found) => ({ ...found })),
   );
   // A risky script is the step's risk too: reported where the step names it (at the script's first risk).
   const risky = new Map<string, Diagnostic>();

@@ -1,8 +1,8 @@
-import { argumentPlaceholders } from '../../parse/argumentPlaceholders';
-import type { Span } from '../../parse/lineIndex';
-import { shellDirectives, type ShellDirective } from '../../parse/shellDirectives';
-import type { Fence } from '../../parse/skillFile';
-import type { TextLike } from '../../parse/textLike';
+import { argumentPlaceholders } from '../../parse/markdown/argumentPlaceholders';
+import type { Span } from '../../parse/text/lineIndex';
+import { shellDirectives, type ShellDirective } from '../../parse/markdown/shellDirectives';
+import type { Fence } from '../../parse/markdown/skillFile';
+import type { TextLike } from '../../parse/text/textLike';
 import { diagnostic, type Diagnostic } from '../diagnostic';
 import { CREDENTIAL_FILES, fencedCommands, riskyExecution, riskyCommand } from './riskyExecution';
 import { defineRule } from '../rule';

@@ -1,8 +1,8 @@
 import { diagnostic, type Diagnostic } from '../diagnostic';
-import { blockCommands, type BlockCommand } from '../../parse/blockCommands';
+import { blockCommands, type BlockCommand } from '../../parse/markdown/blockCommands';
 import { COMMAND_LANGUAGES, POSIX_SHELLS } from '../../platforms/shells';
-import { fenceLanguage, type Fence } from '../../parse/skillFile';
-import type { TextLike } from '../../parse/textLike';
+import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
+import type { TextLike } from '../../parse/text/textLike';
 import type { Placed } from './skillTexts';
 import { defineRule } from '../rule';
 

@@ -50,7 +50,7 @@ const FORMATS: Format[] = [
 /**
  * A value assigned to a name that says it is secret (`API_KEY = "…"`, `token: …`), matched from the word that says
  * so (the rest of the name is read back from there: a pattern starting at every identifier costs too much). The value
- * is on the name's line or the next (YAML's block style), so an edit is read again a line around it (KeptLineScan).
+ * is on the name's line or the next (YAML's block style), so an edit is read again a line around it (ReusedLineScan).
  */
 const ASSIGNED =
   /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?[ \t]*[:=][ \t]*(?:\r?\n[ \t]*)?["']?([A-Za-z0-9+/_\-.=]{20,})/gi;

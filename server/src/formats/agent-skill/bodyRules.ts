@@ -1,8 +1,8 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { checkMentionedPaths } from '../../checks/fileLinks';
 import { checkNestedReferences } from '../../checks/nestedReferences';
-import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/pathMentions';
-import { lineBreaksIn } from '../../parse/lineIndex';
+import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/markdown/pathMentions';
+import { lineBreaksIn } from '../../parse/text/lineIndex';
 import type { FormatContext } from '../../analysis/formatContext';
 import { defineRule } from '../../checks/rule';
 

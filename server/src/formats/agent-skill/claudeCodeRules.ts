@@ -3,11 +3,11 @@ import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { HOOK_EVENTS } from '../../checks/hookEvents';
 import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
-import type { Span } from '../../parse/lineIndex';
-import { ARGUMENT_PLACEHOLDER } from '../../parse/argumentPlaceholders';
+import type { Span } from '../../parse/text/lineIndex';
+import { ARGUMENT_PLACEHOLDER } from '../../parse/markdown/argumentPlaceholders';
 import { placeholderCollisions } from './placeholderCollisions';
-import type { SkillFileSyntax } from '../../parse/skillFile';
-import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
+import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { defineRule } from '../../checks/rule';
 
 // What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)

@@ -3,7 +3,7 @@ import openaiSchema from '../../../../schemas/codex-openai.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import { misspeltKeys } from '../../checks/misspeltKeys';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
-import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yamlSyntax';
+import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
 import { defineRule } from '../../checks/rule';

@@ -4,10 +4,10 @@ import frontmatterSchema from '../../../../schemas/agent-skills.frontmatter.sche
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Profile } from '../../platforms/profiles';
 import { validateAgainstSchema } from '../../checks/schemaValidation';
-import type { Span } from '../../parse/lineIndex';
-import type { TextLike } from '../../parse/textLike';
+import type { Span } from '../../parse/text/lineIndex';
+import type { TextLike } from '../../parse/text/textLike';
 import { closestName } from '../../checks/nameDistance';
-import { mapEntries, nodeAtPath, nodeSpan, pairOf, topKeys, type YamlSyntax } from '../../parse/yamlSyntax';
+import { mapEntries, nodeAtPath, nodeSpan, pairOf, topKeys, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { defineRule } from '../../checks/rule';
 import { invalidFrontmatter } from '../../checks/container';
 import { quoteWrittenFix } from '../../checks/yamlFixes';

@@ -1,5 +1,5 @@
-import type { Span } from '../../parse/lineIndex';
-import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import type { Span } from '../../parse/text/lineIndex';
+import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 
 // Reading a frontmatter key where the rules about it point: its value as text, its key's and its value's places.
 

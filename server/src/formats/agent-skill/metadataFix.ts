@@ -1,7 +1,7 @@
 import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
 import type { Diagnostic } from '../../checks/diagnostic';
-import { lineEndAt } from '../../parse/lineIndex';
-import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yamlSyntax';
+import { lineEndAt } from '../../parse/text/lineIndex';
+import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { fixOf, textChange, type Fix } from '../../checks/fix';
 
 /**

@@ -1,10 +1,10 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { firstNotBefore } from '../../parse/bisect';
-import type { Span } from '../../parse/lineIndex';
-import { shellDirectives } from '../../parse/shellDirectives';
+import { firstNotBefore } from '../../parse/text/bisect';
+import type { Span } from '../../parse/text/lineIndex';
+import { shellDirectives } from '../../parse/markdown/shellDirectives';
 import { POSIX_SHELLS, SHELL_FENCE_LANGUAGES, shebangProgram } from '../../platforms/shells';
-import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/skillFile';
-import type { TextLike } from '../../parse/textLike';
+import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/markdown/skillFile';
+import type { TextLike } from '../../parse/text/textLike';
 import { defineRule } from '../../checks/rule';
 import { fixOf, textChange, type Fix, type FixSource } from '../../checks/fix';
 
@@ -26,10 +26,10 @@ export const placeholderCollision = defineRule({
   fix: escapeDollarsFix,
 });
 
-/** What `$N` means in a stretch of the body. */
+/** What `$N` means in a region of the body. */
 type Meaning = 'awk' | 'shell' | 'capture' | 'replacement' | 'spreadsheet';
 
-interface Stretch extends Span {
+interface Region extends Span {
   meaning: Meaning;
 }
 
@@ -71,7 +71,7 @@ const REPLACEMENT_REACH = 240;
 /** How far a quoted program or script is read for its closing quote. */
 const MAX_QUOTED = 8 * 1024;
 
-/** The `$N` in SKILL.md's body written for something else: one finding per stretch, at its first `$N`. */
+/** The `$N` in SKILL.md's body written for something else: one finding per region, at its first `$N`. */
 export function placeholderCollisions(file: string, syntax: SkillFileSyntax): Diagnostic[] {
   const { source, body, fences } = syntax;
   const text = source.slice(body.start, body.end);
@@ -97,17 +97,17 @@ export function placeholderCollisions(file: string, syntax: SkillFileSyntax): Di
     language: fenceLanguage(fence),
     interpreter: interpreterOf(source, fence),
   }));
-  // The stretches by start, and those open at each `$N` (which come in text order): a few at a time.
-  const stretches = [...fenceStretches(blocks), ...quotedStretches(text, body.start)].sort((a, b) => a.start - b.start);
+  // The regions by start, and those open at each `$N` (which come in text order): a few at a time.
+  const regions = [...fenceRegions(blocks), ...quotedRegions(text, body.start)].sort((a, b) => a.start - b.start);
   let next = 0;
-  let open: Stretch[] = [];
+  let open: Region[] = [];
   for (const match of text.matchAll(POSITIONAL)) {
     const start = body.start + match.index!;
-    while (next < stretches.length && stretches[next].start <= start) open.push(stretches[next++]);
-    open = open.filter((stretch) => start < stretch.end);
+    while (next < regions.length && regions[next].start <= start) open.push(regions[next++]);
+    open = open.filter((region) => start < region.end);
     // The innermost: a `bash -c '…'` script in an awk block is the script's.
-    const holding = open.reduce<Stretch | undefined>(
-      (inner, stretch) => (!inner || stretch.end - stretch.start < inner.end - inner.start ? stretch : inner),
+    const holding = open.reduce<Region | undefined>(
+      (inner, region) => (!inner || region.end - region.start < inner.end - inner.start ? region : inner),
       undefined,
     );
     if (holding) note(`${holding.start}:${holding.end}`, holding.meaning, { start, end: start + match[0].length });
@@ -150,7 +150,7 @@ interface Block {
 }
 
 /** The fenced blocks whose language, or whose script's first line, gives `$N` its own meaning. */
-function fenceStretches(blocks: Block[]): Stretch[] {
+function fenceRegions(blocks: Block[]): Region[] {
   return blocks.flatMap(({ fence, language, interpreter }) => {
     const meaning = LANGUAGES[language] ?? interpreter;
     return meaning ? [{ ...fence.content, meaning }] : [];
@@ -169,24 +169,24 @@ function interpreterOf(source: TextLike, fence: Fence): Meaning | undefined {
 }
 
 /** The awk programs, `sh -c` scripts and replacement strings written in the body's text (which starts at `base`). */
-function quotedStretches(text: string, base: number): Stretch[] {
-  const stretches: Stretch[] = [];
+function quotedRegions(text: string, base: number): Region[] {
+  const regions: Region[] = [];
   for (const match of text.matchAll(AWK)) {
     const program = awkProgram(text, match.index! + match[0].length);
-    if (program) stretches.push({ start: base + program.start, end: base + program.end, meaning: 'awk' });
+    if (program) regions.push({ start: base + program.start, end: base + program.end, meaning: 'awk' });
   }
   for (const match of text.matchAll(SHELL_C)) {
     const open = match.index! + match[0].length;
     const close = indexWithin(text, "'", open);
-    if (close !== undefined) stretches.push({ start: base + open, end: base + close, meaning: 'shell' });
+    if (close !== undefined) regions.push({ start: base + open, end: base + close, meaning: 'shell' });
   }
   for (const match of text.matchAll(REPLACE_CALL)) {
     const open = match.index! + match[0].length;
     const end =
       indexWithin(text, '\n', open, open + REPLACEMENT_REACH) ?? Math.min(text.length, open + REPLACEMENT_REACH);
-    stretches.push({ start: base + open, end: base + end, meaning: 'replacement' });
+    regions.push({ start: base + open, end: base + end, meaning: 'replacement' });
   }
-  return stretches;
+  return regions;
 }
 
 /**

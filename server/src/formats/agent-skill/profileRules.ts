@@ -1,9 +1,9 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
 import type { Profile } from '../../platforms/profiles';
-import type { Span } from '../../parse/lineIndex';
-import type { SkillFileSyntax } from '../../parse/skillFile';
-import { utf8Length } from '../../parse/textLike';
-import type { YamlSyntax } from '../../parse/yamlSyntax';
+import type { Span } from '../../parse/text/lineIndex';
+import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
+import { utf8Length } from '../../parse/text/textLike';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { checkClaudeCodeSkill } from './claudeCodeRules';
 import { checkFrontmatter } from './frontmatterRules';

@@ -1,9 +1,9 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { lineBreaksIn, type Span } from '../../parse/lineIndex';
-import type { TextLike } from '../../parse/textLike';
-import type { SkillFileSyntax } from '../../parse/skillFile';
-import type { YamlChunkCache } from '../../parse/yamlChunkCache';
-import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yamlSyntax';
+import { lineBreaksIn, type Span } from '../../parse/text/lineIndex';
+import type { TextLike } from '../../parse/text/textLike';
+import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
+import type { YamlChunkCache } from '../../parse/yaml/yamlChunkCache';
+import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { defineRule } from '../../checks/rule';
 import { invalidFrontmatter, yamlProblemRule } from '../../checks/container';
 import { quoteValueFixes } from '../../checks/yamlFixes';

@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import type { Span } from '../../parse/lineIndex';
+import type { Span } from '../../parse/text/lineIndex';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { walkPackageFiles } from '../../workspace/packageFiles';
 import { defineRule } from '../../checks/rule';

@@ -3,7 +3,7 @@ import type { Rule } from '../../checks/rule';
 import type { AnalysisBase } from '../../analysis/skillAnalysis';
 import { plainSkill } from '../../forms/plainSkill';
 import { keptFiles } from '../../forms/resultPackage';
-import { fenceLanguage, type SkillFileSyntax } from '../../parse/skillFile';
+import { fenceLanguage, type SkillFileSyntax } from '../../parse/markdown/skillFile';
 import { externalInput } from '../../checks/graph/dataFlow';
 import {
   aipSpecMismatch,

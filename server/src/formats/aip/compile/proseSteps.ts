@@ -1,5 +1,5 @@
-import type { Span } from '../../../parse/lineIndex';
-import type { Fence, SkillFileSyntax } from '../../../parse/skillFile';
+import type { Span } from '../../../parse/text/lineIndex';
+import type { Fence, SkillFileSyntax } from '../../../parse/markdown/skillFile';
 
 /** A step found in prose: its title, its Markdown, and where it was written. */
 export interface ProseStep {

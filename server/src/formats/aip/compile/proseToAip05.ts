@@ -13,9 +13,9 @@ import {
   type Input,
   type Reference,
 } from './aip05Package';
-import { blockScript } from '../../../parse/blockCommands';
+import { blockScript } from '../../../parse/markdown/blockCommands';
 import { SHELL_BLOCK_LANGUAGES } from '../../../platforms/shells';
-import { fenceLanguage } from '../../../parse/skillFile';
+import { fenceLanguage } from '../../../parse/markdown/skillFile';
 import type { CompiledFile } from '../../../analysis/format';
 import {
   kebab,

@@ -4,11 +4,11 @@ import { ControlOrder } from '../../../model/controlFlow';
 import type { SkillModel } from '../../../model/skillModel';
 import { replacing } from '../../../document/completionRequest';
 import type { CompletionRequest } from '../../../analysis/target';
-import { lineEndAt } from '../../../parse/lineIndex';
+import { lineEndAt } from '../../../parse/text/lineIndex';
 import { rangeOf } from '../../../analysis/documentView';
 import { keysOf, schemaAt } from '../../../document/schemaLookup';
 import { dependencyCandidates, stepItems } from '../../../document/stepItems';
-import type { YamlCursor } from '../../../parse/yamlCursor';
+import type { YamlCursor } from '../../../parse/yaml/yamlCursor';
 import { procedureSchema } from './procedureSchema';
 
 const TYPES = [

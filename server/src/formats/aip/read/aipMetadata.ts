@@ -1,7 +1,7 @@
 import { isMap, type Node } from 'yaml';
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import type { Span } from '../../../parse/lineIndex';
-import { nodeSpan, pairOf, scalarString, valueOf, type YamlSyntax } from '../../../parse/yamlSyntax';
+import type { Span } from '../../../parse/text/lineIndex';
+import { nodeSpan, pairOf, scalarString, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import { defineRule } from '../../../checks/rule';
 
 export const invalidAipMetadata = defineRule({

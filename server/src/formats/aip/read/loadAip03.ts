@@ -5,12 +5,12 @@ import { checkStepLink, missingScript } from '../../../checks/fileLinks';
 import { scriptHoleFindings } from '../../../checks/scriptHoles';
 import type { GraphEdge, GraphNode } from '../../../model/skillModel';
 import type { Node } from 'yaml';
-import { valueOf, scalarString, type YamlSyntax } from '../../../parse/yamlSyntax';
+import { valueOf, scalarString, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import { linkCheckOf, type FormatContext } from '../../../analysis/formatContext';
 import { readProcedureBlock } from './procedureBlock';
 import { checkProcedureGraph, type ProcedureResult } from './procedureGraph';
 import {
-  keptEdges,
+  reusedEdges,
   perStep,
   procedureSteps,
   readControlRefs,
@@ -72,7 +72,7 @@ export function loadAip03(context: FormatContext): ProcedureResult {
     const named = namesPredecessors.has(node);
     // Without `depends_on`, a step follows the previous list item.
     const after = named || index === 0 ? undefined : nodes[index - 1].id;
-    return keptEdges(context, node, after, () =>
+    return reusedEdges(context, node, after, () =>
       named
         ? node.controlRefs.map((ref): GraphEdge => ({ from: ref.target, to: node.id, kind: 'control', span: ref.span }))
         : after === undefined
@@ -112,7 +112,7 @@ export function loadAip03(context: FormatContext): ProcedureResult {
 /**
  * The steps with a `depends_on` (even an empty one): they follow only what it
  * names, the others the step before them. Noted when a step is read, so a
- * kept step (the server keeps unchanged ones) is not looked up again.
+ * reused step (the server keeps unchanged ones) is not looked up again.
  */
 const namesPredecessors = new WeakSet<GraphNode>();
 

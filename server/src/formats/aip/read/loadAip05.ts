@@ -5,11 +5,11 @@ import { checkStepLink, missingResource } from '../../../checks/fileLinks';
 import { scriptHoleFindings } from '../../../checks/scriptHoles';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../../model/skillModel';
 import type { Node } from 'yaml';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import { readProcedureBlock } from './procedureBlock';
 import { checkProcedureGraph, type ProcedureResult } from './procedureGraph';
 import {
-  keptEdges,
+  reusedEdges,
   perStep,
   procedureSteps,
   readControlRefs,
@@ -68,7 +68,7 @@ export function loadAip05(context: FormatContext): ProcedureResult {
   );
   const edges = perStep(context, 'control edges', nodes.length, [], false, (index) => {
     const node = nodes[index];
-    return keptEdges(context, node, undefined, () =>
+    return reusedEdges(context, node, undefined, () =>
       node.controlRefs.map((ref): GraphEdge => ({
         from: node.id,
         to: ref.target,

@@ -1,10 +1,10 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { validateAgainstSchema } from '../../../checks/schemaValidation';
-import type { Span } from '../../../parse/lineIndex';
-import { firstNonBlank, type TextLike } from '../../../parse/textLike';
-import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../../parse/skillFile';
-import type { YamlChunkCache } from '../../../parse/yamlChunkCache';
-import { parseYamlRegion, type YamlSyntax } from '../../../parse/yamlSyntax';
+import type { Span } from '../../../parse/text/lineIndex';
+import { firstNonBlank, type TextLike } from '../../../parse/text/textLike';
+import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../../parse/markdown/skillFile';
+import type { YamlChunkCache } from '../../../parse/yaml/yamlChunkCache';
+import { parseYamlRegion, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import { defineRule } from '../../../checks/rule';
 import { yamlProblemRule } from '../../../checks/container';
 
@@ -52,7 +52,7 @@ export interface ProcedureBlock {
 }
 
 /**
- * The procedure checked against its version's schema. `stepsKept`: the
+ * The procedure checked against its version's schema. `stepsReused`: the
  * server's chunk cache hands back unchanged steps, so they are checked step
  * by step and the ones found valid before are skipped (validStepByStep).
  */
@@ -61,7 +61,7 @@ export function checkProcedureSchema(
   block: ProcedureBlock,
   value: Record<string, unknown>,
   file: string,
-  stepsKept: boolean,
+  stepsReused: boolean,
 ): Diagnostic[] {
   return validateAgainstSchema(schema, value, {
     file,
@@ -69,7 +69,7 @@ export function checkProcedureSchema(
     rootSpan: block.fence.open,
     defaultRule: schemaViolation,
     rootName: 'the procedure',
-    stepsKept,
+    stepsReused,
   });
 }
 

@@ -1,13 +1,13 @@
 import { checkMentionedPaths } from '../../../checks/fileLinks';
 import { checkNestedReferences } from '../../../checks/nestedReferences';
-import { findPathMentions, type PathMention } from '../../../parse/pathMentions';
+import { findPathMentions, type PathMention } from '../../../parse/markdown/pathMentions';
 import type { Diagnostic } from '../../../checks/diagnostic';
 import { checkControlRefs, unknownDependency, unknownStepReference } from '../../../checks/graph/controlRefs';
 import { checkCycles } from '../../../checks/graph/cycles';
 import { checkTypes, explainUnresolved, resolveDataFlow } from '../../../checks/graph/dataFlow';
 import { checkDuplicateInputs } from '../../../checks/graph/duplicateInputs';
 import { checkDuplicateSteps } from '../../../checks/graph/duplicateSteps';
-import type { GraphChecks } from '../../../incremental/keptGraphChecks';
+import type { GraphChecks } from '../../../incremental/reusedGraphChecks';
 import type { GraphEdge, GraphNode, Port, SkillModel } from '../../../model/skillModel';
 import { linkCheckOf, type FormatContext, type FormatResult } from '../../../analysis/formatContext';
 import type { ProcedureBlock } from './procedureBlock';

@@ -1,11 +1,11 @@
 import { isMap, type Node } from 'yaml';
 import type { ControlRef, FileLink, GraphEdge, GraphNode, NodeKind, Port } from '../../../model/skillModel';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import type { Diagnostic } from '../../../checks/diagnostic';
 import type { FormatContext } from '../../../analysis/formatContext';
 import { checkProcedureSchema, type ProcedureBlock } from './procedureBlock';
 import { concatParts } from '../../../incremental/stepLists';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 
 /**
  * Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check.
@@ -42,7 +42,7 @@ export function readPorts(
  * same YAML node in an earlier analysis (the server's caches keep both while
  * the step's text is unchanged), moved to where the step now is.
  */
-export function keptStep(
+export function reusedStep(
   context: FormatContext,
   loader: string,
   yaml: YamlSyntax,
@@ -72,14 +72,14 @@ export function procedureSteps(
     diagnostics.push(...checkProcedureSchema(schema, block, value, context.file, context.incremental !== undefined));
   const yaml = block.yaml;
   const items = seqItems(valueOf(yaml.doc.contents, 'steps'));
-  return { yaml, nodes: items.map((item, index) => keptStep(context, loader, yaml, item, index, read)) };
+  return { yaml, nodes: items.map((item, index) => reusedStep(context, loader, yaml, item, index, read)) };
 }
 
 /**
- * The edges `build` makes for a step read by `keptStep`, kept with it while `after` (another step's name they read) is
+ * The edges `build` makes for a step read by `reusedStep`, kept with it while `after` (another step's name they read) is
  * the same.
  */
-export function keptEdges(
+export function reusedEdges(
   context: FormatContext,
   node: GraphNode,
   after: string | undefined,

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import type { Span } from '../../../parse/lineIndex';
-import type { SkillFileSyntax } from '../../../parse/skillFile';
-import { nodeSpan, pairOf, scalarString, type YamlSyntax } from '../../../parse/yamlSyntax';
+import type { Span } from '../../../parse/text/lineIndex';
+import type { SkillFileSyntax } from '../../../parse/markdown/skillFile';
+import { nodeSpan, pairOf, scalarString, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import runtimeBlocks from '../../../../../schemas/aip-runtime-blocks.json';
 import { defineRule } from '../../../checks/rule';
 import { fixOf, textChange, type Fix } from '../../../checks/fix';

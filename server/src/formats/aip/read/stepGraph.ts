@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { reachableFrom, reverse, successors } from '../../../model/controlFlow';
 import type { GraphEdge, GraphNode } from '../../../model/skillModel';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import { defineRule } from '../../../checks/rule';
 
 export const invalidStartStep = defineRule({

@@ -2,7 +2,7 @@ import { isMap, isScalar, type Node } from 'yaml';
 import type { MetaAnalysis } from '../read/analysis';
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { type MetaPlan, type MetaStep } from '../read/metaPlan';
-import { mapEntries, nodeSpan, valueOf } from '../../../parse/yamlSyntax';
+import { mapEntries, nodeSpan, valueOf } from '../../../parse/yaml/yamlSyntax';
 import { stepsInOrder } from './agentSkillFromMeta';
 import { frontmatterOf, titleOf } from '../../../forms/resultPackage';
 import { compileUnsupported } from '../../../forms/compileFindings';

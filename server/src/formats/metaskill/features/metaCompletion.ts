@@ -2,10 +2,10 @@ import { CompletionItemKind, type CompletionItem, type TextEdit } from 'vscode-l
 import compositionSchema from '../../../../../schemas/metaskill.composition.schema.json';
 import { BindingScope } from '../read/bindingRules';
 import { ALLOWED_FILTERS, RUNTIME_INPUTS, STEP_KINDS } from '../read/metaPlan';
-import { completionContextAt } from '../../../parse/jinjaCursor';
+import { completionContextAt } from '../../../parse/jinja/jinjaCursor';
 import type { SkillModel } from '../../../model/skillModel';
 import type { CatalogSkill } from '../../../workspace/skillCatalog';
-import type { YamlCursor } from '../../../parse/yamlCursor';
+import type { YamlCursor } from '../../../parse/yaml/yamlCursor';
 import { rangeOf, type DocumentView } from '../../../analysis/documentView';
 import { addDependencyEdit } from '../fixes/compositionEdits';
 import { dependencyCandidates, stepItems } from '../../../document/stepItems';

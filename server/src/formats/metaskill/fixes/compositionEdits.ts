@@ -1,8 +1,8 @@
 import { isSeq, type Node } from 'yaml';
 import type { MetaAnalysis } from '../read/analysis';
 import type { Diagnostic } from '../../../checks/diagnostic';
-import { lineEndAt } from '../../../parse/lineIndex';
-import { nodeSpan, pairOf } from '../../../parse/yamlSyntax';
+import { lineEndAt } from '../../../parse/text/lineIndex';
+import { nodeSpan, pairOf } from '../../../parse/yaml/yamlSyntax';
 import { fixOf, textChange, type Fix, type TextChange } from '../../../checks/fix';
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
 import type { MetaPlan } from '../read/metaPlan';

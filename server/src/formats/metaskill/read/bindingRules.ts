@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { closestName } from '../../../checks/nameDistance';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan } from './metaPlan';
 import { ControlOrder } from '../../../model/controlFlow';
 import { templateSpan, type MetaGraph } from './metaModel';

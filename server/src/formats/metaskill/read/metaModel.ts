@@ -1,5 +1,5 @@
 import type { ControlRef, GraphEdge, GraphNode, NodeKind, Port } from '../../../model/skillModel';
-import { valueSpan } from '../../../parse/scalarText';
+import { valueSpan } from '../../../parse/yaml/scalarText';
 import { isStepKind, RESERVED_OUTPUTS, type MetaPlan, type MetaStep, type MetaTemplate } from './metaPlan';
 
 export interface MetaGraph {

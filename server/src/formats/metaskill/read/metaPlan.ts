@@ -1,6 +1,6 @@
-import type { JinjaRead } from '../../../parse/jinja';
-import type { Span } from '../../../parse/lineIndex';
-import type { ScalarText } from '../../../parse/scalarText';
+import type { JinjaRead } from '../../../parse/jinja/jinja';
+import type { Span } from '../../../parse/text/lineIndex';
+import type { ScalarText } from '../../../parse/yaml/scalarText';
 import type { Node } from 'yaml';
 
 /** A value written in the source, with where. */

@@ -3,7 +3,7 @@ import compositionSchema from '../../../../../schemas/metaskill.composition.sche
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { closestName } from '../../../checks/nameDistance';
 import { validateAgainstSchema } from '../../../checks/schemaValidation';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import {
   mapEntries,
   nodeSpan,
@@ -12,7 +12,7 @@ import {
   seqItems,
   valueOf,
   type YamlSyntax,
-} from '../../../parse/yamlSyntax';
+} from '../../../parse/yaml/yamlSyntax';
 import { STEP_KINDS, type MetaPlan, type MetaStep } from './metaPlan';
 import { defineRule } from '../../../checks/rule';
 import { duplicateStepName } from '../../../checks/graph/duplicateSteps';
@@ -67,7 +67,7 @@ export const STEP_KEYS = Object.keys(compositionSchema.$defs.step.properties);
  * What OpenSquilla's plan parser rejects (the skill then never runs as a
  * plan): the structure of `composition`, each step's fields (the schema),
  * duplicate ids, `on_failure` rules, `tool_allowlist` and `clarify` forms.
- * Also the unknown step keys it silently ignores, as warnings. `stepsKept`:
+ * Also the unknown step keys it silently ignores, as warnings. `stepsReused`:
  * the steps may be the values an earlier analysis checked (the server's
  * chunk cache), so the schema looks at the others only.
  */
@@ -76,7 +76,7 @@ export function checkPlan(
   file: string,
   anchor: Span,
   plan: MetaPlan,
-  stepsKept: boolean,
+  stepsReused: boolean,
 ): Diagnostic[] {
   const root = yaml.doc.contents as Node | null;
   const compositionPair = pairOf(root, 'composition');
@@ -100,7 +100,7 @@ export function checkPlan(
     named: [invalidComposition, invalidMetaStep],
     rootName: '`composition`',
     basePath: ['composition'],
-    stepsKept,
+    stepsReused,
   });
   for (const step of plan.steps) {
     if (!step.kindSpan || (STEP_KINDS as readonly string[]).includes(step.kind)) continue;

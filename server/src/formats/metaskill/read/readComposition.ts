@@ -1,7 +1,7 @@
 import { isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
-import { readExpression, readTemplate } from '../../../parse/jinja';
-import type { Span } from '../../../parse/lineIndex';
-import { scalarText, valueSpan, type ScalarStyle } from '../../../parse/scalarText';
+import { readExpression, readTemplate } from '../../../parse/jinja/jinja';
+import type { Span } from '../../../parse/text/lineIndex';
+import { scalarText, valueSpan, type ScalarStyle } from '../../../parse/yaml/scalarText';
 import {
   mapEntries,
   nodeSpan,
@@ -10,8 +10,8 @@ import {
   seqItems,
   valueOf,
   type YamlSyntax,
-} from '../../../parse/yamlSyntax';
-import type { KeptSteps } from '../../../incremental/keptSteps';
+} from '../../../parse/yaml/yamlSyntax';
+import type { ReusedSteps } from '../../../incremental/reusedSteps';
 import type { MovableParts } from '../../../model/spansIn';
 import type { ClarifyField, Located, MetaPlan, MetaStep, MetaTemplate } from './metaPlan';
 
@@ -176,18 +176,18 @@ function movableParts(step: MetaStep): MovableParts {
  * The plan of a `kind: meta` frontmatter, as far as it can be read: steps
  * that are not mappings are skipped (the structure rules report them), and
  * `final_text_mode: step:<id>` is located on its id. With the server's
- * kept steps, a step whose YAML node the chunk cache kept is not read
+ * reused steps, a step whose YAML node the chunk cache kept is not read
  * again, only moved.
  */
-export function readComposition(yaml: YamlSyntax, fileText: string, kept?: KeptSteps): MetaPlan {
+export function readComposition(yaml: YamlSyntax, fileText: string, reused?: ReusedSteps): MetaPlan {
   const root = yaml.doc.contents as Node | null;
   const read = (item: Node, index: number): MetaStep => {
-    if (!kept) return readStep(yaml, fileText, item, index);
+    if (!reused) return readStep(yaml, fileText, item, index);
     const build = () => {
       const value = readStep(yaml, fileText, item, index);
       return { value, named: value.hasId, parts: movableParts(value) };
     };
-    const step = kept.part(item, 'metaskill', index, nodeStartIn(yaml, item)!, build);
+    const step = reused.part(item, 'metaskill', index, nodeStartIn(yaml, item)!, build);
     step.index = index;
     return step;
   };

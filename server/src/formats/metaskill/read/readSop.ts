@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import type { Span } from '../../../parse/lineIndex';
-import { parseYamlRegion } from '../../../parse/yamlSyntax';
+import type { Span } from '../../../parse/text/lineIndex';
+import { parseYamlRegion } from '../../../parse/yaml/yamlSyntax';
 import type { FormatContext } from '../../../analysis/formatContext';
 import type { Located, MetaPlan } from './metaPlan';
 import { emitSteps, readForEach, type Invocation, type Phase } from './sopSteps';

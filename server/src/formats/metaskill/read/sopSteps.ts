@@ -1,6 +1,6 @@
-import { readTemplate } from '../../../parse/jinja';
-import type { Span } from '../../../parse/lineIndex';
-import { mapEntries, nodeSpan, scalarString, seqItems, type YamlSyntax } from '../../../parse/yamlSyntax';
+import { readTemplate } from '../../../parse/jinja/jinja';
+import type { Span } from '../../../parse/text/lineIndex';
+import { mapEntries, nodeSpan, scalarString, seqItems, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import type { FormatContext } from '../../../analysis/formatContext';
 import type { Located, MetaStep, MetaTemplate } from './metaPlan';
 

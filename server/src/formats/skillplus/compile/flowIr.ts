@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
 import { irDiagnostics, locOf, type IrDiagnostic } from '../../../forms/skillIr';
-import { SkillLines } from '../../../parse/skillLines';
+import { SkillLines } from '../../../parse/text/skillLines';
 import { stateDefaults } from '../read/evaluate';
 import { nodesById, type FlowNode, type FlowText } from '../read/flow';
 import type { SkillplusAnalysis } from '../read/analysis';

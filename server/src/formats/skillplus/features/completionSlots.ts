@@ -3,7 +3,7 @@ import type { SyntaxNode } from '@lezer/common';
 import { FLOW_ARGUMENTS, FLOW_NODE_KINDS, type FlowNodeKind } from '../read/flow';
 import { RULE_KEYS, SOFT_ON_FAIL, TIP_KEYS } from '../read/readTipsRules';
 import { type SkillPlusPackage } from '../read/readPackage';
-import { childrenOf, dottedName, textOf, type PythonSyntax } from '../../../parse/python';
+import { childrenOf, dottedName, textOf, type PythonSyntax } from '../../../parse/python/python';
 import type { DocumentView } from '../../../analysis/documentView';
 import type { SkillplusAnalysis } from '../read/analysis';
 

@@ -7,7 +7,7 @@ import { BUILTINS } from '../read/predicates';
 import { type SkillPlusPackage } from '../read/readPackage';
 import { typeName, type StateField } from '../read/readState';
 import { SOFT_ON_FAIL, type Rule, type Tip } from '../read/readTipsRules';
-import { parsePredicate } from '../../../parse/predicate';
+import { parsePredicate } from '../../../parse/predicate/predicate';
 import { contains, rangeOf, type DocumentView } from '../../../analysis/documentView';
 import { occurrenceUnder } from './packageNavigation';
 import type { SkillplusAnalysis } from '../read/analysis';

@@ -7,7 +7,7 @@ import { resolveSkillPath } from '../../../workspace/skillPaths';
 import { locationOf, rangeOf, type DocumentView } from '../../../analysis/documentView';
 import { RenameError } from '../../../document/renameError';
 import { appendTo } from '../../../listMap';
-import { FILE_START_RANGE } from '../../../parse/lineIndex';
+import { FILE_START_RANGE } from '../../../parse/text/lineIndex';
 import type { SkillplusAnalysis } from '../read/analysis';
 
 /** The package and the occurrence under the cursor in a skill+ document. */

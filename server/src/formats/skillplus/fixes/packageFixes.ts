@@ -1,8 +1,8 @@
 import type { SkillplusAnalysis } from '../read/analysis';
 import { sourceOf } from '../../../analysis/skillAnalysis';
 import type { Diagnostic } from '../../../checks/diagnostic';
-import { lineEndAt } from '../../../parse/lineIndex';
-import { textOf as pythonText } from '../../../parse/python';
+import { lineEndAt } from '../../../parse/text/lineIndex';
+import { textOf as pythonText } from '../../../parse/python/python';
 import { fixOf, textChange, type Fix } from '../../../checks/fix';
 import { createScriptFix } from '../../../checks/scriptStub';
 import { type SkillPlusPackage } from '../read/readPackage';

@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { closestName } from '../../../checks/nameDistance';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import { nodesById, TEMPLATED_KINDS, type Flow, type FlowNode, type FlowText } from './flow';
 import { textSpan } from './predicates';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
@@ -73,7 +73,7 @@ const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 const placeholderCache = new WeakMap<FlowNode, { at: number; found: Placeholder[] }>();
 
 /** Moves what was kept with a node (found where the node stood at `known.at`) to where it now starts, `start`. */
-function moveKept(known: { at: number; found: { span: Span }[] }, start: number): void {
+function moveReused(known: { at: number; found: { span: Span }[] }, start: number): void {
   const delta = start - known.at;
   for (const item of delta === 0 ? [] : known.found) {
     item.span.start += delta;
@@ -87,7 +87,7 @@ export function placeholdersOf(node: FlowNode): Placeholder[] {
   if (!node.text || !TEMPLATED_KINDS.has(node.kind)) return [];
   const known = placeholderCache.get(node);
   if (known) {
-    moveKept(known, node.text.span.start);
+    moveReused(known, node.text.span.start);
     return known.found;
   }
   const found: Placeholder[] = [];
@@ -189,7 +189,7 @@ function nodeBindings(flow: Flow, node: FlowNode, state: StateSchema): Diagnosti
   const items = itemsInScope(flow, node, state);
   const known = bindingCache.get(node);
   if (known && known.state === state && sameItems(known.items, items)) {
-    moveKept(known, node.span.start);
+    moveReused(known, node.span.start);
     return known.found;
   }
   const found: Diagnostic[] = [];

@@ -1,4 +1,4 @@
-import type { Predicate, ValueRef } from '../../../parse/predicate';
+import type { Predicate, ValueRef } from '../../../parse/predicate/predicate';
 import type { StateField, StateSchema, StateType } from './readState';
 
 /** A State as JSON (what `--state file.json` holds, or the defaults of state.py). */

@@ -1,4 +1,4 @@
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import { defineRule } from '../../../checks/rule';
 import { invalidFlowYaml } from './readFlowYaml';
 

@@ -1,4 +1,4 @@
-import { innerSpan, type PyLiteral } from '../../../parse/python';
+import { innerSpan, type PyLiteral } from '../../../parse/python/python';
 import type { FlowNode, FlowText, FlowValue } from './flow';
 
 // The literal arguments of flow.py's calls, read into what they say of a node.

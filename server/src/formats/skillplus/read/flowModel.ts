@@ -1,6 +1,6 @@
 import type { GraphEdge, GraphNode, NodeGroup, NodeKind, Port } from '../../../model/skillModel';
-import { firstNotBefore } from '../../../parse/bisect';
-import { parsePredicate, predicatePaths } from '../../../parse/predicate';
+import { firstNotBefore } from '../../../parse/text/bisect';
+import { parsePredicate, predicatePaths } from '../../../parse/predicate/predicate';
 import { placeholdersOf } from './bindings';
 import { nodesById, type Flow, type FlowNode, type FlowText } from './flow';
 import { BUILTINS, textSpan } from './predicates';
@@ -61,7 +61,7 @@ function reads(node: FlowNode, fields: Map<string, StateField> | undefined): Por
  * State is the same: every span in it is one of the node's own (moved with
  * it) or a placeholder's (moved by `placeholdersOf`); its stage (a kept
  * call may have moved to another) and the tips and rules that fire there
- * are set again. Like the kept node, it is current only until the next
+ * are set again. Like the reused node, it is current only until the next
  * reading. A node with `until` predicates is made again: the spans of the
  * paths they read are its model's own.
  */

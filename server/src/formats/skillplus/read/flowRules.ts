@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import { nodesById, type Flow, type FlowNode, invalidBranch } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
 import { defineRule, type Rule as LintRule } from '../../../checks/rule';

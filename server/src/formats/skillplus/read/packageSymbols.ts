@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import type { Span } from '../../../parse/lineIndex';
-import { parsePredicate, predicateAtoms, type PathRef, type Predicate } from '../../../parse/predicate';
+import type { Span } from '../../../parse/text/lineIndex';
+import { parsePredicate, predicateAtoms, type PathRef, type Predicate } from '../../../parse/predicate/predicate';
 import { itemsInScope, placeholdersOf } from './bindings';
 import { nodesById, type FlowNode, type FlowText } from './flow';
 import { BUILTINS, textSpan } from './predicates';

@@ -1,4 +1,4 @@
-import type { Predicate } from '../../../parse/predicate';
+import type { Predicate } from '../../../parse/predicate/predicate';
 import { nodesById, type Flow, type FlowNode } from './flow';
 import { EVENTS, SOFT_EVENTS, type PredicateOwner } from './predicates';
 

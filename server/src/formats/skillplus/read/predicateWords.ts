@@ -1,4 +1,4 @@
-import type { Predicate, ValueRef } from '../../../parse/predicate';
+import type { Predicate, ValueRef } from '../../../parse/predicate/predicate';
 
 const OPERATORS: Record<string, string> = {
   '=': 'is',

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { closestName } from '../../../checks/nameDistance';
-import type { Span } from '../../../parse/lineIndex';
-import { parsePredicate, type PathRef, type Predicate, type ValueRef } from '../../../parse/predicate';
+import type { Span } from '../../../parse/text/lineIndex';
+import { parsePredicate, type PathRef, type Predicate, type ValueRef } from '../../../parse/predicate/predicate';
 import type { Flow, FlowText } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
 import { defineRule, type Rule as LintRule } from '../../../checks/rule';

@@ -1,7 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import { movablePartsIn, moveParts, type MovableParts } from '../../../model/spansIn';
-import type { Span } from '../../../parse/lineIndex';
-import type { KeptPieces } from '../../../parse/parseCache';
+import type { Span } from '../../../parse/text/lineIndex';
+import type { ReusedReadings } from '../../../parse/parseCache';
 import {
   argumentsOf,
   childrenOf,
@@ -12,7 +12,7 @@ import {
   textOf,
   type PyLiteral,
   type PythonSyntax,
-} from '../../../parse/python';
+} from '../../../parse/python/python';
 import { assignArgument, flowText, flowValue } from './flowArguments';
 import {
   emptyNode,
@@ -40,12 +40,12 @@ interface Scope {
 }
 
 /**
- * What a reading of flow.py keeps of a piece of its text for the next one:
+ * What a reading of flow.py keeps of a statementText of its text for the next one:
  * a node written as a plain call, or a whole stage (a `with flow.stage`
  * block) with the nodes it holds, its movable parts found when it first
  * moves.
  */
-export type FlowPiece =
+export type FlowStatement =
   | { kind: 'node'; node: FlowNode; parts: MovableParts }
   | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
 
@@ -57,10 +57,10 @@ export type FlowPiece =
  * `dynamic_flow` problem at its first line, reported once; the nodes
  * inside it are still read. Nothing is imported or run.
  */
-export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow {
+export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStatement>): Flow {
   const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
   /**
-   * The nodes this reading placed: a kept stage shares its nodes with the calls it holds, and a node is placed once.
+   * The nodes this reading placed: a reused stage shares its nodes with the calls it holds, and a node is placed once.
    */
   const placed = new Set<FlowNode>();
   const problem = (rule: FlowProblem['rule'], span: Span, message: string) =>
@@ -104,7 +104,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
       'flow.py must define `def build(flow):`, the function the flow is read from.',
     );
   else readBlock(build.getChild('Body'), {});
-  kept?.done();
+  reused?.done();
   return flow;
 
   function readBlock(body: SyntaxNode | null, scope: Scope): void {
@@ -189,7 +189,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
   }
 
   /**
-   * A `with flow.stage(…)` block. With the pieces the last reading kept, a
+   * A `with flow.stage(…)` block. With the statements the last reading kept, a
    * stage whose text is unchanged is not read again: the same stage and
    * nodes, moved. An edit inside one stage then walks that stage, not every
    * stage of the flow.
@@ -197,11 +197,14 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
   function readStage(statement: SyntaxNode, call: SyntaxNode, body: SyntaxNode | null, scope: Scope): void {
     // What a stage reads depends on its text alone (its nodes start a scope of their own), but for being nested: a
     // problem, and then it is not kept.
-    const piece = kept ? py.text.slice(statement.from, statement.to) : undefined;
+    const statementText = reused ? py.text.slice(statement.from, statement.to) : undefined;
     const known =
-      piece === undefined
+      statementText === undefined
         ? undefined
-        : kept!.take(piece, (value) => value.kind === 'stage' && value.nodes.every((node) => !placed.has(node)));
+        : reused!.take(
+            statementText,
+            (value) => value.kind === 'stage' && value.nodes.every((node) => !placed.has(node)),
+          );
     if (known?.value.kind === 'stage') {
       const delta = statement.from - known.at;
       if (delta !== 0)
@@ -241,8 +244,8 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     flow.stages.push(stage);
     readBlock(body, { stage, into: stage.nodes });
     // As with calls, a stage read with a problem (its own or a node's) is read again each time.
-    if (piece !== undefined && flow.problems.length === problems && dynamicParts === parts)
-      kept!.keep(piece, statement.from, { kind: 'stage', stage, nodes: flow.nodes.slice(first) });
+    if (statementText !== undefined && flow.problems.length === problems && dynamicParts === parts)
+      reused!.keep(statementText, statement.from, { kind: 'stage', stage, nodes: flow.nodes.slice(first) });
   }
 
   function readCase(call: SyntaxNode, otherwise: boolean, body: SyntaxNode | null, scope: Scope): void {
@@ -295,18 +298,18 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
 
   /**
    * A node written as a plain call (`flow.agent(…)`, not a `with` block).
-   * With the pieces the last reading of this file kept, a call whose text
+   * With the statements the last reading of this file kept, a call whose text
    * it read without a problem is not read again: its node is the
    * same object, moved where the call now is. An edit in one node of
    * flow.py then reads that node, not all of them. Like the YAML chunks of
-   * a procedure, a kept node is moved in place: the flow of the last
+   * a procedure, a reused node is moved in place: the flow of the last
    * reading is current only until the next one.
    */
   function readPlainCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
-    if (!kept) return readCall(call, kind);
+    if (!reused) return readCall(call, kind);
     // The text names the kind (`flow.agent(`).
-    const piece = py.text.slice(call.from, call.to);
-    const known = kept.take(piece, (value) => value.kind === 'node' && !placed.has(value.node));
+    const statementText = py.text.slice(call.from, call.to);
+    const known = reused.take(statementText, (value) => value.kind === 'node' && !placed.has(value.node));
     if (known?.value.kind === 'node') {
       moveParts(known.value.parts, call.from - known.at);
       known.at = call.from;
@@ -318,7 +321,7 @@ export function readFlowPy(py: PythonSyntax, kept?: KeptPieces<FlowPiece>): Flow
     // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had
     // one is read again each time.
     if (flow.problems.length === problems && dynamicParts === parts)
-      kept.keep(piece, call.from, { kind: 'node', node, parts: movablePartsIn(node) });
+      reused.keep(statementText, call.from, { kind: 'node', node, parts: movablePartsIn(node) });
     return node;
   }
 

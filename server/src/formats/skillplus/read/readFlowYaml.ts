@@ -1,7 +1,14 @@
 import { isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
-import type { Span } from '../../../parse/lineIndex';
-import { scalarText, type ScalarStyle } from '../../../parse/scalarText';
-import { mapEntries, nodeSpan, parseYamlRegion, seqItems, valueOf, type YamlSyntax } from '../../../parse/yamlSyntax';
+import type { Span } from '../../../parse/text/lineIndex';
+import { scalarText, type ScalarStyle } from '../../../parse/yaml/scalarText';
+import {
+  mapEntries,
+  nodeSpan,
+  parseYamlRegion,
+  seqItems,
+  valueOf,
+  type YamlSyntax,
+} from '../../../parse/yaml/yamlSyntax';
 import {
   emptyNode,
   FLOW_ARGUMENTS,

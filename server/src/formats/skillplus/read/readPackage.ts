@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import { ParseCache } from '../../../parse/parseCache';
-import type { PythonSyntax } from '../../../parse/python';
-import { nodeSpan, pairOf, valueOf } from '../../../parse/yamlSyntax';
+import type { PythonSyntax } from '../../../parse/python/python';
+import { nodeSpan, pairOf, valueOf } from '../../../parse/yaml/yamlSyntax';
 import { readText } from '../../../workspace/readText';
 import { resolveSkillPath } from '../../../workspace/skillPaths';
 import type { FormatContext } from '../../../analysis/formatContext';
@@ -190,7 +190,7 @@ export function readPackage(context: FormatContext): SkillPlusPackage {
     const py = flowName.endsWith('.py') ? python(flowFile) : undefined;
     pkg.flow = cache.memo('flow', flowFile.file, flowFile.text, () =>
       py
-        ? readFlowPy(py, context.incremental?.files.kept('flow pieces', flowFile.file))
+        ? readFlowPy(py, context.incremental?.files.reused('flow statements', flowFile.file))
         : readFlowYaml(flowFile.file, flowFile.text),
     );
   }

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
-import type { Span } from '../../../parse/lineIndex';
-import { argumentsOf, childrenOf, literalOf, spanOf, textOf, type PythonSyntax } from '../../../parse/python';
+import type { Span } from '../../../parse/text/lineIndex';
+import { argumentsOf, childrenOf, literalOf, spanOf, textOf, type PythonSyntax } from '../../../parse/python/python';
 
 /** A State field's type, as far as skill+ reads annotations. */
 export type StateType =

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isScalar, isSeq, type Node } from 'yaml';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import {
   argumentsOf,
   childrenOf,
@@ -10,9 +10,16 @@ import {
   spanOf,
   textOf,
   type PythonSyntax,
-} from '../../../parse/python';
-import { parseSkillFile } from '../../../parse/skillFile';
-import { mapEntries, nodeSpan, parseYamlRegion, seqItems, valueOf, type YamlSyntax } from '../../../parse/yamlSyntax';
+} from '../../../parse/python/python';
+import { parseSkillFile } from '../../../parse/markdown/skillFile';
+import {
+  mapEntries,
+  nodeSpan,
+  parseYamlRegion,
+  seqItems,
+  valueOf,
+  type YamlSyntax,
+} from '../../../parse/yaml/yamlSyntax';
 import type { FlowText } from './flow';
 import { yamlText } from './readFlowYaml';
 

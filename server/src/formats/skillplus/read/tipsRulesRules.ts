@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
 import { checkLink, missingScript } from '../../../checks/fileLinks';
 import { closestName } from '../../../checks/nameDistance';
-import type { Span } from '../../../parse/lineIndex';
+import type { Span } from '../../../parse/text/lineIndex';
 import type { FileSystem } from '../../../workspace/fileSystem';
 import { checkPredicates, type PredicateOwner } from './predicates';
 import { positionsWhere } from './predicatePositions';

@@ -4,7 +4,7 @@ import { nodesById, walkFlow, type Flow, type FlowNode, type FlowText } from '..
 import { predicateInWords } from '../read/predicateWords';
 import { type SkillPlusPackage } from '../read/readPackage';
 import { SOFT_ON_FAIL, type Rule } from '../read/readTipsRules';
-import { parsePredicate } from '../../../parse/predicate';
+import { parsePredicate } from '../../../parse/predicate/predicate';
 import { CHARS_PER_TOKEN } from '../../../analysis/modelContext';
 import type { ContextLeftOut, ContextPart, ContextRequest, ModelContext } from '../../../protocol';
 

@@ -1,6 +1,6 @@
-import { PROMPT, SESSION_LANGUAGES } from '../platforms/shells';
+import { PROMPT, SESSION_LANGUAGES } from '../../platforms/shells';
 import { fenceLanguage, type Fence } from './skillFile';
-import type { TextLike } from './textLike';
+import type { TextLike } from '../text/textLike';
 
 // A fenced block of commands is either a script (every line is a command) or a session at a prompt: `$ npm test`
 // followed by what it printed. In a session only the prompted lines are commands, and they start after the prompt;

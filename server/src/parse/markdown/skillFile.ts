@@ -1,5 +1,5 @@
-import type { Span } from './lineIndex';
-import { flatText, type TextLike } from './textLike';
+import type { Span } from '../text/lineIndex';
+import { flatText, type TextLike } from '../text/textLike';
 
 /** A fenced code block of the Markdown body, with offsets into the whole file. */
 export interface Fence {

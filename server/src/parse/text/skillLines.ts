@@ -1,6 +1,6 @@
 import { LineIndex, type Span } from './lineIndex';
 import type { TextLike } from './textLike';
-import type { LspRange } from '../protocol';
+import type { LspRange } from '../../protocol';
 
 /** The texts of a skill's files: SKILL.md's, and every other file a span may point into, by absolute path. */
 export interface SkillTexts {

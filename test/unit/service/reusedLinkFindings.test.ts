@@ -8,7 +8,7 @@ import { AnalysisCache, type OpenDocument } from '../../../server/src/service/an
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { SkillCatalog } from '../../../server/src/workspace/skillCatalog';
 import { writeAipSkill } from '../../support/generate';
-import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
+import { CHUNK_THRESHOLD } from '../../../server/src/parse/yaml/yamlChunks';
 import { defaultOptions } from '../../support/cacheOptions';
 
 const findings = (diagnostics: { code: string; span: { start: number } }[]) =>
@@ -17,7 +17,7 @@ const findings = (diagnostics: { code: string; span: { start: number } }[]) =>
     .map((found) => `${found.code}@${found.span.start}`)
     .sort();
 
-test("a kept step's link findings are worked out again once the disk changes, not kept from the last snapshot", () => {
+test("a reused step's link findings are worked out again once the disk changes, not kept from the last snapshot", () => {
   const root = mkdtempSync(path.join(tmpdir(), 'sg-kept-links-'));
   try {
     const skill = writeAipSkill(root, 'procedure', 80);
@@ -52,10 +52,10 @@ test("a kept step's link findings are worked out again once the disk changes, no
     assert.deepEqual(
       findings(edited.diagnostics),
       findings(analyzeSkill(fs, skill.file, { text: document.text, catalog }).diagnostics),
-      'kept findings moved with their steps',
+      'reused findings moved with their steps',
     );
 
-    // The files come back; the editor reports it and the next analysis must see them, for kept steps too.
+    // The files come back; the editor reports it and the next analysis must see them, for reused steps too.
     writeFileSync(path.join(skill.dir, script), 'print(1)\n');
     writeFileSync(path.join(skill.dir, 'references', 'guide.md'), '# Guide\n');
     cache.invalidateFolderOf(path.join(skill.dir, script));

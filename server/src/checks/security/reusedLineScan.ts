@@ -1,5 +1,5 @@
-import { changedRegion } from '../../parse/textChange';
-import type { TextLike } from '../../parse/textLike';
+import { changedRegion } from '../../parse/text/textChange';
+import type { TextLike } from '../../parse/text/textLike';
 import type { Diagnostic } from '../diagnostic';
 
 /** Reads [from, to) of a text (whole lines) and returns what it finds there, with offsets in the whole text. */
@@ -12,15 +12,15 @@ export type LineRead = (from: number, to: number) => Diagnostic[];
  * line more on each side (a secret's name may stand on the line above its value), widened until no finding kept
  * crosses its edge; the findings before it are kept as they were, those after it moved by the change in length.
  */
-export class KeptLineScan {
+export class ReusedLineScan {
   private last?: { text: TextLike; findings: Diagnostic[] };
 
   /**
    * The findings in `text`, the SKILL.md at `file`. What a line holds does not depend on where the file is: the
    * findings kept are given this file's path (a diff analyses two folders' copies of a skill as one edit).
    */
-  scan(file: string, text: TextLike, read: LineRead, reach: number): Diagnostic[] {
-    const findings = this.last ? this.rescan(this.last, text, read, reach) : read(0, text.length);
+  scan(file: string, text: TextLike, read: LineRead, linesAround: number): Diagnostic[] {
+    const findings = this.last ? this.rescan(this.last, text, read, linesAround) : read(0, text.length);
     this.last = { text, findings };
     // The findings are kept for the next version: each analysis gets its own copies.
     return findings.map((found) => ({ ...found, file, span: { ...found.span } }));
@@ -30,13 +30,13 @@ export class KeptLineScan {
     last: { text: TextLike; findings: Diagnostic[] },
     text: TextLike,
     read: LineRead,
-    reach: number,
+    linesAround: number,
   ): Diagnostic[] {
     const { before, after } = changedRegion(last.text, text);
     const delta = text.length - last.text.length;
     // [start, end) in the new text; the old text holds the same before `start` and, moved by `delta`, after `end`. A
-    // finding on a line up to `reach` before the edit may depend on what the edit changed: those lines are read again.
-    let start = lineStart(text, Math.max(0, lineStart(text, before) - 1 - reach));
+    // finding on a line up to `linesAround` before the edit may depend on what the edit changed: those lines are read again.
+    let start = lineStart(text, Math.max(0, lineStart(text, before) - 1 - linesAround));
     let end = lineEnd(text, lineEnd(text, text.length - after));
     for (let widened = true; widened;) {
       widened = false;

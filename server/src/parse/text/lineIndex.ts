@@ -1,7 +1,7 @@
 import { firstNotBefore } from './bisect';
 import type { TextLike } from './textLike';
 import { changedRegion } from './textChange';
-import type { LspRange, Position } from '../protocol';
+import type { LspRange, Position } from '../../protocol';
 
 /** The start of a file: where a finding or a place about the file as a whole points (never changed by its users). */
 export const FILE_START_RANGE: LspRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -35,7 +35,7 @@ function observable(analysis: SkillAnalysis): unknown {
 const placeholders = (analysis: SkillAnalysis) =>
   analysis.diagnostics.filter((item) => item.code === 'unknown_placeholder');
 
-test('a kept node keeps its binding findings and model node, moved; a changed State or fan-out item finds them again', () => {
+test('a reused node keeps its binding findings and model node, moved; a changed State or fan-out item finds them again', () => {
   const memory = new MemoryFileSystem();
   for (const [relative, content] of Object.entries(PACKAGE)) memory.write(path.join(PACKAGE_DIR, relative), content);
   const caches = { incremental: new IncrementalState() };

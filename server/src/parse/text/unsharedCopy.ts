@@ -6,6 +6,6 @@
  * copy the text into a new string the size of the slice, which the slice
  * then points into instead.
  */
-export function ownCopy(text: string): string {
+export function unsharedCopy(text: string): string {
   return ` ${text}`.slice(1);
 }

@@ -1,8 +1,8 @@
 import type { Diagnostic } from '../checks/diagnostic';
 import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
-import { firstNotBefore } from '../parse/bisect';
-import type { Span } from '../parse/lineIndex';
-import { graphKey, stepKey, type KeptSteps } from './keptSteps';
+import { firstNotBefore } from '../parse/text/bisect';
+import type { Span } from '../parse/text/lineIndex';
+import { graphKey, stepKey, type ReusedSteps } from './reusedSteps';
 import { sameItems } from './stepLists';
 
 /** What the checks over the whole graph found, and the data edges and external inputs they resolved. */
@@ -29,7 +29,7 @@ interface LastRun {
  * The checks over a whole graph, kept with the graph they ran on: when an
  * edit leaves every name, type, reference and edge as it was (typing in a
  * description), their findings are the same, only moved with the steps
- * (`KeptSteps` moves kept steps in place; a rebuilt step's findings are
+ * (`ReusedSteps` moves reused steps in place; a rebuilt step's findings are
  * pointed at its new spans here).
  *
  * What the comparison needs (the steps' keys, where each finding sits) is
@@ -37,15 +37,15 @@ interface LastRun {
  * only when it reads the same file: a diff of two folders, whose findings
  * name another file, pays nothing for it.
  */
-export class KeptGraphChecks {
+export class ReusedGraphChecks {
   private last?: LastRun;
 
-  constructor(private readonly steps: KeptSteps) {}
+  constructor(private readonly steps: ReusedSteps) {}
 
   /**
    * Starts an analysis of `file`: the last run's checks are dropped when it
    * was of another file, else its keys and places are worked out while its
-   * steps stand where the checks found them. Called before `KeptSteps`
+   * steps stand where the checks found them. Called before `ReusedSteps`
    * starts the analysis, so the last analysis's steps are still listed.
    */
   nextAnalysis(file: string): void {
@@ -91,7 +91,7 @@ export class KeptGraphChecks {
     return checks;
   }
 
-  /** The key of `nodes[index]`: its kept entry's, when this analysis listed it. */
+  /** The key of `nodes[index]`: its reused entry's, when this analysis listed it. */
   private keyAt(nodes: GraphNode[], index: number): string {
     const entry = this.steps.entryAt(nodes, index);
     return entry ? stepKey(entry) : graphKey(nodes[index]);

@@ -1,6 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
-import type { Span } from './lineIndex';
-import { flatText, textRegion, type TextLike } from './textLike';
+import type { Span } from '../text/lineIndex';
+import { flatText, textRegion, type TextLike } from '../text/textLike';
 import type { YamlChunkCache } from './yamlChunkCache';
 import { parseChunked } from './yamlChunks';
 import { nodeRange, nodeStart, nodeValueSpan } from './nodeRange';

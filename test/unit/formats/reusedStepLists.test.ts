@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { IncrementalState } from '../../../server/src/incremental/incrementalState';
-import { CHUNK_THRESHOLD } from '../../../server/src/parse/yamlChunks';
+import { CHUNK_THRESHOLD } from '../../../server/src/parse/yaml/yamlChunks';
 import { AnalysisFileSystem } from '../../../server/src/workspace/diskSnapshot';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { type FileSystem } from '../../../server/src/workspace/fileSystem';
@@ -112,7 +112,7 @@ test('per-step lists are spliced: after edits above, inside and between steps, a
     assert.deepEqual(observable(analysis), observable(analyzeSkill(fs, file, { text })), label);
     if (label === 'typing in a step description') {
       // Step 5's finding was not made again: the same object, in the same place.
-      assert.ok(analysis.diagnostics.includes(outside), 'a kept step keeps its findings');
+      assert.ok(analysis.diagnostics.includes(outside), 'a reused step keeps its findings');
       assert.equal(analysis.diagnostics.filter((item) => item.code === 'missing_file').length, 1);
     }
     if (label === 'the same text again') assert.deepEqual(analysis.diagnostics, last.diagnostics);
@@ -147,7 +147,7 @@ test('a step kept across a new snapshot of the disk has its findings worked out 
   assert.deepEqual(observable(again), observable(analyzeSkill(fresh, file, { text })));
 });
 
-test('the graph checks are kept while the graph is the same: moved with a kept step, placed on a rebuilt one, made anew for another file', () => {
+test('the graph checks are kept while the graph is the same: moved with a reused step, placed on a rebuilt one, made anew for another file', () => {
   const { memory, file, text: original } = disk();
   const fs: FileSystem = new AnalysisFileSystem(memory, true);
   const incremental = new IncrementalState();

@@ -1,5 +1,5 @@
-import { isWhiteSpace, type TextLike } from './textLike';
-import { firstNotBefore } from './bisect';
+import { isWhiteSpace, type TextLike } from '../text/textLike';
+import { firstNotBefore } from '../text/bisect';
 
 // How a YAML region is split into chunks that parse on their own: its top-level entries, and the items of one list
 // (a procedure's `steps`, a MetaSkill's `composition.steps`).

@@ -1,6 +1,6 @@
-import type { Span } from './lineIndex';
-import { ownCopy } from './ownCopy';
-import type { TextLike } from './textLike';
+import type { Span } from '../text/lineIndex';
+import { unsharedCopy } from '../text/unsharedCopy';
+import type { TextLike } from '../text/textLike';
 
 export interface PathMention {
   path: string;
@@ -54,7 +54,7 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
       const start = region.start + match.index + match[0].indexOf(target);
       (linked ??= new Set()).add(start);
       mentions.push({
-        path: ownCopy(clean),
+        path: unsharedCopy(clean),
         span: { start, end: start + target.length },
         link: true,
         context: region,
@@ -65,7 +65,7 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
       const start = region.start + match.index;
       if (linked?.has(start)) continue;
       mentions.push({
-        path: ownCopy(match[1]),
+        path: unsharedCopy(match[1]),
         span: { start, end: start + match[1].length },
         link: false,
         context: region,
@@ -84,7 +84,12 @@ export function findSkillDirMentions(text: TextLike, region: Span): PathMention[
   if (!slice.includes('CLAUDE_SKILL_DIR')) return [];
   return [...slice.matchAll(SKILL_DIR_MENTION)].map((match) => {
     const start = region.start + match.index! + match[0].length - match[1].length;
-    return { path: ownCopy(match[1]), span: { start, end: start + match[1].length }, link: false, context: region };
+    return {
+      path: unsharedCopy(match[1]),
+      span: { start, end: start + match[1].length },
+      link: false,
+      context: region,
+    };
   });
 }
 

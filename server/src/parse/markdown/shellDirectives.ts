@@ -1,6 +1,6 @@
-import type { Span } from './lineIndex';
+import type { Span } from '../text/lineIndex';
 import { fenceLanguage, type Fence } from './skillFile';
-import type { TextLike } from './textLike';
+import type { TextLike } from '../text/textLike';
 
 /**
  * A command Claude Code runs when the skill is invoked, putting what it prints in its place before the model reads the

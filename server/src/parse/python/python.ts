@@ -1,8 +1,8 @@
 import type { SyntaxNode, Tree, TreeFragment } from '@lezer/common';
 import type * as PythonGrammar from './pythonGrammar';
-import type { Span } from './lineIndex';
-import { ownCopy } from './ownCopy';
-import { changedRegion } from './textChange';
+import type { Span } from '../text/lineIndex';
+import { unsharedCopy } from '../text/unsharedCopy';
+import { changedRegion } from '../text/textChange';
 
 let grammar: typeof PythonGrammar | undefined;
 
@@ -122,7 +122,7 @@ function decodeString(py: PythonSyntax, node: SyntaxNode): { value: string; offs
     for (let i = 0; i <= body.length; i++) offsets[i] = start + i;
     // Copied out of the file's text: a flow node kept for the next keystroke would otherwise keep this version of the
     // whole file.
-    return { value: ownCopy(body), offsets };
+    return { value: unsharedCopy(body), offsets };
   }
   let value = '';
   const offsets: number[] = [];

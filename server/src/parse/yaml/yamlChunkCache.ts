@@ -1,13 +1,13 @@
 import { Document, visit } from 'yaml';
 import { parseYamlDocument } from './blockYaml';
 import { placeNodes, type ChunkPlace } from './nodeRange';
-import { ownCopy } from './ownCopy';
-import { sameText, type TextLike } from './textLike';
-import { changedRegion } from './textChange';
+import { unsharedCopy } from '../text/unsharedCopy';
+import { sameText, type TextLike } from '../text/textLike';
+import { changedRegion } from '../text/textChange';
 import type { YamlDialect } from './yamlDialects';
 import { DOCUMENT_LINES, movedLayout, type Change, type Entry, type Layout } from './yamlSplit';
 import { documentValue, type WholeParse, type YamlProblem } from './yamlSyntax';
-import { appendTo } from '../listMap';
+import { appendTo } from '../../listMap';
 
 export interface ParsedChunk {
   text: string;
@@ -141,7 +141,7 @@ export class RegionChunks {
       } else {
         // Checked per new chunk, not over the whole text on every keystroke.
         if (DOCUMENT_LINES.test(text)) return;
-        const own = ownCopy(text);
+        const own = unsharedCopy(text);
         const doc = parseYamlDocument(own, this.dialect);
         // An alias is written `*name`: a chunk without a `*` holds none, and its nodes need not be visited.
         if (own.includes('*') && holdsAlias(doc)) return;

@@ -1,4 +1,4 @@
-import type { Span } from './lineIndex';
+import type { Span } from '../text/lineIndex';
 
 /** A scalar's value as a program reads it, and where each of its characters stands in the file. */
 export interface ScalarText {
@@ -16,7 +16,7 @@ export interface ScalarText {
 /** The YAML scalar styles, as the `yaml` package names them. */
 export type ScalarStyle = 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' | 'BLOCK_LITERAL' | 'BLOCK_FOLDED';
 
-interface Piece {
+interface Segment {
   char: string;
   offset: number;
   /** Unescaped blank (space or tab): trimmed at line ends when folding. */
@@ -57,18 +57,18 @@ export function scalarText(fileText: string, span: Span, style: ScalarStyle | un
   const source = fileText.slice(span.start, span.end);
   const verbatim = verbatimLine(source, span.start, style, parsed);
   if (verbatim) return verbatim;
-  let pieces: Piece[] | undefined;
+  let segments: Segment[] | undefined;
   if (style === 'PLAIN' || style === undefined)
-    pieces = foldFlow(splitLines(source, span.start, (text, base) => plainPieces(text, base)));
-  else if (style === 'QUOTE_SINGLE') pieces = quoted(source, span.start, "'");
-  else if (style === 'QUOTE_DOUBLE') pieces = quoted(source, span.start, '"');
-  else pieces = block(source, span.start, style === 'BLOCK_FOLDED');
-  const value = pieces?.map((piece) => piece.char).join('');
-  if (pieces && value === parsed) {
-    const end = pieces.length > 0 ? pieces[pieces.length - 1].offset + 1 : span.start;
+    segments = foldFlow(splitLines(source, span.start, (text, base) => plainSegments(text, base)));
+  else if (style === 'QUOTE_SINGLE') segments = quoted(source, span.start, "'");
+  else if (style === 'QUOTE_DOUBLE') segments = quoted(source, span.start, '"');
+  else segments = block(source, span.start, style === 'BLOCK_FOLDED');
+  const value = segments?.map((segment) => segment.char).join('');
+  if (segments && value === parsed) {
+    const end = segments.length > 0 ? segments[segments.length - 1].offset + 1 : span.start;
     return {
       value: parsed,
-      offsets: [...pieces.map((piece) => piece.offset), Math.min(span.end, Math.max(end, span.start))],
+      offsets: [...segments.map((segment) => segment.offset), Math.min(span.end, Math.max(end, span.start))],
       exact: true,
     };
   }
@@ -110,10 +110,10 @@ export function valueSpan(text: ScalarText, from: number, to: number): Span {
   return { start, end: text.exact ? last + 1 : start };
 }
 
-type LinePieces = Piece[][];
+type LineSegments = Segment[][];
 
-function splitLines(source: string, base: number, read: (text: string, base: number) => Piece[]): LinePieces {
-  const lines: LinePieces = [];
+function splitLines(source: string, base: number, read: (text: string, base: number) => Segment[]): LineSegments {
+  const lines: LineSegments = [];
   let start = 0;
   for (;;) {
     const newline = source.indexOf('\n', start);
@@ -125,12 +125,12 @@ function splitLines(source: string, base: number, read: (text: string, base: num
   }
 }
 
-/** One piece per UTF-16 unit, as offsets count them (a character above U+FFFF is two). */
-function plainPieces(text: string, base: number): Piece[] {
-  const pieces: Piece[] = [];
+/** One segment per UTF-16 unit, as offsets count them (a character above U+FFFF is two). */
+function plainSegments(text: string, base: number): Segment[] {
+  const segments: Segment[] = [];
   for (let i = 0; i < text.length; i++)
-    pieces.push({ char: text[i], offset: base + i, blank: text[i] === ' ' || text[i] === '\t' });
-  return pieces;
+    segments.push({ char: text[i], offset: base + i, blank: text[i] === ' ' || text[i] === '\t' });
+  return segments;
 }
 
 /**
@@ -138,8 +138,8 @@ function plainPieces(text: string, base: number): Piece[] {
  * and each empty line between two lines becomes a line feed. A line ending
  * in an escaped break (double quotes) joins the next with nothing between.
  */
-function foldFlow(lines: LinePieces, escapedBreaks: Set<number> = new Set()): Piece[] {
-  const out: Piece[] = [];
+function foldFlow(lines: LineSegments, escapedBreaks: Set<number> = new Set()): Segment[] {
+  const out: Segment[] = [];
   let pendingEmpty = 0;
   let joinNext = false;
   lines.forEach((line, index) => {
@@ -165,24 +165,24 @@ function foldFlow(lines: LinePieces, escapedBreaks: Set<number> = new Set()): Pi
   return out;
 }
 
-function quoted(source: string, base: number, quote: "'" | '"'): Piece[] | undefined {
+function quoted(source: string, base: number, quote: "'" | '"'): Segment[] | undefined {
   if (source[0] !== quote || source[source.length - 1] !== quote || source.length < 2) return undefined;
   const inner = source.slice(1, -1);
   const escapedBreaks = new Set<number>();
   let lineIndex = 0;
   const lines = splitLines(inner, base + 1, (text, lineBase) => {
-    const pieces: Piece[] = [];
+    const segments: Segment[] = [];
     for (let i = 0; i < text.length; i++) {
       const char = text[i];
       if (quote === "'") {
         if (char === "'" && text[i + 1] === "'") {
-          pieces.push({ char: "'", offset: lineBase + i, blank: false });
+          segments.push({ char: "'", offset: lineBase + i, blank: false });
           i++;
-        } else pieces.push({ char, offset: lineBase + i, blank: char === ' ' || char === '\t' });
+        } else segments.push({ char, offset: lineBase + i, blank: char === ' ' || char === '\t' });
         continue;
       }
       if (char !== '\\') {
-        pieces.push({ char, offset: lineBase + i, blank: char === ' ' || char === '\t' });
+        segments.push({ char, offset: lineBase + i, blank: char === ' ' || char === '\t' });
         continue;
       }
       const next = text[i + 1];
@@ -192,29 +192,29 @@ function quoted(source: string, base: number, quote: "'" | '"'): Piece[] | undef
       }
       if (next in HEX_ESCAPES) {
         const digits = text.slice(i + 2, i + 2 + HEX_ESCAPES[next]);
-        pieces.push({ char: String.fromCodePoint(parseInt(digits, 16)), offset: lineBase + i, blank: false });
+        segments.push({ char: String.fromCodePoint(parseInt(digits, 16)), offset: lineBase + i, blank: false });
         i += 1 + digits.length;
       } else {
-        pieces.push({ char: ESCAPES[next] ?? next, offset: lineBase + i, blank: false });
+        segments.push({ char: ESCAPES[next] ?? next, offset: lineBase + i, blank: false });
         i++;
       }
     }
     lineIndex++;
-    return pieces;
+    return segments;
   });
   // Code points above U+FFFF are two UTF-16 units in the value: give the second one the same offset.
-  return foldFlow(lines, escapedBreaks).flatMap((piece) =>
-    piece.char.length === 2
+  return foldFlow(lines, escapedBreaks).flatMap((segment) =>
+    segment.char.length === 2
       ? [
-          { ...piece, char: piece.char[0] },
-          { ...piece, char: piece.char[1] },
+          { ...segment, char: segment.char[0] },
+          { ...segment, char: segment.char[1] },
         ]
-      : [piece],
+      : [segment],
   );
 }
 
 /** Literal (`|`) and folded (`>`) block scalars with clip, strip (`-`) and keep (`+`) chomping. */
-function block(source: string, base: number, folded: boolean): Piece[] | undefined {
+function block(source: string, base: number, folded: boolean): Segment[] | undefined {
   const headerEnd = source.indexOf('\n');
   if (headerEnd === -1) return [];
   const header = /^[|>]([1-9]?)([+-]?)([1-9]?)/.exec(source);
@@ -242,7 +242,7 @@ function block(source: string, base: number, folded: boolean): Piece[] | undefin
     if (line.text.trim() !== '') lastContent = index;
   });
 
-  const out: Piece[] = [];
+  const out: Segment[] = [];
   const breakAt = (offset: number) => out.push({ char: '\n', offset, blank: false });
   let previousKind: 'none' | 'text' | 'more' = 'none';
   let emptyRun: number[] = [];

@@ -1,12 +1,12 @@
 import type { Node } from 'yaml';
 import { movablePartsIn, moveParts, type MovableParts } from '../model/spansIn';
 import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
-import { nodeStart, startPlace, type ChunkPlace } from '../parse/nodeRange';
-import type { PathMention } from '../parse/pathMentions';
-import type { YamlSyntax } from '../parse/yamlSyntax';
+import { nodeStart, startPlace, type ChunkPlace } from '../parse/yaml/nodeRange';
+import type { PathMention } from '../parse/markdown/pathMentions';
+import type { YamlSyntax } from '../parse/yaml/yamlSyntax';
 
 /** A step as one loader built it from one YAML node. */
-export interface KeptStep {
+export interface ReusedStep {
   node: GraphNode;
   /** What else of the step its graph checks read, as its reader said (see `stepKey`). */
   readKey: string;
@@ -26,8 +26,8 @@ export interface KeptStep {
   between?: PathMention[];
 }
 
-/** What `KeptSteps.part` kept of a YAML node: what a reader made of it, and where the node then started. */
-interface Kept {
+/** What `ReusedSteps.part` kept of a YAML node: what a reader made of it, and where the node then started. */
+interface Reused {
   reader: string;
   index: number;
   named: boolean;
@@ -39,9 +39,9 @@ interface Kept {
 }
 
 /** Moves what is kept to where its node now starts. */
-function moveTo(kept: Kept, start: number): void {
-  if (start !== kept.start) moveParts(kept.parts, start - kept.start);
-  kept.start = start;
+function moveTo(reused: Reused, start: number): void {
+  if (start !== reused.start) moveParts(reused.parts, start - reused.start);
+  reused.start = start;
 }
 
 /**
@@ -52,27 +52,27 @@ function moveTo(kept: Kept, start: number): void {
  * A step is kept with the YAML node it was read from: the chunk cache hands
  * back the same node while the step's text is unchanged, so the step is
  * reused, its spans moved if text above it grew or shrank. Like the chunk
- * cache's nodes, a kept step is moved in place, not copied: findings, data
+ * cache's nodes, a reused step is moved in place, not copied: findings, data
  * edges and external inputs hold the same span and port objects, so they
  * move with it at no cost. A model is therefore current only until the next
  * analysis with the same state.
  *
  * This analysis's steps are listed in the order the loader asked for them
  * (`entryAt`), and compared with the last analysis's (`changedSteps`): the
- * lists kept per step and the kept graph checks make again only what the
+ * lists kept per step and the reused graph checks make again only what the
  * changed steps hold.
  */
-export class KeptSteps {
-  private order: KeptStep[] = [];
+export class ReusedSteps {
+  private order: ReusedStep[] = [];
   /** The last analysis's `order`, to tell which steps an edit changed. */
-  private lastOrder: KeptStep[] = [];
+  private lastOrder: ReusedStep[] = [];
   /** The YAML node each step of `order` was read from, and what is kept of it, by index. */
-  private sources: { node: Node; kept: Kept }[] = [];
-  private lastSources: { node: Node; kept: Kept }[] = [];
+  private sources: { node: Node; reused: Reused }[] = [];
+  private lastSources: { node: Node; reused: Reused }[] = [];
   /** What readers made of YAML nodes, for as long as a node lives (the chunk cache keeps unchanged ones). */
-  private readonly keptOf = new WeakMap<object, Kept>();
+  private readonly reusedOf = new WeakMap<object, Reused>();
   /** The edges made for a step, and what else they read (`edgesOf`), for as long as the step is kept. */
-  private readonly edgesKept = new WeakMap<GraphNode, { after: string | undefined; edges: GraphEdge[] }>();
+  private readonly edgesReused = new WeakMap<GraphNode, { after: string | undefined; edges: GraphEdge[] }>();
   private analyses = 0;
 
   /** Counts analyses: what is kept per step is spliced only into the analysis right after the one that made it. */
@@ -109,7 +109,7 @@ export class KeptSteps {
   }
 
   /** The entry of `nodes[index]`, if this analysis built or kept it. */
-  entryAt(nodes: readonly GraphNode[], index: number): KeptStep | undefined {
+  entryAt(nodes: readonly GraphNode[], index: number): ReusedStep | undefined {
     const entry = this.order[index];
     return entry?.node === nodes[index] ? entry : undefined;
   }
@@ -127,24 +127,24 @@ export class KeptSteps {
     read: (yaml: YamlSyntax, item: Node, index: number) => { node: GraphNode; key?: string },
   ): GraphNode {
     const last = this.lastSources[index];
-    if (last?.node === source && last.kept.reader === loader && last.kept.at) {
+    if (last?.node === source && last.reused.reader === loader && last.reused.at) {
       // The same node at the same index as last time: kept without reading the node, whose chunk's place (just moved by
       // the chunk cache) gives its start. At 1,000 steps, reading every step's node cost more than moving the steps
       // below an edit.
-      const { kept } = last;
-      moveTo(kept, yaml.base + kept.at!.place.offset + kept.at!.offset);
+      const { reused } = last;
+      moveTo(reused, yaml.base + reused.at!.place.offset + reused.at!.offset);
       this.sources.push(last);
-      this.order.push(kept.value as KeptStep);
-      return (kept.value as KeptStep).node;
+      this.order.push(reused.value as ReusedStep);
+      return (reused.value as ReusedStep).node;
     }
     const entry = this.part(source, loader, index, yaml.base + nodeStart(source)!, () => {
       const built = read(yaml, source, index);
-      const kept: KeptStep = { node: built.node, readKey: built.key ?? '', parts: movablePartsIn(built.node) };
-      return { value: kept, named: built.node.id !== `steps[${index}]`, parts: kept.parts };
+      const reused: ReusedStep = { node: built.node, readKey: built.key ?? '', parts: movablePartsIn(built.node) };
+      return { value: reused, named: built.node.id !== `steps[${index}]`, parts: reused.parts };
     });
-    const kept = this.keptOf.get(source)!;
-    kept.at ??= startPlace(source);
-    this.sources.push({ node: source, kept });
+    const reused = this.reusedOf.get(source)!;
+    reused.at ??= startPlace(source);
+    this.sources.push({ node: source, reused });
     this.order.push(entry);
     return entry.node;
   }
@@ -163,14 +163,14 @@ export class KeptSteps {
     start: number,
     build: () => { value: T; named: boolean; parts: MovableParts },
   ): T {
-    const kept = this.keptOf.get(source);
-    if (kept && kept.reader === reader && (kept.named || kept.index === index)) {
-      moveTo(kept, start);
-      kept.index = index;
-      return kept.value as T;
+    const reused = this.reusedOf.get(source);
+    if (reused && reused.reader === reader && (reused.named || reused.index === index)) {
+      moveTo(reused, start);
+      reused.index = index;
+      return reused.value as T;
     }
     const built = build();
-    this.keptOf.set(source, { reader, index, named: built.named, start, value: built.value, parts: built.parts });
+    this.reusedOf.set(source, { reader, index, named: built.named, start, value: built.value, parts: built.parts });
     return built.value;
   }
 
@@ -181,19 +181,19 @@ export class KeptSteps {
    * graph checks compare last time's edges by identity.
    */
   edgesOf(node: GraphNode, after: string | undefined, build: () => GraphEdge[]): GraphEdge[] {
-    const kept = this.edgesKept.get(node);
-    if (kept && kept.after === after) return kept.edges;
+    const reused = this.edgesReused.get(node);
+    if (reused && reused.after === after) return reused.edges;
     const edges = build();
-    this.edgesKept.set(node, { after, edges });
+    this.edgesReused.set(node, { after, edges });
     return edges;
   }
 }
 
 /**
- * What of a kept step its graph checks read, made when first asked: only an analysis after the one that built it, of
- * the same file, compares it (`KeptGraphChecks`); a diff of two folders never does.
+ * What of a reused step its graph checks read, made when first asked: only an analysis after the one that built it, of
+ * the same file, compares it (`ReusedGraphChecks`); a diff of two folders never does.
  */
-export function stepKey(entry: KeptStep): string {
+export function stepKey(entry: ReusedStep): string {
   return (entry.key ??= graphKey(entry.node) + entry.readKey);
 }
 

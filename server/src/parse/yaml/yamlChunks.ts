@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq, YAMLMap, YAMLSeq, type Node, type Pair } from 'yaml';
 import { nodeRange } from './nodeRange';
-import type { TextLike } from './textLike';
+import type { TextLike } from '../text/textLike';
 import type { ChunkedParse, ComposedLists, ParsedChunk, RegionChunks } from './yamlChunkCache';
 import { LISTS, splitRegion } from './yamlSplit';
 

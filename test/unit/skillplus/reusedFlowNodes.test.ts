@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { placeholdersOf } from '../../../server/src/formats/skillplus/read/bindings';
-import { readFlowPy, type FlowPiece } from '../../../server/src/formats/skillplus/read/readFlowPy';
-import { KeptPieces } from '../../../server/src/parse/parseCache';
-import { parsePython } from '../../../server/src/parse/python';
+import { readFlowPy, type FlowStatement } from '../../../server/src/formats/skillplus/read/readFlowPy';
+import { ReusedReadings } from '../../../server/src/parse/parseCache';
+import { parsePython } from '../../../server/src/parse/python/python';
 
 import { CORPUS } from '../../support/corpus';
 import { writeSkillplusPackage } from '../../support/generate';
@@ -19,14 +19,14 @@ const FLOWS = [
     .filter((file) => existsSync(file)),
 ];
 
-type Kept = KeptPieces<FlowPiece>;
+type Kept = ReusedReadings<FlowStatement>;
 const read = (text: string, kept?: Kept) => readFlowPy(parsePython('/p/flow.py', text), kept);
 
 test('flow.py read again with the last reading kept gives what a fresh reading gives, wherever its nodes moved', () => {
   assert.ok(FLOWS.length >= 4, `${FLOWS.length} flows`);
   for (const file of FLOWS) {
     const text = readFileSync(file, 'utf8');
-    const kept: Kept = new KeptPieces();
+    const kept: Kept = new ReusedReadings();
     const first = read(text, kept);
     assert.ok(first.nodes.length >= 3, file);
     // Text above every node (the docstring grows), then below some and above others, then nothing moved.
@@ -54,7 +54,7 @@ test('flow.py read again with the last reading kept gives what a fresh reading g
 
 test('an edit inside one node reads that node again and keeps the others, the same objects', () => {
   const text = readFileSync(FLOWS[0], 'utf8');
-  const kept: Kept = new KeptPieces();
+  const kept: Kept = new ReusedReadings();
   const before = read(text, kept);
   const plain = before.nodes.filter((node) => ['agent', 'ask', 'confirm', 'end'].includes(node.kind));
   const target = plain[1];
@@ -74,13 +74,13 @@ test('an edit inside one node reads that node again and keeps the others, the sa
 test('a call pasted twice gets a node of its own per place; a call read with a problem is read again each time', () => {
   const flow = (body: string) => `from skillplus import Flow\n\n\ndef build(flow):\n    with flow.stage("s"):\n${body}`;
   const call = '        flow.agent("a", "Do {topic}.", into="plan")\n';
-  const kept: Kept = new KeptPieces();
+  const kept: Kept = new ReusedReadings();
   read(flow(call), kept);
   const twice = read(flow(call + call), kept);
   assert.equal(twice.nodes.length, 2);
   assert.notEqual(twice.nodes[0], twice.nodes[1]);
   assert.deepEqual(twice, read(flow(call + call)));
-  // Taken out of a loop, a kept node is in the stage alone.
+  // Taken out of a loop, a reused node is in the stage alone.
   const looped = read(flow(`        with flow.loop("l", until="approved"):\n    ${call}`), kept);
   assert.equal(looped.nodes[1].parent, 'l');
   const unlooped = read(flow(call), kept);
@@ -95,10 +95,10 @@ test('a call pasted twice gets a node of its own per place; a call read with a p
   assert.equal(withOne.problems.filter((problem) => problem.rule.code === 'dynamic_flow').length, 1);
 });
 
-test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps its unchanged calls; copies of a kept stage or call get nodes of their own', () => {
+test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps its unchanged calls; copies of a reused stage or call get nodes of their own', () => {
   const pkg = writeSkillplusPackage(mkdtempSync(path.join(tmpdir(), 'sg-kept-stages-')), 'generated-flow', 120, 2, 2);
   const text = pkg.flowText;
-  const kept: Kept = new KeptPieces();
+  const kept: Kept = new ReusedReadings();
   const before = read(text, kept);
   assert.ok(
     before.stages.length >= 5 && before.nodes.some((node) => node.parent),
@@ -123,7 +123,7 @@ test('a stage whose text is unchanged is kept whole, moved; a stage edited keeps
     if (node === target) assert.notEqual(now, node);
     else if (node.stage !== before.stages[2].id || plainCall) assert.equal(now, node, `${node.id} is kept`);
   }
-  // The kept stages moved with the text above them (one character): a second edit further up moves them all again.
+  // The reused stages moved with the text above them (one character): a second edit further up moves them all again.
   const again = read(`# a comment\n${edited}`, kept);
   assert.deepEqual(again, read(`# a comment\n${edited}`));
   assert.equal(again.stages[0], before.stages[0]);
@@ -163,7 +163,7 @@ test('a call kept on its own and the stage holding it never place one node twice
     ),
     flow(stage('s', call + '        flow.end("done")\n'), stage('t', call + '        flow.end("t-end")\n')),
   ]) {
-    const kept: Kept = new KeptPieces();
+    const kept: Kept = new ReusedReadings();
     read(original, kept);
     const both = read(copy, kept);
     assert.deepEqual(both, read(copy));
@@ -171,7 +171,7 @@ test('a call kept on its own and the stage holding it never place one node twice
   }
   // A stage holding a dynamic part: an edit in another stage must still report it.
   const dynamic = flow(stage('s', '        flow.agent("b", text)\n'), stage('t', '        flow.end("t-end")\n'));
-  const kept: Kept = new KeptPieces();
+  const kept: Kept = new ReusedReadings();
   read(dynamic, kept);
   const edited = dynamic.replace('"t-end"', '"t-end2"');
   assert.deepEqual(read(edited, kept).problems, read(edited).problems);

@@ -23,7 +23,7 @@ export default tseslint.config(
       'examples/',
       'bench/tmp/',
       'bench/.peers/',
-      'server/src/checks/schemaValidators.generated.*',
+      'server/src/checks/schema/schemaValidators.generated.*',
     ],
   },
   js.configs.recommended,

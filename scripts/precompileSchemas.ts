@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
-import { createAjv, SCHEMAS, STEP_POINTER, STEP_SCHEMAS } from '../server/src/checks/schemaSet';
+import { createAjv, SCHEMAS, STEP_POINTER, STEP_SCHEMAS } from '../server/src/checks/schema/schemaSet';
 
 const ajv = createAjv({ source: true });
 const exports: Record<string, string> = {};
@@ -15,7 +15,7 @@ for (const [name, schema] of Object.entries(SCHEMAS)) {
 // A step on its own (a procedure's, a composition's), so the analyzer can check an edited list step by step
 // (schemaValidation.ts).
 for (const [name, schema] of Object.entries(STEP_SCHEMAS)) exports[name] = `${schema.$id}${STEP_POINTER}`;
-const target = path.join(__dirname, '..', 'server', 'src', 'checks', 'schemaValidators.generated.js');
+const target = path.join(__dirname, '..', 'server', 'src', 'checks', 'schema', 'schemaValidators.generated.js');
 // The schemas' ids go along, so the analyzer finds a schema's validator without loading the schema set (and ajv).
 writeFileSync(
   target,

@@ -1,6 +1,6 @@
 // Build step: the rule catalog (server/src/rules/catalog.generated.ts), the docs index (docs/rules/README.md) and the
 // codes the configuration's schema accepts, all derived from the rules server/src declares
-// (`export const x = defineRule({ … })`, checks/rule.ts). Adding a rule is its declaration, its docs page and its test;
+// (`export const x = defineRule({ … })`, checks/engine/rule.ts). Adding a rule is its declaration, its docs page and its test;
 // this writes the rest.
 //   tsx scripts/ruleCatalog.ts           writes the three files
 //   tsx scripts/ruleCatalog.ts --check   writes nothing; exits 1 when a file is not what it would write
@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import * as path from 'node:path';
 import { format } from 'prettier';
 import ts from 'typescript';
-import { CATEGORIES, type Rule, type RuleCategory } from '../server/src/checks/rule';
+import { CATEGORIES, type Rule, type RuleCategory } from '../server/src/checks/engine/rule';
 import { docsIndex } from './rulesIndex';
 
 const ROOT = path.join(__dirname, '..');

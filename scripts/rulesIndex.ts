@@ -1,4 +1,4 @@
-import { CATEGORIES, type Rule } from '../server/src/checks/rule';
+import { CATEGORIES, type Rule } from '../server/src/checks/engine/rule';
 
 /** Where the generated part of docs/rules/README.md starts: what is above it is written by hand and kept. */
 export const GENERATED_MARK =

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import { containerFindings } from './checks/container';
-import type { Diagnostic } from './checks/diagnostic';
+import { containerFindings } from './checks/skillFile/container';
+import type { Diagnostic } from './checks/engine/diagnostic';
 import { PROFILES, type ProfileChoice, type ProfileId } from './platforms/profiles';
-import { applySeverities, type SeverityMap } from './checks/severities';
-import { checkRestrictedYaml, strictProfile } from './checks/strictRules';
-import { applySuppressions } from './checks/suppressions';
+import { applySeverities, type SeverityMap } from './checks/engine/severities';
+import { checkRestrictedYaml, strictProfile } from './checks/skillFile/strictRules';
+import { applySuppressions } from './checks/engine/suppressions';
 import { checkSecurity } from './checks/security';
-import { unreadableSkillFile } from './checks/unreadableFile';
+import { unreadableSkillFile } from './checks/skillFile/unreadableFile';
 import { checkCodexMetadata, checkEvalFiles, checkSkillFile, readFrontmatter } from './formats/agent-skill';
 import { detectFormat, formatOf, likelyReader, type SkillAnalysis } from './formats';
 import type { ReadProcedure } from './library/readSkillDetails';
@@ -29,7 +29,7 @@ export interface AnalyzeOptions {
   profile?: ProfileId | ProfileChoice;
   /** The user's severity for each rule they changed, applied after the profile's (`off` drops the rule). */
   severities?: SeverityMap;
-  /** Give the reference validator's verdict: what it rejects is an error (`checks/strictRules.ts`). */
+  /** Give the reference validator's verdict: what it rejects is an error (`checks/skillFile/strictRules.ts`). */
   strict?: boolean;
   /** Run the preview rules too (they are off unless the user's severities name them). */
   preview?: boolean;

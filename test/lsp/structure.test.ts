@@ -11,7 +11,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { copyExamples, positionOf, startServer, uriOf, type ServerSession } from '../support/lspClient';
-import { skillFiles, skillHash } from '../../server/src/checks/skillHash';
+import { skillFiles, skillHash } from '../../server/src/workspace/skillHash';
 import { NodeFileSystem } from '../../server/src/workspace/fileSystem';
 import type { GraphJson } from '../../server/src/protocol';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { analyzeSkill, type SkillAnalysis } from '../../server/src/analyze';
-import type { Diagnostic } from '../../server/src/checks/diagnostic';
+import type { Diagnostic } from '../../server/src/checks/engine/diagnostic';
 import type { ProfileId } from '../../server/src/platforms/profiles';
 import { runtimeBlockText } from '../../server/src/formats/aip/read/runtimeBlock';
 import type { RuleCode } from '../../server/src/rules';

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { PROFILE_IDS } from '../../server/src/platforms/profiles';
 import { RULES } from '../../server/src/rules';
-import { SEVERITY_CHOICES } from '../../server/src/checks/severities';
+import { SEVERITY_CHOICES } from '../../server/src/checks/engine/severities';
 import { LensCommands, SERVER_SETTING_KEYS, SETTINGS_SECTION } from '../../server/src/protocol';
 import { editorSettings } from '../../server/src/service/settings';
 

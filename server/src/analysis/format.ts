@@ -6,9 +6,9 @@ import type {
   Range,
   WorkspaceEdit,
 } from 'vscode-languageserver-types';
-import type { Diagnostic } from '../checks/diagnostic';
-import type { Fix } from '../checks/fix';
-import type { Rule } from '../checks/rule';
+import type { Diagnostic } from '../checks/engine/diagnostic';
+import type { Fix } from '../checks/engine/fix';
+import type { Rule } from '../checks/engine/rule';
 import type { ProfileChoice } from '../platforms/profiles';
 import type { FormatId, GraphNode, SkillModel } from '../model/skillModel';
 import type { Span } from '../parse/text/lineIndex';

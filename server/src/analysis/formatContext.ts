@@ -1,5 +1,5 @@
-import type { Diagnostic } from '../checks/diagnostic';
-import type { LinkCheck } from '../checks/fileLinks';
+import type { Diagnostic } from '../checks/engine/diagnostic';
+import type { LinkCheck } from '../checks/links/fileLinks';
 import type { IncrementalState } from '../incremental/incrementalState';
 import type { ControlRef, FormatId, GraphEdge, GraphNode, NodeGroup, Port } from '../model/skillModel';
 import type { Span } from '../parse/text/lineIndex';

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import type { ProfileChoice } from '../platforms/profiles';
 import type { Span } from '../parse/text/lineIndex';
 import type { FormatId, SkillModel } from '../model/skillModel';

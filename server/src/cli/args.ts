@@ -1,4 +1,4 @@
-import { closestName } from '../checks/nameDistance';
+import { closestName } from '../checks/match/nameDistance';
 import { isProfileId, PROFILE_IDS, type ProfileId } from '../platforms/profiles';
 import { isRuleCode, RULE_CODES, type RuleCode } from '../rules';
 import { COMPILE_TARGETS, compileTargetNamed, TARGET_VERSIONS } from '../compile/targets';

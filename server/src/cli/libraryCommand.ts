@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { applySeverities } from '../checks/severities';
+import { applySeverities } from '../checks/engine/severities';
 import { RunSettings } from '../config/runSettings';
 import { GOVERNANCE_QUERIES, type Row } from '../library/governanceQueries';
 import {

@@ -4,7 +4,7 @@ import { readText } from '../workspace/readText';
 
 // A baseline: the findings a team has accepted for now, so that a check
 // reports only what is new. Each finding is kept as its file (relative to
-// the baseline), its code and its own text (checks/fingerprint.ts), with a
+// the baseline), its code and its own text (rules/fingerprint.ts), with a
 // count: lines moving, and edits elsewhere in the file, leave it matched.
 
 /** One accepted finding, as the baseline file holds it. */

@@ -1,16 +1,16 @@
 import * as path from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import configSchema from '../../../schemas/skillgraph-config.schema.json';
-import { diagnostic, type Diagnostic } from '../checks/diagnostic';
-import { closestName } from '../checks/nameDistance';
+import { diagnostic, type Diagnostic } from '../checks/engine/diagnostic';
+import { closestName } from '../checks/match/nameDistance';
 import { isProfileId, type ProfileId } from '../platforms/profiles';
 import { SECURITY_FAMILY } from '../checks/security';
-import { validateAgainstSchema } from '../checks/schemaValidation';
-import { isSeverityChoice, type SeverityMap } from '../checks/severities';
+import { validateAgainstSchema } from '../checks/schema/schemaValidation';
+import { isSeverityChoice, type SeverityMap } from '../checks/engine/severities';
 import { mapEntries, nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yaml/yamlSyntax';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
-import { defineRule } from '../checks/rule';
+import { defineRule } from '../checks/engine/rule';
 
 export const invalidConfig = defineRule({
   code: 'invalid_config',
@@ -56,7 +56,7 @@ export interface SkillgraphConfig {
   file: string;
   profile?: ProfileId;
   strict?: boolean;
-  /** Run the preview rules (checks/rule.ts). */
+  /** Run the preview rules (checks/engine/rule.ts). */
   preview?: boolean;
   rules: SeverityMap;
   /** Globs of what is not checked, each relative to the folder of the file that wrote it. */

@@ -1,4 +1,4 @@
-import { expandBraces } from '../checks/pathPatterns';
+import { expandBraces } from '../checks/match/pathPatterns';
 
 // The globs of a configuration file, relative to its folder, as `.gitignore` reads them: `**` any folders, `*` and
 // `?` within a name, `{a,b}` either; a glob without a `/` matches a name at any depth.

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { ProfileChoice } from '../platforms/profiles';
-import type { SeverityMap } from '../checks/severities';
-import type { Diagnostic } from '../checks/diagnostic';
+import type { SeverityMap } from '../checks/engine/severities';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import { readBaseline, type Baseline } from './baseline';
 import { ConfigStore, effectiveSettings, type EffectiveSettings, type ExplicitSettings } from './skillConfig';
 import type { FileSystem } from '../workspace/fileSystem';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { ProfileChoice, ProfileId } from '../platforms/profiles';
-import type { SeverityMap } from '../checks/severities';
+import type { SeverityMap } from '../checks/engine/severities';
 import type { FileSystem } from '../workspace/fileSystem';
 import { configFileIn, readConfig, type SkillgraphConfig } from './configFile';
 import { Globs } from './globs';
@@ -121,7 +121,7 @@ export interface EffectiveSettings {
   profile?: ProfileChoice;
   severities: SeverityMap;
   strict: boolean;
-  /** The preview rules run (checks/rule.ts): the configuration or `--preview` turned them on. */
+  /** The preview rules run (checks/engine/rule.ts): the configuration or `--preview` turned them on. */
   preview: boolean;
   /** Absolute folders of skill folders its MetaSkills may compose. */
   catalogs: string[];

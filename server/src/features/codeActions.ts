@@ -6,16 +6,16 @@ import {
   type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver-types';
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import { chosenFix, compatibleFixes } from '../fixes/chooseFixes';
-import type { Fix, FileEdit } from '../checks/fix';
+import type { Fix, FileEdit } from '../checks/engine/fix';
 import { fixesFor } from '../fixes/skillFixes';
 import { suppressionEdit } from '../fixes/suppressionFixes';
 import { FILE_START_RANGE, type Span } from '../parse/text/lineIndex';
 import { toLspDiagnostic } from './lspDiagnostics';
 import type { DocumentView } from '../analysis/documentView';
 import { appendTo } from '../listMap';
-import { unusedSuppression } from '../checks/suppressions';
+import { unusedSuppression } from '../checks/engine/suppressions';
 import { FIX_ALL_KIND } from '../protocol';
 
 /** Whether an action of `kind` answers a request for the kinds `only` (none: every kind). */

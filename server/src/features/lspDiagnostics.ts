@@ -1,5 +1,5 @@
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
-import type { Diagnostic, Severity } from '../checks/diagnostic';
+import type { Diagnostic, Severity } from '../checks/engine/diagnostic';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { ruleOf } from '../rules';
 import type { LspRange } from '../protocol';

@@ -1,4 +1,4 @@
-import type { Fix, FixTier, TextChange } from '../checks/fix';
+import type { Fix, FixTier, TextChange } from '../checks/engine/fix';
 
 export interface FixChoice {
   /** Unsafe fixes too (`--unsafe`); else safe ones only. */

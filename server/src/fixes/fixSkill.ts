@@ -1,5 +1,5 @@
 import { analyzeSkill, sourceOf, type AnalyzeOptions, type SkillAnalysis } from '../analyze';
-import type { Diagnostic, Severity } from '../checks/diagnostic';
+import type { Diagnostic, Severity } from '../checks/engine/diagnostic';
 import { fingerprintOf, ownText } from '../rules/fingerprint';
 import { LineIndex } from '../parse/text/lineIndex';
 import { AnalysisFileSystem } from '../workspace/diskSnapshot';
@@ -7,11 +7,11 @@ import type { FileSystem } from '../workspace/fileSystem';
 import { OverlayFileSystem } from '../workspace/overlayFileSystem';
 import { readText } from '../workspace/readText';
 import { applyChanges, chosenFix, compatibleFixes, type FixChoice } from './chooseFixes';
-import type { Fix, TextChange } from '../checks/fix';
+import type { Fix, TextChange } from '../checks/engine/fix';
 import { fixesFor } from './skillFixes';
 import { appendTo } from '../listMap';
 import { invalidFlowFile, invalidFlowYaml, stateTypeUnreadable } from '../formats/skillplus';
-import { invalidFrontmatter, missingFrontmatter, unclosedFence, yamlAliasLimit } from '../checks/container';
+import { invalidFrontmatter, missingFrontmatter, unclosedFence, yamlAliasLimit } from '../checks/skillFile/container';
 import { invalidBodyYaml } from '../formats/aip';
 import { unquotedColon } from '../formats/agent-skill';
 

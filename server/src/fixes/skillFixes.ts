@@ -1,6 +1,6 @@
 import { sourceOf, type AnalysisBase } from '../analysis/skillAnalysis';
-import type { Diagnostic } from '../checks/diagnostic';
-import type { Fix } from '../checks/fix';
+import type { Diagnostic } from '../checks/engine/diagnostic';
+import type { Fix } from '../checks/engine/fix';
 import { formatOf } from '../formats';
 import { ruleOf } from '../rules';
 

@@ -2,10 +2,10 @@ import * as path from 'node:path';
 import { visit, type Scalar } from 'yaml';
 import { sourceOf, type AnalysisBase } from '../analysis/skillAnalysis';
 import { formatOf } from '../formats';
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import { lineEndAt } from '../parse/text/lineIndex';
 import { nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yaml/yamlSyntax';
-import { textChange, type TextChange } from '../checks/fix';
+import { textChange, type TextChange } from '../checks/engine/fix';
 import { scriptLanguage } from '../platforms/shells';
 
 /**

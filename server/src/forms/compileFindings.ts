@@ -1,4 +1,4 @@
-import { defineRule } from '../checks/rule';
+import { defineRule } from '../checks/engine/rule';
 
 export const compileTodo = defineRule({
   code: 'compile_todo',

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { CompiledFile } from '../analysis/format';
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import { SkillLines } from '../parse/text/skillLines';
 
 export type { CompiledFile };

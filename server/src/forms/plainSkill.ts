@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { CompileRequest, Compiled } from '../analysis/format';
 import type { AnalysisBase } from '../analysis/skillAnalysis';
-import { diagnostic, type Diagnostic } from '../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../checks/engine/diagnostic';
 import { compileTodo } from './compileFindings';
 import { frontmatterOf, keptFiles, skillFileText } from './resultPackage';
 

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { AnalysisBase } from '../analysis/skillAnalysis';
-import type { Severity } from '../checks/diagnostic';
+import type { Severity } from '../checks/engine/diagnostic';
 import type { FormatId } from '../model/skillModel';
 import { SkillLines } from '../parse/text/skillLines';
 import { edgeCore, toGraphJson } from './graphJson';

@@ -1,4 +1,4 @@
-import { LinkFindings } from '../checks/linkFindings';
+import { LinkFindings } from '../checks/links/linkFindings';
 import { ReusedLineScan } from '../checks/security/reusedLineScan';
 import { ParseCache } from '../parse/parseCache';
 import { YamlChunkCache } from '../parse/yaml/yamlChunkCache';

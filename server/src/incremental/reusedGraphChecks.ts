@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import type { GraphEdge, GraphNode, Port } from '../model/skillModel';
 import { firstNotBefore } from '../parse/text/bisect';
 import type { Span } from '../parse/text/lineIndex';

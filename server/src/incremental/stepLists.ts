@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import type { GraphNode } from '../model/skillModel';
 import type { Span } from '../parse/text/lineIndex';
 import { findPathMentions, type PathMention } from '../parse/markdown/pathMentions';

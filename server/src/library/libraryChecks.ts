@@ -1,13 +1,13 @@
 import * as path from 'node:path';
-import { diagnostic, type Diagnostic } from '../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../checks/engine/diagnostic';
 import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
-import { closestName } from '../checks/nameDistance';
+import { closestName } from '../checks/match/nameDistance';
 import type { Span } from '../parse/text/lineIndex';
 import type { ProfileId } from '../platforms/profiles';
 import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { descriptionOverlaps } from './similarDescriptions';
 import { appendTo } from '../listMap';
-import { defineRule } from '../checks/rule';
+import { defineRule } from '../checks/engine/rule';
 import { CLAUDE_PRECEDENCE } from '../platforms/clients';
 
 // The checks only a library can make: what one skill says of others, and what the skills are to a client together.

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import { FILE_START_RANGE, LineIndex, type Span } from '../parse/text/lineIndex';
 import type { TextLike } from '../parse/text/textLike';
 import { listedSize, listedSkills, SKILL_LIST_BUDGETS, type LibraryCheckOptions } from './libraryChecks';

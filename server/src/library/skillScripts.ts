@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { sha256 } from '../checks/sha256';
+import { sha256 } from '../workspace/sha256';
 import type { FileSystem } from '../workspace/fileSystem';
 import { MAX_TEXT_BYTES } from '../workspace/readText';
 import { resolveSkillPath } from '../workspace/skillPaths';

@@ -1,6 +1,6 @@
 import type { Span } from '../parse/text/lineIndex';
-import type { Diagnostic } from '../checks/diagnostic';
-import { sha256 } from '../checks/sha256';
+import type { Diagnostic } from '../checks/engine/diagnostic';
+import { sha256 } from '../workspace/sha256';
 import { ruleOf } from './index';
 
 /** Longest own text kept as it is; a longer one is its start and a hash of the rest (a baseline stays readable). */

@@ -1,6 +1,6 @@
 import type { ProfileId } from '../platforms/profiles';
-import type { Rule } from '../checks/rule';
-import type { SeverityMap } from '../checks/severities';
+import type { Rule } from '../checks/engine/rule';
+import type { SeverityMap } from '../checks/engine/severities';
 import { RULES } from './catalog.generated';
 
 // The catalog: every rule, read from the declarations beside the checks (catalog.generated.ts). Everything that needs

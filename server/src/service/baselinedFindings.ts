@@ -1,5 +1,5 @@
 import { sourceOf, type AnalysisBase } from '../analysis/skillAnalysis';
-import type { Diagnostic } from '../checks/diagnostic';
+import type { Diagnostic } from '../checks/engine/diagnostic';
 import { fingerprintOf, ownText } from '../rules/fingerprint';
 import { BaselineMatch } from '../config/baseline';
 import type { RunSettings } from '../config/runSettings';

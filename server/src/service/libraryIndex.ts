@@ -7,8 +7,8 @@ import type {
   Range,
   WorkspaceEdit,
 } from 'vscode-languageserver-types';
-import type { Diagnostic } from '../checks/diagnostic';
-import { applySeverities } from '../checks/severities';
+import type { Diagnostic } from '../checks/engine/diagnostic';
+import { applySeverities } from '../checks/engine/severities';
 import type { RunSettings } from '../config/runSettings';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { toLspDiagnostic } from '../features/lspDiagnostics';

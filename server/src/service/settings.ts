@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { isProfileId, type ProfileId } from '../platforms/profiles';
 import { isRuleCode, type RuleCode } from '../rules';
-import { isSeverityChoice, SEVERITY_CHOICES, type SeverityMap } from '../checks/severities';
+import { isSeverityChoice, SEVERITY_CHOICES, type SeverityMap } from '../checks/engine/severities';
 
 /** The settings the analyses are made with, as the server understood what the editor sent. */
 export interface Settings {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { closestName, editDistance } from '../../../server/src/checks/nameDistance';
+import { closestName, editDistance } from '../../../server/src/checks/match/nameDistance';
 
 /** Optimal string alignment over the whole table, as the textbook writes it: what editDistance must agree with. */
 function reference(a: string, b: string): number {

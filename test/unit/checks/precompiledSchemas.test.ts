@@ -4,15 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { createAjv, SCHEMAS } from '../../../server/src/checks/schemaSet';
+import { createAjv, SCHEMAS } from '../../../server/src/checks/schema/schemaSet';
 import { schemaViolation } from '../../../server/src/formats/aip/read/procedureBlock';
-import * as precompiled from '../../../server/src/checks/schemaValidators.generated';
+import * as precompiled from '../../../server/src/checks/schema/schemaValidators.generated';
 import { discoverSkills } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 import { CORPUS } from '../../support/corpus';
 import { random } from '../../support/random';
 import { writeAip05Skill, writeAipSkill } from '../../support/generate';
-import { validateAgainstSchema } from '../../../server/src/checks/schemaValidation';
+import { validateAgainstSchema } from '../../../server/src/checks/schema/schemaValidation';
 import { parseYamlRegion } from '../../../server/src/parse/yaml/yamlSyntax';
 
 const EXAMPLES = join(__dirname, '..', '..', '..', 'examples');

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { analyzeSkill } from '../../../server/src/analyze';
 import { applyChanges } from '../../../server/src/fixes/chooseFixes';
-import type { TextChange } from '../../../server/src/checks/fix';
+import type { TextChange } from '../../../server/src/checks/engine/fix';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { expectAt, expectNone, unmark, withCode } from '../../support/fixture';

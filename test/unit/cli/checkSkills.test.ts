@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkSkills } from '../../../server/src/cli/checkSkills';
 import { RunSettings } from '../../../server/src/config/runSettings';
-import { skillFiles, skillHash } from '../../../server/src/checks/skillHash';
+import { skillFiles, skillHash } from '../../../server/src/workspace/skillHash';
 import type { FoundSkill } from '../../../server/src/workspace/discover';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import type { RuleCode } from '../../../server/src/rules';
 import { applyChanges, bestTier, chosenFix, compatibleFixes } from '../../../server/src/fixes/chooseFixes';
-import type { Fix, TextChange } from '../../../server/src/checks/fix';
+import type { Fix, TextChange } from '../../../server/src/checks/engine/fix';
 import { fixSkill } from '../../../server/src/fixes/fixSkill';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';
 import { suppressionEdit } from '../../../server/src/fixes/suppressionFixes';

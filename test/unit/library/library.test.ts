@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Diagnostic } from '../../../server/src/checks/diagnostic';
+import type { Diagnostic } from '../../../server/src/checks/engine/diagnostic';
 import { checkLibrary } from '../../../server/src/library/libraryChecks';
 import { RELATIONSHIP_TYPES, type GraphNode, type PropertyValue } from '../../../server/src/library/libraryGraph';
 import { libraryCypher } from '../../../server/src/library/libraryExport';

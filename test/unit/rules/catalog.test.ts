@@ -5,10 +5,10 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { declaredRules } from '../../../scripts/ruleCatalog';
-import { diagnostic } from '../../../server/src/checks/diagnostic';
-import { defineRule } from '../../../server/src/checks/rule';
+import { diagnostic } from '../../../server/src/checks/engine/diagnostic';
+import { defineRule } from '../../../server/src/checks/engine/rule';
 import { SECURITY_FAMILY } from '../../../server/src/checks/security';
-import { applySeverities } from '../../../server/src/checks/severities';
+import { applySeverities } from '../../../server/src/checks/engine/severities';
 import { RULES, SECURITY_RULES, severityMapsOf } from '../../../server/src/rules';
 
 const ROOT = path.join(__dirname, '..', '..', '..');

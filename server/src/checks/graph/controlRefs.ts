@@ -1,8 +1,8 @@
 import type { ControlRef, SkillModel } from '../../model/skillModel';
-import { diagnostic, type Diagnostic } from '../diagnostic';
-import { closestName } from '../nameDistance';
-import { defineRule, type Rule } from '../rule';
-import { suggestionFix } from '../suggestionFix';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { closestName } from '../match/nameDistance';
+import { defineRule, type Rule } from '../engine/rule';
+import { suggestionFix } from '../engine/suggestionFix';
 
 export const unknownDependency = defineRule({
   code: 'unknown_dependency',

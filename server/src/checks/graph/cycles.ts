@@ -1,9 +1,9 @@
 import type { GraphEdge, SkillModel } from '../../model/skillModel';
 import { successors } from '../../model/controlFlow';
-import { diagnostic, type Diagnostic } from '../diagnostic';
-import { defineRule } from '../rule';
-import { fixOf, type Fix, type FixSource } from '../fix';
-import { removeListEntry } from '../yamlFixes';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { defineRule } from '../engine/rule';
+import { fixOf, type Fix, type FixSource } from '../engine/fix';
+import { removeListEntry } from '../edits/yamlFixes';
 
 export const dependencyCycle = defineRule({
   code: 'dependency_cycle',

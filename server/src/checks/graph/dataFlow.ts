@@ -1,11 +1,11 @@
 import { ControlOrder } from '../../model/controlFlow';
 import type { GraphEdge, Port, SkillModel } from '../../model/skillModel';
-import { diagnostic, type Diagnostic } from '../diagnostic';
-import { closestName } from '../nameDistance';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { closestName } from '../match/nameDistance';
 import { isVocabularyType, suggestType, typesCompatible } from './types';
 import { appendTo } from '../../listMap';
-import { defineRule } from '../rule';
-import { suggestionFix } from '../suggestionFix';
+import { defineRule } from '../engine/rule';
+import { suggestionFix } from '../engine/suggestionFix';
 
 export const externalInput = defineRule({
   code: 'external_input',

@@ -1,6 +1,6 @@
 import type { SkillModel } from '../../model/skillModel';
-import { diagnostic, type Diagnostic } from '../diagnostic';
-import { defineRule } from '../rule';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { defineRule } from '../engine/rule';
 
 export const duplicateInputName = defineRule({
   code: 'duplicate_input_name',

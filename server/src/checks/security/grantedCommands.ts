@@ -3,7 +3,7 @@ import { blockCommands } from '../../parse/markdown/blockCommands';
 import { POSIX_SHELLS, SHELL_BLOCK_LANGUAGES } from '../../platforms/shells';
 import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
-import { defineRule } from '../rule';
+import { defineRule } from '../engine/rule';
 
 // What a skill that grants every shell command (`allowed-tools: Bash`) could grant instead: the commands its fenced
 // blocks start with, each as a Claude Code rule matches it. `Bash(git:*)` matches a command whose text starts with

@@ -1,6 +1,6 @@
-import { diagnostic, type Diagnostic } from '../diagnostic';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import { flatText, type TextLike } from '../../parse/text/textLike';
-import { defineRule } from '../rule';
+import { defineRule } from '../engine/rule';
 
 // What a reader does not see but an agent reads: invisible and bidirectional characters, comments and collapsed
 // sections that speak to the agent, and text hidden in base64 or hex.

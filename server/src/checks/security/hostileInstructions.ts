@@ -1,6 +1,6 @@
-import { diagnostic, type Diagnostic } from '../diagnostic';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { Placed } from './skillTexts';
-import { defineRule } from '../rule';
+import { defineRule } from '../engine/rule';
 import { remoteCode } from './riskyExecution';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the

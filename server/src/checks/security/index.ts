@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { diagnostic, type Diagnostic } from '../diagnostic';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { GraphNode } from '../../model/skillModel';
 import { declaredArguments } from '../../parse/markdown/argumentPlaceholders';
 import type { Span } from '../../parse/text/lineIndex';
@@ -9,8 +9,8 @@ import type { TextLike } from '../../parse/text/textLike';
 import { nodeAtPath, nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { rememberedIn } from '../../workspace/diskSnapshot';
 import type { FileSystem } from '../../workspace/fileSystem';
-import { HOOK_EVENTS } from '../hookEvents';
-import { closestName } from '../nameDistance';
+import { HOOK_EVENTS } from '../match/hookEvents';
+import { closestName } from '../match/nameDistance';
 import {
   encodedText,
   encodedTextFindings,
@@ -26,7 +26,7 @@ import { argumentsInCommand, invocationCommand, invocationFindings, shownCommand
 import { committedSecret, committedSecrets, LOOK_AHEAD } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
-import { defineRule } from '../rule';
+import { defineRule } from '../engine/rule';
 
 // What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
 // instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad

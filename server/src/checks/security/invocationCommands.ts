@@ -3,9 +3,9 @@ import type { Span } from '../../parse/text/lineIndex';
 import { shellDirectives, type ShellDirective } from '../../parse/markdown/shellDirectives';
 import type { Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
-import { diagnostic, type Diagnostic } from '../diagnostic';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import { CREDENTIAL_FILES, fencedCommands, riskyExecution, riskyCommand } from './riskyExecution';
-import { defineRule } from '../rule';
+import { defineRule } from '../engine/rule';
 
 // The commands Claude Code runs when a skill is invoked (`` !`command` `` and ```` ```! ```` blocks in SKILL.md),
 // before the model reads a word of it: each is said (one that reads as an example, louder), and each is read for the

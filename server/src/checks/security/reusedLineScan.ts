@@ -1,6 +1,6 @@
 import { changedRegion } from '../../parse/text/textChange';
 import type { TextLike } from '../../parse/text/textLike';
-import type { Diagnostic } from '../diagnostic';
+import type { Diagnostic } from '../engine/diagnostic';
 
 /** Reads [from, to) of a text (whole lines) and returns what it finds there, with offsets in the whole text. */
 export type LineRead = (from: number, to: number) => Diagnostic[];

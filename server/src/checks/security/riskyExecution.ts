@@ -1,10 +1,10 @@
-import { diagnostic, type Diagnostic } from '../diagnostic';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import { blockCommands, type BlockCommand } from '../../parse/markdown/blockCommands';
 import { COMMAND_LANGUAGES, POSIX_SHELLS } from '../../platforms/shells';
 import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import type { Placed } from './skillTexts';
-import { defineRule } from '../rule';
+import { defineRule } from '../engine/rule';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
 // shell or SSH trusts, permissions opened to everyone, TLS checks turned off. Read in scripts, and in the fenced

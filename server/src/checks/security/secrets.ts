@@ -1,5 +1,5 @@
-import { diagnostic, type Diagnostic } from '../diagnostic';
-import { defineRule } from '../rule';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { defineRule } from '../engine/rule';
 
 // Credentials committed in a skill: well-known token formats, private keys, and long random values assigned to names
 // that say they are secret; not the examples documentation shows of them. The value is never repeated in a message:

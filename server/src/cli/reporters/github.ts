@@ -1,4 +1,4 @@
-import type { Severity } from '../../checks/diagnostic';
+import type { Severity } from '../../checks/engine/diagnostic';
 import type { CheckReport } from './report';
 
 const COMMANDS: Record<Severity, string> = {

@@ -1,17 +1,17 @@
 import * as path from 'node:path';
 import { sourceOf, type SkillAnalysis } from '../../analyze';
-import type { Diagnostic, Severity } from '../../checks/diagnostic';
+import type { Diagnostic, Severity } from '../../checks/engine/diagnostic';
 import type { ProfileChoice } from '../../platforms/profiles';
 import { fingerprintOf, ownText } from '../../rules/fingerprint';
 import { bestTier } from '../../fixes/chooseFixes';
-import type { FixTier } from '../../checks/fix';
+import type { FixTier } from '../../checks/engine/fix';
 import { fixesFor } from '../../fixes/skillFixes';
 import { SkillLines } from '../../parse/text/skillLines';
 import { FILE_START_RANGE, type LineIndex } from '../../parse/text/lineIndex';
 import type { FoundSkill } from '../../workspace/discover';
 import type { FileSystem } from '../../workspace/fileSystem';
-import { skillFiles, skillHash } from '../../checks/skillHash';
-import { missingSkillMd } from '../../checks/unreadableFile';
+import { skillFiles, skillHash } from '../../workspace/skillHash';
+import { missingSkillMd } from '../../checks/skillFile/unreadableFile';
 import type { LspRange } from '../../protocol';
 
 /** A diagnostic as every output format sees it: a display path and an LSP range. */
@@ -21,7 +21,7 @@ export interface ReportedDiagnostic {
   severity: Severity;
   message: string;
   range: LspRange;
-  /** What the finding is about, not where (checks/fingerprint.ts): its key in a baseline. */
+  /** What the finding is about, not where (rules/fingerprint.ts): its key in a baseline. */
   fingerprint: string;
   /** The tier of the fix `skillgraph fix` would apply, when it has one (reported when asked for: JSON). */
   fix?: FixTier;

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Severity } from '../../checks/diagnostic';
+import type { Severity } from '../../checks/engine/diagnostic';
 import { ruleOf, RULES } from '../../rules';
-import { sha256 } from '../../checks/sha256';
+import { sha256 } from '../../workspace/sha256';
 import type { CheckReport } from './report';
 
 const LEVELS: Record<Severity, 'error' | 'warning' | 'note'> = {

@@ -1,10 +1,10 @@
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { checkMentionedPaths } from '../../checks/fileLinks';
-import { checkNestedReferences } from '../../checks/nestedReferences';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
+import { checkMentionedPaths } from '../../checks/links/fileLinks';
+import { checkNestedReferences } from '../../checks/links/nestedReferences';
 import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/markdown/pathMentions';
 import { lineBreaksIn } from '../../parse/text/lineIndex';
 import type { FormatContext } from '../../analysis/formatContext';
-import { defineRule } from '../../checks/rule';
+import { defineRule } from '../../checks/engine/rule';
 
 export const bodyTooLong = defineRule({
   code: 'body_too_long',

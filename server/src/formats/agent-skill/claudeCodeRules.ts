@@ -1,14 +1,14 @@
 import hooksSchema from '../../../../schemas/claude-code.hooks.schema.json';
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { HOOK_EVENTS } from '../../checks/hookEvents';
-import { misspeltKeys } from '../../checks/misspeltKeys';
-import { validateAgainstSchema } from '../../checks/schemaValidation';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
+import { HOOK_EVENTS } from '../../checks/match/hookEvents';
+import { misspeltKeys } from '../../checks/match/misspeltKeys';
+import { validateAgainstSchema } from '../../checks/schema/schemaValidation';
 import type { Span } from '../../parse/text/lineIndex';
 import { ARGUMENT_PLACEHOLDER } from '../../parse/markdown/argumentPlaceholders';
 import { placeholderCollisions } from './placeholderCollisions';
 import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
 import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
-import { defineRule } from '../../checks/rule';
+import { defineRule } from '../../checks/engine/rule';
 
 // What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)
 // and the arguments a user types after `/name` (`$ARGUMENTS`, with `argument-hint` shown as they type).

@@ -1,5 +1,5 @@
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { defineRule } from '../../checks/rule';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
+import { defineRule } from '../../checks/engine/rule';
 import type { FrontmatterContext } from './frontmatterRules';
 import { keySpan, stringOr, valueSpan } from './frontmatterValues';
 import { CLAUDE_LISTING_LIMIT } from '../../platforms/clients';

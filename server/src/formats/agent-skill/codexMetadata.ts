@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import openaiSchema from '../../../../schemas/codex-openai.schema.json';
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { misspeltKeys } from '../../checks/misspeltKeys';
-import { validateAgainstSchema } from '../../checks/schemaValidation';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
+import { misspeltKeys } from '../../checks/match/misspeltKeys';
+import { validateAgainstSchema } from '../../checks/schema/schemaValidation';
 import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
-import { defineRule } from '../../checks/rule';
-import { missingFile } from '../../checks/fileLinks';
+import { defineRule } from '../../checks/engine/rule';
+import { missingFile } from '../../checks/links/fileLinks';
 
 // Codex reads `agents/openai.yaml` beside a skill's SKILL.md: how its apps show the skill (`interface`), the MCP
 // servers it needs (`dependencies`), and whether the model may pick it unasked (`policy`). Codex fails open: a file

@@ -1,17 +1,17 @@
 import * as path from 'node:path';
 import evalsSchema from '../../../../schemas/agent-skills.evals.schema.json';
 import queriesSchema from '../../../../schemas/agent-skills.trigger-queries.schema.json';
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
-import { closestName } from '../../checks/nameDistance';
-import { validateAgainstSchema } from '../../checks/schemaValidation';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
+import { closestName } from '../../checks/match/nameDistance';
+import { validateAgainstSchema } from '../../checks/schema/schemaValidation';
 import type { GraphNode } from '../../model/skillModel';
 import type { Span } from '../../parse/text/lineIndex';
 import { nodeAtPath, nodeSpan, parseYamlRegion, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { flatText, type TextLike } from '../../parse/text/textLike';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
-import { defineRule } from '../../checks/rule';
-import { missingFile, pathEscapesSkill } from '../../checks/fileLinks';
+import { defineRule } from '../../checks/engine/rule';
+import { missingFile, pathEscapesSkill } from '../../checks/links/fileLinks';
 import type { EvalLink } from '../../analysis/skillAnalysis';
 
 // A skill's evals, as the Agent Skills guides lay them out: `evals/evals.json` (test cases: a prompt, what success

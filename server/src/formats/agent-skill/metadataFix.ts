@@ -1,8 +1,8 @@
 import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
-import type { Diagnostic } from '../../checks/diagnostic';
+import type { Diagnostic } from '../../checks/engine/diagnostic';
 import { lineEndAt } from '../../parse/text/lineIndex';
 import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
-import { fixOf, textChange, type Fix } from '../../checks/fix';
+import { fixOf, textChange, type Fix } from '../../checks/engine/fix';
 
 /**
  * A top-level key the specification does not have (`author: Ada`), moved

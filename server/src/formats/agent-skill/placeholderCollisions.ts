@@ -1,12 +1,12 @@
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
 import { firstNotBefore } from '../../parse/text/bisect';
 import type { Span } from '../../parse/text/lineIndex';
 import { shellDirectives } from '../../parse/markdown/shellDirectives';
 import { POSIX_SHELLS, SHELL_FENCE_LANGUAGES, shebangProgram } from '../../platforms/shells';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
-import { defineRule } from '../../checks/rule';
-import { fixOf, textChange, type Fix, type FixSource } from '../../checks/fix';
+import { defineRule } from '../../checks/engine/rule';
+import { fixOf, textChange, type Fix, type FixSource } from '../../checks/engine/fix';
 
 // Claude Code replaces `$0`, `$1`… in a skill's body with the arguments it is invoked with, wherever they stand, code
 // included; a user typing after `/name`, or a model passing arguments, is enough. Written for something else (an awk

@@ -1,4 +1,4 @@
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
 import type { Profile } from '../../platforms/profiles';
 import type { Span } from '../../parse/text/lineIndex';
 import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
@@ -8,7 +8,7 @@ import type { FileSystem } from '../../workspace/fileSystem';
 import { checkClaudeCodeSkill } from './claudeCodeRules';
 import { checkFrontmatter } from './frontmatterRules';
 import { checkUploadSize } from './uploadSize';
-import { defineRule } from '../../checks/rule';
+import { defineRule } from '../../checks/engine/rule';
 import { OPENSQUILLA_MAX_BYTES } from '../../platforms/clients';
 
 export const loaderSizeLimit = defineRule({

@@ -1,12 +1,12 @@
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
 import { lineBreaksIn, type Span } from '../../parse/text/lineIndex';
 import type { TextLike } from '../../parse/text/textLike';
 import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
 import type { YamlChunkCache } from '../../parse/yaml/yamlChunkCache';
 import { nodeSpan, parseYamlRegion, repeatedKeys, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
-import { defineRule } from '../../checks/rule';
-import { invalidFrontmatter, yamlProblemRule } from '../../checks/container';
-import { quoteValueFixes } from '../../checks/yamlFixes';
+import { defineRule } from '../../checks/engine/rule';
+import { invalidFrontmatter, yamlProblemRule } from '../../checks/skillFile/container';
+import { quoteValueFixes } from '../../checks/edits/yamlFixes';
 
 export const unquotedColon = defineRule({
   code: 'unquoted_colon',

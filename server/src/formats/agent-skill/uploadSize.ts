@@ -1,8 +1,8 @@
-import { diagnostic, type Diagnostic } from '../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
 import type { Span } from '../../parse/text/lineIndex';
 import type { FileSystem } from '../../workspace/fileSystem';
 import { walkPackageFiles } from '../../workspace/packageFiles';
-import { defineRule } from '../../checks/rule';
+import { defineRule } from '../../checks/engine/rule';
 import { UPLOAD_LIMIT_BYTES } from '../../platforms/clients';
 
 export const uploadTooLarge = defineRule({

@@ -1,5 +1,5 @@
 import type { CompileTarget, Compiler, Format, FormatFeatures, StructureFix } from '../../analysis/format';
-import type { Rule } from '../../checks/rule';
+import type { Rule } from '../../checks/engine/rule';
 import type { AnalysisBase } from '../../analysis/skillAnalysis';
 import { plainSkill } from '../../forms/plainSkill';
 import { keptFiles } from '../../forms/resultPackage';

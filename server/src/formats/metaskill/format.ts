@@ -1,7 +1,7 @@
 import compositionSchema from '../../../../schemas/metaskill.composition.schema.json';
 import { contains } from '../../analysis/documentView';
 import type { Compiler, Format, FormatFeatures, StructureFix } from '../../analysis/format';
-import type { Rule } from '../../checks/rule';
+import type { Rule } from '../../checks/engine/rule';
 import { schemaAt } from '../../document/schemaLookup';
 import { plainSkill } from '../../forms/plainSkill';
 import { skillFileText } from '../../forms/resultPackage';

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { rangeOf } from '../../analysis/documentView';
 import type { Format, StructureFix } from '../../analysis/format';
-import { missingScript } from '../../checks/fileLinks';
-import type { Rule as LintRule } from '../../checks/rule';
+import { missingScript } from '../../checks/links/fileLinks';
+import type { Rule as LintRule } from '../../checks/engine/rule';
 import { plainSkill } from '../../forms/plainSkill';
 import { bodyOf } from '../../forms/resultPackage';
 import { unknownPlaceholder, unknownStatePath } from './read/bindings';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { AipAnalysis } from '../read/analysis';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { aip05Type } from '../../../checks/graph/types';
 import { CURRENT_AIP_VERSION } from '../read/runtimeBlock';
 import { controlOrder, successors } from '../../../model/controlFlow';

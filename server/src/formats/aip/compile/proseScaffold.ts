@@ -1,5 +1,5 @@
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Fence } from '../../../parse/markdown/skillFile';
 import { nodeSpan, pairOf } from '../../../parse/yaml/yamlSyntax';
 import { frontmatterOf } from '../../../forms/resultPackage';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { AIP_03_SCHEMA_ID, AIP_03_SPEC } from '../read/aipMetadata';
 import { blockScript } from '../../../parse/markdown/blockCommands';
 import { fenceLanguage } from '../../../parse/markdown/skillFile';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
-import { commandHoles, riskyCommands } from '../../../checks/commandText';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { commandHoles, riskyCommands } from '../../../checks/match/commandText';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { CURRENT_AIP_VERSION } from '../read/runtimeBlock';
 import { aip05Type } from '../../../checks/graph/types';
 import {

@@ -1,6 +1,6 @@
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
 import { compileTodo } from '../../../forms/compileFindings';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Scaffold } from './proseScaffold';
 
 // What compiling prose to AIP reports about its scaffold: the code blocks no step holds, the whole body read as one

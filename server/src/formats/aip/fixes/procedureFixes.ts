@@ -1,10 +1,10 @@
 import type { AipAnalysis } from '../read/analysis';
-import type { Diagnostic } from '../../../checks/diagnostic';
+import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import { ControlOrder } from '../../../model/controlFlow';
 import type { GraphNode } from '../../../model/skillModel';
 import { lineEndAt } from '../../../parse/text/lineIndex';
 import { nodeAtPath, nodeSpan, pairOf } from '../../../parse/yaml/yamlSyntax';
-import { fixOf, textChange, type Fix } from '../../../checks/fix';
+import { fixOf, textChange, type Fix } from '../../../checks/engine/fix';
 import { AIP_03_SCHEMA_ID, AIP_03_SPEC } from '../read/aipMetadata';
 
 /** The column of `offset` on its line. */

@@ -1,8 +1,8 @@
 import { isMap, type Node } from 'yaml';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
 import { nodeSpan, pairOf, scalarString, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
-import { defineRule } from '../../../checks/rule';
+import { defineRule } from '../../../checks/engine/rule';
 
 export const invalidAipMetadata = defineRule({
   code: 'invalid_aip_metadata',

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import procedureSchema from '../../../../../schemas/aip-0.3.procedure.schema.json';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { checkStepLink, missingScript } from '../../../checks/fileLinks';
-import { scriptHoleFindings } from '../../../checks/scriptHoles';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { checkStepLink, missingScript } from '../../../checks/links/fileLinks';
+import { scriptHoleFindings } from '../../../checks/links/scriptHoles';
 import type { GraphEdge, GraphNode } from '../../../model/skillModel';
 import type { Node } from 'yaml';
 import { valueOf, scalarString, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
@@ -20,7 +20,7 @@ import {
 } from './readSteps';
 import { checkAipMetadata } from './aipMetadata';
 import { checkPackage } from './packageRules';
-import { defineRule } from '../../../checks/rule';
+import { defineRule } from '../../../checks/engine/rule';
 import { unknownDependency } from '../../../checks/graph/controlRefs';
 
 export const aipLikeSkill = defineRule({

@@ -1,8 +1,8 @@
 import procedureSchema from '../../../../../schemas/aip-0.5.procedure.schema.json';
 import * as path from 'node:path';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { checkStepLink, missingResource } from '../../../checks/fileLinks';
-import { scriptHoleFindings } from '../../../checks/scriptHoles';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { checkStepLink, missingResource } from '../../../checks/links/fileLinks';
+import { scriptHoleFindings } from '../../../checks/links/scriptHoles';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../../model/skillModel';
 import type { Node } from 'yaml';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';

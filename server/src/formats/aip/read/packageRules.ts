@@ -1,10 +1,10 @@
 import * as path from 'node:path';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { FileSystem } from '../../../workspace/fileSystem';
 import { readText } from '../../../workspace/readText';
 import type { AipMetadata } from './aipMetadata';
 import { appendTo } from '../../../listMap';
-import { defineRule } from '../../../checks/rule';
+import { defineRule } from '../../../checks/engine/rule';
 
 export const missingSourceDir = defineRule({
   code: 'missing_source_dir',

@@ -1,12 +1,12 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { validateAgainstSchema } from '../../../checks/schemaValidation';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { validateAgainstSchema } from '../../../checks/schema/schemaValidation';
 import type { Span } from '../../../parse/text/lineIndex';
 import { firstNonBlank, type TextLike } from '../../../parse/text/textLike';
 import { fenceLanguage, type Fence, type SkillFileSyntax } from '../../../parse/markdown/skillFile';
 import type { YamlChunkCache } from '../../../parse/yaml/yamlChunkCache';
 import { parseYamlRegion, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
-import { defineRule } from '../../../checks/rule';
-import { yamlProblemRule } from '../../../checks/container';
+import { defineRule } from '../../../checks/engine/rule';
+import { yamlProblemRule } from '../../../checks/skillFile/container';
 
 export const emptyBody = defineRule({
   code: 'empty_body',

@@ -1,7 +1,7 @@
-import { checkMentionedPaths } from '../../../checks/fileLinks';
-import { checkNestedReferences } from '../../../checks/nestedReferences';
+import { checkMentionedPaths } from '../../../checks/links/fileLinks';
+import { checkNestedReferences } from '../../../checks/links/nestedReferences';
 import { findPathMentions, type PathMention } from '../../../parse/markdown/pathMentions';
-import type { Diagnostic } from '../../../checks/diagnostic';
+import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import { checkControlRefs, unknownDependency, unknownStepReference } from '../../../checks/graph/controlRefs';
 import { checkCycles } from '../../../checks/graph/cycles';
 import { checkTypes, explainUnresolved, resolveDataFlow } from '../../../checks/graph/dataFlow';

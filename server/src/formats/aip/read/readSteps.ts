@@ -1,7 +1,7 @@
 import { isMap, type Node } from 'yaml';
 import type { ControlRef, FileLink, GraphEdge, GraphNode, NodeKind, Port } from '../../../model/skillModel';
 import type { Span } from '../../../parse/text/lineIndex';
-import type { Diagnostic } from '../../../checks/diagnostic';
+import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import type { FormatContext } from '../../../analysis/formatContext';
 import { checkProcedureSchema, type ProcedureBlock } from './procedureBlock';
 import { concatParts } from '../../../incremental/stepLists';

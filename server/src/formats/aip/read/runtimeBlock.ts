@@ -1,10 +1,10 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
 import type { SkillFileSyntax } from '../../../parse/markdown/skillFile';
 import { nodeSpan, pairOf, scalarString, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
 import runtimeBlocks from '../../../../../schemas/aip-runtime-blocks.json';
-import { defineRule } from '../../../checks/rule';
-import { fixOf, textChange, type Fix } from '../../../checks/fix';
+import { defineRule } from '../../../checks/engine/rule';
+import { fixOf, textChange, type Fix } from '../../../checks/engine/fix';
 
 export const missingAipVersion = defineRule({
   code: 'missing_aip_version',

@@ -1,8 +1,8 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { reachableFrom, reverse, successors } from '../../../model/controlFlow';
 import type { GraphEdge, GraphNode } from '../../../model/skillModel';
 import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
-import { defineRule } from '../../../checks/rule';
+import { defineRule } from '../../../checks/engine/rule';
 
 export const invalidStartStep = defineRule({
   code: 'invalid_start_step',

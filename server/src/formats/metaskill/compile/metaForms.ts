@@ -1,6 +1,6 @@
 import { isMap, isScalar, type Node } from 'yaml';
 import type { MetaAnalysis } from '../read/analysis';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { type MetaPlan, type MetaStep } from '../read/metaPlan';
 import { mapEntries, nodeSpan, valueOf } from '../../../parse/yaml/yamlSyntax';
 import { stepsInOrder } from './agentSkillFromMeta';

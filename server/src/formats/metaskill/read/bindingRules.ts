@@ -1,12 +1,12 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { closestName } from '../../../checks/nameDistance';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { closestName } from '../../../checks/match/nameDistance';
 import type { Span } from '../../../parse/text/lineIndex';
 import { ALLOWED_FILTERS, RESERVED_OUTPUTS, RUNTIME_INPUTS, type MetaPlan } from './metaPlan';
 import { ControlOrder } from '../../../model/controlFlow';
 import { templateSpan, type MetaGraph } from './metaModel';
-import { defineRule } from '../../../checks/rule';
-import { suggestionFix } from '../../../checks/suggestionFix';
-import { fixOf, textChange, type Fix } from '../../../checks/fix';
+import { defineRule } from '../../../checks/engine/rule';
+import { suggestionFix } from '../../../checks/engine/suggestionFix';
+import { fixOf, textChange, type Fix } from '../../../checks/engine/fix';
 
 export const unknownOutput = defineRule({
   code: 'unknown_output',

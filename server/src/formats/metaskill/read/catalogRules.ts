@@ -1,9 +1,9 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { closestName } from '../../../checks/nameDistance';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { closestName } from '../../../checks/match/nameDistance';
 import type { CatalogSkill } from '../../../workspace/skillCatalog';
 import type { Located, MetaPlan } from './metaPlan';
-import { defineRule } from '../../../checks/rule';
-import { suggestionFix } from '../../../checks/suggestionFix';
+import { defineRule } from '../../../checks/engine/rule';
+import { suggestionFix } from '../../../checks/engine/suggestionFix';
 
 export const unknownSkill = defineRule({
   code: 'unknown_skill',

@@ -1,6 +1,6 @@
 import { checkCycles } from '../../../checks/graph/cycles';
 import { checkControlRefs, unknownDependency } from '../../../checks/graph/controlRefs';
-import type { Diagnostic } from '../../../checks/diagnostic';
+import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import type { SkillModel } from '../../../model/skillModel';
 import { checkBody } from '../../agent-skill';
 import type { FormatContext, FormatResult } from '../../../analysis/formatContext';

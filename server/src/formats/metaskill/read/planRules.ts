@@ -1,8 +1,8 @@
 import { isMap, type Node } from 'yaml';
 import compositionSchema from '../../../../../schemas/metaskill.composition.schema.json';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { closestName } from '../../../checks/nameDistance';
-import { validateAgainstSchema } from '../../../checks/schemaValidation';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { closestName } from '../../../checks/match/nameDistance';
+import { validateAgainstSchema } from '../../../checks/schema/schemaValidation';
 import type { Span } from '../../../parse/text/lineIndex';
 import {
   mapEntries,
@@ -14,9 +14,9 @@ import {
   type YamlSyntax,
 } from '../../../parse/yaml/yamlSyntax';
 import { STEP_KINDS, type MetaPlan, type MetaStep } from './metaPlan';
-import { defineRule } from '../../../checks/rule';
+import { defineRule } from '../../../checks/engine/rule';
 import { duplicateStepName } from '../../../checks/graph/duplicateSteps';
-import { suggestionFix } from '../../../checks/suggestionFix';
+import { suggestionFix } from '../../../checks/engine/suggestionFix';
 
 export const invalidComposition = defineRule({
   code: 'invalid_composition',

@@ -1,10 +1,10 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
 import { parseYamlRegion } from '../../../parse/yaml/yamlSyntax';
 import type { FormatContext } from '../../../analysis/formatContext';
 import type { Located, MetaPlan } from './metaPlan';
 import { emitSteps, readForEach, type Invocation, type Phase } from './sopSteps';
-import { defineRule } from '../../../checks/rule';
+import { defineRule } from '../../../checks/engine/rule';
 
 export const invalidSop = defineRule({
   code: 'invalid_sop',

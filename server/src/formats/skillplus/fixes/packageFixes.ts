@@ -1,10 +1,10 @@
 import type { SkillplusAnalysis } from '../read/analysis';
 import { sourceOf } from '../../../analysis/skillAnalysis';
-import type { Diagnostic } from '../../../checks/diagnostic';
+import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import { lineEndAt } from '../../../parse/text/lineIndex';
 import { textOf as pythonText } from '../../../parse/python/python';
-import { fixOf, textChange, type Fix } from '../../../checks/fix';
-import { createScriptFix } from '../../../checks/scriptStub';
+import { fixOf, textChange, type Fix } from '../../../checks/engine/fix';
+import { createScriptFix } from '../../../checks/edits/scriptStub';
 import { type SkillPlusPackage } from '../read/readPackage';
 
 /** The default written for a field of each type the fix adds. */

@@ -1,5 +1,5 @@
 import type { Span } from '../../../parse/text/lineIndex';
-import { defineRule } from '../../../checks/rule';
+import { defineRule } from '../../../checks/engine/rule';
 import { invalidFlowYaml } from './readFlowYaml';
 
 export const dynamicFlow = defineRule({

@@ -1,8 +1,8 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
 import { nodesById, type Flow, type FlowNode, invalidBranch } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
-import { defineRule, type Rule as LintRule } from '../../../checks/rule';
+import { defineRule, type Rule as LintRule } from '../../../checks/engine/rule';
 
 export const duplicateFlowId = defineRule({
   code: 'duplicate_flow_id',

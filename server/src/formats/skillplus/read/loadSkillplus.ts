@@ -6,7 +6,7 @@ import { checkFlowShape } from './flowRules';
 import { readPackage, type SkillPlusPackage, invalidState } from './readPackage';
 import { checkTipsAndRules, invalidRuleDecorator } from './tipsRulesRules';
 import { dynamicFlow } from './flow';
-import { diagnostic } from '../../../checks/diagnostic';
+import { diagnostic } from '../../../checks/engine/diagnostic';
 
 /**
  * A skill+ package: its flow (either front end), State, tips, rules and

@@ -1,11 +1,11 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { closestName } from '../../../checks/nameDistance';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { closestName } from '../../../checks/match/nameDistance';
 import type { Span } from '../../../parse/text/lineIndex';
 import { parsePredicate, type PathRef, type Predicate, type ValueRef } from '../../../parse/predicate/predicate';
 import type { Flow, FlowText } from './flow';
 import { resolveStatePath, typeName, type StateSchema, type StateType } from './readState';
-import { defineRule, type Rule as LintRule } from '../../../checks/rule';
-import { suggestionFix } from '../../../checks/suggestionFix';
+import { defineRule, type Rule as LintRule } from '../../../checks/engine/rule';
+import { suggestionFix } from '../../../checks/engine/suggestionFix';
 
 export const predicateSyntax = defineRule({
   code: 'predicate_syntax',

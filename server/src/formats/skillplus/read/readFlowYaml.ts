@@ -21,9 +21,9 @@ import {
   type FlowText,
   type FlowValue,
 } from './flow';
-import { defineRule } from '../../../checks/rule';
-import { fixOf, textChange, type Fix, type FixSource } from '../../../checks/fix';
-import type { Diagnostic } from '../../../checks/diagnostic';
+import { defineRule } from '../../../checks/engine/rule';
+import { fixOf, textChange, type Fix, type FixSource } from '../../../checks/engine/fix';
+import type { Diagnostic } from '../../../checks/engine/diagnostic';
 
 export const invalidFlowYaml = defineRule({
   code: 'invalid_flow_yaml',

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
 import { ParseCache } from '../../../parse/parseCache';
 import type { PythonSyntax } from '../../../parse/python/python';
@@ -22,8 +22,8 @@ import {
   type Rule,
   type Tip,
 } from './readTipsRules';
-import { defineRule, type Rule as LintRule } from '../../../checks/rule';
-import { binaryFile, fileTooLarge } from '../../../checks/unreadableFile';
+import { defineRule, type Rule as LintRule } from '../../../checks/engine/rule';
+import { binaryFile, fileTooLarge } from '../../../checks/skillFile/unreadableFile';
 
 export const invalidSkillplusMetadata = defineRule({
   code: 'invalid_skillplus_metadata',

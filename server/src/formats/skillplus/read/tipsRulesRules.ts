@@ -1,6 +1,6 @@
-import { diagnostic, type Diagnostic } from '../../../checks/diagnostic';
-import { checkLink, missingScript } from '../../../checks/fileLinks';
-import { closestName } from '../../../checks/nameDistance';
+import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
+import { checkLink, missingScript } from '../../../checks/links/fileLinks';
+import { closestName } from '../../../checks/match/nameDistance';
 import type { Span } from '../../../parse/text/lineIndex';
 import type { FileSystem } from '../../../workspace/fileSystem';
 import { checkPredicates, type PredicateOwner } from './predicates';
@@ -9,9 +9,9 @@ import type { SkillPlusPackage } from './readPackage';
 import type { Flow } from './flow';
 import type { StateSchema } from './readState';
 import { ON_FAIL, SOFT_ON_FAIL, TIP_KEYS, type Rule, type Tip } from './readTipsRules';
-import { defineRule, type Rule as LintRule } from '../../../checks/rule';
-import { invalidFrontmatter } from '../../../checks/container';
-import { suggestionFix } from '../../../checks/suggestionFix';
+import { defineRule, type Rule as LintRule } from '../../../checks/engine/rule';
+import { invalidFrontmatter } from '../../../checks/skillFile/container';
+import { suggestionFix } from '../../../checks/engine/suggestionFix';
 
 export const unknownRule = defineRule({
   code: 'unknown_rule',

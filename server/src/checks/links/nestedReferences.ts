@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import { findPathMentions, type PathMention } from '../parse/markdown/pathMentions';
-import { rememberedIn } from '../workspace/diskSnapshot';
-import { readText } from '../workspace/readText';
-import { resolveSkillPath } from '../workspace/skillPaths';
-import { diagnostic, type Diagnostic } from './diagnostic';
+import { findPathMentions, type PathMention } from '../../parse/markdown/pathMentions';
+import { rememberedIn } from '../../workspace/diskSnapshot';
+import { readText } from '../../workspace/readText';
+import { resolveSkillPath } from '../../workspace/skillPaths';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { LinkCheck } from './fileLinks';
-import { defineRule } from './rule';
+import { defineRule } from '../engine/rule';
 
 export const nestedReference = defineRule({
   code: 'nested_reference',

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
-import { rememberedIn } from '../workspace/diskSnapshot';
-import type { FileSystem } from '../workspace/fileSystem';
+import { rememberedIn } from '../../workspace/diskSnapshot';
+import type { FileSystem } from '../../workspace/fileSystem';
 import { closestName } from './nameDistance';
 
 /** How many files of a skill folder are looked through for the nearest one: a skill is small, a mistake need not be. */

@@ -1,10 +1,10 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { isMap, type Node } from 'yaml';
-import type { Span } from '../parse/text/lineIndex';
-import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../parse/yaml/yamlSyntax';
-import { listDerivation } from '../parse/yaml/yamlChunks';
-import { diagnostic, type Diagnostic } from './diagnostic';
-import type { Rule } from './rule';
+import type { Span } from '../../parse/text/lineIndex';
+import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { listDerivation } from '../../parse/yaml/yamlChunks';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import type { Rule } from '../engine/rule';
 import * as precompiled from './schemaValidators.generated';
 
 type SchemaObject = Record<string, unknown> & {

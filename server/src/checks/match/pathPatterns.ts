@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { FileSystem } from '../workspace/fileSystem';
+import type { FileSystem } from '../../workspace/fileSystem';
 
 /** How many alternatives one mention may expand to before it is taken as prose, not a set of paths. */
 const MAX_ALTERNATIVES = 32;

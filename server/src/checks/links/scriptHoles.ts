@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import type { GraphNode } from '../model/skillModel';
-import { LineIndex } from '../parse/text/lineIndex';
-import type { FileSystem } from '../workspace/fileSystem';
-import { readText } from '../workspace/readText';
-import { commandHoles } from './commandText';
-import { diagnostic, type Diagnostic } from './diagnostic';
-import { defineRule } from './rule';
-import { POSIX_SHELLS, scriptLanguage, shebangProgram } from '../platforms/shells';
+import type { GraphNode } from '../../model/skillModel';
+import { LineIndex } from '../../parse/text/lineIndex';
+import type { FileSystem } from '../../workspace/fileSystem';
+import { readText } from '../../workspace/readText';
+import { commandHoles } from '../match/commandText';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { defineRule } from '../engine/rule';
+import { POSIX_SHELLS, scriptLanguage, shebangProgram } from '../../platforms/shells';
 
 export const scriptUnresolved = defineRule({
   code: 'script_unresolved',

@@ -1,5 +1,5 @@
-import type { FileSystem } from '../workspace/fileSystem';
-import type { Diagnostic } from './diagnostic';
+import type { FileSystem } from '../../workspace/fileSystem';
+import type { Diagnostic } from '../engine/diagnostic';
 
 /**
  * The findings about the paths a skill names (a step's script, a path its

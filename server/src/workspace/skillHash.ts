@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { sha256 } from './sha256';
-import type { FileSystem } from '../workspace/fileSystem';
+import type { FileSystem } from './fileSystem';
 
 /** Files past this size are hashed by their size alone: a revision's hash never reads a huge file whole. */
 export const HASHED_BYTES = 16 * 1024 * 1024;

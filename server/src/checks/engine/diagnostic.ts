@@ -1,11 +1,11 @@
-import type { Span } from '../parse/text/lineIndex';
+import type { Span } from '../../parse/text/lineIndex';
 import type { Rule } from './rule';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
 
 /** One finding, located by offsets in a file. Converted to lines only by hosts. */
 export interface Diagnostic {
-  /** Its rule's code (checks/rule.ts). */
+  /** Its rule's code (checks/engine/rule.ts). */
   code: string;
   severity: Severity;
   message: string;

@@ -1,7 +1,7 @@
-import type { FormatId } from '../model/skillModel';
+import type { FormatId } from '../../model/skillModel';
 import type { Diagnostic, Severity } from './diagnostic';
 import type { Fix, FixSource } from './fix';
-import type { ProfileId } from '../platforms/profiles';
+import type { ProfileId } from '../../platforms/profiles';
 
 /**
  * What a rule is about, in the order the docs index lists them. A new rule goes last in its category in the catalog

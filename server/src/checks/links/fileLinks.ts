@@ -1,19 +1,19 @@
 import * as path from 'node:path';
-import type { Span } from '../parse/text/lineIndex';
-import type { TextLike } from '../parse/text/textLike';
-import { type FileSystem } from '../workspace/fileSystem';
-import { resolveSkillPath } from '../workspace/skillPaths';
-import type { PathMention } from '../parse/markdown/pathMentions';
-import { notMeantToExist } from './mentionIntent';
-import { nearestFile } from './nearestFile';
-import { expandBraces, isPathPattern, matchesSomeFile } from './pathPatterns';
-import { diagnostic, type Diagnostic } from './diagnostic';
+import type { Span } from '../../parse/text/lineIndex';
+import type { TextLike } from '../../parse/text/textLike';
+import { type FileSystem } from '../../workspace/fileSystem';
+import { resolveSkillPath } from '../../workspace/skillPaths';
+import type { PathMention } from '../../parse/markdown/pathMentions';
+import { notMeantToExist } from '../match/mentionIntent';
+import { nearestFile } from '../match/nearestFile';
+import { expandBraces, isPathPattern, matchesSomeFile } from '../match/pathPatterns';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { LinkFindings } from './linkFindings';
-import { defineRule, type Rule } from './rule';
-import type { FileLink } from '../model/skillModel';
-import { suggestionFix } from './suggestionFix';
-import { createStepScriptFix } from './scriptStub';
-import { fixOf, textChange, type Fix } from './fix';
+import { defineRule, type Rule } from '../engine/rule';
+import type { FileLink } from '../../model/skillModel';
+import { suggestionFix } from '../engine/suggestionFix';
+import { createStepScriptFix } from '../edits/scriptStub';
+import { fixOf, textChange, type Fix } from '../engine/fix';
 
 export const missingFile = defineRule({
   code: 'missing_file',

@@ -1,8 +1,8 @@
 import { isMap, isPair, isSeq, type Node, type Pair } from 'yaml';
-import type { Diagnostic } from './diagnostic';
-import type { Span } from '../parse/text/lineIndex';
-import { nodeSpan, type YamlSyntax } from '../parse/yaml/yamlSyntax';
-import { fixOf, textChange, type Fix } from './fix';
+import type { Diagnostic } from '../engine/diagnostic';
+import type { Span } from '../../parse/text/lineIndex';
+import { nodeSpan, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { fixOf, textChange, type Fix } from '../engine/fix';
 
 /** The whitespace a line starts with, for the line holding `offset`. */
 export function indentAt(text: string, offset: number): string {

@@ -1,9 +1,9 @@
-import type { Span } from '../parse/text/lineIndex';
-import type { SkillFileProblem } from '../parse/markdown/skillFile';
-import type { YamlProblem } from '../parse/yaml/yamlSyntax';
-import { diagnostic, type Diagnostic } from './diagnostic';
-import { fixOf, textChange, type Fix } from './fix';
-import { defineRule, type Rule } from './rule';
+import type { Span } from '../../parse/text/lineIndex';
+import type { SkillFileProblem } from '../../parse/markdown/skillFile';
+import type { YamlProblem } from '../../parse/yaml/yamlSyntax';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { fixOf, textChange, type Fix } from '../engine/fix';
+import { defineRule, type Rule } from '../engine/rule';
 
 // How SKILL.md is stored and framed: its encoding and line endings, the frontmatter's `---` lines, fences that never
 // close, and YAML a reader refuses. The container parser (parse/markdown/skillFile.ts) and the YAML reader say what they saw;

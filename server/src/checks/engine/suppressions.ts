@@ -1,7 +1,7 @@
-import { LineIndex, lineEndAt, type Span } from '../parse/text/lineIndex';
-import { flatText, type TextLike } from '../parse/text/textLike';
+import { LineIndex, lineEndAt, type Span } from '../../parse/text/lineIndex';
+import { flatText, type TextLike } from '../../parse/text/textLike';
 import { diagnostic, type Diagnostic } from './diagnostic';
-import { closestName } from './nameDistance';
+import { closestName } from '../match/nameDistance';
 import { defineRule } from './rule';
 import { fixOf, textChange, type Fix, type FixSource, type TextChange } from './fix';
 import { suggestionFix } from './suggestionFix';

@@ -1,5 +1,5 @@
-import type { Span } from '../parse/text/lineIndex';
-import { mapEntries, nodeSpan, type YamlSyntax } from '../parse/yaml/yamlSyntax';
+import type { Span } from '../../parse/text/lineIndex';
+import { mapEntries, nodeSpan, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { closestName } from './nameDistance';
 
 /**

@@ -3,15 +3,15 @@
 // validators) and by the test that compares those with ajv compiling at run
 // time; the analyzer itself only loads the precompiled validators.
 import Ajv2020 from 'ajv/dist/2020';
-import frontmatter from '../../../schemas/agent-skills.frontmatter.schema.json';
-import aip03 from '../../../schemas/aip-0.3.procedure.schema.json';
-import aip05 from '../../../schemas/aip-0.5.procedure.schema.json';
-import composition from '../../../schemas/metaskill.composition.schema.json';
-import config from '../../../schemas/skillgraph-config.schema.json';
-import hooks from '../../../schemas/claude-code.hooks.schema.json';
-import openai from '../../../schemas/codex-openai.schema.json';
-import evals from '../../../schemas/agent-skills.evals.schema.json';
-import queries from '../../../schemas/agent-skills.trigger-queries.schema.json';
+import frontmatter from '../../../../schemas/agent-skills.frontmatter.schema.json';
+import aip03 from '../../../../schemas/aip-0.3.procedure.schema.json';
+import aip05 from '../../../../schemas/aip-0.5.procedure.schema.json';
+import composition from '../../../../schemas/metaskill.composition.schema.json';
+import config from '../../../../schemas/skillgraph-config.schema.json';
+import hooks from '../../../../schemas/claude-code.hooks.schema.json';
+import openai from '../../../../schemas/codex-openai.schema.json';
+import evals from '../../../../schemas/agent-skills.evals.schema.json';
+import queries from '../../../../schemas/agent-skills.trigger-queries.schema.json';
 
 /** Each schema under the name its validator is exported as. */
 export const SCHEMAS = { frontmatter, aip03, aip05, composition, config, hooks, openai, evals, queries } as const;

@@ -1,5 +1,5 @@
-import type { PathMention } from '../parse/markdown/pathMentions';
-import type { TextLike } from '../parse/text/textLike';
+import type { PathMention } from '../../parse/markdown/pathMentions';
+import type { TextLike } from '../../parse/text/textLike';
 
 // Whether a path the prose names is meant to exist in the skill. A missing file is a finding only when the skill
 // tells the agent to use it; a placeholder, an example of what a skill could hold, a file the agent is told to make,

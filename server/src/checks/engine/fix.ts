@@ -1,5 +1,5 @@
-import type { SkillModel } from '../model/skillModel';
-import type { YamlSyntax } from '../parse/yaml/yamlSyntax';
+import type { SkillModel } from '../../model/skillModel';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import type { Diagnostic } from './diagnostic';
 
 /**

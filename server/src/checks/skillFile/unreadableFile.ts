@@ -1,6 +1,6 @@
-import { MAX_TEXT_BYTES, type TextRead } from '../workspace/readText';
-import { diagnostic, type Diagnostic } from './diagnostic';
-import { defineRule } from './rule';
+import { MAX_TEXT_BYTES, type TextRead } from '../../workspace/readText';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { defineRule } from '../engine/rule';
 
 // A skill file that cannot be read as a skill: not there (or misnamed), too large to analyse, or binary. Each is one
 // finding at the start of the file; nothing else of it is read.

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import type { Diagnostic } from './diagnostic';
-import { fixOf, type Fix, type FixSource } from './fix';
-import { scriptLanguage } from '../platforms/shells';
+import type { Diagnostic } from '../engine/diagnostic';
+import { fixOf, type Fix, type FixSource } from '../engine/fix';
+import { scriptLanguage } from '../../platforms/shells';
 
 /**
  * The first text of a new script, in the language its extension names,

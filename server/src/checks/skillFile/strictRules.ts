@@ -1,9 +1,9 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
-import { nodeSpan, type YamlSyntax } from '../parse/yaml/yamlSyntax';
-import { diagnostic, type Diagnostic } from './diagnostic';
-import type { Profile } from '../platforms/profiles';
-import { defineRule } from './rule';
-import { blockCollectionFix } from './yamlFixes';
+import { nodeSpan, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import type { Profile } from '../../platforms/profiles';
+import { defineRule } from '../engine/rule';
+import { blockCollectionFix } from '../edits/yamlFixes';
 
 // `strict`: the verdict of the Agent Skills reference validator (the Python `skills-ref`), for authors who publish
 // to every client. It reads the frontmatter with strictyaml (no flow collections, anchors, aliases or tags), accepts

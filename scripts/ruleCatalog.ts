@@ -1,7 +1,7 @@
 // Build step: the rule catalog (server/src/rules/catalog.generated.ts), the docs index (docs/rules/README.md) and the
 // codes the configuration's schema accepts, all derived from the rules server/src declares
-// (`export const x = defineRule({ … })`, checks/engine/rule.ts). Adding a rule is its declaration, its docs page and its test;
-// this writes the rest.
+// (`export const x = defineRule({ … })`, checks/engine/rule.ts). Adding a rule is its declaration, its docs page and
+// its test; this writes the rest.
 //   tsx scripts/ruleCatalog.ts           writes the three files
 //   tsx scripts/ruleCatalog.ts --check   writes nothing; exits 1 when a file is not what it would write
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

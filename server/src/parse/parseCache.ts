@@ -67,7 +67,7 @@ export class ReusedReadings<T> {
     return known;
   }
 
-  /** What this reading made of `text`, starting at `at`, unless a statement of the same text was taken or kept already. */
+  /** What this reading made of `text`, starting at `at`, unless a statement of the same text was taken or kept. */
   keep(text: string, at: number, value: T): void {
     if (!this.next.has(text)) this.next.set(text, { at, value });
   }

@@ -21,7 +21,7 @@ export interface LibraryViewSkill {
    * workspace folder's name when it is at its top.
    */
   folder: string;
-  /** Where it is installed: a client's personal or project folder, the shared `.agents` folders, a plugin, elsewhere. */
+  /** Where it is installed: a client's personal or project folder, a shared `.agents` folder, a plugin, elsewhere. */
   scope: 'claude-personal' | 'claude-project' | 'agents-user' | 'agents-repo' | 'plugin' | 'other';
   /** Its `name`'s value, where a click opens it. */
   range: LspRange;

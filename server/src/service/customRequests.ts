@@ -49,9 +49,9 @@ const request = <P, R>(type: RequestType<P, R, void>, answer: CustomRequest<P, R
 });
 
 /**
- * The `skillgraph/*` requests (protocol/requests.ts), each answered by a provider from the request's context: the server wires
- * each to its connection (listenToCustomRequests). Typed by the protocol, so an internal type that no longer fits
- * what travels fails the build here.
+ * The `skillgraph/*` requests (protocol/requests.ts), each answered by a provider from the request's context: the
+ * server wires each to its connection (listenToCustomRequests). Typed by the protocol, so an internal type that no
+ * longer fits what travels fails the build here.
  */
 const CUSTOM_REQUESTS = [
   request(GraphRequest, (context, { uri }) => context.onView(uri, null, graphOf)),

@@ -4,9 +4,8 @@ import { emptyGraph, toGraphJson } from '../forms/graphJson';
 import { RunSettings } from '../config/runSettings';
 import { changeView } from '../diff/changeView';
 import { diffGraphs } from '../diff/graphDiff';
-import type { Refusal } from '../protocol';
+import type { GraphChanges, GraphJson, Refusal } from '../protocol';
 import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gitTreeFileSystem';
-import type { GraphChanges, GraphJson } from '../protocol';
 
 /** Trees and graphs kept: a preview compares with one revision at a time, so a few cover switching back and forth. */
 const KEPT = 4;

@@ -35,7 +35,8 @@ export class ReusedLineScan {
     const { before, after } = changedRegion(last.text, text);
     const delta = text.length - last.text.length;
     // [start, end) in the new text; the old text holds the same before `start` and, moved by `delta`, after `end`. A
-    // finding on a line up to `linesAround` before the edit may depend on what the edit changed: those lines are read again.
+    // finding on a line up to `linesAround` before the edit may depend on what the edit changed: those lines are read
+    // again.
     let start = lineStart(text, Math.max(0, lineStart(text, before) - 1 - linesAround));
     let end = lineEnd(text, lineEnd(text, text.length - after));
     for (let widened = true; widened;) {

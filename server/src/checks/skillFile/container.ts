@@ -6,8 +6,8 @@ import { fixOf, textChange, type Fix } from '../engine/fix';
 import { defineRule, type Rule } from '../engine/rule';
 
 // How SKILL.md is stored and framed: its encoding and line endings, the frontmatter's `---` lines, fences that never
-// close, and YAML a reader refuses. The container parser (parse/markdown/skillFile.ts) and the YAML reader say what they saw;
-// these rules say what it means for the skill.
+// close, and YAML a reader refuses. The container parser (parse/markdown/skillFile.ts) and the YAML reader say what
+// they saw; these rules say what it means for the skill.
 
 export const utf8Bom = defineRule({
   code: 'utf8_bom',

@@ -76,8 +76,8 @@ export function procedureSteps(
 }
 
 /**
- * The edges `build` makes for a step read by `reusedStep`, kept with it while `after` (another step's name they read) is
- * the same.
+ * The edges `build` makes for a step read by `reusedStep`, kept with it while `after` (another step's name they
+ * read) is the same.
  */
 export function reusedEdges(
   context: FormatContext,

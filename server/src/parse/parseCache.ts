@@ -57,7 +57,7 @@ export class ReusedReadings<T> {
    * What the last reading made of `text` and where the statement then started,
    * for the reader to move and to note where it now starts. Once per reading:
    * the same text again (a pasted copy) is read afresh, into its own value.
-   * `usable` may refuse it (readings that share objects: see readFlowPy).
+   * `usable` may refuse it (readings that share objects: see reusedFlowStatements.ts).
    */
   take(text: string, usable: (value: T) => boolean = () => true): { at: number; value: T } | undefined {
     if (this.next.has(text)) return undefined;

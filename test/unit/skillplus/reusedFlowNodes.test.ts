@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { placeholdersOf } from '../../../server/src/formats/skillplus/read/bindings';
-import { readFlowPy, type FlowStatement } from '../../../server/src/formats/skillplus/read/readFlowPy';
+import { readFlowPy } from '../../../server/src/formats/skillplus/read/readFlowPy';
+import type { FlowStatement } from '../../../server/src/formats/skillplus/read/reusedFlowStatements';
 import { ReusedReadings } from '../../../server/src/parse/parseCache';
 import { parsePython } from '../../../server/src/parse/python/python';
 

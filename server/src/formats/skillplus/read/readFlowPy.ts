@@ -1,23 +1,17 @@
 import type { SyntaxNode } from '@lezer/common';
-import { movablePartsIn, moveParts, type MovableParts } from '../../../model/spansIn';
 import type { Span } from '../../../parse/text/lineIndex';
 import type { ReusedReadings } from '../../../parse/parseCache';
 import {
   argumentsOf,
   childrenOf,
   dottedName,
-  isDynamic,
   literalOf,
   spanOf,
   textOf,
-  type PyLiteral,
   type PythonSyntax,
 } from '../../../parse/python/python';
-import { assignArgument, flowText, flowValue } from './flowArguments';
+import { flowText, flowValue } from './flowArguments';
 import {
-  emptyNode,
-  FLOW_ARGUMENTS,
-  TEXT_ARGUMENT,
   type Flow,
   type FlowNode,
   type FlowNodeKind,
@@ -29,6 +23,10 @@ import {
   nestedStage,
   nodeOutsideStage,
 } from './flow';
+import { readCall, readKeywords } from './readFlowCall';
+import { readReusedStage, readPlainCall, type FlowReading, type FlowStatement } from './reusedFlowStatements';
+
+// flow.py read statically into a flow: its statements walked, stage by stage and block by block, each node placed.
 
 /** Where a statement sits: its stage, the container it is in, and the branch variable a `with … as b` made. */
 interface Scope {
@@ -40,16 +38,6 @@ interface Scope {
 }
 
 /**
- * What a reading of flow.py keeps of a statementText of its text for the next one:
- * a node written as a plain call, or a whole stage (a `with flow.stage`
- * block) with the nodes it holds, its movable parts found when it first
- * moves.
- */
-export type FlowStatement =
-  | { kind: 'node'; node: FlowNode; parts: MovableParts }
-  | { kind: 'stage'; stage: FlowStage; nodes: FlowNode[]; parts?: MovableParts };
-
-/**
  * Reads `flow.py` statically, as the format note's subset defines it: a
  * docstring, imports and `def build(flow)`; inside, `with flow.stage(…)`,
  * `flow.agent/ask/confirm/end(…)`, `with flow.branch/loop/fanout(…)` and
@@ -59,17 +47,12 @@ export type FlowStatement =
  */
 export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStatement>): Flow {
   const flow: Flow = { file: py.file, front: 'py', stages: [], nodes: [], problems: [] };
-  /**
-   * The nodes this reading placed: a reused stage shares its nodes with the calls it holds, and a node is placed once.
-   */
   const placed = new Set<FlowNode>();
   const problem = (rule: FlowProblem['rule'], span: Span, message: string) =>
     flow.problems.push({ rule, message, span });
   let dynamicReported = false;
-  /** Dynamic parts met, reported or not (only the first is). */
-  let dynamicParts = 0;
   const dynamic = (node: SyntaxNode, what: string) => {
-    dynamicParts++;
+    reading.dynamicParts++;
     if (dynamicReported) return;
     dynamicReported = true;
     const lineEnd = py.text.indexOf('\n', node.from);
@@ -79,6 +62,7 @@ export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStateme
       `${what} is not part of the static flow subset: the runtime reads flow.py without running it, so it cannot follow this. The nodes inside are still read; write the flow with literal calls only.`,
     );
   };
+  const reading: FlowReading = { py, flow, placed, problem, dynamic, dynamicParts: 0, reused };
 
   const top = py.tree.topNode;
   let build: SyntaxNode | undefined;
@@ -121,7 +105,7 @@ export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStateme
         const callee = dottedName(py, expression.firstChild);
         const kind = callee?.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
         if (kind && ['agent', 'ask', 'confirm', 'end'].includes(kind)) {
-          addNode(readPlainCall(expression, kind), scope);
+          addNode(readPlainCall(reading, expression, kind), scope);
           return;
         }
       }
@@ -164,12 +148,12 @@ export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStateme
       return;
     }
     if (callee === 'flow.stage') {
-      readStage(statement, call, body, scope);
+      readReusedStage(reading, statement, () => readStage(statement, call, body, scope));
       return;
     }
     const kind = callee.startsWith('flow.') ? (callee.slice(5) as FlowNodeKind) : undefined;
     if (kind === 'branch' || kind === 'loop' || kind === 'fanout') {
-      const node = readCall(call, kind);
+      const node = readCall(reading, call, kind);
       node.span = spanOf(py, statement);
       addNode(node, scope);
       if (kind === 'branch') {
@@ -188,41 +172,8 @@ export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStateme
     readBlock(body, scope);
   }
 
-  /**
-   * A `with flow.stage(…)` block. With the statements the last reading kept, a
-   * stage whose text is unchanged is not read again: the same stage and
-   * nodes, moved. An edit inside one stage then walks that stage, not every
-   * stage of the flow.
-   */
-  function readStage(statement: SyntaxNode, call: SyntaxNode, body: SyntaxNode | null, scope: Scope): void {
-    // What a stage reads depends on its text alone (its nodes start a scope of their own), but for being nested: a
-    // problem, and then it is not kept.
-    const statementText = reused ? py.text.slice(statement.from, statement.to) : undefined;
-    const known =
-      statementText === undefined
-        ? undefined
-        : reused!.take(
-            statementText,
-            (value) => value.kind === 'stage' && value.nodes.every((node) => !placed.has(node)),
-          );
-    if (known?.value.kind === 'stage') {
-      const delta = statement.from - known.at;
-      if (delta !== 0)
-        moveParts(
-          (known.value.parts ??= movablePartsIn({ stage: known.value.stage, nodes: known.value.nodes })),
-          delta,
-        );
-      known.at = statement.from;
-      flow.stages.push(known.value.stage);
-      for (const node of known.value.nodes) {
-        flow.nodes.push(node);
-        placed.add(node);
-      }
-      return;
-    }
-    const problems = flow.problems.length;
-    const parts = dynamicParts;
-    const first = flow.nodes.length;
+  /** A `with flow.stage(…)` block the last reading did not keep: its id, its goal and the nodes it holds. */
+  function readStage(statement: SyntaxNode, call: SyntaxNode, body: SyntaxNode | null, scope: Scope): FlowStage {
     const args = argumentsOf(py, call);
     const id = args.positional[0] ? flowText(literalOf(py, args.positional[0])) : undefined;
     const stage: FlowStage = {
@@ -232,7 +183,7 @@ export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStateme
       span: spanOf(py, statement),
     };
     if (!id) problem(invalidFlowCall, spanOf(py, call), '`flow.stage` needs a literal id as its first argument.');
-    readKeywords(call, 'stage', (key, literal) => {
+    readKeywords(reading, call, 'stage', (key, literal) => {
       if (key === 'goal') stage.goal = flowText(literal);
     });
     if (scope.stage)
@@ -243,9 +194,7 @@ export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStateme
       );
     flow.stages.push(stage);
     readBlock(body, { stage, into: stage.nodes });
-    // As with calls, a stage read with a problem (its own or a node's) is read again each time.
-    if (statementText !== undefined && flow.problems.length === problems && dynamicParts === parts)
-      reused!.keep(statementText, statement.from, { kind: 'stage', stage, nodes: flow.nodes.slice(first) });
+    return stage;
   }
 
   function readCase(call: SyntaxNode, otherwise: boolean, body: SyntaxNode | null, scope: Scope): void {
@@ -268,92 +217,6 @@ export function readFlowPy(py: PythonSyntax, reused?: ReusedReadings<FlowStateme
       branch.cases.push({ values, ...(desc ? { desc } : {}), nodes, span: spanOf(py, call) });
     }
     readBlock(body, { ...scope, into: nodes, parent: branch, branch: undefined });
-  }
-
-  function readKeywords(
-    call: SyntaxNode,
-    kind: FlowNodeKind | 'stage',
-    use: (key: string, literal: PyLiteral, name: SyntaxNode) => void,
-  ): void {
-    const args = argumentsOf(py, call);
-    for (const spread of args.spread) dynamic(spread, '`*args` or `**kwargs`');
-    for (const [key, { name, value: node }] of args.keywords) {
-      const allowed = FLOW_ARGUMENTS[kind];
-      if (!allowed.includes(key)) {
-        problem(
-          invalidFlowCall,
-          spanOf(py, name),
-          `\`${kind}\` takes no \`${key}=\`; it takes ${allowed.map((item) => `\`${item}\``).join(', ')}.`,
-        );
-        continue;
-      }
-      const literal = literalOf(py, node);
-      if (isDynamic(literal)) {
-        dynamic(node, `The computed value of \`${key}=\``);
-        continue;
-      }
-      use(key, literal, name);
-    }
-  }
-
-  /**
-   * A node written as a plain call (`flow.agent(…)`, not a `with` block).
-   * With the statements the last reading of this file kept, a call whose text
-   * it read without a problem is not read again: its node is the
-   * same object, moved where the call now is. An edit in one node of
-   * flow.py then reads that node, not all of them. Like the YAML chunks of
-   * a procedure, a reused node is moved in place: the flow of the last
-   * reading is current only until the next one.
-   */
-  function readPlainCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
-    if (!reused) return readCall(call, kind);
-    // The text names the kind (`flow.agent(`).
-    const statementText = py.text.slice(call.from, call.to);
-    const known = reused.take(statementText, (value) => value.kind === 'node' && !placed.has(value.node));
-    if (known?.value.kind === 'node') {
-      moveParts(known.value.parts, call.from - known.at);
-      known.at = call.from;
-      return known.value.node;
-    }
-    const problems = flow.problems.length;
-    const parts = dynamicParts;
-    const node = readCall(call, kind);
-    // Problems are reported as the reading goes (a dynamic part once per file, whichever comes first): a call that had
-    // one is read again each time.
-    if (flow.problems.length === problems && dynamicParts === parts)
-      reused.keep(statementText, call.from, { kind: 'node', node, parts: movablePartsIn(node) });
-    return node;
-  }
-
-  function readCall(call: SyntaxNode, kind: FlowNodeKind): FlowNode {
-    const args = argumentsOf(py, call);
-    const idLiteral = args.positional[0] ? literalOf(py, args.positional[0]) : undefined;
-    const id = idLiteral ? flowText(idLiteral) : undefined;
-    if (!id) {
-      if (idLiteral && isDynamic(idLiteral)) dynamic(args.positional[0], 'A computed node id');
-      else problem(invalidFlowCall, spanOf(py, call), `\`flow.${kind}\` needs a literal id as its first argument.`);
-    }
-    const node = emptyNode(id?.value ?? `${kind}@${call.from}`, id?.span ?? spanOf(py, call), kind, spanOf(py, call));
-    const textKey = TEXT_ARGUMENT[kind];
-    if (args.positional[1]) {
-      const literal = literalOf(py, args.positional[1]);
-      if (isDynamic(literal)) dynamic(args.positional[1], 'A computed text (an f-string, a variable)');
-      else if (textKey) node.text = flowText(literal);
-      else
-        problem(
-          invalidFlowCall,
-          spanOf(py, args.positional[1]),
-          `\`flow.${kind}\` takes only its id positionally; name the other arguments.`,
-        );
-    }
-    for (const extra of args.positional.slice(2))
-      problem(
-        invalidFlowCall,
-        spanOf(py, extra),
-        `\`flow.${kind}\` takes at most ${textKey ? 'an id and a text' : 'an id'} positionally; name the other arguments.`,
-      );
-    readKeywords(call, kind, (key, literal) => assignArgument(node, key, literal));
-    return node;
   }
 
   function addNode(node: FlowNode, scope: Scope): void {

@@ -1,7 +1,7 @@
 import type { Range } from 'vscode-languageserver-types';
 import type { ControlRef, FileLink, GraphNode, Port, SkillModel, SkillRef } from '../model/skillModel';
 import type { Span } from '../parse/text/lineIndex';
-import type { YamlLocation } from '../parse/yaml/yamlSyntax';
+import type { YamlLocation } from '../parse/yaml/yamlNodes';
 import type { CatalogSkill } from '../workspace/skillCatalog';
 import type { DocumentView } from './documentView';
 import type { AnalysisBase } from './skillAnalysis';

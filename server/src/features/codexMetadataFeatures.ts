@@ -1,6 +1,7 @@
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
 import openaiSchema from '../../../schemas/codex-openai.schema.json';
-import { nodeSpan, parseYamlRegion, yamlLocationAt } from '../parse/yaml/yamlSyntax';
+import { parseYamlRegion } from '../parse/yaml/yamlSyntax';
+import { nodeSpan, yamlLocationAt } from '../parse/yaml/yamlNodes';
 import { replacing } from '../document/completionRequest';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { keysOf, schemaAt } from '../document/schemaLookup';

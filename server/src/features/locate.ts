@@ -1,7 +1,7 @@
 import { formatOf } from '../formats';
 import type { FileLink, Port } from '../model/skillModel';
 import { findPathMentions, findSkillDirMentions, regionsOutside } from '../parse/markdown/pathMentions';
-import { nodeSpan, yamlLocationAt } from '../parse/yaml/yamlSyntax';
+import { nodeSpan, yamlLocationAt } from '../parse/yaml/yamlNodes';
 import { contains, type DocumentView } from '../analysis/documentView';
 import type { Target } from '../analysis/target';
 

@@ -1,7 +1,8 @@
 import { FoldingRangeKind, type FoldingRange, type SelectionRange } from 'vscode-languageserver-types';
 import type { Node } from 'yaml';
 import type { Span } from '../parse/text/lineIndex';
-import { nodeSpan, yamlLocationAt, type YamlSyntax } from '../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../parse/yaml/yamlSyntax';
+import { nodeSpan, yamlLocationAt } from '../parse/yaml/yamlNodes';
 import { contains, rangeOf, type DocumentView } from '../analysis/documentView';
 import { dataEdgesOf } from './locate';
 import { formatOf } from '../formats';

@@ -4,7 +4,8 @@ import { sourceOf, type AnalysisBase } from '../analysis/skillAnalysis';
 import { formatOf } from '../formats';
 import type { Diagnostic } from '../checks/engine/diagnostic';
 import { lineEndAt } from '../parse/text/lineIndex';
-import { nodeSpan, parseYamlRegion, type YamlSyntax } from '../parse/yaml/yamlSyntax';
+import { parseYamlRegion, type YamlSyntax } from '../parse/yaml/yamlSyntax';
+import { nodeSpan } from '../parse/yaml/yamlNodes';
 import { textChange, type TextChange } from '../checks/engine/fix';
 import { scriptLanguage } from '../platforms/shells';
 

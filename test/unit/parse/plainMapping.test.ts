@@ -1,12 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import {
-  parseYamlRegion,
-  repeatedKeys,
-  type YamlDialect,
-  type YamlSyntax,
-} from '../../../server/src/parse/yaml/yamlSyntax';
+import { parseYamlRegion, type YamlDialect, type YamlSyntax } from '../../../server/src/parse/yaml/yamlSyntax';
+import { repeatedKeys } from '../../../server/src/parse/yaml/yamlNodes';
 import { parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 import { corpusAndExampleSkills } from '../../support/corpus';
 import { random } from '../../support/random';

@@ -10,13 +10,8 @@ import { CHUNK_THRESHOLD } from '../../../server/src/parse/yaml/yamlChunks';
 import { splitRegion } from '../../../server/src/parse/yaml/yamlSplit';
 import { parseSkillFile } from '../../../server/src/parse/markdown/skillFile';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
-import {
-  nodeAtPath,
-  nodeSpan,
-  parseYamlRegion,
-  yamlLocationAt,
-  type YamlSyntax,
-} from '../../../server/src/parse/yaml/yamlSyntax';
+import { parseYamlRegion, type YamlSyntax } from '../../../server/src/parse/yaml/yamlSyntax';
+import { nodeAtPath, nodeSpan, yamlLocationAt } from '../../../server/src/parse/yaml/yamlNodes';
 import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { writeAipSkill } from '../../support/generate';
 import { random } from '../../support/random';

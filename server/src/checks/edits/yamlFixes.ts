@@ -1,7 +1,8 @@
 import { isMap, isPair, isSeq, type Node, type Pair } from 'yaml';
 import type { Diagnostic } from '../engine/diagnostic';
 import type { Span } from '../../parse/text/lineIndex';
-import { nodeSpan, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { nodeSpan } from '../../parse/yaml/yamlNodes';
 import { fixOf, textChange, type Fix } from '../engine/fix';
 
 /** The whitespace a line starts with, for the line holding `offset`. */

@@ -1,5 +1,6 @@
 import type { Span } from '../../parse/text/lineIndex';
-import { mapEntries, nodeSpan, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan } from '../../parse/yaml/yamlNodes';
 import { closestName } from './nameDistance';
 
 /**

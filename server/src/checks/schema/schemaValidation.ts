@@ -1,7 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { isMap, type Node } from 'yaml';
 import type { Span } from '../../parse/text/lineIndex';
-import { nodeAtPath, nodeSpan, pairOf, valueOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { nodeAtPath, nodeSpan, pairOf, valueOf } from '../../parse/yaml/yamlNodes';
 import { listDerivation } from '../../parse/yaml/yamlChunks';
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { Rule } from '../engine/rule';

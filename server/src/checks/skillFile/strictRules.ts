@@ -1,5 +1,6 @@
 import { isAlias, isCollection, isMap, isScalar, isSeq, type Node } from 'yaml';
-import { nodeSpan, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { nodeSpan } from '../../parse/yaml/yamlNodes';
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { Profile } from '../../platforms/profiles';
 import { defineRule } from '../engine/rule';

@@ -7,7 +7,8 @@ import type { Span } from '../../parse/text/lineIndex';
 import { ARGUMENT_PLACEHOLDER } from '../../parse/markdown/argumentPlaceholders';
 import { placeholderCollisions } from './placeholderCollisions';
 import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
-import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf } from '../../parse/yaml/yamlNodes';
 import { defineRule } from '../../checks/engine/rule';
 
 // What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)

@@ -1,5 +1,6 @@
 import type { Span } from '../../parse/text/lineIndex';
-import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf } from '../../parse/yaml/yamlNodes';
 
 // Reading a frontmatter key where the rules about it point: its value as text, its key's and its value's places.
 

@@ -1,7 +1,8 @@
 import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
 import type { Diagnostic } from '../../checks/engine/diagnostic';
 import { lineEndAt } from '../../parse/text/lineIndex';
-import { nodeSpan, pairOf, type YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf } from '../../parse/yaml/yamlNodes';
 import { fixOf, textChange, type Fix } from '../../checks/engine/fix';
 
 /**

@@ -1,7 +1,7 @@
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
 import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Fence } from '../../../parse/markdown/skillFile';
-import { nodeSpan, pairOf } from '../../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf } from '../../../parse/yaml/yamlNodes';
 import { frontmatterOf } from '../../../forms/resultPackage';
 import { readProse, type ProseOutline, type ProseStep } from './proseSteps';
 import { compileTodo } from '../../../forms/compileFindings';

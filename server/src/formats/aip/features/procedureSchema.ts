@@ -1,7 +1,7 @@
 import procedure03 from '../../../../../schemas/aip-0.3.procedure.schema.json';
 import procedure05 from '../../../../../schemas/aip-0.5.procedure.schema.json';
 import type { FormatId } from '../../../model/skillModel';
-import { nodeAtPath, scalarString, valueOf } from '../../../parse/yaml/yamlSyntax';
+import { nodeAtPath, scalarString, valueOf } from '../../../parse/yaml/yamlNodes';
 import type { DocumentView } from '../../../analysis/documentView';
 import { schemaAt } from '../../../document/schemaLookup';
 import type { AipAnalysis } from '../read/analysis';

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import { ControlOrder } from '../../../model/controlFlow';
 import type { GraphNode } from '../../../model/skillModel';
 import { lineEndAt } from '../../../parse/text/lineIndex';
-import { nodeAtPath, nodeSpan, pairOf } from '../../../parse/yaml/yamlSyntax';
+import { nodeAtPath, nodeSpan, pairOf } from '../../../parse/yaml/yamlNodes';
 import { fixOf, textChange, type Fix } from '../../../checks/engine/fix';
 import { AIP_03_SCHEMA_ID, AIP_03_SPEC } from '../read/aipMetadata';
 

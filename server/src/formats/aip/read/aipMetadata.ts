@@ -1,7 +1,8 @@
 import { isMap, type Node } from 'yaml';
 import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
-import { nodeSpan, pairOf, scalarString, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf, scalarString, valueOf } from '../../../parse/yaml/yamlNodes';
 import { defineRule } from '../../../checks/engine/rule';
 
 export const invalidAipMetadata = defineRule({

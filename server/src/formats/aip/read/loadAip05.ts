@@ -5,7 +5,8 @@ import { checkStepLink, missingResource } from '../../../checks/links/fileLinks'
 import { scriptHoleFindings } from '../../../checks/links/scriptHoles';
 import type { GraphEdge, GraphNode, NodeKind, Port } from '../../../model/skillModel';
 import type { Node } from 'yaml';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf } from '../../../parse/yaml/yamlNodes';
 import { readProcedureBlock } from './procedureBlock';
 import { checkProcedureGraph, type ProcedureResult } from './procedureGraph';
 import {

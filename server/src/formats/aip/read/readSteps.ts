@@ -5,7 +5,8 @@ import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import type { FormatContext } from '../../../analysis/formatContext';
 import { checkProcedureSchema, type ProcedureBlock } from './procedureBlock';
 import { concatParts } from '../../../incremental/stepLists';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf } from '../../../parse/yaml/yamlNodes';
 
 /**
  * Reads the io items of an `inputs` or `outputs` list into ports. Items without a name are left to the schema check.

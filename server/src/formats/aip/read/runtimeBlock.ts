@@ -1,7 +1,8 @@
 import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
 import type { SkillFileSyntax } from '../../../parse/markdown/skillFile';
-import { nodeSpan, pairOf, scalarString, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf, scalarString } from '../../../parse/yaml/yamlNodes';
 import runtimeBlocks from '../../../../../schemas/aip-runtime-blocks.json';
 import { defineRule } from '../../../checks/engine/rule';
 import { fixOf, textChange, type Fix } from '../../../checks/engine/fix';

@@ -1,7 +1,8 @@
 import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { reachableFrom, reverse, successors } from '../../../model/controlFlow';
 import type { GraphEdge, GraphNode } from '../../../model/skillModel';
-import { mapEntries, nodeSpan, scalarString, seqItems, valueOf, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems, valueOf } from '../../../parse/yaml/yamlNodes';
 import { defineRule } from '../../../checks/engine/rule';
 
 export const invalidStartStep = defineRule({

@@ -2,7 +2,7 @@ import { isMap, isScalar, type Node } from 'yaml';
 import type { MetaAnalysis } from '../read/analysis';
 import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { type MetaPlan, type MetaStep } from '../read/metaPlan';
-import { mapEntries, nodeSpan, valueOf } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, valueOf } from '../../../parse/yaml/yamlNodes';
 import { stepsInOrder } from './agentSkillFromMeta';
 import { frontmatterOf, titleOf } from '../../../forms/resultPackage';
 import { compileUnsupported } from '../../../forms/compileFindings';

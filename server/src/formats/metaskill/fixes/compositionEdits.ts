@@ -2,7 +2,7 @@ import { isSeq, type Node } from 'yaml';
 import type { MetaAnalysis } from '../read/analysis';
 import type { Diagnostic } from '../../../checks/engine/diagnostic';
 import { lineEndAt } from '../../../parse/text/lineIndex';
-import { nodeSpan, pairOf } from '../../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf } from '../../../parse/yaml/yamlNodes';
 import { fixOf, textChange, type Fix, type TextChange } from '../../../checks/engine/fix';
 import type { AnalysisBase } from '../../../analysis/skillAnalysis';
 import type { MetaPlan } from '../read/metaPlan';

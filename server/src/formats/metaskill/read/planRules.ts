@@ -4,15 +4,8 @@ import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import { closestName } from '../../../checks/match/nameDistance';
 import { validateAgainstSchema } from '../../../checks/schema/schemaValidation';
 import type { Span } from '../../../parse/text/lineIndex';
-import {
-  mapEntries,
-  nodeSpan,
-  pairOf,
-  scalarString,
-  seqItems,
-  valueOf,
-  type YamlSyntax,
-} from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, pairOf, scalarString, seqItems, valueOf } from '../../../parse/yaml/yamlNodes';
 import { STEP_KINDS, type MetaPlan, type MetaStep } from './metaPlan';
 import { defineRule } from '../../../checks/engine/rule';
 import { duplicateStepName } from '../../../checks/graph/duplicateSteps';

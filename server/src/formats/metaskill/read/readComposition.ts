@@ -2,15 +2,8 @@ import { isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
 import { readExpression, readTemplate } from '../../../parse/jinja/jinja';
 import type { Span } from '../../../parse/text/lineIndex';
 import { scalarText, valueSpan, type ScalarStyle } from '../../../parse/yaml/scalarText';
-import {
-  mapEntries,
-  nodeSpan,
-  nodeStartIn,
-  scalarString,
-  seqItems,
-  valueOf,
-  type YamlSyntax,
-} from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, nodeStartIn, scalarString, seqItems, valueOf } from '../../../parse/yaml/yamlNodes';
 import type { ReusedSteps } from '../../../incremental/reusedSteps';
 import type { MovableParts } from '../../../model/spansIn';
 import type { ClarifyField, Located, MetaPlan, MetaStep, MetaTemplate } from './metaPlan';

@@ -1,6 +1,7 @@
 import { readTemplate } from '../../../parse/jinja/jinja';
 import type { Span } from '../../../parse/text/lineIndex';
-import { mapEntries, nodeSpan, scalarString, seqItems, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import type { YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, scalarString, seqItems } from '../../../parse/yaml/yamlNodes';
 import type { FormatContext } from '../../../analysis/formatContext';
 import type { Located, MetaStep, MetaTemplate } from './metaPlan';
 

@@ -1,14 +1,8 @@
 import { isMap, isScalar, isSeq, type Node, type Scalar } from 'yaml';
 import type { Span } from '../../../parse/text/lineIndex';
 import { scalarText, type ScalarStyle } from '../../../parse/yaml/scalarText';
-import {
-  mapEntries,
-  nodeSpan,
-  parseYamlRegion,
-  seqItems,
-  valueOf,
-  type YamlSyntax,
-} from '../../../parse/yaml/yamlSyntax';
+import { parseYamlRegion, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, seqItems, valueOf } from '../../../parse/yaml/yamlNodes';
 import {
   emptyNode,
   FLOW_ARGUMENTS,

@@ -3,7 +3,7 @@ import { diagnostic, type Diagnostic } from '../../../checks/engine/diagnostic';
 import type { Span } from '../../../parse/text/lineIndex';
 import { ParseCache } from '../../../parse/parseCache';
 import type { PythonSyntax } from '../../../parse/python/python';
-import { nodeSpan, pairOf, valueOf } from '../../../parse/yaml/yamlSyntax';
+import { nodeSpan, pairOf, valueOf } from '../../../parse/yaml/yamlNodes';
 import { readText } from '../../../workspace/readText';
 import { resolveSkillPath } from '../../../workspace/skillPaths';
 import type { FormatContext } from '../../../analysis/formatContext';

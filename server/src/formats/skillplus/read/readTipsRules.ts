@@ -12,14 +12,8 @@ import {
   type PythonSyntax,
 } from '../../../parse/python/python';
 import { parseSkillFile } from '../../../parse/markdown/skillFile';
-import {
-  mapEntries,
-  nodeSpan,
-  parseYamlRegion,
-  seqItems,
-  valueOf,
-  type YamlSyntax,
-} from '../../../parse/yaml/yamlSyntax';
+import { parseYamlRegion, type YamlSyntax } from '../../../parse/yaml/yamlSyntax';
+import { mapEntries, nodeSpan, seqItems, valueOf } from '../../../parse/yaml/yamlNodes';
 import type { FlowText } from './flow';
 import { yamlText } from './readFlowYaml';
 

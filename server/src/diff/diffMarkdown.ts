@@ -1,5 +1,5 @@
 import { edgeText, fileLines, heading, nodeText, summary, type SkillDiff } from './diffReport';
-import { edgeKey } from './graphDiff';
+import { edgeKey } from './edgeChanges';
 
 // The change as a pull-request comment: per skill, a table of what changed and a Mermaid drawing of the changed part.
 // It is held to what a GitHub comment can hold, so a change to many skills, or a large one, still posts: what does

@@ -1,11 +1,5 @@
-import {
-  type EdgeChange,
-  type FindingChange,
-  type GraphDiff,
-  type NodeChange,
-  type OrphanedInput,
-  type PortChange,
-} from './graphDiff';
+import type { EdgeChange } from './edgeChanges';
+import { type FindingChange, type GraphDiff, type NodeChange, type OrphanedInput, type PortChange } from './graphDiff';
 
 // A change to a library of skills, written for a terminal (text) or a program (json); the pull request's form is
 // diffMarkdown.ts.

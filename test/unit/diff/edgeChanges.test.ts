@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { diffGraphs, edgeKey, type EdgeChange, type OrphanedInput } from '../../../server/src/diff/graphDiff';
+import { edgeKey, type EdgeChange } from '../../../server/src/diff/edgeChanges';
+import { diffGraphs, type OrphanedInput } from '../../../server/src/diff/graphDiff';
 import { random } from '../../support/random';
 import type { GraphJson, GraphJsonEdge, GraphJsonNode } from '../../../server/src/protocol';
 

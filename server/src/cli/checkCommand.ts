@@ -4,7 +4,7 @@ import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { LineIndex } from '../parse/text/lineIndex';
 import { flatText } from '../parse/text/textLike';
-import type { Command } from './args';
+import type { Command } from './commandOptions';
 import { checkSkills } from './checkSkills';
 import { jobsFor } from './threadBatches';
 import { BaselineError, Baselines } from './checkBaseline';

@@ -10,7 +10,7 @@ import { AnalysisFileSystem } from '../workspace/diskSnapshot';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { GitTreeFileSystem, repositoryOf, revisionObject } from '../workspace/gitTreeFileSystem';
-import type { Command } from './args';
+import type { Command } from './commandOptions';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
 import { printErr, printOut } from './output';
 import type { GraphJson } from '../protocol';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { version } from '../../../package.json';
-import type { CheckFormat } from './args';
+import type { CheckFormat } from './commandOptions';
 import { EXIT_CLEAN, EXIT_FINDINGS } from './exits';
 import { plural, printErr, printOut } from './output';
 import { formatGithub } from './reporters/github';

@@ -8,7 +8,7 @@ import { fixesFor } from '../fixes/skillFixes';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import { decodeText } from '../workspace/readText';
-import type { Command } from './args';
+import type { Command } from './commandOptions';
 import { WriteRefused, writeAllOrNothing, type PlannedWrite } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
 import { plural, printErr, printOut, shownPath } from './output';

@@ -4,7 +4,7 @@ import { PROFILE_IDS, type ProfileId } from '../platforms/profiles';
 import { CONFIG_FILE_NAMES, findConfigFile } from '../config/configFile';
 import { discoverSkills } from '../workspace/discover';
 import { NodeFileSystem } from '../workspace/fileSystem';
-import type { Command } from './args';
+import type { Command } from './commandOptions';
 import { WriteRefused, writeAllOrNothing } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
 import { plural, printErr, printOut, shownPath } from './output';

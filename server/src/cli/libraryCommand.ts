@@ -18,7 +18,7 @@ import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { userSkillFolders } from '../workspace/userSkillFolders';
-import type { Command } from './args';
+import type { Command } from './commandOptions';
 import { WriteRefused } from './atomicWrite';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE } from './exits';
 import { printErr, printOut, shownPath } from './output';

@@ -1,4 +1,5 @@
-import { parseArgs, UsageError, type Command } from './args';
+import { parseArgs, UsageError } from './args';
+import type { Command } from './commandOptions';
 import { USAGE } from './usage';
 import { runCheck } from './checkCommand';
 import { runDiff, runHash } from './diffCommand';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Command } from './args';
+import type { Command } from './commandOptions';
 import { emitReport } from './emitReport';
 import { EXIT_USAGE } from './exits';
 import { printErr } from './output';

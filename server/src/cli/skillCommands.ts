@@ -9,7 +9,7 @@ import { toDot, toMermaid } from '../forms/graphText';
 import { formatModelContext } from '../analysis/modelContext';
 import { CONTEXT_FORMATS, formatOf } from '../formats';
 import { NodeFileSystem } from '../workspace/fileSystem';
-import type { Command } from './args';
+import type { Command } from './commandOptions';
 import { EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, skillFileOf } from './exits';
 import { plural, printErr, printOut, shownPath } from './output';
 import { countBySeverity, toReported } from './reporters/report';

@@ -51,12 +51,8 @@ import {
   xmlInFrontmatter,
 } from '../formats/agent-skill/clientFrontmatterRules';
 import { invalidOpenaiYaml } from '../formats/agent-skill/codexMetadata';
-import {
-  evalUnknownTarget,
-  invalidEvals,
-  invalidTriggerQueries,
-  triggerQueriesOneSided,
-} from '../formats/agent-skill/evalFiles';
+import { evalUnknownTarget, invalidEvals } from '../formats/agent-skill/evalCases';
+import { invalidTriggerQueries, triggerQueriesOneSided } from '../formats/agent-skill/evalFiles';
 import {
   invalidAllowedTools,
   invalidCompatibility,

@@ -3,7 +3,8 @@
 export { checkBody } from './bodyRules';
 export { checkSkillFile } from './profileRules';
 export { checkCodexMetadata, CODEX_METADATA_FILE, isCodexMetadata } from './codexMetadata';
-export { checkEvalFiles, EVALS_FILE, isEvalFile } from './evalFiles';
+export { checkEvalFiles, isEvalFile } from './evalFiles';
+export { EVALS_FILE } from './evalCases';
 export { readFrontmatter, unquotedColon } from './readFrontmatter';
 export { loadAgentSkill } from './loadAgentSkill';
 export { placeholderCollision } from './placeholderCollisions';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
   type CodeAction,
   type CodeLens,
@@ -23,9 +23,8 @@ import { featuresOf, type DocumentFeatures } from '../features/documentFeatures'
 import type { FileSystem } from '../workspace/fileSystem';
 import { CONFIG_FILE_NAMES } from '../config/configFile';
 import { RunSettings } from '../config/runSettings';
-import { isCodexMetadata, isEvalFile } from '../formats/agent-skill';
 import { configDiagnostics, isConfigDocument } from './configDocument';
-import { AnalysisCache, type OpenDocument } from './analysisCache';
+import { AnalysisCache } from './analysisCache';
 import { baselinedFindings } from './baselinedFindings';
 import type { Cancellation, FileChange, OpenDocuments } from './editorTypes';
 import { DEFAULT_SETTINGS, explicitOf, type Settings } from './settings';
@@ -34,7 +33,7 @@ import { Revisions } from './revisions';
 import { SkillIndex } from './skillIndex';
 import { codeLensesOf } from './codeLenses';
 import type { RequestContext } from './customRequests';
-import { formatOf } from '../formats';
+import { DocumentViews } from './documentViews';
 
 /** An open document's findings, and the version of its text they are about. */
 export interface DiagnosticsReport {
@@ -54,6 +53,8 @@ export interface DiagnosticsReport {
  */
 export class LanguageService {
   private readonly cache: AnalysisCache;
+  /** The analysed view of each open document (documentViews.ts). */
+  private readonly views: DocumentViews;
   private readonly index: SkillIndex;
   /** The workspace's skills as one library: what a skill says of the others. */
   private readonly library: LibraryIndex;
@@ -74,6 +75,7 @@ export class LanguageService {
   ) {
     this.bySkill = new RunSettings(fs, explicitOf(DEFAULT_SETTINGS));
     this.cache = new AnalysisCache(fs, (skillFile) => this.optionsOf(skillFile));
+    this.views = new DocumentViews(fs, documents, this.cache);
     this.index = new SkillIndex(fs);
     this.library = new LibraryIndex(fs, homedir());
   }
@@ -234,7 +236,7 @@ export class LanguageService {
       library: this.library,
       onView: (uri, empty, answer) => this.run(uri, undefined, empty, answer),
       guarded: (empty, answer) => this.guarded(empty, answer),
-      openViews: () => this.documents.all().flatMap((document) => this.viewOf(document.uri) ?? []),
+      openViews: () => this.documents.all().flatMap((document) => this.views.viewOf(document.uri) ?? []),
       analysisKey: (view) => this.optionsOf(view.analysis.file).key,
     };
   }
@@ -242,7 +244,7 @@ export class LanguageService {
   /** An open document changed (or opened): the open documents of its skill, whose findings may have changed with it. */
   documentChanged(uri: string): string[] {
     if (isConfigDocument(uri)) return [uri];
-    const view = this.viewOf(uri);
+    const view = this.views.viewOf(uri);
     return view ? this.cache.urisOfSkill(view.analysis.file) : [];
   }
 
@@ -293,7 +295,7 @@ export class LanguageService {
   ): T {
     if (token?.isCancellationRequested) return empty;
     return this.guarded(empty, () => {
-      const view = this.viewOf(uri);
+      const view = this.views.viewOf(uri);
       return view ? feature(view, featuresOf(view)) : empty;
     });
   }
@@ -307,47 +309,6 @@ export class LanguageService {
       this.logError(`skillgraph: ${(error as Error).stack ?? String(error)}`);
       return empty;
     }
-  }
-
-  /**
-   * The analysed view of an open document: a SKILL.md, or a file of a skill+ package (its SKILL.md in the same folder
-   * or the one above, as for `references/` and `rules/`). Any other document gets no view, so ordinary Python and
-   * Markdown are left to their own extensions.
-   */
-  private viewOf(uri: string): DocumentView | undefined {
-    const document = this.documents.get(uri);
-    if (!document || !uri.startsWith('file:')) return undefined;
-    const file = fileURLToPath(uri);
-    const open: OpenDocument = { uri, file, version: document.version, text: document.text };
-    if (path.basename(file) === 'SKILL.md') return this.cache.view(open, file, this.openIn(path.dirname(file)));
-    // A file beside SKILL.md that a client or an eval tool reads (`agents/openai.yaml`, `evals/*.json`): its findings
-    // and features are the skill's.
-    const skillDir = path.dirname(path.dirname(file));
-    if (isCodexMetadata(skillDir, file) || isEvalFile(skillDir, file)) {
-      const skillFile = path.join(skillDir, 'SKILL.md');
-      if (!this.documents.get(pathToFileURL(skillFile).href) && this.fs.stat(skillFile)?.kind !== 'file')
-        return undefined;
-      return this.cache.view(open, skillFile, this.openIn(skillDir));
-    }
-    for (const dir of [path.dirname(file), path.dirname(path.dirname(file))]) {
-      const skillFile = path.join(dir, 'SKILL.md');
-      if (!this.documents.get(pathToFileURL(skillFile).href) && this.fs.stat(skillFile)?.kind !== 'file') continue;
-      const view = this.cache.view(open, skillFile, this.openIn(dir));
-      if (formatOf(view.analysis).features?.packageFiles && view.analysis.sources.has(file)) return view;
-    }
-    return undefined;
-  }
-
-  /** Open documents on disk inside `dir`, as the analysis overlays them. */
-  private openIn(dir: string): OpenDocument[] {
-    return this.documents.all().flatMap((document) => {
-      if (!document.uri.startsWith('file:')) return [];
-      const file = fileURLToPath(document.uri);
-      const relative = path.relative(dir, file);
-      return relative.startsWith('..') || path.isAbsolute(relative)
-        ? []
-        : [{ uri: document.uri, file, version: document.version, text: document.text }];
-    });
   }
 }
 

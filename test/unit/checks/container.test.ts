@@ -86,9 +86,21 @@ test('body_too_long: over 500 lines, on the frontmatter', () => {
     `«---»\nname: plain\ndescription: Does one thing. Use when testing.\n---\n${'line\n'.repeat(520)}`,
   );
   const [found] = expectAt(analysis, 'body_too_long', spans);
-  assert.match(found.message, /521 lines/);
+  assert.match(found.message, /The body is 520 lines/);
   const short = analyzeFixture('plain', `${frontmatter('plain')}${'line\n'.repeat(400)}`);
   expectNone(short.analysis, 'body_too_long');
+});
+
+test('body_too_long: the body is counted as an editor numbers its lines, with or without a final newline', () => {
+  const body = (count: number, last: string) => `${frontmatter('plain')}${'line\n'.repeat(count - 1)}line${last}`;
+  expectNone(analyzeFixture('plain', body(500, '\n')).analysis, 'body_too_long');
+  expectNone(analyzeFixture('plain', body(500, '')).analysis, 'body_too_long');
+  for (const last of ['\n', '']) {
+    const [found] = analyzeFixture('plain', body(501, last)).analysis.diagnostics.filter(
+      (item) => item.code === 'body_too_long',
+    );
+    assert.match(found?.message ?? '', /The body is 501 lines/);
+  }
 });
 
 test('binary_file and file_too_large: not parsed, one diagnostic at the start', () => {

@@ -17,6 +17,17 @@ export const bodyTooLong = defineRule({
 
 const NONE: ReadonlySet<string> = new Set();
 
+/**
+ * The lines of the body as an editor numbers them: a line break ends a line, so the break at the end of the file opens
+ * no line of its own (a 500-line body that ends with a newline is 500 lines, not 501).
+ */
+function bodyLines(source: string, body: { start: number; end: number }): number {
+  if (body.end <= body.start) return 0;
+  const breaks = lineBreaksIn(source, body.start, body.end).length;
+  const endsWithBreak = source[body.end - 1] === '\n';
+  return endsWithBreak ? breaks : breaks + 1;
+}
+
 /** The specification's recommended ceiling for a SKILL.md body. */
 const MAX_BODY_LINES = 500;
 
@@ -28,7 +39,7 @@ const MAX_BODY_LINES = 500;
 export function checkBody(context: FormatContext): Diagnostic[] {
   const { syntax, file } = context;
   const diagnostics: Diagnostic[] = [];
-  const lines = lineBreaksIn(syntax.source, syntax.body.start, syntax.body.end).length + 1;
+  const lines = bodyLines(syntax.source, syntax.body);
   if (lines > MAX_BODY_LINES) {
     diagnostics.push(
       diagnostic(

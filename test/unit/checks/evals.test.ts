@@ -139,3 +139,19 @@ test('an eval workspace (`<skill>-workspace/iteration-N/`) is not part of the li
     ['charts/SKILL.md', 'team-workspace/notes/SKILL.md'],
   );
 });
+
+test("the skill-creator's names for a trigger query set are read as one: trigger-eval.json and eval_set.json", () => {
+  const oneSided = JSON.stringify([{ query: 'chart my sales csv', should_trigger: true }]);
+  for (const name of ['trigger-eval.json', 'trigger_evals.json', 'eval_set.json', 'eval_set (1).json', 'eval_set-2.json']) {
+    const file = `evals/${name}`;
+    const { analysis } = analyzeFixture('charts', SKILL, { ...FILES, [file]: oneSided });
+    const found = analysis.diagnostics.filter((item) => item.code === 'trigger_queries_one_sided');
+    assert.deepEqual(
+      found.map((item) => path.relative(analysis.dir, item.file)),
+      [file],
+      `${name} is a trigger query set`,
+    );
+  }
+  const { analysis } = analyzeFixture('charts', SKILL, { ...FILES, 'evals/eval_settings.json': oneSided });
+  expectNone(analysis, 'trigger_queries_one_sided');
+});

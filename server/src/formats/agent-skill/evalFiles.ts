@@ -33,8 +33,12 @@ export const triggerQueriesOneSided = defineRule({
   formats: 'all',
 });
 
-/** A trigger query set: a JSON file in `evals/` named for queries (`eval_queries.json`, `train_queries.json`). */
-const QUERY_FILE = /^[^/]*quer(?:y|ies)[^/]*\.json$/i;
+/**
+ * A trigger query set: a JSON file in `evals/` named for queries (`eval_queries.json`, `train_queries.json`), or as
+ * Anthropic's skill-creator names the set it reviews and runs: `trigger-eval.json`, and `eval_set.json` as its review
+ * page exports it (a browser may number a second download: `eval_set (1).json`, `eval_set-2.json`).
+ */
+const QUERY_FILE = /^(?:[^/]*quer(?:y|ies)[^/]*|trigger[-_]evals?|eval[-_]set(?:[-_ ]?\(?\d+\)?)?)\.json$/i;
 
 /** Whether `file` is one of the eval files of the skill in `dir` (its test cases or a trigger query set). */
 export function isEvalFile(dir: string, file: string): boolean {

@@ -227,7 +227,7 @@ test('usage and I/O failures exit 2 with a message', () => {
   assert.match(none.stderr, /no SKILL\.md found/);
 });
 
-test('discovery: skips .git and node_modules, reports a misnamed skill.md, survives a link loop, never leaves the tree', () => {
+test('discovery: skips .git and node_modules, reports a misnamed skill.md (not a page about skills), survives a link loop, never leaves the tree', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-cli-'));
   const skill = '---\nname: NAME\ndescription: x\n---\n';
   for (const name of ['a', '.git/b', 'node_modules/c']) {
@@ -236,6 +236,11 @@ test('discovery: skips .git and node_modules, reports a misnamed skill.md, survi
   }
   mkdirSync(join(dir, 'lower'));
   writeFileSync(join(dir, 'lower', 'skill.md'), skill.replace('NAME', 'lower'));
+  // A page about skills that happens to be called skill.md (a wiki's entry, with keys of its own) is not a skill.
+  mkdirSync(join(dir, 'wiki'));
+  writeFileSync(join(dir, 'wiki', 'skill.md'), '---\nconcept: skill\nsource: generated\n---\n\n# Skill\n');
+  mkdirSync(join(dir, 'docs'));
+  writeFileSync(join(dir, 'docs', 'skill.md'), '# What a skill is\n');
   symlinkSync(dir, join(dir, 'a', 'loop'));
   const outside = mkdtempSync(join(tmpdir(), 'sg-outside-'));
   mkdirSync(join(outside, 'o'));

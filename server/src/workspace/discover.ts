@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { FileSystem } from './fileSystem';
+import { readText } from './readText';
 
 export interface FoundSkill {
   /** Absolute path of the SKILL.md. */
@@ -123,10 +124,22 @@ function walk(
         pending.push({ dir: child, display: childShown, real: childReal });
       if (kind !== 'file') continue;
       if (entry.name === 'SKILL.md') addOnce(discovery.skills, seenFiles, { file: child, display: childShown });
-      else if (!hasSkill && entry.name.toLowerCase() === 'skill.md')
+      else if (!hasSkill && entry.name.toLowerCase() === 'skill.md' && headedAsSkill(fs, child))
         discovery.misnamed.push({ file: child, display: childShown });
     }
   }
+}
+
+/**
+ * Whether a file named like a skill file in another case is headed as a skill: frontmatter with a `name` or a
+ * `description`. A `skill.md` is as often a page about skills (a wiki's entry for the word, generated with its own
+ * keys) as a skill whose file was misnamed; only the second is a skill agents will not find.
+ */
+function headedAsSkill(fs: FileSystem, file: string): boolean {
+  const read = readText(fs, file);
+  if (read.kind !== 'text') return false;
+  const head = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(read.text.slice(0, 64 * 1024));
+  return head !== null && /^(?:name|description)[ \t]*:/m.test(head[1]);
 }
 
 /**

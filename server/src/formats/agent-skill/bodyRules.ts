@@ -3,6 +3,7 @@ import { checkMentionedPaths } from '../../checks/links/fileLinks';
 import { checkNestedReferences } from '../../checks/links/nestedReferences';
 import { findPathMentions, findSkillDirMentions, regionsOutside } from '../../parse/markdown/pathMentions';
 import { lineBreaksIn } from '../../parse/text/lineIndex';
+import type { TextLike } from '../../parse/text/textLike';
 import type { FormatContext } from '../../analysis/formatContext';
 import { defineRule } from '../../checks/engine/rule';
 
@@ -21,10 +22,10 @@ const NONE: ReadonlySet<string> = new Set();
  * The lines of the body as an editor numbers them: a line break ends a line, so the break at the end of the file opens
  * no line of its own (a 500-line body that ends with a newline is 500 lines, not 501).
  */
-function bodyLines(source: string, body: { start: number; end: number }): number {
+function bodyLines(source: TextLike, body: { start: number; end: number }): number {
   if (body.end <= body.start) return 0;
   const breaks = lineBreaksIn(source, body.start, body.end).length;
-  const endsWithBreak = source[body.end - 1] === '\n';
+  const endsWithBreak = source.charCodeAt(body.end - 1) === 10;
   return endsWithBreak ? breaks : breaks + 1;
 }
 

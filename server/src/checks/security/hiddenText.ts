@@ -1,6 +1,8 @@
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import { flatText, type TextLike } from '../../parse/text/textLike';
 import { defineRule } from '../engine/rule';
+import { appendTo } from '../../listMap';
+import type { Fence } from '../../parse/markdown/skillFile';
 
 // What a reader does not see but an agent reads: invisible and bidirectional characters, comments and collapsed
 // sections that speak to the agent, and text hidden in base64 or hex.
@@ -68,20 +70,35 @@ function joinsText(text: string, start: number, end: number): boolean {
 /** Any character the three patterns look for: most texts have none, and are scanned once. */
 const ANY_HIDDEN = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u3164\uFFA0\u115F\u1160\u202A-\u202E\u2066-\u2069\uDB40]/;
 
+/** What tag characters spell, as ASCII: the message they hide. */
+function spelledBy(run: string): string {
+  const spelled = [...run].map((char) => String.fromCharCode(char.codePointAt(0)! - 0xe0000)).join('');
+  const words = spelled.replace(/[^\x20-\x7e]/g, '').trim();
+  return words.length > 120 ? `${words.slice(0, 120)}…` : words;
+}
+
+/** The names of the invisible characters of a run, each once. */
+function namesIn(run: string): string[] {
+  return [...new Set([...run].map((char) => NAMES[char] ?? `U+${char.codePointAt(0)!.toString(16).toUpperCase()}`))];
+}
+
+const TAG_HARM = 'an agent reads them, a reader sees nothing. Remove them.';
+const BIDI_HARM =
+  'is shown in another order than it is read, so what a reviewer sees is not what runs or what the agent reads.';
+
 /** The invisible characters of a text, each run one finding, with what tag characters spell. */
 export function invisibleCharacters(file: string, text: string): Diagnostic[] {
   const findings: Diagnostic[] = [];
   if (!ANY_HIDDEN.test(text)) return findings;
   const at = (start: number, end: number) => ({ start, end, file });
   for (const match of text.matchAll(TAG)) {
-    const spelled = [...match[0]].map((char) => String.fromCharCode(char.codePointAt(0)! - 0xe0000)).join('');
-    const words = spelled.replace(/[^\x20-\x7e]/g, '').trim();
+    const words = spelledBy(match[0]);
     findings.push(
       diagnostic(
         hiddenUnicode,
         file,
         at(match.index!, match.index! + match[0].length),
-        `${[...match[0]].length} invisible tag characters${words ? ` spell "${words.slice(0, 120)}${words.length > 120 ? '…' : ''}"` : ''}: an agent reads them, a reader sees nothing. Remove them.`,
+        `${[...match[0]].length} invisible tag characters${words ? ` spell "${words}"` : ''}: ${TAG_HARM}`,
       ),
     );
   }
@@ -91,7 +108,7 @@ export function invisibleCharacters(file: string, text: string): Diagnostic[] {
         hiddenUnicode,
         file,
         at(match.index!, match.index! + match[0].length),
-        'A bidirectional control character: the text after it is shown in another order than it is read, so what a reviewer sees is not what runs or what the agent reads. Remove it.',
+        `A bidirectional control character: the text after it ${BIDI_HARM} Remove it.`,
       ),
     );
   for (const match of text.matchAll(INVISIBLE)) {
@@ -99,19 +116,96 @@ export function invisibleCharacters(file: string, text: string): Diagnostic[] {
     const end = start + match[0].length;
     // A byte-order mark at the very start is the file's own (utf8_bom says so).
     if ((start === 0 && match[0] === '\uFEFF') || joinsText(text, start, end)) continue;
-    const kinds = [
-      ...new Set([...match[0]].map((char) => NAMES[char] ?? `U+${char.codePointAt(0)!.toString(16).toUpperCase()}`)),
-    ];
+    const one = match[0].length === 1;
     findings.push(
       diagnostic(
         hiddenUnicode,
         file,
         at(start, end),
-        `${match[0].length === 1 ? 'An invisible character' : `${match[0].length} invisible characters`} (${kinds.join(', ')}): nothing shows here, but an agent and a program read ${match[0].length === 1 ? 'it' : 'them'}. Remove ${match[0].length === 1 ? 'it' : 'them'}.`,
+        `${one ? 'An invisible character' : `${match[0].length} invisible characters`} (${namesIn(match[0]).join(', ')}): nothing shows here, but an agent and a program read ${one ? 'it' : 'them'}. Remove ${one ? 'it' : 'them'}.`,
       ),
     );
   }
   return findings;
+}
+
+/** The kinds of hidden character: a file's runs of one kind are one finding. */
+type HiddenKind = 'tag' | 'bidi' | 'invisible';
+
+function kindOf(run: string): HiddenKind {
+  return run.charCodeAt(0) === 0xdb40 ? 'tag' : /^[\u202A-\u202E\u2066-\u2069]/.test(run) ? 'bidi' : 'invisible';
+}
+
+/** How many places a merged finding names: the first few, where a reader starts looking. */
+const PLACES_SHOWN = 3;
+
+/** `line:column` (from 1) of the first offsets, in order, counted in one pass over the text up to the last. */
+function placesOf(text: TextLike, offsets: number[]): string[] {
+  let line = 1;
+  let lineStart = 0;
+  return offsets.slice(0, PLACES_SHOWN).map((offset) => {
+    for (let next = text.indexOf('\n', lineStart); next !== -1 && next < offset; next = text.indexOf('\n', lineStart)) {
+      line++;
+      lineStart = next + 1;
+    }
+    return `${line}:${offset - lineStart + 1}`;
+  });
+}
+
+/** `a, b and 3 more places` */
+function listed(places: string[], total: number): string {
+  const more = total - places.length;
+  if (more > 0) return `${places.join(', ')} and ${more} more place${more === 1 ? '' : 's'}`;
+  return places.length === 1 ? places[0] : `${places.slice(0, -1).join(', ')} and ${places.at(-1)}`;
+}
+
+/** One finding for the runs of a kind in a file: how many characters, and the first places. */
+function mergedMessage(kind: HiddenKind, runs: string[], where: string): string {
+  const characters = runs.reduce((count, run) => count + [...run].length, 0);
+  if (kind === 'tag') {
+    const spelled = runs.map(spelledBy).filter(Boolean).slice(0, PLACES_SHOWN);
+    const says =
+      spelled.length > 0
+        ? ` spell ${spelled.map((words) => `"${words}"`).join(', ')}${runs.length > spelled.length ? '…' : ''}`
+        : '';
+    return `${characters} invisible tag characters in ${runs.length} places (${where})${says}: ${TAG_HARM}`;
+  }
+  if (kind === 'bidi')
+    return `${characters} bidirectional control characters in ${runs.length} places (${where}): the text after each ${BIDI_HARM} Remove them.`;
+  const names = [...new Set(runs.flatMap(namesIn))];
+  return `${characters} invisible characters (${names.join(', ')}) in ${runs.length} places (${where}): nothing shows there, but an agent and a program read them. Remove them.`;
+}
+
+/**
+ * One `hidden_unicode` finding per kind of character in a file (tag characters, bidirectional controls, invisible
+ * ones), with the count and the first places: a vendored page with a zero-width space in every heading is one fact, not
+ * hundreds. The finding stands at the first run, where the first of the findings it replaces stood (so a baseline made
+ * of those accepts it); a kind found once keeps its finding as it was. Given every line finding of one file, whose text
+ * is `text`, in any order; other rules' findings pass through.
+ */
+export function hiddenUnicodePerKind(findings: Diagnostic[], text: TextLike): Diagnostic[] {
+  const byKind = new Map<HiddenKind, Diagnostic[]>();
+  for (const found of findings)
+    if (found.code === hiddenUnicode.code)
+      appendTo(byKind, kindOf(text.slice(found.span.start, found.span.end)), found);
+  const merged = new Map<Diagnostic, Diagnostic | undefined>();
+  for (const [kind, group] of byKind) {
+    if (group.length === 1) continue;
+    group.sort((a, b) => a.span.start - b.span.start);
+    const where = listed(
+      placesOf(
+        text,
+        group.map((found) => found.span.start),
+      ),
+      group.length,
+    );
+    const runs = group.map((found) => text.slice(found.span.start, found.span.end));
+    const first = group[0];
+    for (const found of group) merged.set(found, undefined);
+    merged.set(first, { ...first, message: mergedMessage(kind, runs, where) });
+  }
+  if (merged.size === 0) return findings;
+  return findings.flatMap((found) => (merged.has(found) ? (merged.get(found) ?? []) : [found]));
 }
 
 /** Words that speak to an agent, or ask for what a reader would object to; a comment scoring 3 speaks to the agent. */
@@ -133,31 +227,61 @@ function speaksToAgent(text: string): boolean {
 const COMMENT = /<!--([\s\S]*?)-->/g;
 const COLLAPSED = /<details\b[^>]*>([\s\S]*?)<\/details>/gi;
 
+/** Whether `at` is inside a fenced block: a rendered page shows the block's text as text, a comment in it too. */
+function inFence(fences: readonly Fence[], at: number): boolean {
+  return fences.some((fence) => fence.open.start <= at && at < (fence.close ?? fence.content).end);
+}
+
 /**
- * HTML comments and collapsed sections of Markdown that address the agent: shown to it, not to a reader. Read through
- * `TextLike` (a SKILL.md the editor holds): a text with neither, as most are, is searched for them without being made
- * one string.
+ * Whether `at` is inside a code span of its line (`` `<details>` ``): shown as written. A run of backticks opens a span
+ * that the next run of as many closes; a run no other matches is a backtick as text (CommonMark).
  */
-export function hiddenCommentFindings(file: string, source: TextLike): Diagnostic[] {
+function inCodeSpan(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const lineEnd = text.indexOf('\n', at);
+  const runs = [...text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd).matchAll(/`+/g)];
+  for (let open = 0; open < runs.length; open++) {
+    const close = runs.findIndex((run, index) => index > open && run[0].length === runs[open][0].length);
+    if (close === -1) continue;
+    if (lineStart + runs[open].index! < at && at < lineStart + runs[close].index!) return true;
+    open = close;
+  }
+  return false;
+}
+
+/**
+ * HTML comments and collapsed sections of Markdown that address the agent: shown to it, not to a reader. One in a
+ * fenced block or a code span is shown as text, and hides nothing. Read through `TextLike` (a SKILL.md the editor
+ * holds): a text with neither, as most are, is searched for them without being made one string.
+ */
+export function hiddenCommentFindings(file: string, source: TextLike, fences: readonly Fence[]): Diagnostic[] {
   const findings: Diagnostic[] = [];
   if (!source.includes('<!--') && !source.includes('<d') && !source.includes('<D')) return findings;
   const text = flatText(source);
   for (const [pattern, what] of [
     [COMMENT, 'An HTML comment'],
     [COLLAPSED, 'A collapsed section'],
-  ] as const)
-    for (const match of text.matchAll(pattern)) {
+  ] as const) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      const start = match.index;
+      // Shown as text: the next one may start inside it.
+      if (inFence(fences, start) || inCodeSpan(text, start)) {
+        pattern.lastIndex = start + 1;
+        continue;
+      }
       const inner = match[1].replace(/<summary>[\s\S]*?<\/summary>/i, '');
       if (!speaksToAgent(inner)) continue;
       findings.push(
         diagnostic(
           hiddenInstructions,
           file,
-          { start: match.index!, end: match.index! + match[0].length, file },
+          { start, end: start + match[0].length, file },
           `${what} speaks to the agent ("${inner.trim().replace(/\s+/g, ' ').slice(0, 100)}"): a rendered page hides it, the agent reads it. Put instructions where a reader sees them, or remove them.`,
         ),
       );
     }
+  }
   return findings;
 }
 

@@ -18,6 +18,7 @@ import {
   hiddenCommentFindings,
   hiddenInstructions,
   hiddenUnicode,
+  hiddenUnicodePerKind,
   invisibleCharacters,
 } from './hiddenText';
 import { hostileInstruction, hostileInstructions, remoteInstructions } from './hostileInstructions';
@@ -115,7 +116,7 @@ function placed(source: TextLike, spans: Span[]): Placed[] {
 function markdownFindings(file: string, source: TextLike, region: Span, fences: Fence[]): Diagnostic[] {
   const prose = placed(source, outsideFences(region, fences));
   return [
-    ...hiddenCommentFindings(file, source),
+    ...hiddenCommentFindings(file, source, fences),
     ...hostileInstructions(file, prose),
     ...remoteInstructions(file, prose),
     ...riskyExecution(file, fencedCommands(source, fences)),
@@ -124,7 +125,7 @@ function markdownFindings(file: string, source: TextLike, region: Span, fences: 
 
 function scanText(item: SkillText): Diagnostic[] {
   const { file, text, kind } = item;
-  const found = lineFindings(file, text, 0);
+  const found = hiddenUnicodePerKind(lineFindings(file, text, 0), text);
   if (kind === 'code') found.push(...riskyExecution(file, [{ start: 0, text }]));
   if (kind === 'markdown') {
     // Fences are found as the SKILL.md reader finds them.
@@ -140,8 +141,10 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   // Lines are read with what follows them (LOOK_AHEAD), for the findings that start on them.
   const readLines = (from: number, to: number) =>
     lineFindings(file, source.slice(from, to + LOOK_AHEAD), from).filter((found) => found.span.start < to);
+  const lines = reused ? reused.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length);
   const own = [
-    ...(reused ? reused.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length)),
+    // Merged after the scan: a finding per kind names places across the file, which no line read alone sees.
+    ...hiddenUnicodePerKind(lines, source),
     ...markdownFindings(file, source, body, fences),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
     ...invocationFindings(file, source, body, fences, declaredArguments(frontmatter?.value.arguments)),

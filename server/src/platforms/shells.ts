@@ -78,3 +78,85 @@ export function shebangProgram(text: string): string | undefined {
   const named = (program: string) => program.slice(program.lastIndexOf('/') + 1).replace(/[\d.]+$/, '');
   return named(shebang[1]) === 'env' && shebang[2] ? named(shebang[2]) : named(shebang[1]);
 }
+
+/**
+ * Words the shell reads as its own grammar where a command would start (`if grep -q x f; then … fi`): never a
+ * program.
+ */
+export const SHELL_KEYWORDS: ReadonlySet<string> = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'for',
+  'select',
+  'in',
+  'do',
+  'done',
+  'while',
+  'until',
+  'case',
+  'esac',
+  'function',
+  '{',
+  '}',
+  '!',
+  '[[',
+  ']]',
+]);
+
+/**
+ * Builtins that change the shell itself (its folder, variables, options, flow) or test a condition: no program runs,
+ * so none is granted.
+ */
+export const SHELL_STATE_BUILTINS: ReadonlySet<string> = new Set([
+  ':',
+  'true',
+  'false',
+  '[',
+  'test',
+  'cd',
+  'pushd',
+  'popd',
+  'export',
+  'local',
+  'declare',
+  'typeset',
+  'readonly',
+  'unset',
+  'shift',
+  'return',
+  'exit',
+  'break',
+  'continue',
+  'set',
+  'shopt',
+  'trap',
+  'wait',
+  'read',
+  'let',
+  'alias',
+  'unalias',
+  'getopts',
+  'hash',
+  'ulimit',
+  'umask',
+]);
+
+/**
+ * Programs skills run most, for telling an unlabelled block of commands from one of prose, a folder tree or output:
+ * a line starting with one of these is a command.
+ */
+export const COMMON_PROGRAMS: ReadonlySet<string> = new Set([
+  ...POSIX_SHELLS,
+  ...['git', 'gh', 'glab', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'bunx', 'node', 'deno', 'tsx', 'tsc'],
+  ...['python', 'python3', 'pip', 'pip3', 'uv', 'uvx', 'pipx', 'poetry', 'pytest', 'ruff', 'conda'],
+  ...['ruby', 'gem', 'bundle', 'rake', 'go', 'cargo', 'rustc', 'rustup', 'java', 'mvn', 'gradle', 'dotnet'],
+  ...['php', 'composer', 'swift', 'xcodebuild', 'make', 'cmake', 'docker', 'podman', 'kubectl', 'helm'],
+  ...['terraform', 'aws', 'gcloud', 'az', 'curl', 'wget', 'jq', 'yq', 'ls', 'cat', 'cp', 'mv', 'rm', 'mkdir'],
+  ...['touch', 'chmod', 'ln', 'grep', 'rg', 'find', 'fd', 'sed', 'awk', 'head', 'tail', 'sort', 'wc', 'diff'],
+  ...['echo', 'printf', 'tar', 'zip', 'unzip', 'ssh', 'scp', 'rsync', 'brew', 'apt', 'apt-get', 'dnf', 'yum'],
+  ...['sudo', 'env', 'source', 'export', 'cd', 'claude', 'codex', 'gemini', 'sqlite3', 'psql', 'mysql'],
+  ...['openssl', 'ffmpeg', 'code', 'vercel', 'netlify', 'wrangler', 'firebase', 'supabase', 'flyctl', 'open'],
+]);

@@ -29,7 +29,7 @@ import { hostileInstruction } from '../checks/security/hostileInstructions';
 import { auditIncomplete, hookRunsCommand } from '../checks/security/index';
 import { argumentsInCommand, invocationCommand, shownCommandRuns } from '../checks/security/invocationCommands';
 import { remoteCode, riskyCommand } from '../checks/security/riskyExecution';
-import { committedSecret } from '../checks/security/secrets';
+import { committedSecret, secretAssignment } from '../checks/security/secrets';
 import {
   crlfLineEndings,
   invalidFrontmatter,
@@ -204,6 +204,7 @@ export const RULES = [
   shownCommandRuns, // shown_command_runs
   argumentsInCommand, // arguments_in_command
   auditIncomplete, // audit_incomplete
+  secretAssignment, // secret_assignment
   invalidOpenaiYaml, // invalid_openai_yaml
   invalidEvals, // invalid_evals
   evalUnknownTarget, // eval_unknown_target

@@ -7,7 +7,7 @@ import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
 import { isSecurityCode, type RuleCode } from '../../../server/src/rules';
 import type { Span } from '../../../server/src/parse/text/lineIndex';
 import { NodeFileSystem } from '../../../server/src/workspace/fileSystem';
-import { aip03, analyzeFixture, expectAt, frontmatter, unmark, withCode } from '../../support/fixture';
+import { aip03, analyzeFixture, expectAt, expectNone, frontmatter, unmark, withCode } from '../../support/fixture';
 
 // Each security rule on a skill of our own that hides one thing (written for these tests, not taken from any
 // malware), and on its benign twin, which must stay clean of every security finding.
@@ -353,16 +353,26 @@ test('risky_command: shell profiles, permissions for all, TLS off; a log file an
   benign(withFile('scripts/setup.sh', '#!/bin/sh\necho done >> build.log\nchmod +x scripts/run.sh\n').analysis);
 });
 
-test('committed_secret: a token format and a random value under a secret name, masked; placeholders are not secrets', () => {
+test('committed_secret: a token in a provider format, masked; a value under a secret name is a guess, in preview', () => {
   const token = `ghp_${'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4'}`;
   const { analysis, spans } = withFile(
     'scripts/config.py',
     `GITHUB = "«${token}»"\napi_key = "«q8Zr3LmT9vX2kP7wN4sB6yH1cJ5dF0gA»"\n`,
   );
-  expectIn(analysis, 'committed_secret', 'scripts/config.py', spans);
-  for (const item of withCode(analysis, 'committed_secret'))
-    assert.ok(!item.message.includes(token.slice(8)), 'masked');
+  const [format] = spans;
+  expectIn(analysis, 'committed_secret', 'scripts/config.py', [format]);
+  assert.ok(!withCode(analysis, 'committed_secret')[0].message.includes(token.slice(8)), 'masked');
   assert.match(withCode(analysis, 'committed_secret')[0].message, /ghp_… \(40 characters\)/);
+  // A random value under a secret name may be a fixture or an example as well as a key: information, off by default.
+  expectNone(analysis, 'secret_assignment');
+  const config = unmark(`GITHUB = "${token}"\napi_key = "«q8Zr3LmT9vX2kP7wN4sB6yH1cJ5dF0gA»"\n`);
+  const fixture = analyzeFixture('tidy', `${SKILL}\nTidy the folder.\n`, { 'scripts/config.py': config.text });
+  const previewed = analyzeSkill(fixture.fs, fixture.analysis.file, { preview: true });
+  expectIn(previewed, 'secret_assignment', 'scripts/config.py', config.spans);
+  const [guess] = withCode(previewed, 'secret_assignment');
+  assert.equal(guess.severity, 'information');
+  assert.match(guess.message, /The value of `api_key` looks like a secret \(q8Zr… \(32 characters\)\)/);
+  assert.ok(!guess.message.includes('q8Zr3LmT9vX2'), 'masked');
   benign(
     withFile(
       'scripts/config.py',

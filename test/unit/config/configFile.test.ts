@@ -174,6 +174,8 @@ test('extends: skillgraph:security, the audit preset: security rules as errors (
   assert.equal(config.rules.remote_code, 'error');
   assert.equal(config.rules.hostile_instruction, 'error');
   assert.equal(config.rules.unrestricted_shell, 'warning');
+  // A value that only looks like a secret is a guess for the auditor to read, not a gate.
+  assert.equal(config.rules.secret_assignment, 'warning');
   // A command run at invocation is for a reviewer to read; one that looks like an example and runs is a fault.
   assert.equal(config.rules.invocation_command, 'warning');
   assert.equal(config.rules.shown_command_runs, 'error');

@@ -11,7 +11,9 @@ import { remoteCode } from './riskyExecution';
 export const hostileInstruction = defineRule({
   code: 'hostile_instruction',
   category: 'security',
-  severity: 'error',
+  // Whether prose turns the agent on its user is a judgement a reader can dispute (an attack quoted to teach it):
+  // a warning, which the security preset makes an error for teams that want a hard gate.
+  severity: 'warning',
   summary:
     'Prose telling the agent to set aside its instructions, hide what it does, skip confirmations, take credentials or send data away.',
   stability: 'stable',

@@ -25,7 +25,7 @@ import { hostileInstruction, hostileInstructions, remoteInstructions } from './h
 import { allowedTools, grantedCommands, unrestrictedShell } from './grantedCommands';
 import { fencedCommands, riskyExecution, remoteCode, riskyCommand } from './riskyExecution';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
-import { committedSecret, committedSecrets, LOOK_AHEAD } from './secrets';
+import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 import { defineRule } from '../engine/rule';
@@ -72,6 +72,7 @@ export const SECURITY_FAMILY = [
   shownCommandRuns,
   argumentsInCommand,
   auditIncomplete,
+  secretAssignment,
 ] as const;
 
 export interface SecurityContext {

@@ -1,5 +1,5 @@
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
-import { defineRule } from '../engine/rule';
+import { defineRule, type Rule } from '../engine/rule';
 
 // Credentials committed in a skill: well-known token formats, private keys, and long random values assigned to names
 // that say they are secret; not the examples documentation shows of them. The value is never repeated in a message:
@@ -9,10 +9,25 @@ export const committedSecret = defineRule({
   code: 'committed_secret',
   category: 'security',
   severity: 'error',
-  summary: 'A credential committed in the skill (a token, a private key).',
+  summary: "A credential in a provider's format committed in the skill (a token, a private key).",
   stability: 'stable',
   formats: 'all',
   security: { severity: '9.1', cwe: ['CWE-798'] },
+  textIsSecret: true,
+});
+
+/**
+ * A value under a name that says it is secret is a guess: fixtures, examples of what not to do, test values and
+ * published sandbox keys look the same. Information, and a preview until it can tell them apart.
+ */
+export const secretAssignment = defineRule({
+  code: 'secret_assignment',
+  category: 'security',
+  severity: 'information',
+  summary: 'A random-looking value assigned to a name that says it is secret (`API_KEY = "…"`).',
+  stability: 'preview',
+  formats: 'all',
+  security: { severity: '5.3', cwe: ['CWE-798'], review: true },
   textIsSecret: true,
 });
 
@@ -103,30 +118,33 @@ export function masked(value: string): string {
 export function committedSecrets(file: string, text: string): Diagnostic[] {
   const findings: Diagnostic[] = [];
   const seen = new Set<number>();
-  const report = (start: number, value: string, what: string) => {
+  const report = (rule: Rule, start: number, value: string, message: string) => {
     if (seen.has(start)) return;
     seen.add(start);
-    findings.push(
-      diagnostic(
-        committedSecret,
-        file,
-        { start, end: start + value.length, file },
-        `${what} is committed in the skill (${masked(value)}): everyone who installs it gets it. Revoke it, remove it, and have the skill read the user's own from the environment.`,
-      ),
-    );
+    findings.push(diagnostic(rule, file, { start, end: start + value.length, file }, message));
   };
   if (FORMAT_HINT.test(text))
     for (const format of FORMATS)
       for (const match of text.matchAll(format.pattern))
         if (realToken(format, text, match.index!, match[0]))
-          report(match.index!, match[0], `This looks like ${format.name}; it`);
+          report(
+            committedSecret,
+            match.index!,
+            match[0],
+            `This looks like ${format.name}; it is committed in the skill (${masked(match[0])}): everyone who installs it gets it. Revoke it, remove it, and have the skill read the user's own from the environment.`,
+          );
   if (SECRET_NAME.test(text))
     for (const match of text.matchAll(ASSIGNED)) {
       const value = match[1];
       if (PLACEHOLDER.test(value) || entropy(value) < 3.5 || !/\d/.test(value) || !/[A-Za-z]/.test(value)) continue;
       const nameStart = /[A-Za-z0-9_]*$/.exec(text.slice(Math.max(0, match.index! - 60), match.index!))![0];
       const name = nameStart + /^[A-Za-z0-9_]*/.exec(match[0])![0];
-      report(match.index! + match[0].length - value.length, value, `The value of \`${name}\``);
+      report(
+        secretAssignment,
+        match.index! + match[0].length - value.length,
+        value,
+        `The value of \`${name}\` looks like a secret (${masked(value)}): if it is a real one, everyone who installs the skill gets it; have the skill read it from the environment instead.`,
+      );
     }
   return findings.sort((a, b) => a.span.start - b.span.start);
 }

@@ -297,9 +297,10 @@ test('edits that make, split and join hidden text and secrets: the SKILL.md find
   let found = 0;
   for (let session = 0; session < 6; session++) {
     const next = random(4242 + session);
-    const cache = new AnalysisCache(fs, defaultOptions(catalog));
+    // With the preview rules: a value under a secret name is one (secret_assignment), read line by line like the rest.
+    const cache = new AnalysisCache(fs, defaultOptions(catalog, true));
     const document = new EditedDocument(skill.file, skill.text + HIDDEN_BODY.repeat(3));
-    let spans = analyzeSkill(fs, skill.file, { text: document.text, catalog }).diagnostics.map((item) => item.span);
+    let spans = analyzeSkill(fs, skill.file, { text: document.text, catalog, preview: true }).diagnostics.map((item) => item.span);
     for (let round = 0; round < 40; round++) {
       // The first edit makes a value long enough to be a secret under a name on the line above, where no finding was.
       if (round === 0) {
@@ -309,7 +310,7 @@ test('edits that make, split and join hidden text and secrets: the SKILL.md find
         const made = cache.view(document.open, skill.file, [document.open]).analysis;
         assert.deepEqual(
           observable(made, fs),
-          observable(analyzeSkill(fs, skill.file, { text: document.text, catalog }), fs),
+          observable(analyzeSkill(fs, skill.file, { text: document.text, catalog, preview: true }), fs),
         );
         assert.ok(
           made.diagnostics.some((item) => item.message.includes('`access_key`')),
@@ -324,7 +325,7 @@ test('edits that make, split and join hidden text and secrets: the SKILL.md find
         const keyed = keys();
         assert.deepEqual(
           observable(keyed, fs),
-          observable(analyzeSkill(fs, skill.file, { text: document.text, catalog }), fs),
+          observable(analyzeSkill(fs, skill.file, { text: document.text, catalog, preview: true }), fs),
         );
         assert.equal(countKeys(keyed), 1, 'the key put in is found');
         // An edit on the line above that header keeps its finding: the header is read with the key below it.
@@ -333,7 +334,7 @@ test('edits that make, split and join hidden text and secrets: the SKILL.md find
         const above = keys();
         assert.deepEqual(
           observable(above, fs),
-          observable(analyzeSkill(fs, skill.file, { text: document.text, catalog }), fs),
+          observable(analyzeSkill(fs, skill.file, { text: document.text, catalog, preview: true }), fs),
         );
         assert.equal(countKeys(above), 1, 'the key is still found');
       }
@@ -348,7 +349,7 @@ test('edits that make, split and join hidden text and secrets: the SKILL.md find
           : { start: at, end: Math.min(document.text.length, at + 1 + Math.floor(next() * 8)), insert: '' },
       );
       const incremental = cache.view(document.open, skill.file, [document.open]).analysis;
-      const fresh = analyzeSkill(fs, skill.file, { text: document.text, catalog });
+      const fresh = analyzeSkill(fs, skill.file, { text: document.text, catalog, preview: true });
       assert.deepEqual(
         observable(incremental, fs),
         observable(fresh, fs),
@@ -357,7 +358,7 @@ test('edits that make, split and join hidden text and secrets: the SKILL.md find
       compared++;
       spans = fresh.diagnostics.map((item) => item.span);
       found += fresh.diagnostics.filter((item) =>
-        ['hidden_unicode', 'encoded_text', 'committed_secret'].includes(item.code),
+        ['hidden_unicode', 'encoded_text', 'committed_secret', 'secret_assignment'].includes(item.code),
       ).length;
     }
   }

@@ -37,11 +37,11 @@ test('nested_reference: not for a file SKILL.md already reaches; once per nested
   assert.deepEqual(
     found.map((item) => [item.span, item.data?.nested, item.data?.through]),
     [
-      [spans[0], 'references/c.md', 'references/a.md'],
-      [found[1].span, 'references/e.md', 'references/d.md'],
+      [spans[0], ['references/c.md'], 'references/a.md'],
+      [found[1].span, ['references/e.md'], 'references/d.md'],
     ],
   );
-  assert.match(found[0].message, /`references\/c\.md` is reached only through `references\/a\.md`/);
+  assert.match(found[0].message, /SKILL\.md reaches `references\/c\.md` only through `references\/a\.md`/);
 });
 
 test('missing_file: brace alternatives and wildcards name several files, each of which must exist', () => {

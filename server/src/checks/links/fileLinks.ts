@@ -122,14 +122,7 @@ export function checkLink(
       );
       return undefined;
     case 'escapes':
-      out.push(
-        diagnostic(
-          pathEscapesSkill,
-          context.file,
-          span,
-          `\`${target}\` points outside the skill folder; a skill must be self-contained, and Skillgraph does not follow it.`,
-        ),
-      );
+      out.push(diagnostic(pathEscapesSkill, context.file, span, escapeMessage(context.dir, target)));
       return undefined;
     case 'case_mismatch':
       out.push(
@@ -150,6 +143,35 @@ export function checkLink(
       );
       return undefined;
   }
+}
+
+/**
+ * What a path out of the skill is, and how to name it so it holds wherever the skill is installed, worked out from the
+ * path alone (nothing outside the skill is read): another skill's SKILL.md, a file of a skill beside this one, or a
+ * file beside the `skills/` folder that holds this skill, a plugin's root when the skill is part of a Claude Code
+ * plugin.
+ */
+function escapeMessage(dir: string, target: string): string {
+  const general = `\`${target}\` points outside the skill folder; a skill must be self-contained, and Skillgraph does not follow it.`;
+  if (path.posix.isAbsolute(target) || /^[A-Za-z]:|^~/.test(target)) return general;
+  const landed = path.resolve(dir, target);
+  // A link inside the skill that leads out: where it leads is on the disk, not in the path.
+  if (!path.relative(dir, landed).startsWith('..')) return general;
+  const parent = path.dirname(dir);
+  const beside = path.relative(parent, landed).split(path.sep);
+  if (path.basename(landed) === 'SKILL.md') {
+    const skill = path.basename(path.dirname(landed));
+    return `\`${target}\` points outside the skill folder, to the skill \`${skill}\`; skills are installed one by one, so a path to another breaks: name the skill (\`${skill}\`) and let the agent load it.`;
+  }
+  if (beside[0] !== '..' && beside.length > 1)
+    return `\`${target}\` points outside the skill folder, into \`${beside[0]}/\` beside it; skills are installed one by one, so a path into another breaks: copy the file into this skill, or name the skill that holds it.`;
+  const owner = path.dirname(parent);
+  const inOwner = path.relative(owner, landed).split(path.sep);
+  if (path.basename(parent) === 'skills' && !['..', '', 'skills'].includes(inOwner[0])) {
+    const portable = `\${CLAUDE_PLUGIN_ROOT}/${inOwner.join('/')}`;
+    return `\`${target}\` points outside the skill folder, to \`${inOwner.join('/')}\` beside the \`skills/\` folder that holds this skill: in a plugin, write \`${portable}\`, which Claude Code resolves wherever the plugin is installed, or copy the file into the skill.`;
+  }
+  return general;
 }
 
 /**

@@ -6,6 +6,7 @@ import { resolveSkillPath } from '../../workspace/skillPaths';
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { LinkCheck } from './fileLinks';
 import { defineRule } from '../engine/rule';
+import { withoutPlaceholderRoot } from '../match/pathPatterns';
 
 export const nestedReference = defineRule({
   code: 'nested_reference',
@@ -16,18 +17,33 @@ export const nestedReference = defineRule({
   formats: 'all',
 });
 
-/** A path named from the skill folder, `/`-separated and without `./` or `..` folded away: comparable with others. */
+/**
+ * A path named from the skill folder, `/`-separated, with `./`, `..` and a placeholder root (`{baseDir}/`) folded
+ * away: comparable with others.
+ */
 function normal(relative: string): string {
-  return path.posix.normalize(relative.replace(/\/+$/, ''));
+  return path.posix.normalize(withoutPlaceholderRoot(relative).replace(/\/+$/, ''));
+}
+
+/** How many of the files a finding names it lists before counting the rest. */
+const LISTED = 3;
+
+/** `a`, `b`, `c` and 4 more; `a` and `b`; `a`. */
+function listed(files: string[]): string {
+  const names = files.slice(0, LISTED).map((file) => `\`${file}\``);
+  if (files.length > LISTED) return `${names.join(', ')} and ${files.length - LISTED} more`;
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /**
  * The Markdown files SKILL.md reaches only through another one. SKILL.md
- * reaches a file directly when it names it (a link or a bare mention) or a
- * step declares it (`declared`); a file a directly reached Markdown file
- * links on to, and SKILL.md does not reach itself, is nested: agents follow
- * references one level deep reliably. One finding per nested file, at the
- * first mention of the file that leads to it.
+ * reaches a file directly when it names it (a link or a bare mention, in a
+ * table cell or as `./references/x.md` too) or a step declares it
+ * (`declared`); a file a directly reached Markdown file links on to, and
+ * SKILL.md does not reach itself, is nested: agents follow references one
+ * level deep reliably. One finding per file that leads on (an index may
+ * link to dozens), at the first mention of it, naming the nested files it
+ * leads to that no earlier one does.
  */
 export function checkNestedReferences(
   context: LinkCheck,
@@ -47,19 +63,18 @@ export function checkNestedReferences(
   const diagnostics: Diagnostic[] = [];
   const reported = new Set<string>();
   for (const [relative, { mention, absolute }] of leading) {
-    for (const nested of linkedMarkdown(context, absolute)) {
-      if (direct.has(nested) || reported.has(nested)) continue;
-      reported.add(nested);
-      diagnostics.push(
-        diagnostic(
-          nestedReference,
-          context.file,
-          mention.span,
-          `\`${nested}\` is reached only through \`${relative}\`; agents follow references one level deep reliably, so link it from SKILL.md directly.`,
-          { nested, through: relative },
-        ),
-      );
-    }
+    const nested = linkedMarkdown(context, absolute).filter((file) => !direct.has(file) && !reported.has(file));
+    if (nested.length === 0) continue;
+    for (const file of nested) reported.add(file);
+    diagnostics.push(
+      diagnostic(
+        nestedReference,
+        context.file,
+        mention.span,
+        `SKILL.md reaches ${listed(nested)} only through \`${relative}\`; agents follow references one level deep reliably, so link ${nested.length === 1 ? 'it' : 'them'} from SKILL.md directly.`,
+        { nested, through: relative },
+      ),
+    );
   }
   return diagnostics;
 }

@@ -23,25 +23,46 @@ const PLACEHOLDER_WORDS = new Set([
   'todo',
 ]);
 
-/** A path that stands for one the author has not written: `url`, `...`, `<file>`, `{{name}}`, `$DIR/x`, `path/to/x`. */
+/**
+ * A segment that is a placeholder and nothing else but an extension: `{baseDir}` (a root the reader puts in, the
+ * skill's folder or another), `{name}.md`, `{script-name}.{ext}`. A placeholder beside fixed text (`x-{platform}.md`)
+ * is a template, whose variants must exist (`pathPatterns.ts`).
+ */
+const PLACEHOLDER_SEGMENT = /(?:^|\/)\{[^{},/]*\}(?:\.(?:\w+|\{[^{},/]*\}))*(?:\/|$)/;
+/** The names programmers give any file: `scripts/foo.py`, `references/bar.md`. */
+const METASYNTACTIC = /(?:^|\/)(?:foo|bar|baz|qux|quux)(?:\.\w+)?$/i;
+
+/**
+ * A path that stands for one the author has not written: `url`, `...`, `<file>`, `{{name}}`, `$DIR/x`, `path/to/x`,
+ * `{baseDir}/x.md`, `{name}.md`, `foo.py`.
+ */
 export function isPlaceholderPath(target: string): boolean {
   if (!/[A-Za-z0-9]/.test(target)) return true;
   if (/[<>]|\{\{|\$/.test(target)) return true;
   if (/(?:^|\/)path\/to(?:\/|$)/i.test(target)) return true;
+  if (PLACEHOLDER_SEGMENT.test(target) || METASYNTACTIC.test(target)) return true;
   return PLACEHOLDER_WORDS.has(target.toLowerCase());
 }
 
 /** Words that say what follows is an example, not a file of this skill. */
 const EXAMPLE_WORDS =
-  /\b(?:for example|for instance|e\.g\.|an example|examples?:|such as|illustrat\w*|hypothetical\w*|imagine|suppose)/i;
+  /\b(?:for example|for instance|e\.g\.|an example|examples?[*_]*:|such as|illustrat\w*|hypothetical\w*|imagine|suppose)/i;
+/** A label that opens examples of doing it right or wrong, on a line of its own: "**Valid:**", "❌ Bad:". */
+const EXAMPLE_LABEL =
+  /^[^\w\n]*(?:valid|invalid|good|bad|correct|incorrect|wrong|right|do|don['\u2019]t|avoid)[*_]*:[*_\s]*$/im;
 /**
- * A verb that tells the agent to make a file, followed by that file: "Save
- * this as", "create", "write the report to", "generates". Matched at the end
- * of the text before a mention, so the mention is what is made ("creates a
- * report from `x`" makes the report, not `x`).
+ * A verb that tells the agent to make a file, followed by that file or by a list of files it ends: "Save this as",
+ * "save", "create", "initialize", "write the report to", "is written to", "store it in", "generates", "creates
+ * `Dockerfile` +". Matched at the end of the text before a mention, so the mention is what is made ("creates a report
+ * from `x`" makes the report, not `x`).
  */
 const MAKE_THE_FILE =
-  /\b(?:creat(?:e|es|ed|ing)|sav(?:e|es|ed|ing)(?: [\w-]+){0,3} (?:as|to|in|into)|writ(?:e|es|ing)(?: [\w-]+){0,3} (?:to|as|into)|generat(?:e|es|ed|ing)|produc(?:e|es|ing)|outputs?(?: [\w-]+){0,2} to|new file)(?: (?:a|an|the|new|file|files|named|called|at))*[\s:`"'(*]*$/i;
+  /\b(?:creat(?:e|es|ed|ing)|initiali[sz](?:e|es|ed|ing)|sav(?:e|es|ing)|writ(?:e|es|ing)|(?:sav|stor)(?:e|es|ed|ing)(?: [\w-]+){0,3} (?:as|to|in|into|under)|(?:writ(?:e|es|ing|ten)|wrote)(?: [\w-]+){0,3} (?:to|as|into)|generat(?:e|es|ed|ing)|produc(?:e|es|ing)|outputs?(?: [\w-]+){0,2} to|new file)(?: (?:a|an|the|new|file|files|named|called|at))*(?:[\s:"'(*]*`[^`\n]*`\s*(?:\+|,|and|&))*[\s:`"'(*]*$/i;
+/**
+ * A verb that puts new files into a folder or under a pattern: "add validation scripts to `scripts/checks/`",
+ * "implement probes in `scripts/probes/*.py`". Into one file it changes the file, which must exist.
+ */
+const MAKE_INTO = /\b(?:add|put|place|implement)(?:s|ed|ing)?(?: [\w-]+){1,3} (?:to|in|into|under)[\s`"'(*]*$/i;
 /**
  * A file the prose gives to someone else, just before naming it: "the project's", "the user's", "your", "their" (up
  * to two words between: "the repo's own CI").
@@ -50,11 +71,35 @@ const OWNED_ELSEWHERE =
   /(?:\b(?:user|project|repo|repository|codebase|app|application|workspace|team|target|caller|customer|client)['\u2019]s|\b(?:your|their))(?: [\w'\u2019-]+){0,2}[\s`"'(*]*$/i;
 /**
  * A sentence that puts what it names in the project the skill works on: "in the target repo", "if the repository has",
- * "from the user's workspace".
+ * "from the user's workspace", "the repo already has".
  */
 const IN_THE_PROJECT =
-  /\b(?:in|from|inside|under|within|of|if) (?:the|your|their|a|that|this|each) (?:user['\u2019]s |target |host |current |consuming |caller['\u2019]s )?(?:project|repo|repository|codebase|workspace|working (?:directory|tree)|app|application|monorepo)\b/i;
+  /\b(?:in|from|inside|under|within|of|if) (?:the|your|their|a|that|this|each) (?:user['\u2019]s |target |host |current |consuming |caller['\u2019]s )?(?:project|repo|repository|codebase|workspace|working (?:directory|tree)|app|application|monorepo)\b|\b(?:project|repo|repository|codebase|workspace|monorepo) (?:already )?(?:has|contains|includes)\b/i;
+/**
+ * Where a sentence puts a file outside this skill, in the words before or just after it: another plugin or the
+ * plugin around the skill ("in the lint plugin", "available in this plugin", "plugin source"), a root above the skill
+ * ("at the repository root"), another skill ("in the other skill", "in the `review` skill").
+ */
+const ELSEWHERE =
+  /\b(?:in|from|inside|under|within|of|at) (?:the|this|that|its|our|a|another) (?:[\w`.:-]+ )?plugin\b|\bplugin (?:root|source|folder|directory|level)\b|\b(?:repository|repo|project|workspace|monorepo) root\b|\broot of the (?:repository|repo|project|workspace|monorepo|plugin)\b|\b(?:other|another|sibling|neighbou?ring|parent|companion) skill\b|\b(?:in|from|of) the (?!(?:same|current|present|skill)\b)[\w`.:-]+ skill\b/i;
+/** The owner of what the sentence goes on to name, just before it: "the lint plugin's", "the `review` skill's". */
+const OWNED_BY_ANOTHER =
+  /(?:\bplugin|(?<![\w`.:-])(?!(?:this|the|a|its|our|own|current|same|each|every|your)\b)[\w`.:-]+ skill)['\u2019]s(?: [\w'\u2019-]+){0,2}[\s`"'(*:]*$/i;
+/** Just after a mention: "in `other-skill`", a name that is no path (a skill's, a plugin's), closing the clause. */
+const IN_NAMED_PLACE =
+  /^[`*"')\s]*in (?:the )?`[\w.:]+-[\w.:-]+`(?: (?:skill|plugin))?\s*(?:$|[,)\u2014\u2013]|for\b|to\b)/i;
+/** Soon after a mention, words that make it optional: "if available", "(if present)", "<args> when it exists". */
+const IF_THERE =
+  /^[^.;\n]{0,40}?\b(?:if|when|where)\s+(?:(?:it|one|they|that|this|the file)\s+(?:is|are)\s+there\b|(?:(?:it|one|they|that|this|the file)\s+)?(?:is\s+|are\s+)?(?:available|present|exists?|found)\b)/i;
+/** A sentence about whether the file is there: "If `x` does not exist", "No `x` present", "unless `x` exists". */
+const ASKS_WHETHER_BEFORE = /\b(?:if|unless|whether|no)\s+[`*"']*$/i;
+const ASKS_WHETHER_AFTER =
+  /^[`*"']*\s+(?:(?:does(?:n['\u2019]t| not)|is(?:n['\u2019]t| not)|are(?:n['\u2019]t| not))\s+(?:exist|present|there|available|found)|(?:is\s+|are\s+)?(?:missing|absent|present|exists?|found)\b)/i;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+const BACKTICK = 0x60;
+const SLASH = 0x2f;
+/** The rest of a file name with spaces after its first word: up to three more words, the last with an extension. */
+const SPACED_NAME_REST = /^(?: [^\s`]+){0,2} [^\s`]+\.[A-Za-z0-9]{1,8}(?=[\s,;:)]|$)/;
 const HEADING = /^\s{0,3}#/;
 
 /**
@@ -89,6 +134,30 @@ function sentenceBefore(text: TextLike, mention: PathMention): string {
   return before.slice(boundary + 1);
 }
 
+/** Whether the mention is inside a code span: an odd number of backticks before it on its line. */
+function inCodeSpan(text: TextLike, mention: PathMention): boolean {
+  const line = Math.max(mention.context.start, text.lastIndexOf('\n', mention.span.start - 1) + 1);
+  let ticks = 0;
+  for (let at = line; at < mention.span.start; at++) if (text.charCodeAt(at) === BACKTICK) ticks++;
+  return ticks % 2 === 1;
+}
+
+/**
+ * Words joined by slashes in running prose, not a file: "scripts/tests run", "old assets/logos", "any
+ * scripts/references/assets". A file in prose has an extension (`see references/guide.md`); a folder is written with
+ * its slash (`references/`), a name without either in code (`` `scripts/run` ``).
+ */
+function proseWords(text: TextLike, mention: PathMention): boolean {
+  if (mention.link || mention.path.endsWith('/') || /[{}*?]/.test(mention.path)) return false;
+  if (/\.[^./]+$/.test(mention.path.slice(mention.path.lastIndexOf('/') + 1))) return false;
+  // After a folder variable (`${CLAUDE_SKILL_DIR}/scripts/run`) it is a path, whatever the prose around it; so is a
+  // folder written with its slash (the mention stops before it), and the first word of a name with spaces, which the
+  // words after it end with an extension (`references/My Notes.md`).
+  if (text.charCodeAt(mention.span.start - 1) === SLASH || text.charCodeAt(mention.span.end) === SLASH) return false;
+  if (SPACED_NAME_REST.test(text.slice(mention.span.end, mention.span.end + 80))) return false;
+  return !inCodeSpan(text, mention);
+}
+
 /** The sentence a mention is in, from the mention to its end. */
 function sentenceAfter(text: TextLike, mention: PathMention): string {
   const after = text.slice(mention.span.end, Math.min(mention.context.end, mention.span.end + 300));
@@ -97,19 +166,35 @@ function sentenceAfter(text: TextLike, mention: PathMention): string {
 }
 
 /**
- * Why a path the prose names need not exist, or undefined when it must: it is
- * a placeholder, an example, a file the agent is told to make, a folder the
- * prose says is empty, or (named in prose) a file of the project the skill
- * works on.
+ * Why a path the prose names need not exist, or undefined when it must: it is a placeholder, an example, a file the
+ * agent is told to make, a folder the prose says is empty, a file the prose says may be missing ("if present"), words
+ * with slashes in running prose, or (named in prose) a file of the project the skill works on or of a place the
+ * sentence puts outside the skill (a plugin, a root above it, another skill).
  */
 export function notMeantToExist(text: TextLike | undefined, mention: PathMention): string | undefined {
   if (isPlaceholderPath(mention.path)) return 'placeholder';
   if (!text) return undefined;
   const sentence = sentenceBefore(text, mention);
   if (MAKE_THE_FILE.test(sentence)) return 'to make';
-  if (EXAMPLE_WORDS.test(sentence) || EXAMPLE_WORDS.test(listIntroduction(text, mention) ?? '')) return 'example';
-  if (mention.path.endsWith('/') && /\bempty\b/i.test(sentence + sentenceAfter(text, mention))) return 'empty folder';
-  // A link is written relative to SKILL.md, so it is the skill's; prose may name the project's files.
-  if (!mention.link && (OWNED_ELSEWHERE.test(sentence) || IN_THE_PROJECT.test(sentence))) return 'in the project';
+  const manyFiles = /[*?{]/.test(mention.path) || text.charCodeAt(mention.span.end) === SLASH;
+  if (manyFiles && MAKE_INTO.test(sentence)) return 'to make';
+  const introduction = listIntroduction(text, mention) ?? '';
+  if (EXAMPLE_WORDS.test(sentence) || EXAMPLE_WORDS.test(introduction) || EXAMPLE_LABEL.test(introduction))
+    return 'example';
+  const after = sentenceAfter(text, mention);
+  if (mention.path.endsWith('/') && /\bempty\b/i.test(sentence + after)) return 'empty folder';
+  if (IF_THERE.test(after) || (ASKS_WHETHER_BEFORE.test(sentence) && ASKS_WHETHER_AFTER.test(after))) return 'optional';
+  // A link is written relative to SKILL.md, so it is the skill's; prose may name the project's files and others'.
+  if (mention.link) return undefined;
+  if (proseWords(text, mention)) return 'prose';
+  if (OWNED_ELSEWHERE.test(sentence) || IN_THE_PROJECT.test(sentence)) return 'in the project';
+  const clause = /^[^;:\n]{0,100}/.exec(after)![0];
+  if (
+    ELSEWHERE.test(sentence) ||
+    OWNED_BY_ANOTHER.test(sentence) ||
+    ELSEWHERE.test(clause) ||
+    IN_NAMED_PLACE.test(clause)
+  )
+    return 'elsewhere';
   return undefined;
 }

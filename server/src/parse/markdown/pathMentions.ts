@@ -17,11 +17,12 @@ export interface PathMention {
  */
 const MARKDOWN_LINK = /\]\(\s*(?:<([^<>\n]+)>|([^)\s<>]+))(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
 /**
- * `scripts/…`, `references/…`, `assets/…` not preceded by a path character (so `/app/scripts/x` is not ours), with
- * the brace alternatives and wildcards authors write for several files (`scripts/convert.{sh,ps1}`, `references/*.md`).
+ * `scripts/…`, `references/…`, `assets/…` (or `./scripts/…`) not preceded by a path character (so `/app/scripts/x`
+ * is not ours), with the brace alternatives, placeholders and wildcards authors write for several files
+ * (`scripts/convert.{sh,ps1}`, `references/x-{platform}.md`, `references/*.md`).
  */
 const BARE_MENTION =
-  /(?<![\w./\\-])((?:scripts|references|assets)\/(?:[\w./*?-]|\{[\w.,/*?-]*\})*(?:[\w*?-]|\{[\w.,/*?-]*\}))/g;
+  /(?<![\w./\\-])((?:\.\/)?(?:scripts|references|assets)\/(?:[\w./*?-]|\{[\w.,/*?-]*\})*(?:[\w*?-]|\{[\w.,/*?-]*\}))/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|#|\/\/)/i;
 /** A path from the skill's folder as Claude Code spells it: `${CLAUDE_SKILL_DIR}/scripts/run.py`. */
 const SKILL_DIR_MENTION =
@@ -42,31 +43,36 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
   const mentions: PathMention[] = [];
   for (const region of regions) {
     const slice = text.slice(region.start, region.end);
-    // Found with the patterns themselves, not `matchAll` (a copy of each per call), and a set only when a link is
+    // Found with the patterns themselves, not `matchAll` (a copy of each per call), and a list only when a link is
     // found: the server searches a long procedure a step at a time, a thousand regions.
-    let linked: Set<number> | undefined;
+    let linked: Span[] | undefined;
     MARKDOWN_LINK.lastIndex = 0;
     for (let match = MARKDOWN_LINK.exec(slice); match; match = MARKDOWN_LINK.exec(slice)) {
       const target = match[1] ?? match[2];
+      const start = match.index + match[0].indexOf(target);
+      // The link's text is what the link is called (`[references/a.md](references/a.md)`, `[run.py](../x/run.py)`):
+      // a path in it names the link's target, not a second file.
+      (linked ??= []).push({ start: labelStart(slice, match.index), end: start + target.length });
       if (EXTERNAL.test(target) || SLASH_COMMAND.test(target) || VARIABLE.test(target)) continue;
       const clean = decodeTarget(target.replace(/[#?].*$/, ''));
       if (clean === '') continue;
-      const start = region.start + match.index + match[0].indexOf(target);
-      (linked ??= new Set()).add(start);
       mentions.push({
         path: unsharedCopy(clean),
-        span: { start, end: start + target.length },
+        span: { start: region.start + start, end: region.start + start + target.length },
         link: true,
         context: region,
       });
     }
     BARE_MENTION.lastIndex = 0;
     for (let match = BARE_MENTION.exec(slice); match; match = BARE_MENTION.exec(slice)) {
-      const start = region.start + match.index;
-      if (linked?.has(start)) continue;
+      const at = match.index;
+      if (linked?.some((link) => at >= link.start && at < link.end)) continue;
+      const found = withoutClosingEmphasis(slice, at, match[1]);
+      if (found === undefined) continue;
+      const start = region.start + at;
       mentions.push({
-        path: unsharedCopy(match[1]),
-        span: { start, end: start + match[1].length },
+        path: unsharedCopy(found),
+        span: { start, end: start + found.length },
         link: false,
         context: region,
       });
@@ -91,6 +97,28 @@ export function findSkillDirMentions(text: TextLike, region: Span): PathMention[
       context: region,
     };
   });
+}
+
+/**
+ * A mention in emphasis (`**scripts/**`, `*references/*.md*`) without the stars that close it, which are Markdown,
+ * not a wildcard; undefined when only a folder's name is left (`scripts/`, the word of a heading), which is no file.
+ */
+function withoutClosingEmphasis(slice: string, at: number, mention: string): string | undefined {
+  let stars = 0;
+  while (stars < 3 && slice[at - stars - 1] === '*') stars++;
+  if (stars === 0 || !mention.endsWith('*'.repeat(stars))) return mention;
+  const path = mention.slice(0, -stars);
+  return path.endsWith('/') ? undefined : path;
+}
+
+/** Where the text of the link whose `]` is at `close` opens: its `[` on the same line, or `close` without one. */
+function labelStart(slice: string, close: number): number {
+  let depth = 0;
+  for (let at = close - 1; at >= 0 && slice[at] !== '\n'; at--) {
+    if (slice[at] === ']') depth++;
+    else if (slice[at] === '[' && depth-- === 0) return at;
+  }
+  return close;
 }
 
 function decodeTarget(target: string): string {

@@ -72,7 +72,7 @@ test('Emacs: the profile and a rule severity through the recipe’s :initializat
   const before = emacs(settingsSkill);
   assert.deepEqual(
     before.lines.filter((line) => line.startsWith('DIAG ')).map((line) => line.split(' ').slice(1, 4).join(' ')),
-    ['1:6 eglot-error skillgraph', '3:0 eglot-warning skillgraph'],
+    ['1:6 eglot-error skillgraph', '3:0 eglot-note skillgraph'],
   );
   assert.match(
     before.lines.find((line) => line.startsWith('DIAG 1:6'))!,

@@ -64,7 +64,7 @@ test('Neovim: the profile and a rule severity in the settings, and in init_optio
       skillgraph: { profile: 'claude-code', rules: { name_mismatch: 'warning' } },
     }),
   });
-  assert.deepEqual(codes(byRecipe, 'DIAG'), ['1:6 1 name_mismatch', '3:0 2 unknown_frontmatter_key']);
+  assert.deepEqual(codes(byRecipe, 'DIAG'), ['1:6 1 name_mismatch', '3:0 3 client_frontmatter_key']);
   assert.deepEqual(codes(byRecipe, 'AFTER'), ['1:6 2 name_mismatch']);
   const byInitOptions = neovim(settingsSkill, {
     SKILLGRAPH_INIT_OPTIONS: JSON.stringify({ profile: 'claude-code', rules: { name_mismatch: 'warning' } }),

@@ -63,14 +63,43 @@ export const OPENSQUILLA_KEYS = [
   'entrypoint',
 ];
 
+/** A client that reads a key beyond the specification: its name, and the profile that checks its skills. */
+export interface KeyReader {
+  client: string;
+  profile: ProfileId;
+}
+
+/**
+ * Each key a client reads beyond the specification, and the clients that read it (`argument-hint`: Claude Code and VS
+ * Code). A skill for every client may carry them: the clients that do not read a key ignore it.
+ */
+export const CLIENT_KEYS: ReadonlyMap<string, readonly KeyReader[]> = (() => {
+  const readers = new Map<string, KeyReader[]>();
+  const clients: [KeyReader, string[]][] = [
+    [{ client: 'Claude Code', profile: 'claude-code' }, CLAUDE_CODE_KEYS],
+    [{ client: 'VS Code', profile: 'vscode' }, VSCODE_KEYS],
+    [{ client: 'Cursor', profile: 'cursor' }, CURSOR_KEYS],
+    [{ client: 'OpenSquilla', profile: 'opensquilla' }, OPENSQUILLA_KEYS],
+  ];
+  for (const [reader, keys] of clients)
+    for (const key of keys) if (!SPEC_KEYS.includes(key)) readers.set(key, [...(readers.get(key) ?? []), reader]);
+  return readers;
+})();
+
 export interface Profile {
   id: ProfileId;
   /** Who the profile stands for, for messages ("Claude Code ignores …"). */
   consumer: string;
   knownKeys: ReadonlySet<string>;
   /**
+   * What a key another client reads (`CLIENT_KEYS`) is when this consumer does not: a note, once per skill, where the
+   * consumer is every client (the specification: each client reads its own keys and ignores the others'), or an unknown
+   * key like any other, where the consumer is one client or a validator that rejects what it does not know.
+   */
+  clientKeys: 'noted' | 'unknown';
+  /**
    * What the consumer does with a skill without `name`: rejects it, warns and loads it (VS Code 1.139: "Skill should
-   * provide a name."), or names it after its folder (Claude Code).
+   * provide a name."), or names it after its folder (Claude Code, Codex).
    */
   missingName: 'error' | 'warning' | 'allowed';
   /**
@@ -87,6 +116,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'agentskills',
     consumer: 'the Agent Skills specification',
     knownKeys: new Set(SPEC_KEYS),
+    clientKeys: 'noted',
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
@@ -95,6 +125,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'claude-code',
     consumer: 'Claude Code',
     knownKeys: new Set(CLAUDE_CODE_KEYS),
+    clientKeys: 'unknown',
     missingName: 'allowed',
     longDescription: 'truncated',
     nestedMetadata: false,
@@ -105,15 +136,18 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'claude-api',
     consumer: 'the Claude API upload',
     knownKeys: new Set(SPEC_KEYS),
+    clientKeys: 'unknown',
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
   },
+  // Codex's loader names a skill without `name` after its folder, as Claude Code does.
   codex: {
     id: 'codex',
     consumer: 'Codex',
     knownKeys: new Set(SPEC_KEYS),
-    missingName: 'error',
+    clientKeys: 'unknown',
+    missingName: 'allowed',
     longDescription: 'rejected',
     nestedMetadata: false,
   },
@@ -122,6 +156,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'vscode',
     consumer: "VS Code's skill validator",
     knownKeys: new Set(VSCODE_KEYS),
+    clientKeys: 'unknown',
     missingName: 'warning',
     longDescription: 'rejected',
     nestedMetadata: false,
@@ -130,6 +165,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'cursor',
     consumer: 'Cursor',
     knownKeys: new Set(CURSOR_KEYS),
+    clientKeys: 'unknown',
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: false,
@@ -140,6 +176,7 @@ export const PROFILES: Record<ProfileId, Profile> = {
     id: 'opensquilla',
     consumer: 'OpenSquilla',
     knownKeys: new Set(OPENSQUILLA_KEYS),
+    clientKeys: 'unknown',
     missingName: 'error',
     longDescription: 'rejected',
     nestedMetadata: true,

@@ -42,17 +42,19 @@ import { restrictedYaml } from '../checks/skillFile/strictRules';
 import { binaryFile, fileTooLarge, missingSkillMd } from '../checks/skillFile/unreadableFile';
 import { invalidConfig } from '../config/configFile';
 import { bodyTooLong } from '../formats/agent-skill/bodyRules';
-import { argumentHintMismatch, invalidHooks } from '../formats/agent-skill/claudeCodeRules';
+import { argumentHintMismatch, invalidHooks, unknownModel } from '../formats/agent-skill/claudeCodeRules';
 import {
   agentWithoutFork,
   angleBracketInDescription,
   descriptionTruncated,
   reservedName,
+  shortDescriptionTooLong,
   xmlInFrontmatter,
 } from '../formats/agent-skill/clientFrontmatterRules';
 import { invalidOpenaiYaml } from '../formats/agent-skill/codexMetadata';
 import { evalUnknownTarget, invalidEvals } from '../formats/agent-skill/evalCases';
 import { invalidTriggerQueries, triggerQueriesOneSided } from '../formats/agent-skill/evalFiles';
+import { clientFrontmatterKey, unknownFrontmatterKey } from '../formats/agent-skill/frontmatterKeys';
 import {
   invalidAllowedTools,
   invalidCompatibility,
@@ -64,7 +66,6 @@ import {
   missingRequiredFrontmatter,
   nameMismatch,
   portableValue,
-  unknownFrontmatterKey,
 } from '../formats/agent-skill/frontmatterRules';
 import { placeholderCollision } from '../formats/agent-skill/placeholderCollisions';
 import { loaderSizeLimit } from '../formats/agent-skill/profileRules';
@@ -191,6 +192,7 @@ export const RULES = [
   portableValue, // portable_value
   loaderSizeLimit, // loader_size_limit
   descriptionTruncated, // description_truncated
+  clientFrontmatterKey, // client_frontmatter_key
   hiddenUnicode, // hidden_unicode
   hiddenInstructions, // hidden_instructions
   encodedText, // encoded_text
@@ -218,6 +220,8 @@ export const RULES = [
   xmlInFrontmatter, // xml_in_frontmatter
   reservedName, // reserved_name
   uploadTooLarge, // upload_too_large
+  unknownModel, // unknown_model
+  shortDescriptionTooLong, // short_description_too_long
   missingFile, // missing_file
   pathCaseMismatch, // path_case_mismatch
   pathEscapesSkill, // path_escapes_skill

@@ -3,8 +3,9 @@ import { test } from 'node:test';
 import * as path from 'node:path';
 import type { Span } from '../../../server/src/parse/text/lineIndex';
 import type { RuleCode } from '../../../server/src/rules';
-import type { SkillAnalysis } from '../../../server/src/analyze';
 import { fixesFor } from '../../../server/src/fixes/skillFixes';
+import { analyzeSkill, type SkillAnalysis } from '../../../server/src/analyze';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
 import { analyzeFixture, expectAt, expectNone, ROOT, unmark, withCode } from '../../support/fixture';
 
 /** Asserts that `code` is reported exactly at `spans` of `file` (another file of the skill than SKILL.md). */
@@ -21,7 +22,7 @@ function expectIn(analysis: SkillAnalysis, code: RuleCode, file: string, spans: 
 
 const LONG = 'Does one thing well. '.repeat(60).trim();
 
-test('a skill without `name`: a warning for VS Code (1.139 warns "Skill should provide a name."), nothing for Claude Code (it uses the folder name)', () => {
+test('a skill without `name`: a warning for VS Code (1.139 warns "Skill should provide a name."), nothing for Claude Code and Codex (they use the folder name)', () => {
   const skill = '---\ndescription: Drafts release notes. Use when the user asks for notes.\n---\n\nBody.\n';
   assert.deepEqual(
     withCode(analyzeFixture('notes', skill, {}, 'vscode').analysis, 'missing_required_frontmatter').map(
@@ -30,6 +31,8 @@ test('a skill without `name`: a warning for VS Code (1.139 warns "Skill should p
     ['warning'],
   );
   expectNone(analyzeFixture('notes', skill, {}, 'claude-code').analysis, 'missing_required_frontmatter');
+  // Codex's loader (codex-rs/core-skills/src/loader.rs) falls back to the folder's name too.
+  expectNone(analyzeFixture('notes', skill, {}, 'codex').analysis, 'missing_required_frontmatter');
   // The specification (and every other profile that needs it) still requires it.
   assert.equal(
     withCode(analyzeFixture('notes', skill, {}, 'agentskills').analysis, 'missing_required_frontmatter').length,
@@ -46,14 +49,14 @@ test('claude-code: a description over 1,024 characters is listed cut at 1,536, n
   assert.equal(withCode(analyzeFixture('notes', skill, {}, 'codex').analysis, 'invalid_description').length, 1);
 });
 
-test('angle_bracket_in_description: Codex rejects `<` and `>` in a description (its skill validator)', () => {
+test("angle_bracket_in_description: a warning, as only Codex's skill-creator validator rejects `<` and `>` (its loader loads the skill)", () => {
   const { analysis, spans } = analyzeFixture(
     'notes',
     '---\nname: notes\ndescription: Turns a «<»file> into notes. Use when asked.\n---\n\nBody.\n',
     {},
     'codex',
   );
-  expectAt(analysis, 'angle_bracket_in_description', spans);
+  assert.equal(expectAt(analysis, 'angle_bracket_in_description', spans)[0].severity, 'warning');
   // Written over several lines, the whole value is marked.
   const folded = analyzeFixture(
     'notes',
@@ -230,4 +233,85 @@ test('invalid_openai_yaml: what Codex cannot use in agents/openai.yaml, at its p
     analyzeFixture('notes', analysis.text, { 'agents/openai.yaml': 'interface:\n  display_name: "Notes"\n' }).analysis,
     'invalid_openai_yaml',
   );
+});
+
+test("short_description_too_long: Codex's loader does not load a skill whose `metadata.short-description` is over 1,024 characters", () => {
+  const long = 'Drafts notes. '.repeat(80).trim();
+  const skill = `---\nname: notes\ndescription: Drafts notes. Use when asked.\nmetadata:\n  short-description: «${long}»\n---\n\nBody.\n`;
+  const { analysis, spans } = analyzeFixture('notes', skill, {}, 'codex');
+  const [found] = expectAt(analysis, 'short_description_too_long', spans);
+  assert.equal(found.severity, 'error');
+  assert.match(found.message, /is 1119 characters; Codex does not load a skill whose short description is over 1024/);
+  // Only Codex reads it.
+  expectNone(analyzeFixture('notes', skill, {}, 'agentskills').analysis, 'short_description_too_long');
+  // Measured as the loader lists it: each run of white space one space, characters (not UTF-16 units) counted.
+  const spaced = `${'é'.repeat(1000)}${' '.repeat(40)}${'😀'.repeat(23)}`;
+  expectNone(
+    analyzeFixture(
+      'notes',
+      `---\nname: notes\ndescription: Drafts notes. Use when asked.\nmetadata:\n  short-description: "${spaced}"\n---\n`,
+      {},
+      'codex',
+    ).analysis,
+    'short_description_too_long',
+  );
+});
+
+test('unknown_model (preview): `model` that is neither an alias Claude Code knows nor a Claude model id', () => {
+  const analyzed = (model: string) => {
+    const { text, spans } = unmark(
+      `---\nname: notes\ndescription: Drafts notes. Use when asked.\nmodel: ${model}\n---\n`,
+    );
+    const file = path.join(ROOT, 'notes', 'SKILL.md');
+    const fs = new MemoryFileSystem({ [file]: text });
+    return { analysis: analyzeSkill(fs, file, { profile: 'claude-code', preview: true }), spans };
+  };
+  const other = analyzed('«gpt-4o»');
+  assert.match(
+    expectAt(other.analysis, 'unknown_model', other.spans)[0].message,
+    /`gpt-4o`, which is not a model Claude Code knows\. It takes an alias/,
+  );
+  const typo = analyzed('«"Sonet[1m]"»');
+  const [misspelt] = expectAt(typo.analysis, 'unknown_model', typo.spans);
+  assert.deepEqual(
+    fixesFor(typo.analysis, misspelt).map((fix) => [fix.title, fix.tier]),
+    [['Change to "sonnet[1m]"', 'unsafe']],
+  );
+  for (const model of [
+    'inherit',
+    'Opus',
+    'opusplan',
+    'sonnet[1m]',
+    'claude-sonnet-4-5',
+    'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+    'claude-opus-4-1@20250805',
+    'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc',
+  ])
+    expectNone(analyzed(model).analysis, 'unknown_model');
+  // A preview rule: off unless asked for; and only Claude Code reads `model`.
+  expectNone(analyzeFixture('notes', other.analysis.text, {}, 'claude-code').analysis, 'unknown_model');
+});
+
+test('claude-code: `allowed-tools` as a YAML list is one of the forms Claude Code documents; a hint read as a list still is not', () => {
+  const marked =
+    '---\nname: notes\ndescription: Drafts notes. Use when asked.\nallowed-tools: [Read, "Bash(git add:*)"]\nargument-hint: «[file]»\n---\n\nSummarise $ARGUMENTS.\n';
+  const { analysis, spans } = analyzeFixture('notes', marked, {}, 'claude-code');
+  expectAt(analysis, 'portable_value', spans);
+  assert.equal(withCode(analyzeFixture('notes', marked).analysis, 'portable_value').length, 2);
+});
+
+test('invalid_openai_yaml: `policy.products`, which Codex reads, is a list of product names', () => {
+  const skill = '---\nname: notes\ndescription: Drafts notes. Use when asked.\n---\n\nBody.\n';
+  expectNone(
+    analyzeFixture(
+      'notes',
+      skill,
+      { 'agents/openai.yaml': 'policy:\n  products:\n    - codex\n    - CHATGPT\n' },
+      'codex',
+    ).analysis,
+    'invalid_openai_yaml',
+  );
+  const { text: metadata, spans } = unmark('policy:\n  products: «codex»\n');
+  const { analysis } = analyzeFixture('notes', skill, { 'agents/openai.yaml': metadata }, 'codex');
+  expectIn(analysis, 'invalid_openai_yaml', path.join(ROOT, 'notes', 'agents', 'openai.yaml'), spans);
 });

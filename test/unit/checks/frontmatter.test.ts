@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeFixture, expectAt, expectNone, frontmatter, withCode } from '../../support/fixture';
+import * as path from 'node:path';
+import { analyzeSkill } from '../../../server/src/analyze';
+import { MemoryFileSystem } from '../../../server/src/workspace/memoryFileSystem';
+import { analyzeFixture, expectAt, expectNone, frontmatter, ROOT, unmark, withCode } from '../../support/fixture';
 
 test('a valid plain skill has no diagnostics', () => {
   const { analysis } = analyzeFixture(
@@ -120,22 +123,41 @@ test('invalid_frontmatter_field: a Claude Code field with a wrong value', () => 
   assert.match(found.message, /not one of "low", "medium", "high", "xhigh", "max"/);
 });
 
-test('unknown_frontmatter_key: severity follows the profile', () => {
+test('unknown_frontmatter_key: one finding per skill at the first unknown key, naming them all; a misspelt key apart', () => {
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', '«tags»: [a]\nowner: Ada\n«licence»: MIT\nversion: 2\nowner: Bo\n')}`,
+  );
+  const [merged, typo] = expectAt(analysis, 'unknown_frontmatter_key', spans);
+  assert.equal(
+    merged.message,
+    'Unknown frontmatter keys `tags`, `owner` and `version` for the Agent Skills specification. Known keys: name, description, license, compatibility, metadata, allowed-tools.',
+  );
+  assert.deepEqual(merged.data, { key: 'tags', keys: ['tags', 'owner', 'version'] });
+  // A key one letter off a known one is another fact (the value meant for `license` is lost), with its own fix.
+  assert.match(typo.message, /^Unknown frontmatter key `licence` for .*\. Did you mean `license`\?/);
+  assert.deepEqual(typo.data, { key: 'licence', suggestion: 'license' });
+  // One unknown key reads as it did when each key was a finding of its own.
+  const one = analyzeFixture('plain', `${frontmatter('plain', '«tags»: [a]\n')}`);
+  const [single] = expectAt(one.analysis, 'unknown_frontmatter_key', one.spans);
+  assert.match(single.message, /^Unknown frontmatter key `tags` for the Agent Skills specification\. Known keys:/);
+});
+
+test('unknown_frontmatter_key: severity follows the profile; a key only a client reads is one note by default', () => {
   const text = `${frontmatter('plain', '«model»: opus\n«tags»: [a]\n')}`;
   const base = analyzeFixture('plain', text);
-  const found = expectAt(base.analysis, 'unknown_frontmatter_key', base.spans);
-  assert.deepEqual(
-    found.map((item) => item.severity),
-    ['warning', 'warning'],
-  );
+  const [tags] = expectAt(base.analysis, 'unknown_frontmatter_key', [base.spans[1]]);
+  assert.equal(tags.severity, 'warning');
+  const [model] = expectAt(base.analysis, 'client_frontmatter_key', [base.spans[0]]);
+  assert.equal(model.severity, 'information');
   const claudeCode = analyzeFixture('plain', text, {}, 'claude-code');
-  const [tags] = expectAt(claudeCode.analysis, 'unknown_frontmatter_key', [claudeCode.spans[1]]);
-  assert.equal(tags.severity, 'information');
+  const [unread] = expectAt(claudeCode.analysis, 'unknown_frontmatter_key', [claudeCode.spans[1]]);
+  assert.equal(unread.severity, 'information');
+  expectNone(claudeCode.analysis, 'client_frontmatter_key');
+  // The upload rejects every key it does not know, a client's too: one error for both, at the first.
   const api = analyzeFixture('plain', text, {}, 'claude-api');
-  assert.deepEqual(
-    expectAt(api.analysis, 'unknown_frontmatter_key', api.spans).map((item) => item.severity),
-    ['error', 'error'],
-  );
+  const [rejected] = expectAt(api.analysis, 'unknown_frontmatter_key', [api.spans[0]]);
+  assert.deepEqual([rejected.severity, rejected.data?.keys], ['error', ['model', 'tags']]);
   const vscode = analyzeFixture(
     'plain',
     `${frontmatter('plain', '«allowed-tools»: Read\nargument-hint: x\n')}`,
@@ -143,6 +165,47 @@ test('unknown_frontmatter_key: severity follows the profile', () => {
     'vscode',
   );
   expectAt(vscode.analysis, 'unknown_frontmatter_key', vscode.spans);
+});
+
+test('client_frontmatter_key: the keys only some clients read, in one note at the first, grouped by who reads them', () => {
+  const claudeOnly = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', '«argument-hint»: "[file]"\nmodel: sonnet\ntags: [a]\nwhen_to_use: Always.\n')}`,
+  );
+  const [note] = expectAt(claudeOnly.analysis, 'client_frontmatter_key', claudeOnly.spans);
+  assert.equal(
+    note.message,
+    'Keys only some clients read: `argument-hint` (Claude Code, VS Code); `model`, `when_to_use` (Claude Code). Other clients ignore them; to check the skill as one of these clients reads it, use its profile.',
+  );
+  assert.deepEqual(note.data, { keys: ['argument-hint', 'model', 'when_to_use'] });
+  const one = analyzeFixture('plain', `${frontmatter('plain', '«model»: sonnet\nwhen_to_use: Always.\n')}`);
+  assert.equal(
+    expectAt(one.analysis, 'client_frontmatter_key', one.spans)[0].message,
+    'Keys only Claude Code reads: `model`, `when_to_use`. Other clients ignore them; to check the skill as Claude Code reads it, use the `claude-code` profile.',
+  );
+  const single = analyzeFixture('plain', `${frontmatter('plain', '«triggers»: [deploy]\n')}`);
+  assert.equal(
+    expectAt(single.analysis, 'client_frontmatter_key', single.spans)[0].message,
+    'A key only OpenSquilla reads: `triggers`. Other clients ignore it; to check the skill as OpenSquilla reads it, use the `opensquilla` profile.',
+  );
+  // The reference validator (`strict`) rejects every key the specification does not have, a client's too.
+  const { text, spans } = unmark(`${frontmatter('plain', '«model»: sonnet\n')}`);
+  const file = path.join(ROOT, 'plain', 'SKILL.md');
+  const strict = analyzeSkill(new MemoryFileSystem({ [file]: text }), file, { strict: true });
+  expectNone(strict, 'client_frontmatter_key');
+  assert.equal(expectAt(strict, 'unknown_frontmatter_key', spans)[0].severity, 'error');
+  // Where the consumer is one client, another's key is a key it does not read.
+  const codex = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', '«model»: sonnet\nwhen_to_use: Always.\n')}`,
+    {},
+    'codex',
+  );
+  expectNone(codex.analysis, 'client_frontmatter_key');
+  assert.deepEqual(expectAt(codex.analysis, 'unknown_frontmatter_key', codex.spans)[0].data?.keys, [
+    'model',
+    'when_to_use',
+  ]);
 });
 
 test('description_truncated: claude-code cuts description + when_to_use at 1536', () => {

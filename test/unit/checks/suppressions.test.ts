@@ -37,7 +37,7 @@ test('Markdown: disable … enable silences a code between them; several codes, 
 test('YAML: disable-line on the line of a finding in the frontmatter and in a procedure', () => {
   const { analysis } = analyzeFixture(
     'skill',
-    `---\nname: skill\ndescription: Does things.\nhomepage: https://example.test  # skillgraph-disable-line unknown_frontmatter_key\n---\n`,
+    `---\nname: skill\ndescription: Does things.\nwebsite: https://example.test  # skillgraph-disable-line unknown_frontmatter_key\n---\n`,
   );
   expectNone(analysis, 'unknown_frontmatter_key');
   expectNone(analysis, 'unused_suppression');

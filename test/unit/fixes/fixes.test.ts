@@ -85,6 +85,17 @@ test('an unknown top-level key moves under metadata (unsafe); a misspelt one is 
     '---\nname: tool\ndescription: Does things.\nmetadata:\n  version: "2"\n---\n',
     'metadata holds strings: a number moves as one',
   );
+  // Every unknown key is one finding, and its fix moves every key it can; a multi-line value stays where it is.
+  const several = analyzeFixture(
+    'tool',
+    '---\nname: tool\ndescription: Does things.\nauthor: Ada\ntags:\n  - a\nversion: 2\n---\n',
+  ).analysis;
+  const [move] = only(several, 'unknown_frontmatter_key').fixes;
+  assert.deepEqual([move.title, move.preferred], ['Move "author" and "version" under metadata', true]);
+  assert.equal(
+    applied(several, move),
+    '---\nname: tool\ndescription: Does things.\ntags:\n  - a\nmetadata:\n  author: Ada\n  version: "2"\n---\n',
+  );
   const typo = analyzeFixture('tool', '---\nname: tool\ndescription: Does things.\nlicence: MIT\n---\n').analysis;
   assert.deepEqual(
     only(typo, 'unknown_frontmatter_key').fixes.map((fix) => [fix.title, fix.preferred]),
@@ -131,7 +142,7 @@ test('suppression comments: above a Markdown line, at the end of a YAML line, ne
     '---',
     'name: skill',
     'description: Does things.',
-    'homepage: https://example.test',
+    'website: https://example.test',
     '---',
     '  Read `references/a.md`.',
     '```bash',
@@ -146,7 +157,7 @@ test('suppression comments: above a Markdown line, at the end of a YAML line, ne
   };
   assert.match(
     edit('unknown_frontmatter_key')!,
-    /\nhomepage: https:\/\/example\.test {2}# skillgraph-disable-line unknown_frontmatter_key\n/,
+    /\nwebsite: https:\/\/example\.test {2}# skillgraph-disable-line unknown_frontmatter_key\n/,
   );
   assert.match(edit('missing_file')!, /\n {2}<!-- skillgraph-disable-next-line missing_file -->\n {2}Read `references/);
   // A finding in a fenced example: a comment there would be part of the example.

@@ -29,6 +29,8 @@ export function strictProfile(profile: Profile): Profile {
   return {
     ...profile,
     knownKeys: SPEC_KEYS,
+    // It rejects every other key, a client's or not.
+    clientKeys: 'unknown',
     consumer: 'the reference validator',
     missingName: 'error',
     longDescription: 'rejected',

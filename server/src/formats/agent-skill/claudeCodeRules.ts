@@ -10,9 +10,12 @@ import type { SkillFileSyntax } from '../../parse/markdown/skillFile';
 import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { nodeSpan, pairOf } from '../../parse/yaml/yamlNodes';
 import { defineRule } from '../../checks/engine/rule';
+import { suggestionFix } from '../../checks/engine/suggestionFix';
+import { closestName } from '../../checks/match/nameDistance';
 
-// What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on)
-// and the arguments a user types after `/name` (`$ARGUMENTS`, with `argument-hint` shown as they type).
+// What Claude Code reads in a skill beyond the specification: hooks that run while the skill is active (2.1.0 on),
+// the arguments a user types after `/name` (`$ARGUMENTS`, with `argument-hint` shown as they type) and the model the
+// skill runs on.
 
 export const invalidHooks = defineRule({
   code: 'invalid_hooks',
@@ -34,6 +37,27 @@ export const argumentHintMismatch = defineRule({
   formats: 'all',
 });
 
+export const unknownModel = defineRule({
+  code: 'unknown_model',
+  category: 'client',
+  severity: 'warning',
+  summary:
+    '`model` is neither a model alias Claude Code knows (`sonnet`, `opus`, `haiku`, `inherit`) nor a Claude model id.',
+  stability: 'preview',
+  formats: 'all',
+  fixable: 'unsafe',
+  fix: suggestionFix,
+});
+
+/**
+ * The aliases Claude Code takes for a model (its model configuration), `inherit` (the session's model) among them; any
+ * may ask for the long context with `[1m]`. Aliases come with new models: this is why the rule is a preview.
+ */
+const MODEL_ALIASES = ['inherit', 'default', 'best', 'sonnet', 'opus', 'haiku', 'fable', 'opusplan'];
+
+/** A model id: Anthropic's (`claude-sonnet-4-5`), Bedrock's (`us.anthropic.claude-…`, an ARN), Vertex's (`…@date`). */
+const MODEL_ID = /claude|^arn:/i;
+
 /** Where the body reads what the user typed after `/name`: `$ARGUMENTS` and `$ARGUMENTS[N]`. */
 const ARGUMENTS = /\$ARGUMENTS(?:\[\d+\])?/g;
 
@@ -45,14 +69,37 @@ export interface ClaudeCodeContext {
 }
 
 /**
- * The Claude Code rules of a skill checked for Claude Code: its hooks, its arguments against `argument-hint`, and the
- * `$N` it writes for something else, which Claude Code replaces with them.
+ * The Claude Code rules of a skill checked for Claude Code: its hooks, its arguments against `argument-hint`, its
+ * `model`, and the `$N` it writes for something else, which Claude Code replaces with them.
  */
 export function checkClaudeCodeSkill(context: ClaudeCodeContext): Diagnostic[] {
   return [
     ...hookFindings(context),
     ...argumentFindings(context),
+    ...modelFindings(context),
     ...placeholderCollisions(context.file, context.syntax),
+  ];
+}
+
+/** `model` that names no model Claude Code can pick: a model of another vendor, an alias misspelt. */
+function modelFindings({ file, yaml, value }: ClaudeCodeContext): Diagnostic[] {
+  const model = value.model;
+  if (typeof model !== 'string' || model.trim() === '') return [];
+  const [, alias, longContext = ''] = /^(.*?)(\[1m\])?$/.exec(model.trim().toLowerCase())!;
+  if (MODEL_ALIASES.includes(alias) || MODEL_ID.test(model)) return [];
+  const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'model')?.value);
+  if (!span) return [];
+  const meant = closestName(alias, MODEL_ALIASES);
+  // A misspelt alias keeps the long context it asked for.
+  const suggestion = meant && `${meant}${longContext}`;
+  return [
+    diagnostic(
+      unknownModel,
+      file,
+      span,
+      `\`model\` is \`${model}\`, which is not a model Claude Code knows.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} It takes an alias (\`sonnet\`, \`opus\`, \`haiku\`, \`inherit\` for the session's model) or a Claude model id (\`claude-sonnet-4-5\`, or the id or ARN of one on Bedrock or Vertex).`,
+      suggestion ? { suggestion } : undefined,
+    ),
   ];
 }
 

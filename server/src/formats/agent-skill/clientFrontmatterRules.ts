@@ -2,10 +2,11 @@ import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
 import { defineRule } from '../../checks/engine/rule';
 import type { FrontmatterContext } from './frontmatterRules';
 import { keySpan, stringOr, valueSpan } from './frontmatterValues';
+import { nodeAtPath, nodeSpan } from '../../parse/yaml/yamlNodes';
 import { CLAUDE_LISTING_LIMIT } from '../../platforms/clients';
 
 // What one client checks of the frontmatter beyond the specification: Claude Code's listing limit and `agent`, Codex's
-// validator, the Claude API's upload.
+// loader and validator, the Claude API's upload.
 
 export const descriptionTruncated = defineRule({
   code: 'description_truncated',
@@ -28,8 +29,17 @@ export const agentWithoutFork = defineRule({
 export const angleBracketInDescription = defineRule({
   code: 'angle_bracket_in_description',
   category: 'client',
+  severity: 'warning',
+  summary: "A `<` or `>` in `description`, which Codex's skill-creator validator rejects (its loader does not).",
+  stability: 'stable',
+  formats: 'all',
+});
+
+export const shortDescriptionTooLong = defineRule({
+  code: 'short_description_too_long',
+  category: 'client',
   severity: 'error',
-  summary: "A `<` or `>` in `description`, which Codex's skill validator rejects.",
+  summary: '`metadata.short-description` is over 1,024 characters, and Codex does not load the skill.',
   stability: 'stable',
   formats: 'all',
 });
@@ -91,10 +101,11 @@ export function clientFrontmatterRules(context: FrontmatterContext): Diagnostic[
           angleBracketInDescription,
           file,
           at >= 0 && !written.includes('\n') ? { start: span.start + at, end: span.start + at + 1 } : span,
-          `\`description\` contains \`${bracket[0]}\`; Codex's skill validator rejects \`<\` and \`>\` in a description. Say it in words ("less than", "the file name").`,
+          `\`description\` contains \`${bracket[0]}\`; Codex loads the skill, but the validator of its skill-creator rejects \`<\` and \`>\` in a description. Say it in words ("less than", "the file name").`,
         ),
       );
     }
+    diagnostics.push(...shortDescriptionFindings(context));
   }
   if (profile.id === 'claude-api') {
     for (const key of ['name', 'description']) {
@@ -123,4 +134,29 @@ export function clientFrontmatterRules(context: FrontmatterContext): Diagnostic[
     }
   }
   return diagnostics;
+}
+
+/** The longest `metadata.short-description` Codex's loader takes (its `MAX_SHORT_DESCRIPTION_LEN`). */
+const CODEX_SHORT_DESCRIPTION_LIMIT = 1024;
+
+/** `metadata.short-description` longer than Codex's loader takes: it refuses the skill, as for a long `description`. */
+function shortDescriptionFindings({ file, yaml, value, anchor }: FrontmatterContext): Diagnostic[] {
+  const metadata = value.metadata;
+  const text =
+    typeof metadata === 'object' && metadata !== null
+      ? (metadata as Record<string, unknown>)['short-description']
+      : undefined;
+  if (typeof text !== 'string') return [];
+  // Measured as the loader does: on one line (each run of white space one space), in characters (code points).
+  const length = [...text.split(/\s+/).filter(Boolean).join(' ')].length;
+  if (length <= CODEX_SHORT_DESCRIPTION_LIMIT) return [];
+  const found = nodeAtPath(yaml, ['metadata', 'short-description']);
+  return [
+    diagnostic(
+      shortDescriptionTooLong,
+      file,
+      (found.depth === 2 ? nodeSpan(yaml, found.node) : undefined) ?? anchor,
+      `\`metadata.short-description\` is ${length} characters; Codex does not load a skill whose short description is over ${CODEX_SHORT_DESCRIPTION_LIMIT}. Shorten it.`,
+    ),
+  ];
 }

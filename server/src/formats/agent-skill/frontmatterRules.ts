@@ -6,16 +6,14 @@ import type { Profile } from '../../platforms/profiles';
 import { validateAgainstSchema } from '../../checks/schema/schemaValidation';
 import type { Span } from '../../parse/text/lineIndex';
 import type { TextLike } from '../../parse/text/textLike';
-import { closestName } from '../../checks/match/nameDistance';
 import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
-import { mapEntries, nodeAtPath, nodeSpan, pairOf, topKeys } from '../../parse/yaml/yamlNodes';
+import { nodeAtPath, nodeSpan, pairOf } from '../../parse/yaml/yamlNodes';
 import { defineRule } from '../../checks/engine/rule';
 import { invalidFrontmatter } from '../../checks/skillFile/container';
 import { quoteWrittenFix } from '../../checks/edits/yamlFixes';
-import { suggestionFix } from '../../checks/engine/suggestionFix';
-import { fixOf, textChange, type Fix, type FixSource } from '../../checks/engine/fix';
-import { moveToMetadataFix } from './metadataFix';
+import { fixOf, textChange, type Fix } from '../../checks/engine/fix';
 import { clientFrontmatterRules } from './clientFrontmatterRules';
+import { checkFrontmatterKeys } from './frontmatterKeys';
 import { keySpan, valueSpan } from './frontmatterValues';
 
 export const missingRequiredFrontmatter = defineRule({
@@ -107,19 +105,6 @@ export const invalidFrontmatterField = defineRule({
   profiles: { opensquilla: 'warning' },
 });
 
-export const unknownFrontmatterKey = defineRule({
-  code: 'unknown_frontmatter_key',
-  category: 'frontmatter',
-  severity: 'warning',
-  summary: 'A frontmatter key the targeted client does not know.',
-  stability: 'stable',
-  formats: 'all',
-  fixable: 'unsafe',
-  fix: unknownKeyFixes,
-  profiles: { 'claude-code': 'information', 'claude-api': 'error' },
-  strict: 'error',
-});
-
 export const portableValue = defineRule({
   code: 'portable_value',
   category: 'frontmatter',
@@ -207,7 +192,7 @@ export function checkFrontmatter(context: FrontmatterContext): Diagnostic[] {
       ),
     );
   }
-  diagnostics.push(...unknownKeys(context), ...clientFrontmatterRules(context));
+  diagnostics.push(...checkFrontmatterKeys(context), ...clientFrontmatterRules(context));
   return diagnostics;
 }
 
@@ -243,12 +228,14 @@ function schemaView({ value, ownMetadata, file, yaml, profile, source }: Frontma
   if (Array.isArray(tools) && tools.every((item) => typeof item === 'string')) {
     const toolsNode = pairOf(yaml.doc.contents, 'allowed-tools')?.value;
     const bracketed = isSeq(toolsNode) && toolsNode.flow === true;
-    portable(
-      ['allowed-tools'],
-      bracketed
-        ? '`allowed-tools` is a YAML list in brackets; the spec asks for one space-separated string. The reference validator rejects the bracket form (its YAML has no flow style) and the Claude API upload rejects any list; most clients accept it.'
-        : '`allowed-tools` is a YAML list; the spec asks for one space-separated string. Most clients and the reference validator accept a list, but the Claude API upload rejects it.',
-    );
+    // Claude Code documents a list as one of its forms, with a string of tools separated by spaces or commas.
+    if (profile.id !== 'claude-code')
+      portable(
+        ['allowed-tools'],
+        bracketed
+          ? '`allowed-tools` is a YAML list in brackets; the spec asks for one space-separated string. The reference validator rejects the bracket form (its YAML has no flow style) and the Claude API upload rejects any list; most clients accept it.'
+          : '`allowed-tools` is a YAML list; the spec asks for one space-separated string. Most clients and the reference validator accept a list, but the Claude API upload rejects it.',
+      );
     view['allowed-tools'] = tools.join(' ');
   }
   // A hint such as `[file]` or `[optional: date]` is meant as the text shown, but YAML reads brackets as a list.
@@ -277,32 +264,6 @@ function schemaView({ value, ownMetadata, file, yaml, profile, source }: Frontma
     view.metadata = metadata;
   }
   return { value: view, diagnostics };
-}
-
-function unknownKeys({ file, yaml, profile }: FrontmatterContext): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
-  // When every key is known there is nothing to point at, and a plain reading's nodes are not built.
-  if (topKeys(yaml).every((key) => profile.knownKeys.has(key))) return diagnostics;
-  for (const entry of mapEntries(yaml.doc.contents)) {
-    if (profile.knownKeys.has(entry.key)) continue;
-    const suggestion = closestName(entry.key, profile.knownKeys);
-    diagnostics.push(
-      diagnostic(
-        unknownFrontmatterKey,
-        file,
-        nodeSpan(yaml, entry.keyNode)!,
-        `Unknown frontmatter key \`${entry.key}\` for ${profile.consumer}.${suggestion ? ` Did you mean \`${suggestion}\`?` : ''} Known keys: ${[...profile.knownKeys].join(', ')}.`,
-        { key: entry.key, ...(suggestion ? { suggestion } : {}) },
-      ),
-    );
-  }
-  return diagnostics;
-}
-
-/** A key a letter off a known one, renamed; any other unknown key, moved under `metadata` (where any key may go). */
-function unknownKeyFixes(item: Diagnostic, { text, frontmatter }: FixSource): Fix[] {
-  const renamed = suggestionFix(item, { text });
-  return [...renamed, ...moveToMetadataFix(text, frontmatter, item, renamed.length === 0)];
 }
 
 /** `name` made the folder's name: unsafe, as the folder may be what is wrong. */

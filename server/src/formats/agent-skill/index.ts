@@ -8,6 +8,7 @@ export { EVALS_FILE } from './evalCases';
 export { readFrontmatter, unquotedColon } from './readFrontmatter';
 export { loadAgentSkill } from './loadAgentSkill';
 export { placeholderCollision } from './placeholderCollisions';
-export { nameMismatch, portableValue, unknownFrontmatterKey } from './frontmatterRules';
+export { nameMismatch, portableValue } from './frontmatterRules';
+export { unknownFrontmatterKey } from './frontmatterKeys';
 
 export { agentSkillFormat, type AgentSkillAnalysis } from './format';

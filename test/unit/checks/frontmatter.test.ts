@@ -110,6 +110,16 @@ test('portable_value: metadata values that are a number or a nested map, which t
   expectNone(analysis, 'invalid_metadata');
   // OpenSquilla reads its own nested metadata namespaces: nothing to report there.
   expectNone(analyzeFixture('plain', marked, {}, 'opensquilla').analysis, 'portable_value');
+  assert.match(found[1].message, /the reference validator and most clients turn it into one/);
+});
+
+test('portable_value: a metadata value in brackets or braces is refused by the reference validator, not turned into a string', () => {
+  const marked = `${frontmatter('plain', 'metadata:\n  labels: «[ui, forms]»\n  triggers:\n    «files: [a.ts]\n»  owner: «7»\n')}`;
+  const { analysis, spans } = analyzeFixture('plain', marked);
+  const [labels, triggers, owner] = expectAt(analysis, 'portable_value', spans);
+  for (const flow of [labels, triggers])
+    assert.match(flow.message, /written in brackets or braces, which the reference validator refuses/);
+  assert.match(owner.message, /`metadata\.owner` is a number, not a string; the reference validator and most clients/);
 });
 
 test('invalid_frontmatter_field: a Claude Code field with a wrong value', () => {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isSeq } from 'yaml';
+import { isCollection, isMap as isYamlMap, isSeq } from 'yaml';
 import frontmatterSchema from '../../../../schemas/agent-skills.frontmatter.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
 import type { Profile } from '../../platforms/profiles';
@@ -254,16 +254,32 @@ function schemaView({ value, ownMetadata, file, yaml, profile, source }: Frontma
     const metadata: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value.metadata)) {
       if (ownMetadata.includes(key)) continue;
-      if (typeof item !== 'string' && item !== null && !profile.nestedMetadata)
+      if (typeof item !== 'string' && item !== null && !profile.nestedMetadata) {
+        const what = Array.isArray(item) ? 'a list' : isMap(item) ? 'a map' : `a ${typeof item}`;
+        // The reference validator turns a value into a string only once its YAML is read: a value in brackets or
+        // braces (flow style) is refused before that.
+        const readers = inFlowStyle(nodeAtPath(yaml, ['metadata', key]).node)
+          ? `written in brackets or braces, which the reference validator refuses (its YAML has no flow style); most clients turn it into a string`
+          : 'the reference validator and most clients turn it into one';
         portable(
           ['metadata', key],
-          `\`metadata.${key}\` is ${Array.isArray(item) ? 'a list' : isMap(item) ? 'a map' : `a ${typeof item}`}, not a string; the reference validator and most clients turn it into one, but the Claude API upload rejects it.`,
+          `\`metadata.${key}\` is ${what}, not a string; ${readers}, but the Claude API upload rejects it.`,
         );
+      }
       metadata[key] = typeof item === 'string' || item === null ? item : JSON.stringify(item);
     }
     view.metadata = metadata;
   }
   return { value: view, diagnostics };
+}
+
+/** Whether a value is written in flow style (`[a, b]`, `{a: b}`), itself or anywhere inside it. */
+function inFlowStyle(node: unknown): boolean {
+  if (!isCollection(node)) return false;
+  if (node.flow) return true;
+  return isYamlMap(node)
+    ? node.items.some((pair) => inFlowStyle(pair.value))
+    : node.items.some((item) => inFlowStyle(item));
 }
 
 /** `name` made the folder's name: unsafe, as the folder may be what is wrong. */

@@ -63,11 +63,20 @@ export const OPENSQUILLA_KEYS = [
   'entrypoint',
 ];
 
-/** A client that reads a key beyond the specification: its name, and the profile that checks its skills. */
+/**
+ * A client that reads a key beyond the specification: its name, and the profile that checks its skills (none for a
+ * client Skillgraph has no profile of).
+ */
 export interface KeyReader {
   client: string;
-  profile: ProfileId;
+  profile?: ProfileId;
 }
+
+/**
+ * Microsoft 365 Copilot's Cowork reads `cowork` (`category`, `icon`: the card it shows for the skill), as the skills
+ * written for it say; it is read nowhere else, and Skillgraph has no profile of it.
+ */
+const COWORK_KEYS = ['cowork'];
 
 /**
  * Each key a client reads beyond the specification, and the clients that read it (`argument-hint`: Claude Code and VS
@@ -80,6 +89,7 @@ export const CLIENT_KEYS: ReadonlyMap<string, readonly KeyReader[]> = (() => {
     [{ client: 'VS Code', profile: 'vscode' }, VSCODE_KEYS],
     [{ client: 'Cursor', profile: 'cursor' }, CURSOR_KEYS],
     [{ client: 'OpenSquilla', profile: 'opensquilla' }, OPENSQUILLA_KEYS],
+    [{ client: 'Microsoft 365 Copilot Cowork' }, COWORK_KEYS],
   ];
   for (const [reader, keys] of clients)
     for (const key of keys) if (!SPEC_KEYS.includes(key)) readers.set(key, [...(readers.get(key) ?? []), reader]);

@@ -198,6 +198,16 @@ test('client_frontmatter_key: the keys only some clients read, in one note at th
     expectAt(single.analysis, 'client_frontmatter_key', single.spans)[0].message,
     'A key only OpenSquilla reads: `triggers`. Other clients ignore it; to check the skill as OpenSquilla reads it, use the `opensquilla` profile.',
   );
+  // A client Skillgraph has no profile of: the note names it, and offers no profile.
+  const cowork = analyzeFixture(
+    'plain',
+    `${frontmatter('plain', '«cowork»:\n  category: Analysis\n  icon: BarChart4\n')}`,
+  );
+  assert.equal(
+    expectAt(cowork.analysis, 'client_frontmatter_key', cowork.spans)[0].message,
+    'A key only Microsoft 365 Copilot Cowork reads: `cowork`. Other clients ignore it.',
+  );
+  expectNone(cowork.analysis, 'unknown_frontmatter_key');
   // The reference validator (`strict`) rejects every key the specification does not have, a client's too.
   const { text, spans } = unmark(`${frontmatter('plain', '«model»: sonnet\n')}`);
   const file = path.join(ROOT, 'plain', 'SKILL.md');

@@ -111,7 +111,8 @@ function clientKeysMessage(clients: { entry: Entry; readers: readonly KeyReader[
   const [only] = groups.values();
   if (groups.size === 1 && only.readers.length === 1) {
     const [{ client, profile }] = only.readers;
-    return `${keys} only ${client} reads: ${only.keys.join(', ')}. Other clients ignore ${them}; to check the skill as ${client} reads it, use the \`${profile}\` profile.`;
+    const check = profile ? `; to check the skill as ${client} reads it, use the \`${profile}\` profile` : '';
+    return `${keys} only ${client} reads: ${only.keys.join(', ')}. Other clients ignore ${them}${check}.`;
   }
   const parts = [...groups].map(([names, group]) => `${group.keys.join(', ')} (${names})`);
   return `${keys} only some clients read: ${parts.join('; ')}. Other clients ignore ${them}; to check the skill as one of these clients reads it, use its profile.`;

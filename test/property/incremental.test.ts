@@ -300,7 +300,9 @@ test('edits that make, split and join hidden text and secrets: the SKILL.md find
     // With the preview rules: a value under a secret name is one (secret_assignment), read line by line like the rest.
     const cache = new AnalysisCache(fs, defaultOptions(catalog, true));
     const document = new EditedDocument(skill.file, skill.text + HIDDEN_BODY.repeat(3));
-    let spans = analyzeSkill(fs, skill.file, { text: document.text, catalog, preview: true }).diagnostics.map((item) => item.span);
+    let spans = analyzeSkill(fs, skill.file, { text: document.text, catalog, preview: true }).diagnostics.map(
+      (item) => item.span,
+    );
     for (let round = 0; round < 40; round++) {
       // The first edit makes a value long enough to be a secret under a name on the line above, where no finding was.
       if (round === 0) {

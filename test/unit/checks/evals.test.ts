@@ -142,7 +142,13 @@ test('an eval workspace (`<skill>-workspace/iteration-N/`) is not part of the li
 
 test("the skill-creator's names for a trigger query set are read as one: trigger-eval.json and eval_set.json", () => {
   const oneSided = JSON.stringify([{ query: 'chart my sales csv', should_trigger: true }]);
-  for (const name of ['trigger-eval.json', 'trigger_evals.json', 'eval_set.json', 'eval_set (1).json', 'eval_set-2.json']) {
+  for (const name of [
+    'trigger-eval.json',
+    'trigger_evals.json',
+    'eval_set.json',
+    'eval_set (1).json',
+    'eval_set-2.json',
+  ]) {
     const file = `evals/${name}`;
     const { analysis } = analyzeFixture('charts', SKILL, { ...FILES, [file]: oneSided });
     const found = analysis.diagnostics.filter((item) => item.code === 'trigger_queries_one_sided');
@@ -154,4 +160,94 @@ test("the skill-creator's names for a trigger query set are read as one: trigger
   }
   const { analysis } = analyzeFixture('charts', SKILL, { ...FILES, 'evals/eval_settings.json': oneSided });
   expectNone(analysis, 'trigger_queries_one_sided');
+});
+
+test('evals.json written as routing cases is a trigger query set: never test cases, checked as a set', () => {
+  // A flat list with the query under `prompt`: a query twice, and no near miss.
+  const flat = unmark(
+    '«[»\n  { "prompt": "chart my sales csv", "should_trigger": true },\n  { "prompt": «"Chart my sales CSV"», "should_trigger": true }\n]\n',
+  );
+  const { analysis } = withEvals(flat.text);
+  const [bracket, twice] = flat.spans;
+  expectNone(analysis, 'invalid_evals');
+  expectIn(analysis, 'invalid_trigger_queries', 'evals/evals.json', [twice]);
+  expectIn(analysis, 'trigger_queries_one_sided', 'evals/evals.json', [bracket]);
+  // Wrapped in a map (`evals`, or another key), with the query under `input`: balanced and distinct, so quiet.
+  for (const key of ['evals', 'evaluations']) {
+    const wrapped = withEvals(
+      JSON.stringify({
+        skill: 'charts',
+        [key]: [
+          { input: 'plot revenue by month from data.csv', should_trigger: true },
+          { input: 'load this csv into postgres', should_trigger: false },
+        ],
+      }),
+    ).analysis;
+    assert.deepEqual(
+      wrapped.diagnostics.map((item) => item.code),
+      [],
+      key,
+    );
+  }
+  // A wrapped set is checked where it is: its one-sidedness at its own bracket, an item's problems at the item.
+  const inMap = unmark(
+    '{\n  "evals": «[»\n    { "query": "chart it", "should_trigger": true },\n    { "query": "plot it", "should_trigger": «"yes"» }\n  ]\n}\n',
+  );
+  const one = withEvals(inMap.text).analysis;
+  expectIn(one, 'trigger_queries_one_sided', 'evals/evals.json', [inMap.spans[0]]);
+  expectIn(one, 'invalid_trigger_queries', 'evals/evals.json', [inMap.spans[1]]);
+});
+
+test('invalid_evals: a problem many cases share is one finding naming them, at the first; one case alone keeps its own', () => {
+  // A missing key is reported at the case's first key, as it was when each case had its own finding.
+  const cases = [1, 2, 3, 4, 5, 6].map((id) => `    { ${id === 1 ? '«"id"»' : '"id"'}: ${id}, "prompt": "Chart it" }`);
+  const { analysis, spans } = withEvals(
+    `{\n  "evals": [\n${cases.join(',\n')},\n    { «"id"»: 7, "expected_output": "A chart" }\n  ]\n}\n`,
+  );
+  // Six cases have no `expected_output`: one finding at the first; case 7 alone has no `prompt`.
+  expectIn(analysis, 'invalid_evals', 'evals/evals.json', spans);
+  const [shared, alone] = withCode(analysis, 'invalid_evals').map((item) => item.message);
+  assert.match(shared, /^Cases 1, 2, 3 and 3 more have no `expected_output`\. What success looks like/);
+  assert.match(alone, /^`evals\[6\]` is missing the required key `prompt`/);
+  // Cases without an id are named by their place in the list, counted from 1.
+  const unnamed = unmark(
+    '{"evals": [{ "id": 1, "prompt": "Chart it", "expected_output": "A chart" }, {"prompt": «""», "expected_output": "A chart", "id": 2}, {"expected_output": "A chart", "prompt": "", "id": 3}]}',
+  );
+  const empty = withEvals(unnamed.text).analysis;
+  expectIn(empty, 'invalid_evals', 'evals/evals.json', unnamed.spans);
+  assert.match(withCode(empty, 'invalid_evals')[0].message, /^In cases 2 and 3, `prompt` must not be empty\./);
+  const noIds = withEvals(
+    '{"evals": [{ "prompt": "a", "expected_output": "b" }, { "prompt": "c", "expected_output": "d" }]}',
+  );
+  assert.match(withCode(noIds.analysis, 'invalid_evals')[0].message, /^Items 1 and 2 of `evals` have no `id`\./);
+});
+
+test('invalid_evals: an evals.json that is neither test cases nor a trigger query set is one finding saying so', () => {
+  const { analysis, spans } = withEvals(
+    '«»{\n  "skill": "charts",\n  "positive": [{ "prompt": "chart my csv", "expected": "trigger" }],\n  "negative": [{ "prompt": "load it into postgres", "expected": "no-trigger" }]\n}\n',
+  );
+  expectIn(analysis, 'invalid_evals', 'evals/evals.json', spans);
+  assert.match(
+    withCode(analysis, 'invalid_evals')[0].message,
+    /has no `evals` list of test cases .* its keys are `skill`, `positive` and `negative`/,
+  );
+  // A list of cases not labelled `should_trigger`: reported on the list, where the schema reported it.
+  const list = unmark('«[{ "id": 1, "prompt": "Chart it", "expected_output": "A chart" }]»');
+  const listed = withEvals(list.text).analysis;
+  expectIn(listed, 'invalid_evals', 'evals/evals.json', list.spans);
+  assert.match(
+    withCode(listed, 'invalid_evals')[0].message,
+    /it is a list, and none of its items says `should_trigger`/,
+  );
+});
+
+test('invalid_trigger_queries: items with no query text, or no `should_trigger`, are one finding per kind', () => {
+  const queries = unmark(
+    '[\n  { «"should_trigger"»: true },\n  { "should_trigger": false },\n  { «"query"»: "chart my csv" },\n  { "query": "plot it", "should_trigger": true },\n  { "query": "load it into postgres" }\n]\n',
+  );
+  const { analysis } = analyzeFixture('charts', SKILL, { ...FILES, 'evals/train_queries.json': queries.text });
+  expectIn(analysis, 'invalid_trigger_queries', 'evals/train_queries.json', queries.spans);
+  const messages = withCode(analysis, 'invalid_trigger_queries').map((item) => item.message);
+  assert.match(messages[0], /^Items 1 and 2 have no query: the prompt to run goes under `query`/);
+  assert.match(messages[1], /^Items 3 and 5 have no `should_trigger`\./);
 });

@@ -13,6 +13,7 @@ import { readText } from '../../workspace/readText';
 import { defineRule } from '../../checks/engine/rule';
 import { missingFile, pathEscapesSkill } from '../../checks/links/fileLinks';
 import type { EvalLink } from '../../analysis/skillAnalysis';
+import { appendTo } from '../../listMap';
 
 // The test cases of a skill's `evals/evals.json` (evalFiles.ts finds and reads it): their shape, ids and input files,
 // and what their expectations name (the skill's steps, the files a run makes); and where a value of an eval file is.
@@ -66,14 +67,26 @@ export function checkCases(
   value: unknown,
   links: EvalLink[],
 ): Diagnostic[] {
-  const diagnostics = validateAgainstSchema(evalsSchema, value, {
-    file,
-    yaml,
-    rootSpan: START,
-    defaultRule: invalidEvals,
-    rootName: EVALS_FILE,
-  });
-  if (!isRecord(value)) return diagnostics;
+  // A file with no `evals` at all is not test cases gone wrong but something else: one finding says what it lacks.
+  // (A trigger query set under this name never gets here: evalFiles.ts reads it as one.)
+  if (!isRecord(value) || !('evals' in value))
+    return [diagnostic(invalidEvals, file, isRecord(value) ? START : spanAt(yaml, []), unrecognised(value))];
+  const cases = Array.isArray(value.evals) ? value.evals : [];
+  const diagnostics = oneFindingPerKind(
+    validateAgainstSchema(evalsSchema, value, {
+      file,
+      yaml,
+      rootSpan: START,
+      defaultRule: invalidEvals,
+      rootName: EVALS_FILE,
+    }),
+    (indices) => {
+      const ids = indices.map((index) => caseId(cases[index])).filter((id) => id !== undefined);
+      return ids.length === indices.length
+        ? `cases ${listed(ids)}`
+        : `items ${listed(indices.map((index) => String(index + 1)))} of \`evals\``;
+    },
+  );
   if (typeof value.skill_name === 'string' && context.name !== undefined && value.skill_name !== context.name)
     diagnostics.push(
       diagnostic(
@@ -83,7 +96,6 @@ export function checkCases(
         `\`skill_name\` is "${value.skill_name}", but this skill is "${context.name}": the runs would load another skill.`,
       ),
     );
-  const cases = Array.isArray(value.evals) ? value.evals : [];
   const seen = new Set<string>();
   const known = new KnownNames(context);
   cases.forEach((entry, index) => {
@@ -141,6 +153,73 @@ export function checkCases(
     }
   });
   return diagnostics;
+}
+
+function unrecognised(value: unknown): string {
+  const keys = isRecord(value) ? Object.keys(value) : [];
+  const what =
+    keys.length > 0
+      ? `: its keys are ${listed(keys.map((key) => `\`${key}\``))}`
+      : Array.isArray(value)
+        ? ': it is a list, and none of its items says `should_trigger`'
+        : '';
+  return `${EVALS_FILE} has no \`evals\` list of test cases (each with \`id\`, \`prompt\` and \`expected_output\`), and it is not a trigger query set either (a list of queries, each with \`should_trigger\`)${what}. Eval tools find nothing to run in it.`;
+}
+
+const caseId = (entry: unknown): string | undefined =>
+  isRecord(entry) && (typeof entry.id === 'number' || typeof entry.id === 'string')
+    ? typeof entry.id === 'number'
+      ? String(entry.id)
+      : JSON.stringify(entry.id)
+    : undefined;
+
+/** Names in a sentence: all of up to four, else the first three "and N more". */
+export function listed(names: string[]): string {
+  const shown = names.length > 4 ? names.slice(0, 3) : names.slice(0, -1);
+  const last = names.length > 4 ? `${names.length - 3} more` : names[names.length - 1];
+  return shown.length > 0 ? `${shown.join(', ')} and ${last}` : last;
+}
+
+/** A schema finding about one item of a list: "`evals[5].prompt` must not be empty. …", "`[3]` is missing …". */
+const ITEM_MESSAGE = /^`([\w-]*)\[(\d+)\]((?:\.[\w-]+|\[\d+\])*)` ([^]*)$/;
+
+/**
+ * One finding per kind of problem that several items of a list share ("cases 1, 2, 5 and 12 more have no
+ * `expected_output`"), not one per item: put at the first of the findings it replaces, so a baseline made before
+ * still accepts it. A problem only one item has keeps its own finding. `name` says which items, by their indices.
+ */
+export function oneFindingPerKind(found: Diagnostic[], name: (indices: number[]) => string): Diagnostic[] {
+  const kinds = new Map<string, { finding: Diagnostic; index: number; field: string; reason: string }[]>();
+  for (const finding of found) {
+    const match = ITEM_MESSAGE.exec(finding.message);
+    if (!match) continue;
+    const [, list, index, field, reason] = match;
+    const kind = [finding.code, list, field.replace(/\[\d+\]/g, '[]'), reason].join('\n');
+    appendTo(kinds, kind, { finding, index: Number(index), field, reason });
+  }
+  // Each finding merged away, to its replacement (the first of a kind) or to nothing.
+  const merged = new Map<Diagnostic, Diagnostic | undefined>();
+  for (const items of kinds.values()) {
+    const indices = [...new Set(items.map((item) => item.index))].sort((a, b) => a - b);
+    if (indices.length < 2) continue;
+    const first = items.reduce((a, b) => (b.finding.span.start < a.finding.span.start ? b : a));
+    for (const item of items) merged.set(item.finding, undefined);
+    merged.set(first.finding, { ...first.finding, message: sharedMessage(name(indices), first.field, first.reason) });
+  }
+  return found.flatMap((finding) => {
+    if (!merged.has(finding)) return [finding];
+    const replacement = merged.get(finding);
+    return replacement ? [replacement] : [];
+  });
+}
+
+/** The problem of several items, from the words the schema says it in for one. */
+function sharedMessage(who: string, field: string, reason: string): string {
+  const Who = who.charAt(0).toUpperCase() + who.slice(1);
+  const missing = /^is missing the required key (`[^`]+`)\.\s*([^]*)$/.exec(reason);
+  if (missing && !field) return `${Who} have no ${missing[1]}.${missing[2] ? ` ${missing[2]}` : ''}`;
+  if (!field) return `${Who} ${reason.replace(/^is /, 'are ').replace(/^has /, 'have ')}`;
+  return `In ${who}, \`${field.replace(/^\./, '').replace(/\[\d+\]/g, '[…]')}\` ${reason}`;
 }
 
 /** What a skill mentions: its steps, and (read when first asked) the words of its own files. */

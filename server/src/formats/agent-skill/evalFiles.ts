@@ -7,12 +7,24 @@ import type { FileSystem } from '../../workspace/fileSystem';
 import { readText } from '../../workspace/readText';
 import { defineRule } from '../../checks/engine/rule';
 import type { EvalLink } from '../../analysis/skillAnalysis';
-import { checkCases, EVALS_FILE, invalidEvals, isRecord, spanAt, START, type EvalContext } from './evalCases';
+import { mapEntries, nodeAtPath, nodeSpan } from '../../parse/yaml/yamlNodes';
+import {
+  checkCases,
+  EVALS_FILE,
+  invalidEvals,
+  isRecord,
+  listed,
+  oneFindingPerKind,
+  spanAt,
+  START,
+  type EvalContext,
+} from './evalCases';
 
 // A skill's evals, as the Agent Skills guides lay them out: `evals/evals.json` (test cases: a prompt, what success
 // looks like, input files, expectations graded against the output) and trigger query sets (`evals/*queries*.json`:
-// prompts labelled with whether the skill should activate). Nothing rejects a skill for them; an eval that cannot run
-// or cannot fail tells the author nothing, so every finding here is a warning, in the file it is about.
+// prompts labelled with whether the skill should activate; some tools write such a set as `evals/evals.json`, and it
+// is read as the set it is). Nothing rejects a skill for them; an eval that cannot run or cannot fail tells the
+// author nothing, so every finding here is a warning, in the file it is about.
 // This file finds and reads them and checks the trigger query sets; evalCases.ts checks the test cases.
 
 export const invalidTriggerQueries = defineRule({
@@ -67,12 +79,16 @@ export function checkEvalFiles(context: EvalContext): {
     const read = readJson(context.fs, file);
     if (read.text !== undefined) sources.push([file, read.text]);
     const found = [...read.problems];
-    if (read.yaml && read.value !== undefined)
+    if (read.yaml && read.value !== undefined) {
+      // What a file holds decides how it is read, whatever its name: routing cases (queries labelled
+      // `should_trigger`) are a trigger query set even in `evals.json`, as some tools write them.
+      const lists = triggerLists(read.value, name !== 'evals.json');
       found.push(
-        ...(name === 'evals.json'
+        ...(name === 'evals.json' && lists.length === 0
           ? checkCases(context, file, read.yaml, read.value, links)
-          : checkQueries(file, read.yaml, read.value)),
+          : checkQueries(file, read.yaml, read.value, lists)),
       );
+    }
     // Their spans say which file they are in, as every span outside SKILL.md does.
     diagnostics.push(...found.map((item) => ({ ...item, span: { ...item.span, file } })));
   }
@@ -118,43 +134,90 @@ function readJson(
   }
 }
 
-function checkQueries(file: string, yaml: YamlSyntax, value: unknown): Diagnostic[] {
-  const diagnostics = validateAgainstSchema(queriesSchema, value, {
+/** Where tools write a trigger query's text: `query` (the Agent Skills guides, skill-creator), `prompt`, `input`. */
+const QUERY_KEYS = ['query', 'prompt', 'input'] as const;
+
+const labelsTrigger = (list: unknown): list is unknown[] =>
+  Array.isArray(list) && list.some((item) => isRecord(item) && 'should_trigger' in item);
+
+/**
+ * Where the lists of trigger queries of a file are: the file itself, when it is a list of queries labelled
+ * `should_trigger` (any list, in a file named as a trigger query set), or each such list in a map
+ * (`{ "evals": [...] }`, `{ "evaluations": [...] }`).
+ */
+function triggerLists(value: unknown, named: boolean): string[][] {
+  if (Array.isArray(value)) return named || labelsTrigger(value) ? [[]] : [];
+  return isRecord(value)
+    ? Object.keys(value)
+        .filter((key) => labelsTrigger(value[key]))
+        .map((key) => [key])
+    : [];
+}
+
+function checkQueries(file: string, yaml: YamlSyntax, value: unknown, lists: string[][]): Diagnostic[] {
+  const target = {
     file,
     yaml,
     rootSpan: START,
     defaultRule: invalidTriggerQueries,
     rootName: path.basename(file),
-  });
-  if (!Array.isArray(value)) return diagnostics;
-  const seen = new Map<string, number>();
+  };
+  // Not a list, nor a map holding one: what the schema says of its root is all there is to say.
+  if (lists.length === 0) return validateAgainstSchema(queriesSchema, value, target);
+  const found: Diagnostic[] = [];
+  const duplicates: Diagnostic[] = [];
+  const seen = new Map<string, string>();
   let positive = 0;
   let negative = 0;
-  value.forEach((entry, index) => {
-    if (!isRecord(entry)) return;
-    if (entry.should_trigger === true) positive++;
-    if (entry.should_trigger === false) negative++;
-    if (typeof entry.query !== 'string') return;
-    const key = entry.query.trim().replace(/\s+/g, ' ').toLowerCase();
-    const first = seen.get(key);
-    if (first !== undefined)
-      diagnostics.push(
-        diagnostic(
-          invalidTriggerQueries,
-          file,
-          spanAt(yaml, [index, 'query']),
-          `The same query as item ${first + 1}: it counts twice toward the trigger rate and tests nothing new.`,
-        ),
-      );
-    else seen.set(key, index);
-  });
+  const itemsOf = (at: string[]) => (at.length === 0 ? value : (value as Record<string, unknown>)[at[0]]) as unknown[];
+  for (const at of lists) {
+    found.push(...validateAgainstSchema(queriesSchema, itemsOf(at), { ...target, basePath: at }));
+    itemsOf(at).forEach((entry, index) => {
+      if (!isRecord(entry)) return;
+      if (entry.should_trigger === true) positive++;
+      if (entry.should_trigger === false) negative++;
+      const key = QUERY_KEYS.find((name) => name in entry);
+      const item = at.length === 0 ? `item ${index + 1}` : `\`${at[0]}[${index}]\``;
+      if (key === undefined) {
+        // Where the schema put a missing key: the item's first key.
+        const first = mapEntries(nodeAtPath(yaml, [...at, index]).node)[0]?.keyNode;
+        found.push(
+          diagnostic(
+            invalidTriggerQueries,
+            file,
+            nodeSpan(yaml, first) ?? spanAt(yaml, [...at, index]),
+            `\`${at[0] ?? ''}[${index}]\` has no query: the prompt to run goes under \`query\` (\`prompt\` and \`input\` are read too).`,
+          ),
+        );
+        return;
+      }
+      if (typeof entry[key] !== 'string') return;
+      const text = entry[key].trim().replace(/\s+/g, ' ').toLowerCase();
+      const first = seen.get(text);
+      if (first !== undefined)
+        duplicates.push(
+          diagnostic(
+            invalidTriggerQueries,
+            file,
+            spanAt(yaml, [...at, index, key]),
+            `The same query as ${first}: it counts twice toward the trigger rate and tests nothing new.`,
+          ),
+        );
+      else seen.set(text, item);
+    });
+  }
+  const diagnostics = [
+    ...oneFindingPerKind(found, (indices) => `items ${listed(indices.map((index) => String(index + 1)))}`),
+    ...duplicates,
+  ];
+  const bracket = spanAt(yaml, lists[0]).start;
   if (positive + negative > 0 && (positive === 0 || negative === 0))
     diagnostics.push(
       diagnostic(
         triggerQueriesOneSided,
         file,
         // The list's opening bracket: the finding is about the whole set.
-        { start: spanAt(yaml, []).start, end: spanAt(yaml, []).start + 1 },
+        { start: bracket, end: bracket + 1 },
         negative === 0
           ? `All ${positive} queries should trigger the skill: with no query it should stay out of (a near miss), a description that fires on everything passes. Add queries with \`"should_trigger": false\`.`
           : `No query should trigger the skill: a description that never fires passes. Add queries with \`"should_trigger": true\`.`,

@@ -208,20 +208,36 @@ export function hiddenUnicodePerKind(findings: Diagnostic[], text: TextLike): Di
   return findings.flatMap((found) => (merged.has(found) ? (merged.get(found) ?? []) : [found]));
 }
 
-/** Words that speak to an agent, or ask for what a reader would object to; a comment scoring 3 speaks to the agent. */
-const AGENT_CUES: [RegExp, number][] = [
-  [/\b(?:assistant|agent|AI|LLM|language model|Claude|GPT|Codex|Copilot)\b/, 2],
-  [/\bignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier|other) (?:instructions|rules|prompts)\b/i, 3],
-  [
-    /\b(?:secretly|silently|covertly|quietly)\b|\bwithout (?:telling|informing|asking|notifying)\b|\b(?:do not|don't|never) (?:tell|inform|mention|reveal|show)\b/i,
-    2,
-  ],
-  [/\b(?:run|execute|send|upload|post|download|fetch|curl|wget|delete|exfiltrate)\b/i, 1],
-  [/\byou(?:r)?\b/i, 1],
+/** What a text calls the agent. */
+const AGENT = String.raw`(?:(?:AI|coding|LLM) )?(?:assistant|agent)s?|AI models?|AI|LLMs?|language models?|Claude|GPT|Codex|Copilot|Gemini`;
+/** What a sentence told to do something starts with: an order, a prohibition, a condition. */
+const ORDER = String.raw`you\b|(?:please |now |also |then |first |always |never )*(?:ignore|disregard|forget|run|execute|send|upload|post|download|fetch|delete|remove|write|read|open|add|include|insert|use|call|follow|do|don't|never|always|make|tell|say|reply|respond|answer|output|print|return|set|change|modify|install|copy|move|skip|treat|act|pretend|stop|when|whenever|if|before|after|only)\b`;
+
+/**
+ * Text addressed to the agent, not about it: the agent called on (`AI agent: you must…`, `Claude, run…`, `Note to the
+ * assistant:`), told what it is (`if you are an AI…`, `You are the assistant`), told to set its instructions aside, or
+ * to keep something from the user. A comment that says what the agent does (`the agent reads this file when you…`)
+ * speaks to a reader; so do a template's placeholders and a maintainer's notes, whose "you" is the reader.
+ */
+const ADDRESSED: RegExp[] = [
+  new RegExp(
+    String.raw`(?:^|[.!?;]\s|\n)[ \t]*(?:[-*>][ \t]+)?(?:(?:hey|hi|hello|dear|attention),? )?(?:the |any |all )?(?:${AGENT}|system)\s*[,:]\s*(?:${ORDER})`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\b(?:note|message|instructions?|reminder)s? (?:to|for) (?:the |any |all )?(?:${AGENT})\s*[:\u2014-]`,
+    'i',
+  ),
+  new RegExp(
+    String.raw`\byou(?:['\u2019]re| are) (?:now )?(?:an? |the )(?:${AGENT})\b(?!['\u2019]s)|\byou, (?:the |an? )?(?:${AGENT}),`,
+    'i',
+  ),
+  /\b(?:ignore|disregard|forget|override) (?:all |any )?(?:of )?(?:the |your |my )?(?:previous|prior|above|earlier|other|original|system) (?:instructions|rules|prompts?|guidelines|directions)\b/i,
+  /\b(?:do not|don['\u2019]t|never|without) (?:tell|inform|mention|reveal|show|notify|alert)(?:ing)? (?:this |it |anything )?(?:to )?(?:the )?(?:user|human|operator|reviewer|anyone)\b|\b(?:secretly|silently|covertly) (?:run|execute|send|upload|post|download|fetch|delete|remove|copy|read|add|insert|include|install|modify|change|write|exfiltrate)\b/i,
 ];
 
 function speaksToAgent(text: string): boolean {
-  return AGENT_CUES.reduce((score, [cue, weight]) => score + (cue.test(text) ? weight : 0), 0) >= 3;
+  return ADDRESSED.some((cue) => cue.test(text));
 }
 
 const COMMENT = /<!--([\s\S]*?)-->/g;

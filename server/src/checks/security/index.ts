@@ -246,6 +246,20 @@ function hostileDescription(
   return span ? hostileInstructions(file, [{ start: span.start, text: source.slice(span.start, span.end) }]) : [];
 }
 
+/**
+ * What `allowed-tools: Bash` could say instead: the programs the skill's commands run (`programs`; undefined when one
+ * of them runs anything, a shell or an interpreter), or, when its text shows no command, that it may need no shell.
+ */
+function narrowerGrant(programs: string[] | undefined): string {
+  const any = '`allowed-tools` lets the skill run any shell command without asking';
+  if (programs === undefined || programs.length > 6)
+    return `${any}. Grant the commands it needs (\`Bash(git:*)\`), so anything else still asks the user.`;
+  if (programs.length === 0)
+    return `${any}, and no command block of the skill runs one. Remove \`Bash\` if it needs none, or grant the commands it runs (\`Bash(git:*)\`), so anything else still asks the user.`;
+  const listed = programs.map((program) => `\`${program}\``).join(', ');
+  return `${any}, but its commands use only ${listed}. Grant those: \`${programs.map((program) => `Bash(${program}:*)`).join(' ')}\`.`;
+}
+
 /** `allowed-tools` granting any shell command, and Claude Code hooks that run commands: what a skill may do unasked. */
 function grants(
   context: SecurityContext,
@@ -253,19 +267,9 @@ function grants(
 ): Diagnostic[] {
   const findings: Diagnostic[] = [];
   if (allowedTools(value['allowed-tools']).some((tool) => /^Bash(?:\(\*(?::\*)?\))?$/.test(tool))) {
-    const programs = grantedCommands(context.fences, context.source) ?? [];
+    const programs = grantedCommands(context.fences, context.source);
     const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'allowed-tools')?.value);
-    if (span)
-      findings.push(
-        diagnostic(
-          unrestrictedShell,
-          context.file,
-          span,
-          programs.length > 0 && programs.length <= 6
-            ? `\`allowed-tools\` lets the skill run any shell command without asking, but its commands use only ${programs.map((program) => `\`${program}\``).join(', ')}. Grant those: \`${programs.map((program) => `Bash(${program}:*)`).join(' ')}\`.`
-            : '`allowed-tools` lets the skill run any shell command without asking. Grant the commands it needs (`Bash(git:*)`), so anything else still asks the user.',
-        ),
-      );
+    if (span) findings.push(diagnostic(unrestrictedShell, context.file, span, narrowerGrant(programs)));
   }
   const hooks = value.hooks;
   if (hooks && typeof hooks === 'object' && !Array.isArray(hooks))

@@ -65,16 +65,22 @@ function quoted(script: string): string {
   return line.length > 80 || line.length < text.length ? `${line.slice(0, 80)}…` : line;
 }
 
-function said(file: string, directive: ShellDirective): Diagnostic {
+/**
+ * What a directive runs, said. One that reads as an example is said louder, once: it runs all the same; with the
+ * skill's arguments (`placeholder`) it runs what they hold too, which its fix (the example stops running) ends too.
+ */
+function said(file: string, directive: ShellDirective, placeholder: string | undefined): Diagnostic {
   const command = quoted(directive.script);
   const what = directive.block ? `the script of this \`\`\`! block (\`${command}\`)` : `\`${command}\``;
-  // One that reads as an example is said louder, once: it runs all the same.
+  const spliced = placeholder
+    ? `, with the skill's arguments in place of \`${placeholder}\` as they were typed (a \`;\` or \`$(…)\` in them runs too)`
+    : '';
   return directive.shown
     ? diagnostic(
         shownCommandRuns,
         file,
         directive.span,
-        `This reads as an example, but Claude Code reads SKILL.md as plain text, code included, and runs ${what} whenever the skill is invoked: where it fails the invocation fails, where it works it runs. Describe the syntax in words, or move the example into a file under \`references/\`, which is not run.`,
+        `This reads as an example, but Claude Code reads SKILL.md as plain text, code included, and runs ${what} whenever the skill is invoked${spliced}: where it fails the invocation fails, where it works it runs. Describe the syntax in words, or move the example into a file under \`references/\`, which is not run.`,
       )
     : diagnostic(
         invocationCommand,
@@ -108,11 +114,12 @@ function secretsInPrompt(file: string, directive: ShellDirective): Diagnostic[] 
 
 /**
  * A command run at invocation that reads the skill's arguments: Claude Code splices them in as they were typed, before
- * the shell reads the line, and the model may invoke the skill with text it read somewhere.
+ * the shell reads the line, and the model may invoke the skill with text it read somewhere. One shown as an example
+ * says so in its own finding: stopping it from running is the fix of both.
  */
 function argumentsSpliced(file: string, directive: ShellDirective, placeholders: RegExp): Diagnostic[] {
   const placeholder = placeholders.exec(directive.script);
-  if (!placeholder) return [];
+  if (!placeholder || directive.shown) return [];
   const start = directive.command.start + placeholder.index;
   return [
     diagnostic(
@@ -155,7 +162,7 @@ export function invocationFindings(
   const risky = (directive: ShellDirective) =>
     risks.some((risk) => directive.span.start <= risk.span.start && risk.span.start < directive.span.end);
   return [
-    ...directives.map((directive) => said(file, directive)),
+    ...directives.map((directive) => said(file, directive, placeholders.exec(directive.script)?.[0])),
     ...risks,
     ...directives.flatMap((directive) => (risky(directive) ? [] : secretsInPrompt(file, directive))),
     ...directives.flatMap((directive) => argumentsSpliced(file, directive, placeholders)),

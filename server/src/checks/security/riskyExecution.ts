@@ -5,6 +5,7 @@ import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import type { Placed } from './skillTexts';
 import { defineRule } from '../engine/rule';
+import { argumentOf } from './shellPrograms';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
 // shell or SSH trusts, permissions opened to everyone, TLS checks turned off. Read in scripts, and in the fenced
@@ -37,8 +38,8 @@ interface Risk {
   what: string;
   /** What to do instead, when it is not the code's. */
   advice?: string;
-  /** A match that is not the risk after all, told from the rest of the line after it. */
-  unless?: (match: RegExpExecArray, rest: string) => boolean;
+  /** A match that is not the risk after all, told from the line it is in. */
+  unless?: (match: RegExpExecArray, line: string) => boolean;
 }
 
 const FETCH = String.raw`(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch)`;
@@ -86,19 +87,40 @@ function runsPipedText(interpreter: string, words: string[]): boolean {
   return true;
 }
 
+/**
+ * Commands that show their arguments to the user: `echo`, `printf`, PowerShell's `Write-Host`, and the functions
+ * scripts write for their messages (`err`, `warn`, `die`, `log_info`, `print_error`).
+ */
+const PRINTS =
+  /^(?:Write-(?:Host|Output|Warning|Error|Information)|(?:echo|printf|print|puts|say|msg|log|info|note|notice|warn|warning|err|error|die|fail|fatal|abort|debug|hint|usage)(?:_(?:echo|print|log|info|note|notice|warn|warning|err|error|fatal|debug|hint|exit))?)$/i;
+
+/**
+ * Whether the text at `offset` of a line is printed, not run: the shell reads it as part of a quoted argument of a
+ * command that prints it (`err "… Install: curl … | sh"`), a hint to a reader like any other text.
+ */
+function printed(line: string, offset: number): boolean {
+  const program = argumentOf(line, offset);
+  return program !== undefined && PRINTS.test(program.slice(program.lastIndexOf('/') + 1));
+}
+
 const RISKS: Risk[] = [
   {
     rule: remoteCode,
+    // A download names what it downloads: past its options, a word (an address, a variable holding one). A `curl|wget`
+    // with none is an alternation in a pattern, a list of names, not a command.
     pattern: new RegExp(
-      String.raw`\b${FETCH}\b[^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
+      String.raw`\b${FETCH}(?:[ \t]+-\S*)*[ \t]+[^\s|-][^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
     ),
     what: 'pipes a download into a shell or an interpreter',
     // The interpreter's own words: up to the end of its command in the pipeline or list, or of the quotes around it
-    // (`os.system("curl … | sh")`); a quoted program after an option is decided by the option.
-    unless: (match, rest) =>
+    // (`os.system("curl … | sh")`); a quoted program after an option is decided by the option. A pipe in the text a
+    // command prints is no pipe.
+    unless: (match, line) =>
+      printed(line, match.index + match[0].indexOf('|')) ||
       !runsPipedText(
         match[1],
-        rest
+        line
+          .slice(match.index + match[0].length)
           .split(/[|;&)"'`]/)[0]
           .trim()
           .split(/\s+/)
@@ -112,11 +134,13 @@ const RISKS: Risk[] = [
       'i',
     ),
     what: 'runs code it downloads',
+    unless: (match, line) => printed(line, match.index),
   },
   {
     rule: remoteCode,
     pattern: /\bexec\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\(/,
     what: 'runs Python it downloads',
+    unless: (match, line) => printed(line, match.index),
   },
   {
     rule: riskyCommand,
@@ -168,8 +192,7 @@ const EVERY_MATCH = new Map(
 function riskIn(risk: Risk, line: string): RegExpExecArray | undefined {
   const everywhere = EVERY_MATCH.get(risk);
   if (!everywhere) return risk.pattern.exec(line) ?? undefined;
-  for (const match of line.matchAll(everywhere))
-    if (!risk.unless!(match, line.slice(match.index + match[0].length))) return match;
+  for (const match of line.matchAll(everywhere)) if (!risk.unless!(match, line)) return match;
   return undefined;
 }
 

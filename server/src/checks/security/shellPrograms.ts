@@ -6,11 +6,17 @@ import { SHELL_KEYWORDS, SHELL_STATE_BUILTINS } from '../../platforms/shells';
 // `$( )`, backticks and `<( )` too. A wrapper (`env`, `sudo`, `command`, `exec`, `nohup`, `time`, `nice`, `timeout`)
 // is read through to the program it runs: `/usr/bin/env python3 x.py` runs `python3`.
 
-/** A word of a command, its quotes removed; `expanded` when the shell fills part of it in (`$NAME`, `$(…)`). */
+/**
+ * A word of a command, its quotes removed; `expanded` when the shell fills part of it in (`$NAME`, `$(…)`). Where it
+ * is in its script, and where the commands of its substitutions are (`runs`): what in it the shell runs.
+ */
 interface Word {
   text: string;
   raw: string;
   expanded: boolean;
+  start: number;
+  end: number;
+  runs: { start: number; end: number }[];
 }
 
 type Token = { word: Word } | { op: string };
@@ -64,16 +70,19 @@ function quoteEnd(text: string, open: number, quote: string): number {
 function tokenize(script: string, nested: string[]): Token[] {
   const tokens: Token[] = [];
   let word: Word | undefined;
+  // Where the character being read is: a word starts at the first character added to it, and ends where it ends.
+  let position = 0;
   let heredocNext: boolean | undefined;
   const heredocs: { delimiter: string; tabs: boolean }[] = [];
   const add = (text: string, raw: string, expanded = false) => {
-    word ??= { text: '', raw: '', expanded: false };
+    word ??= { text: '', raw: '', expanded: false, start: position, end: position, runs: [] };
     word.text += text;
     word.raw += raw;
     word.expanded ||= expanded;
   };
   const endWord = () => {
     if (!word) return;
+    word.end = position;
     if (heredocNext !== undefined) heredocs.push({ delimiter: word.text, tabs: heredocNext });
     else tokens.push({ word });
     heredocNext = undefined;
@@ -83,6 +92,7 @@ function tokenize(script: string, nested: string[]): Token[] {
   const substitution = (from: number, to: number, inner: string) => {
     nested.push(inner);
     add('', script.slice(from, to + 1), true);
+    word!.runs.push({ start: from, end: to + 1 });
     return to;
   };
   // Reads the substitution or expansion starting with `$` at `at`; returns where it ends.
@@ -106,6 +116,7 @@ function tokenize(script: string, nested: string[]): Token[] {
     return at;
   };
   for (let at = 0; at < script.length; at++) {
+    position = at;
     const char = script[at];
     if (char === '\\') {
       // A line going on: the command continues on the next.
@@ -173,6 +184,7 @@ function tokenize(script: string, nested: string[]): Token[] {
       at += op.length - 1;
     }
   }
+  position = script.length;
   endWord();
   return tokens;
 }
@@ -211,7 +223,7 @@ function programOf(words: Word[]): Word | undefined {
         break;
       }
       if (name === 'command' && /^-[vV]/.test(option)) return undefined;
-      if (name === 'sudo' && /^-[si]$/.test(option)) return { text: 'sh', raw: 'sh', expanded: false };
+      if (name === 'sudo' && /^-[si]$/.test(option)) return { ...word, text: 'sh', raw: 'sh' };
       if (wrapper[option]) at++;
     }
     // `timeout 30 cmd`: its first word is the time allowed.
@@ -224,11 +236,12 @@ function programOf(words: Word[]): Word | undefined {
 /** Whether a command so far holds only the shell's grammar (`if`, `while !`): a command or a test may start. */
 const atStart = (words: Word[]) => words.every((word) => SHELL_KEYWORDS.has(word.text));
 
-/** The programs and defined functions of a script (one block's commands). */
-export function scriptPrograms(script: string, depth = 0): ScriptPrograms {
-  const nested: string[] = [];
-  const tokens = tokenize(script, nested);
-  const programs: string[] = [];
+/**
+ * The simple commands of a script's tokens, each its words past the grammar that leads it (`then make`, `! grep`), and
+ * the functions it defines.
+ */
+function commandsOf(tokens: Token[]): { commands: Word[][]; functions: string[] } {
+  const commands: Word[][] = [];
   const functions: string[] = [];
   let words: Word[] = [];
   // After `case … in` and each `;;`: the words up to `)` are a pattern. Inside `[[ … ]]`: a test, whose `&&` and
@@ -245,8 +258,7 @@ export function scriptPrograms(script: string, depth = 0): ScriptPrograms {
         words = words.slice(2);
       } else words = words.slice(1);
     }
-    const program = programOf(words);
-    if (program && !program.expanded && !SHELL_STATE_BUILTINS.has(program.text)) programs.push(program.text);
+    if (words.length > 0) commands.push(words);
     words = [];
   };
   for (let index = 0; index < tokens.length; index++) {
@@ -288,6 +300,18 @@ export function scriptPrograms(script: string, depth = 0): ScriptPrograms {
     if (op === ';;' || op === ';&' || op === ';;&') pattern = true;
   }
   endCommand();
+  return { commands, functions };
+}
+
+/** The programs and defined functions of a script (one block's commands). */
+export function scriptPrograms(script: string, depth = 0): ScriptPrograms {
+  const nested: string[] = [];
+  const { commands, functions } = commandsOf(tokenize(script, nested));
+  const programs: string[] = [];
+  for (const words of commands) {
+    const program = programOf(words);
+    if (program && !program.expanded && !SHELL_STATE_BUILTINS.has(program.text)) programs.push(program.text);
+  }
   if (depth < MAX_DEPTH)
     for (const inner of nested) {
       const read = scriptPrograms(inner, depth + 1);
@@ -295,6 +319,23 @@ export function scriptPrograms(script: string, depth = 0): ScriptPrograms {
       functions.push(...read.functions);
     }
   return { programs, functions };
+}
+
+/**
+ * The program that `offset` of a script is given to as part of one of its arguments, as the shell reads the script:
+ * `echo` for the `|` of `echo "curl … | sh"`, whose pipe is a character of the text echo prints. Undefined where the
+ * shell reads the text there itself: outside any word (an operator), in a command's program, in a substitution whose
+ * commands it runs (`echo "$(curl … | sh)"`), or in a command with no program.
+ */
+export function argumentOf(script: string, offset: number): string | undefined {
+  for (const words of commandsOf(tokenize(script, [])).commands) {
+    const word = words.find((each) => each.start <= offset && offset < each.end);
+    if (!word) continue;
+    const program = programOf(words);
+    const substituted = word.runs.some((run) => run.start <= offset && offset < run.end);
+    return program && !program.expanded && word.start > program.start && !substituted ? program.text : undefined;
+  }
+  return undefined;
 }
 
 function isOp(token: Token | undefined, op: string): boolean {

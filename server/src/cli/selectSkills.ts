@@ -18,7 +18,7 @@ export function selectSkills(fs: FileSystem, settings: RunSettings, paths: strin
   for (const missing of discovery.missing) printErr(`skillgraph: ${missing}: no such file or folder\n`);
   if (discovery.missing.length > 0) return { exit: EXIT_USAGE };
   for (const file of discovery.outside)
-    printErr(`skillgraph: ${file} is not part of a skill (no SKILL.md in its folder or above); skipped\n`);
+    printErr(`skillgraph: ${file} is not part of a skill (no skill's SKILL.md in its folder or above); skipped\n`);
   // Files of no skill alone are nothing to do, not a mistake.
   if (discovery.skills.length === 0 && discovery.misnamed.length === 0 && discovery.outside.length === paths.length)
     return { exit: EXIT_CLEAN };

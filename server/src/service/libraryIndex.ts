@@ -56,6 +56,8 @@ export interface OpenSkill {
  */
 export class LibraryIndex {
   private files: string[] | undefined;
+  /** The SKILL.md files whose frontmatter decided which SKILL.md files below them are skills (see discoverSkills). */
+  private enclosing = new Set<string>();
   private readonly read = new Map<string, { source?: TextLike; skill: LibrarySkill | undefined }>();
   /** The listed skills not read yet (none until they are listed). */
   private readonly unread = new Set<string>();
@@ -79,9 +81,12 @@ export class LibraryIndex {
     this.linked = undefined;
   }
 
-  /** A SKILL.md changed on disk (`listChanged`: created or deleted, so the list of skills is found again). */
+  /**
+   * A SKILL.md changed on disk (`listChanged`: created or deleted). The list of skills is found again then, and when
+   * the file is one whose frontmatter decided which SKILL.md files below it are skills.
+   */
   fileChanged(file: string, listChanged: boolean): void {
-    if (listChanged) this.files = undefined;
+    if (listChanged || this.enclosing.has(file)) this.files = undefined;
     this.read.delete(file);
     if (this.files?.includes(file)) this.unread.add(file);
     this.linked = undefined;
@@ -122,11 +127,13 @@ export class LibraryIndex {
   private listed(): string[] {
     if (this.files) return this.files;
     const roots = [...this.roots, ...(this.userFolders ? userSkillFolders(this.fs, this.home) : [])];
-    this.files = discoverSkills(
+    const discovery = discoverSkills(
       this.fs,
       roots.filter((root) => this.fs.stat(root)),
       '/',
-    ).skills.map((found) => found.file);
+    );
+    this.files = discovery.skills.map((found) => found.file);
+    this.enclosing = new Set(discovery.enclosing);
     this.unread.clear();
     for (const file of this.files) if (!this.read.has(file)) this.unread.add(file);
     return this.files;

@@ -73,10 +73,25 @@ test('crlf_line_endings and utf8_bom: information, and ranges still match the te
     ],
   );
   assert.equal(analysis.text.startsWith('---'), true);
+  // The reference validators read SKILL.md in Python's text mode, which turns CRLF into LF: the message says so.
+  const [crlf] = analysis.diagnostics.filter((item) => item.code === 'crlf_line_endings');
+  assert.match(crlf.message, /The reference validators read them as LF, so the skill is valid/);
+  assert.doesNotMatch(crlf.message, /reject/);
 });
 
 test('unclosed_fence: on the opening marker', () => {
   const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\n«\`\`\`bash»\nls\n`);
+  expectAt(analysis, 'unclosed_fence', spans);
+});
+
+test('unclosed_fence: a marker with nothing after it (a stray one on the last line) hides nothing and is quiet', () => {
+  for (const end of ['```', '```\n', '```text\n\n   \n', '~~~\r\n'])
+    expectNone(
+      analyzeFixture('plain', `${frontmatter('plain')}\n## Steps\n\n\`\`\`\nls\n\`\`\`\n${end}`).analysis,
+      'unclosed_fence',
+    );
+  // One line after it is enough to be swallowed.
+  const { analysis, spans } = analyzeFixture('plain', `${frontmatter('plain')}\n«\`\`\`»\n\n## Next step\n`);
   expectAt(analysis, 'unclosed_fence', spans);
 });
 

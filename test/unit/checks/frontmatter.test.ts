@@ -40,6 +40,20 @@ test('name_mismatch: name differs from the folder', () => {
   assert.equal(found.data?.expected, 'folder-name');
 });
 
+test('name_mismatch: quiet when the name differs from its folder only in case, where invalid_name reports it', () => {
+  const { analysis, spans } = analyzeFixture('release-notes', '---\nname: «Release-Notes»\ndescription: x\n---\n');
+  expectAt(analysis, 'invalid_name', spans);
+  expectNone(analysis, 'name_mismatch');
+  // A folder in capitals with a valid lowercase name: the name breaks no rule, so the mismatch is the one finding.
+  const folder = analyzeFixture('Release-Notes', '---\nname: «release-notes»\ndescription: x\n---\n');
+  expectAt(folder.analysis, 'name_mismatch', folder.spans);
+  expectNone(folder.analysis, 'invalid_name');
+  // An invalid name that differs from its folder in more than case: two facts, two findings.
+  const both = analyzeFixture('release-notes', '---\nname: «Changelog»\ndescription: x\n---\n');
+  expectAt(both.analysis, 'invalid_name', both.spans);
+  expectAt(both.analysis, 'name_mismatch', both.spans);
+});
+
 test('invalid_description: too long, counted after folding', () => {
   // Two lines of 524 characters fold into one line joined by a space, plus the final newline: 1050.
   const half = 'word '.repeat(105).trimEnd();

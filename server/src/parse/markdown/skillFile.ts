@@ -104,7 +104,7 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
     problems.push({
       kind: 'crlf',
       message:
-        'SKILL.md uses CRLF line endings; most clients accept them, but some packagers reject the file. Prefer LF.',
+        'SKILL.md uses CRLF line endings. The reference validators read them as LF, so the skill is valid; a tool that reads the raw text and looks for `---\\n` misses its frontmatter. Prefer LF.',
       span: first.span,
     });
   }
@@ -182,6 +182,9 @@ function readFences(text: TextLike, from: number, problems: SkillFileProblem[]):
     }
     if (!close) {
       fences.push({ info: open[2].trim(), open: line.span, content: { start: contentStart, end: text.length } });
+      // CommonMark closes a fence at the end of the document: one with nothing after it (a stray marker on the last
+      // line) hides nothing.
+      if (text.slice(contentStart, text.length).trim() === '') break;
       problems.push({
         kind: 'unclosed-fence',
         message: `This code fence (${marker}) never closes, so everything after it is read as code. Add a closing ${marker} line.`,

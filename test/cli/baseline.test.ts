@@ -4,10 +4,10 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { readIn, repository, runCli } from '../support/cliRun';
 
-/** A skill that mentions `missing` files that do not exist, after `lead` lines of prose. */
+/** A skill that links `missing` files that do not exist, after `lead` lines of prose. */
 const skill = (name: string, missing: string[], lead = 0) =>
   `---\nname: ${name}\ndescription: Does one thing. Use when testing.\n---\n${'Prose.\n'.repeat(lead)}${missing
-    .map((file) => `Read \`references/${file}\`.\n`)
+    .map((file) => `Read [the notes](references/${file}).\n`)
     .join('')}`;
 
 interface Report {

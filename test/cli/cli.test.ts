@@ -63,7 +63,7 @@ test('clean skills exit 0; --max-warnings turns warnings into a failure', () => 
   mkdirSync(join(dir, 'warned'));
   writeFileSync(
     join(dir, 'warned', 'SKILL.md'),
-    '---\nname: warned\ndescription: x\ntags: [a]\n---\nSee scripts/run.sh.\n',
+    '---\nname: warned\ndescription: x\ntags: [a]\n---\nSee [run](scripts/run.sh).\n',
   );
   assert.equal(run(['check', dir]).status, 0);
   assert.equal(run(['check', dir, '--max-warnings', '2']).status, 0);
@@ -307,7 +307,7 @@ test('--jobs: skills spread over threads give the same report, in the same order
   for (let i = 0; i < 70; i++) {
     const name = `skill-${String(i).padStart(2, '0')}`;
     mkdirSync(join(dir, name));
-    const broken = i % 3 === 0 ? `\nSee scripts/missing-${i}.sh.\n` : '';
+    const broken = i % 3 === 0 ? `\nSee [the script](scripts/missing-${i}.sh).\n` : '';
     const description = i % 9 === 0 ? 'Use when: it breaks' : `Skill ${i}. Use when measuring threads.`;
     writeFileSync(
       join(dir, name, 'SKILL.md'),
@@ -340,7 +340,7 @@ test('a reader that closes the pipe early ends the run quietly', () => {
     mkdirSync(join(dir, `s${i}`));
     writeFileSync(
       join(dir, `s${i}`, 'SKILL.md'),
-      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`,
+      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee [a](scripts/a.sh), [b](scripts/b.sh) and [c](scripts/c.sh).\n`,
     );
   }
   assert.ok(run(['check', dir, '--format', 'json']).stdout.length > 256 * 1024);
@@ -359,7 +359,7 @@ test('a report larger than a full non-blocking pipe arrives whole and in order',
     mkdirSync(join(dir, `s${i}`));
     writeFileSync(
       join(dir, `s${i}`, 'SKILL.md'),
-      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee scripts/a.sh, scripts/b.sh and scripts/c.sh.\n`,
+      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing pipes.\n---\nSee [a](scripts/a.sh), [b](scripts/b.sh) and [c](scripts/c.sh).\n`,
     );
   }
   const direct = run(['check', dir, '--format', 'json']);

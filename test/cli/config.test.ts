@@ -5,7 +5,7 @@ import { repository, runCli } from '../support/cliRun';
 const check = (root: string, ...args: string[]) => runCli(root, 'check', '.', ...args);
 
 const skill = (name: string, extra = '') =>
-  `---\nname: ${name}\ndescription: Does one thing. Use when testing.\n${extra}---\nRead \`references/missing.md\`.\n`;
+  `---\nname: ${name}\ndescription: Does one thing. Use when testing.\n${extra}---\nRead [the notes](references/missing.md).\n`;
 
 interface Report {
   skills: { dir: string; profile: { id: string; source: string }; strict?: true }[];

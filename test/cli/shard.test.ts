@@ -43,9 +43,9 @@ test('the shards of the corpus and the examples, merged, are the report of one c
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A skill that mentions `missing` reference files (each a warning a baseline can accept). */
+/** A skill that links `missing` reference files (each a warning a baseline can accept). */
 const skill = (name: string, missing: string[]) =>
-  `---\nname: ${name}\ndescription: Does one thing. Use when testing.\n---\n${missing.map((file) => `Read \`references/${file}\`.\n`).join('')}`;
+  `---\nname: ${name}\ndescription: Does one thing. Use when testing.\n---\n${missing.map((file) => `Read [the notes](references/${file}).\n`).join('')}`;
 
 test('a baseline across shards: what each accepted and what is gone add up to one run, each entry counted once', () => {
   const root = repository({

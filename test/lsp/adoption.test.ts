@@ -35,7 +35,8 @@ const actionsAt = (session: ServerSession, uri: string, diagnostic: Diagnostic, 
 const textAfter = (action: CodeAction, uri: string, text: string) => applyTextEdits(text, action.edit!.changes![uri]);
 
 test('a quick fix adds the comment that suppresses a finding on its line; the finding is gone, and nothing else', async () => {
-  const text = '---\nname: notes\ndescription: Writes notes. Use when asked.\n---\nRead `references/later.md`.\n';
+  const text =
+    '---\nname: notes\ndescription: Writes notes. Use when asked.\n---\nRead [later](references/later.md).\n';
   const file = write('notes/SKILL.md', text);
   const session = await server();
   const uri = await session.open(file);
@@ -45,7 +46,10 @@ test('a quick fix adds the comment that suppresses a finding on its line; the fi
   const suppress = actions.find((action) => action.title === 'Suppress missing_file on this line')!;
   assert.equal(suppress.kind, 'quickfix');
   const suppressed = textAfter(suppress, uri, text);
-  assert.match(suppressed, /\n<!-- skillgraph-disable-next-line missing_file -->\nRead `references\/later\.md`\./);
+  assert.match(
+    suppressed,
+    /\n<!-- skillgraph-disable-next-line missing_file -->\nRead \[later\]\(references\/later\.md\)\./,
+  );
   await session.connection.sendNotification('textDocument/didChange', {
     textDocument: { uri, version: 2 },
     contentChanges: [{ text: suppressed }],
@@ -91,7 +95,7 @@ test('the baseline of the configuration hides the findings it accepts, and a cha
     }),
   );
   const text =
-    '---\nname: review\ndescription: Reviews. Use when asked.\n---\nRead `references/old.md`.\n\nRead `references/new.md`.\n';
+    '---\nname: review\ndescription: Reviews. Use when asked.\n---\nRead [old](references/old.md).\n\nRead [new](references/new.md).\n';
   const file = write('team/review/SKILL.md', text);
   const session = await server();
   const uri = await session.open(file);

@@ -16,7 +16,7 @@ after(async () => {
 const write = (relative: string, text: string) => writeIn(root, relative, text);
 
 const skillText = (name: string) =>
-  `---\nname: ${name}\ndescription: Reviews code. Use when asked for a review.\nwebsite: https://example.test\n---\nRead \`references/missing.md\`.\n`;
+  `---\nname: ${name}\ndescription: Reviews code. Use when asked for a review.\nwebsite: https://example.test\n---\nRead [the notes](references/missing.md).\n`;
 const review = write('skills/review/SKILL.md', skillText('review'));
 const overlay = write(
   'overlays/partial/SKILL.md',

@@ -54,6 +54,12 @@ export function analyzeFixture(
   return { analysis: analyzeSkill(fs, path.join(dir, 'SKILL.md'), profile ? { profile } : {}), spans, fs };
 }
 
+/** `analyzeFixture` with the preview rules on (they are off unless a configuration or `--preview` asks for them). */
+export function analyzeWithPreview(name: string, skillMd: string, files: Record<string, string> = {}): Fixture {
+  const fixture = analyzeFixture(name, skillMd, files);
+  return { ...fixture, analysis: analyzeSkill(fixture.fs, fixture.analysis.file, { preview: true }) };
+}
+
 /**
  * Analyses skill `main` among other files of the fixture tree: `files` maps
  * paths relative to ROOT to their text (a MetaSkill beside the skills it

@@ -23,6 +23,7 @@ import {
 } from '../checks/links/fileLinks';
 import { nestedReference } from '../checks/links/nestedReferences';
 import { scriptUnresolved } from '../checks/links/scriptHoles';
+import { unresolvedMention } from '../checks/links/unresolvedMentions';
 import { unrestrictedShell } from '../checks/security/grantedCommands';
 import { encodedText, hiddenInstructions, hiddenUnicode } from '../checks/security/hiddenText';
 import { hostileInstruction } from '../checks/security/hostileInstructions';
@@ -227,6 +228,7 @@ export const RULES = [
   pathEscapesSkill, // path_escapes_skill
   backslashPath, // backslash_path
   nestedReference, // nested_reference
+  unresolvedMention, // unresolved_mention
   aipLikeSkill, // aip_like_skill
   emptyBody, // empty_body
   invalidBodyFormat, // invalid_body_format

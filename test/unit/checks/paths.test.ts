@@ -1,21 +1,22 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeFixture, expectAt, expectNone, frontmatter } from '../../support/fixture';
+import { analyzeFixture, analyzeWithPreview, expectAt, expectNone, frontmatter } from '../../support/fixture';
 import { analyzeSkill } from '../../../server/src/analyze';
 
-test('missing_file: Markdown links and bare mentions that do not resolve', () => {
-  const { analysis, spans } = analyzeFixture(
+test('missing_file: Markdown links that do not resolve; a bare mention is unresolved_mention (preview)', () => {
+  const { analysis, spans } = analyzeWithPreview(
     'plain',
     `${frontmatter('plain')}\nSee [guide](«references/guide.md») and «scripts/run.sh».\nAlso [ok](references/ok.md#part), [web](https://example.test/x) and [top](#title).\n\n\`\`\`bash\nscripts/in-a-fence.sh\n\`\`\`\n`,
     { 'references/ok.md': '# ok\n' },
   );
-  const found = expectAt(analysis, 'missing_file', spans);
-  assert.match(found[0].message, /The link target `references\/guide\.md` does not exist/);
-  assert.match(found[1].message, /The file `scripts\/run\.sh` does not exist/);
+  const [link] = expectAt(analysis, 'missing_file', [spans[0]]);
+  assert.match(link.message, /The link target `references\/guide\.md` does not exist/);
+  const [bare] = expectAt(analysis, 'unresolved_mention', [spans[1]]);
+  assert.match(bare.message, /^`scripts\/run\.sh` is named here, but the skill folder does not hold it/);
 });
 
 test('missing_file: names with spaces, in a link in angle brackets and in prose; the titles links may carry', () => {
-  const { analysis, spans } = analyzeFixture(
+  const { analysis, spans } = analyzeWithPreview(
     'plain',
     [
       frontmatter('plain'),
@@ -26,9 +27,11 @@ test('missing_file: names with spaces, in a link in angle brackets and in prose;
     ].join('\n'),
     { 'references/My File.md': '# mine\n', 'references/ok.md': '# ok\n', 'scripts/run': '#!/bin/sh\n' },
   );
-  const found = expectAt(analysis, 'missing_file', spans);
-  assert.match(found[0].message, /The link target `references\/Gone File\.md` does not exist/);
-  assert.match(found[2].message, /^The file `references\/Meeting Notes\.md` does not exist/);
+  const [link] = expectAt(analysis, 'missing_file', [spans[0]]);
+  assert.match(link.message, /The link target `references\/Gone File\.md` does not exist/);
+  // Bare mentions nothing ties to the skill: whose files they are is unsaid.
+  const bare = expectAt(analysis, 'unresolved_mention', spans.slice(1));
+  assert.match(bare[1].message, /^`references\/Meeting Notes\.md` is named here/);
 });
 
 test('path_case_mismatch: found only when case is ignored', () => {

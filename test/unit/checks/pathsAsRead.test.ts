@@ -1,6 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeAmong, analyzeFixture, expectAt, expectNone, frontmatter } from '../../support/fixture';
+import {
+  analyzeAmong,
+  analyzeFixture,
+  analyzeWithPreview,
+  expectAt,
+  expectNone,
+  frontmatter,
+} from '../../support/fixture';
 import { expandBraces } from '../../../server/src/checks/match/pathPatterns';
 
 // Paths as a reader reads them: a placeholder, a template, a file the sentence puts elsewhere, an example or words
@@ -30,10 +37,18 @@ test('missing_file: a placeholder root or name stands for a path the reader puts
   );
   expectNone(fine.analysis, 'missing_file');
   // A template with fixed text and no variant in the folder is reported as a pattern, never as the file it spells.
-  const { analysis, spans } = analyzeFixture('skill', skill('Read `«references/build-{platform}.md»`.'), files);
-  const [found] = expectAt(analysis, 'missing_file', spans);
+  const tied = analyzeFixture('skill', skill("Read this skill's `«references/build-{platform}.md»`."), files);
+  const [found] = expectAt(tied.analysis, 'missing_file', tied.spans);
   assert.match(found.message, /`references\/build-\{platform\}\.md` \(no file matches\)\.$/);
   assert.doesNotMatch(found.message, /build-platform\.md/);
+  // Named bare, whose files it stands for is unsaid.
+  const { analysis, spans } = analyzeWithPreview('skill', skill('Read `«references/build-{platform}.md»`.'), files);
+  expectNone(analysis, 'missing_file');
+  const [bare] = expectAt(analysis, 'unresolved_mention', spans);
+  assert.match(
+    bare.message,
+    /^`references\/build-\{platform\}\.md` is named here, but no file of the skill folder matches it/,
+  );
 });
 
 test('missing_file: a file the sentence puts in a plugin, at a root above the skill or in another skill', () => {
@@ -47,13 +62,16 @@ test('missing_file: a file the sentence puts in a plugin, at a root above the sk
     '- `scripts/shared.py` available in this plugin',
     'Then `${CLAUDE_PLUGIN_ROOT}/scripts/hook.sh`, ${TOOLS_PLUGIN_ROOT}/references/a.md and $REPO_ROOT/assets/b.png.',
   ].join('\n\n');
-  expectNone(analyzeFixture('skill', skill(quiet)).analysis, 'missing_file');
-  // Named plainly, or placed in this very skill, it is the skill's own.
-  const { analysis, spans } = analyzeFixture(
+  const elsewhere = analyzeWithPreview('skill', skill(quiet)).analysis;
+  expectNone(elsewhere, 'missing_file');
+  expectNone(elsewhere, 'unresolved_mention');
+  // Placed in this very skill, it is the skill's own; named plainly, whose it is is unsaid.
+  const { analysis, spans } = analyzeWithPreview(
     'skill',
     skill('Run `«scripts/own.sh»` in this skill. The plugin is large. Then read `«references/own.md»`.'),
   );
-  expectAt(analysis, 'missing_file', spans);
+  expectAt(analysis, 'missing_file', [spans[0]]);
+  expectAt(analysis, 'unresolved_mention', [spans[1]]);
 });
 
 test('path_escapes_skill: says where a path out of the skill leads and how to name it portably', () => {
@@ -73,22 +91,28 @@ test('path_escapes_skill: says where a path out of the skill leads and how to na
   );
 });
 
-/** No missing_file in the body `quiet`, and one at each marked path of the body `found`. */
-function missingFileOnlyIn(quiet: string, found: string): void {
-  expectNone(analyzeFixture('skill', skill(quiet)).analysis, 'missing_file');
-  const { analysis, spans } = analyzeFixture('skill', skill(found));
-  expectAt(analysis, 'missing_file', spans);
+/**
+ * Under preview, no finding of a missing path in the body `quiet` (it is not meant to exist), and one at each marked
+ * path of the body `found`: `unresolved_mention`, as nothing there ties a bare path to the skill.
+ */
+function mentionFoundOnlyIn(quiet: string, found: string): void {
+  const fine = analyzeWithPreview('skill', skill(quiet)).analysis;
+  expectNone(fine, 'missing_file');
+  expectNone(fine, 'unresolved_mention');
+  const { analysis, spans } = analyzeWithPreview('skill', skill(found));
+  expectNone(analysis, 'missing_file');
+  expectAt(analysis, 'unresolved_mention', spans);
 }
 
-test('missing_file: words with slashes in running prose are not paths; a name in code or with an extension is', () => {
-  missingFileOnlyIn(
+test('missing_file, unresolved_mention: words with slashes in running prose are not paths; a name in code or with an extension is', () => {
+  mentionFoundOnlyIn(
     'Keep the assets/code split, and route scripts/dispatch/KV calls through one queue.',
     'Run `«scripts/dispatch»`, then «scripts/dispatch/kv.py» and «scripts/tools»/; «references/My» Notes.md too.',
   );
 });
 
-test('missing_file: an example, a file to make, a file the prose says may be missing', () => {
-  missingFileOnlyIn(
+test('missing_file, unresolved_mention: an example, a file to make, a file the prose says may be missing', () => {
+  mentionFoundOnlyIn(
     [
       '**Example**: `scripts/rotate.py` turns pages.',
       'Save `references/summary.md` as the run ends.',
@@ -111,13 +135,14 @@ test('missing_file: an example, a file to make, a file the prose says may be mis
   );
 });
 
-test('missing_file: emphasis around a path is Markdown, not a wildcard', () => {
-  const { analysis, spans } = analyzeFixture(
+test('unresolved_mention: emphasis around a path is Markdown, not a wildcard', () => {
+  const { analysis, spans } = analyzeWithPreview(
     'skill',
     skill('### **scripts/** - the tools\n\nThe notes are *«references/*.md»* and **«scripts/run.py»**.'),
   );
-  const found = expectAt(analysis, 'missing_file', spans);
-  assert.match(found[0].message, /`references\/\*\.md` \(no file matches\)/);
+  expectNone(analysis, 'missing_file');
+  const found = expectAt(analysis, 'unresolved_mention', spans);
+  assert.match(found[0].message, /^`references\/\*\.md` is named here, but no file of the skill folder matches it/);
 });
 
 test('missing_file: a link whose text names a path is one mention of its target, never two findings', () => {
@@ -174,4 +199,23 @@ test('nested_reference: a file SKILL.md names as ./references/x.md, in a table c
   );
   expectNone(analysis, 'nested_reference');
   expectNone(analysis, 'missing_file');
+});
+
+test('nested_reference: a folder SKILL.md names reaches the files right in it; a pattern, the files it matches', () => {
+  const files = {
+    'references/index.md': '[a](a.md) and [c](deep/c.md)\n',
+    'references/a.md': '# a\n',
+    'references/deep/c.md': '# c\n',
+  };
+  const analyzed = (body: string) =>
+    analyzeFixture('skill', skill(`Start at [the index](«references/index.md»). ${body}`), files);
+  expectNone(analyzed('Browse [references/](references/) and `references/deep`.').analysis, 'nested_reference');
+  expectNone(analyzed('Topics are `references/{topic}.md`, `references/deep/*.md`.').analysis, 'nested_reference');
+  // Not the files of a subfolder, nor those of another extension.
+  const folder = analyzed('Browse [references/](references/).');
+  const [throughFolder] = expectAt(folder.analysis, 'nested_reference', folder.spans);
+  assert.deepEqual(throughFolder.data?.nested, ['references/deep/c.md']);
+  const pattern = analyzed('Topics are `references/{topic}.txt`.');
+  const [throughPattern] = expectAt(pattern.analysis, 'nested_reference', pattern.spans);
+  assert.deepEqual(throughPattern.data?.nested, ['references/a.md', 'references/deep/c.md']);
 });

@@ -1,6 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyzeFixture, expectAt, expectNone, frontmatter, withCode } from '../../support/fixture';
+import {
+  analyzeFixture,
+  analyzeWithPreview,
+  expectAt,
+  expectNone,
+  frontmatter,
+  withCode,
+  type Fixture,
+} from '../../support/fixture';
 
 // Each warning is right where it fires: the cases here were written for these tests after the kinds of wrong
 // findings a first run on public libraries showed (a file SKILL.md links, told to be linked; a pattern, a placeholder,
@@ -52,14 +60,17 @@ test('missing_file: brace alternatives and wildcards name several files, each of
     files,
   );
   expectNone(fine.analysis, 'missing_file');
-  const { analysis, spans } = analyzeFixture(
+  const { analysis, spans } = analyzeWithPreview(
     'skill',
-    skill('Run `«scripts/convert.{sh,bat}»`; pictures are in `«assets/*.png»`.'),
+    skill("Run `«scripts/convert.{sh,bat}»`; pictures are in `«assets/*.png»`. Icons: this skill's `«assets/*.svg»`."),
     files,
   );
-  const found = expectAt(analysis, 'missing_file', spans);
+  // A pattern some of whose files the skill holds is the skill's; one it holds none of is, when tied to the skill.
+  const found = expectAt(analysis, 'missing_file', [spans[0], spans[2]]);
   assert.match(found[0].message, /names files the skill folder does not hold: `scripts\/convert\.bat`\./);
-  assert.match(found[1].message, /`assets\/\*\.png` \(no file matches\)/);
+  assert.match(found[1].message, /`assets\/\*\.svg` \(no file matches\)/);
+  const [bare] = expectAt(analysis, 'unresolved_mention', [spans[1]]);
+  assert.match(bare.message, /^`assets\/\*\.png` is named here, but no file of the skill folder matches it/);
 });
 
 test('missing_file: placeholders are not paths', () => {
@@ -70,23 +81,27 @@ test('missing_file: placeholders are not paths', () => {
   expectNone(analysis, 'missing_file');
 });
 
-/** No missing_file in the body `quiet`, and one at each marked path of the body `found`. */
-function missingFileOnlyIn(quiet: string, found: string): void {
-  expectNone(analyzeFixture('skill', skill(quiet)).analysis, 'missing_file');
-  const { analysis, spans } = analyzeFixture('skill', skill(found));
-  expectAt(analysis, 'missing_file', spans);
+/** Under preview, no finding of a missing path in the body `quiet`; the analysis of the body `found`, to look at. */
+function quietOnlyIn(quiet: string, found: string): Fixture {
+  const fine = analyzeWithPreview('skill', skill(quiet)).analysis;
+  expectNone(fine, 'missing_file');
+  expectNone(fine, 'unresolved_mention');
+  return analyzeWithPreview('skill', skill(found));
 }
 
-test('missing_file: a path the prose gives as an example, or tells the agent to make, need not exist', () => {
-  missingFileOnlyIn(
+test('missing_file, unresolved_mention: a path the prose gives as an example, or tells the agent to make, need not exist', () => {
+  const { analysis, spans } = quietOnlyIn(
     'For example, a skill for PDFs might hold:\n\n- `scripts/rotate_pdf.py` turns pages\n- `references/forms.md` for forms\n\nSave this as `references/helper.py`:\n\nIt generates `assets/report.html` as it runs. The [assets](assets/) folder is intentionally empty.',
     // The same paths, given as the skill's own files, must exist.
     'This skill holds:\n\n- `«scripts/rotate_pdf.py»` turns pages\n\nRun `«references/helper.py»`. The script builds a page from `«assets/report.html»`.',
   );
+  // Bare mentions: whose files they are is unsaid.
+  expectNone(analysis, 'missing_file');
+  expectAt(analysis, 'unresolved_mention', spans);
 });
 
-test('missing_file: a file the prose places in the project the skill works on need not be in the skill', () => {
-  missingFileOnlyIn(
+test('missing_file, unresolved_mention: a file the prose places in the project need not be in the skill', () => {
+  const { analysis, spans } = quietOnlyIn(
     [
       "1. Open the project's scripts/build.sh and check it sets `-euo pipefail`.",
       '2. If the repository has a references/adr folder, read the newest record there.',
@@ -95,9 +110,11 @@ test('missing_file: a file the prose places in the project the skill works on ne
       '5. In the target repo, scripts/ci/*.yml hold the pipelines.',
     ].join('\n'),
     // The skill's own files are still checked: named plainly, in a link (written relative to SKILL.md), or after a
-    // sentence about the project has ended.
+    // sentence about the project has ended; a link is the skill's, a bare mention's owner is unsaid.
     "Run «scripts/check.sh» on the project. Read [the project's guide](«references/project.md»). The repository is large. Then run «scripts/report.sh».",
   );
+  expectAt(analysis, 'missing_file', [spans[1]]);
+  expectAt(analysis, 'unresolved_mention', [spans[0], spans[2]]);
 });
 
 test('missing_file: names the file of the skill a missing path most likely means', () => {

@@ -8,7 +8,7 @@ test('Markdown: disable-next-line silences the named code on the line below, and
   const { analysis, spans } = analyzeFixture(
     'skill',
     skill(
-      '<!-- skillgraph-disable-next-line missing_file -- generated at build time -->\nRead `references/built.md`.\nRead `«references/other.md»`.',
+      '<!-- skillgraph-disable-next-line missing_file -- generated at build time -->\nRead [built](references/built.md).\nRead [other](«references/other.md»).',
     ),
   );
   expectAt(analysis, 'missing_file', spans);
@@ -21,11 +21,11 @@ test('Markdown: disable … enable silences a code between them; several codes, 
     skill(
       [
         '<!-- skillgraph-disable missing_file, path_escapes_skill -->',
-        'Read `references/a.md` and [b](../other/b.md).',
+        'Read [a](references/a.md) and [b](../other/b.md).',
         '<!-- skillgraph-enable missing_file -->',
-        'Read `«references/c.md»` and [d](../other/d.md).',
+        'Read [c](«references/c.md») and [d](../other/d.md).',
         '<!-- skillgraph-disable -->',
-        'Read `references/e.md`.',
+        'Read [e](references/e.md).',
       ].join('\n'),
     ),
   );
@@ -62,7 +62,7 @@ test('unused_suppression: a suppression that silences nothing, or names no rule,
   const { analysis, spans } = analyzeFixture(
     'skill',
     skill(
-      '<!-- skillgraph-disable-next-line «missing_file» -->\nAll good here.\n<!-- skillgraph-disable-next-line «misssing_file» -->\nRead `references/x.md`.\n«<!-- skillgraph-disable-next-line -->»\nNothing.',
+      '<!-- skillgraph-disable-next-line «missing_file» -->\nAll good here.\n<!-- skillgraph-disable-next-line «misssing_file» -->\nRead [x](references/x.md).\n«<!-- skillgraph-disable-next-line -->»\nNothing.',
     ),
   );
   const found = expectAt(analysis, 'unused_suppression', spans);

@@ -16,7 +16,7 @@ function skills(count: number): FoundSkill[] {
     const file = path.join(dir, `s${i}`, 'SKILL.md');
     writeFileSync(
       file,
-      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing threads.\n---\nSee scripts/missing-${i}.sh.\n`,
+      `---\nname: s${i}\ndescription: Skill ${i}. Use when testing threads.\n---\nSee [the script](scripts/missing-${i}.sh).\n`,
     );
     return { file, display: path.join(`s${i}`, 'SKILL.md') };
   });

@@ -109,11 +109,11 @@ test('an unknown top-level key moves under metadata (unsafe); a misspelt one is 
 test('an unused suppression: the code removed, or the whole comment when nothing in it silences anything', () => {
   const body = [
     '<!-- skillgraph-disable-next-line missing_file, body_too_long -->',
-    'Read `references/a.md`.',
+    'Read [a](references/a.md).',
     '<!-- skillgraph-disable-next-line missing_file -->',
     'Nothing here.',
     'Text <!-- skillgraph-disable-next-line misng_file -->',
-    'Read `references/b.md`.',
+    'Read [b](references/b.md).',
   ].join('\n');
   const { analysis } = analyzeFixture('skill', `${frontmatter('skill')}\n${body}\n`);
   const unused = withCode(analysis, 'unused_suppression');
@@ -121,11 +121,11 @@ test('an unused suppression: the code removed, or the whole comment when nothing
   const [partial, whole, misspelt] = unused.map((item) => fixesFor(analysis, item));
   assert.match(
     applied(analysis, partial[0]),
-    /<!-- skillgraph-disable-next-line missing_file -->\nRead `references\/a/,
+    /<!-- skillgraph-disable-next-line missing_file -->\nRead \[a\]\(references\/a/,
   );
   assert.equal(partial[0].tier, 'safe');
   assert.doesNotMatch(applied(analysis, whole[0]), /\n<!-- skillgraph-disable-next-line missing_file -->\nNothing/);
-  assert.match(applied(analysis, whole[0]), /Read `references\/a\.md`\.\nNothing here\./);
+  assert.match(applied(analysis, whole[0]), /Read \[a\]\(references\/a\.md\)\.\nNothing here\./);
   // A misspelt code: correcting it comes first (it then silences what it was written for); removing it is safe.
   assert.deepEqual(
     misspelt.map((fix) => [fix.title, fix.tier, fix.preferred]),
@@ -134,7 +134,7 @@ test('an unused suppression: the code removed, or the whole comment when nothing
       ['Remove the suppression', 'safe', false],
     ],
   );
-  assert.match(applied(analysis, misspelt[1]), /\nText\nRead `references\/b\.md`/);
+  assert.match(applied(analysis, misspelt[1]), /\nText\nRead \[b\]\(references\/b\.md\)/);
 });
 
 test('suppression comments: above a Markdown line, at the end of a YAML line, never inside a fence or a string', () => {
@@ -144,7 +144,7 @@ test('suppression comments: above a Markdown line, at the end of a YAML line, ne
     'description: Does things.',
     'website: https://example.test',
     '---',
-    '  Read `references/a.md`.',
+    '  Read [a](references/a.md).',
     '```bash',
     'cat references/b.md',
     '```',
@@ -159,7 +159,10 @@ test('suppression comments: above a Markdown line, at the end of a YAML line, ne
     edit('unknown_frontmatter_key')!,
     /\nwebsite: https:\/\/example\.test {2}# skillgraph-disable-line unknown_frontmatter_key\n/,
   );
-  assert.match(edit('missing_file')!, /\n {2}<!-- skillgraph-disable-next-line missing_file -->\n {2}Read `references/);
+  assert.match(
+    edit('missing_file')!,
+    /\n {2}<!-- skillgraph-disable-next-line missing_file -->\n {2}Read \[a\]\(references/,
+  );
   // A finding in a fenced example: a comment there would be part of the example.
   const fenced = analyzeFixture(
     'skill',
@@ -172,7 +175,7 @@ test('suppression comments: above a Markdown line, at the end of a YAML line, ne
   // A second code joins the comment already above the line.
   const joined = analyzeFixture(
     'skill',
-    `${frontmatter('skill')}\n<!-- skillgraph-disable-next-line body_too_long -->\nRead \`references/a.md\`.\n`,
+    `${frontmatter('skill')}\n<!-- skillgraph-disable-next-line body_too_long -->\nRead [a](references/a.md).\n`,
   ).analysis;
   const [missing] = withCode(joined, 'missing_file');
   assert.match(

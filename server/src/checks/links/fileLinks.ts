@@ -5,7 +5,6 @@ import { type FileSystem } from '../../workspace/fileSystem';
 import { resolveSkillPath } from '../../workspace/skillPaths';
 import type { PathMention } from '../../parse/markdown/pathMentions';
 import { notMeantToExist } from '../match/mentionIntent';
-import { nearestFile } from '../match/nearestFile';
 import { expandBraces, isPathPattern, matchesSomeFile } from '../match/pathPatterns';
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { LinkFindings } from './linkFindings';
@@ -14,6 +13,7 @@ import type { FileLink } from '../../model/skillModel';
 import { suggestionFix } from '../engine/suggestionFix';
 import { createStepScriptFix } from '../edits/scriptStub';
 import { fixOf, textChange, type Fix } from '../engine/fix';
+import { whoseMissingFile, withNearestFile, type BareMentions } from './unresolvedMentions';
 
 export const missingFile = defineRule({
   code: 'missing_file',
@@ -206,12 +206,14 @@ export function checkStepLink(
 /**
  * Checks the paths mentioned in prose, except those declared elsewhere (and
  * checked there): each must exist, unless the prose makes it a placeholder,
- * an example or a file to make (`mentionIntent.ts`).
+ * an example or a file to make (`mentionIntent.ts`). `bare` says whose file
+ * a bare mention nothing ties to the skill is (`unresolvedMentions.ts`).
  */
 export function checkMentionedPaths(
   context: LinkCheck,
   mentions: readonly PathMention[],
   declared: ReadonlySet<string>,
+  bare: BareMentions,
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const mention of mentions) {
@@ -219,7 +221,7 @@ export function checkMentionedPaths(
     // A reused step's mentions are the same objects from one analysis to the next (see checkStepLink).
     let found = context.reused?.of(mention);
     if (!found) {
-      found = checkMention(context, mention);
+      found = checkMention(context, mention, bare);
       context.reused?.keep(mention, found);
     }
     for (const diagnostic of found) diagnostics.push(diagnostic);
@@ -227,21 +229,24 @@ export function checkMentionedPaths(
   return diagnostics;
 }
 
-function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
+function checkMention(context: LinkCheck, mention: PathMention, bare: BareMentions): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const label = `${mention.link ? 'The link target' : 'The file'} \`${mention.path}\``;
   if (isPathPattern(mention.path)) {
-    const missing = missingAlternatives(context, mention.path);
+    const alternatives = expandBraces(mention.path) ?? [];
+    const missing = missingAlternatives(context, alternatives);
     if (missing.length > 0 && !notMeantToExist(context.text, mention)) {
       const which = missing.map((item) => `\`${item}\``).join(', ');
+      const item = diagnostic(
+        missingFile,
+        context.file,
+        mention.span,
+        `${label} names files the skill folder does not hold: ${which}${isPathPattern(missing.join('')) ? ' (no file matches)' : ''}.`,
+        { path: mention.path },
+      );
+      // A pattern some of whose files the skill holds is the skill's: the rest are missing from it.
       diagnostics.push(
-        diagnostic(
-          missingFile,
-          context.file,
-          mention.span,
-          `${label} names files the skill folder does not hold: ${which}${isPathPattern(missing.join('')) ? ' (no file matches)' : ''}.`,
-          { path: mention.path },
-        ),
+        missing.length < alternatives.length ? item : whoseMissingFile(context, item, mention, mention.path, bare),
       );
     }
     return diagnostics;
@@ -254,12 +259,12 @@ function checkMention(context: LinkCheck, mention: PathMention): Diagnostic[] {
       // A code span that holds a name with spaces, all of it: the finding names that file, not its first word.
       const whole = spacedCodeName(context.text, mention);
       if (!whole) {
-        diagnostics.push(withNearestFile(context, item, mention.path));
+        diagnostics.push(ofTheSkill(context, item, mention, mention.path, bare));
         continue;
       }
       const missing: Diagnostic[] = [];
       checkLink(context, whole.path, whole.span, missingFile, `The file \`${whole.path}\``, missing);
-      for (const other of missing) diagnostics.push(withNearestFile(context, other, whole.path));
+      for (const other of missing) diagnostics.push(ofTheSkill(context, other, mention, whole.path, bare));
     }
   }
   return diagnostics;
@@ -297,11 +302,11 @@ function cutShortBySpace(context: LinkCheck, mention: PathMention): boolean {
     .some((entry) => entry.name.startsWith(start) && after.startsWith(entry.name.slice(start.length - 1)));
 }
 
-/** The alternatives of a pattern (`a.{sh,ps1}`, `*.md`) no file of the skill answers to. */
-function missingAlternatives(context: LinkCheck, pattern: string): string[] {
-  const alternatives = expandBraces(pattern);
-  // Braces that do not pair up, or expand past reason: prose, not paths.
-  if (!alternatives) return [];
+/**
+ * The alternatives of a pattern (`a.{sh,ps1}`, `*.md`) no file of the skill answers to. Braces that do not pair up, or
+ * expand past reason, are prose, not paths: no alternatives.
+ */
+function missingAlternatives(context: LinkCheck, alternatives: readonly string[]): string[] {
   return alternatives.filter((alternative) =>
     isPathPattern(alternative)
       ? !matchesSomeFile(context.fs, context.dir, alternative)
@@ -309,15 +314,18 @@ function missingAlternatives(context: LinkCheck, pattern: string): string[] {
   );
 }
 
-/** A missing file's finding, naming the file of the skill it most likely means, when one is near. */
-function withNearestFile(context: LinkCheck, item: Diagnostic, target: string): Diagnostic {
-  const nearest = nearestFile(context.fs, context.dir, target);
-  if (!nearest) return item;
-  return {
-    ...item,
-    message: `${item.message.replace(/\.$/, '')}; did you mean \`${nearest}\`?`,
-    data: { ...item.data, suggestion: nearest },
-  };
+/**
+ * A missing file's finding: `missing_file` naming the file of the skill it most likely means when one is near (which
+ * makes the mention the skill's), else as whose the mention is says.
+ */
+function ofTheSkill(
+  context: LinkCheck,
+  item: Diagnostic,
+  mention: PathMention,
+  target: string,
+  bare: BareMentions,
+): Diagnostic {
+  return withNearestFile(context, item, target) ?? whoseMissingFile(context, item, mention, target, bare);
 }
 
 /** The same file, named as every file system finds it (its case, forward slashes): safe. */

@@ -6,7 +6,7 @@ import { resolveSkillPath } from '../../workspace/skillPaths';
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { LinkCheck } from './fileLinks';
 import { defineRule } from '../engine/rule';
-import { withoutPlaceholderRoot } from '../match/pathPatterns';
+import { isPathPattern, matchesPattern, withoutPlaceholderRoot } from '../match/pathPatterns';
 
 export const nestedReference = defineRule({
   code: 'nested_reference',
@@ -38,12 +38,14 @@ function listed(files: string[]): string {
 /**
  * The Markdown files SKILL.md reaches only through another one. SKILL.md
  * reaches a file directly when it names it (a link or a bare mention, in a
- * table cell or as `./references/x.md` too) or a step declares it
- * (`declared`); a file a directly reached Markdown file links on to, and
- * SKILL.md does not reach itself, is nested: agents follow references one
- * level deep reliably. One finding per file that leads on (an index may
- * link to dozens), at the first mention of it, naming the nested files it
- * leads to that no earlier one does.
+ * table cell or as `./references/x.md` too), names its folder
+ * (`[reference/](reference/)`: the agent lists it and opens the file it
+ * needs), names a pattern it matches (`references/{topic}.md`), or a step
+ * declares it (`declared`); a file a directly reached Markdown file links
+ * on to, and SKILL.md does not reach itself, is nested: agents follow
+ * references one level deep reliably. One finding per file that leads on
+ * (an index may link to dozens), at the first mention of it, naming the
+ * nested files it leads to that no earlier one does.
  */
 export function checkNestedReferences(
   context: LinkCheck,
@@ -51,19 +53,33 @@ export function checkNestedReferences(
   declared: ReadonlySet<string>,
 ): Diagnostic[] {
   const direct = new Set([...declared].map(normal));
+  const folders = new Set<string>();
+  const patterns: string[] = [];
   const leading = new Map<string, { mention: PathMention; absolute: string }>();
   for (const mention of mentions) {
     const relative = normal(mention.path);
     direct.add(relative);
-    if (!relative.endsWith('.md') || leading.has(relative)) continue;
+    if (isPathPattern(relative)) {
+      patterns.push(relative);
+      continue;
+    }
+    // Only a Markdown file leads on, and only a name without an extension may be a folder.
+    const markdown = relative.endsWith('.md');
+    if (leading.has(relative) || folders.has(relative) || (!markdown && path.posix.extname(relative) !== '')) continue;
     const resolution = resolveSkillPath(context.fs, context.dir, relative);
-    if (resolution.status === 'found' && path.resolve(resolution.absolute) !== path.resolve(context.file))
+    if (resolution.status !== 'found') continue;
+    if (resolution.kind === 'directory') folders.add(relative);
+    else if (markdown && path.resolve(resolution.absolute) !== path.resolve(context.file))
       leading.set(relative, { mention, absolute: resolution.absolute });
   }
+  const reachedDirectly = (file: string) =>
+    direct.has(file) ||
+    folders.has(path.posix.dirname(file)) ||
+    patterns.some((pattern) => matchesPattern(pattern, file));
   const diagnostics: Diagnostic[] = [];
   const reported = new Set<string>();
   for (const [relative, { mention, absolute }] of leading) {
-    const nested = linkedMarkdown(context, absolute).filter((file) => !direct.has(file) && !reported.has(file));
+    const nested = linkedMarkdown(context, absolute).filter((file) => !reachedDirectly(file) && !reported.has(file));
     if (nested.length === 0) continue;
     for (const file of nested) reported.add(file);
     diagnostics.push(

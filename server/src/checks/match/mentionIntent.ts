@@ -3,7 +3,8 @@ import type { TextLike } from '../../parse/text/textLike';
 
 // Whether a path the prose names is meant to exist in the skill. A missing file is a finding only when the skill
 // tells the agent to use it; a placeholder, an example of what a skill could hold, a file the agent is told to make,
-// a folder the prose says is empty and a file the prose places in the project the skill works on are not.
+// a folder the prose says is empty and a file the prose places in the project the skill works on are not. And whether
+// the prose ties a path to this skill ("this skill's `scripts/`"), which a bare path alone does not do.
 
 /** Generic words authors put where a link target goes: `[text](url)`. */
 const PLACEHOLDER_WORDS = new Set([
@@ -81,7 +82,13 @@ const IN_THE_PROJECT =
  * ("at the repository root"), another skill ("in the other skill", "in the `review` skill").
  */
 const ELSEWHERE =
-  /\b(?:in|from|inside|under|within|of|at) (?:the|this|that|its|our|a|another) (?:[\w`.:-]+ )?plugin\b|\bplugin (?:root|source|folder|directory|level)\b|\b(?:repository|repo|project|workspace|monorepo) root\b|\broot of the (?:repository|repo|project|workspace|monorepo|plugin)\b|\b(?:other|another|sibling|neighbou?ring|parent|companion) skill\b|\b(?:in|from|of) the (?!(?:same|current|present|skill)\b)[\w`.:-]+ skill\b/i;
+  /\b(?:in|from|inside|under|within|of|at) (?:the|this|that|its|our|a|another) (?:[\w`.:-]+ )?plugin\b|\bplugin (?:root|source|folder|directory|level)\b|\b(?:repository|repo|project|workspace|monorepo) root\b|\broot of the (?:repository|repo|project|workspace|monorepo|plugin)\b|\b(?:other|another|sibling|neighbou?ring|parent|companion) skill\b|\b(?:in|from|of) the (?!(?:same|current|present|skill)\b)[\w`.:-]+ skill\b|\b(?:edit|maintain|chang|updat|contribut)(?:e|es|ed|s|ing)?(?: to)? (?:this|the|a) skills? (?:pack|collection|library|catalog(?:ue)?|repo|repository|monorepo)\b|\bskill edits?\b/i;
+/**
+ * An argument of the command a mention is in that names a path into a `skills/` or `plugins/` folder
+ * (`scripts/sync.py --skill skills/flow/x`): the command runs above the skill, where the repository's folders are, so
+ * the mention is the repository's file.
+ */
+const REPOSITORY_ARGUMENT = /\s(?:--?[\w-]+[=\s]+)?(?:\.\/)?(?:skills|plugins)\/[\w.-]/;
 /** The owner of what the sentence goes on to name, just before it: "the lint plugin's", "the `review` skill's". */
 const OWNED_BY_ANOTHER =
   /(?:\bplugin|(?<![\w`.:-])(?!(?:this|the|a|its|our|own|current|same|each|every|your)\b)[\w`.:-]+ skill)['\u2019]s(?: [\w'\u2019-]+){0,2}[\s`"'(*:]*$/i;
@@ -95,6 +102,30 @@ const IF_THERE =
 const ASKS_WHETHER_BEFORE = /\b(?:if|unless|whether|no)\s+[`*"']*$/i;
 const ASKS_WHETHER_AFTER =
   /^[`*"']*\s+(?:(?:does(?:n['\u2019]t| not)|is(?:n['\u2019]t| not)|are(?:n['\u2019]t| not))\s+(?:exist|present|there|available|found)|(?:is\s+|are\s+)?(?:missing|absent|present|exists?|found)\b)/i;
+/** Just after a mention, words that say it is absent, closing a clause or a table cell (a gap check, not a use). */
+const SAID_ABSENT = /^\/?[`*"']*\s+(?:is\s+|are\s+)?(?:absent|missing|not present)\s*(?:$|[|,;.)\u2014\u2013]|from\b)/i;
+/**
+ * The end of a paragraph that opens a list of files to make: "Depending on the request, produce one or more of:",
+ * "It creates the following files:".
+ */
+const MAKES_THE_LIST =
+  /\b(?:produc|creat|generat|writ|output|emit|deliver)\w*(?: (?:one|or|more|any|some|all|each|of|the|following|these|files?|outputs?|artifacts?|deliverables?|at|least))*[*_\s]*:[*_\s]*$/i;
+/** In an item of such a list, words before the mention that make it a tool used, not a file made ("created via"). */
+const USED_IN_ITEM = /\b(?:via|using|with|by|from|runs?|running|execut\w*|calls?|see|read)\b/i;
+/** A section whose items are files to make: "## Outputs", "## Deliverables". */
+const OUTPUTS_HEADING =
+  /^\s{0,3}#{1,6}\s+[*_]*(?:outputs|deliverables|output files|files to (?:produce|create))[*_:\s]*$/i;
+/** A mention that opens a list item or a table row: what the item or row is about. */
+const OPENS_ITEM = /^\s*(?:[-*+]|\d+[.)]|\|)\s*[`*_"']*$/;
+/** How far above a mention its section's heading is looked for. */
+const SECTION_REACH = 2000;
+/**
+ * Words that tie a path to this skill: "this skill's `scripts/`", "relative to this skill", "in this skill's folder",
+ * "bundled with this skill", "the skill directory". "The skill" alone is not enough: a skill that writes skills calls
+ * the one it writes that.
+ */
+const TIED_TO_SKILL =
+  /\b(?:this|the same|the current) skill(?:['\u2019]s\b| (?:folder|directory|dir|root|package|bundle)\b)|\brelative to (?:this|the) skill\b|\b(?:in|from|under|inside|within|with|beside|alongside|ships? with|bundled (?:with|in)) (?:this|the same|the current) skill\b|\bthis skill (?:ships|bundles|includes|provides|contains|holds|has)\b|\bthe skill(?:['\u2019]s)? (?:own )?(?:folder|directory|root)\b/i;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 const BACKTICK = 0x60;
 const SLASH = 0x2f;
@@ -104,21 +135,47 @@ const HEADING = /^\s{0,3}#/;
 
 /**
  * The prose that introduces a mention in a list (an item, or an indented
- * line): its line up to it, and the paragraph that opens the list ("For
- * example, a skill might hold:"), not what sibling items say. Undefined for
- * a mention in a paragraph.
+ * line): the paragraph that opens the list ("For example, a skill might
+ * hold:"), and its own line up to it, not what sibling items say. Undefined
+ * for a mention in a paragraph.
  */
-function listIntroduction(text: TextLike, mention: PathMention): string | undefined {
+function listIntroduction(text: TextLike, mention: PathMention): { opening: string; item: string } | undefined {
   const lines = text.slice(mention.context.start, mention.span.start).split('\n');
-  const own = lines.pop() ?? '';
-  if (!LIST_ITEM.test(own) && !/^\s/.test(own)) return undefined;
+  const item = lines.pop() ?? '';
+  if (!LIST_ITEM.test(item) && !/^\s/.test(item)) return undefined;
   const blank = (line: string) => line.trim() === '';
   let index = lines.length - 1;
   // Up over the list (its items, their indented lines, blank lines between) to the paragraph that opens it.
   while (index >= 0 && (blank(lines[index]) || LIST_ITEM.test(lines[index]) || /^\s/.test(lines[index]))) index--;
   const paragraph: string[] = [];
   for (; index >= 0 && !blank(lines[index]) && !HEADING.test(lines[index]); index--) paragraph.unshift(lines[index]);
-  return [...paragraph, own].join('\n');
+  return { opening: paragraph.join('\n'), item };
+}
+
+/** The heading of the section a mention is in, when it is near enough above it in the mention's region. */
+function sectionHeading(text: TextLike, mention: PathMention): string | undefined {
+  const from = Math.max(mention.context.start, mention.span.start - SECTION_REACH);
+  const lines = text.slice(from, mention.span.start).split('\n');
+  for (let index = lines.length - 2; index >= 0; index--) if (HEADING.test(lines[index])) return lines[index];
+  return undefined;
+}
+
+/**
+ * Whether a mention is a file to make because of where it is listed: an item of a list whose opening paragraph says
+ * the files are made ("produce one or more of:"), or the first thing of an item or a table row in a section of
+ * outputs ("## Outputs"); not when its item says it is used to make something ("created via `scripts/pack.py`").
+ */
+function listedToMake(
+  text: TextLike,
+  mention: PathMention,
+  introduction: { opening: string; item: string } | undefined,
+) {
+  if (introduction && MAKES_THE_LIST.test(introduction.opening)) return !USED_IN_ITEM.test(introduction.item);
+  const line = text.slice(
+    Math.max(mention.context.start, text.lastIndexOf('\n', mention.span.start - 1) + 1),
+    mention.span.start,
+  );
+  return OPENS_ITEM.test(line) && OUTPUTS_HEADING.test(sectionHeading(text, mention) ?? '');
 }
 
 /** The sentence a mention is in, up to the mention. */
@@ -178,12 +235,18 @@ export function notMeantToExist(text: TextLike | undefined, mention: PathMention
   if (MAKE_THE_FILE.test(sentence)) return 'to make';
   const manyFiles = /[*?{]/.test(mention.path) || text.charCodeAt(mention.span.end) === SLASH;
   if (manyFiles && MAKE_INTO.test(sentence)) return 'to make';
-  const introduction = listIntroduction(text, mention) ?? '';
-  if (EXAMPLE_WORDS.test(sentence) || EXAMPLE_WORDS.test(introduction) || EXAMPLE_LABEL.test(introduction))
-    return 'example';
+  const introduction = listIntroduction(text, mention);
+  if (listedToMake(text, mention, introduction)) return 'to make';
+  const listed = introduction ? `${introduction.opening}\n${introduction.item}` : '';
+  if (EXAMPLE_WORDS.test(sentence) || EXAMPLE_WORDS.test(listed) || EXAMPLE_LABEL.test(listed)) return 'example';
   const after = sentenceAfter(text, mention);
   if (mention.path.endsWith('/') && /\bempty\b/i.test(sentence + after)) return 'empty folder';
-  if (IF_THERE.test(after) || (ASKS_WHETHER_BEFORE.test(sentence) && ASKS_WHETHER_AFTER.test(after))) return 'optional';
+  if (
+    IF_THERE.test(after) ||
+    SAID_ABSENT.test(after) ||
+    (ASKS_WHETHER_BEFORE.test(sentence) && ASKS_WHETHER_AFTER.test(after))
+  )
+    return 'optional';
   // A link is written relative to SKILL.md, so it is the skill's; prose may name the project's files and others'.
   if (mention.link) return undefined;
   if (proseWords(text, mention)) return 'prose';
@@ -193,8 +256,27 @@ export function notMeantToExist(text: TextLike | undefined, mention: PathMention
     ELSEWHERE.test(sentence) ||
     OWNED_BY_ANOTHER.test(sentence) ||
     ELSEWHERE.test(clause) ||
-    IN_NAMED_PLACE.test(clause)
+    IN_NAMED_PLACE.test(clause) ||
+    REPOSITORY_ARGUMENT.test(codeSpanAfter(text, mention))
   )
     return 'elsewhere';
   return undefined;
+}
+
+/** The rest of the code span a mention is in, after it (the command's arguments); empty outside one. */
+function codeSpanAfter(text: TextLike, mention: PathMention): string {
+  if (!inCodeSpan(text, mention)) return '';
+  const rest = text.slice(mention.span.end, Math.min(mention.context.end, mention.span.end + 300));
+  const end = rest.search(/[`\n]/);
+  return end === -1 ? rest : rest.slice(0, end);
+}
+
+/**
+ * Whether the prose ties a mention to this skill: through `${CLAUDE_SKILL_DIR}`, or in words of its sentence ("this
+ * skill's `scripts/`", "relative to this skill", "bundled with this skill").
+ */
+export function tiedToSkill(text: TextLike | undefined, mention: PathMention): boolean {
+  if (mention.skillDir) return true;
+  if (!text) return false;
+  return TIED_TO_SKILL.test(`${sentenceBefore(text, mention)}${mention.path}${sentenceAfter(text, mention)}`);
 }

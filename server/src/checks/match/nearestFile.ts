@@ -25,26 +25,38 @@ function skillFiles(fs: FileSystem, dir: string): string[] {
 
 /**
  * The file of the skill a missing path most likely means: one of the same
- * name in another folder, one a typo away, or in the same folder one whose
- * name starts with the missing one's (`cleaning.md` → `cleaning-rules.md`).
+ * name in another folder (not for a SKILL.md), one a typo away, or in the same folder, of the
+ * same extension, one whose name starts with the missing one's
+ * (`cleaning.md` → `cleaning-rules.md`) or whose name the missing one's
+ * starts with, then a separator and more (`favicon_pro.html` → `favicon.html`).
  */
 export function nearestFile(fs: FileSystem, dir: string, target: string): string | undefined {
   const wanted = path.posix.normalize(target.replace(/^\.\//, ''));
   const files = skillFiles(fs, dir);
   const name = path.posix.basename(wanted);
-  const sameName = files.filter((file) => path.posix.basename(file) === name);
+  // A SKILL.md is a skill's entry, named for what it is: one in another folder is another skill, not where it moved.
+  const sameName = name === 'SKILL.md' ? [] : files.filter((file) => path.posix.basename(file) === name);
   if (sameName.length === 1) return sameName[0];
   const typo = closestName(wanted, files);
   if (typo) return typo;
   const folder = path.posix.dirname(wanted);
-  const stem = name.replace(/\.[^.]*$/, '').toLowerCase();
   const extension = path.posix.extname(name);
-  const started = files.filter(
-    (file) =>
-      path.posix.dirname(file) === folder &&
-      path.posix.extname(file) === extension &&
-      stem.length >= 3 &&
-      path.posix.basename(file).toLowerCase().startsWith(stem),
-  );
-  return started.length === 1 ? started[0] : undefined;
+  const stem = stemOf(name);
+  if (stem.length < 3) return undefined;
+  const beside = files.filter((file) => path.posix.dirname(file) === folder && path.posix.extname(file) === extension);
+  const started = beside.filter((file) => stemOf(file).startsWith(stem));
+  if (started.length > 0) return started.length === 1 ? started[0] : undefined;
+  const variantOf = beside.filter((file) => {
+    const shorter = stemOf(file);
+    return shorter.length >= 3 && stem.startsWith(shorter) && /[-_.]/.test(stem.charAt(shorter.length));
+  });
+  return variantOf.length === 1 ? variantOf[0] : undefined;
+}
+
+/** A file's name without its folder and extension, lower case: what near names are compared by. */
+function stemOf(file: string): string {
+  return path.posix
+    .basename(file)
+    .replace(/\.[^.]*$/, '')
+    .toLowerCase();
 }

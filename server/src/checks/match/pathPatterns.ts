@@ -73,6 +73,21 @@ function segmentPattern(segment: string): RegExp {
 }
 
 /**
+ * Whether a path (`/`-separated, from the skill folder) is one a pattern stands for: one of its brace alternatives,
+ * with wildcards and placeholders (`references/{topic}.md`) matching any name.
+ */
+export function matchesPattern(pattern: string, relative: string): boolean {
+  const segments = relative.split('/');
+  return (expandBraces(pattern) ?? []).some((alternative) => {
+    const wanted = placeholdersAsWildcards(alternative).split('/');
+    return (
+      wanted.length === segments.length &&
+      wanted.every((segment, index) => segmentPattern(segment).test(segments[index]))
+    );
+  });
+}
+
+/**
  * Whether some file of the skill folder matches a path with wildcards or placeholders, relative to `dir` (`**`
  * stands for any folders). Only the folders of the skill are listed; links are not followed.
  */

@@ -56,6 +56,9 @@ export function checkBody(context: FormatContext): Diagnostic[] {
     ...findSkillDirMentions(syntax.source, syntax.body),
   ];
   const links = { fs: context.fs, dir: context.dir, file, text: syntax.source };
-  diagnostics.push(...checkMentionedPaths(links, mentions, NONE), ...checkNestedReferences(links, mentions, NONE));
+  diagnostics.push(
+    ...checkMentionedPaths(links, mentions, NONE, 'prose'),
+    ...checkNestedReferences(links, mentions, NONE),
+  );
   return diagnostics;
 }

@@ -7,6 +7,8 @@ export interface PathMention {
   span: Span;
   /** A Markdown link (`[x](path)`) rather than a bare mention in prose. */
   link: boolean;
+  /** Named from the skill's folder through `${CLAUDE_SKILL_DIR}`: a file of the skill whatever the prose says. */
+  skillDir?: true;
   /** The stretch of text the mention was found in: what is read of the prose around it (an example, a file to make). */
   context: Span;
 }
@@ -88,12 +90,13 @@ export function findPathMentions(text: TextLike, regions: Span[]): PathMention[]
 export function findSkillDirMentions(text: TextLike, region: Span): PathMention[] {
   const slice = text.slice(region.start, region.end);
   if (!slice.includes('CLAUDE_SKILL_DIR')) return [];
-  return [...slice.matchAll(SKILL_DIR_MENTION)].map((match) => {
+  return [...slice.matchAll(SKILL_DIR_MENTION)].map((match): PathMention => {
     const start = region.start + match.index! + match[0].length - match[1].length;
     return {
       path: unsharedCopy(match[1]),
       span: { start, end: start + match[1].length },
       link: false,
+      skillDir: true,
       context: region,
     };
   });

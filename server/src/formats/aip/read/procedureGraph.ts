@@ -76,7 +76,7 @@ export function checkProcedureGraph(
     ? context.incremental.stepLists.setOf('declared paths', declaredPaths)
     : new Set(declaredPaths.items);
   const links = linkCheckOf(context);
-  const check = (mentions: PathMention[]) => checkMentionedPaths(links, mentions, declared);
+  const check = (mentions: PathMention[]) => checkMentionedPaths(links, mentions, declared, 'step');
   const text = context.syntax.source;
   const region = block.fence.content;
   const { findings, mentions } = context.incremental

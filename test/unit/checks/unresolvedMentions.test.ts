@@ -139,3 +139,21 @@ test('missing_file, unresolved_mention: a path the prose says is absent is check
   const tied = analyzeWithPreview('skill', skill("This skill's `«references/policy.md»` is missing its summary."));
   expectAt(tied.analysis, 'missing_file', tied.spans);
 });
+
+test('missing_file: a file a command "adds" is one it makes; a file added to something else must exist', () => {
+  // Near files of the skill (`scripts/run_evals.py`) make both mentions the skill's: only the verb decides.
+  const { analysis, spans } = analyzeWithPreview(
+    'skill',
+    skill(
+      [
+        'Use `--kind container` (adds `Dockerfile` + `scripts/run.py`) for a sandbox.',
+        'The scaffold added `scripts/run.py`.',
+        'Add `«scripts/run.py»` to your CI.',
+      ].join('\n\n'),
+    ),
+    { 'scripts/run_evals.py': 'x\n' },
+  );
+  const [found] = expectAt(analysis, 'missing_file', spans);
+  assert.equal(found.data?.suggestion, 'scripts/run_evals.py');
+  expectNone(analysis, 'unresolved_mention');
+});

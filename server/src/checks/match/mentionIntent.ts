@@ -60,6 +60,14 @@ const EXAMPLE_LABEL =
 const MAKE_THE_FILE =
   /\b(?:creat(?:e|es|ed|ing)|initiali[sz](?:e|es|ed|ing)|sav(?:e|es|ing)|writ(?:e|es|ing)|(?:sav|stor)(?:e|es|ed|ing)(?: [\w-]+){0,3} (?:as|to|in|into|under)|(?:writ(?:e|es|ing|ten)|wrote)(?: [\w-]+){0,3} (?:to|as|into)|generat(?:e|es|ed|ing)|produc(?:e|es|ing)|outputs?(?: [\w-]+){0,2} to|new file)(?: (?:a|an|the|new|file|files|named|called|at))*(?:[\s:"'(*]*`[^`\n]*`\s*(?:\+|,|and|&))*[\s:`"'(*]*$/i;
 /**
+ * "Adds" with the file as its object: a file added is a new one ("`--run-type container` (adds `Dockerfile` +
+ * `scripts/run.py`)"). Not when the sentence goes on to where it is added (`ADDED_TO`): "add `scripts/check.py` to
+ * your CI" names a file that must exist.
+ */
+const ADD_THE_FILE =
+  /\badd(?:s|ed|ing)?(?: (?:a|an|the|new|file|files|named|called))*(?:[\s:"'(*]*`[^`\n]*`\s*(?:\+|,|and|&))*[\s:`"'(*]*$/i;
+const ADDED_TO = /^[`*"']*\s+(?:to|into|in|under|as)\b/i;
+/**
  * A verb that puts new files into a folder or under a pattern: "add validation scripts to `scripts/checks/`",
  * "implement probes in `scripts/probes/*.py`". Into one file it changes the file, which must exist.
  */
@@ -233,6 +241,7 @@ export function notMeantToExist(text: TextLike | undefined, mention: PathMention
   if (!text) return undefined;
   const sentence = sentenceBefore(text, mention);
   if (MAKE_THE_FILE.test(sentence)) return 'to make';
+  if (ADD_THE_FILE.test(sentence) && !ADDED_TO.test(sentenceAfter(text, mention))) return 'to make';
   const manyFiles = /[*?{]/.test(mention.path) || text.charCodeAt(mention.span.end) === SLASH;
   if (manyFiles && MAKE_INTO.test(sentence)) return 'to make';
   const introduction = listIntroduction(text, mention);

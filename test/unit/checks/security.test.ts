@@ -492,9 +492,17 @@ test('committed_secret: a token in a provider format, masked; a value under a se
         `export GITHUB_TOKEN=ghp_${'x'.repeat(36)}`,
         `export ANTHROPIC_API_KEY=sk-ant-api03-${'X'.repeat(40)}`,
         'cat > key.pem <<EOF\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\nEOF',
+        // Runs a person types as a stand-in, which a random key holds about once in a million.
+        'export SLACK_BOT_TOKEN=xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx',
+        `export GITHUB_TOKEN=ghp_${'q8Zr3LmT9vX2kP7wN4sB6yH1cJ5dFabcdefg'}`,
       ].join('\n'),
     ).analysis,
   );
+  // The same under a secret name, with the preview rules on: a fixture's counted digits are no secret either.
+  const counted = analyzeFixture('tidy', `${SKILL}\nTidy the folder.\n`, {
+    'scripts/test_audit.py': 'api_key = "live-json-secret-q8Zr3L-123456"\n',
+  });
+  expectNone(analyzeSkill(counted.fs, counted.analysis.file, { preview: true }), 'secret_assignment');
   const pem = withFile(
     'scripts/setup.sh',
     `cat > key.pem <<EOF\n«-----BEGIN PRIVATE KEY-----»\n${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7'.padEnd(64, 'q')}\n-----END PRIVATE KEY-----\nEOF\n`,

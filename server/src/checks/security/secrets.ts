@@ -97,7 +97,25 @@ export const LOOK_AHEAD = 400;
 function realToken(format: Format, text: string, index: number, value: string): boolean {
   if (format.start === PEM_HEADER)
     return PEM_BODY.test(text.slice(index + value.length, index + value.length + LOOK_AHEAD));
-  return !FORMAT_PLACEHOLDER.test(value) && entropy(value.replace(LEADING.get(format)!, '')) >= 3;
+  const body = value.replace(LEADING.get(format)!, '');
+  return !FORMAT_PLACEHOLDER.test(value) && !typedRun(body) && entropy(body) >= 3;
+}
+
+/**
+ * Whether a value holds a run a person types as a stand-in: six characters or more, each the one after the last
+ * (`123456`, `abcdef`, `AbCdEf`). A random 40-character key has one about once in a million (each character follows
+ * the last with odds of about 1 in 35, five times in a row); fixtures and documentation
+ * (`xoxb-123456789012-…`, `live-secret-123456`) have them by construction.
+ */
+function typedRun(value: string): boolean {
+  const lower = value.toLowerCase();
+  let run = 1;
+  for (let at = 1; at < lower.length; at++) {
+    const step = lower.charCodeAt(at) - lower.charCodeAt(at - 1);
+    run = step === 1 && /[a-z0-9]/.test(lower[at]) ? run + 1 : 1;
+    if (run >= 6) return true;
+  }
+  return false;
 }
 
 /** Bits of entropy per character: a random key has many, a word or a repeated pattern few. */
@@ -136,7 +154,14 @@ export function committedSecrets(file: string, text: string): Diagnostic[] {
   if (SECRET_NAME.test(text))
     for (const match of text.matchAll(ASSIGNED)) {
       const value = match[1];
-      if (PLACEHOLDER.test(value) || entropy(value) < 3.5 || !/\d/.test(value) || !/[A-Za-z]/.test(value)) continue;
+      if (
+        PLACEHOLDER.test(value) ||
+        typedRun(value) ||
+        entropy(value) < 3.5 ||
+        !/\d/.test(value) ||
+        !/[A-Za-z]/.test(value)
+      )
+        continue;
       const nameStart = /[A-Za-z0-9_]*$/.exec(text.slice(Math.max(0, match.index! - 60), match.index!))![0];
       const name = nameStart + /^[A-Za-z0-9_]*/.exec(match[0])![0];
       report(

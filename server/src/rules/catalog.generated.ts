@@ -29,6 +29,7 @@ import { encodedText, hiddenInstructions, hiddenUnicode } from '../checks/securi
 import { hostileInstruction } from '../checks/security/hostileInstructions';
 import { auditIncomplete, hookRunsCommand } from '../checks/security/index';
 import { argumentsInCommand, invocationCommand, shownCommandRuns } from '../checks/security/invocationCommands';
+import { officialInstaller } from '../checks/security/officialInstallers';
 import { remoteCode, riskyCommand } from '../checks/security/riskyExecution';
 import { committedSecret, secretAssignment } from '../checks/security/secrets';
 import {
@@ -208,6 +209,7 @@ export const RULES = [
   argumentsInCommand, // arguments_in_command
   auditIncomplete, // audit_incomplete
   secretAssignment, // secret_assignment
+  officialInstaller, // official_installer
   invalidOpenaiYaml, // invalid_openai_yaml
   invalidEvals, // invalid_evals
   evalUnknownTarget, // eval_unknown_target

@@ -24,6 +24,7 @@ import {
 import { hostileInstruction, hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { allowedTools, grantedCommands, unrestrictedShell } from './grantedCommands';
 import { fencedCommands, riskyExecution, remoteCode, riskyCommand } from './riskyExecution';
+import { officialInstaller, skillPublishers, withOfficialInstallers } from './officialInstallers';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
 import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
@@ -73,6 +74,7 @@ export const SECURITY_FAMILY = [
   argumentsInCommand,
   auditIncomplete,
   secretAssignment,
+  officialInstaller,
 ] as const;
 
 export interface SecurityContext {
@@ -155,11 +157,15 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
     skillTexts(context.fs, context.dir),
   );
   // Findings are shared by the analyses that reuse them, so each analysis gets its own copies.
-  const others = texts.flatMap((item) =>
-    (reused
-      ? reused.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item))
-      : scanText(item)
-    ).map((found) => ({ ...found })),
+  const publishers = skillPublishers(frontmatter?.value);
+  const others = withOfficialInstallers(
+    texts.flatMap((item) =>
+      (reused
+        ? reused.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item))
+        : scanText(item)
+      ).map((found) => ({ ...found })),
+    ),
+    publishers,
   );
   // A risky script is the step's risk too: reported where the step names it (at the script's first risk).
   const risky = new Map<string, Diagnostic>();
@@ -186,7 +192,10 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
             : [];
         });
   // Spans in SKILL.md carry no file, as every SKILL.md span.
-  const inSkill = own.map((item) => ({ ...item, span: { start: item.span.start, end: item.span.end } }));
+  const inSkill = withOfficialInstallers(own, publishers).map((item) => ({
+    ...item,
+    span: { start: item.span.start, end: item.span.end },
+  }));
   const withFindings = new Set(others.map((item) => item.file));
   return {
     diagnostics: [

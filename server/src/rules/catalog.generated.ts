@@ -30,7 +30,7 @@ import { hostileInstruction } from '../checks/security/hostileInstructions';
 import { auditIncomplete, hookRunsCommand } from '../checks/security/index';
 import { argumentsInCommand, invocationCommand, shownCommandRuns } from '../checks/security/invocationCommands';
 import { officialInstaller } from '../checks/security/officialInstallers';
-import { remoteCode, riskyCommand } from '../checks/security/riskyExecution';
+import { persistence, remoteCode, riskyCommand } from '../checks/security/riskyExecution';
 import { committedSecret, secretAssignment } from '../checks/security/secrets';
 import {
   crlfLineEndings,
@@ -210,6 +210,7 @@ export const RULES = [
   auditIncomplete, // audit_incomplete
   secretAssignment, // secret_assignment
   officialInstaller, // official_installer
+  persistence, // persistence
   invalidOpenaiYaml, // invalid_openai_yaml
   invalidEvals, // invalid_evals
   evalUnknownTarget, // eval_unknown_target

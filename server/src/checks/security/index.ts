@@ -23,7 +23,7 @@ import {
 } from './hiddenText';
 import { hostileInstruction, hostileInstructions, remoteInstructions } from './hostileInstructions';
 import { allowedTools, grantedCommands, unrestrictedShell } from './grantedCommands';
-import { fencedCommands, riskyExecution, remoteCode, riskyCommand } from './riskyExecution';
+import { fencedCommands, riskyExecution, remoteCode, riskyCommand, persistence } from './riskyExecution';
 import { officialInstaller, skillPublishers, withOfficialInstallers } from './officialInstallers';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
 import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
@@ -75,6 +75,7 @@ export const SECURITY_FAMILY = [
   auditIncomplete,
   secretAssignment,
   officialInstaller,
+  persistence,
 ] as const;
 
 export interface SecurityContext {

@@ -25,14 +25,30 @@ export const riskyCommand = defineRule({
   code: 'risky_command',
   category: 'security',
   severity: 'warning',
-  summary: 'A command that writes into shell or SSH files, opens permissions to all, or turns off TLS checks.',
+  summary:
+    'A command that sends credentials out, runs decoded code, writes into shell or SSH files, opens permissions to all, or turns off TLS checks.',
   stability: 'stable',
   formats: 'all',
   security: { severity: '6.5', cwe: ['CWE-732', 'CWE-295'] },
 });
 
+/**
+ * What outlasts the task is often the task itself (a deployment skill sets up a timer, a repository's script installs
+ * its Git hooks), and from a stranger it is how a foothold is kept: a reviewer is told, as information.
+ */
+export const persistence = defineRule({
+  code: 'persistence',
+  category: 'security',
+  severity: 'information',
+  summary:
+    "A command that leaves something after the task: a scheduled job, a service or login item, a Git hook, or the user's global configuration changed.",
+  stability: 'stable',
+  formats: 'all',
+  security: { severity: '5.0', cwe: ['CWE-506'], review: true },
+});
+
 interface Risk {
-  rule: typeof remoteCode | typeof riskyCommand;
+  rule: typeof remoteCode | typeof riskyCommand | typeof persistence;
   pattern: RegExp;
   /** What the command does, for the message and the preview. */
   what: string;
@@ -49,7 +65,7 @@ const FETCH = String.raw`(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMetho
  */
 export const CREDENTIAL_FILES = String.raw`(?:~|\$HOME|\$\{HOME\})/\.(?:aws/credentials|ssh/id_[a-z0-9_]+(?![\w.])|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud/[\w.-]+)`;
 /** A program that sends what it is given over the network. */
-const SEND = String.raw`(?:curl|wget|nc|ncat|netcat)\b`;
+const SEND = String.raw`(?:curl|wget|nc|ncat|netcat|ssh|socat)\b`;
 
 /**
  * For each interpreter, the options that give it its program on the command line (`python3 -m json.tool`,
@@ -157,12 +173,60 @@ const RISKS: Risk[] = [
         String.raw`\b(?:env|printenv)\s*(?:\|[^|\n]*)*?\|\s*${SEND}`,
         String.raw`\b(?:cat|base64|gzip|xxd|tar)\b[^|\n]*${CREDENTIAL_FILES}[^|\n]*(?:\|[^|\n]*)*?\|\s*${SEND}`,
         // Or uploaded by name: `-d @file`, `-F name=@file`, `-T file`.
-        String.raw`\b(?:curl|wget)\b[^\n]*\s(?:(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)[=\s]+["']?(?:[\w.-]+=)?@|(?:-T|--upload-file|--post-file)[=\s]+["']?)(?:${CREDENTIAL_FILES}|\.env\b)`,
+        String.raw`\b(?:curl|wget)\b[^\n]*\s(?:(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)[=\s]+["']?(?:[\w.-]+=)?@["']?|(?:-T|--upload-file|--post-file)[=\s]+["']?)(?:${CREDENTIAL_FILES}|\.env\b)`,
+        // Or copied to another machine (an identity given with `-i` is a key used, not sent), or fed to one.
+        String.raw`\b(?:scp|rsync|sftp)\b[^\n]*?(?<!-i\s+["']?)${CREDENTIAL_FILES}`,
+        String.raw`\bssh\b[^\n|]*<\s*["']?${CREDENTIAL_FILES}`,
       ].join('|'),
     ),
     what: 'sends credentials or the environment over the network',
     advice:
       "Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.",
+  },
+  {
+    rule: riskyCommand,
+    pattern: new RegExp(
+      [
+        // Decoded and run at once: what runs is a blob no reviewer reads.
+        String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^|\n]*(?:\|[^|\n]*)*?\|\s*(?:sudo\s+)?(?:sh|bash|zsh|dash|python[23]?|perl|ruby|node)\b`,
+        String.raw`\beval\s+["']?\$\([^)\n]*\bbase64\s+(?:-d|--decode|-D)\b`,
+        String.raw`\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|marshal\.loads|atob|Buffer\.from)\s*\(`,
+        String.raw`\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}`,
+        String.raw`\b(?:iex|Invoke-Expression)\b[^\n]*FromBase64String`,
+      ].join('|'),
+      'i',
+    ),
+    what: 'runs code it decodes from an encoded blob, which no reviewer reads',
+    unless: (match, line) => printed(line, match.index),
+    advice: 'Ship the code as it runs, readable, in a script of the skill.',
+  },
+  {
+    rule: persistence,
+    pattern: new RegExp(
+      [
+        // A scheduled job: a crontab written (from a pipe, a file or the editor; `-l` only lists it).
+        String.raw`\|\s*(?:sudo\s+)?crontab\b|\bcrontab\s+(?:-u\s+\S+\s+)?(?:-e\b|-\s|-$|[^\s-])`,
+        String.raw`\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b`,
+        // A service or an agent started at login.
+        String.raw`\blaunchctl\s+(?:load|bootstrap|enable|submit)\b|(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|ln)\b[^\n]*\s)["']?(?:~|\$HOME|\$\{HOME\})?\/Library\/Launch(?:Agents|Daemons)\/`,
+        String.raw`\bsystemctl\s+(?:--user\s+)?enable\b|(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|ln)\b[^\n]*\s)["']?(?:~|\$HOME|\$\{HOME\})\/\.config\/(?:systemd\/user|autostart)\/`,
+        String.raw`\bCurrentVersion\\+Run\b|\bmake (?:new )?login item\b`,
+        // A Git hook: it runs on every commit of the repository, long after the task.
+        String.raw`(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|ln|install)\b[^\n]*\s)["']?(?:\.\/)?\.git\/hooks\/|\bcore\.hooksPath\b`,
+      ].join('|'),
+      'i',
+    ),
+    what: 'leaves something to run after the task (a scheduled job, a service started at login, a Git hook)',
+    unless: (match, line) => printed(line, match.index),
+  },
+  {
+    rule: persistence,
+    pattern:
+      /\bgit\s+config\s+(?:--global|--system)\s+(?!--(?:get|get-all|get-regexp|list|show-origin)\b|-l\b)[\w.-]+\s+\S|\b(?:npm|pnpm|yarn)\s+config\s+set\b(?![^\n]*--location[= ]project)|\bpip3?\s+config\s+(?:--global\s+|--user\s+)?set\b|\bdefaults\s+write\b/,
+    what: "changes the user's configuration for every project, beyond the task",
+    unless: (match, line) => printed(line, match.index),
+    advice:
+      "Set what the task needs for this project only (`git config` without `--global`, a project's `.npmrc`), or show the command and let the user run it.",
   },
   {
     rule: riskyCommand,
@@ -182,6 +246,7 @@ const ADVICE: Record<Risk['rule']['code'], string> = {
   remote_code:
     "Whatever the address serves then runs with the user's permissions, and may change after review. Ship the script with the skill, or download, check (a pinned version or checksum) and then run.",
   risky_command: 'Keep what the skill does inside the skill folder and the project, with checks on.',
+  persistence: 'If the user asked for it, say so where the command is; else leave nothing behind after the task.',
 };
 
 /** Each risk with an exception, matching all through a line: a line may pipe twice (`curl a | jq; curl b | sh`). */
@@ -202,7 +267,7 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat/;
+  /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {

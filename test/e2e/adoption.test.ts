@@ -73,7 +73,7 @@ test('the baseline hides the finding it accepts; the new one is shown, and the s
 });
 
 test('a quick fix suppresses a finding on its line, and the row goes', async () => {
-  await goTo(page, 7, 18);
+  await goTo(page, 7, 30);
   const bulb = page.locator('.lightBulbWidget, .codicon-light-bulb, .codicon-lightbulb-autofix').first();
   await bulb.waitFor({ timeout: 30000 });
   await bulb.click();

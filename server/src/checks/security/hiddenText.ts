@@ -67,6 +67,20 @@ function joinsText(text: string, start: number, end: number): boolean {
   return joinable.test(before) || joinable.test(after);
 }
 
+/**
+ * Whether a run of invisible characters changes what is read: inside a token (a word, a path, an address, a command:
+ * something shows on both sides of it, and a program or a model reads it split there), or a run of several (what
+ * hidden data is spelled with). One alone beside a space or at a line's end changes nothing read; nor does one
+ * between two Markdown markers (`` `\u200B` ``), which keeps them from being read as one, as it is meant to.
+ */
+function changesWhatIsRead(text: string, start: number, end: number): boolean {
+  if (end - start > 1) return true;
+  const before = text.charAt(start - 1);
+  const after = text.charAt(end);
+  if (!before || !after || /\s/.test(before) || /\s/.test(after)) return false;
+  return !(/[`*_~]/.test(before) && /[`*_~]/.test(after));
+}
+
 /** Any character the three patterns look for: most texts have none, and are scanned once. */
 const ANY_HIDDEN = /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u3164\uFFA0\u115F\u1160\u202A-\u202E\u2066-\u2069\uDB40]/;
 
@@ -115,7 +129,8 @@ export function invisibleCharacters(file: string, text: string): Diagnostic[] {
     const start = match.index!;
     const end = start + match[0].length;
     // A byte-order mark at the very start is the file's own (utf8_bom says so).
-    if ((start === 0 && match[0] === '\uFEFF') || joinsText(text, start, end)) continue;
+    if ((start === 0 && match[0] === '\uFEFF') || joinsText(text, start, end) || !changesWhatIsRead(text, start, end))
+      continue;
     const one = match[0].length === 1;
     findings.push(
       diagnostic(

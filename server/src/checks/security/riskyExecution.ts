@@ -275,9 +275,10 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
   for (const piece of commands) {
     if (!ANY_RISK.test(piece.text)) continue;
     let offset = piece.start;
+    const found = findings.length;
     for (const line of piece.text.split('\n')) {
       // A comment says, it does not run.
-      if (!/^\s*(?:#|\/\/|REM\b)/.test(line))
+      if (!COMMENT_LINE.test(line))
         for (const risk of RISKS) {
           const match = riskIn(risk, line);
           if (!match) continue;
@@ -297,7 +298,68 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
         }
       offset += line.length + 1;
     }
+    // Lines a risk was found on say it already; a flow is reported where nothing else is.
+    const reported = new Set(findings.slice(found).map((item) => item.span.start));
+    findings.push(...credentialFlows(file, piece).filter((item) => !reported.has(item.span.start)));
   }
+  return findings;
+}
+
+const COMMENT_LINE = /^\s*(?:#|\/\/|REM\b)/;
+/** An assignment of a shell variable: `NAME=…`, `export NAME=…`, `local NAME=…`. */
+const ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)=(.*)$/;
+/** What reads credentials into a value: a credentials file, or the whole environment. */
+const CREDENTIAL_SOURCE = new RegExp(
+  String.raw`${CREDENTIAL_FILES}|\$\(\s*(?:env|printenv)\s*\)|\x60\s*(?:env|printenv)\s*\x60`,
+);
+/** A program that sends what its command line holds over the network. */
+const NETWORK_SINK =
+  /\b(?:curl|wget|nc|ncat|netcat|ssh|scp|socat|http|https|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/;
+
+/**
+ * Credentials followed through a script's variables: a variable that holds what a credentials file or the environment
+ * read (`CREDS=$(cat ~/.aws/credentials)`, or another such variable), named on a line that sends over the network
+ * (`curl -d "$CREDS" …`). A value reassigned from elsewhere holds credentials no longer. Reported at the variable the
+ * sending line names, with where it was read.
+ */
+function credentialFlows(file: string, piece: Placed): Diagnostic[] {
+  const findings: Diagnostic[] = [];
+  const holding = new Map<string, { line: number; source: string }>();
+  const named = (text: string) =>
+    [...holding.keys()].flatMap((name) => {
+      const match = new RegExp(String.raw`\$\{?${name}\b\}?`).exec(text);
+      return match ? [{ name, match }] : [];
+    });
+  let offset = piece.start;
+  piece.text.split('\n').forEach((line, index) => {
+    const start = offset;
+    offset += line.length + 1;
+    if (COMMENT_LINE.test(line)) return;
+    const assignment = ASSIGNMENT.exec(line);
+    if (assignment) {
+      const [, name, value] = assignment;
+      const source = CREDENTIAL_SOURCE.exec(value)?.[0] ?? named(value).map(({ name }) => holding.get(name)!.source)[0];
+      if (source) holding.set(name, { line: index + 1, source });
+      else holding.delete(name);
+      if (!NETWORK_SINK.test(value)) return;
+    }
+    if (holding.size === 0 || !NETWORK_SINK.test(line)) return;
+    const [sent] = named(line);
+    if (!sent) return;
+    const { line: read, source } = holding.get(sent.name)!;
+    const above = index + 1 - read;
+    const command = line.trim().slice(0, 120);
+    const what = 'sends credentials or the environment over the network';
+    findings.push(
+      diagnostic(
+        riskyCommand,
+        file,
+        { start: start + sent.match.index, end: start + sent.match.index + sent.match[0].length, file },
+        `This ${what}: \`${command}\` sends \`${sent.match[0]}\`, which holds what was read from \`${source}\` ${above === 1 ? 'on the line above' : `${above} lines above`}. Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.`,
+        { risk: what, command },
+      ),
+    );
+  });
   return findings;
 }
 

@@ -2,6 +2,7 @@ import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { Placed } from './skillTexts';
 import { defineRule } from '../engine/rule';
 import { remoteCode } from './riskyExecution';
+import { DISCUSSING_ELSEWHERE, inEveryLanguage, NEGATED_ELSEWHERE } from './instructionLanguages';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
 // user's confirmations, taking credentials, sending data away. Explainable and scored, not a model: each cue has a
@@ -30,45 +31,55 @@ interface Cue {
 
 const CUES: Cue[] = [
   {
-    pattern:
+    pattern: inEveryLanguage(
+      'override',
       /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|system|original)\s+(?:instructions|rules|prompts|messages|guidelines|directions)\b/i,
+    ),
     weight: 3,
     what: 'to set aside its other instructions',
   },
   {
     // Not telling the user to do something ("never tell the user to switch to the terminal"), nor the noise a skill
     // leaves out of its answers (a formatter's warnings, debug logs): neither hides what the agent does.
-    pattern:
+    pattern: inEveryLanguage(
+      'conceal',
       /\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+the\s+user\b(?!\s+to\s+\w)(?!\s+about\s+(?:[\w-]+\s+){0,4}?(?:warnings?|notices?|logs?|debug\w*|internal\s+details|implementation\s+details)\b)|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bhide\s+(?:this|it|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:secretly|covertly)\b/i,
+    ),
     weight: 2,
     what: 'to hide what it does from the user',
   },
   {
-    pattern:
+    pattern: inEveryLanguage(
+      'unconfirmed',
       /\b(?:do not|don't|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval)\b|\bwithout\s+asking\s+the\s+user\b(?!\s+to\s+\w)|\b(?:skip|bypass|disable|turn off)\s+(?:all\s+|any\s+|the\s+)?(?:confirmations?|approvals?|permission\s+(?:prompts|checks))\b/i,
+    ),
     weight: 1,
     what: "to act without the user's confirmation",
   },
   {
     // A value read from `.env` ("the webhook URL from .env") is a setting the skill uses, as apps keep them; the file
     // read whole, or the stores of keys and passwords, are what a thief takes.
-    pattern:
+    pattern: inEveryLanguage(
+      'credentials',
       /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh(?:\/[\w.-]+|\b)|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|(?<!\bfrom\s+[`'"]?)\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
+    ),
     weight: 2,
     what: 'to read credentials',
   },
   {
     // What is sent must be what a thief wants (a secret, files, the code, the conversation, or a word standing for what
     // was read: "send them"): a release skill uploads the build and posts release notes to the services it serves.
-    pattern:
+    pattern: inEveryLanguage(
+      'send',
       /\b(?:(?:send|upload|post|transmit|forward|beam|pipe)\s+(?:(?:all|every|each|the|your|their|its|my|our|these|those|of)\s+)*(?:it|them|this|these|those|everything|(?:[\w-]+\s+){0,2}?(?:keys?|tokens?|credentials|secrets?|passwords?|cookies|contents?|files?|data|history|repository|repo|source|code|project|workspace|environment|conversations?|chats?|messages))\b|exfiltrate\b)[^.\n]{0,80}\b(?:to|at)\s+(?:https?:\/\/\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|app|dev)\b|(?:my|our|this|a|the)\s+(?:webhook|server|endpoint))/i,
+    ),
     weight: 2,
     what: 'to send data to a remote address',
   },
 ];
 
 /** Any cue: one pass, where most texts have none, before a pass for each. */
-const ANY_CUE = new RegExp(CUES.map((cue) => `(?:${cue.pattern.source})`).join('|'), 'i');
+const ANY_CUE = new RegExp(CUES.map((cue) => `(?:${cue.pattern.source})`).join('|'), 'iu');
 
 /** A paragraph whose cues add up to this is an instruction against the user. */
 const THRESHOLD = 3;
@@ -113,13 +124,13 @@ export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[]
   if (!said(ANY_CUE) || CUES.reduce((sum, cue) => sum + (said(cue.pattern) ? cue.weight : 0), 0) < THRESHOLD)
     return findings;
   for (const paragraph of prose.flatMap(paragraphs)) {
-    if (DISCUSSING.test(paragraph.text)) continue;
+    if (DISCUSSING.test(paragraph.text) || DISCUSSING_ELSEWHERE.test(paragraph.text)) continue;
     const hits = CUES.flatMap((cue) => {
       const match = cue.pattern.exec(paragraph.text);
       if (!match) return [];
       const before = paragraph.text.slice(Math.max(0, match.index - 50), match.index);
       // A cue in quotes or code is quoted, not asked for; one after a negation is forbidden.
-      if (NEGATED.test(before) || /[`"\u201C']\s*$/.test(before)) return [];
+      if (NEGATED.test(before) || NEGATED_ELSEWHERE.test(before) || /[`"\u201C']\s*$/.test(before)) return [];
       return [{ cue, match }];
     });
     const score = hits.reduce((sum, hit) => sum + hit.cue.weight, 0);

@@ -19,74 +19,74 @@ const CREDENTIAL_PATHS = String.raw`(?:~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|\.a
 /** Where data is sent: an address. */
 const ADDRESS = String.raw`https?:\/\/\S+`;
 /** Up to three words between, none of them a negation the language uses inside a phrase. */
-const gap = (negations: string) => String.raw`(?:(?!(?:${negations})\b)[\p{L}\p{N}'’-]+\s+){0,3}?`;
+const gap = (negations: string) => String.raw`(?:(?!(?:${negations})\b)[\p{L}\p{N}'\u2019-]+\s+){0,3}?`;
 
 const LANGUAGES: Record<string, Language> = {
   de: {
     intents: {
-      override: String.raw`(?<!\p{L})(?:ignorier|vergiss|vergesst|missacht|übergeh)\p{L}*\s+${gap('nie|niemals|nicht|keine?')}(?:vorherig|bisherig|obig|früher|ander|ursprünglich|System)\p{L}*\s+(?:Anweisungen|Regeln|Instruktionen|Vorgaben)`,
-      conceal: String.raw`\b(?:sag|erzähl|verrat|teil)\p{L}*\s+${gap('nie|niemals')}(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?nichts\b|\bohne\s+(?:\p{L}+\s+){0,2}?(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?(?:zu\s+)?(?:informieren|benachrichtigen|sagen)\b|\b(?:heimlich|unbemerkt)\b`,
-      unconfirmed: String.raw`\bohne\s+(?:nach\s+)?(?:Bestätigung|Rückfrage|Erlaubnis)\b|\bohne\s+(?:zu\s+)?fragen\b`,
-      credentials: String.raw`\b(?:lies|lese|lesen|kopier|sammle|sammeln|öffne)\p{L}*\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
-      send: String.raw`\b(?:send|schick|übertrag|lad)\p{L}*\b[^.\n]{0,80}\b(?:an|nach|auf)\s+${ADDRESS}`,
+      override: String.raw`(?<!\p{L})(?:ignorier|vergiss|vergesst|missacht|\u00fcbergeh)\p{L}*\s+${gap('nie|niemals|nicht|keine?')}(?:vorherig|bisherig|obig|fr\u00fcher|ander|urspr\u00fcnglich|System)\p{L}*\s+(?:Anweisungen|Regeln|Instruktionen|Vorgaben)`,
+      conceal: String.raw`\b(?:sag|erz\u00e4hl|verrat|teil)\p{L}*\s+${gap('nie|niemals')}(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?nichts\b|\bohne\s+(?:\p{L}+\s+){0,2}?(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?(?:zu\s+)?(?:informieren|benachrichtigen|sagen)\b|\b(?:heimlich|unbemerkt)\b`,
+      unconfirmed: String.raw`\bohne\s+(?:nach\s+)?(?:Best\u00e4tigung|R\u00fcckfrage|Erlaubnis)\b|\bohne\s+(?:zu\s+)?fragen\b`,
+      credentials: String.raw`\b(?:lies|lese|lesen|kopier|sammle|sammeln|\u00f6ffne)\p{L}*\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
+      send: String.raw`\b(?:send|schick|\u00fcbertrag|lad)\p{L}*\b[^.\n]{0,80}\b(?:an|nach|auf)\s+${ADDRESS}`,
     },
-    discussing: String.raw`Prompt-Injection|Angriff\p{L}*|Angreifer\p{L}*|bösartig\p{L}*|zum Beispiel|z\.\s?B\.`,
+    discussing: String.raw`Prompt-Injection|Angriff\p{L}*|Angreifer\p{L}*|b\u00f6sartig\p{L}*|zum Beispiel|z\.\s?B\.`,
     negation: String.raw`\b(?:nie|niemals|nicht|keine?)\s+(?:\p{L}+\s+){0,4}$`,
   },
   fr: {
     intents: {
-      override: String.raw`\b(?:ignore|ignorez|oublie|oubliez)\s+${gap('jamais|pas')}(?:instructions|règles|consignes)\s+(?:précédentes|antérieures|ci-dessus|du système|d['’]origine)`,
-      conceal: String.raw`\bne\s+(?:le\s+|lui\s+|rien\s+)*(?:dis|dites|mentionne|mentionnez|signale|signalez|révèle|révélez)\s+(?:rien\s+|pas\s+)?(?:à\s+)?l['’]utilisateur|\bsans\s+(?:le\s+dire\s+à|en\s+informer|informer|prévenir)\s+l['’]utilisateur|\b(?:secrètement|en secret)\b`,
-      unconfirmed: String.raw`\bsans\s+demander\s+(?:de\s+)?(?:confirmation|la permission|l['’]autorisation)|\bsans\s+demander\b`,
+      override: String.raw`\b(?:ignore|ignorez|oublie|oubliez)\s+${gap('jamais|pas')}(?:instructions|r\u00e8gles|consignes)\s+(?:pr\u00e9c\u00e9dentes|ant\u00e9rieures|ci-dessus|du syst\u00e8me|d['\u2019]origine)`,
+      conceal: String.raw`\bne\s+(?:le\s+|lui\s+|rien\s+)*(?:dis|dites|mentionne|mentionnez|signale|signalez|r\u00e9v\u00e8le|r\u00e9v\u00e9lez)\s+(?:rien\s+|pas\s+)?(?:\u00e0\s+)?l['\u2019]utilisateur|\bsans\s+(?:le\s+dire\s+\u00e0|en\s+informer|informer|pr\u00e9venir)\s+l['\u2019]utilisateur|\b(?:secr\u00e8tement|en secret)\b`,
+      unconfirmed: String.raw`\bsans\s+demander\s+(?:de\s+)?(?:confirmation|la permission|l['\u2019]autorisation)|\bsans\s+demander\b`,
       credentials: String.raw`\b(?:lis|lisez|lire|copie|copiez|collecte|collectez|ouvre|ouvrez)\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
-      send: String.raw`\b(?:envoie|envoyez|envoyer|téléverse|téléversez|transmets|transmettez)\b[^.\n]{0,80}(?<!\p{L})(?:à|vers|sur)\s+${ADDRESS}`,
+      send: String.raw`\b(?:envoie|envoyez|envoyer|t\u00e9l\u00e9verse|t\u00e9l\u00e9versez|transmets|transmettez)\b[^.\n]{0,80}(?<!\p{L})(?:\u00e0|vers|sur)\s+${ADDRESS}`,
     },
     discussing: String.raw`injection de prompt|attaque\p{L}*|attaquant\p{L}*|malveillant\p{L}*|par exemple`,
-    negation: String.raw`\b(?:jamais|ne\s+pas|n['’]|pas)\s+(?:\p{L}+\s+){0,4}$`,
+    negation: String.raw`\b(?:jamais|ne\s+pas|n['\u2019]|pas)\s+(?:\p{L}+\s+){0,4}$`,
   },
   es: {
     intents: {
-      override: String.raw`\b(?:ignora|ignore|olvida|olvide)\s+${gap('nunca|jamás|no')}(?:instrucciones|reglas|indicaciones)\s+(?:anteriores|previas|de arriba|del sistema|originales)`,
-      conceal: String.raw`\bno\s+(?:le\s+)?(?:digas|diga|menciones|mencione|informes|informe|avises|avise)\s+(?:nada\s+)?al\s+usuario|\bsin\s+(?:decírselo|decirle|informar|avisar)\s+(?:nada\s+)?al\s+usuario|\b(?:en secreto|secretamente|a escondidas)\b`,
-      unconfirmed: String.raw`\bsin\s+pedir\s+(?:confirmación|permiso|autorización)|\bsin\s+preguntar\b`,
+      override: String.raw`\b(?:ignora|ignore|olvida|olvide)\s+${gap('nunca|jam\u00e1s|no')}(?:instrucciones|reglas|indicaciones)\s+(?:anteriores|previas|de arriba|del sistema|originales)`,
+      conceal: String.raw`\bno\s+(?:le\s+)?(?:digas|diga|menciones|mencione|informes|informe|avises|avise)\s+(?:nada\s+)?al\s+usuario|\bsin\s+(?:dec\u00edrselo|decirle|informar|avisar)\s+(?:nada\s+)?al\s+usuario|\b(?:en secreto|secretamente|a escondidas)\b`,
+      unconfirmed: String.raw`\bsin\s+pedir\s+(?:confirmaci\u00f3n|permiso|autorizaci\u00f3n)|\bsin\s+preguntar\b`,
       credentials: String.raw`\b(?:lee|lea|leer|copia|copie|recopila|recopile|abre|abra)\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
-      send: String.raw`\b(?:envía|envia|envíe|enviar|sube|suba|transmite|transmita)\b[^.\n]{0,80}\b(?:a|al|hacia)\s+${ADDRESS}`,
+      send: String.raw`\b(?:env\u00eda|envia|env\u00ede|enviar|sube|suba|transmite|transmita)\b[^.\n]{0,80}\b(?:a|al|hacia)\s+${ADDRESS}`,
     },
-    discussing: String.raw`inyección de prompt|ataque\p{L}*|atacante\p{L}*|malicios\p{L}*|por ejemplo`,
-    negation: String.raw`\b(?:nunca|jamás|no)\s+(?:\p{L}+\s+){0,4}$`,
+    discussing: String.raw`inyecci\u00f3n de prompt|ataque\p{L}*|atacante\p{L}*|malicios\p{L}*|por ejemplo`,
+    negation: String.raw`\b(?:nunca|jam\u00e1s|no)\s+(?:\p{L}+\s+){0,4}$`,
   },
   pt: {
     intents: {
-      override: String.raw`\b(?:ignore|ignora|esqueça|esquece|desconsidere)\s+${gap('nunca|jamais|não')}(?:instruções|regras|orientações)\s+(?:anteriores|prévias|acima|do sistema|originais)`,
-      conceal: String.raw`\bnão\s+(?:diga|conte|mencione|informe|avise)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usuário|\bsem\s+(?:contar|dizer|informar|avisar)\s+(?:nada\s+)?(?:ao|o)\s+usuário|\b(?:secretamente|em segredo|às escondidas)\b`,
-      unconfirmed: String.raw`\bsem\s+pedir\s+(?:confirmação|permissão|autorização)|\bsem\s+perguntar\b`,
+      override: String.raw`\b(?:ignore|ignora|esque\u00e7a|esquece|desconsidere)\s+${gap('nunca|jamais|n\u00e3o')}(?:instru\u00e7\u00f5es|regras|orienta\u00e7\u00f5es)\s+(?:anteriores|pr\u00e9vias|acima|do sistema|originais)`,
+      conceal: String.raw`\bn\u00e3o\s+(?:diga|conte|mencione|informe|avise)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu\u00e1rio|\bsem\s+(?:contar|dizer|informar|avisar)\s+(?:nada\s+)?(?:ao|o)\s+usu\u00e1rio|\b(?:secretamente|em segredo|\u00e0s escondidas)\b`,
+      unconfirmed: String.raw`\bsem\s+pedir\s+(?:confirma\u00e7\u00e3o|permiss\u00e3o|autoriza\u00e7\u00e3o)|\bsem\s+perguntar\b`,
       credentials: String.raw`\b(?:leia|ler|copie|copiar|colete|coletar|abra|abrir)\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
       send: String.raw`\b(?:envie|enviar|mande|mandar|carregue|transmita)\b[^.\n]{0,80}\b(?:para|a|ao)\s+${ADDRESS}`,
     },
-    discussing: String.raw`injeção de prompt|ataque\p{L}*|atacante\p{L}*|malicios\p{L}*|por exemplo`,
-    negation: String.raw`\b(?:nunca|jamais|não)\s+(?:\p{L}+\s+){0,4}$`,
+    discussing: String.raw`inje\u00e7\u00e3o de prompt|ataque\p{L}*|atacante\p{L}*|malicios\p{L}*|por exemplo`,
+    negation: String.raw`\b(?:nunca|jamais|n\u00e3o)\s+(?:\p{L}+\s+){0,4}$`,
   },
   zh: {
     intents: {
-      override: String.raw`(?:忽略|无视|忽视|忘记|無視|忘記)(?:掉)?(?:之前|以前|先前|上面|上述|所有|其他|系统|系統|原来|原來)的?(?:所有|全部)?(?:指令|指示|规则|規則|说明|說明|提示)`,
-      conceal: String.raw`(?:不要|别|別|不得|切勿)(?:告诉|告訴|告知|通知|提醒|让|讓)用户|(?:瞒着|瞞著|背着|背著)用户|(?:偷偷|秘密地|悄悄地?)`,
-      unconfirmed: String.raw`(?:无需|無需|不用|不要|不必)(?:用户)?(?:确认|確認|询问|詢問|许可|許可)`,
-      credentials: String.raw`(?:读取|讀取|复制|複製|收集|打开|打開)[^。\n]{0,30}(?:${CREDENTIAL_PATHS}|私钥|私鑰|凭据|憑據|密码|密碼)`,
-      send: String.raw`(?:发送|發送|上传|上傳|传送|傳送)[^。\n]{0,40}(?:到|至)\s*${ADDRESS}`,
+      override: String.raw`(?:\u5ffd\u7565|\u65e0\u89c6|\u5ffd\u89c6|\u5fd8\u8bb0|\u7121\u8996|\u5fd8\u8a18)(?:\u6389)?(?:\u4e4b\u524d|\u4ee5\u524d|\u5148\u524d|\u4e0a\u9762|\u4e0a\u8ff0|\u6240\u6709|\u5176\u4ed6|\u7cfb\u7edf|\u7cfb\u7d71|\u539f\u6765|\u539f\u4f86)\u7684?(?:\u6240\u6709|\u5168\u90e8)?(?:\u6307\u4ee4|\u6307\u793a|\u89c4\u5219|\u898f\u5247|\u8bf4\u660e|\u8aaa\u660e|\u63d0\u793a)`,
+      conceal: String.raw`(?:\u4e0d\u8981|\u522b|\u5225|\u4e0d\u5f97|\u5207\u52ff)(?:\u544a\u8bc9|\u544a\u8a34|\u544a\u77e5|\u901a\u77e5|\u63d0\u9192|\u8ba9|\u8b93)\u7528\u6237|(?:\u7792\u7740|\u779e\u8457|\u80cc\u7740|\u80cc\u8457)\u7528\u6237|(?:\u5077\u5077|\u79d8\u5bc6\u5730|\u6084\u6084\u5730?)`,
+      unconfirmed: String.raw`(?:\u65e0\u9700|\u7121\u9700|\u4e0d\u7528|\u4e0d\u8981|\u4e0d\u5fc5)(?:\u7528\u6237)?(?:\u786e\u8ba4|\u78ba\u8a8d|\u8be2\u95ee|\u8a62\u554f|\u8bb8\u53ef|\u8a31\u53ef)`,
+      credentials: String.raw`(?:\u8bfb\u53d6|\u8b80\u53d6|\u590d\u5236|\u8907\u88fd|\u6536\u96c6|\u6253\u5f00|\u6253\u958b)[^\u3002\n]{0,30}(?:${CREDENTIAL_PATHS}|\u79c1\u94a5|\u79c1\u9470|\u51ed\u636e|\u6191\u64da|\u5bc6\u7801|\u5bc6\u78bc)`,
+      send: String.raw`(?:\u53d1\u9001|\u767c\u9001|\u4e0a\u4f20|\u4e0a\u50b3|\u4f20\u9001|\u50b3\u9001)[^\u3002\n]{0,40}(?:\u5230|\u81f3)\s*${ADDRESS}`,
     },
-    discussing: String.raw`提示注入|攻击|攻擊|攻击者|恶意|惡意|例如`,
-    negation: String.raw`(?:不要|不得|切勿|禁止|不可以?|别|別)\s*$`,
+    discussing: String.raw`\u63d0\u793a\u6ce8\u5165|\u653b\u51fb|\u653b\u64ca|\u653b\u51fb\u8005|\u6076\u610f|\u60e1\u610f|\u4f8b\u5982`,
+    negation: String.raw`(?:\u4e0d\u8981|\u4e0d\u5f97|\u5207\u52ff|\u7981\u6b62|\u4e0d\u53ef\u4ee5?|\u522b|\u5225)\s*$`,
   },
   ja: {
     intents: {
-      override: String.raw`(?:以前|前|上記|これまで|他|システム)の(?:すべての|全ての)?(?:指示|命令|ルール|指令)を(?:すべて|全て)?(?:無視|忘れ)(?:して|しろ|せよ)`,
-      conceal: String.raw`ユーザーに(?:は)?(?:伝えない|知らせない|言わない|教えない|通知しない)|ユーザーに(?:知られ|気づかれ)ないよう|(?:こっそり|密かに|ひそかに)`,
-      unconfirmed: String.raw`(?:確認|許可)を(?:求め|取ら)ずに|確認せずに`,
-      credentials: String.raw`(?:読み取|読み込|読んで|コピー|収集)[^。\n]{0,30}(?:${CREDENTIAL_PATHS}|秘密鍵|認証情報|パスワード)|(?:${CREDENTIAL_PATHS}|秘密鍵|認証情報|パスワード)[^。\n]{0,20}(?:を読み取|を読み込|を読んで|をコピー|を収集)`,
-      send: String.raw`${ADDRESS}\s*(?:に|へ)[^。\n]{0,30}(?:送信|送って|アップロード|転送)`,
+      override: String.raw`(?:\u4ee5\u524d|\u524d|\u4e0a\u8a18|\u3053\u308c\u307e\u3067|\u4ed6|\u30b7\u30b9\u30c6\u30e0)\u306e(?:\u3059\u3079\u3066\u306e|\u5168\u3066\u306e)?(?:\u6307\u793a|\u547d\u4ee4|\u30eb\u30fc\u30eb|\u6307\u4ee4)\u3092(?:\u3059\u3079\u3066|\u5168\u3066)?(?:\u7121\u8996|\u5fd8\u308c)(?:\u3057\u3066|\u3057\u308d|\u305b\u3088)`,
+      conceal: String.raw`\u30e6\u30fc\u30b6\u30fc\u306b(?:\u306f)?(?:\u4f1d\u3048\u306a\u3044|\u77e5\u3089\u305b\u306a\u3044|\u8a00\u308f\u306a\u3044|\u6559\u3048\u306a\u3044|\u901a\u77e5\u3057\u306a\u3044)|\u30e6\u30fc\u30b6\u30fc\u306b(?:\u77e5\u3089\u308c|\u6c17\u3065\u304b\u308c)\u306a\u3044\u3088\u3046|(?:\u3053\u3063\u305d\u308a|\u5bc6\u304b\u306b|\u3072\u305d\u304b\u306b)`,
+      unconfirmed: String.raw`(?:\u78ba\u8a8d|\u8a31\u53ef)\u3092(?:\u6c42\u3081|\u53d6\u3089)\u305a\u306b|\u78ba\u8a8d\u305b\u305a\u306b`,
+      credentials: String.raw`(?:\u8aad\u307f\u53d6|\u8aad\u307f\u8fbc|\u8aad\u3093\u3067|\u30b3\u30d4\u30fc|\u53ce\u96c6)[^\u3002\n]{0,30}(?:${CREDENTIAL_PATHS}|\u79d8\u5bc6\u9375|\u8a8d\u8a3c\u60c5\u5831|\u30d1\u30b9\u30ef\u30fc\u30c9)|(?:${CREDENTIAL_PATHS}|\u79d8\u5bc6\u9375|\u8a8d\u8a3c\u60c5\u5831|\u30d1\u30b9\u30ef\u30fc\u30c9)[^\u3002\n]{0,20}(?:\u3092\u8aad\u307f\u53d6|\u3092\u8aad\u307f\u8fbc|\u3092\u8aad\u3093\u3067|\u3092\u30b3\u30d4\u30fc|\u3092\u53ce\u96c6)`,
+      send: String.raw`${ADDRESS}\s*(?:\u306b|\u3078)[^\u3002\n]{0,30}(?:\u9001\u4fe1|\u9001\u3063\u3066|\u30a2\u30c3\u30d7\u30ed\u30fc\u30c9|\u8ee2\u9001)`,
     },
-    discussing: String.raw`プロンプトインジェクション|攻撃|攻撃者|悪意|例えば`,
-    negation: String.raw`(?:決して|絶対に)\s*$`,
+    discussing: String.raw`\u30d7\u30ed\u30f3\u30d7\u30c8\u30a4\u30f3\u30b8\u30a7\u30af\u30b7\u30e7\u30f3|\u653b\u6483|\u653b\u6483\u8005|\u60aa\u610f|\u4f8b\u3048\u3070`,
+    negation: String.raw`(?:\u6c7a\u3057\u3066|\u7d76\u5bfe\u306b)\s*$`,
   },
 };
 

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { listed } from '../engine/wording';
 import { findPathMentions, type PathMention } from '../../parse/markdown/pathMentions';
 import { rememberedIn } from '../../workspace/diskSnapshot';
 import { readText } from '../../workspace/readText';
@@ -29,10 +30,9 @@ function normal(relative: string): string {
 const LISTED = 3;
 
 /** `a`, `b`, `c` and 4 more; `a` and `b`; `a`. */
-function listed(files: string[]): string {
+function listedFiles(files: string[]): string {
   const names = files.slice(0, LISTED).map((file) => `\`${file}\``);
-  if (files.length > LISTED) return `${names.join(', ')} and ${files.length - LISTED} more`;
-  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return listed(files.length > LISTED ? [...names, `${files.length - LISTED} more`] : names);
 }
 
 /**
@@ -87,7 +87,7 @@ export function checkNestedReferences(
         nestedReference,
         context.file,
         mention.span,
-        `SKILL.md reaches ${listed(nested)} only through \`${relative}\`; agents follow references one level deep reliably, so link ${nested.length === 1 ? 'it' : 'them'} from SKILL.md directly.`,
+        `SKILL.md reaches ${listedFiles(nested)} only through \`${relative}\`; agents follow references one level deep reliably, so link ${nested.length === 1 ? 'it' : 'them'} from SKILL.md directly.`,
         { nested, through: relative },
       ),
     );

@@ -1,4 +1,5 @@
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { listed } from '../engine/wording';
 import { flatText, type TextLike } from '../../parse/text/textLike';
 import { defineRule } from '../engine/rule';
 import { appendTo } from '../../listMap';
@@ -168,10 +169,9 @@ function placesOf(text: TextLike, offsets: number[]): string[] {
 }
 
 /** `a, b and 3 more places` */
-function listed(places: string[], total: number): string {
+function listedPlaces(places: string[], total: number): string {
   const more = total - places.length;
-  if (more > 0) return `${places.join(', ')} and ${more} more place${more === 1 ? '' : 's'}`;
-  return places.length === 1 ? places[0] : `${places.slice(0, -1).join(', ')} and ${places.at(-1)}`;
+  return listed(more > 0 ? [...places, `${more} more place${more === 1 ? '' : 's'}`] : places);
 }
 
 /** One finding for the runs of a kind in a file: how many characters, and the first places. */
@@ -207,7 +207,7 @@ export function hiddenUnicodePerKind(findings: Diagnostic[], text: TextLike): Di
   for (const [kind, group] of byKind) {
     if (group.length === 1) continue;
     group.sort((a, b) => a.span.start - b.span.start);
-    const where = listed(
+    const where = listedPlaces(
       placesOf(
         text,
         group.map((found) => found.span.start),

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { listed } from '../../checks/engine/wording';
 import evalsSchema from '../../../../schemas/agent-skills.evals.schema.json';
 import { diagnostic, type Diagnostic } from '../../checks/engine/diagnostic';
 import { closestName } from '../../checks/match/nameDistance';
@@ -83,8 +84,8 @@ export function checkCases(
     (indices) => {
       const ids = indices.map((index) => caseId(cases[index])).filter((id) => id !== undefined);
       return ids.length === indices.length
-        ? `cases ${listed(ids)}`
-        : `items ${listed(indices.map((index) => String(index + 1)))} of \`evals\``;
+        ? `cases ${listedNames(ids)}`
+        : `items ${listedNames(indices.map((index) => String(index + 1)))} of \`evals\``;
     },
   );
   if (typeof value.skill_name === 'string' && context.name !== undefined && value.skill_name !== context.name)
@@ -159,7 +160,7 @@ function unrecognised(value: unknown): string {
   const keys = isRecord(value) ? Object.keys(value) : [];
   const what =
     keys.length > 0
-      ? `: its keys are ${listed(keys.map((key) => `\`${key}\``))}`
+      ? `: its keys are ${listedNames(keys.map((key) => `\`${key}\``))}`
       : Array.isArray(value)
         ? ': it is a list, and none of its items says `should_trigger`'
         : '';
@@ -174,10 +175,8 @@ const caseId = (entry: unknown): string | undefined =>
     : undefined;
 
 /** Names in a sentence: all of up to four, else the first three "and N more". */
-export function listed(names: string[]): string {
-  const shown = names.length > 4 ? names.slice(0, 3) : names.slice(0, -1);
-  const last = names.length > 4 ? `${names.length - 3} more` : names[names.length - 1];
-  return shown.length > 0 ? `${shown.join(', ')} and ${last}` : last;
+export function listedNames(names: string[]): string {
+  return listed(names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more`] : names);
 }
 
 /** A schema finding about one item of a list: "`evals[5].prompt` must not be empty. …", "`[3]` is missing …". */

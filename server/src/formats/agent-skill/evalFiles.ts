@@ -13,7 +13,7 @@ import {
   EVALS_FILE,
   invalidEvals,
   isRecord,
-  listed,
+  listedNames,
   oneFindingPerKind,
   spanAt,
   START,
@@ -207,7 +207,7 @@ function checkQueries(file: string, yaml: YamlSyntax, value: unknown, lists: str
     });
   }
   const diagnostics = [
-    ...oneFindingPerKind(found, (indices) => `items ${listed(indices.map((index) => String(index + 1)))}`),
+    ...oneFindingPerKind(found, (indices) => `items ${listedNames(indices.map((index) => String(index + 1)))}`),
     ...duplicates,
   ];
   const bracket = spanAt(yaml, lists[0]).start;

@@ -7,7 +7,8 @@ import { closestName } from '../../checks/match/nameDistance';
 import { CLIENT_KEYS, type KeyReader, type Profile } from '../../platforms/profiles';
 import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
 import { mapEntries, nodeSpan, topKeys } from '../../parse/yaml/yamlNodes';
-import { listed, moveToMetadataFix } from './metadataFix';
+import { moveToMetadataFix } from './metadataFix';
+import { listed } from '../../checks/engine/wording';
 
 // The top-level keys of a frontmatter its consumer does not read. One finding per fact: the keys no client reads, all
 // in one finding; a key one letter off a known one, a typo, in its own (its fix is the known key); the keys only some

@@ -1,4 +1,5 @@
 import { isMap, isScalar, type Pair, type YAMLMap } from 'yaml';
+import { listed } from '../../checks/engine/wording';
 import type { Diagnostic } from '../../checks/engine/diagnostic';
 import { lineEndAt } from '../../parse/text/lineIndex';
 import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
@@ -71,11 +72,6 @@ export function moveToMetadataFix(
 function quotedList(keys: string[]): string {
   const quoted = keys.map((key) => `"${key}"`);
   return listed(quoted.length <= 3 ? quoted : [...quoted.slice(0, 2), `${quoted.length - 2} more`]);
-}
-
-/** `a`, `a and b`, `a, b and c`. */
-export function listed(items: readonly string[]): string {
-  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** The offset just after the last non-blank character before `end` (a node's range runs on over blank lines). */

@@ -47,6 +47,13 @@ export const persistence = defineRule({
   security: { severity: '5.0', cwe: ['CWE-506'], review: true },
 });
 
+/** What sending credentials is, and what to do instead: the same for a command and for a flow through variables. */
+const SENDS_CREDENTIALS = {
+  what: 'sends credentials or the environment over the network',
+  advice:
+    "Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.",
+};
+
 interface Risk {
   rule: typeof remoteCode | typeof riskyCommand | typeof persistence;
   pattern: RegExp;
@@ -179,9 +186,7 @@ const RISKS: Risk[] = [
         String.raw`\bssh\b[^\n|]*<\s*["']?${CREDENTIAL_FILES}`,
       ].join('|'),
     ),
-    what: 'sends credentials or the environment over the network',
-    advice:
-      "Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.",
+    ...SENDS_CREDENTIALS,
   },
   {
     rule: riskyCommand,
@@ -324,10 +329,11 @@ const NETWORK_SINK =
  */
 function credentialFlows(file: string, piece: Placed): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  const holding = new Map<string, { line: number; source: string }>();
+  // Each variable holding credentials: where it was read, what read it, and how a line names it.
+  const holding = new Map<string, { line: number; source: string; reference: RegExp }>();
   const named = (text: string) =>
-    [...holding.keys()].flatMap((name) => {
-      const match = new RegExp(String.raw`\$\{?${name}\b\}?`).exec(text);
+    [...holding].flatMap(([name, held]) => {
+      const match = held.reference.exec(text);
       return match ? [{ name, match }] : [];
     });
   let offset = piece.start;
@@ -339,7 +345,7 @@ function credentialFlows(file: string, piece: Placed): Diagnostic[] {
     if (assignment) {
       const [, name, value] = assignment;
       const source = CREDENTIAL_SOURCE.exec(value)?.[0] ?? named(value).map(({ name }) => holding.get(name)!.source)[0];
-      if (source) holding.set(name, { line: index + 1, source });
+      if (source) holding.set(name, { line: index + 1, source, reference: new RegExp(String.raw`\$\{?${name}\b\}?`) });
       else holding.delete(name);
       if (!NETWORK_SINK.test(value)) return;
     }
@@ -349,14 +355,13 @@ function credentialFlows(file: string, piece: Placed): Diagnostic[] {
     const { line: read, source } = holding.get(sent.name)!;
     const above = index + 1 - read;
     const command = line.trim().slice(0, 120);
-    const what = 'sends credentials or the environment over the network';
     findings.push(
       diagnostic(
         riskyCommand,
         file,
         { start: start + sent.match.index, end: start + sent.match.index + sent.match[0].length, file },
-        `This ${what}: \`${command}\` sends \`${sent.match[0]}\`, which holds what was read from \`${source}\` ${above === 1 ? 'on the line above' : `${above} lines above`}. Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.`,
-        { risk: what, command },
+        `This ${SENDS_CREDENTIALS.what}: \`${command}\` sends \`${sent.match[0]}\`, which holds what was read from \`${source}\` ${above === 1 ? 'on the line above' : `${above} lines above`}. ${SENDS_CREDENTIALS.advice}`,
+        { risk: SENDS_CREDENTIALS.what, command },
       ),
     );
   });

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { opensFrontmatter } from '../parse/markdown/skillFile';
 import type { FileSystem } from './fileSystem';
 import { readText } from './readText';
 
@@ -229,9 +230,7 @@ function skipped(fs: FileSystem, dir: string, name: string): boolean {
  */
 function hasFrontmatter(fs: FileSystem, file: string): boolean {
   const read = readText(fs, file);
-  if (read.kind !== 'text') return true;
-  const end = read.text.indexOf('\n');
-  return (end === -1 ? read.text : read.text.slice(0, end)).trimEnd() === '---';
+  return read.kind !== 'text' || opensFrontmatter(read.text);
 }
 
 /**

@@ -91,6 +91,11 @@ function isDashes(text: TextLike, line: Line): boolean {
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^ {0,3}[`~]+\s*$/;
 
+/** Whether a SKILL.md's text opens with frontmatter: a first line of `---`, where parseSkillFile reads its start. */
+export function opensFrontmatter(text: TextLike): boolean {
+  return lineText(text, lineAt(text, 0)).trimEnd() === '---';
+}
+
 /**
  * Reads the container of a SKILL.md. Never throws: what cannot be read is
  * reported in `problems` and the rest is still returned. The text must
@@ -111,7 +116,7 @@ export function parseSkillFile(text: TextLike): SkillFileSyntax {
 
   let frontmatter: Frontmatter | undefined;
   let bodyStart = 0;
-  if (lineText(text, first).trimEnd() === '---') {
+  if (opensFrontmatter(text)) {
     let close: Line | undefined;
     for (let line = first; line.next <= text.length;) {
       line = lineAt(text, line.next);

@@ -24,6 +24,7 @@ import {
 import { nestedReference } from '../checks/links/nestedReferences';
 import { scriptUnresolved } from '../checks/links/scriptHoles';
 import { unresolvedMention } from '../checks/links/unresolvedMentions';
+import { documentedAttack } from '../checks/security/documentedAttacks';
 import { unrestrictedShell } from '../checks/security/grantedCommands';
 import { encodedText, hiddenInstructions, hiddenUnicode } from '../checks/security/hiddenText';
 import { hostileInstruction } from '../checks/security/hostileInstructions';
@@ -211,6 +212,7 @@ export const RULES = [
   secretAssignment, // secret_assignment
   officialInstaller, // official_installer
   persistence, // persistence
+  documentedAttack, // documented_attack
   invalidOpenaiYaml, // invalid_openai_yaml
   invalidEvals, // invalid_evals
   evalUnknownTarget, // eval_unknown_target

@@ -28,6 +28,7 @@ import { officialInstaller, skillPublishers, withOfficialInstallers } from './of
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
 import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
+import { documentedAttack, securityPurpose, withDocumentedAttacks } from './documentedAttacks';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 import { defineRule } from '../engine/rule';
 
@@ -76,6 +77,7 @@ export const SECURITY_FAMILY = [
   secretAssignment,
   officialInstaller,
   persistence,
+  documentedAttack,
 ] as const;
 
 export interface SecurityContext {
@@ -116,25 +118,34 @@ function placed(source: TextLike, spans: Span[]): Placed[] {
   return spans.map((span) => ({ start: span.start, text: source.slice(span.start, span.end) }));
 }
 
-/** The rules that read Markdown as Markdown: comments, prose (outside the fenced blocks), fenced commands. */
-function markdownFindings(file: string, source: TextLike, region: Span, fences: Fence[]): Diagnostic[] {
+/**
+ * The rules that read Markdown as Markdown: comments, prose (outside the fenced blocks), fenced commands; what they
+ * find in text that shows an attack to teach it, as documentation (`reference`: the file is a reference of a
+ * security-review skill).
+ */
+function markdownFindings(file: string, source: TextLike, region: Span, fences: Fence[], reference: boolean) {
   const prose = placed(source, outsideFences(region, fences));
-  return [
-    ...hiddenCommentFindings(file, source, fences),
-    ...hostileInstructions(file, prose),
-    ...remoteInstructions(file, prose),
-    ...riskyExecution(file, fencedCommands(source, fences)),
-  ];
+  return withDocumentedAttacks(
+    [
+      ...hiddenCommentFindings(file, source, fences),
+      ...hostileInstructions(file, prose),
+      ...remoteInstructions(file, prose),
+      ...riskyExecution(file, fencedCommands(source, fences)),
+    ],
+    source,
+    fences,
+    reference,
+  );
 }
 
-function scanText(item: SkillText): Diagnostic[] {
+function scanText(item: SkillText, securityReview: boolean): Diagnostic[] {
   const { file, text, kind } = item;
   const found = hiddenUnicodePerKind(lineFindings(file, text, 0), text);
   if (kind === 'code') found.push(...riskyExecution(file, [{ start: 0, text }]));
   if (kind === 'markdown') {
     // Fences are found as the SKILL.md reader finds them.
     const { body, fences } = parseSkillFile(text);
-    found.push(...markdownFindings(file, text, body, fences));
+    found.push(...markdownFindings(file, text, body, fences, securityReview));
   }
   return found;
 }
@@ -149,7 +160,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   const own = [
     // Merged after the scan: a finding per kind names places across the file, which no line read alone sees.
     ...hiddenUnicodePerKind(lines, source),
-    ...markdownFindings(file, source, body, fences),
+    ...markdownFindings(file, source, body, fences, false),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
     ...invocationFindings(file, source, body, fences, declaredArguments(frontmatter?.value.arguments)),
   ];
@@ -159,11 +170,15 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   );
   // Findings are shared by the analyses that reuse them, so each analysis gets its own copies.
   const publishers = skillPublishers(frontmatter?.value);
+  // A security review's references show attacks to teach them; its SKILL.md is what the agent is asked to do.
+  const securityReview = securityPurpose(frontmatter?.value);
   const others = withOfficialInstallers(
     texts.flatMap((item) =>
       (reused
-        ? reused.files.memo(`security-${item.kind}`, item.file, item.text, () => scanText(item))
-        : scanText(item)
+        ? reused.files.memo(`security-${item.kind}-${securityReview}`, item.file, item.text, () =>
+            scanText(item, securityReview),
+          )
+        : scanText(item, securityReview)
       ).map((found) => ({ ...found })),
     ),
     publishers,

@@ -7,11 +7,9 @@ import type { ParseCache } from '../../parse/parseCache';
 import { outsideFences, parseSkillFile, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import type { YamlSyntax } from '../../parse/yaml/yamlSyntax';
-import { nodeAtPath, nodeSpan, pairOf } from '../../parse/yaml/yamlNodes';
+import { nodeSpan, pairOf } from '../../parse/yaml/yamlNodes';
 import { rememberedIn } from '../../workspace/diskSnapshot';
 import type { FileSystem } from '../../workspace/fileSystem';
-import { HOOK_EVENTS } from '../match/hookEvents';
-import { closestName } from '../match/nameDistance';
 import {
   encodedText,
   encodedTextFindings,
@@ -28,6 +26,7 @@ import { officialInstaller, skillPublishers, withOfficialInstallers } from './of
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
 import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
+import { hookFindings, hookRunsCommand } from './hookCommands';
 import { documentedAttack, securityPurpose, withDocumentedAttacks } from './documentedAttacks';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 import { defineRule } from '../engine/rule';
@@ -35,16 +34,6 @@ import { defineRule } from '../engine/rule';
 // What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
 // instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad
 // grants. Files are read, never run; links are not followed out of the folder; every read is bounded.
-
-export const hookRunsCommand = defineRule({
-  code: 'hook_runs_command',
-  category: 'security',
-  severity: 'information',
-  summary: 'A Claude Code hook of the skill runs a command without asking.',
-  stability: 'stable',
-  formats: 'all',
-  security: { severity: '3.0', cwe: ['CWE-829'], review: true },
-});
 
 export const auditIncomplete = defineRule({
   code: 'audit_incomplete',
@@ -219,6 +208,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
       ...onSteps,
       ...others,
       ...(frontmatter ? grants(context, frontmatter) : []),
+      ...(frontmatter ? hookFindings(file, context.dir, source, frontmatter.yaml, frontmatter.value.hooks, risky) : []),
       ...unaudited(context, unread),
     ],
     sources: texts.filter((item) => withFindings.has(item.file)).map((item) => [item.file, item.text]),
@@ -285,7 +275,7 @@ function narrowerGrant(programs: string[] | undefined): string {
   return `${any}, but its commands use only ${listed}. Grant those: \`${programs.map((program) => `Bash(${program}:*)`).join(' ')}\`.`;
 }
 
-/** `allowed-tools` granting any shell command, and Claude Code hooks that run commands: what a skill may do unasked. */
+/** `allowed-tools` granting any shell command: what a skill may run unasked. */
 function grants(
   context: SecurityContext,
   { yaml, value }: { yaml: YamlSyntax; value: Record<string, unknown> },
@@ -296,30 +286,5 @@ function grants(
     const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'allowed-tools')?.value);
     if (span) findings.push(diagnostic(unrestrictedShell, context.file, span, narrowerGrant(programs)));
   }
-  const hooks = value.hooks;
-  if (hooks && typeof hooks === 'object' && !Array.isArray(hooks))
-    for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
-      // Hooks under an event a letter off a real one never run (invalid_hooks says so).
-      if (!Array.isArray(groups) || (!HOOK_EVENTS.includes(event) && closestName(event, HOOK_EVENTS))) continue;
-      groups.forEach((group, g) => {
-        const list = (group as { hooks?: unknown })?.hooks;
-        if (!Array.isArray(list)) return;
-        list.forEach((hook, h) => {
-          const command = (hook as { command?: unknown })?.command;
-          if ((hook as { type?: unknown })?.type !== 'command' || typeof command !== 'string') return;
-          const at = nodeAtPath(yaml, ['hooks', event, g, 'hooks', h, 'command']);
-          const span = at.depth === 6 ? nodeSpan(yaml, at.node) : undefined;
-          if (span)
-            findings.push(
-              diagnostic(
-                hookRunsCommand,
-                context.file,
-                span,
-                `While the skill is active, Claude Code runs \`${command.slice(0, 80)}\` on every ${event}${(group as { matcher?: unknown }).matcher ? ` of ${String((group as { matcher: unknown }).matcher)}` : ''}, with the user's permissions and without asking. Check that it does only what the skill says.`,
-              ),
-            );
-        });
-      });
-    }
   return findings;
 }

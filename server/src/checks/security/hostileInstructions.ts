@@ -3,6 +3,7 @@ import type { Placed } from './skillTexts';
 import { defineRule } from '../engine/rule';
 import { remoteCode } from './riskyExecution';
 import { DISCUSSING_ELSEWHERE, inEveryLanguage, NEGATED_ELSEWHERE } from './instructionLanguages';
+import { credentialsSent, NAMES_CREDENTIAL } from './credentialsSent';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
 // user's confirmations, taking credentials, sending data away. Explainable and scored, not a model: each cue has a
@@ -23,7 +24,10 @@ export const hostileInstruction = defineRule({
 });
 
 interface Cue {
+  /** Where the cue is in a paragraph; of a cue read by `find`, what any text holding it must hold. */
   pattern: RegExp;
+  /** A cue recognised by more than one pattern: where it is in a paragraph, if it is. */
+  find?: (text: string) => { index: number; 0: string } | null;
   weight: number;
   /** What the cue asks of the agent, for the message. */
   what: string;
@@ -55,6 +59,33 @@ const CUES: Cue[] = [
     ),
     weight: 1,
     what: "to act without the user's confirmation",
+  },
+  {
+    // Hiding what the agent itself does, not only from the user: its summary, its answer.
+    pattern: inEveryLanguage(
+      'hideStep',
+      /\b(?:do not|don't|never)\s+(?:mention|report|disclose|reveal|show|list|include|log)\s+(?:this|these|that|those)\s+(?:steps?|changes?|commands?|actions?|requests?|uploads?|edits?|entry|entries|part)\b[^.\n]{0,40}?(?:\bto the user\b|\bin (?:your|the) (?:final )?(?:summary|response|answer|reply|report|output|transcript)\b)|\bleave\s+(?:this|it|them)\s+out\s+of\s+(?:your|the)\s+(?:final )?(?:summary|report|response|answer|reply)\b/i,
+    ),
+    weight: 3,
+    what: 'to hide a step it takes from the user',
+  },
+  {
+    pattern: inEveryLanguage(
+      'impersonate',
+      /\b(?:as if you were|pretend(?:ing)? to be|posing as|impersonat\w*)\s+the user\b|\bin the user's name\b|\bsign(?:ed|ing)? as the user\b/i,
+    ),
+    weight: 2,
+    what: 'to act as the user',
+  },
+  {
+    // By what it names, in any language: a credential, an address off the machine, sending (credentialsSent.ts).
+    pattern: NAMES_CREDENTIAL,
+    find: (text) => {
+      const sent = credentialsSent(text);
+      return sent ? { index: sent.index, 0: sent.credential } : null;
+    },
+    weight: 3,
+    what: 'to send credentials off the machine',
   },
   {
     // A value read from `.env` ("the webhook URL from .env") is a setting the skill uses, as apps keep them; the file
@@ -126,11 +157,14 @@ export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[]
   for (const paragraph of prose.flatMap(paragraphs)) {
     if (DISCUSSING.test(paragraph.text) || DISCUSSING_ELSEWHERE.test(paragraph.text)) continue;
     const hits = CUES.flatMap((cue) => {
-      const match = cue.pattern.exec(paragraph.text);
+      const match = cue.find ? cue.find(paragraph.text) : cue.pattern.exec(paragraph.text);
       if (!match) return [];
       const before = paragraph.text.slice(Math.max(0, match.index - 50), match.index);
-      // A cue in quotes or code is quoted, not asked for; one after a negation is forbidden.
-      if (NEGATED.test(before) || NEGATED_ELSEWHERE.test(before) || /[`"\u201C']\s*$/.test(before)) return [];
+      // A cue in quotes or code is quoted, not asked for (not a name: a file or a variable is written in code); one
+      // after a negation is forbidden.
+      const quoted = /[`"\u201C']\s*$/.test(before);
+      const bare = quoted && cue.find ? before.replace(/[`"\u201C']\s*$/, '') : before;
+      if (NEGATED.test(bare) || NEGATED_ELSEWHERE.test(bare) || (quoted && !cue.find)) return [];
       return [{ cue, match }];
     });
     const score = hits.reduce((sum, hit) => sum + hit.cue.weight, 0);

@@ -1,13 +1,15 @@
 // What hostile_instruction recognises in each language a skill may be written in, by intent: what the prose asks the
 // agent to do, in the words and word order of that language. English is in hostileInstructions.ts; to add a language,
 // add an entry here with a pattern for each intent it can say (an intent left out is simply not read in it), its
-// words for discussing an attack, and its negations, and a test with a benign twin.
+// verbs for sending, its words for discussing an attack, and its negations, and a test with a benign twin.
 
 /** What an instruction against the user asks of the agent. */
-export type Intent = 'override' | 'conceal' | 'unconfirmed' | 'credentials' | 'send';
+export type Intent = 'override' | 'conceal' | 'hideStep' | 'impersonate' | 'unconfirmed' | 'credentials' | 'send';
 
 interface Language {
   intents: Partial<Record<Intent, string>>;
+  /** Its verbs for sending something somewhere (credentialsSent.ts finds what is sent and where by their names). */
+  transfer: string;
   /** Words of prose that discusses attacks rather than making one ("prompt injection", "for example"). */
   discussing: string;
   /** A negation just before a cue: it forbids what the cue says. */
@@ -16,8 +18,8 @@ interface Language {
 
 /** Files a thief takes, named the same in every language. */
 const CREDENTIAL_PATHS = String.raw`(?:~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\.env\b)`;
-/** Where data is sent: an address. */
-const ADDRESS = String.raw`https?:\/\/\S+`;
+/** Where data is sent: an address, perhaps quoted or in a code span. */
+const ADDRESS = String.raw`[\x60'"<]?https?:\/\/\S+`;
 /** Up to three words between, none of them a negation the language uses inside a phrase. */
 const gap = (negations: string) => String.raw`(?:(?!(?:${negations})\b)[\p{L}\p{N}'\u2019-]+\s+){0,3}?`;
 
@@ -25,11 +27,14 @@ const LANGUAGES: Record<string, Language> = {
   de: {
     intents: {
       override: String.raw`(?<!\p{L})(?:ignorier|vergiss|vergesst|missacht|\u00fcbergeh)\p{L}*\s+${gap('nie|niemals|nicht|keine?')}(?:vorherig|bisherig|obig|fr\u00fcher|ander|urspr\u00fcnglich|System)\p{L}*\s+(?:Anweisungen|Regeln|Instruktionen|Vorgaben)`,
-      conceal: String.raw`\b(?:sag|erz\u00e4hl|verrat|teil)\p{L}*\s+${gap('nie|niemals')}(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?nichts\b|\bohne\s+(?:\p{L}+\s+){0,2}?(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?(?:zu\s+)?(?:informieren|benachrichtigen|sagen)\b|\b(?:heimlich|unbemerkt)\b`,
+      conceal: String.raw`\b(?:sag|erz\u00e4hl|verrat|teil)\p{L}*\s+${gap('nie|niemals')}(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?nichts\b|\b(?:erw\u00e4hn|zeig|nenn|meld)\p{L}*\s+(?:[\p{L}\p{N}]+\s+){0,5}?(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?nicht\b|\bohne\s+(?:\p{L}+\s+){0,2}?(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?(?:zu\s+)?(?:informieren|benachrichtigen|sagen)\b|\b(?:heimlich|unbemerkt)\b`,
       unconfirmed: String.raw`\bohne\s+(?:nach\s+)?(?:Best\u00e4tigung|R\u00fcckfrage|Erlaubnis)\b|\bohne\s+(?:zu\s+)?fragen\b`,
       credentials: String.raw`\b(?:lies|lese|lesen|kopier|sammle|sammeln|\u00f6ffne)\p{L}*\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
       send: String.raw`\b(?:send|schick|\u00fcbertrag|lad)\p{L}*\b[^.\n]{0,80}\b(?:an|nach|auf)\s+${ADDRESS}`,
+      hideStep: String.raw`\b(?:erw\u00e4hn|nenn|zeig)\p{L}*\s+(?:diesen|diese|dieses|den)\s+(?:Schritt|Befehl|\u00c4nderung|Kommentar)\p{L}*\s+(?:[\p{L}]+\s+){0,4}?nicht\b`,
+      impersonate: String.raw`\b(?:im Namen des|als w\u00e4rst du der)\s+(?:Benutzers|Nutzers|Anwenders)\b`,
     },
+    transfer: String.raw`\b(?:send|schick|\u00fcbertrag|lad\p{L}*\s+(?:\p{L}+\s+){0,6}?hoch|h\u00e4ng|f\u00fcg|teil|synchronisier)\p{L}*`,
     discussing: String.raw`Prompt-Injection|Angriff\p{L}*|Angreifer\p{L}*|b\u00f6sartig\p{L}*|zum Beispiel|z\.\s?B\.`,
     negation: String.raw`\b(?:nie|niemals|nicht|keine?)\s+(?:\p{L}+\s+){0,4}$`,
   },
@@ -40,7 +45,9 @@ const LANGUAGES: Record<string, Language> = {
       unconfirmed: String.raw`\bsans\s+demander\s+(?:de\s+)?(?:confirmation|la permission|l['\u2019]autorisation)|\bsans\s+demander\b`,
       credentials: String.raw`\b(?:lis|lisez|lire|copie|copiez|collecte|collectez|ouvre|ouvrez)\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
       send: String.raw`\b(?:envoie|envoyez|envoyer|t\u00e9l\u00e9verse|t\u00e9l\u00e9versez|transmets|transmettez)\b[^.\n]{0,80}(?<!\p{L})(?:\u00e0|vers|sur)\s+${ADDRESS}`,
+      impersonate: String.raw`\bau nom de l['\u2019]utilisateur\b|\ben te faisant passer pour l['\u2019]utilisateur\b`,
     },
+    transfer: String.raw`\b(?:envoi|envoy|joins|joignez|t\u00e9l\u00e9vers|transmet|partag|synchronis)\p{L}*`,
     discussing: String.raw`injection de prompt|attaque\p{L}*|attaquant\p{L}*|malveillant\p{L}*|par exemple`,
     negation: String.raw`\b(?:jamais|ne\s+pas|n['\u2019]|pas)\s+(?:\p{L}+\s+){0,4}$`,
   },
@@ -51,18 +58,22 @@ const LANGUAGES: Record<string, Language> = {
       unconfirmed: String.raw`\bsin\s+pedir\s+(?:confirmaci\u00f3n|permiso|autorizaci\u00f3n)|\bsin\s+preguntar\b`,
       credentials: String.raw`\b(?:lee|lea|leer|copia|copie|recopila|recopile|abre|abra)\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
       send: String.raw`\b(?:env\u00eda|envia|env\u00ede|enviar|sube|suba|transmite|transmita)\b[^.\n]{0,80}\b(?:a|al|hacia)\s+${ADDRESS}`,
+      impersonate: String.raw`\ben nombre del usuario\b|\bhaci\u00e9ndote pasar por el usuario\b`,
     },
+    transfer: String.raw`\b(?:env\u00ed|envi|adjunt|sub[ea]|transmit|compart|sincroniz)\p{L}*`,
     discussing: String.raw`inyecci\u00f3n de prompt|ataque\p{L}*|atacante\p{L}*|malicios\p{L}*|por ejemplo`,
     negation: String.raw`\b(?:nunca|jam\u00e1s|no)\s+(?:\p{L}+\s+){0,4}$`,
   },
   pt: {
     intents: {
       override: String.raw`\b(?:ignore|ignora|esque\u00e7a|esquece|desconsidere)\s+${gap('nunca|jamais|n\u00e3o')}(?:instru\u00e7\u00f5es|regras|orienta\u00e7\u00f5es)\s+(?:anteriores|pr\u00e9vias|acima|do sistema|originais)`,
-      conceal: String.raw`\bn\u00e3o\s+(?:diga|conte|mencione|informe|avise)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu\u00e1rio|\bsem\s+(?:contar|dizer|informar|avisar)\s+(?:nada\s+)?(?:ao|o)\s+usu\u00e1rio|\b(?:secretamente|em segredo|\u00e0s escondidas)\b`,
+      conceal: String.raw`\bn\u00e3o\s+(?:diga|conte|mencione|informe|avise)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu\u00e1rio|\bsem\s+(?:avis\u00e1|inform\u00e1|cont\u00e1)-(?:lo|la)\b|\bsem\s+(?:contar|dizer|informar|avisar)\s+(?:nada\s+)?(?:ao|o)\s+usu\u00e1rio|\b(?:secretamente|em segredo|\u00e0s escondidas)\b`,
       unconfirmed: String.raw`\bsem\s+pedir\s+(?:confirma\u00e7\u00e3o|permiss\u00e3o|autoriza\u00e7\u00e3o)|\bsem\s+perguntar\b`,
       credentials: String.raw`\b(?:leia|ler|copie|copiar|colete|coletar|abra|abrir)\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
       send: String.raw`\b(?:envie|enviar|mande|mandar|carregue|transmita)\b[^.\n]{0,80}\b(?:para|a|ao)\s+${ADDRESS}`,
+      impersonate: String.raw`\bem nome do usu\u00e1rio\b|\bcomo se (?:fosse|voc\u00ea fosse) o (?:pr\u00f3prio )?usu\u00e1rio\b`,
     },
+    transfer: String.raw`\b(?:envi|mand|anex|carreg|transmit|compartilh|sincroniz)\p{L}*`,
     discussing: String.raw`inje\u00e7\u00e3o de prompt|ataque\p{L}*|atacante\p{L}*|malicios\p{L}*|por exemplo`,
     negation: String.raw`\b(?:nunca|jamais|n\u00e3o)\s+(?:\p{L}+\s+){0,4}$`,
   },
@@ -73,20 +84,56 @@ const LANGUAGES: Record<string, Language> = {
       unconfirmed: String.raw`(?:\u65e0\u9700|\u7121\u9700|\u4e0d\u7528|\u4e0d\u8981|\u4e0d\u5fc5)(?:\u7528\u6237)?(?:\u786e\u8ba4|\u78ba\u8a8d|\u8be2\u95ee|\u8a62\u554f|\u8bb8\u53ef|\u8a31\u53ef)`,
       credentials: String.raw`(?:\u8bfb\u53d6|\u8b80\u53d6|\u590d\u5236|\u8907\u88fd|\u6536\u96c6|\u6253\u5f00|\u6253\u958b)[^\u3002\n]{0,30}(?:${CREDENTIAL_PATHS}|\u79c1\u94a5|\u79c1\u9470|\u51ed\u636e|\u6191\u64da|\u5bc6\u7801|\u5bc6\u78bc)`,
       send: String.raw`(?:\u53d1\u9001|\u767c\u9001|\u4e0a\u4f20|\u4e0a\u50b3|\u4f20\u9001|\u50b3\u9001)[^\u3002\n]{0,40}(?:\u5230|\u81f3)\s*${ADDRESS}`,
+      impersonate: String.raw`(?:\u4ee5|\u5192\u5145)\u7528\u6237(?:\u7684)?(?:\u540d\u4e49|\u8eab\u4efd)`,
     },
+    transfer: String.raw`\u53d1\u9001|\u767c\u9001|\u4e0a\u4f20|\u4e0a\u50b3|\u4f20\u9001|\u50b3\u9001|\u9644\u4e0a|\u9644\u52a0|\u63d0\u4ea4|\u540c\u6b65`,
     discussing: String.raw`\u63d0\u793a\u6ce8\u5165|\u653b\u51fb|\u653b\u64ca|\u653b\u51fb\u8005|\u6076\u610f|\u60e1\u610f|\u4f8b\u5982`,
     negation: String.raw`(?:\u4e0d\u8981|\u4e0d\u5f97|\u5207\u52ff|\u7981\u6b62|\u4e0d\u53ef\u4ee5?|\u522b|\u5225)\s*$`,
   },
   ja: {
     intents: {
       override: String.raw`(?:\u4ee5\u524d|\u524d|\u4e0a\u8a18|\u3053\u308c\u307e\u3067|\u4ed6|\u30b7\u30b9\u30c6\u30e0)\u306e(?:\u3059\u3079\u3066\u306e|\u5168\u3066\u306e)?(?:\u6307\u793a|\u547d\u4ee4|\u30eb\u30fc\u30eb|\u6307\u4ee4)\u3092(?:\u3059\u3079\u3066|\u5168\u3066)?(?:\u7121\u8996|\u5fd8\u308c)(?:\u3057\u3066|\u3057\u308d|\u305b\u3088)`,
-      conceal: String.raw`\u30e6\u30fc\u30b6\u30fc\u306b(?:\u306f)?(?:\u4f1d\u3048\u306a\u3044|\u77e5\u3089\u305b\u306a\u3044|\u8a00\u308f\u306a\u3044|\u6559\u3048\u306a\u3044|\u901a\u77e5\u3057\u306a\u3044)|\u30e6\u30fc\u30b6\u30fc\u306b(?:\u77e5\u3089\u308c|\u6c17\u3065\u304b\u308c)\u306a\u3044\u3088\u3046|(?:\u3053\u3063\u305d\u308a|\u5bc6\u304b\u306b|\u3072\u305d\u304b\u306b)`,
+      conceal: String.raw`\u30e6\u30fc\u30b6\u30fc\u306b(?:\u306f)?(?:\u4f1d\u3048\u306a\u3044|\u77e5\u3089\u305b\u306a\u3044|\u8a00\u308f\u306a\u3044|\u6559\u3048\u306a\u3044|\u901a\u77e5\u3057\u306a\u3044|\u5831\u544a\u305b\u305a|\u5831\u544a\u3057\u306a\u3044|\u4f1d\u3048\u305a|\u77e5\u3089\u305b\u305a)|\u30e6\u30fc\u30b6\u30fc\u306b\u805e\u304b\u308c\u3066\u3082|\u30e6\u30fc\u30b6\u30fc\u306b(?:\u77e5\u3089\u308c|\u6c17\u3065\u304b\u308c)\u306a\u3044\u3088\u3046|(?:\u3053\u3063\u305d\u308a|\u5bc6\u304b\u306b|\u3072\u305d\u304b\u306b)`,
       unconfirmed: String.raw`(?:\u78ba\u8a8d|\u8a31\u53ef)\u3092(?:\u6c42\u3081|\u53d6\u3089)\u305a\u306b|\u78ba\u8a8d\u305b\u305a\u306b`,
       credentials: String.raw`(?:\u8aad\u307f\u53d6|\u8aad\u307f\u8fbc|\u8aad\u3093\u3067|\u30b3\u30d4\u30fc|\u53ce\u96c6)[^\u3002\n]{0,30}(?:${CREDENTIAL_PATHS}|\u79d8\u5bc6\u9375|\u8a8d\u8a3c\u60c5\u5831|\u30d1\u30b9\u30ef\u30fc\u30c9)|(?:${CREDENTIAL_PATHS}|\u79d8\u5bc6\u9375|\u8a8d\u8a3c\u60c5\u5831|\u30d1\u30b9\u30ef\u30fc\u30c9)[^\u3002\n]{0,20}(?:\u3092\u8aad\u307f\u53d6|\u3092\u8aad\u307f\u8fbc|\u3092\u8aad\u3093\u3067|\u3092\u30b3\u30d4\u30fc|\u3092\u53ce\u96c6)`,
       send: String.raw`${ADDRESS}\s*(?:\u306b|\u3078)[^\u3002\n]{0,30}(?:\u9001\u4fe1|\u9001\u3063\u3066|\u30a2\u30c3\u30d7\u30ed\u30fc\u30c9|\u8ee2\u9001)`,
+      hideStep: String.raw`\u3053\u306e(?:\u5909\u66f4|\u624b\u9806|\u30b9\u30c6\u30c3\u30d7|\u30b3\u30de\u30f3\u30c9|\u51e6\u7406)(?:\u306f|\u3092)[^\u3002\n]{0,20}(?:\u5831\u544a\u305b\u305a|\u5831\u544a\u3057\u306a\u3044|\u8a00\u53ca\u3057\u306a\u3044|\u542b\u3081\u306a\u3044|\u4f1d\u3048\u306a\u3044|\u4f1d\u3048\u305a)`,
+      impersonate: String.raw`\u30e6\u30fc\u30b6\u30fc(?:\u306e\u540d\u524d\u3067|\u306b\u306a\u308a\u3059\u307e)`,
     },
+    transfer: String.raw`\u9001\u4fe1|\u9001\u3063\u3066|\u30a2\u30c3\u30d7\u30ed\u30fc\u30c9|\u8ee2\u9001|\u6dfb\u4ed8|\u540c\u671f`,
     discussing: String.raw`\u30d7\u30ed\u30f3\u30d7\u30c8\u30a4\u30f3\u30b8\u30a7\u30af\u30b7\u30e7\u30f3|\u653b\u6483|\u653b\u6483\u8005|\u60aa\u610f|\u4f8b\u3048\u3070`,
     negation: String.raw`(?:\u6c7a\u3057\u3066|\u7d76\u5bfe\u306b)\s*$`,
+  },
+  // Cyrillic letters are not word characters to `\b`: a word's edge is where letters stop.
+  ru: {
+    intents: {
+      override: String.raw`(?<!\p{L})(?:\u0438\u0433\u043d\u043e\u0440\u0438\u0440\u0443\u0439|\u043f\u0440\u043e\u0438\u0433\u043d\u043e\u0440\u0438\u0440\u0443\u0439|\u0437\u0430\u0431\u0443\u0434\u044c|\u043d\u0435 \u043e\u0431\u0440\u0430\u0449\u0430\u0439 \u0432\u043d\u0438\u043c\u0430\u043d\u0438\u044f \u043d\u0430)\s+(?:\u0432\u0441\u0435\s+)?(?:\u043f\u0440\u0435\u0434\u044b\u0434\u0443\u0449\u0438\u0435|\u043f\u0440\u0435\u0436\u043d\u0438\u0435|\u043f\u0440\u043e\u0448\u043b\u044b\u0435|\u0441\u0438\u0441\u0442\u0435\u043c\u043d\u044b\u0435|\u0438\u0441\u0445\u043e\u0434\u043d\u044b\u0435|\u043e\u0441\u0442\u0430\u043b\u044c\u043d\u044b\u0435|\u0432\u044b\u0448\u0435\u0443\u043a\u0430\u0437\u0430\u043d\u043d\u044b\u0435)\s+(?:\u0438\u043d\u0441\u0442\u0440\u0443\u043a\u0446\u0438\u0438|\u0443\u043a\u0430\u0437\u0430\u043d\u0438\u044f|\u043f\u0440\u0430\u0432\u0438\u043b\u0430)`,
+      conceal: String.raw`(?<!\p{L})(?:\u043d\u0438\u043a\u043e\u0433\u0434\u0430\s+)?\u043d\u0435\s+(?:\u0441\u043e\u043e\u0431\u0449\u0430\u0439|\u0433\u043e\u0432\u043e\u0440\u0438|\u0440\u0430\u0441\u0441\u043a\u0430\u0437\u044b\u0432\u0430\u0439|\u043f\u043e\u043a\u0430\u0437\u044b\u0432\u0430\u0439)\s+(?:\p{L}+\s+){0,2}?\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\p{L}*|(?<!\p{L})\u0441\u043a\u0440\u043e\u0439\s+(?:\p{L}+\s+){0,3}?\u043e\u0442\s+\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\p{L}*|(?<!\p{L})(?:\u0442\u0430\u0439\u043d\u043e|\u043d\u0435\u0437\u0430\u043c\u0435\u0442\u043d\u043e)(?!\p{L})`,
+      hideStep: String.raw`(?<!\p{L})(?:\u043d\u0438\u043a\u043e\u0433\u0434\u0430\s+)?\u043d\u0435\s+(?:\u0443\u043f\u043e\u043c\u0438\u043d\u0430\u0439|\u043f\u043e\u043a\u0430\u0437\u044b\u0432\u0430\u0439|\u0441\u043e\u043e\u0431\u0449\u0430\u0439)\s+(?:\p{L}+\s+){0,3}?(?:\u0448\u0430\u0433\p{L}*|\u043a\u043e\u043c\u0430\u043d\u0434\p{L}*|\u0438\u0437\u043c\u0435\u043d\u0435\u043d\u0438\p{L}*)`,
+      impersonate: String.raw`(?<!\p{L})\u043e\u0442\s+\u0438\u043c\u0435\u043d\u0438\s+\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\p{L}*`,
+      unconfirmed: String.raw`(?<!\p{L})\u0431\u0435\u0437\s+(?:\u043f\u043e\u0434\u0442\u0432\u0435\u0440\u0436\u0434\u0435\u043d\u0438\u044f|\u0440\u0430\u0437\u0440\u0435\u0448\u0435\u043d\u0438\u044f|\u0441\u043e\u0433\u043b\u0430\u0441\u0438\u044f)|(?<!\p{L})\u043d\u0435\s+\u0441\u043f\u0440\u0430\u0448\u0438\u0432\u0430\u044f`,
+      credentials: String.raw`(?<!\p{L})(?:\u043f\u0440\u043e\u0447\u0438\u0442\u0430\u0439|\u043f\u0440\u043e\u0447\u0442\u0438|\u0441\u043a\u043e\u043f\u0438\u0440\u0443\u0439|\u0441\u043e\u0431\u0435\u0440\u0438|\u043e\u0442\u043a\u0440\u043e\u0439)\p{L}*[^.\n]{0,60}${CREDENTIAL_PATHS}`,
+      send: String.raw`(?<!\p{L})(?:\u043e\u0442\u043f\u0440\u0430\u0432|\u043f\u0435\u0440\u0435\u0448\u043b|\u0437\u0430\u0433\u0440\u0443\u0437\u0438|\u043f\u0435\u0440\u0435\u0434\u0430\u0439)\p{L}*[^.\n]{0,80}(?<!\p{L})(?:\u043d\u0430|\u0432)\s+${ADDRESS}`,
+    },
+    transfer: String.raw`(?<!\p{L})(?:\u043e\u0442\u043f\u0440\u0430\u0432|\u043f\u0435\u0440\u0435\u0448\u043b|\u0437\u0430\u0433\u0440\u0443\u0437|\u043f\u0435\u0440\u0435\u0434\u0430|\u043f\u0440\u0438\u043a\u0440\u0435\u043f|\u0441\u0438\u043d\u0445\u0440\u043e\u043d\u0438\u0437)\p{L}*`,
+    discussing: String.raw`\u0430\u0442\u0430\u043a\p{L}*|\u0432\u0440\u0435\u0434\u043e\u043d\u043e\u0441\p{L}*|\u0437\u043b\u043e\u0443\u043c\u044b\u0448\u043b\u0435\u043d\u043d\u0438\u043a\p{L}*|\u043d\u0430\u043f\u0440\u0438\u043c\u0435\u0440|\u043f\u0440\u043e\u043c\u043f\u0442-\u0438\u043d\u044a\u0435\u043a\u0446\p{L}*`,
+    negation: String.raw`(?<!\p{L})(?:\u043d\u0435|\u043d\u0438\u043a\u043e\u0433\u0434\u0430)\s+(?:\p{L}+\s+){0,4}$`,
+  },
+  // Korean negates after the verb (\ud558\uc9c0 \ub9c8): each pattern holds its own negation, none is read before
+  // a cue.
+  ko: {
+    intents: {
+      override: String.raw`(?:\uc774\uc804|\uc55e|\uc704|\uae30\uc874|\ub2e4\ub978|\uc2dc\uc2a4\ud15c)(?:\uc758)?\s*(?:\ubaa8\ub4e0\s*)?(?:\uc9c0\uc2dc|\uc9c0\uce68|\uba85\ub839|\uaddc\uce59|\ud504\ub86c\ud504\ud2b8)\S*\s*(?:\ubaa8\ub450\s*)?\ubb34\uc2dc`,
+      conceal: String.raw`\uc0ac\uc6a9\uc790(?:\uc5d0\uac8c|\ud55c\ud14c)\s*(?:\S+\s*){0,2}?(?:\uc54c\ub9ac|\ub9d0\ud558|\ubcf4\uc5ec\uc8fc|\ubcf4\uace0\ud558)(?:\uc9c0|\uac70\ub098)|\uc0ac\uc6a9\uc790\s*\ubaa8\ub974\uac8c|\ubab0\ub798`,
+      hideStep: String.raw`(?:\uc774|\ud574\ub2f9)\s*(?:\ub2e8\uacc4|\uba85\ub839|\ubcc0\uacbd|\uc791\uc5c5)\S*\s*(?:\S+\s*){0,3}?\uc5b8\uae09\ud558\uc9c0`,
+      impersonate: String.raw`\uc0ac\uc6a9\uc790(?:\uc758)?\s*(?:\uc774\ub984\uc73c\ub85c|\uba85\uc758\ub85c)|\uc0ac\uc6a9\uc790\uc778\s*\uac83\ucc98\ub7fc`,
+      unconfirmed: String.raw`\ud655\uc778(?:\uc744|\ub97c)?\s*(?:\uc694\uccad\ud558|\uad6c\ud558|\ubc1b)\uc9c0|\ud655\uc778\s*\uc5c6\uc774|\ubb3b\uc9c0\s*(?:\ub9d0\uace0|\uc54a\uace0)`,
+      credentials: String.raw`${CREDENTIAL_PATHS}[^.\n]{0,60}\uc77d|\uc77d\S*\s*[^.\n]{0,60}${CREDENTIAL_PATHS}`,
+      send: String.raw`${ADDRESS}\s*(?:\uc73c\ub85c|\ub85c)\s*[^.\n]{0,40}(?:\ubcf4\ub0b4|\uc804\uc1a1|\uc5c5\ub85c\ub4dc)`,
+    },
+    transfer: String.raw`\ubcf4\ub0b4|\uc804\uc1a1|\uc5c5\ub85c\ub4dc|\ucca8\ubd80|\ub3d9\uae30\ud654`,
+    discussing: String.raw`\uacf5\uaca9|\uc545\uc131|\uc608\ub97c \ub4e4\uc5b4|\ud504\ub86c\ud504\ud2b8 \uc778\uc81d\uc158`,
+    negation: String.raw`(?!)`,
   },
 };
 
@@ -100,6 +147,14 @@ export function inEveryLanguage(intent: Intent, english: RegExp): RegExp {
 export const DISCUSSING_ELSEWHERE = new RegExp(
   Object.values(LANGUAGES)
     .map((language) => language.discussing)
+    .join('|'),
+  'iu',
+);
+
+/** Verbs for sending something, in every language but English. */
+export const TRANSFER_ELSEWHERE = new RegExp(
+  Object.values(LANGUAGES)
+    .map((language) => `(?:${language.transfer})`)
     .join('|'),
   'iu',
 );

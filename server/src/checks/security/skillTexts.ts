@@ -21,8 +21,12 @@ export interface SkillText {
 const MARKDOWN = /\.(md|markdown|mdx|txt)$/i;
 const CODE = /\.(sh|bash|zsh|fish|ps1|py|js|mjs|cjs|ts|rb|pl|php|lua|go|rs|bat|cmd)$/i;
 const DATA = /\.(json|ya?ml|toml|ini|cfg|conf|env|xml|csv|html?|pem|key)$/i;
-/** Files that hold credentials by their name alone: keys and the stores tools log in from. */
-const KEY_FILE = /^(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.netrc|\.npmrc|\.pypirc|\.git-credentials|credentials)$/;
+/**
+ * Files that hold credentials by their name alone: keys, the stores tools log in from, and a project's environment
+ * files (`.env`, `.env.local`, `.env.deploy`), whose name has no extension to read.
+ */
+const KEY_FILE =
+  /^(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.netrc|\.npmrc|\.pypirc|\.git-credentials|credentials|\.env(?:\.[\w-]+)*)$/;
 /** Folders that are not the skill's own content. */
 const SKIPPED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv']);
 /** At most this many files are read, each at most this large: a folder from anywhere costs a bounded amount. */

@@ -29,6 +29,7 @@ import { encodedText, hiddenInstructions, hiddenUnicode } from '../checks/securi
 import { hostileInstruction } from '../checks/security/hostileInstructions';
 import { auditIncomplete, hookRunsCommand } from '../checks/security/index';
 import { argumentsInCommand, invocationCommand, shownCommandRuns } from '../checks/security/invocationCommands';
+import { modelOpinion } from '../checks/security/modelOpinion';
 import { officialInstaller } from '../checks/security/officialInstallers';
 import { persistence, remoteCode, riskyCommand } from '../checks/security/riskyExecution';
 import { committedSecret, secretAssignment } from '../checks/security/secrets';
@@ -211,6 +212,7 @@ export const RULES = [
   secretAssignment, // secret_assignment
   officialInstaller, // official_installer
   persistence, // persistence
+  modelOpinion, // model_opinion
   invalidOpenaiYaml, // invalid_openai_yaml
   invalidEvals, // invalid_evals
   evalUnknownTarget, // eval_unknown_target

@@ -30,6 +30,7 @@ import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from 
 import type { ReusedLineScan } from './reusedLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 import { defineRule } from '../engine/rule';
+import { modelOpinion } from './modelOpinion';
 
 // What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
 // instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad
@@ -76,6 +77,7 @@ export const SECURITY_FAMILY = [
   secretAssignment,
   officialInstaller,
   persistence,
+  modelOpinion,
 ] as const;
 
 export interface SecurityContext {

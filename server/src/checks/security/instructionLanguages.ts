@@ -15,7 +15,7 @@ interface Language {
 }
 
 /** Files a thief takes, named the same in every language. */
-const CREDENTIAL_PATHS = String.raw`(?:~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\.env\b)`;
+export const CREDENTIAL_PATHS = String.raw`(?:~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\.env\b)`;
 /** Where data is sent: an address. */
 const ADDRESS = String.raw`https?:\/\/\S+`;
 /** Up to three words between, none of them a negation the language uses inside a phrase. */

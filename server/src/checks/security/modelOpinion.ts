@@ -1,4 +1,4 @@
-import { diagnostic, type Diagnostic } from '../engine/diagnostic';
+import { diagnostic, type Diagnostic, type Severity } from '../engine/diagnostic';
 import { defineRule } from '../engine/rule';
 import type { ModelQuestion } from './modelQuestions';
 
@@ -118,15 +118,19 @@ export function parseModelAnswer(answer: string): ModelAnswer {
   };
 }
 
+/** What a verdict reports: a warning for malicious, a note for suspicious, nothing for benign or a bad answer. */
+export function opinionOf(answer: ModelAnswer, modelName: string): { severity: Severity; message: string } | undefined {
+  if ('problem' in answer || answer.verdict === 'benign') return undefined;
+  return {
+    severity: answer.verdict === 'suspicious' ? 'information' : modelOpinion.severity,
+    message: `A language model (${modelName}) judged this paragraph ${answer.verdict}: ${answer.reason}`,
+  };
+}
+
 /** The finding of a verdict, at the whole paragraph; none for a benign one. */
 export function modelFinding(question: ModelQuestion, answer: ModelAnswer, modelName: string): Diagnostic | undefined {
-  if ('problem' in answer || answer.verdict === 'benign') return undefined;
-  const found = diagnostic(
-    modelOpinion,
-    question.file,
-    question.span,
-    `A language model (${modelName}) judged this paragraph ${answer.verdict}: ${answer.reason}`,
-    { verdict: answer.verdict },
-  );
-  return answer.verdict === 'suspicious' ? { ...found, severity: 'information' } : found;
+  const opinion = opinionOf(answer, modelName);
+  if (!opinion || 'problem' in answer) return undefined;
+  const found = diagnostic(modelOpinion, question.file, question.span, opinion.message, { verdict: answer.verdict });
+  return { ...found, severity: opinion.severity };
 }

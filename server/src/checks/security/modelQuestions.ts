@@ -124,10 +124,10 @@ function sliceOf(prose: Placed[], start: number, end: number): string {
 /**
  * The paragraphs of the skill whose SKILL.md is `skillFile` to ask a language model about: at most MAX_QUESTIONS,
  * those the rules reported first. Reads the skill's files as the security rules read them (bounded, never run, never
- * out of the folder); a skill it cannot read has none.
+ * out of the folder), SKILL.md as `skillText` when given (the editor's); a skill it cannot read has none.
  */
-export function modelQuestions(fs: FileSystem, skillFile: string): ModelQuestion[] {
-  const read = readText(fs, skillFile);
+export function modelQuestions(fs: FileSystem, skillFile: string, skillText?: string): ModelQuestion[] {
+  const read = skillText === undefined ? readText(fs, skillFile) : { kind: 'text' as const, text: skillText };
   if (read.kind !== 'text') return [];
   const dir = path.dirname(skillFile);
   const syntax = parseSkillFile(read.text);

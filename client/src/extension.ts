@@ -7,6 +7,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { LensCommands, SkillInfoRequest, type SkillInfo } from '../../server/src/protocol';
+import { askModelAboutSkill } from './askModelCommand';
 import { compileSkill } from './compileCommand';
 import { nativeFingerprint, shownByVsCode } from './nativeFindings';
 import { CONFIG_SELECTOR, DOCUMENT_SELECTOR, skillEditor } from './skillEditor';
@@ -115,6 +116,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const previews = new GraphPreviews(context, () => client, skillInfo);
   const contexts = new ContextViews(context, () => client, skillInfo);
   const libraryView = new LibraryView(context, () => client);
+  /** A language model's verdicts (the askModel command), apart from the server's findings. */
+  const modelOpinions = vscode.languages.createDiagnosticCollection('skillgraph-model');
   /**
    * What a command acts on: the file it was given, else the skill file in view, else (from the palette with a preview
    * in front) the preview's skill.
@@ -169,6 +172,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('skillgraph.openExample', () => openExample(context)),
     vscode.commands.registerCommand(LensCommands.compileSkill, (uri?: vscode.Uri | string) =>
       compileSkill(client, output, commandTarget(uri)),
+    ),
+    modelOpinions,
+    vscode.commands.registerCommand('skillgraph.askModel', (uri?: vscode.Uri | string) =>
+      askModelAboutSkill(client, commandTarget(uri), modelOpinions),
     ),
     vscode.commands.registerCommand(
       LensCommands.showReferences,

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -25,6 +25,22 @@ export function writeIn(root: string, relative: string, content: string | Uint8A
 export function runCli(cwd: string, ...args: string[]) {
   const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs the CLI in `cwd` without blocking this process (a test's own server must answer it meanwhile). */
+export function runCliAsync(
+  cwd: string,
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** A file of the repository, as text. */

@@ -80,6 +80,7 @@ export function parseArgs(argv: string[]): Command {
   let baseline: string | undefined;
   let updateBaseline = false;
   let hash = false;
+  let model = false;
   let only: 'security' | undefined;
   let shard: { index: number; count: number } | undefined;
   let userFolders = false;
@@ -110,6 +111,7 @@ export function parseArgs(argv: string[]): Command {
     else if (flag === '--baseline' && command === 'check') baseline = value();
     else if (flag === '--update-baseline' && command === 'check') updateBaseline = true;
     else if (flag === '--hash' && command === 'check') hash = true;
+    else if (flag === '--model' && command === 'check') model = true;
     else if (flag === '--only' && command === 'check') only = oneOf(value(), ['security'] as const, '--only');
     else if (flag === '--user-folders' && (command === 'library' || command === 'query')) userFolders = true;
     else if (flag === '--shard' && command === 'check') {
@@ -156,6 +158,8 @@ export function parseArgs(argv: string[]): Command {
     if (shard && updateBaseline)
       throw new UsageError('--update-baseline writes the findings of every skill: run it without --shard');
     const checkFormat = oneOf(format ?? 'text', CHECK_FORMATS, '--format');
+    if (model && updateBaseline)
+      throw new UsageError("--model's opinions vary from run to run and are never written in a baseline: drop one");
     if (hash && checkFormat !== 'json')
       throw new UsageError("--hash puts each skill's hash in the JSON report: add --format json");
     return {
@@ -169,6 +173,7 @@ export function parseArgs(argv: string[]): Command {
       ...(maxWarnings !== undefined ? { maxWarnings } : {}),
       ...(jobs !== undefined ? { jobs } : {}),
       ...(hash ? { hash } : {}),
+      ...(model ? { model } : {}),
       ...(baseline !== undefined ? { baseline } : {}),
       ...(updateBaseline ? { updateBaseline } : {}),
       ...(only ? { only } : {}),

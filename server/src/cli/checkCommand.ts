@@ -12,6 +12,7 @@ import { EXIT_CLEAN, EXIT_USAGE } from './exits';
 import { printErr, shownPath } from './output';
 import { selectSkills } from './selectSkills';
 import { emitReport } from './emitReport';
+import { modelSetup, withModelOpinions } from './modelOpinions';
 import { assembleReport, toReported, type ReportedDiagnostic } from './reporters/report';
 import { isSecurityCode } from '../rules';
 import { RunSettings } from '../config/runSettings';
@@ -41,6 +42,12 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
   const total = skills.length;
   const jobs = jobsFor(total, command.jobs);
   const baselines = new Baselines(fs, settings, command.baseline);
+  // Before the rules run: a run asked for a model's opinion that has none to ask stops here.
+  const models = command.model ? modelSetup(settings, skills) : undefined;
+  if (models && 'error' in models) {
+    printErr(`skillgraph: ${models.error}\n`);
+    return EXIT_USAGE;
+  }
   const checked = await checkSkills(__filename, skills, {
     explicit,
     settings,
@@ -65,14 +72,17 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
     return EXIT_USAGE;
   }
   const { matches } = filtered;
+  const opinions = models ? await withModelOpinions(fs, settings, models, skills, filtered.parts) : undefined;
+  for (const notice of opinions?.notices ?? []) printErr(notice);
+  const checkedParts = opinions?.parts ?? filtered.parts;
   // `--only security`: an audit before installing reports (and exits on) the security rules alone.
   const parts =
     command.only === 'security'
-      ? filtered.parts.map((part) => ({
+      ? checkedParts.map((part) => ({
           ...part,
           diagnostics: part.diagnostics.filter((item) => isSecurityCode(item.code)),
         }))
-      : filtered.parts;
+      : checkedParts;
   const report = {
     ...assembleReport(parts, misnamed, command.only === 'security' || !withConfig ? [] : configFindings(fs, settings)),
     ...(matches.length > 0

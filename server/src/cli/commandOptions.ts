@@ -34,6 +34,8 @@ export type Command =
       shard?: { index: number; count: number };
       /** `--hash`: each skill's content hash in the JSON report. */
       hash?: boolean;
+      /** `--model`: the configured language model is asked about suspicious paragraphs (model_opinion). */
+      model?: boolean;
     }
   | {
       command: 'fix';

@@ -5,7 +5,7 @@ import { COMPILE_TARGETS, TARGET_VERSIONS } from '../compile/targets';
 export const USAGE = `Usage:
   skillgraph check [paths...] [--format text|json|sarif|github] [--profile NAME] [--strict] [--preview]
                    [--catalog DIR]... [--max-warnings N] [--jobs N] [--baseline FILE] [--update-baseline] [--only security]
-                   [--shard K/N] [--hash]
+                   [--shard K/N] [--hash] [--model]
   skillgraph merge-reports REPORT.json... [--format text|json|sarif|github] [--max-warnings N]
   skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--preview]
                  [--catalog DIR]...
@@ -35,6 +35,8 @@ check   finds every SKILL.md under the paths (default: .) and reports problems, 
         --shard K/N     checks the K-th of N equal slices of the skills found, in the order found: a CI matrix
                         of N runners, each with --format json, covers them once; merge-reports joins the reports.
         --hash          adds each skill's content hash (as \`skillgraph hash\` prints it) to the JSON report.
+        --model         asks the configuration's language model (\`model:\`, an OpenAI-compatible endpoint) for a
+                        second opinion on suspicious paragraphs: model_opinion findings. Sends those paragraphs.
 merge-reports joins the JSON reports of check --shard 1/N … N/N into the report one run would have written, in any
         format; the exit status is check's. Every shard must be there, once.
 fix     applies the fixes the editor offers as quick fixes: safe ones (quoting a value YAML misreads, a path's

@@ -52,6 +52,33 @@ export interface ConfigOverride {
   rules: SeverityMap;
 }
 
+/** An OpenAI-compatible endpoint and model, for `check --model`: its API key is in the environment, never here. */
+export interface ModelEndpoint {
+  /** The base URL, without a trailing `/`: requests go to `{url}/chat/completions`. */
+  url: string;
+  name: string;
+  /** The environment variable that holds the API key; none is sent without it. */
+  apiKeyEnv?: string;
+  timeoutSeconds?: number;
+}
+
+/** The `model` setting, when it is whole (the schema reports what is wrong with it, and it is then left out). */
+function modelEndpoint(value: unknown): ModelEndpoint | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { url, name, apiKeyEnv, timeoutSeconds } = value as Record<string, unknown>;
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url) || typeof name !== 'string' || name === '') return undefined;
+  if (apiKeyEnv !== undefined && (typeof apiKeyEnv !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(apiKeyEnv)))
+    return undefined;
+  const timeout = typeof timeoutSeconds === 'number' && timeoutSeconds > 0 && timeoutSeconds <= 600;
+  if (timeoutSeconds !== undefined && !timeout) return undefined;
+  return {
+    url: url.replace(/\/+$/, ''),
+    name,
+    ...(apiKeyEnv !== undefined ? { apiKeyEnv: apiKeyEnv as string } : {}),
+    ...(timeout ? { timeoutSeconds: timeoutSeconds as number } : {}),
+  };
+}
+
 /** A configuration file as it applies: its own settings over those of the files it extends. */
 export interface SkillgraphConfig {
   file: string;
@@ -67,6 +94,8 @@ export interface SkillgraphConfig {
   catalogs: string[];
   /** The absolute path of the baseline file. */
   baseline?: string;
+  /** The language model `check --model` asks. */
+  model?: ModelEndpoint;
   /** This file and every file it extends: a change to any of them changes the configuration. */
   files: string[];
   /** Mistakes in those files, each in the file it is in; the parts they are in are left out. */
@@ -205,6 +234,7 @@ function readOwnSettings(value: Record<string, unknown>, dir: string) {
       rules: severities(item.rules),
     }))
     .filter((item) => item.files.length > 0);
+  const model = modelEndpoint(value.model);
   return {
     ...(typeof value.profile === 'string' && isProfileId(value.profile) ? { profile: value.profile } : {}),
     ...(typeof value.strict === 'boolean' ? { strict: value.strict } : {}),
@@ -214,6 +244,7 @@ function readOwnSettings(value: Record<string, unknown>, dir: string) {
     overrides,
     catalogs: (Array.isArray(value.catalogs) ? strings(value.catalogs) : []).map((folder) => path.resolve(dir, folder)),
     ...(typeof value.baseline === 'string' ? { baseline: path.resolve(dir, value.baseline) } : {}),
+    ...(model ? { model } : {}),
   };
 }
 
@@ -229,6 +260,7 @@ function mergeConfigs(base: SkillgraphConfig, own: SkillgraphConfig): Skillgraph
     overrides: [...base.overrides, ...own.overrides],
     catalogs: [...base.catalogs, ...own.catalogs],
     ...((own.baseline ?? base.baseline) ? { baseline: own.baseline ?? base.baseline } : {}),
+    ...((own.model ?? base.model) ? { model: own.model ?? base.model } : {}),
     files: [...base.files, ...own.files.filter((item) => !base.files.includes(item))],
     diagnostics: [...base.diagnostics, ...own.diagnostics],
   };

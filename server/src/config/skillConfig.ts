@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { ProfileChoice, ProfileId } from '../platforms/profiles';
 import type { SeverityMap } from '../checks/engine/severities';
 import type { FileSystem } from '../workspace/fileSystem';
-import { configFileIn, readConfig, type SkillgraphConfig } from './configFile';
+import { configFileIn, readConfig, type ModelEndpoint, type SkillgraphConfig } from './configFile';
 import { Globs } from './globs';
 import { profileFromLocation } from '../platforms/clients';
 
@@ -20,6 +20,7 @@ export interface SkillConfig {
   ignored: boolean;
   catalogs: string[];
   baseline?: string;
+  model?: ModelEndpoint;
 }
 
 /** What `config` (the configuration nearest the skill, if any) says of the skill whose SKILL.md is `skillFile`. */
@@ -58,6 +59,7 @@ export function configForSkill(config: SkillgraphConfig | undefined, skillFile: 
     ignored,
     catalogs: config.catalogs,
     ...(config.baseline ? { baseline: config.baseline } : {}),
+    ...(config.model ? { model: config.model } : {}),
   };
 }
 
@@ -128,6 +130,8 @@ export interface EffectiveSettings {
   ignored: boolean;
   baseline?: string;
   configFile?: string;
+  /** The language model `check --model` asks about this skill. */
+  model?: ModelEndpoint;
 }
 
 export function effectiveSettings(explicit: ExplicitSettings, skill: SkillConfig): EffectiveSettings {
@@ -143,5 +147,6 @@ export function effectiveSettings(explicit: ExplicitSettings, skill: SkillConfig
     ignored: skill.ignored,
     ...(skill.baseline ? { baseline: skill.baseline } : {}),
     ...(skill.file ? { configFile: skill.file } : {}),
+    ...(skill.model ? { model: skill.model } : {}),
   };
 }

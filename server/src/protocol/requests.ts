@@ -7,6 +7,7 @@ import type { ContextRequest, ModelContext } from './context';
 import type { GraphChanges } from './changes';
 import type { GraphJson } from './graph';
 import type { LibraryViewJson } from './library';
+import type { LspRange } from './common';
 
 /** The kind of the action that applies every safe fix of a document (on save, with `editor.codeActionsOnSave`). */
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.skillgraph`;
@@ -138,3 +139,29 @@ export const LensCommands = {
   compileSkill: 'skillgraph.compileSkill',
   showReferences: 'skillgraph.showReferences',
 } as const;
+
+/** A paragraph of a skill to ask a language model about (the editor's command), with the message to send about it. */
+export interface ModelQuestionWire {
+  uri: string;
+  range: LspRange;
+  prompt: string;
+}
+
+/**
+ * What to ask a language model about an open skill (the paragraphs `check --model` asks about) and the system prompt
+ * to ask with; the client asks the editor's model, the server never talks to one.
+ */
+export const ModelQuestionsRequest = new RequestType<
+  DocumentParams,
+  { system: string; questions: ModelQuestionWire[] } | null,
+  void
+>('skillgraph/modelQuestions');
+
+/** One answer as the server read it: a finding's severity and message, `benign`, or why it holds no verdict. */
+export type ModelVerdictWire =
+  { severity: 'error' | 'warning' | 'information' | 'hint'; message: string } | { benign: true } | { problem: string };
+
+/** The model's answers (in the questions' order) read as `check --model` reads them, for the model named. */
+export const ModelVerdictsRequest = new RequestType<{ model: string; answers: string[] }, ModelVerdictWire[], void>(
+  'skillgraph/modelVerdicts',
+);

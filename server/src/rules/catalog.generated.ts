@@ -31,6 +31,7 @@ import { hookRunsCommand } from '../checks/security/hookCommands';
 import { hostileInstruction } from '../checks/security/hostileInstructions';
 import { auditIncomplete } from '../checks/security/index';
 import { argumentsInCommand, invocationCommand, shownCommandRuns } from '../checks/security/invocationCommands';
+import { modelOpinion } from '../checks/security/modelOpinion';
 import { officialInstaller } from '../checks/security/officialInstallers';
 import { persistence, remoteCode, riskyCommand } from '../checks/security/riskyExecution';
 import { committedSecret, secretAssignment } from '../checks/security/secrets';
@@ -214,6 +215,7 @@ export const RULES = [
   officialInstaller, // official_installer
   persistence, // persistence
   documentedAttack, // documented_attack
+  modelOpinion, // model_opinion
   invalidOpenaiYaml, // invalid_openai_yaml
   invalidEvals, // invalid_evals
   evalUnknownTarget, // eval_unknown_target

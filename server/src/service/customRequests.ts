@@ -10,8 +10,11 @@ import {
   GraphChangesRequest,
   GraphRequest,
   LibraryViewRequest,
+  ModelQuestionsRequest,
+  ModelVerdictsRequest,
   SkillInfoRequest,
 } from '../protocol';
+import { modelQuestionsOf, modelVerdictsOf } from './modelQuestionRequests';
 import type { FileSystem } from '../workspace/fileSystem';
 import type { LibraryIndex } from './libraryIndex';
 import type { Revisions } from './revisions';
@@ -83,6 +86,10 @@ const CUSTOM_REQUESTS = [
   request(LibraryViewRequest, (context) =>
     context.guarded(null, () => context.library.view(context.bySkill, context.openViews())),
   ),
+  request(ModelQuestionsRequest, (context, { uri }) =>
+    context.onView(uri, null, (view) => modelQuestionsOf(view, context.bySkill)),
+  ),
+  request(ModelVerdictsRequest, (context, params) => context.guarded([], () => modelVerdictsOf(params))),
 ];
 
 /** The methods answered here: every request the protocol declares (test/unit/service/customRequests.test.ts). */

@@ -110,7 +110,7 @@ const CUES: Cue[] = [
 ];
 
 /** Any cue: one pass, where most texts have none, before a pass for each. */
-const ANY_CUE = new RegExp(CUES.map((cue) => `(?:${cue.pattern.source})`).join('|'), 'iu');
+export const ANY_CUE = new RegExp(CUES.map((cue) => `(?:${cue.pattern.source})`).join('|'), 'iu');
 
 /** A paragraph whose cues add up to this is an instruction against the user. */
 const THRESHOLD = 3;
@@ -125,7 +125,7 @@ const DISCUSSING =
 const NEGATED = /\b(?:never|not|don't|must not|cannot|can't|refuse to|avoid|no)\s+(?:\w+\s+){0,4}$/i;
 
 /** The paragraphs of a piece of prose (no fenced block in it), with their offsets in the whole text. */
-function paragraphs(prose: Placed): Placed[] {
+export function paragraphs(prose: Placed): Placed[] {
   const found: Placed[] = [];
   let start = -1;
   const flush = (end: number) => {

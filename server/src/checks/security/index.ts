@@ -30,6 +30,7 @@ import { hookFindings, hookRunsCommand } from './hookCommands';
 import { documentedAttack, securityPurpose, withDocumentedAttacks } from './documentedAttacks';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
 import { defineRule } from '../engine/rule';
+import { modelOpinion } from './modelOpinion';
 
 // What a skill from a stranger may hide, found in every text file of the skill with its exact place: hidden text,
 // instructions against the user, risky commands (on the step that runs them, in a graph), committed secrets, broad
@@ -67,6 +68,7 @@ export const SECURITY_FAMILY = [
   officialInstaller,
   persistence,
   documentedAttack,
+  modelOpinion,
 ] as const;
 
 export interface SecurityContext {

@@ -17,7 +17,7 @@ interface Language {
 }
 
 /** Files a thief takes, named the same in every language. */
-const CREDENTIAL_PATHS = String.raw`(?:~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\.env\b)`;
+export const CREDENTIAL_PATHS = String.raw`(?:~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\.env\b)`;
 /** Where data is sent: an address, perhaps quoted or in a code span. */
 const ADDRESS = String.raw`[\x60'"<]?https?:\/\/\S+`;
 /** Up to three words between, none of them a negation the language uses inside a phrase. */

@@ -145,6 +145,9 @@ test('committed_secret: placeholders, published values, fixtures and cut values 
       '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----',
       'DATABASE_URL=postgres://user:password@localhost:5432/app',
       'DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app',
+      // A local setup's default password, or the user's own name: a development database.
+      'DATABASE_URL=postgresql://postgres:postgres@db:5432/app_dev',
+      'MONGO_URL=mongodb://admin:admin@mongo.internal.corp:27017',
     ].join('\n') + '\n',
   );
 });

@@ -15,10 +15,31 @@ const CUT = /^(?:\.\.\.|\u2026)/;
 
 /**
  * Whether a value of a provider's format is a picture of one: a placeholder, a typed stand-in, a value cut with `...`,
- * or too uniform to be random (`after`: the characters that follow it).
+ * too uniform to be random, or a local setup's default password in a URL (`after`: the characters that follow it).
  */
 export function documentationValue(value: string, after: string): boolean {
-  return FORMAT_PLACEHOLDER.test(value) || typedRun(value) || CUT.test(after) || entropy(value) < 3;
+  return (
+    FORMAT_PLACEHOLDER.test(value) ||
+    typedRun(value) ||
+    CUT.test(after) ||
+    entropy(value) < 3 ||
+    defaultCredential(value)
+  );
+}
+
+/** A URL's user and password (`postgres://user:password@host`). */
+const URL_CREDENTIAL = /:\/\/([^:@/\s]{1,100}):([^@/\s]{1,200})@/;
+/** The passwords a local setup ships with (Docker images' defaults, a tutorial's): no one's secret. */
+const DEFAULT_PASSWORD =
+  /^(?:postgres|root|admin|mysql|mongo|redis|pass|secret|changeme|dev|local|guest|test)\d{0,4}$/i;
+
+/**
+ * Whether a URL's password is a local setup's default (`postgres://postgres:postgres@db:5432/app`, the password the
+ * user's own name): a development database, not a credential to anything the skill's users share.
+ */
+export function defaultCredential(value: string): boolean {
+  const credential = URL_CREDENTIAL.exec(value);
+  return !!credential && (credential[2] === credential[1] || DEFAULT_PASSWORD.test(credential[2]));
 }
 
 /**

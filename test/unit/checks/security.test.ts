@@ -534,21 +534,14 @@ test('committed_secret: a token in a provider format, masked; a value under a se
     'scripts/test_audit.py': 'api_key = "live-json-secret-q8Zr3L-123456"\n',
   });
   expectNone(analyzeSkill(counted.fs, counted.analysis.file, { preview: true }), 'secret_assignment');
-  const pem = withFile(
-    'scripts/setup.sh',
-    `cat > key.pem <<EOF\n«-----BEGIN PRIVATE KEY-----»\n${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7'.padEnd(64, 'q')}\n-----END PRIVATE KEY-----\nEOF\n`,
-  );
-  expectIn(pem.analysis, 'committed_secret', 'scripts/setup.sh', pem.spans);
-  // Keys committed as files of their own: a .pem, and the stores tools log in from, read by their names.
-  const body = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7'.padEnd(64, 'q');
+  // Private keys, the other formats and their placeholders: test/unit/checks/secrets.test.ts. Files read by their
+  // names alone, having no extension to read: a project's environment files.
   const keyFiles = analyzeFixture('tidy', `${SKILL}\nTidy.\n`, {
-    'assets/deploy.pem': `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----\n`,
-    'assets/.npmrc': `//registry.npmjs.org/:_authToken=npm_${'k3Jd9Xq2Lm7Pw4Rt8Vz1Bc6Nf5Gh0Ys2Ua7E'.slice(0, 36)}\n`,
     '.env.deploy': `GITHUB_TOKEN=${'gh'}p_${'Zq8Lm3Xv7Rt2Wd9Kp4Hs6Jb1Nc5Fg0Ty3Ue8A'.slice(0, 36)}\n`,
   });
   assert.deepEqual(
     withCode(keyFiles.analysis, 'committed_secret').map((item) => path.basename(item.file!)),
-    ['.env.deploy', '.npmrc', 'deploy.pem'],
+    ['.env.deploy'],
   );
 });
 

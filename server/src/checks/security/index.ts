@@ -24,7 +24,7 @@ import { allowedTools, grantedCommands, unrestrictedShell } from './grantedComma
 import { fencedCommands, riskyExecution, remoteCode, riskyCommand, persistence } from './riskyExecution';
 import { officialInstaller, skillPublishers, withOfficialInstallers } from './officialInstallers';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
-import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
+import { committedSecret, committedSecrets, LOOK_AHEAD, oncePerSecret, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
 import { hookFindings, hookRunsCommand } from './hookCommands';
 import { documentedAttack, securityPurpose, withDocumentedAttacks } from './documentedAttacks';
@@ -131,7 +131,7 @@ function markdownFindings(file: string, source: TextLike, region: Span, fences: 
 
 function scanText(item: SkillText, securityReview: boolean): Diagnostic[] {
   const { file, text, kind } = item;
-  const found = hiddenUnicodePerKind(lineFindings(file, text, 0), text);
+  const found = oncePerSecret(hiddenUnicodePerKind(lineFindings(file, text, 0), text), text);
   if (kind === 'code') found.push(...riskyExecution(file, [{ start: 0, text }]));
   if (kind === 'markdown') {
     // Fences are found as the SKILL.md reader finds them.
@@ -150,7 +150,7 @@ export function checkSecurity(context: SecurityContext): { diagnostics: Diagnost
   const lines = reused ? reused.lines.scan(file, source, readLines, LOOK_AHEAD) : readLines(0, source.length);
   const own = [
     // Merged after the scan: a finding per kind names places across the file, which no line read alone sees.
-    ...hiddenUnicodePerKind(lines, source),
+    ...oncePerSecret(hiddenUnicodePerKind(lines, source), source),
     ...markdownFindings(file, source, body, fences, false),
     ...(frontmatter ? hostileDescription(file, source, frontmatter) : []),
     ...invocationFindings(file, source, body, fences, declaredArguments(frontmatter?.value.arguments)),

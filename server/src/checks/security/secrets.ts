@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
+import type { TextLike } from '../../parse/text/textLike';
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import { defineRule, type Rule } from '../engine/rule';
+import { secretlintFindings, type SecretlintFinding } from './secretlintRules';
+import { documentationValue, secretValueShape } from './secretShapes';
 
-// Credentials committed in a skill: well-known token formats, private keys, and long random values assigned to names
-// that say they are secret; not the examples documentation shows of them. The value is never repeated in a message:
-// every output shows its first characters only.
+// Credentials committed in a skill: tokens in a provider's format (secretlint's recommended rules, and the two formats
+// they miss), private keys, and long random values assigned to names that say they are secret; not the examples
+// documentation shows of them. The value is never repeated in a message: every output shows its first characters only.
 
 export const committedSecret = defineRule({
   code: 'committed_secret',
@@ -31,145 +35,144 @@ export const secretAssignment = defineRule({
   textIsSecret: true,
 });
 
-/** A token format: its fixed start (what says nothing of the value) and the random body after it. */
-interface Format {
-  name: string;
-  /** The fixed start, as a pattern: `ghp_`, `AKIA`. */
-  start: string;
-  pattern: RegExp;
-}
-
-const token = (name: string, start: string, body: string): Format => ({
-  name,
-  start,
-  pattern: new RegExp(String.raw`\b(?:${start})${body}\b`, 'g'),
-});
-
-const PEM_HEADER = '-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----';
-
-const FORMATS: Format[] = [
-  token('an AWS access key', 'AKIA|ASIA', '[0-9A-Z]{16}'),
-  token('a GitHub token', 'gh[pousr]_', '[A-Za-z0-9]{36,}'),
-  token('a GitHub token', 'github_pat_', '[A-Za-z0-9_]{40,}'),
-  token('a GitLab token', 'glpat-', '[A-Za-z0-9_-]{20,}'),
-  token('a Slack token', 'xox[abprs]-', '[A-Za-z0-9-]{20,}'),
-  token('a Stripe live key', '[sr]k_live_', '[A-Za-z0-9]{24,}'),
-  token('a Google API key', 'AIza', '[0-9A-Za-z_-]{35}'),
-  token('an Anthropic API key', 'sk-ant-', '[A-Za-z0-9_-]{32,}'),
-  token('an OpenAI API key', 'sk-(?:proj-)?', '[A-Za-z0-9_-]{40,}'),
-  token('an npm token', 'npm_', '[A-Za-z0-9]{36}'),
-  // A PEM header, all start: whether a key follows it is read after it (realToken).
-  { name: 'a private key', start: PEM_HEADER, pattern: new RegExp(PEM_HEADER, 'g') },
+/**
+ * Formats secretlint's recommended rules do not know, kept from this rule's own list: Google API keys (Gemini's and
+ * Maps' keys are this shape, and GitHub's secret scanning reports them) and Stripe's live keys (its test keys,
+ * `sk_test_`, are not credentials to anything real).
+ */
+const KEPT_FORMATS = [
+  { provider: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { provider: 'a Stripe live key', pattern: /\b[sr]k_live_[A-Za-z0-9]{24,}\b/g },
 ];
+/** A fixed start of a kept format, to skip their patterns in a text that holds neither. */
+const KEPT_HINT = /AIza|k_live_/;
+
+/**
+ * Values providers publish for tests and documentation, by the SHA-256 of the value (so that no literal that looks
+ * like a key is in the package): GitHub's documentation token, Slack's documentation bot token, and Google's
+ * reCAPTCHA test site and secret keys. AWS's documented example keys carry their own marker (EXAMPLE).
+ */
+const PUBLISHED = new Set([
+  '3543c50b0cb9cea8e55eb1f529b79f043cb250d485fde7b66cabbb5183add7da',
+  '2ddc147f3a3b5a1722b8ed6be3c45c49a7156b17fca5d11410137a6d04def6eb',
+  '03b970ed8171d73b58bbc9a5c72e3e4eec28503b56b3bb400a0801857dd45614',
+  'f5e95c9954635b65acab57e6d5ea663eb900f06dc8794a90358f5abb1c77d4e0',
+]);
+const published = (value: string) => PUBLISHED.has(createHash('sha256').update(value).digest('hex'));
+
+/** Rules whose own checks already tell a key from a picture of one (its base64 body, its magic bytes). */
+const KEY_RULES = new Set(['privatekey', 'gcp']);
+/** A private key's header: a finding over a whole key block is placed on it. */
+const PEM_HEADER = /-----BEGIN[ A-Z]*PRIVATE KEY(?: BLOCK)?-----/;
+/**
+ * How far past a finding's line its rule reads: a private key is reported only with its end marker, up to an RSA
+ * 4096-bit key's 3,300 characters below its header. A reader of part of a text gives the rules this much more of it.
+ */
+export const LOOK_AHEAD = 4096;
 
 /**
  * A value assigned to a name that says it is secret (`API_KEY = "…"`, `token: …`), matched from the word that says
  * so (the rest of the name is read back from there: a pattern starting at every identifier costs too much). The value
- * is on the name's line or the next (YAML's block style), so an edit is read again a line around it (ReusedLineScan).
+ * is on the name's line, or under a YAML key on the next line, indented (`KEY=` with nothing after it is empty, and
+ * the next line is not its value), so an edit is read again a line around it (ReusedLineScan).
  */
 const ASSIGNED =
-  /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?[ \t]*[:=][ \t]*(?:\r?\n[ \t]*)?["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
+  /(?:api[_-]?key|secret|token|passw(?:or)?d|private[_-]?key|access[_-]?key)[A-Za-z0-9_]*["']?[ \t]*(?:=[ \t]*|:[ \t]*(?:\r?\n[ \t]+)?)["']?([A-Za-z0-9+/_\-.=]{20,})/gi;
 /** A word every name ASSIGNED reads holds: a text without one has no assignment to read. */
 const SECRET_NAME = /key|secret|token|passw/i;
-/** The start of any known token format, to skip the formats a text cannot hold. */
-const FORMAT_HINT = new RegExp(FORMATS.map((format) => format.start).join('|'));
-/** What a documentation value looks like: a placeholder, an example, a reference to where the real one lives. */
-const PLACEHOLDER =
-  /x{4,}|\*{3,}|your|example|sample|changeme|placeholder|dummy|fake|redacted|test|todo|<|>|\$\{|\$\(|env\b|process\.|os\./i;
-
-/**
- * What marks a value of a known format as documentation, not a key: AWS's own example (`AKIAIOSFODNN7EXAMPLE`), a body
- * of x's, a word a real token cannot spell. Narrower than PLACEHOLDER: real tokens are random letters and digits, which
- * may spell `test` or `env` by chance.
- */
-const FORMAT_PLACEHOLDER = /x{4,}|example|placeholder|dummy|fake|redacted|your/i;
-/** Each format's fixed start, left out when the rest is weighed: `ghp_` says nothing about the value. */
-const LEADING = new Map(FORMATS.map((format) => [format, new RegExp(`^(?:${format.start})`)]));
-/** A line of a PEM body: a private key's header followed by none is a picture of the format. */
-const PEM_BODY = /[A-Za-z0-9+/=]{60,}/;
-/**
- * How far past a finding's line its rule reads: a private key's header is judged by the lines below it (an encrypted
- * key's own headers come first). A reader of part of a text gives the rules this much more of it.
- */
-export const LOOK_AHEAD = 400;
-
-/** Whether a match of `format` at `index` of `text` is a key, not an example of its shape. */
-function realToken(format: Format, text: string, index: number, value: string): boolean {
-  if (format.start === PEM_HEADER)
-    return PEM_BODY.test(text.slice(index + value.length, index + value.length + LOOK_AHEAD));
-  const body = value.replace(LEADING.get(format)!, '');
-  return !FORMAT_PLACEHOLDER.test(value) && !typedRun(body) && entropy(body) >= 3;
-}
-
-/**
- * Whether a value holds a run a person types as a stand-in: six characters or more, each the one after the last
- * (`123456`, `abcdef`, `AbCdEf`). A random 40-character key has one about once in a million (each character follows
- * the last with odds of about 1 in 35, five times in a row); fixtures and documentation
- * (`xoxb-123456789012-…`, `live-secret-123456`) have them by construction.
- */
-function typedRun(value: string): boolean {
-  const lower = value.toLowerCase();
-  let run = 1;
-  for (let at = 1; at < lower.length; at++) {
-    const step = lower.charCodeAt(at) - lower.charCodeAt(at - 1);
-    run = step === 1 && /[a-z0-9]/.test(lower[at]) ? run + 1 : 1;
-    if (run >= 6) return true;
-  }
-  return false;
-}
-
-/** Bits of entropy per character: a random key has many, a word or a repeated pattern few. */
-function entropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
-  return [...counts.values()].reduce((sum, count) => {
-    const p = count / value.length;
-    return sum - p * Math.log2(p);
-  }, 0);
-}
 
 /** A secret as every output shows it: its first four characters and its length. */
 export function masked(value: string): string {
   return `${value.slice(0, 4)}… (${value.length} characters)`;
 }
 
+/** Where a finding over several lines is shown: a key block or a key file, at the key's header. */
+function placed(text: string, found: SecretlintFinding): { start: number; end: number } {
+  const value = text.slice(found.start, found.end);
+  if (!value.includes('\n')) return found;
+  const header = PEM_HEADER.exec(value);
+  if (header) return { start: found.start + header.index, end: found.start + header.index + header[0].length };
+  return { start: found.start, end: found.start + value.indexOf('\n') };
+}
+
+/** Credentials in a provider's format in `text`, by secretlint's rules and the kept formats, one per place. */
+function formatFindings(file: string, text: string): SecretlintFinding[] {
+  const found = secretlintFindings(file, text);
+  if (KEPT_HINT.test(text))
+    for (const { provider, pattern } of KEPT_FORMATS)
+      for (const match of text.matchAll(pattern))
+        found.push({ rule: 'kept', provider, start: match.index!, end: match.index! + match[0].length });
+  // A URL's rule reads on into the quote that closes it: a credential never ends in one.
+  for (const item of found) while (item.end > item.start && /["'`]/.test(text[item.end - 1])) item.end--;
+  // Rules overlap (a GCP key file holds a private key; a token may sit in a connection string): the first rule wins.
+  found.sort((a, b) => a.start - b.start);
+  return found.filter((item, at) => at === 0 || item.start >= found[at - 1].end);
+}
+
 export function committedSecrets(file: string, text: string): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  const seen = new Set<number>();
-  const report = (rule: Rule, start: number, value: string, message: string) => {
-    if (seen.has(start)) return;
-    seen.add(start);
-    findings.push(diagnostic(rule, file, { start, end: start + value.length, file }, message));
+  const taken: { start: number; end: number }[] = [];
+  const report = (rule: Rule, span: { start: number; end: number }, message: string) => {
+    taken.push(span);
+    findings.push(diagnostic(rule, file, { ...span, file }, message));
   };
-  if (FORMAT_HINT.test(text))
-    for (const format of FORMATS)
-      for (const match of text.matchAll(format.pattern))
-        if (realToken(format, text, match.index!, match[0]))
-          report(
-            committedSecret,
-            match.index!,
-            match[0],
-            `This looks like ${format.name}; it is committed in the skill (${masked(match[0])}): everyone who installs it gets it. Revoke it, remove it, and have the skill read the user's own from the environment.`,
-          );
+  for (const found of formatFindings(file, text)) {
+    const value = text.slice(found.start, found.end);
+    if (published(value)) continue;
+    if (!KEY_RULES.has(found.rule) && documentationValue(value, text.slice(found.end, found.end + 3))) continue;
+    report(
+      committedSecret,
+      placed(text, found),
+      `This looks like ${found.provider}; it is committed in the skill (${masked(value)}): everyone who installs it gets it. Revoke it, remove it, and have the skill read the user's own from the environment.`,
+    );
+  }
   if (SECRET_NAME.test(text))
     for (const match of text.matchAll(ASSIGNED)) {
       const value = match[1];
-      if (
-        PLACEHOLDER.test(value) ||
-        typedRun(value) ||
-        entropy(value) < 3.5 ||
-        !/\d/.test(value) ||
-        !/[A-Za-z]/.test(value)
-      )
-        continue;
+      const start = match.index! + match[0].length - value.length;
       const nameStart = /[A-Za-z0-9_]*$/.exec(text.slice(Math.max(0, match.index! - 60), match.index!))![0];
       const name = nameStart + /^[A-Za-z0-9_]*/.exec(match[0])![0];
+      const line = text.slice(text.lastIndexOf('\n', start) + 1, lineEndOf(text, start));
+      if (
+        taken.some((span) => span.start < start + value.length && start < span.end) ||
+        published(value) ||
+        !secretValueShape({
+          file,
+          name,
+          value,
+          after: text.slice(start + value.length, start + value.length + 3),
+          line,
+        })
+      )
+        continue;
       report(
         secretAssignment,
-        match.index! + match[0].length - value.length,
-        value,
+        { start, end: start + value.length },
         `The value of \`${name}\` looks like a secret (${masked(value)}): if it is a real one, everyone who installs the skill gets it; have the skill read it from the environment instead.`,
       );
     }
   return findings.sort((a, b) => a.span.start - b.span.start);
+}
+
+function lineEndOf(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end === -1 ? text.length : end;
+}
+
+/**
+ * A file's secret findings, each value once: the same token pasted in three places is one credential to revoke. Run
+ * on a whole file's findings (its lines are read apart, so no reader of a line sees the others). A private key is
+ * told from another by its header and the line below it.
+ */
+export function oncePerSecret(findings: Diagnostic[], text: TextLike): Diagnostic[] {
+  const seen = new Set<string>();
+  return findings.filter((item) => {
+    if (item.code !== committedSecret.code && item.code !== secretAssignment.code) return true;
+    const { start, end } = item.span;
+    const below = PEM_HEADER.test(text.slice(start, end)) ? text.indexOf('\n', end + 1) : end;
+    const value = text.slice(start, below === -1 ? text.length : below);
+    if (seen.has(value)) return false;
+    seen.add(value);
+    return true;
+  });
 }

@@ -1,4 +1,4 @@
-import { TRANSFER_ELSEWHERE } from './instructionLanguages';
+import { languagesOf, transferIn } from './instructionLanguages';
 
 // Prose that asks the agent to send credentials away, recognised by what it names rather than by how it says it: in
 // one sentence, a credential (a credentials file, a secret's variable, the environment), an address off the machine,
@@ -70,7 +70,7 @@ export function credentialsSent(paragraph: string): { index: number; credential:
     if (
       !TRANSFER_ANYWHERE.test(sentence.text) &&
       !TRANSFER_ENGLISH.test(sentence.text) &&
-      !TRANSFER_ELSEWHERE.test(sentence.text)
+      !transferIn(languagesOf([sentence.text])).test(sentence.text)
     )
       continue;
     for (const match of sentence.text.matchAll(CREDENTIAL)) {

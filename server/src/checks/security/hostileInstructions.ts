@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { Placed } from './skillTexts';
 import { defineRule } from '../engine/rule';
 import { remoteCode } from './riskyExecution';
-import { DISCUSSING_ELSEWHERE, inEveryLanguage, NEGATED_ELSEWHERE } from './instructionLanguages';
+import { discussingIn, inLanguages, type Intent, languagesOf, negatedIn } from './instructionLanguages';
 import { credentialsSent, NAMES_CREDENTIAL } from './credentialsSent';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
@@ -24,8 +24,10 @@ export const hostileInstruction = defineRule({
 });
 
 interface Cue {
-  /** Where the cue is in a paragraph; of a cue read by `find`, what any text holding it must hold. */
-  pattern: RegExp;
+  /** What it asks, read in each language a text is written in (instructionLanguages.ts); none for a `find` cue. */
+  intent?: Intent;
+  /** Where the cue is in English prose; of a cue read by `find`, what any text holding it must hold. */
+  english: RegExp;
   /** A cue recognised by more than one pattern: where it is in a paragraph, if it is. */
   find?: (text: string) => { index: number; 0: string } | null;
   weight: number;
@@ -35,51 +37,46 @@ interface Cue {
 
 const CUES: Cue[] = [
   {
-    pattern: inEveryLanguage(
-      'override',
+    intent: 'override',
+    english:
       /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|system|original)\s+(?:instructions|rules|prompts|messages|guidelines|directions)\b/i,
-    ),
     weight: 3,
     what: 'to set aside its other instructions',
   },
   {
     // Not telling the user to do something ("never tell the user to switch to the terminal"), nor the noise a skill
     // leaves out of its answers (a formatter's warnings, debug logs): neither hides what the agent does.
-    pattern: inEveryLanguage(
-      'conceal',
+    intent: 'conceal',
+    english:
       /\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+the\s+user\b(?!\s+to\s+\w)(?!\s+about\s+(?:[\w-]+\s+){0,4}?(?:warnings?|notices?|logs?|debug\w*|internal\s+details|implementation\s+details)\b)|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|\bhide\s+(?:this|it|them|the\s+\w+)\s+from\s+the\s+user\b|\b(?:secretly|covertly)\b/i,
-    ),
     weight: 2,
     what: 'to hide what it does from the user',
   },
   {
-    pattern: inEveryLanguage(
-      'unconfirmed',
+    intent: 'unconfirmed',
+    english:
       /\b(?:do not|don't|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval)\b|\bwithout\s+asking\s+the\s+user\b(?!\s+to\s+\w)|\b(?:skip|bypass|disable|turn off)\s+(?:all\s+|any\s+|the\s+)?(?:confirmations?|approvals?|permission\s+(?:prompts|checks))\b/i,
-    ),
     weight: 1,
     what: "to act without the user's confirmation",
   },
   {
     // Hiding what the agent itself does, not only from the user: its summary, its answer.
-    pattern: inEveryLanguage(
-      'hideStep',
+    intent: 'hideStep',
+    english:
       /\b(?:do not|don't|never)\s+(?:mention|report|disclose|reveal|show|list|include|log)\s+(?:this|these|that|those)\s+(?:steps?|changes?|commands?|actions?|requests?|uploads?|edits?|entry|entries|part)\b[^.\n]{0,40}?(?:\bto the user\b|\bin (?:your|the) (?:final )?(?:summary|response|answer|reply|report|output|transcript)\b)|\bleave\s+(?:this|it|them)\s+out\s+of\s+(?:your|the)\s+(?:final )?(?:summary|report|response|answer|reply)\b/i,
-    ),
     weight: 3,
     what: 'to hide a step it takes from the user',
   },
   {
-    pattern: inEveryLanguage(
-      'impersonate',
+    intent: 'impersonate',
+    english:
       /\b(?:as if you were|pretend(?:ing)? to be|posing as|impersonat\w*)\s+the user\b|\bin the user's name\b|\bsign(?:ed|ing)? as the user\b/i,
-    ),
     weight: 2,
     what: 'to act as the user',
   },
   {
     // By what it names, in any language: a credential, an address off the machine, sending (credentialsSent.ts).
-    pattern: NAMES_CREDENTIAL,
+    english: NAMES_CREDENTIAL,
     find: (text) => {
       const sent = credentialsSent(text);
       return sent ? { index: sent.index, 0: sent.credential } : null;
@@ -90,27 +87,46 @@ const CUES: Cue[] = [
   {
     // A value read from `.env` ("the webhook URL from .env") is a setting the skill uses, as apps keep them; the file
     // read whole, or the stores of keys and passwords, are what a thief takes.
-    pattern: inEveryLanguage(
-      'credentials',
+    intent: 'credentials',
+    english:
       /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh(?:\/[\w.-]+|\b)|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|(?<!\bfrom\s+[`'"]?)\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
-    ),
     weight: 2,
     what: 'to read credentials',
   },
   {
     // What is sent must be what a thief wants (a secret, files, the code, the conversation, or a word standing for what
     // was read: "send them"): a release skill uploads the build and posts release notes to the services it serves.
-    pattern: inEveryLanguage(
-      'send',
+    intent: 'send',
+    english:
       /\b(?:(?:send|upload|post|transmit|forward|beam|pipe)\s+(?:(?:all|every|each|the|your|their|its|my|our|these|those|of)\s+)*(?:it|them|this|these|those|everything|(?:[\w-]+\s+){0,2}?(?:keys?|tokens?|credentials|secrets?|passwords?|cookies|contents?|files?|data|history|repository|repo|source|code|project|workspace|environment|conversations?|chats?|messages))\b|exfiltrate\b)[^.\n]{0,80}\b(?:to|at)\s+(?:https?:\/\/\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|app|dev)\b|(?:my|our|this|a|the)\s+(?:webhook|server|endpoint))/i,
-    ),
     weight: 2,
     what: 'to send data to a remote address',
   },
 ];
 
-/** Any cue: one pass, where most texts have none, before a pass for each. */
-export const ANY_CUE = new RegExp(CUES.map((cue) => `(?:${cue.pattern.source})`).join('|'), 'iu');
+/** A cue's pattern in `languages` (and English). */
+const patternOf = (cue: Cue, languages: readonly string[]) =>
+  cue.intent ? inLanguages(cue.intent, cue.english, languages) : cue.english;
+
+/**
+ * Any cue but those read by `find` (which have prefilters of their own, case-sensitive: a secret's variable is named
+ * in capitals), in `languages`: one pass, where most texts have none, before a pass for each. Built once per set.
+ */
+const anyCues = new Map<string, RegExp>();
+function anyCueIn(languages: readonly string[]): RegExp {
+  let pattern = anyCues.get(languages.join());
+  if (!pattern) {
+    const sources = CUES.filter((cue) => !cue.find).map((cue) => `(?:${patternOf(cue, languages).source})`);
+    pattern = new RegExp(sources.join('|'), 'iu');
+    anyCues.set(languages.join(), pattern);
+  }
+  return pattern;
+}
+
+/** Whether a text says any of the cues, in the languages it is written in. */
+export function saysACue(text: string): boolean {
+  return anyCueIn(languagesOf([text])).test(text);
+}
 
 /** A paragraph whose cues add up to this is an instruction against the user. */
 const THRESHOLD = 3;
@@ -151,20 +167,30 @@ export function paragraphs(prose: Placed): Placed[] {
 export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[] {
   const findings: Diagnostic[] = [];
   // The cues over all the prose first: prose whose cues cannot add up has no paragraph that does.
-  const said = (pattern: RegExp) => prose.some((piece) => pattern.test(piece.text));
-  if (!said(ANY_CUE) || CUES.reduce((sum, cue) => sum + (said(cue.pattern) ? cue.weight : 0), 0) < THRESHOLD)
+  // Read in the languages the prose is written in (besides English), each pattern built once for them.
+  const languages = languagesOf(prose.map((piece) => piece.text));
+  const patterns = new Map(CUES.map((cue) => [cue, patternOf(cue, languages)]));
+  const discussing = discussingIn(languages);
+  const negated = negatedIn(languages);
+  const anyCue = anyCueIn(languages);
+  const said = (cue: Cue) =>
+    prose.some((piece) => (cue.find ? cue.find(piece.text) !== null : patterns.get(cue)!.test(piece.text)));
+  if (
+    !(prose.some((piece) => anyCue.test(piece.text)) || CUES.some((cue) => cue.find && said(cue))) ||
+    CUES.reduce((sum, cue) => sum + (said(cue) ? cue.weight : 0), 0) < THRESHOLD
+  )
     return findings;
   for (const paragraph of prose.flatMap(paragraphs)) {
-    if (DISCUSSING.test(paragraph.text) || DISCUSSING_ELSEWHERE.test(paragraph.text)) continue;
+    if (DISCUSSING.test(paragraph.text) || discussing.test(paragraph.text)) continue;
     const hits = CUES.flatMap((cue) => {
-      const match = cue.find ? cue.find(paragraph.text) : cue.pattern.exec(paragraph.text);
+      const match = cue.find ? cue.find(paragraph.text) : patterns.get(cue)!.exec(paragraph.text);
       if (!match) return [];
       const before = paragraph.text.slice(Math.max(0, match.index - 50), match.index);
       // A cue in quotes or code is quoted, not asked for (not a name: a file or a variable is written in code); one
       // after a negation is forbidden.
       const quoted = /[`"\u201C']\s*$/.test(before);
       const bare = quoted && cue.find ? before.replace(/[`"\u201C']\s*$/, '') : before;
-      if (NEGATED.test(bare) || NEGATED_ELSEWHERE.test(bare) || (quoted && !cue.find)) return [];
+      if (NEGATED.test(bare) || negated.test(bare) || (quoted && !cue.find)) return [];
       return [{ cue, match }];
     });
     const score = hits.reduce((sum, hit) => sum + hit.cue.weight, 0);

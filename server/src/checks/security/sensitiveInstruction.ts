@@ -1,5 +1,5 @@
 import { CREDENTIAL_PATHS } from './instructionLanguages';
-import { ANY_CUE } from './hostileInstructions';
+import { saysACue } from './hostileInstructions';
 
 // Which paragraphs no rule reported are still worth a language model's second opinion: an instruction to the agent
 // that touches something sensitive. A coarse net, on purpose (the model, not this, judges; a question costs a request,
@@ -75,7 +75,7 @@ function neutralCues(text: string): string[] {
  */
 export function sensitiveInstruction(text: string): string[] {
   const neutral = neutralCues(text);
-  const hostile = ANY_CUE.test(text) ? ['what an instruction against the user says'] : [];
+  const hostile = saysACue(text) ? ['what an instruction against the user says'] : [];
   const addressed = sentences(text).filter((sentence) => ADDRESSED.test(sentence));
   const english = TOPICS.filter((topic) => addressed.some((sentence) => topic.pattern.test(sentence))).map(
     (topic) => topic.what,

@@ -26,6 +26,7 @@ import { allowedTools, grantedCommands, unrestrictedShell } from './grantedComma
 import { fencedCommands, riskyExecution, remoteCode, riskyCommand, persistence } from './riskyExecution';
 import { officialInstaller, skillPublishers, withOfficialInstallers } from './officialInstallers';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
+import { pythonEffects } from './pythonEffects';
 import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
@@ -127,10 +128,23 @@ function markdownFindings(file: string, source: TextLike, region: Span, fences: 
   ];
 }
 
+/** A Python script by its name or its first line (a file of `scripts/` may have no extension). */
+const PYTHON = /\.py$/i;
+const PYTHON_SHEBANG = /^#![^\n]*\bpython/;
+
+/**
+ * What a script does: Python read from its syntax tree, for what flows from where to where (a Python file read as
+ * shell would see commands in every string and comment); any other script as shell, a line at a time.
+ */
+function codeFindings(file: string, text: string): Diagnostic[] {
+  if (PYTHON.test(file) || PYTHON_SHEBANG.test(text)) return pythonEffects(file, text);
+  return riskyExecution(file, [{ start: 0, text }]);
+}
+
 function scanText(item: SkillText): Diagnostic[] {
   const { file, text, kind } = item;
   const found = hiddenUnicodePerKind(lineFindings(file, text, 0), text);
-  if (kind === 'code') found.push(...riskyExecution(file, [{ start: 0, text }]));
+  if (kind === 'code') found.push(...codeFindings(file, text));
   if (kind === 'markdown') {
     // Fences are found as the SKILL.md reader finds them.
     const { body, fences } = parseSkillFile(text);

@@ -27,6 +27,8 @@ import { fencedCommands, riskyExecution, remoteCode, riskyCommand, persistence }
 import { officialInstaller, skillPublishers, withOfficialInstallers } from './officialInstallers';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
 import { pythonEffects } from './pythonEffects';
+import { javascriptEffects } from './javascriptEffects';
+import { parseJavaScript } from '../../parse/javascript/javascript';
 import { committedSecret, committedSecrets, LOOK_AHEAD, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
 import { MAX_BYTES, MAX_FILES, skillTexts, type Placed, type SkillText, type Unread } from './skillTexts';
@@ -131,13 +133,18 @@ function markdownFindings(file: string, source: TextLike, region: Span, fences: 
 /** A Python script by its name or its first line (a file of `scripts/` may have no extension). */
 const PYTHON = /\.py$/i;
 const PYTHON_SHEBANG = /^#![^\n]*\bpython/;
+const JAVASCRIPT = /\.(?:js|mjs|cjs|ts|mts|cts)$/i;
+const NODE_SHEBANG = /^#![^\n]*\bnode\b/;
 
 /**
- * What a script does: Python read from its syntax tree, for what flows from where to where (a Python file read as
- * shell would see commands in every string and comment); any other script as shell, a line at a time.
+ * What a script does: Python and JavaScript read from their syntax trees, for what flows from where to where (read as
+ * shell, every string and comment would look like a command); any other script, or TypeScript acorn cannot read (its
+ * type annotations), as shell, a line at a time.
  */
 function codeFindings(file: string, text: string): Diagnostic[] {
   if (PYTHON.test(file) || PYTHON_SHEBANG.test(text)) return pythonEffects(file, text);
+  const tree = JAVASCRIPT.test(file) || NODE_SHEBANG.test(text) ? parseJavaScript(text) : undefined;
+  if (tree) return javascriptEffects(file, text, tree);
   return riskyExecution(file, [{ start: 0, text }]);
 }
 

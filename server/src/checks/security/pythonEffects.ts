@@ -14,7 +14,7 @@ import {
   type PythonFile,
 } from './pythonValues';
 import { callEffect, type CallSite } from './pythonCalls';
-import { environmentValue, NOTHING, sourcesOf, type Value } from './scriptEffects';
+import { environmentValue, lineStarts, NOTHING, sourcesOf, type Value } from './scriptEffects';
 
 // A Python script read for what it does (never run): each value followed through assignments, attributes,
 // subscripts, f-strings and calls within the file, and into a function of the file it is passed to (one level: that
@@ -40,9 +40,7 @@ interface Scope {
 /** What a script's Python does that hands the machine to someone else: each finding at the call that does it. */
 export function pythonEffects(path: string, text: string): Diagnostic[] {
   const py = parsePython(path, text);
-  const lineStarts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
-  const file: PythonFile = { py, imports: importsOf(py), lineStarts };
+  const file: PythonFile = { py, imports: importsOf(py), lineStarts: lineStarts(text) };
   const functions = new Map<string, SyntaxNode>();
   py.tree.iterate({
     enter(node) {
@@ -139,9 +137,10 @@ export function pythonEffects(path: string, text: string): Diagnostic[] {
     const local = own ?? (method ? functions.get(method) : undefined);
     if (local && !lookup(scope, name!)) return localCall(local, positional, scope);
     const receiverNode = callee.name === 'MemberExpression' ? childrenOf(callee)[0] : undefined;
-    // A module's function (`requests.post`) is named; a method of a value of the script (`session.post`) is read on it.
+    // A name the script does not bind is a module's (`requests.post`); a method of a bound value (`session.post`) is
+    // read on the value.
     const first = textOf(py, callee).split('.')[0];
-    const ofModule = name !== undefined && file.imports.has(first) && !lookup(scope, first);
+    const ofModule = name !== undefined && !lookup(scope, first);
     const receiver = receiverNode && !ofModule ? evaluate(receiverNode, scope) : undefined;
     const site: CallSite = {
       file,

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import { childrenOf, literalOf, textOf, type PythonSyntax } from '../../parse/python/python';
-import { sourcesOf, UNKNOWN, type Value } from './scriptEffects';
+import { lineOf, sourcesOf, UNKNOWN, type Value } from './scriptEffects';
 
 // What a Python expression's value is, as far as a reader of its text can tell: the text of strings, paths and
 // addresses built from literals (f-strings, `+`, `/`, `%`, `.format`), and what each value holds, carried through
@@ -15,14 +15,7 @@ export interface PythonFile {
 
 /** The line (1-based) an offset is on. */
 export function lineAt(file: PythonFile, offset: number): number {
-  let low = 0;
-  let high = file.lineStarts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (file.lineStarts[middle] <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low + 1;
+  return lineOf(file.lineStarts, offset);
 }
 
 /** The names each import binds, to the dotted name they stand for. */

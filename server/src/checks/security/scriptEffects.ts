@@ -233,3 +233,22 @@ export function environmentValue(name: string | undefined, line: number): Value 
   if (name === 'HOME' || name === 'USERPROFILE') return { text: '~', sources: [] };
   return name !== undefined && secretName(name) ? { sources: [{ kind: 'secret_env', what: name, line }] } : NOTHING;
 }
+
+/** Where each line of a text starts, for `lineOf`. */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
+}
+
+/** The line (1-based) an offset is on. */
+export function lineOf(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (starts[middle] <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low + 1;
+}

@@ -24,6 +24,9 @@ import { allowedTools, grantedCommands, unrestrictedShell } from './grantedComma
 import { fencedCommands, riskyExecution, remoteCode, riskyCommand, persistence } from './riskyExecution';
 import { officialInstaller, skillPublishers, withOfficialInstallers } from './officialInstallers';
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
+import { pythonEffects } from './pythonEffects';
+import { javascriptEffects } from './javascriptEffects';
+import { parseJavaScript } from '../../parse/javascript/javascript';
 import { committedSecret, committedSecrets, LOOK_AHEAD, oncePerSecret, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
 import { hookFindings, hookRunsCommand } from './hookCommands';
@@ -129,10 +132,28 @@ function markdownFindings(file: string, source: TextLike, region: Span, fences: 
   );
 }
 
+/** A Python script by its name or its first line (a file of `scripts/` may have no extension). */
+const PYTHON = /\.py$/i;
+const PYTHON_SHEBANG = /^#![^\n]*\bpython/;
+const JAVASCRIPT = /\.(?:js|mjs|cjs|ts|mts|cts)$/i;
+const NODE_SHEBANG = /^#![^\n]*\bnode\b/;
+
+/**
+ * What a script does: Python and JavaScript read from their syntax trees, for what flows from where to where (read as
+ * shell, every string and comment would look like a command); any other script, or TypeScript acorn cannot read (its
+ * type annotations), as shell, a line at a time.
+ */
+function codeFindings(file: string, text: string): Diagnostic[] {
+  if (PYTHON.test(file) || PYTHON_SHEBANG.test(text)) return pythonEffects(file, text);
+  const tree = JAVASCRIPT.test(file) || NODE_SHEBANG.test(text) ? parseJavaScript(text) : undefined;
+  if (tree) return javascriptEffects(file, text, tree);
+  return riskyExecution(file, [{ start: 0, text }]);
+}
+
 function scanText(item: SkillText, securityReview: boolean): Diagnostic[] {
   const { file, text, kind } = item;
   const found = oncePerSecret(hiddenUnicodePerKind(lineFindings(file, text, 0), text), text);
-  if (kind === 'code') found.push(...riskyExecution(file, [{ start: 0, text }]));
+  if (kind === 'code') found.push(...codeFindings(file, text));
   if (kind === 'markdown') {
     // Fences are found as the SKILL.md reader finds them.
     const { body, fences } = parseSkillFile(text);

@@ -48,7 +48,7 @@ export const persistence = defineRule({
 });
 
 /** What sending credentials is, and what to do instead: the same for a command and for a flow through variables. */
-const SENDS_CREDENTIALS = {
+export const SENDS_CREDENTIALS = {
   what: 'sends credentials or the environment over the network',
   advice:
     "Credentials and the environment stay on the user's machine: send only what the task needs, and say where it goes.",

@@ -8,6 +8,7 @@ import { nodeAtPath, nodeSpan } from '../../parse/yaml/yamlNodes';
 import { HOOK_EVENTS } from '../match/hookEvents';
 import { closestName } from '../match/nameDistance';
 import { riskyCommand, riskyExecution } from './riskyExecution';
+import { SENDS_DATA } from './shellFlows';
 
 // The commands a skill's Claude Code hooks run: each is told (it runs unasked, on every event it names), and read as
 // any command is (a download run, credentials sent); and a hook is handed the tool call or the prompt it fires on, so
@@ -66,9 +67,6 @@ function commandText(source: TextLike, span: Span): { start: number; text: strin
     : { start: span.start, text: raw };
 }
 
-/** A request that carries data (a body, a form, an upload, a method that sends one), by any common client. */
-const SENDS_DATA =
-  /\b(?:curl|wget|xh|http|https|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^|;&\n]*?(?:\s(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-(?:data|file)|-Body|-InFile)\b|\s-X\s*["']?(?:POST|PUT|PATCH)\b|\s-Method\s+["']?(?:Post|Put|Patch)\b)|\|\s*(?:curl|wget|nc|ncat|netcat|socat|ssh)\b|\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+)*[\w.-]+\s+\d+/i;
 /** An address on this machine: a hook may talk to a local service (a notifier, an editor). */
 const LOCAL = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
 /** The hosts a command names, by URL or as `nc host port`. */

@@ -4,6 +4,7 @@ import { COMMAND_LANGUAGES, POSIX_SHELLS } from '../../platforms/shells';
 import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import type { Placed } from './skillTexts';
+import { shellFlows } from './shellFlows';
 import { defineRule } from '../engine/rule';
 import { argumentOf } from './shellPrograms';
 
@@ -46,6 +47,9 @@ export const persistence = defineRule({
   formats: 'all',
   security: { severity: '5.0', cwe: ['CWE-506'], review: true },
 });
+
+/** What a script that reads credentials and sends data elsewhere in it does. */
+const READS_AND_SENDS = 'reads credentials and sends data over the network';
 
 /** What sending credentials is, and what to do instead: the same for a command and for a flow through variables. */
 export const SENDS_CREDENTIALS = {
@@ -235,6 +239,15 @@ const RISKS: Risk[] = [
   },
   {
     rule: riskyCommand,
+    // A shell whose input and output are a connection: whoever is at the other end runs commands as the user.
+    pattern:
+      /\/dev\/(?:tcp|udp)\/[\w.$-]+\/\d+|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[ec]\s*["']?\S*\b(?:sh|bash|zsh|cmd(?:\.exe)?|powershell)\b|\bsocat\b[^\n]*\bexec:|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat)\b/i,
+    what: 'opens a shell that another machine controls (a reverse shell)',
+    unless: (match, line) => printed(line, match.index),
+    advice: 'No task of a skill needs this: remove it.',
+  },
+  {
+    rule: riskyCommand,
     pattern: /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b/,
     what: 'opens permissions to every user',
   },
@@ -272,7 +285,7 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
+  /\/dev\/(?:tcp|udp)|mkfifo|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
@@ -306,6 +319,29 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
     // Lines a risk was found on say it already; a flow is reported where nothing else is.
     const reported = new Set(findings.slice(found).map((item) => item.span.start));
     findings.push(...credentialFlows(file, piece).filter((item) => !reported.has(item.span.start)));
+    // Across the lines: what no variable followed shows, unless the piece says it already.
+    const sent = findings.slice(found).some((item) => item.data?.risk === SENDS_CREDENTIALS.what);
+    for (const flow of shellFlows(piece)) {
+      if (flow.kind === 'sendsCredentials' && sent) continue;
+      const span = { start: flow.start, end: flow.end, file };
+      findings.push(
+        flow.kind === 'sendsCredentials'
+          ? diagnostic(
+              riskyCommand,
+              file,
+              span,
+              `This script sends data over the network (\`${flow.command}\`), and ${flow.origin}: what it sends is not followed through every line, so read whether it holds them. ${SENDS_CREDENTIALS.advice}`,
+              { risk: READS_AND_SENDS, command: flow.command },
+            )
+          : diagnostic(
+              remoteCode,
+              file,
+              span,
+              `This runs a program it downloaded (${flow.origin}): \`${flow.command}\`. ${ADVICE.remote_code}`,
+              { risk: 'runs a program it downloaded', command: flow.command, ...(flow.url ? { url: flow.url } : {}) },
+            ),
+      );
+    }
   }
   return findings;
 }

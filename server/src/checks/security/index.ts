@@ -304,7 +304,7 @@ function grants(
   { yaml, value }: { yaml: YamlSyntax; value: Record<string, unknown> },
 ): Diagnostic[] {
   const findings: Diagnostic[] = [];
-  if (allowedTools(value['allowed-tools']).some((tool) => /^Bash(?:\(\*(?::\*)?\))?$/.test(tool))) {
+  if (allowedTools(value['allowed-tools']).some((tool) => /^(?:\*|Bash(?:\(\*(?::\*)?\))?)$/.test(tool))) {
     const programs = grantedCommands(context.fences, context.source);
     const span = nodeSpan(yaml, pairOf(yaml.doc.contents, 'allowed-tools')?.value);
     if (span) findings.push(diagnostic(unrestrictedShell, context.file, span, narrowerGrant(programs)));

@@ -101,6 +101,8 @@ function runsPipedText(interpreter: string, words: string[]): boolean {
   const programOption = PROGRAM_OPTIONS[kind];
   if (!programOption) return true;
   for (const word of words) {
+    // A redirection (`>/dev/null`, `2>&1`) is the shell's, not an argument of the interpreter.
+    if (/^\d*[<>]/.test(word)) continue;
     if (
       word === '-' ||
       word === '--' ||
@@ -127,8 +129,20 @@ const PRINTS =
  */
 function printed(line: string, offset: number): boolean {
   const program = argumentOf(line, offset);
-  return program !== undefined && PRINTS.test(program.slice(program.lastIndexOf('/') + 1));
+  return (
+    program !== undefined &&
+    PRINTS.test(program.slice(program.lastIndexOf('/') + 1)) &&
+    // Where the printed text goes, read outside the quotes it is printed from.
+    !RUNS_WHAT_IS_PRINTED.test(line.replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, '""'))
+  );
 }
+
+/**
+ * What is printed into something that runs it later is a command after all: a crontab, a shell, a Git hook, a unit
+ * file, a shell's startup file (a cron line echoed into `crontab -` that runs `curl … | bash` every 20 minutes).
+ */
+const RUNS_WHAT_IS_PRINTED =
+  /\|\s*(?:sudo\s+)?(?:crontab|sh|bash|zsh)\b|>>?\s*["']?\S*(?:\.git\/hooks\/|\/Launch(?:Agents|Daemons)\/|\/systemd\/|\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b)/;
 
 const RISKS: Risk[] = [
   {
@@ -158,9 +172,17 @@ const RISKS: Risk[] = [
   {
     rule: remoteCode,
     pattern: new RegExp(
-      String.raw`(?:\b(?:bash|sh|zsh|source|\.)\s+<\(\s*${FETCH}\b|\beval\s+"?\$\(\s*${FETCH}\b|\biex\s*\(\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|\(?New-Object\s+Net\.WebClient))`,
+      String.raw`(?:\b(?:bash|sh|zsh|source|\.)\s+<\(\s*${FETCH}\b|\b(?:bash|sh|zsh)\s+-c\s+["']?\$\(\s*${FETCH}\b|\beval\s+"?\$\(\s*${FETCH}\b|\biex\s*\(\s*(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|\(?New-Object\s+Net\.WebClient))`,
       'i',
     ),
+    what: 'runs code it downloads',
+    unless: (match, line) => printed(line, match.index),
+  },
+  {
+    rule: remoteCode,
+    // A one-line program given on the command line that both downloads and evaluates what it got.
+    pattern:
+      /\b(?:node|deno|bun|python[23]?|perl|ruby)\b[^\n]*?\s-(?:e|c|p|-eval)\s+(?=[^\n]*\b(?:fetch|urlopen|requests\.get|https?\.get|urllib|LWP::|open-uri|Net::HTTP)\b)(?=[^\n]*\b(?:eval|exec|Function|compile|instance_eval)\b)/,
     what: 'runs code it downloads',
     unless: (match, line) => printed(line, match.index),
   },
@@ -210,6 +232,53 @@ const RISKS: Risk[] = [
     advice: 'Ship the code as it runs, readable, in a script of the skill.',
   },
   {
+    rule: riskyCommand,
+    // A shell whose input and output are a connection: whoever is at the other end runs commands as the user.
+    pattern:
+      /\/dev\/(?:tcp|udp)\/[\w.$-]+\/\d+|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[ec]\s*["']?\S*\b(?:sh|bash|zsh|cmd(?:\.exe)?|powershell)\b|\bsocat\b[^\n]*\bexec:|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat)\b/i,
+    what: 'opens a shell that another machine controls (a reverse shell)',
+    unless: (match, line) => printed(line, match.index),
+    advice: 'No task of a skill needs this: remove it.',
+  },
+  {
+    rule: riskyCommand,
+    // The user's home folder or the whole system deleted: no task of a skill on a project needs it.
+    pattern:
+      /\brm\s+(?:-\w+\s+)*-\w*[rR]\w*\s+(?:-\w+\s+)*(?:--no-preserve-root\s+)?["']?(?:~|\$HOME|\$\{HOME\}|\/)(?:\/\*?|\/\.\[!\.\]\*)?["']?(?=\s|$|;|&|\|)/,
+    what: "deletes the user's home folder or the whole system",
+    unless: (match, line) => printed(line, match.index),
+    advice: 'Delete only what the task made, inside the project, by name.',
+  },
+  {
+    rule: riskyCommand,
+    // The branch everyone shares, rewritten: their work on it is lost, and the history with it.
+    pattern:
+      /\bgit\s+push\b[^\n;&|]*\s(?:-f|--force)(?!-with-lease)\b[^\n;&|]*\s(?:\+?(?:main|master)|HEAD:(?:main|master))\b/,
+    what: 'force-pushes over the shared main branch',
+    unless: (match, line) => printed(line, match.index),
+    advice: 'Push to a branch of its own and open a pull request; if history must change, let the user do it.',
+  },
+  {
+    rule: riskyCommand,
+    // Git hands a credential helper the user's credentials on its input: a helper that sends anywhere sends them.
+    pattern:
+      /\bcredential\.helper\b[^\n]*!(?=[^\n]*\b(?:curl|wget|nc|ncat|netcat|socat|ssh|Invoke-WebRequest|Invoke-RestMethod)\b)/,
+    what: 'makes Git hand its credentials to a command that sends data over the network',
+    unless: (match, line) => printed(line, match.index),
+  },
+  {
+    rule: riskyCommand,
+    pattern: /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b/,
+    what: 'opens permissions to every user',
+  },
+  {
+    rule: riskyCommand,
+    pattern:
+      /\bcurl\b[^\n]*\s(?:-k|--insecure)\b|\bwget\b[^\n]*--no-check-certificate|\bverify\s*=\s*False\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false\b|\bsslVerify\s+false\b|PYTHONHTTPSVERIFY\s*=\s*["']?0|\bInsecureSkipVerify\s*:\s*true\b/,
+    what: 'turns off TLS certificate checks',
+  },
+  // Last: a line that also does something a warning is for (a credential helper that sends) is reported for that.
+  {
     rule: persistence,
     pattern: new RegExp(
       [
@@ -236,26 +305,6 @@ const RISKS: Risk[] = [
     unless: (match, line) => printed(line, match.index),
     advice:
       "Set what the task needs for this project only (`git config` without `--global`, a project's `.npmrc`), or show the command and let the user run it.",
-  },
-  {
-    rule: riskyCommand,
-    // A shell whose input and output are a connection: whoever is at the other end runs commands as the user.
-    pattern:
-      /\/dev\/(?:tcp|udp)\/[\w.$-]+\/\d+|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[ec]\s*["']?\S*\b(?:sh|bash|zsh|cmd(?:\.exe)?|powershell)\b|\bsocat\b[^\n]*\bexec:|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat)\b/i,
-    what: 'opens a shell that another machine controls (a reverse shell)',
-    unless: (match, line) => printed(line, match.index),
-    advice: 'No task of a skill needs this: remove it.',
-  },
-  {
-    rule: riskyCommand,
-    pattern: /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b/,
-    what: 'opens permissions to every user',
-  },
-  {
-    rule: riskyCommand,
-    pattern:
-      /\bcurl\b[^\n]*\s(?:-k|--insecure)\b|\bwget\b[^\n]*--no-check-certificate|\bverify\s*=\s*False\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false\b|\bsslVerify\s+false\b|PYTHONHTTPSVERIFY\s*=\s*["']?0|\bInsecureSkipVerify\s*:\s*true\b/,
-    what: 'turns off TLS certificate checks',
   },
 ];
 
@@ -285,7 +334,7 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /\/dev\/(?:tcp|udp)|mkfifo|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
+  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {

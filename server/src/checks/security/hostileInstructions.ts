@@ -68,6 +68,14 @@ const CUES: Cue[] = [
     what: 'to hide a step it takes from the user',
   },
   {
+    // Text posing as the system or an administrator, which the agent is to obey over its user: how injected text
+    // claims an authority it does not have. Alone it may be a heading; with another cue it is the injection's voice.
+    english:
+      /\bsystem (?:note|message|notice|override|instruction)s?\b|\b(?:note|message|instructions?) (?:for|to) the (?:assistant|agent|AI|model|LLM)\b|\bpre-?approved by (?:the |an? )?(?:admin(?:istrator)?s?|security team|IT department)\b|\[(?:SYSTEM|ADMIN)\]|<\/?system>/i,
+    weight: 2,
+    what: 'to obey text posing as the system or an administrator',
+  },
+  {
     intent: 'impersonate',
     english:
       /\b(?:as if you were|pretend(?:ing)? to be|posing as|impersonat\w*)\s+the user\b|\bin the user's name\b|\bsign(?:ed|ing)? as the user\b/i,

@@ -25,15 +25,20 @@ function walk(dir: string): string[] {
 function markdownSections(text: string): string[] {
   const sections: string[] = [];
   let current: string[] = [];
-  let fenced = false;
+  // The fence open, if any: a fence closes on a line of its own character at least as long (CommonMark).
+  let fence: string | undefined;
   for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const marker = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (marker && fence === undefined) fence = marker[1];
+    else if (marker && marker[1][0] === fence?.[0] && marker[1].length >= fence.length && !marker[2].trim())
+      fence = undefined;
+    const fenced = fence !== undefined;
     if (!fenced && /^#{1,6} /.test(line) && current.length > 0) sections.push(current.join('\n') + '\n');
     if (!fenced && /^#{1,6} /.test(line)) current = [];
     current.push(line);
   }
   // A file whose last fence is left open upstream gives no last section.
-  if (!fenced && current.length > 0) sections.push(current.join('\n') + '\n');
+  if (fence === undefined && current.length > 0) sections.push(current.join('\n') + '\n');
   return sections;
 }
 

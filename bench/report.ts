@@ -1,6 +1,8 @@
 import type { AdoptionResult } from './adoption';
 import type { DiffResult } from './diff';
 import type { SecurityResult } from './security';
+import type { RealShapedResult } from './realShaped';
+import { realShapedSection, realShapedTargets } from './realShapedReport';
 import type { SkillLibraryResult } from './skillLibrary';
 import type { AnalysisResult } from './analysis';
 import type { CatalogResult } from './catalog';
@@ -21,6 +23,8 @@ export interface Results {
   scale: ScaleResult[];
   adoption: AdoptionResult;
   security: SecurityResult;
+  /** Absent from the results of a run before the real-shaped step. */
+  realShaped?: RealShapedResult;
   skillLibrary: SkillLibraryResult;
   catalog: CatalogResult;
   peers: PeerRun[];
@@ -108,6 +112,7 @@ export function renderResults(results: Results): string {
     `| \`fix\` on ${adoption.skills} skills ≤ 2× \`check\` of the same skills (alternating, ratio of medians) | writing: ${adoption.fix.median} ms (${adoption.fix.ratio}×); --dry-run: ${adoption.fixDryRun.median} ms (${adoption.fixDryRun.ratio}×); check ${adoption.check.median} ms | ${verdict(adoption.fix.ratio <= 2 && adoption.fixDryRun.ratio <= 2)} |`,
     `| \`check --baseline\` ≤ 1.1× \`check\` (${adoption.baseline.entries} accepted findings) | ${adoption.baseline.withBaseline.median} ms vs ${adoption.baseline.check.median} ms: ${adoption.baseline.ratio}× | ${verdict(adoption.baseline.ratio <= 1.1)} |`,
     `| security rules ≤ 1.15× \`check\` without them, ${security.skills} skills, one thread (alternating, ratio of medians) | ${security.with.median} ms with (${security.with.runs.join(', ')}), ${security.without.median} ms without (${security.without.runs.join(', ')}): ${security.ratio}× | ${verdict(security.ratio <= 1.15)} |`,
+    ...(results.realShaped ? realShapedTargets(results.realShaped) : []),
     `| the library graph of ${skillLibrary.skills.toLocaleString('en')} skills (\`library --format json\`) ≤ 1.2× \`check\` of them (alternating, ratio of medians) | ${skillLibrary.library.median} ms (${skillLibrary.library.runs.join(', ')}) vs ${skillLibrary.check.median} ms (${skillLibrary.check.runs.join(', ')}): ${skillLibrary.ratio}× | ${verdict(skillLibrary.ratio <= 1.2)} |`,
     `| a keystroke in one skill's description → its diagnostics with the library's findings, p95 ≤ 50 ms at ${skillLibrary.skills.toLocaleString('en')} skills | ${ms(skillLibrary.edit)} ms (median / p95); on opening it, its own findings in ${skillLibrary.open.ownMs} ms, the library's (read between messages) in ${skillLibrary.open.libraryMs} ms | ${verdict(skillLibrary.edit.p95 <= 50)} |`,
     `| \`library --format cypher\` for ${skillLibrary.skills.toLocaleString('en')} skills < 10 s | ${skillLibrary.cypher.ms} ms for ${skillLibrary.cypher.statements.toLocaleString('en')} statements, ${skillLibrary.cypher.rows.toLocaleString('en')} rows | ${verdict(skillLibrary.cypher.ms < 10000)} |`,
@@ -182,6 +187,7 @@ export function renderResults(results: Results): string {
     `| check, next to the baseline run | ${adoption.baseline.check.median} | ${adoption.baseline.check.runs.join(', ')} |`,
     `| check --baseline | ${adoption.baseline.withBaseline.median} | ${adoption.baseline.withBaseline.runs.join(', ')} |`,
     '',
+    ...(results.realShaped ? realShapedSection(results.realShaped) : []),
     '## Plain-skill corpora, side by side',
     '',
     "`skills-ref` below is the npm package `skills-ref@0.1.5`, a port to JavaScript. The official reference validator is the Python `skills-ref` of the Agent Skills project, which this machine cannot install (no Python package index); Skillgraph's `strict` mode gives its verdict, and the corpus tests hold Skillgraph to it.",

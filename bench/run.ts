@@ -1,11 +1,13 @@
 // `npm run bench`: measures Skillgraph and its peers on this machine and
 // writes bench/RESULTS.md and bench/results.json. Not part of `npm test`.
+// `npm run bench -- --only real-shaped` runs the real-shaped step alone (see realShapedOnly).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { benchAdoption } from './adoption';
 import { benchSecurity } from './security';
+import { benchRealShaped } from './realShaped';
 import { benchSkillLibrary } from './skillLibrary';
 import { benchAnalysis } from './analysis';
 import { benchCatalog } from './catalog';
@@ -36,10 +38,28 @@ function installPeers(): void {
   });
 }
 
+const step = (name: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${name}`);
+const REAL_SHAPED_STEP = 'security rules and skills-ref on 400 skills shaped like real collections';
+
+/** Writes the results as JSON and as RESULTS.md. */
+function writeResults(results: Results): void {
+  writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults(results));
+  step('wrote bench/RESULTS.md and bench/results.json');
+}
+
+/**
+ * `--only real-shaped`: that step alone (the whole bench takes long on a busy machine), its numbers put into the last
+ * whole run's results, which keep their date and machine.
+ */
+function realShapedOnly(): void {
+  step(REAL_SHAPED_STEP);
+  const realShaped = benchRealShaped(TMP, CORPUS, PEERS);
+  const results = JSON.parse(readFileSync(path.join(__dirname, 'results.json'), 'utf8')) as Results;
+  writeResults({ ...results, realShaped });
+}
+
 async function main(): Promise<void> {
-  installPeers();
-  mkdirSync(TMP, { recursive: true });
-  const step = (name: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${name}`);
   step('analysis against the bare YAML parse');
   const analysis = benchAnalysis(TMP);
   step('language server latencies (300 steps)');
@@ -57,6 +77,8 @@ async function main(): Promise<void> {
   const adoption = benchAdoption(TMP);
   step('security rules on 1,000 skills, against check without them');
   const security = benchSecurity(TMP);
+  step(REAL_SHAPED_STEP);
+  const realShaped = benchRealShaped(TMP, CORPUS, PEERS);
   step(
     'the library of 10,000 skills: built against check, exported as Cypher and loaded into Kùzu, edited in the server',
   );
@@ -96,6 +118,7 @@ async function main(): Promise<void> {
     scale,
     adoption,
     security,
+    realShaped,
     skillLibrary,
     catalog,
     peers,
@@ -108,17 +131,26 @@ async function main(): Promise<void> {
     skillplus,
     diff,
   };
-  writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults(results));
-  step('wrote bench/RESULTS.md and bench/results.json');
+  writeResults(results);
 }
 
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only !== undefined && only !== 'real-shaped') {
+  console.error(`--only: the one step that runs alone is real-shaped, not ${only}`);
+  process.exit(2);
+}
 // What the bench and the programs it starts put in the system's temporary folder (browser profiles, memory readings)
 // goes under one folder of this run, removed at its end, as the test run does.
 const runTmp = mkdtempSync(path.join(tmpdir(), 'sg-bench-'));
 process.env.TMPDIR = runTmp;
 const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
-main().then(removeRunTmp, (error) => {
+const run = async () => {
+  installPeers();
+  mkdirSync(TMP, { recursive: true });
+  if (only) realShapedOnly();
+  else await main();
+};
+run().then(removeRunTmp, (error) => {
   console.error(error);
   removeRunTmp();
   process.exit(1);

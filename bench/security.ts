@@ -8,11 +8,15 @@ import { runNode } from './lib/run';
 const CLI = path.join(__dirname, '..', 'dist', 'cli.js');
 const RUNS = 5;
 
-export interface SecurityResult {
-  skills: number;
+/** `check` of one workspace with the security rules and without them, alternating. */
+export interface SecurityComparison {
   with: { median: number; runs: number[] };
   without: { median: number; runs: number[] };
   ratio: number;
+}
+
+export interface SecurityResult extends SecurityComparison {
+  skills: number;
 }
 
 /**
@@ -22,6 +26,11 @@ export interface SecurityResult {
 export function benchSecurity(root: string, count = 1000): SecurityResult {
   const dir = path.join(root, `workspace-${count}`);
   if (!existsSync(dir)) writeWorkspace(dir, count);
+  return { skills: count, ...compareSecurity(dir) };
+}
+
+/** `check --jobs 1` of `dir` with the security rules and with them off in a configuration at its root, alternating. */
+export function compareSecurity(dir: string): SecurityComparison {
   const config = path.join(dir, '.skillgraph.yaml');
   const off = `rules:\n${SECURITY_RULES.map((rule) => `  ${rule.code}: off`).join('\n')}\n`;
   const withRuns: number[] = [];
@@ -38,7 +47,6 @@ export function benchSecurity(root: string, count = 1000): SecurityResult {
   }
   const median = (runs: number[]) => round(percentile(runs, 50));
   return {
-    skills: count,
     with: { median: median(withRuns), runs: withRuns.map((ms) => round(ms)) },
     without: { median: median(withoutRuns), runs: withoutRuns.map((ms) => round(ms)) },
     ratio: round(median(withRuns) / median(withoutRuns), 2),

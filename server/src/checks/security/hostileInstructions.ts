@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { Placed } from './skillTexts';
 import { defineRule } from '../engine/rule';
 import { remoteCode } from './riskyExecution';
-import { discussingIn, inLanguages, type Intent, languagesOf, negatedIn } from './instructionLanguages';
+import { discussingIn, elsewhere, type Intent, languagesOf, negatedIn } from './instructionLanguages';
 import { credentialsSent, NAMES_CREDENTIAL } from './credentialsSent';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
@@ -112,28 +112,49 @@ const CUES: Cue[] = [
   },
 ];
 
-/** A cue's pattern in `languages` (and English). */
-const patternOf = (cue: Cue, languages: readonly string[]) =>
-  cue.intent ? inLanguages(cue.intent, cue.english, languages) : cue.english;
+/** A cue's patterns: in English, and in `languages`. */
+const patternsOf = (cue: Cue, languages: readonly string[]): RegExp[] => {
+  const other = cue.intent && elsewhere(cue.intent, languages);
+  return other ? [cue.english, other] : [cue.english];
+};
+
+/** The first match of any of `patterns` in `text`. */
+function firstMatch(patterns: readonly RegExp[], text: string): RegExpExecArray | null {
+  let first: RegExpExecArray | null = null;
+  for (const pattern of patterns) {
+    const match = pattern.exec(text);
+    if (match && (!first || match.index < first.index)) first = match;
+  }
+  return first;
+}
 
 /**
  * Any cue but those read by `find` (which have prefilters of their own, case-sensitive: a secret's variable is named
- * in capitals), in `languages`: one pass, where most texts have none, before a pass for each. Built once per set.
+ * in capitals): one pass for English, where most texts have none, before a pass for each; one for `languages`.
  */
-const anyCues = new Map<string, RegExp>();
-function anyCueIn(languages: readonly string[]): RegExp {
-  let pattern = anyCues.get(languages.join());
-  if (!pattern) {
-    const sources = CUES.filter((cue) => !cue.find).map((cue) => `(?:${patternOf(cue, languages).source})`);
-    pattern = new RegExp(sources.join('|'), 'iu');
-    anyCues.set(languages.join(), pattern);
+const ANY_ENGLISH_CUE = new RegExp(
+  CUES.filter((cue) => !cue.find)
+    .map((cue) => `(?:${cue.english.source})`)
+    .join('|'),
+  'i',
+);
+const anyCues = new Map<string, RegExp[]>();
+function anyCueIn(languages: readonly string[]): RegExp[] {
+  let patterns = anyCues.get(languages.join());
+  if (!patterns) {
+    const other = CUES.flatMap((cue) => (cue.intent ? (elsewhere(cue.intent, languages) ?? []) : []));
+    patterns = [
+      ANY_ENGLISH_CUE,
+      ...(other.length > 0 ? [new RegExp(other.map((pattern) => `(?:${pattern.source})`).join('|'), 'iu')] : []),
+    ];
+    anyCues.set(languages.join(), patterns);
   }
-  return pattern;
+  return patterns;
 }
 
 /** Whether a text says any of the cues, in the languages it is written in. */
 export function saysACue(text: string): boolean {
-  return anyCueIn(languagesOf([text])).test(text);
+  return anyCueIn(languagesOf([text])).some((pattern) => pattern.test(text));
 }
 
 /** A paragraph whose cues add up to this is an instruction against the user. */
@@ -177,21 +198,26 @@ export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[]
   // The cues over all the prose first: prose whose cues cannot add up has no paragraph that does.
   // Read in the languages the prose is written in (besides English), each pattern built once for them.
   const languages = languagesOf(prose.map((piece) => piece.text));
-  const patterns = new Map(CUES.map((cue) => [cue, patternOf(cue, languages)]));
+  const patterns = new Map(CUES.map((cue) => [cue, patternsOf(cue, languages)]));
   const discussing = discussingIn(languages);
   const negated = negatedIn(languages);
   const anyCue = anyCueIn(languages);
   const said = (cue: Cue) =>
-    prose.some((piece) => (cue.find ? cue.find(piece.text) !== null : patterns.get(cue)!.test(piece.text)));
+    prose.some((piece) =>
+      cue.find ? cue.find(piece.text) !== null : patterns.get(cue)!.some((pattern) => pattern.test(piece.text)),
+    );
   if (
-    !(prose.some((piece) => anyCue.test(piece.text)) || CUES.some((cue) => cue.find && said(cue))) ||
+    !(
+      prose.some((piece) => anyCue.some((pattern) => pattern.test(piece.text))) ||
+      CUES.some((cue) => cue.find && said(cue))
+    ) ||
     CUES.reduce((sum, cue) => sum + (said(cue) ? cue.weight : 0), 0) < THRESHOLD
   )
     return findings;
   for (const paragraph of prose.flatMap(paragraphs)) {
     if (DISCUSSING.test(paragraph.text) || discussing.test(paragraph.text)) continue;
     const hits = CUES.flatMap((cue) => {
-      const match = cue.find ? cue.find(paragraph.text) : patterns.get(cue)!.exec(paragraph.text);
+      const match = cue.find ? cue.find(paragraph.text) : firstMatch(patterns.get(cue)!, paragraph.text);
       if (!match) return [];
       const before = paragraph.text.slice(Math.max(0, match.index - 50), match.index);
       // A cue in quotes or code is quoted, not asked for (not a name: a file or a variable is written in code); one

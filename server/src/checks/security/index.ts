@@ -26,6 +26,7 @@ import { officialInstaller, skillPublishers, withOfficialInstallers } from './of
 import { argumentsInCommand, invocationCommand, invocationFindings, shownCommandRuns } from './invocationCommands';
 import { pythonEffects } from './pythonEffects';
 import { javascriptEffects } from './javascriptEffects';
+import { mayHaveEffects } from './scriptEffects';
 import { parseJavaScript } from '../../parse/javascript/javascript';
 import { committedSecret, committedSecrets, LOOK_AHEAD, oncePerSecret, secretAssignment } from './secrets';
 import type { ReusedLineScan } from './reusedLineScan';
@@ -144,8 +145,10 @@ const NODE_SHEBANG = /^#![^\n]*\bnode\b/;
  * type annotations), as shell, a line at a time.
  */
 function codeFindings(file: string, text: string): Diagnostic[] {
-  if (PYTHON.test(file) || PYTHON_SHEBANG.test(text)) return pythonEffects(file, text);
-  const tree = JAVASCRIPT.test(file) || NODE_SHEBANG.test(text) ? parseJavaScript(text) : undefined;
+  if (PYTHON.test(file) || PYTHON_SHEBANG.test(text)) return mayHaveEffects(text) ? pythonEffects(file, text) : [];
+  const javascript = JAVASCRIPT.test(file) || NODE_SHEBANG.test(text);
+  if (javascript && !mayHaveEffects(text)) return [];
+  const tree = javascript ? parseJavaScript(text) : undefined;
   if (tree) return javascriptEffects(file, text, tree);
   return riskyExecution(file, [{ start: 0, text }]);
 }

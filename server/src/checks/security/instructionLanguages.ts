@@ -7,8 +7,8 @@
 export type Intent = 'override' | 'conceal' | 'hideStep' | 'impersonate' | 'unconfirmed' | 'credentials' | 'send';
 
 interface Language {
-  /** Whether a text is (partly) written in it: its script, or three of its common words. */
-  written: (text: string) => boolean;
+  /** How a text is known to be (partly) written in it: a letter of its script, or its commonest words. */
+  written: { script: RegExp } | { words: string };
   intents: Partial<Record<Intent, string>>;
   /** Its verbs for sending something somewhere (credentialsSent.ts finds what is sent and where by their names). */
   transfer: string;
@@ -25,29 +25,12 @@ const ADDRESS = String.raw`[\x60'"<]?https?:\/\/\S+`;
 /** Up to three words between, none of them a negation the language uses inside a phrase. */
 const gap = (negations: string) => String.raw`(?:(?!(?:${negations})\b)[\p{L}\p{N}'\u2019-]+\s+){0,3}?`;
 
-/** A text written in a script of its own (Chinese, Japanese kana, Cyrillic, Hangul): one letter of it. */
-const scriptOf = (letters: RegExp) => (text: string) => letters.test(text);
-
-/**
- * A text in a language written in Latin letters: different words of the language's commonest (as they are written
- * mid-sentence), three of them in a page, which English prose does not hold by chance; fewer in a sentence or two,
- * where reading it in one more language costs nothing.
- */
-function wordsOf(words: string): (text: string) => boolean {
-  const pattern = new RegExp(String.raw`\b(?:${words})(?!\p{L})`, 'gu');
-  return (text) => {
-    const enough = text.length < 200 ? 1 : text.length < 1000 ? 2 : 3;
-    const seen = new Set<string>();
-    for (const match of text.matchAll(pattern)) if (seen.add(match[0]).size >= enough) return true;
-    return false;
-  };
-}
-
 const LANGUAGES: Record<string, Language> = {
   de: {
-    written: wordsOf(
-      'und|nicht|nichts|oder|wenn|dann|der|die|das|ist|sind|mit|auf|f\u00fcr|ein|eine|zu|den|dem|du|Sie|alle|alles|bitte|davon|diese|diesen|dieser|dieses|ohne|nach|auch|noch|sich|wird|werden|kann|muss|soll|Benutzer|Nutzer',
-    ),
+    written: {
+      words:
+        'und|nicht|nichts|oder|wenn|dann|der|die|das|ist|sind|mit|auf|f\u00fcr|ein|eine|zu|den|dem|du|Sie|alle|alles|bitte|davon|diese|diesen|dieser|dieses|ohne|nach|auch|noch|sich|wird|werden|kann|muss|soll|Benutzer|Nutzer',
+    },
     intents: {
       override: String.raw`(?<!\p{L})(?:ignorier|vergiss|vergesst|missacht|\u00fcbergeh)\p{L}*\s+${gap('nie|niemals|nicht|keine?')}(?:vorherig|bisherig|obig|fr\u00fcher|ander|urspr\u00fcnglich|System)\p{L}*\s+(?:Anweisungen|Regeln|Instruktionen|Vorgaben)`,
       conceal: String.raw`\b(?:sag|erz\u00e4hl|verrat|teil)\p{L}*\s+${gap('nie|niemals')}(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?nichts\b|\b(?:erw\u00e4hn|zeig|nenn|meld)\p{L}*\s+(?:[\p{L}\p{N}]+\s+){0,5}?(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?nicht\b|\bohne\s+(?:\p{L}+\s+){0,2}?(?:Benutzer|Nutzer|Anwender)\p{L}*\s+(?:\p{L}+\s+){0,2}?(?:zu\s+)?(?:informieren|benachrichtigen|sagen)\b|\b(?:heimlich|unbemerkt)\b`,
@@ -62,9 +45,10 @@ const LANGUAGES: Record<string, Language> = {
     negation: String.raw`\b(?:nie|niemals|nicht|keine?)\s+(?:\p{L}+\s+){0,4}$`,
   },
   fr: {
-    written: wordsOf(
-      'les|des|est|une|pour|avec|vous|pas|dans|sur|que|qui|du|au|ne|tu|ce|cette|toutes|tous|et|rien|sans|utilisateur|pr\u00e9c\u00e9dentes|votre|ton|faire',
-    ),
+    written: {
+      words:
+        'les|des|est|une|pour|avec|vous|pas|dans|sur|que|qui|du|au|ne|tu|ce|cette|toutes|tous|et|rien|sans|utilisateur|pr\u00e9c\u00e9dentes|votre|ton|faire',
+    },
     intents: {
       override: String.raw`\b(?:ignore|ignorez|oublie|oubliez)\s+${gap('jamais|pas')}(?:instructions|r\u00e8gles|consignes)\s+(?:pr\u00e9c\u00e9dentes|ant\u00e9rieures|ci-dessus|du syst\u00e8me|d['\u2019]origine)`,
       conceal: String.raw`\bne\s+(?:le\s+|lui\s+|rien\s+)*(?:dis|dites|mentionne|mentionnez|signale|signalez|r\u00e9v\u00e8le|r\u00e9v\u00e9lez)\s+(?:rien\s+|pas\s+)?(?:\u00e0\s+)?l['\u2019]utilisateur|\bsans\s+(?:le\s+dire\s+\u00e0|en\s+informer|informer|pr\u00e9venir)\s+l['\u2019]utilisateur|\b(?:secr\u00e8tement|en secret)\b`,
@@ -78,9 +62,10 @@ const LANGUAGES: Record<string, Language> = {
     negation: String.raw`\b(?:jamais|ne\s+pas|n['\u2019]|pas)\s+(?:\p{L}+\s+){0,4}$`,
   },
   es: {
-    written: wordsOf(
-      'los|las|una|para|del|por|que|est\u00e1|usted|pero|como|m\u00e1s|cuando|tu|al|lo|sin|todas|todos|nada|usuario|y|el|le|digas|anteriores',
-    ),
+    written: {
+      words:
+        'los|las|una|para|del|por|que|est\u00e1|usted|pero|como|m\u00e1s|cuando|tu|al|lo|sin|todas|todos|nada|usuario|y|el|le|digas|anteriores',
+    },
     intents: {
       override: String.raw`\b(?:ignora|ignore|olvida|olvide)\s+${gap('nunca|jam\u00e1s|no')}(?:instrucciones|reglas|indicaciones)\s+(?:anteriores|previas|de arriba|del sistema|originales)`,
       conceal: String.raw`\bno\s+(?:le\s+)?(?:digas|diga|menciones|mencione|informes|informe|avises|avise)\s+(?:nada\s+)?al\s+usuario|\bsin\s+(?:dec\u00edrselo|decirle|informar|avisar)\s+(?:nada\s+)?al\s+usuario|\b(?:en secreto|secretamente|a escondidas)\b`,
@@ -94,9 +79,10 @@ const LANGUAGES: Record<string, Language> = {
     negation: String.raw`\b(?:nunca|jam\u00e1s|no)\s+(?:\p{L}+\s+){0,4}$`,
   },
   pt: {
-    written: wordsOf(
-      'n\u00e3o|uma|para|dos|das|que|voc\u00ea|mas|como|mais|quando|isso|est\u00e1|ao|sem|todas|todos|nada|usu\u00e1rio|diga|anteriores|nome|pedir|confirma\u00e7\u00e3o',
-    ),
+    written: {
+      words:
+        'n\u00e3o|uma|para|dos|das|que|voc\u00ea|mas|como|mais|quando|isso|est\u00e1|ao|sem|todas|todos|nada|usu\u00e1rio|diga|anteriores|nome|pedir|confirma\u00e7\u00e3o',
+    },
     intents: {
       override: String.raw`\b(?:ignore|ignora|esque\u00e7a|esquece|desconsidere)\s+${gap('nunca|jamais|n\u00e3o')}(?:instru\u00e7\u00f5es|regras|orienta\u00e7\u00f5es)\s+(?:anteriores|pr\u00e9vias|acima|do sistema|originais)`,
       conceal: String.raw`\bn\u00e3o\s+(?:diga|conte|mencione|informe|avise)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu\u00e1rio|\bsem\s+(?:avis\u00e1|inform\u00e1|cont\u00e1)-(?:lo|la)\b|\bsem\s+(?:contar|dizer|informar|avisar)\s+(?:nada\s+)?(?:ao|o)\s+usu\u00e1rio|\b(?:secretamente|em segredo|\u00e0s escondidas)\b`,
@@ -110,7 +96,7 @@ const LANGUAGES: Record<string, Language> = {
     negation: String.raw`\b(?:nunca|jamais|n\u00e3o)\s+(?:\p{L}+\s+){0,4}$`,
   },
   zh: {
-    written: scriptOf(/[\u4e00-\u9fff]/),
+    written: { script: /[\u4e00-\u9fff]/ },
     intents: {
       override: String.raw`(?:\u5ffd\u7565|\u65e0\u89c6|\u5ffd\u89c6|\u5fd8\u8bb0|\u7121\u8996|\u5fd8\u8a18)(?:\u6389)?(?:\u4e4b\u524d|\u4ee5\u524d|\u5148\u524d|\u4e0a\u9762|\u4e0a\u8ff0|\u6240\u6709|\u5176\u4ed6|\u7cfb\u7edf|\u7cfb\u7d71|\u539f\u6765|\u539f\u4f86)\u7684?(?:\u6240\u6709|\u5168\u90e8)?(?:\u6307\u4ee4|\u6307\u793a|\u89c4\u5219|\u898f\u5247|\u8bf4\u660e|\u8aaa\u660e|\u63d0\u793a)`,
       conceal: String.raw`(?:\u4e0d\u8981|\u522b|\u5225|\u4e0d\u5f97|\u5207\u52ff)(?:\u544a\u8bc9|\u544a\u8a34|\u544a\u77e5|\u901a\u77e5|\u63d0\u9192|\u8ba9|\u8b93)\u7528\u6237|(?:\u7792\u7740|\u779e\u8457|\u80cc\u7740|\u80cc\u8457)\u7528\u6237|(?:\u5077\u5077|\u79d8\u5bc6\u5730|\u6084\u6084\u5730?)`,
@@ -124,7 +110,7 @@ const LANGUAGES: Record<string, Language> = {
     negation: String.raw`(?:\u4e0d\u8981|\u4e0d\u5f97|\u5207\u52ff|\u7981\u6b62|\u4e0d\u53ef\u4ee5?|\u522b|\u5225)\s*$`,
   },
   ja: {
-    written: scriptOf(/[\u3040-\u30ff]/),
+    written: { script: /[\u3040-\u30ff]/ },
     intents: {
       override: String.raw`(?:\u4ee5\u524d|\u524d|\u4e0a\u8a18|\u3053\u308c\u307e\u3067|\u4ed6|\u30b7\u30b9\u30c6\u30e0)\u306e(?:\u3059\u3079\u3066\u306e|\u5168\u3066\u306e)?(?:\u6307\u793a|\u547d\u4ee4|\u30eb\u30fc\u30eb|\u6307\u4ee4)\u3092(?:\u3059\u3079\u3066|\u5168\u3066)?(?:\u7121\u8996|\u5fd8\u308c)(?:\u3057\u3066|\u3057\u308d|\u305b\u3088)`,
       conceal: String.raw`\u30e6\u30fc\u30b6\u30fc\u306b(?:\u306f)?(?:\u4f1d\u3048\u306a\u3044|\u77e5\u3089\u305b\u306a\u3044|\u8a00\u308f\u306a\u3044|\u6559\u3048\u306a\u3044|\u901a\u77e5\u3057\u306a\u3044|\u5831\u544a\u305b\u305a|\u5831\u544a\u3057\u306a\u3044|\u4f1d\u3048\u305a|\u77e5\u3089\u305b\u305a)|\u30e6\u30fc\u30b6\u30fc\u306b\u805e\u304b\u308c\u3066\u3082|\u30e6\u30fc\u30b6\u30fc\u306b(?:\u77e5\u3089\u308c|\u6c17\u3065\u304b\u308c)\u306a\u3044\u3088\u3046|(?:\u3053\u3063\u305d\u308a|\u5bc6\u304b\u306b|\u3072\u305d\u304b\u306b)`,
@@ -140,7 +126,7 @@ const LANGUAGES: Record<string, Language> = {
   },
   // Cyrillic letters are not word characters to `\b`: a word's edge is where letters stop.
   ru: {
-    written: scriptOf(/[\u0400-\u04ff]/),
+    written: { script: /[\u0400-\u04ff]/ },
     intents: {
       override: String.raw`(?:\u0438\u0433\u043d\u043e\u0440\u0438\u0440\u0443\u0439|\u043f\u0440\u043e\u0438\u0433\u043d\u043e\u0440\u0438\u0440\u0443\u0439|\u0437\u0430\u0431\u0443\u0434\u044c|\u043d\u0435 \u043e\u0431\u0440\u0430\u0449\u0430\u0439 \u0432\u043d\u0438\u043c\u0430\u043d\u0438\u044f \u043d\u0430)\s+(?:\u0432\u0441\u0435\s+)?(?:\u043f\u0440\u0435\u0434\u044b\u0434\u0443\u0449\u0438\u0435|\u043f\u0440\u0435\u0436\u043d\u0438\u0435|\u043f\u0440\u043e\u0448\u043b\u044b\u0435|\u0441\u0438\u0441\u0442\u0435\u043c\u043d\u044b\u0435|\u0438\u0441\u0445\u043e\u0434\u043d\u044b\u0435|\u043e\u0441\u0442\u0430\u043b\u044c\u043d\u044b\u0435|\u0432\u044b\u0448\u0435\u0443\u043a\u0430\u0437\u0430\u043d\u043d\u044b\u0435)\s+(?:\u0438\u043d\u0441\u0442\u0440\u0443\u043a\u0446\u0438\u0438|\u0443\u043a\u0430\u0437\u0430\u043d\u0438\u044f|\u043f\u0440\u0430\u0432\u0438\u043b\u0430)`,
       conceal: String.raw`(?<!\p{L})(?:\u043d\u0438\u043a\u043e\u0433\u0434\u0430\s+)?\u043d\u0435\s+(?:\u0441\u043e\u043e\u0431\u0449\u0430\u0439|\u0433\u043e\u0432\u043e\u0440\u0438|\u0440\u0430\u0441\u0441\u043a\u0430\u0437\u044b\u0432\u0430\u0439|\u043f\u043e\u043a\u0430\u0437\u044b\u0432\u0430\u0439)\s+(?:\p{L}+\s+){0,2}?\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\p{L}*|(?<!\p{L})\u0441\u043a\u0440\u043e\u0439\s+(?:\p{L}+\s+){0,3}?\u043e\u0442\s+\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\p{L}*|(?<!\p{L})(?:\u0442\u0430\u0439\u043d\u043e|\u043d\u0435\u0437\u0430\u043c\u0435\u0442\u043d\u043e)(?!\p{L})`,
@@ -157,7 +143,7 @@ const LANGUAGES: Record<string, Language> = {
   // Korean negates after the verb (\ud558\uc9c0 \ub9c8): each pattern holds its own negation, none is read before
   // a cue.
   ko: {
-    written: scriptOf(/[\uac00-\ud7af]/),
+    written: { script: /[\uac00-\ud7af]/ },
     intents: {
       override: String.raw`(?:\uc774\uc804|\uc55e|\uc704|\uae30\uc874|\ub2e4\ub978|\uc2dc\uc2a4\ud15c)(?:\uc758)?\s*(?:\ubaa8\ub4e0\s*)?(?:\uc9c0\uc2dc|\uc9c0\uce68|\uba85\ub839|\uaddc\uce59|\ud504\ub86c\ud504\ud2b8)\S*\s*(?:\ubaa8\ub450\s*)?\ubb34\uc2dc`,
       conceal: String.raw`\uc0ac\uc6a9\uc790(?:\uc5d0\uac8c|\ud55c\ud14c)\s*(?:\S+\s*){0,2}?(?:\uc54c\ub9ac|\ub9d0\ud558|\ubcf4\uc5ec\uc8fc|\ubcf4\uace0\ud558)(?:\uc9c0|\uac70\ub098)|\uc0ac\uc6a9\uc790\s*\ubaa8\ub974\uac8c|\ubab0\ub798`,
@@ -173,11 +159,39 @@ const LANGUAGES: Record<string, Language> = {
   },
 };
 
+/** Each word some language written in Latin letters is known by, with those languages. */
+const WORDS = new Map<string, string[]>();
+for (const [code, language] of Object.entries(LANGUAGES))
+  if ('words' in language.written)
+    for (const word of language.written.words.split('|')) WORDS.set(word, [...(WORDS.get(word) ?? []), code]);
+/** Any of them, read in one pass (without the `u` flag, which makes a scan of a long text several times slower). */
+const ANY_WORD = new RegExp(String.raw`\b(?:${[...WORDS.keys()].join('|')})(?![A-Za-z\u00C0-\u024F])`, 'g');
+
+/**
+ * The languages written in Latin letters a text is in: different words of each one's commonest (as they are written
+ * mid-sentence), three of them in a page, which English prose does not hold by chance; fewer in a sentence or two,
+ * where reading it in one more language costs nothing.
+ */
+function latinLanguages(text: string, found: Set<string>): void {
+  const enough = text.length < 200 ? 1 : text.length < 1000 ? 2 : 3;
+  const seen = new Map<string, Set<string>>();
+  for (const match of text.matchAll(ANY_WORD))
+    for (const code of WORDS.get(match[0])!) {
+      const words = seen.get(code) ?? new Set<string>();
+      seen.set(code, words.add(match[0]));
+      if (words.size >= enough) found.add(code);
+    }
+}
+
 /** The languages but English some of `texts` is written in, by their codes (`de`, `ja`), in table order. */
 export function languagesOf(texts: readonly string[]): string[] {
-  return Object.entries(LANGUAGES)
-    .filter(([, language]) => texts.some((text) => language.written(text)))
-    .map(([code]) => code);
+  const found = new Set<string>();
+  for (const text of texts) {
+    latinLanguages(text, found);
+    for (const [code, language] of Object.entries(LANGUAGES))
+      if ('script' in language.written && language.written.script.test(text)) found.add(code);
+  }
+  return Object.keys(LANGUAGES).filter((code) => found.has(code));
 }
 
 /**
@@ -200,12 +214,13 @@ function once(key: string, sources: () => string[]): RegExp {
 }
 const of = (languages: readonly string[]) => languages.map((code) => LANGUAGES[code]);
 
-/** An English cue's pattern, widened with what each of `languages` says for the same intent. */
-export function inLanguages(intent: Intent, english: RegExp, languages: readonly string[]): RegExp {
-  return once(`${intent}:${english.source}:${languages.join()}`, () => [
-    english.source,
-    ...of(languages).flatMap((language) => language.intents[intent] ?? []),
-  ]);
+/**
+ * What each of `languages` says for an intent, as one pattern (none when none says it). English is a pattern of its
+ * own, without the `u` flag this one needs, which makes a scan of a long text several times slower.
+ */
+export function elsewhere(intent: Intent, languages: readonly string[]): RegExp | undefined {
+  const sources = of(languages).flatMap((language) => language.intents[intent] ?? []);
+  return sources.length === 0 ? undefined : once(`${intent}:${languages.join()}`, () => sources);
 }
 
 /** Words of prose that discusses attacks, in `languages`. */

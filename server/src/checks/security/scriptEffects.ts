@@ -252,3 +252,19 @@ export function lineOf(starts: readonly number[], offset: number): number {
   }
   return low + 1;
 }
+
+/**
+ * Whether a script names anything its effects are made of: code run from text, a file the shell trusts, TLS checks, a
+ * program that sends, or both a secret's source and a way to send. A script naming none has no effect to find, and is
+ * not parsed (parsing is most of what reading a script costs).
+ */
+export function mayHaveEffects(text: string): boolean {
+  return OTHER_EFFECT_HINT.test(text) || (SOURCE_HINT.test(text) && SINK_HINT.test(text));
+}
+
+const OTHER_EFFECT_HINT =
+  /\b(?:exec|eval|compile|Function|vm|pickle|marshal|b64decode|atob|decompress|fromhex|rot_?13|verify|unverified|CERT_NONE|rejectUnauthorized|NODE_TLS_REJECT_UNAUTHORIZED|curl|wget|nc|ncat|netcat|socat|scp|rsync|crontab|schtasks|launchctl|systemctl)\b|bashrc|zshrc|profile|authorized_keys|hooks|LaunchAgents|systemd|Buffer\.from/;
+const SOURCE_HINT =
+  /environ|getenv|process\.env|expanduser|homedir|home\(|HOME|\.aws|\.ssh|netrc|npmrc|pypirc|\.docker|\.kube|credentials|\.env\b|keyring|keychain|Cookies|Login Data|generic-password|hosts\.ya?ml/;
+const SINK_HINT =
+  /requests|urllib|http|socket|smtp|ftp|paramiko|xmlrpc|fetch|axios|\bgot\b|\bnet\b|\btls\b|subprocess|os\.system|popen|child_process|spawn|\bexec/;

@@ -22,6 +22,7 @@ export default tseslint.config(
       'test-artifacts/',
       'examples/',
       'bench/tmp/',
+      'test/fixtures/',
       'bench/.peers/',
       'server/src/checks/schema/schemaValidators.generated.*',
     ],

@@ -9,6 +9,9 @@ import {
   sourcesOf,
   tlsFinding,
   UNKNOWN,
+  MAX_BOUND_CALLS,
+  MAX_STEPS,
+  type Scope,
   type Value,
 } from './scriptEffects';
 
@@ -17,17 +20,6 @@ import {
 // a function of the file it is passed to (one level, as pythonEffects.ts does). Not followed: callbacks' arguments
 // (`https.get(url, (res) => …)`), promises' `.then`, values across files or modules. TypeScript is read when acorn
 // reads it (a script without type annotations); one with them is left to the shell reader, a line at a time.
-
-const MAX_STEPS = 200_000;
-const MAX_BOUND_CALLS = 100;
-
-interface Scope {
-  values: Map<string, Value>;
-  outer?: Scope;
-  inFunction?: string;
-  bound: boolean;
-  returns: Value[];
-}
 
 const FUNCTION = /^(?:FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/;
 

@@ -14,28 +14,22 @@ import {
   type PythonFile,
 } from './pythonValues';
 import { callEffect, type CallSite } from './pythonCalls';
-import { environmentValue, lineStarts, NOTHING, sourcesOf, type Value } from './scriptEffects';
+import {
+  environmentValue,
+  lineStarts,
+  MAX_BOUND_CALLS,
+  MAX_STEPS,
+  NOTHING,
+  type Scope,
+  sourcesOf,
+  type Value,
+} from './scriptEffects';
 
 // A Python script read for what it does (never run): each value followed through assignments, attributes,
 // subscripts, f-strings and calls within the file, and into a function of the file it is passed to (one level: that
 // function's own calls to others are read with what they return, not again with its values). Not followed: values
 // across files, through containers mutated in place (`list.append`), globals a function sets, class attributes read
 // through another name than `self`, nor past a branch (the last assignment read is the one that holds).
-
-/** Past this many expressions read, a file is read no further: a large generated file costs a bounded amount. */
-const MAX_STEPS = 200_000;
-/** At most this many functions are read again with the values a call passes them. */
-const MAX_BOUND_CALLS = 100;
-
-interface Scope {
-  values: Map<string, Value>;
-  outer?: Scope;
-  /** The function read, for messages; undefined at the top of the file. */
-  inFunction?: string;
-  /** Whether the function is read with the values a call passed (its calls then use what functions return). */
-  bound: boolean;
-  returns: Value[];
-}
 
 /** What a script's Python does that hands the machine to someone else: each finding at the call that does it. */
 export function pythonEffects(path: string, text: string): Diagnostic[] {

@@ -29,6 +29,22 @@ export interface Value {
   at?: number;
 }
 
+/** Past this many expressions read, a file is read no further: a large generated file costs a bounded amount. */
+export const MAX_STEPS = 200_000;
+/** At most this many functions are read again with the values a call passes them. */
+export const MAX_BOUND_CALLS = 100;
+
+/** What a script's reader knows at a place: the values of its names, in a function or at the top of the file. */
+export interface Scope {
+  values: Map<string, Value>;
+  outer?: Scope;
+  /** The function read, for messages; undefined at the top of the file. */
+  inFunction?: string;
+  /** Whether the function is read with the values a call passed (its calls then use what functions return). */
+  bound: boolean;
+  returns: Value[];
+}
+
 export const UNKNOWN = '\u0000';
 export const NOTHING: Value = { sources: [] };
 /** A value holds at most this many sources: a long chain of concatenations stays small. */

@@ -9,7 +9,7 @@ import {
   sourcesOf,
   tlsFinding,
   UNKNOWN,
-  MAX_BOUND_CALLS,
+  localCalls,
   MAX_STEPS,
   type Scope,
   type Value,
@@ -30,9 +30,7 @@ export function javascriptEffects(file: string, text: string, tree: JsNode): Dia
   const modules = new Map<string, string>();
   const functions = new Map<string, JsNode>();
   const findings = new Map<string, Diagnostic>();
-  const summaries = new Map<JsNode, Value>();
   let steps = 0;
-  let boundCalls = 0;
   const report = (found: Diagnostic | undefined) => {
     if (found) findings.set(`${found.code}:${found.span.start}:${found.span.end}`, found);
   };
@@ -171,15 +169,7 @@ export function javascriptEffects(file: string, text: string, tree: JsNode): Dia
     return javascriptCall(site);
   }
 
-  function localCall(fn: JsNode, args: Value[], scope: Scope): Value {
-    if (!scope.bound && args.some((arg) => arg.sources.length > 0) && boundCalls++ < MAX_BOUND_CALLS)
-      return readFunction(fn, args, true);
-    if (!summaries.has(fn)) {
-      summaries.set(fn, NOTHING);
-      summaries.set(fn, readFunction(fn, [], true));
-    }
-    return summaries.get(fn)!;
-  }
+  const localCall = localCalls<JsNode>(readFunction);
 
   function readFunction(fn: JsNode, args: Value[], bound: boolean): Value {
     const name = ((fn.id as JsNode | null)?.name as string | undefined) ?? (fn.boundName as string | undefined);

@@ -17,7 +17,7 @@ import { callEffect, type CallSite } from './pythonCalls';
 import {
   environmentValue,
   lineStarts,
-  MAX_BOUND_CALLS,
+  localCalls,
   MAX_STEPS,
   NOTHING,
   type Scope,
@@ -45,9 +45,7 @@ export function pythonEffects(path: string, text: string): Diagnostic[] {
     },
   });
   const findings = new Map<string, Diagnostic>();
-  const summaries = new Map<SyntaxNode, Value>();
   let steps = 0;
-  let boundCalls = 0;
 
   const lookup = (scope: Scope | undefined, name: string): Value | undefined =>
     scope ? (scope.values.get(name) ?? lookup(scope.outer, name)) : undefined;
@@ -162,17 +160,7 @@ export function pythonEffects(path: string, text: string): Diagnostic[] {
     return callEffect(site);
   }
 
-  /** A call to a function of the file: what it returns, and, given a secret, what it does with it. */
-  function localCall(fn: SyntaxNode, args: Value[], scope: Scope): Value {
-    if (!scope.bound && args.some((arg) => arg.sources.length > 0) && boundCalls++ < MAX_BOUND_CALLS)
-      return readFunction(fn, args, true);
-    if (!summaries.has(fn)) {
-      // Read once unbound for what it returns; a function that calls itself returns nothing of note meanwhile.
-      summaries.set(fn, NOTHING);
-      summaries.set(fn, readFunction(fn, [], true));
-    }
-    return summaries.get(fn)!;
-  }
+  const localCall = localCalls<SyntaxNode>(readFunction);
 
   function readFunction(fn: SyntaxNode, args: Value[], bound: boolean): Value {
     const name = textOf(py, fn.getChild('VariableName')!);

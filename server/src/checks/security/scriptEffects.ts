@@ -45,6 +45,27 @@ export interface Scope {
   returns: Value[];
 }
 
+/**
+ * A call to a function of the script, as both readers follow one: given a secret, the function is read again with
+ * the values passed (at most MAX_BOUND_CALLS times a file), else for what it returns, once; a function that calls
+ * itself returns nothing of note meanwhile.
+ */
+export function localCalls<Fn>(
+  readFunction: (fn: Fn, args: Value[], bound: boolean) => Value,
+): (fn: Fn, args: Value[], scope: Scope) => Value {
+  const summaries = new Map<Fn, Value>();
+  let boundCalls = 0;
+  return (fn, args, scope) => {
+    if (!scope.bound && args.some((arg) => arg.sources.length > 0) && boundCalls++ < MAX_BOUND_CALLS)
+      return readFunction(fn, args, true);
+    if (!summaries.has(fn)) {
+      summaries.set(fn, NOTHING);
+      summaries.set(fn, readFunction(fn, [], true));
+    }
+    return summaries.get(fn)!;
+  };
+}
+
 export const UNKNOWN = '\u0000';
 export const NOTHING: Value = { sources: [] };
 /** A value holds at most this many sources: a long chain of concatenations stays small. */

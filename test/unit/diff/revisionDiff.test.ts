@@ -20,7 +20,8 @@ const FILES = filesUnder(EXAMPLES);
 const SKILLS = Object.keys(FILES).filter((file) => path.basename(file) === 'SKILL.md');
 
 /** A secret on a line both revisions hold unchanged: its finding is one the second analysis keeps from the first. */
-const SECRET = '\nexport GITHUB_TOKEN=ghp_R4nd0mT0k3nV4lu3Th4tL00ksR34l9xQ2w7Kp\n';
+// A token in GitHub's format (ghp_ and 36 characters), built here so no file holds one whole.
+const SECRET = `\nexport GITHUB_TOKEN=${'gh'}p_R4nd0mT0k3nV4lu3Th4tL00ksR34l9xQ2w7K\n`;
 
 /** Edits of a SKILL.md: each keeps most of the text and changes some of it. */
 const EDITS: Record<string, (text: string) => string> = {

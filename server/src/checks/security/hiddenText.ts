@@ -69,22 +69,17 @@ function joinsText(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Whether a run of invisible characters changes what is read: inside a token (a word, a path, an address, a command:
- * something shows on both sides of it, and a program or a model reads it split there), or a run of several (what
- * hidden data is spelled with). One alone beside a space or at a line's end changes nothing read; nor does a wrap
- * hint, nor one between two Markdown markers (`` `\u200B` ``), which keeps them from being read as one, as it is
- * meant to.
+ * Whether a run of invisible characters changes what is read: inside a token (something shows on both sides of it,
+ * and a program or a model reads it split there), or a run of several (what hidden data is spelled with). Not one
+ * beside a space or at a line's end, a wrap hint (a zero-width space at a camelCase break or after a separator, where
+ * documentation tools let a long identifier wrap: `api\u200BKey`), nor one between Markdown markers (`` `\u200B` ``).
  */
 function changesWhatIsRead(text: string, start: number, end: number): boolean {
   if (end - start > 1) return true;
-  const before = text.charAt(start - 1);
-  const after = text.charAt(end);
+  const [before, after] = [text.charAt(start - 1), text.charAt(end)];
   if (!before || !after || /\s/.test(before) || /\s/.test(after)) return false;
-  // A zero-width space where a long identifier may wrap (`api\u200BKey`, `acme.\u200Bclient`): documentation tools
-  // put one at camelCase breaks and after separators, so a narrow page breaks the line there; it splits no word.
-  if (text.charAt(start) === '\u200B' && (/[a-z0-9]/.test(before) ? /[A-Z]/.test(after) : /[./_:-]/.test(before)))
-    return false;
-  return !(/[`*_~]/.test(before) && /[`*_~]/.test(after));
+  const wrap = /[a-z0-9]/.test(before) ? /[A-Z]/.test(after) : /[./_:-]/.test(before);
+  return !(text.charAt(start) === '\u200B' && wrap) && !(/[`*_~]/.test(before) && /[`*_~]/.test(after));
 }
 
 /** Any character the three patterns look for: most texts have none, and are scanned once. */

@@ -4,7 +4,8 @@ import { shellDirectives, type ShellDirective } from '../../parse/markdown/shell
 import type { Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
-import { CREDENTIAL_FILES, fencedCommands, riskyExecution, riskyCommand } from './riskyExecution';
+import { fencedCommands, riskyExecution, riskyCommand } from './riskyExecution';
+import { CREDENTIAL_FILES } from './shellFlows';
 import { defineRule } from '../engine/rule';
 
 // The commands Claude Code runs when a skill is invoked (`` !`command` `` and ```` ```! ```` blocks in SKILL.md),

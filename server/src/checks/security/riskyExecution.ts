@@ -1,12 +1,12 @@
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import { blockCommands, type BlockCommand } from '../../parse/markdown/blockCommands';
-import { COMMAND_LANGUAGES, POSIX_SHELLS } from '../../platforms/shells';
+import { COMMAND_LANGUAGES } from '../../platforms/shells';
 import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import type { Placed } from './skillTexts';
-import { shellFlows } from './shellFlows';
+import { COMMENT_LINE, CREDENTIAL_FILES, shellFlows } from './shellFlows';
 import { defineRule } from '../engine/rule';
-import { argumentOf } from './shellPrograms';
+import { printed, runsPipedText } from './commandText';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
 // shell or SSH trusts, permissions opened to everyone, TLS checks turned off. Read in scripts, and in the fenced
@@ -70,79 +70,8 @@ interface Risk {
 }
 
 const FETCH = String.raw`(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch)`;
-/**
- * The files a user's credentials are kept in, by their usual place in the home folder: cloud and registry logins, SSH
- * private keys (not `.pub`), netrc and Git's store.
- */
-export const CREDENTIAL_FILES = String.raw`(?:~|\$HOME|\$\{HOME\})/\.(?:aws/credentials|ssh/id_[a-z0-9_]+(?![\w.])|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud/[\w.-]+)`;
 /** A program that sends what it is given over the network. */
 const SEND = String.raw`(?:curl|wget|nc|ncat|netcat|ssh|socat)\b`;
-
-/**
- * For each interpreter, the options that give it its program on the command line (`python3 -m json.tool`,
- * `node -e '…'`, `perl -ne '…'`, `bash -c '…'`): what is piped in is then the program's input, not code.
- */
-const PROGRAM_OPTIONS: Record<string, RegExp> = {
-  python: /^-[a-zA-Z]*[cm]$/,
-  node: /^(?:-[a-zA-Z]*[ep]|--eval|--print)$/,
-  perl: /^-[a-zA-Z]*[eE]/,
-  ruby: /^-[a-zA-Z]*e$/,
-  php: /^-r$/,
-  shell: /^-[a-zA-Z]*c$/,
-};
-
-/**
- * Whether an interpreter whose command line is `words` runs what is piped into it: it does unless it is given its
- * program, by an option or as a file to run (`| python3 scripts/parse.py` feeds the download to the skill's script).
- * `-`, `/dev/stdin` and a shell's `-s` name the piped text itself; a `--` before any program leaves it to the pipe too.
- */
-function runsPipedText(interpreter: string, words: string[]): boolean {
-  const kind = /^python/.test(interpreter) ? 'python' : POSIX_SHELLS.has(interpreter) ? 'shell' : interpreter;
-  const programOption = PROGRAM_OPTIONS[kind];
-  if (!programOption) return true;
-  for (const word of words) {
-    // A redirection (`>/dev/null`, `2>&1`) is the shell's, not an argument of the interpreter.
-    if (/^\d*[<>]/.test(word)) continue;
-    if (
-      word === '-' ||
-      word === '--' ||
-      word === '/dev/stdin' ||
-      (kind === 'shell' && /^-[a-zA-Z]*s[a-zA-Z]*$/.test(word))
-    )
-      return true;
-    if (programOption.test(word)) return false;
-    if (!word.startsWith('-')) return false;
-  }
-  return true;
-}
-
-/**
- * Commands that show their arguments to the user: `echo`, `printf`, PowerShell's `Write-Host`, and the functions
- * scripts write for their messages (`err`, `warn`, `die`, `log_info`, `print_error`).
- */
-const PRINTS =
-  /^(?:Write-(?:Host|Output|Warning|Error|Information)|(?:echo|printf|print|puts|say|msg|log|info|note|notice|warn|warning|err|error|die|fail|fatal|abort|debug|hint|usage)(?:_(?:echo|print|log|info|note|notice|warn|warning|err|error|fatal|debug|hint|exit))?)$/i;
-
-/**
- * Whether the text at `offset` of a line is printed, not run: the shell reads it as part of a quoted argument of a
- * command that prints it (`err "… Install: curl … | sh"`), a hint to a reader like any other text.
- */
-function printed(line: string, offset: number): boolean {
-  const program = argumentOf(line, offset);
-  return (
-    program !== undefined &&
-    PRINTS.test(program.slice(program.lastIndexOf('/') + 1)) &&
-    // Where the printed text goes, read outside the quotes it is printed from.
-    !RUNS_WHAT_IS_PRINTED.test(line.replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, '""'))
-  );
-}
-
-/**
- * What is printed into something that runs it later is a command after all: a crontab, a shell, a Git hook, a unit
- * file, a shell's startup file (a cron line echoed into `crontab -` that runs `curl … | bash` every 20 minutes).
- */
-const RUNS_WHAT_IS_PRINTED =
-  /\|\s*(?:sudo\s+)?(?:crontab|sh|bash|zsh)\b|>>?\s*["']?\S*(?:\.git\/hooks\/|\/Launch(?:Agents|Daemons)\/|\/systemd\/|\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b)/;
 
 const RISKS: Risk[] = [
   {
@@ -365,91 +294,42 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
         }
       offset += line.length + 1;
     }
-    // Lines a risk was found on say it already; a flow is reported where nothing else is.
+    // Lines a risk was found on say it already; a flow is reported where nothing else is, and credentials read and
+    // sent elsewhere where no line or variable followed says it.
     const reported = new Set(findings.slice(found).map((item) => item.span.start));
-    findings.push(...credentialFlows(file, piece).filter((item) => !reported.has(item.span.start)));
-    // Across the lines: what no variable followed shows, unless the piece says it already.
-    const sent = findings.slice(found).some((item) => item.data?.risk === SENDS_CREDENTIALS.what);
+    let sent = findings.slice(found).some((item) => item.data?.risk === SENDS_CREDENTIALS.what);
     for (const flow of shellFlows(piece)) {
-      if (flow.kind === 'sendsCredentials' && sent) continue;
+      if (flow.kind === 'sendsHeldCredentials' ? reported.has(flow.start) : flow.kind === 'sendsCredentials' && sent)
+        continue;
       const span = { start: flow.start, end: flow.end, file };
+      if (flow.kind === 'sendsHeldCredentials') sent = true;
       findings.push(
-        flow.kind === 'sendsCredentials'
+        flow.kind === 'sendsHeldCredentials'
           ? diagnostic(
               riskyCommand,
               file,
               span,
-              `This script sends data over the network (\`${flow.command}\`), and ${flow.origin}: what it sends is not followed through every line, so read whether it holds them. ${SENDS_CREDENTIALS.advice}`,
-              { risk: READS_AND_SENDS, command: flow.command },
+              `This ${SENDS_CREDENTIALS.what}: \`${flow.command}\` sends ${flow.origin}. ${SENDS_CREDENTIALS.advice}`,
+              { risk: SENDS_CREDENTIALS.what, command: flow.command },
             )
-          : diagnostic(
-              remoteCode,
-              file,
-              span,
-              `This runs a program it downloaded (${flow.origin}): \`${flow.command}\`. ${ADVICE.remote_code}`,
-              { risk: 'runs a program it downloaded', command: flow.command, ...(flow.url ? { url: flow.url } : {}) },
-            ),
+          : flow.kind === 'sendsCredentials'
+            ? diagnostic(
+                riskyCommand,
+                file,
+                span,
+                `This script sends data over the network (\`${flow.command}\`), and ${flow.origin}: what it sends is not followed through every line, so read whether it holds them. ${SENDS_CREDENTIALS.advice}`,
+                { risk: READS_AND_SENDS, command: flow.command },
+              )
+            : diagnostic(
+                remoteCode,
+                file,
+                span,
+                `This runs a program it downloaded (${flow.origin}): \`${flow.command}\`. ${ADVICE.remote_code}`,
+                { risk: 'runs a program it downloaded', command: flow.command, ...(flow.url ? { url: flow.url } : {}) },
+              ),
       );
     }
   }
-  return findings;
-}
-
-const COMMENT_LINE = /^\s*(?:#|\/\/|REM\b)/;
-/** An assignment of a shell variable: `NAME=…`, `export NAME=…`, `local NAME=…`. */
-const ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)=(.*)$/;
-/** What reads credentials into a value: a credentials file, or the whole environment. */
-const CREDENTIAL_SOURCE = new RegExp(
-  String.raw`${CREDENTIAL_FILES}|\$\(\s*(?:env|printenv)\s*\)|\x60\s*(?:env|printenv)\s*\x60`,
-);
-/** A program that sends what its command line holds over the network. */
-const NETWORK_SINK =
-  /\b(?:curl|wget|nc|ncat|netcat|ssh|scp|socat|http|https|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/;
-
-/**
- * Credentials followed through a script's variables: a variable that holds what a credentials file or the environment
- * read (`CREDS=$(cat ~/.aws/credentials)`, or another such variable), named on a line that sends over the network
- * (`curl -d "$CREDS" …`). A value reassigned from elsewhere holds credentials no longer. Reported at the variable the
- * sending line names, with where it was read.
- */
-function credentialFlows(file: string, piece: Placed): Diagnostic[] {
-  const findings: Diagnostic[] = [];
-  // Each variable holding credentials: where it was read, what read it, and how a line names it.
-  const holding = new Map<string, { line: number; source: string; reference: RegExp }>();
-  const named = (text: string) =>
-    [...holding].flatMap(([name, held]) => {
-      const match = held.reference.exec(text);
-      return match ? [{ name, match }] : [];
-    });
-  let offset = piece.start;
-  piece.text.split('\n').forEach((line, index) => {
-    const start = offset;
-    offset += line.length + 1;
-    if (COMMENT_LINE.test(line)) return;
-    const assignment = ASSIGNMENT.exec(line);
-    if (assignment) {
-      const [, name, value] = assignment;
-      const source = CREDENTIAL_SOURCE.exec(value)?.[0] ?? named(value).map(({ name }) => holding.get(name)!.source)[0];
-      if (source) holding.set(name, { line: index + 1, source, reference: new RegExp(String.raw`\$\{?${name}\b\}?`) });
-      else holding.delete(name);
-      if (!NETWORK_SINK.test(value)) return;
-    }
-    if (holding.size === 0 || !NETWORK_SINK.test(line)) return;
-    const [sent] = named(line);
-    if (!sent) return;
-    const { line: read, source } = holding.get(sent.name)!;
-    const above = index + 1 - read;
-    const command = line.trim().slice(0, 120);
-    findings.push(
-      diagnostic(
-        riskyCommand,
-        file,
-        { start: start + sent.match.index, end: start + sent.match.index + sent.match[0].length, file },
-        `This ${SENDS_CREDENTIALS.what}: \`${command}\` sends \`${sent.match[0]}\`, which holds what was read from \`${source}\` ${above === 1 ? 'on the line above' : `${above} lines above`}. ${SENDS_CREDENTIALS.advice}`,
-        { risk: SENDS_CREDENTIALS.what, command },
-      ),
-    );
-  });
   return findings;
 }
 

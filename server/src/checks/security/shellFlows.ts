@@ -1,5 +1,11 @@
 import type { Placed } from './skillTexts';
 
+/**
+ * The files a user's credentials are kept in, by their usual place in the home folder: cloud and registry logins, SSH
+ * private keys (not `.pub`), netrc and Git's store.
+ */
+export const CREDENTIAL_FILES = String.raw`(?:~|\$HOME|\$\{HOME\})/\.(?:aws/credentials|ssh/id_[a-z0-9_]+(?![\w.])|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud/[\w.-]+)`;
+
 // What a script does across its lines that no one line shows: a program downloaded to a file and run later, and
 // credentials read in one place while data leaves the machine in another (through a temporary file, a function's
 // argument, a hashtable turned into a request body). The shell's values are not followed through every construct;
@@ -26,7 +32,7 @@ const SAYS = /^\s*(?:#|\/\/|REM\b|echo\b|printf\b|Write-(?:Host|Output)\b)/i;
 export interface Flow {
   start: number;
   end: number;
-  kind: 'sendsCredentials' | 'runsDownload';
+  kind: 'sendsHeldCredentials' | 'sendsCredentials' | 'runsDownload';
   /** The command at the place, as the message quotes it. */
   command: string;
   /** What the message says about where the flow began. */
@@ -126,10 +132,66 @@ function downloadsRun(lines: ReturnType<typeof logicalLines>): Flow[] {
   return flows;
 }
 
+/** A comment line: it says, it does not run. */
+export const COMMENT_LINE = /^\s*(?:#|\/\/|REM\b)/;
+/** An assignment of a shell variable: `NAME=…`, `export NAME=…`, `local NAME=…`. */
+const ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)=(.*)$/;
+/** What reads credentials into a value: a credentials file, or the whole environment. */
+const CREDENTIAL_SOURCE = new RegExp(
+  String.raw`${CREDENTIAL_FILES}|\$\(\s*(?:env|printenv)\s*\)|\x60\s*(?:env|printenv)\s*\x60`,
+);
+/** A program that sends what its command line holds over the network. */
+const NETWORK_SINK =
+  /\b(?:curl|wget|nc|ncat|netcat|ssh|scp|socat|http|https|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/;
+
+/**
+ * Credentials followed through a script's variables: a variable that holds what a credentials file or the environment
+ * read (`CREDS=$(cat ~/.aws/credentials)`, or another such variable), named on a line that sends over the network
+ * (`curl -d "$CREDS" …`). A value reassigned from elsewhere holds credentials no longer. Reported at the variable the
+ * sending line names, with where it was read.
+ */
+function heldCredentialsSent(piece: Placed): Flow[] {
+  const flows: Flow[] = [];
+  // Each variable holding credentials: where it was read, what read it, and how a line names it.
+  const holding = new Map<string, { line: number; source: string; reference: RegExp }>();
+  const named = (text: string) =>
+    [...holding].flatMap(([name, held]) => {
+      const match = held.reference.exec(text);
+      return match ? [{ name, match }] : [];
+    });
+  let offset = piece.start;
+  piece.text.split('\n').forEach((line, index) => {
+    const start = offset;
+    offset += line.length + 1;
+    if (COMMENT_LINE.test(line)) return;
+    const assignment = ASSIGNMENT.exec(line);
+    if (assignment) {
+      const [, name, value] = assignment;
+      const source = CREDENTIAL_SOURCE.exec(value)?.[0] ?? named(value).map(({ name }) => holding.get(name)!.source)[0];
+      if (source) holding.set(name, { line: index + 1, source, reference: new RegExp(String.raw`\$\{?${name}\b\}?`) });
+      else holding.delete(name);
+      if (!NETWORK_SINK.test(value)) return;
+    }
+    if (holding.size === 0 || !NETWORK_SINK.test(line)) return;
+    const [sent] = named(line);
+    if (!sent) return;
+    const { line: read, source } = holding.get(sent.name)!;
+    const above = index + 1 - read;
+    flows.push({
+      start: start + sent.match.index,
+      end: start + sent.match.index + sent.match[0].length,
+      kind: 'sendsHeldCredentials',
+      command: line.trim().slice(0, 120),
+      origin: `\`${sent.match[0]}\`, which holds what was read from \`${source}\` ${above === 1 ? 'on the line above' : `${above} lines above`}`,
+    });
+  });
+  return flows;
+}
+
 /** The flows across the lines of a script or a block of commands. */
 export function shellFlows(piece: Placed): Flow[] {
-  if (!/curl|wget|Invoke-WebRequest|iwr|irm|\bnc\b|ncat|netcat|socat|scp|rsync|sftp|xh\b|http/i.test(piece.text))
+  if (!/curl|wget|Invoke-WebRequest|iwr|irm|\bnc\b|ncat|netcat|socat|scp|rsync|sftp|xh\b|http|ssh/i.test(piece.text))
     return [];
   const lines = logicalLines(piece);
-  return [...credentialsAndSending(lines), ...downloadsRun(lines)];
+  return [...heldCredentialsSent(piece), ...credentialsAndSending(lines), ...downloadsRun(lines)];
 }

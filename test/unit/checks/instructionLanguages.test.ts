@@ -43,7 +43,7 @@ test('hostile_instruction: credentials taken and sent, in another language', () 
   const [found] = withCode(analysis, 'hostile_instruction');
   assert.match(
     found.message,
-    /to read credentials, and to send credentials off the machine, and to send data to a remote address, and to hide what it does/,
+    /to read credentials, and to send `~\/\.ssh\/id_rsa` to `https:\/\/collector\.example\/k`, and to send data to a remote address, and to hide what it does/,
   );
 });
 
@@ -73,7 +73,10 @@ test('hostile_instruction: credentials sent away, known by what the sentence nam
   for (const body of sent) {
     const { analysis, spans } = analyzeFixture('notes', skill(body));
     const [found] = expectAt(analysis, 'hostile_instruction', spans);
-    assert.match(found.message, /to send credentials off the machine/, body);
+    // The message names what is sent (the marked credential) and the address it goes to.
+    const sent = analysis.text.slice(spans[0].start, spans[0].end).replace(/[.$]/g, '\\$&');
+    const where = String.raw`https://[\w-]+\.example\.net/\w+`;
+    assert.match(found.message, new RegExp(`to send \`${sent}\` to \`${where}\``), body);
   }
   // A secret used to sign in where it goes, a value read from `.env`, an address to read, a credential named after
   // where something else goes, a sending forbidden: none sends a credential.

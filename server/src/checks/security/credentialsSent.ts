@@ -28,8 +28,8 @@ const CREDENTIAL = new RegExp(`(${CREDENTIAL_FILE}|${ENVIRONMENT})|(${DOTENV})|(
 const FROM =
   /\b(?:from|in|aus|de|desde|dans|\u0438\u0437|\u0432)\s+[`'"]?$|(?:\u4ece|\u304b\u3089|\u306e\u4e2d\u306e|\uc5d0\uc11c)\s*[`'"]?$/i;
 
-/** An address off the machine. */
-const ADDRESS = String.raw`https?:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(?:[:/\s\x60'"]|$))[^\s\x60'"<>)]+`;
+/** An address off the machine, up to a space, a quote or CJK punctuation (`\u3002`). */
+const ADDRESS = String.raw`https?:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(?:[:/\s\x60'"]|$))[^\s\x60'"<>)\u3000-\u303f\uff00-\uffef]+`;
 const ANY_ADDRESS = new RegExp(ADDRESS, 'i');
 /**
  * An address something is sent to, not one named for reading: after a word for "to" (each language's, or a client
@@ -71,7 +71,8 @@ export function credentialsSent(paragraph: string): { index: number; credential:
   for (const sentence of sentences(paragraph)) {
     const target = DESTINATION.exec(sentence.text);
     if (!target || SIGNS_IN.test(sentence.text)) continue;
-    const address = target[1] ?? target[2];
+    // The sentence's own punctuation after an address is not part of it.
+    const address = (target[1] ?? target[2]).replace(/[.,;:!?]+$/, '');
     if (
       !TRANSFER_ANYWHERE.test(sentence.text) &&
       !TRANSFER_ENGLISH.test(sentence.text) &&

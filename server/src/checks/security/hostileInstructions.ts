@@ -29,7 +29,7 @@ interface Cue {
   /** Where the cue is in English prose; of a cue read by `find`, what any text holding it must hold. */
   english: RegExp;
   /** A cue recognised by more than one pattern: where it is in a paragraph, if it is. */
-  find?: (text: string) => { index: number; 0: string } | null;
+  find?: (text: string) => { index: number; 0: string; what?: string } | null;
   weight: number;
   /** What the cue asks of the agent, for the message. */
   what: string;
@@ -87,7 +87,10 @@ const CUES: Cue[] = [
     english: NAMES_CREDENTIAL,
     find: (text) => {
       const sent = credentialsSent(text);
-      return sent ? { index: sent.index, 0: sent.credential } : null;
+      // What is sent and where, for the message: the place a reviewer checks.
+      return sent
+        ? { index: sent.index, 0: sent.credential, what: `to send \`${sent.credential}\` to \`${sent.address}\`` }
+        : null;
     },
     weight: 3,
     what: 'to send credentials off the machine',
@@ -238,7 +241,7 @@ export function hostileInstructions(file: string, prose: Placed[]): Diagnostic[]
         hostileInstruction,
         file,
         { start, end: start + strongest.match[0].length, file },
-        `This tells the agent ${hits.map((hit) => hit.cue.what).join(', and ')}: an instruction against the user who runs the skill. Remove it; a skill that needs such a step should ask the user.`,
+        `This tells the agent ${hits.map((hit) => ('what' in hit.match && hit.match.what) || hit.cue.what).join(', and ')}: an instruction against the user who runs the skill. Remove it; a skill that needs such a step should ask the user.`,
       ),
     );
   }

@@ -27,7 +27,18 @@ const runCommand = (title: string) => runIn(page, title);
 const preview = () => previewFrame(page);
 
 before(async () => {
-  workbench = await openExamplesWorkbench({ artifacts: ARTIFACTS, port: 18393, folder: 'csv-report' });
+  workbench = await openExamplesWorkbench({
+    artifacts: ARTIFACTS,
+    port: 18393,
+    folder: 'csv-report',
+    // These tests type YAML and watch the preview follow it; no suggestion opens while they type, so none can be
+    // accepted in place of the text (a key completion once replaced a typed line on a busy machine).
+    settings: {
+      'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+      'editor.suggestOnTriggerCharacters': false,
+      'editor.acceptSuggestionOnEnter': 'off',
+    },
+  });
   page = workbench.page;
 });
 

@@ -1,4 +1,5 @@
 import { languagesOf, transferIn } from './instructionLanguages';
+import { LOCAL_HOST } from './shellFlows';
 
 // Prose that asks the agent to send credentials away, recognised by what it names rather than by how it says it: in
 // one sentence, a credential (a credentials file, a secret's variable, the environment), an address off the machine,
@@ -29,7 +30,7 @@ const FROM =
   /\b(?:from|in|aus|de|desde|dans|\u0438\u0437|\u0432)\s+[`'"]?$|(?:\u4ece|\u304b\u3089|\u306e\u4e2d\u306e|\uc5d0\uc11c)\s*[`'"]?$/i;
 
 /** An address off the machine, up to a space, a quote or CJK punctuation (`\u3002`). */
-const ADDRESS = String.raw`https?:\/\/(?!(?:localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)(?:[:/\s\x60'"]|$))[^\s\x60'"<>)\u3000-\u303f\uff00-\uffef]+`;
+const ADDRESS = String.raw`https?:\/\/(?!(?:${LOCAL_HOST})(?:[:/\s\x60'"]|$))[^\s\x60'"<>)\u3000-\u303f\uff00-\uffef]+`;
 const ANY_ADDRESS = new RegExp(ADDRESS, 'i');
 /**
  * An address something is sent to, not one named for reading: after a word for "to" (each language's, or a client

@@ -8,7 +8,7 @@ import { nodeAtPath, nodeSpan } from '../../parse/yaml/yamlNodes';
 import { HOOK_EVENTS } from '../match/hookEvents';
 import { closestName } from '../match/nameDistance';
 import { riskyCommand, riskyExecution } from './riskyExecution';
-import { SENDS_DATA } from './shellFlows';
+import { LOCAL_HOST, SENDS_DATA } from './shellFlows';
 
 // The commands a skill's Claude Code hooks run: each is told (it runs unasked, on every event it names), and read as
 // any command is (a download run, credentials sent); and a hook is handed the tool call or the prompt it fires on, so
@@ -68,7 +68,7 @@ function commandText(source: TextLike, span: Span): { start: number; text: strin
 }
 
 /** An address on this machine: a hook may talk to a local service (a notifier, an editor). */
-const LOCAL = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i;
+const LOCAL = new RegExp(`^(?:${LOCAL_HOST})$`, 'i');
 /** The hosts a command names, by URL or as `nc host port`. */
 function remoteHosts(command: string): string[] {
   const hosts = [...command.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^@\s/'"]*@)?([^\s/:'"]+)/gi)].map(

@@ -11,6 +11,9 @@ export const CREDENTIAL_FILES = String.raw`(?:~|\$HOME|\$\{HOME\})/\.(?:aws/cred
 // argument, a hashtable turned into a request body). The shell's values are not followed through every construct;
 // a script that does both is told, at the line that sends, with the line that read.
 
+/** An address on this machine, as a host name or IP: a hook or a request may talk to a local service. */
+export const LOCAL_HOST = String.raw`localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0`;
+
 /** A request that carries data off the machine (a body, a form, an upload), or a pipe or file into a raw socket. */
 export const SENDS_DATA =
   /\b(?:curl|wget|xh|http|https|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^|;&\n]*?(?:\s(?:-d|--data[\w-]*|-F|--form|-T|--upload-file|--post-(?:data|file)|-Body|-InFile)\b|\s-X\s*["']?(?:POST|PUT|PATCH)\b|\s-Method\s+["']?(?:Post|Put|Patch)\b)|\|\s*(?:curl|wget|nc|ncat|netcat|socat|ssh)\b|\b(?:nc|ncat|netcat|socat)\s+(?:-\w+\s+\S+\s+)*[\w.$"{}-]+\s+\d+|\b(?:scp|rsync|sftp)\b[^\n]*\s["']?[\w.$@{}-]+:/i;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { SkillAnalysis } from '../../../server/src/analyze';
 import { analyzeFixture, analyzeWithPreview, frontmatter, unmark, withCode } from '../../support/fixture';
+import { unhintedRules } from '../../../server/src/checks/security/secretlintRules';
 
 // committed_secret by secretlint's recommended rules (and the two formats they miss), each provider at its exact
 // place with its twin that must stay quiet: a placeholder, a published test value, a fixture, a cut value. Every
@@ -98,6 +99,32 @@ test('committed_secret: a token of each provider the rules know, at its place, n
       'a database connection string with its password',
       'a password in a URL',
     ],
+  );
+});
+
+test('committed_secret: every rule of the preset is hinted, and a token of each other format reaches its rule', () => {
+  // A rule with no hint runs on every text: correct, but one a later secretlint adds should get its hint.
+  assert.deepEqual(unhintedRules(), []);
+  const hex = '0123456789abcdef';
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const tokens: [string, string][] = [
+    ['shp' + 'at_' + body(32, undefined, 43), 'a Shopify token'],
+    ['gl' + 'pat-' + body(20, undefined, 47), 'a GitLab token'],
+    ['gl' + 'sa_' + body(32, undefined, 53) + '_' + body(8, hex, 59), 'a Grafana token'],
+    ['gs' + 'k_' + body(52, undefined, 79), 'a Groq API key'],
+    ['hf' + '_' + body(34, letters, 83), 'a Hugging Face token'],
+    ['lin' + '_api_' + body(40, undefined, 89), 'a Linear API key'],
+    ['nt' + 'n_' + body(11, '0123456789', 97) + body(35, undefined, 101), 'a Notion token'],
+    ['hv' + 's.' + body(95, undefined, 103), 'a HashiCorp Vault token'],
+    ['vc' + 'p_' + body(40, undefined, 107), 'a Vercel token'],
+    ['da' + 'pi' + body(32, hex, 109), 'a Databricks token'],
+    ['dck' + 'r_pat_' + body(27, undefined, 113), 'a Docker access token'],
+    ['fi' + 'gd_' + body(45, undefined, 127), 'a Figma token'],
+  ];
+  expectSecrets(
+    'scripts/tokens.py',
+    tokens.map(([token], at) => `T${at} = "«${token}»"`).join('\n') + '\n',
+    tokens.map(([, provider]) => provider),
   );
 });
 

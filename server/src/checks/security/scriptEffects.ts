@@ -296,11 +296,13 @@ export function lineOf(starts: readonly number[], offset: number): number {
  * not parsed (parsing is most of what reading a script costs).
  */
 export function mayHaveEffects(text: string): boolean {
+  // Only what the readers report on: `verify=False` (not every `verify`), a shell's profile file (not a profiler),
+  // `exec`/`eval` (`re.compile` runs nothing).
   return OTHER_EFFECT_HINT.test(text) || (SOURCE_HINT.test(text) && SINK_HINT.test(text));
 }
 
 const OTHER_EFFECT_HINT =
-  /\b(?:exec|eval|compile|Function|vm|pickle|marshal|b64decode|atob|decompress|fromhex|rot_?13|verify|unverified|CERT_NONE|rejectUnauthorized|NODE_TLS_REJECT_UNAUTHORIZED|curl|wget|nc|ncat|netcat|socat|scp|rsync|crontab|schtasks|launchctl|systemctl)\b|bashrc|zshrc|profile|authorized_keys|hooks|LaunchAgents|systemd|Buffer\.from/;
+  /\b(?:exec|eval|Function|vm|pickle|marshal|b64decode|atob|decompress|fromhex|rot_?13|unverified|CERT_NONE|rejectUnauthorized|NODE_TLS_REJECT_UNAUTHORIZED|curl|wget|nc|ncat|netcat|socat|scp|rsync|crontab|schtasks|launchctl|systemctl)\b|\bverify\s*=\s*False\b|bashrc|zshrc|\.(?:bash_|z)?profile\b|authorized_keys|hooks|LaunchAgents|systemd|Buffer\.from/;
 const SOURCE_HINT =
   /environ|getenv|process\.env|expanduser|homedir|home\(|HOME|\.aws|\.ssh|netrc|npmrc|pypirc|\.docker|\.kube|credentials|\.env\b|keyring|keychain|Cookies|Login Data|generic-password|hosts\.ya?ml/;
 const SINK_HINT =

@@ -62,6 +62,40 @@ const LEFT_OUT = new Set(['filter-comments']);
  */
 const VALUE_AFTER: Record<string, RegExp> = { aws: /(?:[:=]>?)[ \t]*["']?/, npm: /=|:\/\// };
 
+/**
+ * What every credential a rule reports holds, read from the rule's own patterns (secretlint 11's preset): one pass over
+ * a text with all of them (case-insensitive, so a hint is never stricter than its rule) finds the rules that can report
+ * in it, and only those run — running each rule over every text was most of what the security rules cost. A rule not
+ * listed runs on every text, so one a later secretlint adds is never skipped (a test names the unlisted).
+ */
+export const HOLDS: Record<string, string> = {
+  // The secret access key assigned to its name; the key and account ids are scanned only when asked (not here).
+  aws: String.raw`secret_?access`,
+  gcp: 'PRIVATE KEY',
+  privatekey: 'PRIVATE KEY',
+  npm: String.raw`npm_|_authToken|x-oauth-basic`,
+  basicauth: String.raw`:\/\/[-\w]{1,256}:[-\w]{1,256}@`,
+  slack: String.raw`xox[bpaor]-|xapp-|hooks\.slack\.com`,
+  sendgrid: String.raw`SG\.`,
+  shopify: String.raw`shp(?:pa|ca|at|ss)_`,
+  github: String.raw`gh[pousr]_|github_pat_`,
+  gitlab: 'glpat-',
+  grafana: 'glc_|glsa_',
+  openai: 'T3BlbkFJ',
+  anthropic: 'sk-ant-api0',
+  groq: 'gsk_',
+  huggingface: 'hf_',
+  linear: 'lin_api_',
+  notion: 'ntn_',
+  '1password': 'ops_ey',
+  'database-connection-string': String.raw`mongodb|mysql|postgres`,
+  'hashicorp-vault': String.raw`hv[sbr]\.`,
+  vercel: 'vc[piakr]_',
+  databricks: 'dapi',
+  docker: 'dckr_pat_',
+  figma: 'figd_',
+};
+
 /** Where the rule being run reports: the host runs one rule on one text at a time, synchronously. */
 let sink: { rule: string; text: string; found: SecretlintFinding[] } | undefined;
 
@@ -100,6 +134,22 @@ recommended.create(
   {},
 );
 
+/** Each hint as a group of one pattern (the hints hold no groups of their own), with the rules it stands for. */
+const HINTS = [...new Set(Object.values(HOLDS))];
+const HINTED = HINTS.map((hint) => Object.keys(HOLDS).filter((id) => HOLDS[id] === hint));
+const ANY_HINT = new RegExp(HINTS.map((hint) => `(${hint})`).join('|'), 'gi');
+
+/** The preset's rules run on every text, with no hint: none, unless a later secretlint adds one (a test says so). */
+export const unhintedRules = () => RULES.filter((rule) => !(rule.id in HOLDS)).map((rule) => rule.id);
+
+/** The rules that can report in `text`, in the preset's order (on a tie, the first rule's finding is kept). */
+function rulesFor(text: string): typeof RULES {
+  const hinted = new Set<string>();
+  for (const match of text.matchAll(ANY_HINT))
+    for (const id of HINTED[match.findIndex((group, at) => at > 0 && group !== undefined) - 1]) hinted.add(id);
+  return RULES.filter((rule) => hinted.has(rule.id) || !(rule.id in HOLDS));
+}
+
 /**
  * What secretlint's recommended rules find in `text`, the content of `file` (or of part of it). Only the file's name
  * and extension reach the rules (npm's reads `.npmrc`, GCP's reads `.json`): the one handler that would read the file
@@ -119,7 +169,7 @@ export function secretlintFindings(file: string, text: string): SecretlintFindin
     hasBOM: false,
   } as unknown as SecretLintSourceCode;
   const found: SecretlintFinding[] = [];
-  for (const { id, handler } of RULES) {
+  for (const { id, handler } of rulesFor(text)) {
     sink = { rule: id, text, found };
     try {
       void handler.file?.(source);

@@ -1,5 +1,6 @@
 import { languagesOf, transferIn } from './instructionLanguages';
 import { LOCAL_HOST } from './shellFlows';
+import { CREDENTIAL_STORE, HOME_PREFIX } from '../../platforms/credentialStores';
 
 // Prose that asks the agent to send credentials away, recognised by what it names rather than by how it says it: in
 // one sentence, a credential (a credentials file, a secret's variable, the environment), an address off the machine,
@@ -8,8 +9,7 @@ import { LOCAL_HOST } from './shellFlows';
 // to sign in to the address (an Authorization header, a token it authenticates with) is what a secret is for.
 
 /** Files that hold a user's credentials, as prose names them (with or without the home folder in front). */
-const CREDENTIAL_NAME = String.raw`\.(?:aws[\\/]credentials|ssh[\\/](?!config\b|known_hosts\b|[\w.-]*\.pub\b)[\w.-]+|netrc|git-credentials|docker[\\/]config\.json|kube[\\/]config|npmrc|pypirc|config[\\/]gh[\\/]hosts\.ya?ml|config[\\/]gcloud\b[\w/.-]*)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)`;
-const CREDENTIAL_FILE = String.raw`(?:(?:~|\$HOME|%USERPROFILE%)[\\/])?(?:${CREDENTIAL_NAME})`;
+const CREDENTIAL_FILE = `(?:${HOME_PREFIX})?(?:${CREDENTIAL_STORE})`;
 /** A project's secrets file named as a file (`.env`, `.env.local`): a value read from it is a setting, not the file. */
 const DOTENV = String.raw`(?<![\w.-])\.env(?:\.[\w-]+)?\b`;
 /** A variable whose name says it holds a secret, or a connection string with its password. */
@@ -22,7 +22,7 @@ const ENVIRONMENT = String.raw`\x60(?:env|printenv|set)\x60|\bprintenv\b|\ball (
  * front of a file's name (the same texts hold one): a pattern that starts with a literal is found without trying every
  * place of a long text.
  */
-export const NAMES_CREDENTIAL = new RegExp(`${CREDENTIAL_NAME}|${DOTENV}|${SECRET_VARIABLE}|${ENVIRONMENT}`);
+export const NAMES_CREDENTIAL = new RegExp(`${CREDENTIAL_STORE}|${DOTENV}|${SECRET_VARIABLE}|${ENVIRONMENT}`);
 // Case matters: a secret's variable is named in capitals (`nextPageToken` is no secret).
 const CREDENTIAL = new RegExp(`(${CREDENTIAL_FILE}|${ENVIRONMENT})|(${DOTENV})|(${SECRET_VARIABLE})`, 'g');
 /** A word for reading a value out of a file, before `.env`: the value is then the setting the skill uses. */

@@ -4,6 +4,7 @@ import { defineRule } from '../engine/rule';
 import { remoteCode } from './riskyExecution';
 import { discussingIn, elsewhere, type Intent, languagesOf, negatedIn } from './instructionLanguages';
 import { credentialsSent, NAMES_CREDENTIAL } from './credentialsSent';
+import { CREDENTIAL_STORE } from '../../platforms/credentialStores';
 
 // Prose that turns the agent on its user: overriding its other instructions, hiding what it does, dropping the
 // user's confirmations, taking credentials, sending data away. Explainable and scored, not a model: each cue has a
@@ -99,8 +100,10 @@ const CUES: Cue[] = [
     // A value read from `.env` ("the webhook URL from .env") is a setting the skill uses, as apps keep them; the file
     // read whole, or the stores of keys and passwords, are what a thief takes.
     intent: 'credentials',
-    english:
-      /\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:~\/\.ssh(?:\/[\w.-]+|\b)|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\bkeychain\b|(?<!\bfrom\s+[`'"]?)\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)/i,
+    english: new RegExp(
+      String.raw`\b(?:read|cat|open|print|copy|collect|extract|dump|grab|harvest)\b[^.\n]{0,60}(?:${CREDENTIAL_STORE}|\bkeychain\b|(?<!\bfrom\s+[\x60'"]?)\.env\b|\bbrowser (?:cookies|passwords)\b|\bprivate keys?\b|\bcredentials\b)`,
+      'i',
+    ),
     weight: 2,
     what: 'to read credentials',
   },

@@ -1,3 +1,5 @@
+import { CREDENTIAL_STORE } from '../../platforms/credentialStores';
+
 // What hostile_instruction recognises in each language a skill may be written in, by intent: what the prose asks the
 // agent to do, in the words and word order of that language. English is in hostileInstructions.ts; to add a language,
 // add an entry here with a pattern for each intent it can say (an intent left out is simply not read in it), its
@@ -18,8 +20,8 @@ interface Language {
   negation: string;
 }
 
-/** Files a thief takes, named the same in every language. */
-export const CREDENTIAL_PATHS = String.raw`(?:~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|\.netrc\b|\.git-credentials|\.npmrc\b|\.env\b)`;
+/** Files a thief takes, named the same in every language: the stores of logins, and a project's `.env`. */
+export const CREDENTIAL_PATHS = String.raw`(?:${CREDENTIAL_STORE}|\.env\b)`;
 /** Where data is sent: an address, perhaps quoted or in a code span. */
 const ADDRESS = String.raw`[\x60'"<]?https?:\/\/\S+`;
 /** Up to three words between, none of them a negation the language uses inside a phrase. */

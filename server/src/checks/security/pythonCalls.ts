@@ -109,7 +109,8 @@ export function callEffect(site: CallSite): Value {
   if (name === 'os.path.join') return { text: joinedPath(positional), sources: passed.sources };
   if (name === 'os.path.expandvars') return { text: positional[0]?.text?.replace(/\$\{?HOME\}?/g, '~'), sources: [] };
   if (ENV_READS.has(name)) return environmentValue(positional[0]?.text, line);
-  if (OPENS.has(name)) return opened(site, span, line, arg(0, 'file').text, arg(1, 'mode').text);
+  if (OPENS.has(name))
+    return opened(site, span, line, arg(0, 'file').text, arg(1, 'mode').text, arg(0, 'file').sources);
   if (COPIES.has(name)) site.report(writeFinding(file.py.file, span, arg(1, 'dst').text, site.inFunction));
   if (name === 'keyring.get_password')
     return { sources: [{ kind: 'credential_file', what: 'the system keyring', line }] };
@@ -141,17 +142,33 @@ export function callEffect(site: CallSite): Value {
       ),
     );
   if (SHELL_CALLS.test(name) || PROCESS_CALLS.test(name)) return processEffect(site, span, line, name, arg(0, 'args'));
-  return passed;
+  // A call given where logins are kept that is no question about the path (an archiver, a copier, a reader this one
+  // does not know) returns what it took: `shutil.make_archive(…, '~/.ssh')` is the keys, packed.
+  const taken = PATH_QUESTIONS.test(name) ? undefined : all.map((value) => credentialFile(value.text)).find(Boolean);
+  return taken ? { ...passed, sources: [...passed.sources, { kind: 'credential_file', what: taken, line }] } : passed;
 }
 
+/** Calls that ask about a path without reading what is there. */
+const PATH_QUESTIONS =
+  /^os\.path\.(?:exists|lexists|isfile|isdir|islink|getsize|getmtime|getctime|getatime|basename|dirname)$|^os\.(?:stat|lstat|access|chmod|chown|remove|unlink|rmdir|makedirs|mkdir)$|^shutil\.rmtree$/;
+
 /** `open(path, mode)`: a credentials file read, or a file written where it outlasts the task. */
-function opened(site: CallSite, span: CallSpan, line: number, path: string | undefined, mode = 'r'): Value {
+function opened(
+  site: CallSite,
+  span: CallSpan,
+  line: number,
+  path: string | undefined,
+  mode = 'r',
+  pathSources: Value['sources'] = [],
+): Value {
   if (/[wax+]/.test(mode)) {
     site.report(writeFinding(site.file.py.file, span, path, site.inFunction));
     return { object: 'file', sources: [] };
   }
+  // A file whose path came from what was taken (an archive of the keys) holds it too.
   const credentials = credentialFile(path);
-  return { object: 'file', sources: credentials ? [{ kind: 'credential_file', what: credentials, line }] : [] };
+  const taken = credentials ? [{ kind: 'credential_file' as const, what: credentials, line }] : [];
+  return { object: 'file', sources: [...taken, ...pathSources] };
 }
 
 type CallSpan = { start: number; end: number; file: string };

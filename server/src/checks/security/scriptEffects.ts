@@ -1,5 +1,6 @@
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
 import type { Span } from '../../parse/text/lineIndex';
+import { isCredentialPath } from '../../platforms/credentialStores';
 import { persistence, remoteCode, riskyCommand, riskyExecution, SENDS_CREDENTIALS } from './riskyExecution';
 
 // What a helper script (Python, JavaScript) does, as a small model its readers share: values that hold a secret, a
@@ -81,17 +82,9 @@ export function sourcesOf(values: readonly (Value | undefined)[]): Source[] {
   return sources;
 }
 
-/**
- * The files a user's logins are kept in, by the end of their path: cloud, registry and Git logins, SSH private keys
- * (not `.pub`, `config`, `known_hosts` or `authorized_keys`, which hold no secret), browsers' cookie and password
- * stores, macOS keychains, and a project's `.env`.
- */
-const CREDENTIAL_PATH =
-  /(?:^|[/\\])(?:\.aws[/\\]credentials|\.ssh[/\\](?!config$|known_hosts|authorized_keys)[^/\\]+(?<!\.pub)|\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.docker[/\\]config\.json|\.kube[/\\]config|\.config[/\\]gh[/\\]hosts\.ya?ml|\.config[/\\]gcloud[/\\][^/\\]*credentials[^/\\]*|\.env|Cookies|Login Data|cookies\.sqlite|logins\.json|key[34]\.db|Keychains[/\\][^/\\]+)$/;
-
 /** The credentials file a path names, as shown (`~/.aws/credentials`), or undefined. */
 export function credentialFile(path: string | undefined): string | undefined {
-  if (path === undefined || !CREDENTIAL_PATH.test(path)) return undefined;
+  if (path === undefined || !isCredentialPath(path)) return undefined;
   return path.replaceAll(UNKNOWN, '…');
 }
 

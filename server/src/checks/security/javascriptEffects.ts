@@ -188,6 +188,16 @@ export function javascriptEffects(file: string, text: string, tree: JsNode): Dia
     else if (target.type === 'MemberExpression') {
       const name = dotted(target);
       if (name) scope.values.set(name, value);
+      // `ctx[k] = v`, `ctx.token = v`: the object holds what is put in it, wherever it was declared.
+      let base = target;
+      while (base.type === 'MemberExpression') base = base.object as JsNode;
+      const object = base.type === 'Identifier' ? (base.name as string) : undefined;
+      if (object && value.sources.length > 0) {
+        let holder: Scope | undefined = scope;
+        while (holder && !holder.values.has(object)) holder = holder.outer;
+        const held = holder?.values.get(object);
+        if (holder && held) holder.values.set(object, { ...held, sources: sourcesOf([held, value]) });
+      }
     } else if (target.type === 'AssignmentPattern') bind(target.left as JsNode, value, scope);
     else if (target.type === 'RestElement') bind(target.argument as JsNode, value, scope);
     else if (target.type === 'ObjectPattern')

@@ -142,6 +142,42 @@ const LANGUAGES: Record<string, Language> = {
     discussing: String.raw`\u0430\u0442\u0430\u043a\p{L}*|\u0432\u0440\u0435\u0434\u043e\u043d\u043e\u0441\p{L}*|\u0437\u043b\u043e\u0443\u043c\u044b\u0448\u043b\u0435\u043d\u043d\u0438\u043a\p{L}*|\u043d\u0430\u043f\u0440\u0438\u043c\u0435\u0440|\u043f\u0440\u043e\u043c\u043f\u0442-\u0438\u043d\u044a\u0435\u043a\u0446\p{L}*`,
     negation: String.raw`(?<!\p{L})(?:\u043d\u0435|\u043d\u0438\u043a\u043e\u0433\u0434\u0430)\s+(?:\p{L}+\s+){0,4}$`,
   },
+  it: {
+    written: {
+      words:
+        'gli|che|sono|\u00e8|della|delle|degli|nel|nella|questo|questa|tutte|tutti|niente|nulla|utente|senza|anche|quando|pi\u00f9|chiedere|perch\u00e9|essere|dove',
+    },
+    intents: {
+      override: String.raw`\b(?:ignora|ignorate|dimentica|dimenticate|trascura)\s+${gap('mai|non')}(?:istruzioni|regole|indicazioni)\s+(?:precedenti|di sopra|del sistema|di sistema|originali)`,
+      conceal: String.raw`\bnon\s+(?:dire|dirlo|dirgli|menzionare|comunicare|segnalare|rivelare)\s+(?:niente\s+|nulla\s+)?(?:all['\u2019]|a\s+)utente|\bsenza\s+(?:dirlo|dire\s+niente|informare|avvisare)\s+(?:all['\u2019]|l['\u2019])utente|\b(?:di nascosto|segretamente|in segreto)\b`,
+      unconfirmed: String.raw`\bsenza\s+chiedere\s+(?:conferma|il permesso|l['\u2019]autorizzazione)|\bsenza\s+chiedere\b|\bnon\s+chiedere\s+(?:\p{L}+\s+){0,3}?(?:conferma|il permesso)\b`,
+      credentials: String.raw`\b(?:leggi|leggere|copia|copiare|raccogli|raccogliere|apri|aprire)\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
+      send: String.raw`\b(?:invia|inviare|manda|mandare|carica|caricare|trasmetti|trasmettere)\b[^.\n]{0,80}\b(?:a|al|verso|su)\s+${ADDRESS}`,
+      hideStep: String.raw`\bnon\s+(?:menzionare|citare|mostrare|riportare|elencare)\s+(?:questo|questa|questi|il|lo|la)\s+(?:passo|passaggio|comando|modifica|step|riga)\b`,
+      impersonate: String.raw`\ba nome dell['\u2019]utente\b|\bfingendo(?:ti)? di essere l['\u2019]utente\b`,
+    },
+    transfer: String.raw`\b(?:invi|mand|alleg|caric|trasmett|condivid|sincronizz)\p{L}*`,
+    discussing: String.raw`prompt injection|iniezione di prompt|attacc\p{L}*|malevol\p{L}*|dannos\p{L}*|per esempio|ad esempio`,
+    negation: String.raw`\b(?:mai|non)\s+(?:\p{L}+\s+){0,4}$`,
+  },
+  nl: {
+    written: {
+      words:
+        'het|een|niet|niets|zijn|voor|aan|deze|jij|alle|alles|zonder|naar|ook|nog|wordt|worden|moet|gebruiker|vraag|wanneer|omdat',
+    },
+    intents: {
+      override: String.raw`\b(?:negeer|vergeet)\s+${gap('nooit|niet|geen')}(?:vorige|eerdere|bovenstaande|voorgaande|oorspronkelijke|systeem)\p{L}*\s+(?:instructies|regels|aanwijzingen)`,
+      conceal: String.raw`\b(?:vertel|zeg|meld)\s+(?:het\s+|dit\s+)?(?:de\s+)?gebruiker\s+(?:\p{L}+\s+){0,2}?niets\b|\bzonder\s+(?:het\s+)?(?:de\s+)?gebruiker\s+(?:\p{L}+\s+){0,2}?(?:te\s+)?(?:informeren|vertellen|melden|waarschuwen)\b|\b(?:stiekem|in het geheim|heimelijk)\b`,
+      unconfirmed: String.raw`\bzonder\s+(?:om\s+)?(?:bevestiging|toestemming)\s+(?:te\s+)?vragen|\bzonder\s+(?:te\s+)?vragen\b|\bvraag\s+(?:de\s+)?gebruiker\s+(?:\p{L}+\s+){0,2}?niet\s+om\s+(?:bevestiging|toestemming)`,
+      credentials: String.raw`\b(?:lees|kopieer|verzamel|open)\p{L}*\b[^.\n]{0,60}${CREDENTIAL_PATHS}`,
+      send: String.raw`\b(?:stuur|verstuur|verzend|upload)\p{L}*\b[^.\n]{0,80}\b(?:naar|aan|op)\s+${ADDRESS}`,
+      hideStep: String.raw`\b(?:vermeld|noem|toon)\s+(?:deze|dit|de)\s+(?:stap|opdracht|wijziging|commando|regel)\s+(?:\p{L}+\s+){0,4}?niet\b`,
+      impersonate: String.raw`\bin naam van de gebruiker\b|\balsof je de gebruiker bent\b`,
+    },
+    transfer: String.raw`\b(?:stuur|verstuur|verzend|upload|deel|synchroniseer|voeg\s+(?:\p{L}+\s+){0,4}?toe)\p{L}*`,
+    discussing: String.raw`prompt-injectie|prompt injection|aanval\p{L}*|aanvaller\p{L}*|kwaadaardig\p{L}*|bijvoorbeeld`,
+    negation: String.raw`\b(?:nooit|niet|geen)\s+(?:\p{L}+\s+){0,4}$`,
+  },
   // Korean negates after the verb (\ud558\uc9c0 \ub9c8): each pattern holds its own negation, none is read before
   // a cue.
   ko: {

@@ -52,6 +52,14 @@ export const persistence = defineRule({
 const READS_AND_SENDS = 'reads credentials and sends data over the network';
 
 /** What sending credentials is, and what to do instead: the same for a command and for a flow through variables. */
+/**
+ * What turns a blob back into text, in a shell: base64, hex, a rot13 `tr`, a decompressor, a reversal. Piped into an
+ * interpreter or evaluated, the blob is what runs.
+ */
+const SHELL_DECODER = String.raw`\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+(?:-p\s+)?-r|\bopenssl\s+(?:enc\s+)?-?base64\s+-d|\btr\s+["']?A-Za-z["']?\s+["']?N-ZA-Mn-za-m|\|\s*(?:gunzip|zcat|rev)\b`;
+/** The same in a language's code: its base64, hex and rot13 decoders and decompressors. */
+const CODE_DECODER = String.raw`base64\.b64decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|marshal\.loads|\batob\s*\(|Buffer\.from\s*\([^)\n]*["'](?:base64|hex)|Base64\.decode64|\.unpack1?\(\s*["'](?:m0?|H\*)["']|\bpack\(\s*["']H\*|decode_base64|\.tr\(\s*["']A-Za-z["']\s*,\s*["']N-ZA-Mn-za-m|FromBase64String`;
+
 export const SENDS_CREDENTIALS = {
   what: 'sends credentials or the environment over the network',
   advice:
@@ -147,10 +155,12 @@ const RISKS: Risk[] = [
     rule: riskyCommand,
     pattern: new RegExp(
       [
-        // Decoded and run at once: what runs is a blob no reviewer reads.
-        String.raw`\bbase64\s+(?:-d|--decode|-D)\b[^|\n]*(?:\|[^|\n]*)*?\|\s*(?:sudo\s+)?(?:sh|bash|zsh|dash|python[23]?|perl|ruby|node)\b`,
-        String.raw`\beval\s+["']?\$\([^)\n]*\bbase64\s+(?:-d|--decode|-D)\b`,
-        String.raw`\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|codecs\.decode|zlib\.decompress|bytes\.fromhex|marshal\.loads|atob|Buffer\.from)\s*\(`,
+        // Decoded and run at once: what runs is a blob no reviewer reads. Any decoder a shell pipes or evaluates.
+        String.raw`(?:${SHELL_DECODER})[^|\n]*(?:\|[^|\n]*)*?\|\s*(?:sudo\s+)?(?:sh|bash|zsh|dash|python[23]?|perl|ruby|node)\b`,
+        String.raw`\beval\s+["']?\$\([^)\n]*(?:${SHELL_DECODER})`,
+        // A language's own eval of what it decodes on the same line (`exec(base64.b64decode(…))`, Ruby's
+        // `eval %q(…).tr("A-Za-z", "N-ZA-Mn-za-m")`, Perl's `eval decode_base64(…)`).
+        String.raw`\b(?:exec|eval|instance_eval|class_eval)\b\s*\(?[^\n]{0,200}?(?:${CODE_DECODER})`,
         String.raw`\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|enc|encodedcommand)\s+[A-Za-z0-9+/=]{20,}`,
         String.raw`\b(?:iex|Invoke-Expression)\b[^\n]*FromBase64String`,
       ].join('|'),
@@ -263,7 +273,7 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
+  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {

@@ -61,6 +61,18 @@ test('a block of a language with no prompt is read whole, a line starting with `
   ]);
 });
 
+test('an unlabelled block introduced as what a program printed is output, not commands', () => {
+  const output = '```\nmissing: uv -> run: curl -LsSf https://astral.sh/uv/install.sh | sh\n```\n';
+  assert.deepEqual(commandsOf(`## Example output\n\n${output}`), []);
+  assert.deepEqual(commandsOf(`The script prints one line per tool:\n${output}`), []);
+  assert.deepEqual(commandsOf(`You should see something like this:\n\n${output}`), []);
+  // Labelled as a shell's, or introduced as anything else, a block is commands.
+  assert.deepEqual(commandsOf('## Example output\n\n```bash\nnpm test\n```\n'), ['npm test\n']);
+  assert.deepEqual(commandsOf('## Output\n\nWrite the report:\n\n```\nnode report.js > out.json\n```\n'), [
+    'node report.js > out.json\n',
+  ]);
+});
+
 test('blockScript: the commands a line apart, as a script runs them', () => {
   const text = '---\nname: x\n---\n```sh\n$ npm ci\nadded 12 packages\n$ npm test\nPASS\n```\n';
   assert.equal(blockScript(text, parseSkillFile(text).fences[0]), 'npm ci\nnpm test');

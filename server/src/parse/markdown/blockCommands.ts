@@ -20,6 +20,22 @@ export interface BlockCommand {
  */
 const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(['"]?)([A-Za-z_][\w.-]*)\2/;
 
+/** A heading over what a program printed: "Example output", "Sample output", "Output example". */
+const OUTPUT_HEADING = /^#{1,6}\s.*\b(?:(?:example|sample|expected|typical)\s+output|output\s+(?:example|sample)s?)\b/i;
+/** A sentence that hands over to what was printed: "It prints:", "The output looks like this:", "You'll see:". */
+const OUTPUT_LEAD = /\b(?:prints|printed|outputs|output (?:is|looks like)|you(?:'ll| will| should) see)\b[^.\n]*:\s*$/i;
+
+/**
+ * Whether an unlabelled block shows what a program printed, by what introduces it (the last line before it): such a
+ * block is output, not commands, whatever its lines look like (`missing: uv -> run: curl … | sh`). A block labelled
+ * as a shell's is commands whatever precedes it.
+ */
+function introducesOutput(source: TextLike, fence: Fence): boolean {
+  const before = source.slice(Math.max(0, fence.open.start - 400), fence.open.start).trimEnd();
+  const line = before.slice(before.lastIndexOf('\n') + 1);
+  return OUTPUT_HEADING.test(line) || OUTPUT_LEAD.test(line);
+}
+
 /**
  * The commands of a fenced block, in order. A block in which some line starts with a prompt is a session: each
  * prompted command is one, the prompt left out and the lines a trailing `\` or a here-document carries it on to
@@ -27,6 +43,7 @@ const HERE_DOCUMENT = /(?<!<)<<(-?)[ \t]*(['"]?)([A-Za-z_][\w.-]*)\2/;
  */
 export function blockCommands(source: TextLike, fence: Fence): BlockCommand[] {
   const { start, end } = fence.content;
+  if (fenceLanguage(fence) === '' && introducesOutput(source, fence)) return [];
   const text = source.slice(start, end);
   if (!SESSION_LANGUAGES.has(fenceLanguage(fence)) || !/[$%\u276F\u279C>]/.test(text)) return [{ start, text }];
   const lines = text.split('\n');

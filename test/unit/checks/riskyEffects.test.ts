@@ -312,3 +312,33 @@ test('risky_command: decoded and run by any decoder, in a shell, Ruby, Perl or N
     [],
   );
 });
+
+test('risky_command: TLS checks off in a tool of its own, and packages from a plain HTTP index', () => {
+  const TLS = 'turns off TLS certificate checks';
+  const HTTP = 'installs packages over plain HTTP, which anyone on the network can replace';
+  const lines: [string, string][] = [
+    ['pip config --user set global.trusted-host pypi.mirror.example', TLS],
+    ['pip install --trusted-host pypi.mirror.example -r requirements.txt', TLS],
+    ['npm config set strict-ssl false', TLS],
+    ['git config --global http.sslVerify false', TLS],
+    ['export GIT_SSL_NO_VERIFY=1', TLS],
+    ['export NPM_CONFIG_STRICT_SSL=false', TLS],
+    ['pip config --user set global.index-url http://pypi.mirror.example/simple', HTTP],
+    ['pip install -i http://pypi.mirror.example/simple requests', HTTP],
+    ['npm config set registry http://npm.mirror.example/', HTTP],
+  ];
+  assert.deepEqual(risks(lines.map(([line]) => line).join('\n')), lines);
+  // Checks kept on, a local registry, a download with curl's own -f.
+  assert.deepEqual(
+    risks(
+      [
+        'npm config set strict-ssl true',
+        'npm config set registry http://localhost:4873/',
+        'pip install -i https://pypi.mirror.example/simple requests',
+        'curl -f http://example.com/status',
+        'curl -fsS -K "$CURL_CONFIG" https://api.example.com/warm',
+      ].join('\n'),
+    ),
+    [],
+  );
+});

@@ -4,7 +4,7 @@ import { COMMAND_LANGUAGES } from '../../platforms/shells';
 import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import type { Placed } from './skillTexts';
-import { COMMENT_LINE, CREDENTIAL_FILES, shellFlows } from './shellFlows';
+import { COMMENT_LINE, CREDENTIAL_FILES, LOCAL_HOST, shellFlows } from './shellFlows';
 import { defineRule } from '../engine/rule';
 import { printed, runsPipedText } from './commandText';
 
@@ -213,8 +213,20 @@ const RISKS: Risk[] = [
   {
     rule: riskyCommand,
     pattern:
-      /\bcurl\b[^\n]*\s(?:-k|--insecure)\b|\bwget\b[^\n]*--no-check-certificate|\bverify\s*=\s*False\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false\b|\bsslVerify\s+false\b|PYTHONHTTPSVERIFY\s*=\s*["']?0|\bInsecureSkipVerify\s*:\s*true\b/,
+      // Each tool's own switch, on its command line, in its configuration or in the environment: pip's trusted
+      // hosts, npm's and yarn's strict SSL, Git's sslVerify.
+      /\bcurl\b[^\n]*\s(?:-k|--insecure)\b|\bwget\b[^\n]*--no-check-certificate|\bverify\s*=\s*False\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false\b|\bsslVerify\s*[\s=]\s*false\b|PYTHONHTTPSVERIFY\s*=\s*["']?0|\bInsecureSkipVerify\s*:\s*true\b|(?:--|\bglobal\.|^\s*)trusted-host\b|(?:\bstrict[-_]ssl|STRICT_SSL)\s*[\s=]\s*["']?false\b|\benableStrictSsl\s+false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b/m,
     what: 'turns off TLS certificate checks',
+  },
+  {
+    rule: riskyCommand,
+    // A package index or registry over plain HTTP (not on this machine): anyone on the way can swap what installs.
+    pattern: new RegExp(
+      String.raw`(?:\b(?:index-url|extra-index-url|find-links|registry)\b|\bpip[\d.]*\b[^\n]*\s-[if])[\s=:]+["']?http:\/\/(?!(?:${LOCAL_HOST})(?:[:/"'\s]|$))`,
+      'i',
+    ),
+    what: 'installs packages over plain HTTP, which anyone on the network can replace',
+    unless: (match, line) => printed(line, match.index),
   },
   // Last: a line that also does something a warning is for (a credential helper that sends) is reported for that.
   {
@@ -273,7 +285,7 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
+  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|trusted-host|strict|http:|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {

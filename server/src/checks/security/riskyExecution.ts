@@ -87,7 +87,7 @@ const RISKS: Risk[] = [
     // A download names what it downloads: past its options, a word (an address, a variable holding one). A `curl|wget`
     // with none is an alternation in a pattern, a list of names, not a command.
     pattern: new RegExp(
-      String.raw`\b${FETCH}(?:[ \t]+-\S*)*[ \t]+[^\s|-][^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
+      String.raw`\b${FETCH}(?:[ \t]+-\S*)*[ \t]+[^\s|-][^|\n]*\|\s*(?:sudo\s+(?:-\w+\s+)*)?(?:(?:\/[\w.-]+)*\/)?(?:env\s+)?(sh|bash|zsh|dash|ksh|python[23]?|node|perl|ruby|php|iex|Invoke-Expression|pwsh|powershell)\b`,
     ),
     what: 'pipes a download into a shell or an interpreter',
     // The interpreter's own words: up to the end of its command in the pipeline or list, or of the quotes around it

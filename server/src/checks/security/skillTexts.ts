@@ -19,7 +19,14 @@ export interface SkillText {
 }
 
 const MARKDOWN = /\.(md|markdown|mdx|txt)$/i;
-const CODE = /\.(sh|bash|zsh|fish|ps1|py|js|mjs|cjs|ts|rb|pl|php|lua|go|rs|bat|cmd)$/i;
+const CODE = /\.(sh|bash|zsh|fish|ps1|psm1|py|js|mjs|cjs|ts|rb|pl|php|lua|go|rs|bat|cmd|vbs|applescript)$/i;
+/**
+ * Files whose text is commands by their name: a build's recipes, a container's steps, a shell's or Git's startup
+ * file, and what a scheduler or a service manager runs (a launch agent's arguments, a unit's `ExecStart=`, a crontab
+ * line): read as commands, a line at a time, they say what they run.
+ */
+const COMMANDS_BY_NAME =
+  /^(?:(?:GNU)?[Mm]akefile|Dockerfile|Containerfile|[Jj]ustfile|\.(?:bash_profile|bashrc|zshrc|zprofile|profile|gitconfig)|config\.fish|crontab)$|\.(?:plist|service|timer|desktop|crontab|cron)$/;
 const DATA = /\.(json|ya?ml|toml|ini|cfg|conf|env|xml|csv|html?|pem|key)$/i;
 /**
  * Files that hold credentials by their name alone: keys, the stores tools log in from, and a project's environment
@@ -61,7 +68,7 @@ export function skillTexts(fs: FileSystem, dir: string): { texts: SkillText[]; u
       if (entry.kind !== 'file' || child === skillFile) continue;
       const kind = MARKDOWN.test(entry.name)
         ? 'markdown'
-        : CODE.test(entry.name) || (inScripts && !entry.name.includes('.'))
+        : CODE.test(entry.name) || COMMANDS_BY_NAME.test(entry.name) || (inScripts && !entry.name.includes('.'))
           ? 'code'
           : DATA.test(entry.name) || KEY_FILE.test(entry.name)
             ? 'data'

@@ -12,13 +12,13 @@ export type MentionRole = 'runs' | 'invokes' | 'refers' | 'none';
 
 /** Sections whose mentions point elsewhere: "See also", "Related skills", "Prerequisites", "Next steps" … */
 const REFERENCE_SECTION =
-  /\b(?:see also|related|prerequisites?|companions?|handoffs?|hand-offs?|relationships?|next steps?|alternatives?|other skills|further reading|references?|resources|credits?)\b/i;
+  /\b(?:see also|related|prerequisites?|companions?|relationships?|next steps?|alternatives?|other skills|further reading|references?|resources|credits?)\b/i;
 /** Words before a mention, in its clause, that make it a note rather than an instruction. */
 const REFERENCE_CUE =
-  /\b(?:see(?: also)?|related|prerequisites?|requires?|required|e\.g\.|for example|such as|instead|rather than|alternatively|companion|compare|similar to|unlike|not|never|don't|do not|like|vs)\b/i;
-/** Verbs that tell the agent to run what follows, a few words before it in its clause ("use the `/x` skill"). */
+  /\b(?:see(?: also)?|related|prerequisites?|requires?|e\.g\.|for example|such as|instead|rather than|alternatively|companion|compare|similar to|unlike|not|never|don't|do not|like|vs)\b/i;
+/** Verbs that tell the agent to run what follows, a few words before it in its clause ("use the `/x` skill", "→ x"). */
 const INVOKE_VERB =
-  /\b(?:run|runs|running|use|uses|using|invoke|invokes|invoking|call|calls|calling|execute|executes|executing|trigger|triggers|launch|launches|start|starts|type|enter|load|loads|activate|dispatch|delegate to|hand off to|switch to|continue with|proceed with|then)\b(?:\s+(?:the|a|an|skill|command|slash command|it|with|via|to))*\s*[`*_"'(]*$/i;
+  /(?:\u2192|\b(?:run|runs|running|use|uses|using|invoke|invokes|invoking|call|calls|calling|execute|executes|executing|trigger|triggers|launch|launches|start|starts|type|enter|load|loads|activate|dispatch|delegate to|hand off to|switch to|continue with|proceed with|then)\b)(?:\s+(?:the|a|an|skill|command|slash command|it|with|via|to))*\s*[`*_"'(]*$/i;
 /** The verbs of an instruction anywhere earlier in a sentence. */
 const SENTENCE_VERB = /\b(?:run|use|invoke|call|execute)\b/i;
 /** What may open an instruction line before the command itself: list markers, a quote, emphasis, a backtick. */
@@ -29,7 +29,7 @@ const DEFINITION = /^[`*_"']*[ \t]*(?:[\u2014\u2013:|=]|-[ \t]|\()/;
 const HTTP_METHOD = /\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/;
 const ADDRESS = /https?:\/\/|\blocalhost\b|\bendpoints?\b/i;
 /** Where a clause ends: what comes after it is read apart from what came before. */
-const CLAUSE_ENDS = ['. ', '; ', ': ', '! ', '? ', ', ', ' \u2014 ', ' \u2013 ', ' - ', '('];
+const CLAUSE_ENDS = ['. ', '; ', ': ', ':** ', ':* ', ':__ ', '! ', '? ', ', ', ' \u2014 ', ' \u2013 ', ' - ', '('];
 
 /**
  * The role of a mention written at `at` (its `/` or `$`, or its plugin's name) to `end` of `text` (a region of prose
@@ -51,11 +51,16 @@ export function mentionRole(
   if (sign === '/' && (/(?:\]\(|#)$/.test(before) || HTTP_METHOD.test(rest) || ADDRESS.test(rest))) return 'none';
   // A table of commands, a heading, a section of notes: what is there, not what to do.
   if (/^[ \t]*[|#]/.test(rest) || (section !== undefined && REFERENCE_SECTION.test(section))) return 'refers';
-  // Its clause: from the last end of one before it, and no further back than a long sentence reaches.
-  const opens = CLAUSE_ENDS.map((mark) => before.lastIndexOf(mark)).map((i, k) =>
+  // Its clause: from the last end of one before it (on the line above, for a sentence wrapped there), and no further
+  // back than a long sentence reaches.
+  const carried = continues(text, lineStart, before)
+    ? text.slice(text.lastIndexOf('\n', lineStart - 2) + 1, lineStart - 1)
+    : '';
+  const spoken = before === '' || /^\s*$/.test(before) ? `${carried} ${before}` : before;
+  const opens = CLAUSE_ENDS.map((mark) => spoken.lastIndexOf(mark)).map((i, k) =>
     i < 0 ? 0 : i + CLAUSE_ENDS[k].length,
   );
-  const clause = before.slice(Math.max(before.length - 200, ...opens));
+  const clause = spoken.slice(Math.max(spoken.length - 200, ...opens));
   if (REFERENCE_CUE.test(clause) || /\b(?:see also|prerequisites?|related)\b/i.test(before)) return 'refers';
   // A verb just before it, or earlier in its sentence for a list of them ("run /a, or in Codex $a").
   const sentence = before.slice(

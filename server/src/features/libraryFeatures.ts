@@ -27,7 +27,7 @@ function targetsOf(library: Library, skill: LibrarySkill, mention: SkillMention)
     const file = linkTarget(skill, mention);
     return library.skills.filter((other) => other.file === file);
   }
-  return (resolveMention(library.byName, mention) ?? []).filter((other) => other !== skill);
+  return (resolveMention(library.byName, mention, skill) ?? []).filter((other) => other !== skill);
 }
 
 /** A place in another skill's SKILL.md (placed when the library read it). */

@@ -24,7 +24,9 @@ export function skillToRename(
   const within = (span: Span | undefined) => span !== undefined && span.start <= offset && offset <= span.end;
   if (within(skill.nameSpan)) return { target: skill, span: skill.nameSpan! };
   const mention = skill.mentions.find((candidate) => candidate.kind !== 'link' && within(candidate.span));
-  const targets = mention ? (resolveMention(library.byName, mention) ?? []).filter((other) => other !== skill) : [];
+  const targets = mention
+    ? (resolveMention(library.byName, mention, skill) ?? []).filter((other) => other !== skill)
+    : [];
   // A name two skills share: which one is meant is not the rename's to guess.
   return mention && targets.length === 1 ? { target: targets[0], span: mention.span } : undefined;
 }
@@ -97,7 +99,7 @@ export function skillRenameEdit(
           const renamed = mention.path!.replace(/[^/]+(\/(?:SKILL\.md)?)$/, `${path.basename(folder.to)}$1`);
           if (renamed !== mention.path) edit(skill.file, mention.span, renamed);
         }
-      } else if (name !== undefined && resolveMention(library.byName, mention)?.includes(target))
+      } else if (name !== undefined && resolveMention(library.byName, mention, skill)?.includes(target))
         edit(skill.file, mention.span, name);
     }
   }

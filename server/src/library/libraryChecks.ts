@@ -9,6 +9,7 @@ import { descriptionOverlaps } from './similarDescriptions';
 import { appendTo } from '../listMap';
 import { defineRule } from '../checks/engine/rule';
 import { CLAUDE_PRECEDENCE } from '../platforms/clients';
+import { BUILT_IN_COMMANDS } from '../platforms/builtInCommands';
 
 // The checks only a library can make: what one skill says of others, and what the skills are to a client together.
 
@@ -17,7 +18,7 @@ export const unknownSkillMention = defineRule({
   category: 'library',
   severity: 'warning',
   summary:
-    'A skill names another (`Skill(x)`, `/x`, `$x`) that no skill of the library is called, a letter or two off one.',
+    'An instruction to run `Skill(x)`, `/x`, `$x` names no skill of the library, command file or built-in command.',
   stability: 'stable',
   formats: 'all',
 });
@@ -60,48 +61,6 @@ export const skillCallCycle = defineRule({
 
 /** Where a finding about a skill as a whole goes when its line is not known: the start of its file. */
 const FILE_START: Span = { start: 0, end: 0 };
-
-/**
- * The commands clients answer themselves: `/clear` near a skill named `clean` is the command, not a typo of the
- * skill.
- */
-const BUILT_IN_COMMANDS = new Set([
-  'add-dir',
-  'agents',
-  'bug',
-  'clear',
-  'compact',
-  'config',
-  'context',
-  'cost',
-  'doctor',
-  'exit',
-  'export',
-  'help',
-  'hooks',
-  'init',
-  'login',
-  'logout',
-  'mcp',
-  'memory',
-  'model',
-  'permissions',
-  'plugin',
-  'resume',
-  'review',
-  'rewind',
-  'skills',
-  'status',
-  'terminal-setup',
-  'vim',
-  'diff',
-  'new',
-  'approvals',
-  'mention',
-  'undo',
-  'quit',
-  'compose',
-]);
 
 /**
  * The list a client gives the agent at start, past which it stops listing skills (characters of names and
@@ -175,21 +134,35 @@ export function listedSize(skill: LibrarySkill): number {
   return qualifiedName(skill).length + skill.description.length;
 }
 
-/** `Skill(nme)`, `/nme`, `$nme` a letter or two from a skill of the library: a typo the client cannot resolve. */
+/**
+ * An instruction to run `Skill(x)`, `/x`, `$x` that names no skill of the library, no command file and no client's
+ * built-in command: the agent finds nothing to run. With the skill it likely means when one is a letter or two off.
+ */
 function unknownMentions(library: Library): Diagnostic[] {
   const names = [...library.byName.keys()];
+  const plugins = new Set(
+    library.skills.flatMap((skill) => (skill.scope.kind === 'plugin' ? [skill.scope.plugin] : [])),
+  );
   return library.unresolved.flatMap(({ skill, mention }) => {
-    if (mention.plugin || mention.name.length < 4 || BUILT_IN_COMMANDS.has(mention.name)) return [];
-    const suggestion = closestName(mention.name, names);
-    if (!suggestion) return [];
-    const sign = mention.kind === 'tool' ? 'Skill(' : mention.kind === 'dollar' ? '$' : '/';
+    const written = mention.plugin ? `${mention.plugin}:${mention.name}` : mention.name;
+    // Another plugin's skill (`superpowers:x`) is in a library not read here.
+    if (mention.plugin && !plugins.has(mention.plugin)) return [];
+    if (BUILT_IN_COMMANDS.has(mention.name) || skill.commands.has(written)) return [];
+    const suggestion = closestName(written, names);
+    // `$name` is as often a variable of the language a skill teaches (`$state`, `$casts`): only a near miss is a call.
+    if (!suggestion && (!mention.instruction || mention.kind === 'dollar')) return [];
+    const sign =
+      mention.kind === 'tool' ? 'Skill(' : mention.kind === 'dollar' ? '$' : mention.kind === 'plugin' ? '' : '/';
+    const told = `${sign}${written}${sign === 'Skill(' ? ')' : ''}`;
     return [
       diagnostic(
         unknownSkillMention,
         skill.file,
         mention.span,
-        `No skill of the library is named \`${mention.name}\`: did you mean \`${suggestion}\`? An agent told to use \`${sign}${mention.name}${sign === 'Skill(' ? ')' : ''}\` finds nothing to run.`,
-        { suggestion },
+        suggestion
+          ? `No skill of the library is named \`${mention.name}\`: did you mean \`${suggestion}\`? An agent told to use \`${told}\` finds nothing to run.`
+          : `No skill of the library, command file or client's built-in command is named \`${written}\`: an agent told to use \`${told}\` finds nothing to run. Add the skill, or name one that is there.`,
+        suggestion ? { suggestion } : {},
       ),
     ];
   });

@@ -6,6 +6,7 @@ import { ListingCache } from '../workspace/diskSnapshot';
 import type { FileSystem } from '../workspace/fileSystem';
 import { readText } from '../workspace/readText';
 import { readCatalogSkill } from '../workspace/skillCatalog';
+import { commandsAbove } from './commandFiles';
 import { skillMentions, type MentionKind, type SkillMention } from './skillMentions';
 import { appendTo } from '../listMap';
 import { CLIENT_FOLDERS, PLUGIN_MANIFEST } from '../platforms/clients';
@@ -37,6 +38,8 @@ export interface LibrarySkill {
   descriptionSpan?: Span;
   scope: SkillScope;
   mentions: PlacedMention[];
+  /** The command files its `/name` may run besides skills (commandFiles.ts). */
+  commands: ReadonlySet<string>;
   /** Its head or body marks a procedure (AIP, MetaSkill, skill+): the skill is worth analysing for the graph. */
   structured: boolean;
 }
@@ -118,6 +121,7 @@ export function librarySkillOf(
     ...(descriptionSpan ? { descriptionSpan } : {}),
     scope: scopeOf(fs, dir, home),
     mentions: mentions.map((found) => ({ ...found, range: lines.rangeOf(found.span) })),
+    commands: commandsAbove(fs, dir, home),
     // A lone YAML block in the body is an AIP procedure without its metadata.
     structured: STRUCTURED_HEAD.test(head) || syntax.fences.some((fence) => /^ya?ml$/i.test(fenceLanguage(fence))),
   };
@@ -194,19 +198,21 @@ export function linkLibrary(skills: LibrarySkill[]): Library {
           edges.push({ from: skill.file, to: linked.file, kind: 'link', span: mention.span, range: mention.range });
         continue;
       }
-      const named = resolveMention(byName, mention);
-      // A composition naming no skill is the MetaSkill checks' to report, with its catalog (`unknown_skill`).
+      const named = resolveMention(byName, mention, skill);
+      // A composition naming no skill is the MetaSkill checks' to report, with its catalog (`unknown_skill`); a note
+      // naming nothing ("see also /x") tells the agent to do nothing.
       if (!named) {
-        if (mention.kind !== 'compose') unresolved.push({ skill, mention });
+        if (mention.kind !== 'compose' && mention.invokes) unresolved.push({ skill, mention });
       }
-      // A name two skills share resolves to each: which one a client loads is the collision's finding.
+      // A name two skills share resolves to each: which one a client loads is the collision's finding. A note that a
+      // skill exists is a link to it, however it is written.
       else
         for (const target of named)
           if (target !== skill)
             edges.push({
               from: skill.file,
               to: target.file,
-              kind: mention.kind,
+              kind: mention.invokes ? mention.kind : 'link',
               span: mention.span,
               range: mention.range,
             });
@@ -222,14 +228,17 @@ export function linkTarget(skill: LibrarySkill, mention: SkillMention): string {
 
 /**
  * The skills a mention by name names: a plugin's by its qualified name, or, in a checkout without the plugin's
- * manifest, by its own.
+ * manifest, by its own; from a skill of a plugin (`from`), that plugin's skill of the name.
  */
 export function resolveMention(
   byName: ReadonlyMap<string, LibrarySkill[]>,
   mention: SkillMention,
+  from?: LibrarySkill,
 ): LibrarySkill[] | undefined {
   return (
     (mention.plugin && byName.get(`${mention.plugin}:${mention.name}`)) ||
-    (mention.plugin && mention.kind !== 'plugin' ? undefined : byName.get(mention.name))
+    (mention.plugin && mention.kind !== 'plugin' ? undefined : byName.get(mention.name)) ||
+    // Inside a plugin, its own skills answer to their bare names (`/name` where no other skill has it).
+    (!mention.plugin && from?.scope.kind === 'plugin' ? byName.get(`${from.scope.plugin}:${mention.name}`) : undefined)
   );
 }

@@ -266,3 +266,93 @@ test("a MetaSkill's skill: steps and route cases are edges of the library; one n
     '`deploy-sit` is the MetaSkill checks’ unknown_skill, not reported twice',
   );
 });
+
+test("a meta_sop MetaSkill's Run and Invoke lines are edges of the library, and a ring through one is a cycle", () => {
+  const { root, written } = library({
+    'pipeline/SKILL.md':
+      '---\nname: pipeline\ndescription: Runs the pipeline. Use on a release.\nkind: meta_sop\n---\n\n' +
+      '## Phase 1: Build\n\nRun `beta`. Save as `built`.\n\n## Phase 2: Ship\n\nInvoke `gamma` as agent with:\n- note: hi\nSave as `shipped`.\n',
+    'beta/SKILL.md': skill(
+      'beta',
+      'Builds it. Use before shipping.',
+      'When the build changes the plan, run /«pipeline» again.',
+    ),
+    'gamma/SKILL.md': skill('gamma', 'Ships it. Use after building.', 'Run `beta` is prose here: not a MetaSkill.'),
+  });
+  const built = buildLibrary(
+    new NodeFileSystem(),
+    Object.values(written).map((item) => item.file),
+    root,
+  );
+  assert.deepEqual(
+    built.edges.map((edge) => [path.relative(root, edge.from), path.relative(root, edge.to), edge.kind]),
+    [
+      ['pipeline/SKILL.md', 'beta/SKILL.md', 'compose'],
+      ['pipeline/SKILL.md', 'gamma/SKILL.md', 'compose'],
+      ['beta/SKILL.md', 'pipeline/SKILL.md', 'slash'],
+    ],
+  );
+  const [cycle] = expectIn(checkLibrary(built), 'skill_call_cycle', written);
+  assert.match(cycle.message, /`beta` \u2192 `pipeline` \u2192 `beta`/);
+});
+
+test('a mention is a call only where the text says to run it: routes, tables, notes and anchors are not calls', () => {
+  const { root, written } = library({
+    'health/SKILL.md': skill('health', 'Checks health. Use when a service is down.'),
+    'status/SKILL.md': skill('status', 'Reports status. Use for a standup.'),
+    'api-docs/SKILL.md': skill(
+      'api-docs',
+      'Documents an API. Use for a new service.',
+      'The service answers `GET /health` and POST `/status`; see http://localhost:8080/status too.\n\n' +
+        '| Command | What |\n|---|---|\n| /status | the bot replies |\n\n[Jump](#/health)\n',
+    ),
+    'review/SKILL.md': skill(
+      'review',
+      'Reviews a change. Use on a pull request.',
+      'Check the diff (e.g. `/fix-findings` does the fixing).\n\n## Related skills\n\n- Use /fix-findings for the fixes\n',
+    ),
+    'fix-findings/SKILL.md': skill(
+      'fix-findings',
+      'Fixes what a review found. Use after a review.',
+      'Prerequisite: /review. See also $review.\n',
+    ),
+  });
+  const built = buildLibrary(
+    new NodeFileSystem(),
+    Object.values(written).map((item) => item.file),
+    root,
+  );
+  assert.deepEqual(
+    built.edges.map((edge) => [path.relative(root, edge.from), path.relative(root, edge.to), edge.kind]),
+    [
+      ['api-docs/SKILL.md', 'status/SKILL.md', 'link'],
+      ['review/SKILL.md', 'fix-findings/SKILL.md', 'link'],
+      ['review/SKILL.md', 'fix-findings/SKILL.md', 'link'],
+      ['fix-findings/SKILL.md', 'review/SKILL.md', 'link'],
+      ['fix-findings/SKILL.md', 'review/SKILL.md', 'link'],
+    ],
+    'the table names `status` (a note); the routes, the address and the anchor name nothing',
+  );
+  assert.deepEqual(
+    checkLibrary(built).filter((item) => item.code === 'skill_call_cycle'),
+    [],
+  );
+});
+
+test('unknown_skill_mention: an instruction to run what is no skill, command file or built-in; notes and commands are quiet', () => {
+  const { root, written } = library({
+    '.claude/commands/publish.md': 'Publish it.\n',
+    '.claude/skills/upload-report/SKILL.md': skill(
+      'upload-report',
+      'Uploads a report. Use when one is done.',
+      'Run /«publish-report» to upload it.\n\n1. `/«tidy-up»` the folder.\n2. Then run /publish and /compact.\n\n' +
+        '- `/archive` \u2014 what the archive bot answers\n\nSee also /elsewhere; the `/health` endpoint.\n',
+    ),
+  });
+  const all = findings(root, written);
+  const found = expectIn(all, 'unknown_skill_mention', written);
+  assert.match(
+    found[0].message,
+    /No skill of the library, command file or client's built-in command is named `publish-report`/,
+  );
+});

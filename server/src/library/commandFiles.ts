@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { ListingCache } from '../workspace/diskSnapshot';
 import type { FileSystem } from '../workspace/fileSystem';
-import { PLUGIN_MANIFEST } from '../platforms/clients';
+import { PLUGIN_MANIFEST, PROJECT_COMMANDS } from '../platforms/clients';
 
 // The command files a skill's `/name` may run besides skills: Claude Code's `.claude/commands/*.md` of the project
 // the skill sits in, and the `commands/*.md` of the plugin that holds it (named `/name` and `/plugin:name`), or of a
@@ -40,7 +40,7 @@ export function commandsAbove(fs: FileSystem, dir: string, home: string): Readon
         ? path.basename(up)
         : undefined;
     const own = [
-      ...commandNames(fs, path.join(up, '.claude', 'commands')),
+      ...commandNames(fs, path.join(up, PROJECT_COMMANDS)),
       ...(plugin ? commandNames(fs, path.join(up, 'commands')).flatMap((name) => [name, `${plugin}:${name}`]) : []),
     ];
     // A folder with no commands of its own shares the set above it.

@@ -51,6 +51,8 @@ export function mentionRole(
   if (sign === '/' && (/(?:\]\(|#)$/.test(before) || HTTP_METHOD.test(rest) || ADDRESS.test(rest))) return 'none';
   // A table of commands, a heading, a section of notes: what is there, not what to do.
   if (/^[ \t]*[|#]/.test(rest) || (section !== undefined && REFERENCE_SECTION.test(section))) return 'refers';
+  // An item of a list a negation leads into ("The orchestrator does NOT:", "Never:"): what not to run.
+  if (LIST_ITEM.test(before) && NEGATED_LEAD.test(leadIn(text, lineStart))) return 'refers';
   // Its clause: from the last end of one before it (on the line above, for a sentence wrapped there), and no further
   // back than a long sentence reaches.
   const carried = continues(text, lineStart, before)
@@ -71,6 +73,30 @@ export function mentionRole(
     (LINE_OPENING.test(before) && !continues(text, lineStart, before) && !DEFINITION.test(text.slice(end, lineEnd)));
   if (direct) return alone(rest, at - lineStart, end - lineStart) ? 'runs' : 'invokes';
   return SENTENCE_VERB.test(sentence) ? 'invokes' : 'refers';
+}
+
+const LIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)])[ \t]/;
+/** A lead-in that says what follows is not to be done. */
+const NEGATED_LEAD = /\b(?:not|never|don't|do not|does not|doesn't|must not|should not|avoid)\b[^:\n]*:[*_\s]*$/i;
+
+/**
+ * The line a list leads in from: the first line above the list's items (their wrapped lines, a blank line between
+ * them or after the lead-in) that is none.
+ */
+function leadIn(text: string, lineStart: number): string {
+  let start = lineStart;
+  let blank = false;
+  for (let lines = 0; start > 0 && lines < 50; lines++) {
+    const above = text.lastIndexOf('\n', start - 2) + 1;
+    const line = text.slice(above, start - 1);
+    if (line.trim() === '') {
+      if (blank) return '';
+      blank = true;
+    } else if (LIST_ITEM.test(line) || /^[ \t]+\S/.test(line)) blank = false;
+    else return line;
+    start = above;
+  }
+  return '';
 }
 
 /** A line that carries on the sentence of the line above it (not a list item): it opens no instruction. */

@@ -29,6 +29,9 @@ export const CLIENT_FOLDERS: readonly ClientFolder[] = [
 /** Which of two same-named skills Claude Code loads, by their scopes: the first listed (its personal skills win). */
 export const CLAUDE_PRECEDENCE: readonly string[] = ['claude-personal', 'claude-project'];
 
+/** Where a project keeps the commands its `/name` runs besides skills (Claude Code's `.claude/commands/*.md`). */
+export const PROJECT_COMMANDS = path.join('.claude', 'commands');
+
 /** A plugin declares itself here (Claude Code's plugins): its skills are named `plugin:name`. */
 export const PLUGIN_MANIFEST = path.join('.claude-plugin', 'plugin.json');
 

@@ -323,6 +323,8 @@ test('risky_command: TLS checks off in a tool of its own, and packages from a pl
     ['git config --global http.sslVerify false', TLS],
     ['export GIT_SSL_NO_VERIFY=1', TLS],
     ['export NPM_CONFIG_STRICT_SSL=false', TLS],
+    ['export CURL_CA_BUNDLE=', TLS],
+    ["export REQUESTS_CA_BUNDLE=''", TLS],
     ['pip config --user set global.index-url http://pypi.mirror.example/simple', HTTP],
     ['pip install -i http://pypi.mirror.example/simple requests', HTTP],
     ['npm config set registry http://npm.mirror.example/', HTTP],
@@ -337,8 +339,25 @@ test('risky_command: TLS checks off in a tool of its own, and packages from a pl
         'pip install -i https://pypi.mirror.example/simple requests',
         'curl -f http://example.com/status',
         'curl -fsS -K "$CURL_CONFIG" https://api.example.com/warm',
+        'export REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt',
       ].join('\n'),
     ),
     [],
   );
+});
+
+test('risky_command: a root certificate authority added for every TLS connection', () => {
+  const CA = 'adds a certificate authority that every TLS connection of the user trusts';
+  const lines = [
+    'sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain proxy-ca.crt',
+    'certutil -addstore Root proxy-ca.crt',
+    'sudo cp proxy-ca.crt /usr/local/share/ca-certificates/ && sudo update-ca-certificates',
+    'export NODE_EXTRA_CA_CERTS=~/.certs/proxy-ca.pem',
+  ];
+  assert.deepEqual(
+    risks(lines.join('\n')),
+    lines.map((line) => [line, CA]),
+  );
+  // Reading or listing certificates trusts nothing new.
+  assert.deepEqual(risks('security find-certificate -a -p\nopenssl x509 -in proxy-ca.crt -noout -text'), []);
 });

@@ -215,8 +215,17 @@ const RISKS: Risk[] = [
     pattern:
       // Each tool's own switch, on its command line, in its configuration or in the environment: pip's trusted
       // hosts, npm's and yarn's strict SSL, Git's sslVerify.
-      /\bcurl\b[^\n]*\s(?:-k|--insecure)\b|\bwget\b[^\n]*--no-check-certificate|\bverify\s*=\s*False\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false\b|\bsslVerify\s*[\s=]\s*false\b|PYTHONHTTPSVERIFY\s*=\s*["']?0|\bInsecureSkipVerify\s*:\s*true\b|(?:--|\bglobal\.|^\s*)trusted-host\b|(?:\bstrict[-_]ssl|STRICT_SSL)\s*[\s=]\s*["']?false\b|\benableStrictSsl\s+false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b/m,
+      /\bcurl\b[^\n]*\s(?:-k|--insecure)\b|\bwget\b[^\n]*--no-check-certificate|\bverify\s*=\s*False\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0|\brejectUnauthorized\s*:\s*false\b|\bsslVerify\s*[\s=]\s*false\b|PYTHONHTTPSVERIFY\s*=\s*["']?0|\bInsecureSkipVerify\s*:\s*true\b|(?:--|\bglobal\.|^\s*)trusted-host\b|(?:\bstrict[-_]ssl|STRICT_SSL)\s*[\s=]\s*["']?false\b|\benableStrictSsl\s+false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\b(?:CURL_CA_BUNDLE|REQUESTS_CA_BUNDLE)\s*=\s*(?:""|''|$)/m,
     what: 'turns off TLS certificate checks',
+  },
+  {
+    rule: riskyCommand,
+    // A root certificate added to what the system or a runtime trusts: whoever holds its key can read and change
+    // every TLS connection of the user's.
+    pattern:
+      /\bsecurity\s+add-trusted-cert\b|\bcertutil(?:\.exe)?\s+(?:-f\s+)?-addstore\s+["']?root\b|\bImport-Certificate\b[^\n]*Cert:\\+LocalMachine\\+Root|\bupdate-ca-(?:certificates|trust)\b|\btrust\s+anchor\s|\bNODE_EXTRA_CA_CERTS\s*=/i,
+    what: 'adds a certificate authority that every TLS connection of the user trusts',
+    unless: (match, line) => printed(line, match.index),
   },
   {
     rule: riskyCommand,
@@ -285,7 +294,7 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|trusted-host|strict|http:|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
+  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|trusted-host|strict|http:|CA_BUNDLE|CA_CERTS|add-trusted-cert|certutil|Import-Certificate|update-ca-|trust\s+anchor|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {

@@ -76,8 +76,12 @@ export function mentionRole(
 }
 
 const LIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)])[ \t]/;
-/** A lead-in that says what follows is not to be done. */
-const NEGATED_LEAD = /\b(?:not|never|don't|do not|does not|doesn't|must not|should not|avoid)\b[^:\n]*:[*_\s]*$/i;
+/**
+ * A lead-in that ends by saying what follows is not to be done ("does NOT:", "Never:", "Do not use these:"), not one
+ * with a negation inside ("Fix the cause, not the symptom:").
+ */
+const NEGATED_LEAD =
+  /\b(?:not|never|don't|do not|does not|doesn't|must not|should not|avoid)(?:\s+(?:do|use|run|call|invoke|ever|the following|these|any of these))*[*_\s]*:[*_\s]*$/i;
 
 /**
  * The line a list leads in from: the first line above the list's items (their wrapped lines, a blank line between

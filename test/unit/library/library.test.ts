@@ -348,7 +348,9 @@ test('unknown_skill_mention: an instruction to run what is no skill, command fil
       'Run /«publish-report» to upload it.\n\n1. `/«tidy-up»` the folder.\n2. Then run /publish and /compact.\n\n' +
         '- `/archive` \u2014 what the archive bot answers\n\nSee also /elsewhere; the `/health` endpoint.\n\n' +
         // What a list a negation leads into says not to run is no instruction to run it.
-        'The orchestrator explicitly DOES NOT:\n\n- Run `/deploy-everything` itself.\n- Call /wipe-cache\n',
+        'The orchestrator explicitly DOES NOT:\n\n- Run `/deploy-everything` itself.\n- Call /wipe-cache\n\n' +
+        // A negation inside the lead-in is not one over the list.
+        'Fix the cause, not the symptom:\n\n- Run /«fix-cause» first.\n',
     ),
   });
   const all = findings(root, written);

@@ -77,12 +77,23 @@ local function main()
   return true
 end
 
--- SKILLGRAPH_ATTACH_FILES (one per line): open each and print whether the recipe gave it a skillgraph client.
+-- SKILLGRAPH_ATTACH_FILES (one per line): open each and print whether the recipe gave it a skillgraph client. The
+-- recipe decides while the file opens (it starts or attaches a client, or does not): that call is the event waited
+-- on, recorded by wrapping the two functions it calls. A file it attached is then waited for until its client is
+-- running, with a long ceiling (a loaded machine starts the server slowly); one it did not attach has no event.
 local function attach_files(files)
+  local attaching = {}
+  local function record(bufnr) attaching[(bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr] = true end
+  if vim.lsp.start then
+    local start = vim.lsp.start
+    vim.lsp.start = function(config, opts) record(opts and opts.bufnr); return start(config, opts) end
+  end
+  local attach = vim.lsp.buf_attach_client
+  vim.lsp.buf_attach_client = function(bufnr, client_id) record(bufnr); return attach(bufnr, client_id) end
   for file in files:gmatch('[^\n]+') do
     vim.cmd('edit ' .. vim.fn.fnameescape(file))
     local bufnr = vim.api.nvim_get_current_buf()
-    local attached = vim.wait(1000, function()
+    local attached = attaching[bufnr] == true and vim.wait(60000, function()
       for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
         if client.name == 'skillgraph' then return true end
       end

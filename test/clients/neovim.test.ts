@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { editorFixture, positions, skillFileKinds } from './editorFixture';
@@ -15,13 +16,13 @@ after(remove);
  * first, as a user's init.lua would, unless the run starts its own client (SKILLGRAPH_INIT_OPTIONS).
  */
 function neovim(file: string, env: Record<string, string> = {}): string[] {
-  const recipeFirst = env.SKILLGRAPH_INIT_OPTIONS ? [] : ['-c', `luafile ${recipe}`];
+  const recipeFirst = env.SKILLGRAPH_INIT_OPTIONS ? [] : ['-c', `luafile ${env.RECIPE ?? recipe}`];
   const result = spawnSync(
     'nvim',
     ['--headless', '--clean', ...recipeFirst, '-c', `luafile ${path.join(__dirname, 'neovim.lua')}`],
     {
       encoding: 'utf8',
-      timeout: 60000,
+      timeout: 180000,
       env: {
         ...process.env,
         ...editorEnv,
@@ -75,6 +76,22 @@ test('Neovim: the profile and a rule severity in the settings, and in init_optio
     [],
     'no warning or error in Neovim’s LSP log',
   );
+});
+
+test('Neovim: the settings of the recipe reach the server from the start (0.7 asks for none)', () => {
+  // The user's edit of the block's settings line: a rule turned off there is off on the first diagnostics.
+  const edited = path.join(home, 'recipe-settings.lua');
+  const text = readFileSync(recipe, 'utf8');
+  const line = "settings = { skillgraph = { profile = 'agentskills' } },";
+  assert.ok(text.includes(line), 'the recipe has the settings line the README shows');
+  writeFileSync(
+    edited,
+    text.replace(line, "settings = { skillgraph = { profile = 'agentskills', rules = { name_mismatch = 'off' } } },"),
+  );
+  const lines = neovim(settingsSkill, { RECIPE: edited });
+  assert.deepEqual(codes(lines, 'DIAG'), ['3:0 3 client_frontmatter_key']);
+  // The block as written: its profile (agentskills) on the first diagnostics, the rule on.
+  assert.deepEqual(codes(neovim(settingsSkill), 'DIAG'), ['1:6 1 name_mismatch', '3:0 3 client_frontmatter_key']);
 });
 
 test('Neovim on a skill+ flow.py: its own findings, a definition in state.py, a hover on a node', () => {

@@ -5,8 +5,10 @@ import {
   DidChangeConfigurationNotification,
   DocumentDiagnosticReportKind,
   FileChangeType,
+  MessageType,
   ProposedFeatures,
   ResponseError,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
   CodeActionKind,
@@ -44,9 +46,12 @@ let section: unknown;
 /** The settings in effect, in words, as the last `applySettings` made them. */
 let settingsDescription = '';
 
+/** The settings refused, as last shown to the user: each set of them is shown once, not on every change. */
+let shownIgnored = '';
+
 /** The settings from both places, the section winning key by key; returns them in words for the log. */
 function applySettings(): string {
-  const { settings, description } = editorSettings(
+  const { settings, description, ignored } = editorSettings(
     [
       { source: 'initializationOptions', raw: initializationOptions },
       { source: 'workspace configuration', raw: section },
@@ -55,6 +60,15 @@ function applySettings(): string {
   );
   service.configure(settings);
   settingsDescription = description;
+  // A refused setting is shown where the user looks, not only logged (Neovim hides the log's levels by default, and
+  // few Emacs users open eglot's events buffer): once for each set of them.
+  const refused = ignored.join('; ');
+  if (refused !== '' && refused !== shownIgnored)
+    void connection.sendNotification(ShowMessageNotification.type, {
+      type: MessageType.Warning,
+      message: `Skillgraph did not use these settings: ${refused}.`,
+    });
+  shownIgnored = refused;
   return description;
 }
 

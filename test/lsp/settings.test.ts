@@ -98,5 +98,32 @@ test('a setting an editor sent that cannot be used is logged, not silently dropp
   const session = await startServer({ root, initializationOptions: { profile: 'claud-code' } });
   sessions.push(session);
   const ready = await session.waitForLog((message) => message.includes('ready'));
-  assert.match(ready, /profile not set; .*ignored: profile "claud-code" \(not a profile\) in initializationOptions/);
+  assert.match(
+    ready,
+    /profile not set; .*ignored: profile "claud-code" \(not a profile; did you mean claude-code\?\) in initializationOptions/,
+  );
+  // And shown where the user looks, once, with what was meant.
+  assert.deepEqual(session.shown, [
+    {
+      type: 2,
+      message:
+        'Skillgraph did not use these settings: profile "claud-code" (not a profile; did you mean claude-code?) in initializationOptions.',
+    },
+  ]);
+});
+
+test('a misspelt rule in the settings is shown once, with the rule meant; settings that apply show nothing', async () => {
+  const session = await startServer({ root, initializationOptions: { rules: { name_mismtch: 'off' } } });
+  sessions.push(session);
+  await session.waitForLog((message) => message.includes('ready'));
+  assert.deepEqual(
+    session.shown.map((item) => item.message),
+    [
+      'Skillgraph did not use these settings: rules.name_mismtch (no such rule; did you mean name_mismatch?) in initializationOptions.',
+    ],
+  );
+  const good = await startServer({ root, initializationOptions: { profile: 'claude-code' } });
+  sessions.push(good);
+  await good.waitForLog((message) => message.includes('ready'));
+  assert.deepEqual(good.shown, []);
 });

@@ -47,6 +47,8 @@ export interface ServerSession {
   pushCounts: Map<string, number>;
   /** Messages the server logged (`window/logMessage`), with their type (1 = error). */
   logs: { type: number; message: string }[];
+  /** Messages the server showed the user (`window/showMessage`), with their type (2 = warning). */
+  shown: { type: number; message: string }[];
   /** The methods the server registered for (`client/registerCapability`). */
   registrations: string[];
   /** How many `workspace/diagnostic/refresh` requests the server sent. */
@@ -128,6 +130,11 @@ export async function startServer(options: {
     logs.push(params);
     for (const wake of waiters.splice(0)) wake();
   });
+  const shown: { type: number; message: string }[] = [];
+  connection.onNotification('window/showMessage', (params: { type: number; message: string }) => {
+    shown.push(params);
+    for (const wake of waiters.splice(0)) wake();
+  });
   connection.onRequest('workspace/diagnostic/refresh', () => {
     refreshes++;
     for (const wake of waiters.splice(0)) wake();
@@ -181,6 +188,7 @@ export async function startServer(options: {
     pushedVersions,
     pushCounts,
     logs,
+    shown,
     registrations,
     refreshes: () => refreshes,
     stderr: () => stderr,

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
-import { isProfileId, type ProfileId } from '../platforms/profiles';
-import { isRuleCode, type RuleCode } from '../rules';
+import { isProfileId, PROFILE_IDS, type ProfileId } from '../platforms/profiles';
+import { isRuleCode, RULE_CODES, type RuleCode } from '../rules';
+import { closestName } from '../checks/match/nameDistance';
 import { isSeverityChoice, SEVERITY_CHOICES, type SeverityMap } from '../checks/engine/severities';
 
 /** The settings the analyses are made with, as the server understood what the editor sent. */
@@ -38,13 +39,22 @@ interface ReadLayer {
   ignored: string[];
 }
 
+/** The valid value a refused one was most likely meant to be, said as a suggestion; nothing when none is close. */
+function meant(value: unknown, valid: Iterable<string>): string {
+  const closest = typeof value === 'string' ? closestName(value, valid) : undefined;
+  return closest ? `; did you mean ${closest}?` : '';
+}
+
 function readLayer(raw: unknown, base: string): ReadLayer {
   const layer: ReadLayer = { ignored: [] };
   if (typeof raw !== 'object' || raw === null) return layer;
   const value = raw as Record<string, unknown>;
   if (value.profile !== undefined && value.profile !== null) {
     if (typeof value.profile === 'string' && isProfileId(value.profile)) layer.profile = value.profile;
-    else layer.ignored.push(`profile ${JSON.stringify(value.profile)} (not a profile)`);
+    else
+      layer.ignored.push(
+        `profile ${JSON.stringify(value.profile)} (not a profile${meant(value.profile, PROFILE_IDS)})`,
+      );
   }
   if (value.rules !== undefined && value.rules !== null) {
     if (typeof value.rules !== 'object' || Array.isArray(value.rules))
@@ -52,7 +62,7 @@ function readLayer(raw: unknown, base: string): ReadLayer {
     else {
       layer.rules = {};
       for (const [code, severity] of Object.entries(value.rules as Record<string, unknown>)) {
-        if (!isRuleCode(code)) layer.ignored.push(`rules.${code} (no such rule)`);
+        if (!isRuleCode(code)) layer.ignored.push(`rules.${code} (no such rule${meant(code, RULE_CODES)})`);
         else if (!isSeverityChoice(severity))
           layer.ignored.push(`rules.${code} (not one of ${SEVERITY_CHOICES.join(', ')})`);
         else layer.rules[code] = severity;
@@ -77,6 +87,8 @@ function readLayer(raw: unknown, base: string): ReadLayer {
 export interface EditorSettings {
   settings: Settings;
   description: string;
+  /** What the editor gave that could not be used, each in words with where it came from (and what was meant). */
+  ignored: string[];
 }
 
 /**
@@ -116,7 +128,7 @@ export function editorSettings(layers: readonly SettingsLayer[], base: string): 
     `userSkillFolders ${userFoldersFrom ? `${settings.userSkillFolders ? 'on' : 'off'} (${userFoldersFrom})` : 'not set'}`,
     ...(ignored.length > 0 ? [`ignored: ${ignored.join('; ')}`] : []),
   ].join('; ');
-  return { settings, description };
+  return { settings, description, ignored };
 }
 
 /** The editor's settings as the settings given where Skillgraph runs: they win over the configuration files. */

@@ -59,6 +59,17 @@ function expectIn(found: Diagnostic[], code: string, written: Record<string, Wri
 const skill = (name: string, description: string, body = '') =>
   `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
 
+/** The library of the skills written under `root`. */
+const builtFrom = (written: Record<string, { file: string }>, root: string) =>
+  buildLibrary(
+    new NodeFileSystem(),
+    Object.values(written).map((item) => item.file),
+    root,
+  );
+/** Its edges as [from, to, kind], the files relative to `root`. */
+const edgesOf = (built: ReturnType<typeof buildLibrary>, root: string) =>
+  built.edges.map((edge) => [path.relative(root, edge.from), path.relative(root, edge.to), edge.kind]);
+
 test('unknown_skill_mention: Skill(), /name and $name a letter off a skill; commands, paths, code and far names are not', () => {
   const { root, written } = library({
     'release-notes/SKILL.md': skill('release-notes', 'Writes release notes. Use when a release is cut.'),
@@ -279,19 +290,12 @@ test("a meta_sop MetaSkill's Run and Invoke lines are edges of the library, and 
     ),
     'gamma/SKILL.md': skill('gamma', 'Ships it. Use after building.', 'Run `beta` is prose here: not a MetaSkill.'),
   });
-  const built = buildLibrary(
-    new NodeFileSystem(),
-    Object.values(written).map((item) => item.file),
-    root,
-  );
-  assert.deepEqual(
-    built.edges.map((edge) => [path.relative(root, edge.from), path.relative(root, edge.to), edge.kind]),
-    [
-      ['pipeline/SKILL.md', 'beta/SKILL.md', 'compose'],
-      ['pipeline/SKILL.md', 'gamma/SKILL.md', 'compose'],
-      ['beta/SKILL.md', 'pipeline/SKILL.md', 'slash'],
-    ],
-  );
+  const built = builtFrom(written, root);
+  assert.deepEqual(edgesOf(built, root), [
+    ['pipeline/SKILL.md', 'beta/SKILL.md', 'compose'],
+    ['pipeline/SKILL.md', 'gamma/SKILL.md', 'compose'],
+    ['beta/SKILL.md', 'pipeline/SKILL.md', 'slash'],
+  ]);
   const [cycle] = expectIn(checkLibrary(built), 'skill_call_cycle', written);
   assert.match(cycle.message, /`beta` \u2192 `pipeline` \u2192 `beta`/);
 });
@@ -317,13 +321,9 @@ test('a mention is a call only where the text says to run it: routes, tables, no
       'Prerequisite: /review. See also $review.\n',
     ),
   });
-  const built = buildLibrary(
-    new NodeFileSystem(),
-    Object.values(written).map((item) => item.file),
-    root,
-  );
+  const built = builtFrom(written, root);
   assert.deepEqual(
-    built.edges.map((edge) => [path.relative(root, edge.from), path.relative(root, edge.to), edge.kind]),
+    edgesOf(built, root),
     [
       ['api-docs/SKILL.md', 'status/SKILL.md', 'link'],
       ['review/SKILL.md', 'fix-findings/SKILL.md', 'link'],

@@ -2,14 +2,14 @@ import { homedir } from 'node:os';
 import { applySeverities } from '../checks/engine/severities';
 import { RunSettings } from '../config/runSettings';
 import { GOVERNANCE_QUERIES, type Row } from '../library/governanceQueries';
+import { checkLibrary } from '../library/libraryChecks';
 import {
-  checkLibrary,
   listedSize,
   listedSkills,
   profilesFrom,
   SKILL_LIST_BUDGETS,
   type LibraryCheckOptions,
-} from '../library/libraryChecks';
+} from '../library/skillListBudget';
 import { libraryCsv, libraryCypher, libraryGraphml, libraryJsonText } from '../library/libraryExport';
 import type { LibraryGraph } from '../library/libraryGraph';
 import { buildLibrary, type Library } from '../library/libraryModel';

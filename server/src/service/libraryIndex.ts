@@ -14,7 +14,8 @@ import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { toLspDiagnostic } from '../features/lspDiagnostics';
 import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
 import { folderRenameEdits, renameSkill, skillToRename } from '../features/libraryRename';
-import { checkLibrary, profilesFrom, type LibraryCheckOptions } from '../library/libraryChecks';
+import { checkLibrary } from '../library/libraryChecks';
+import { profilesFrom, type LibraryCheckOptions } from '../library/skillListBudget';
 import { libraryView } from '../library/libraryView';
 import {
   librarySkillOf,

@@ -38,6 +38,8 @@ export interface LibrarySkill {
   descriptionRange?: LspRange;
   scope: SkillScope;
   mentions: PlacedMention[];
+  /** Its SKILL.md has suppression comments: the library's findings in it are read against them. */
+  hasSuppressions: boolean;
   /** Its head or body marks a procedure (AIP, MetaSkill, skill+): the skill is worth analysing for the graph. */
   structured: boolean;
 }
@@ -122,6 +124,7 @@ export function librarySkillOf(
     ...(descriptionSpan ? { descriptionSpan, descriptionRange: lines.rangeOf(descriptionSpan) } : {}),
     scope: scopeOf(fs, dir, home),
     mentions: mentions.map((found) => ({ ...found, range: lines.rangeOf(found.span) })),
+    hasSuppressions: source.includes('skillgraph-'),
     // A lone YAML block in the body is an AIP procedure without its metadata.
     structured: STRUCTURED_HEAD.test(head) || syntax.fences.some((fence) => /^ya?ml$/i.test(fenceLanguage(fence))),
   };

@@ -32,6 +32,7 @@ import { readText } from '../workspace/readText';
 import { userSkillFolders } from '../workspace/userSkillFolders';
 import { appendTo } from '../listMap';
 import { settingsSeverityMaps } from '../rules';
+import { libraryFindingsIn } from '../rules/libraryFindings';
 import type { LibraryViewJson } from '../protocol';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
@@ -181,9 +182,12 @@ export class LibraryIndex {
     if (this.readingInSlices) return undefined;
     // Each skill's profile is looked up once (its configuration, its folder): a change of settings clears them.
     this.options ??= profilesFrom(settings);
-    const found = applySeverities(
+    // Its suppression comments read as its analysis reads them, and its severities.
+    const found = libraryFindingsIn(
+      open.file,
+      open.source,
       this.findingsIn(open.file, this.options, open),
-      ...settingsSeverityMaps(settings.forSkill(open.file)),
+      settings.forSkill(open.file),
     );
     return found.map((item) => toLspDiagnostic(view, item, docsBase));
   }

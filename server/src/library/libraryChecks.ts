@@ -3,7 +3,7 @@ import { diagnostic, type Diagnostic } from '../checks/engine/diagnostic';
 import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
 import { closestName } from '../checks/match/nameDistance';
 import type { Span } from '../parse/text/lineIndex';
-import { descriptionPlace, namePlace, type Library, type LibrarySkill } from './libraryModel';
+import { descriptionPlace, namePlace, qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { overBudget, type LibraryCheckOptions } from './skillListBudget';
 import type { LspRange } from '../protocol';
 import { descriptionOverlaps } from './similarDescriptions';
@@ -129,16 +129,33 @@ const claudeOrder = (skill: LibrarySkill) => {
 };
 
 /**
+ * Two copies of one skill: the same name and description, as a repository keeps one in each client's folder
+ * (`.claude/skills`, `.agents/skills`, `.github/skills`). An agent is shown the same entry either way: not a collision.
+ */
+function mirrors(a: LibrarySkill, b: LibrarySkill): boolean {
+  return a.name === b.name && a.description === b.description;
+}
+
+/** One of two skills is a personal Claude Code skill and the other a project's, which it hides. */
+function personalOver(a: LibrarySkill, b: LibrarySkill): boolean {
+  const orders = [claudeOrder(a), claudeOrder(b)].sort();
+  return orders[0] === 0 && orders[1] === 1;
+}
+
+/**
  * Skills of one name: one a client never loads, or two it lists alike. Reported in each of them, pointing at the
- * others: whichever the author renames, the finding is where they are.
+ * others: whichever the author renames, the finding is where they are. Copies of one skill are not told of each other.
  */
 function collisions(library: Library): Diagnostic[] {
   const findings: Diagnostic[] = [];
   for (const [name, skills] of library.byName) {
     if (skills.length < 2) continue;
-    const ranked = [...skills].sort((a, b) => claudeOrder(a) - claudeOrder(b) || (a.file < b.file ? -1 : 1));
-    const [first, second] = ranked;
-    for (const skill of ranked) {
+    const all = [...skills].sort((a, b) => claudeOrder(a) - claudeOrder(b) || (a.file < b.file ? -1 : 1));
+    for (const skill of all) {
+      // A personal copy of a project skill still hides it: the project's edits never reach this user.
+      const ranked = all.filter((item) => item === skill || !mirrors(item, skill) || personalOver(item, skill));
+      if (ranked.length < 2) continue;
+      const [first, second] = ranked;
       const other = skill === first ? second : first;
       // A personal skill shadows a project's: the project's is never listed.
       const shadow = claudeOrder(first) === 0 && claudeOrder(other === first ? skill : other) === 1;
@@ -163,31 +180,63 @@ function collisions(library: Library): Diagnostic[] {
   return findings;
 }
 
-/** Two descriptions an agent cannot tell apart: reported at each, pointing at the other. */
+/**
+ * Whether `of` has a copy (see mirrors) in the folder `skill` is in: a pair of `skill` and `of` is then that pair
+ * again, reported with the copy beside it.
+ */
+function copiedBeside(library: Library, skill: LibrarySkill, of: LibrarySkill): boolean {
+  const folder = path.dirname(skill.dir);
+  return (library.byName.get(qualifiedName(of)) ?? []).some(
+    (copy) => copy !== of && mirrors(copy, of) && path.dirname(copy.dir) === folder,
+  );
+}
+
+/**
+ * Descriptions an agent cannot tell apart: reported once at each, with the closest (its words and share in the
+ * message) and every other alike one as related places. Copies of one skill are not alike, and where a repository
+ * copies its skills into each client's folder, each folder's skills are told of the ones beside them.
+ */
 function alikeDescriptions(library: Library): Diagnostic[] {
   const linked = new Set(library.edges.map((edge) => `${edge.from}\0${edge.to}`));
-  return descriptionOverlaps(library.skills)
-    .filter(({ a, b }) => !linked.has(`${a.file}\0${b.file}`) && !linked.has(`${b.file}\0${a.file}`))
-    .flatMap(({ a, b, shared, weight }) => {
-      const words = `${shared
-        .slice(0, 6)
-        .map((term) => `"${term}"`)
-        .join(', ')}${shared.length > 6 ? ', …' : ''}: ${Math.round(weight * 100)}% by weight`;
-      return [
-        [a, b],
-        [b, a],
-      ].map(([skill, other]) => ({
+  const alike = new Map<LibrarySkill, { other: LibrarySkill; shared: string[]; weight: number }[]>();
+  for (const { a, b, shared, weight } of descriptionOverlaps(library.skills)) {
+    if (linked.has(`${a.file}\0${b.file}`) || linked.has(`${b.file}\0${a.file}`)) continue;
+    if (mirrors(a, b) || copiedBeside(library, a, b) || copiedBeside(library, b, a)) continue;
+    appendTo(alike, a, { other: b, shared, weight });
+    appendTo(alike, b, { other: a, shared, weight });
+  }
+  return library.skills.flatMap((skill) => {
+    const pairs = alike.get(skill);
+    if (!pairs) return [];
+    pairs.sort((x, y) => y.weight - x.weight || (x.other.file < y.other.file ? -1 : 1));
+    const [{ other, shared, weight }, ...more] = pairs;
+    const words = `${shared
+      .slice(0, 6)
+      .map((term) => `"${term}"`)
+      .join(', ')}${shared.length > 6 ? ', …' : ''}: ${Math.round(weight * 100)}% by weight`;
+    const others =
+      more.length === 0
+        ? ''
+        : `; so do those of ${more.length <= 3 ? '' : `${more.length} others, among them `}${more
+            .slice(0, 3)
+            .map((pair) => `\`${pair.other.name}\``)
+            .join(', ')}`;
+    return [
+      {
         ...diagnostic(
           similarDescriptions,
           skill.file,
           descriptionPlace(skill).span,
-          `This description and that of \`${other.name}\` (${relativeTo(skill, other)}) share most of their distinctive words (${words}): an agent choosing a skill by its description cannot tell them apart. Say in each what it is for that the other is not, or have one name the other.`,
+          `This description and that of \`${other.name}\` (${relativeTo(skill, other)}) share most of their distinctive words (${words})${others}: an agent choosing a skill by its description cannot tell them apart. Say in each what it is for that ${more.length === 0 ? 'the other is' : 'the others are'} not, or have one name the other.`,
         ),
-        related: [
-          { file: other.file, range: descriptionPlace(other).range, message: `The description of \`${other.name}\`` },
-        ],
-      }));
-    });
+        related: pairs.map((pair) => ({
+          file: pair.other.file,
+          range: descriptionPlace(pair.other).range,
+          message: `The description of \`${pair.other.name}\``,
+        })),
+      },
+    ];
+  });
 }
 
 /**

@@ -139,6 +139,34 @@ test('similar_descriptions: two descriptions of the same words, reported at each
   );
 });
 
+test('similar_descriptions: several alike, once at each with the closest named and every other as related; copies of one skill in each client folder are one', () => {
+  const same = 'A standard Spec-Kitty workflow routine for planning, tasks, review and merge of the feature.';
+  const { root, written } = library({
+    'kitty/plan/SKILL.md': `---\nname: plan\ndescription: «${same}»\n---\n\nPlan.\n`,
+    'kitty/review/SKILL.md': `---\nname: review\ndescription: «${same}»\n---\n\nReview.\n`,
+    'kitty/merge/SKILL.md': `---\nname: merge\ndescription: «${same} Squashes the commits.»\n---\n\nMerge.\n`,
+    // The same three copied for other clients: each copy is told of the skills beside it, not of the copies.
+    '.agents/skills/plan/SKILL.md': `---\nname: plan\ndescription: «${same}»\n---\n\nPlan.\n`,
+    '.agents/skills/review/SKILL.md': `---\nname: review\ndescription: «${same}»\n---\n\nReview.\n`,
+    '.agents/skills/merge/SKILL.md': `---\nname: merge\ndescription: «${same} Squashes the commits.»\n---\n\nMerge.\n`,
+  });
+  const all = findings(root, written);
+  const found = expectIn(all, 'similar_descriptions', written);
+  assert.match(
+    found[0].message,
+    /^This description and that of `review` \(\.\.\/review\/SKILL\.md\) share .*; so do those of `merge`: /,
+  );
+  assert.deepEqual(
+    found[0].related!.map((place) => path.relative(root, place.file)),
+    ['kitty/review/SKILL.md', 'kitty/merge/SKILL.md'],
+  );
+  assert.deepEqual(
+    all.filter((item) => item.code === 'shadowed_skill'),
+    [],
+    'copies of one skill do not collide',
+  );
+});
+
 test('skill_list_over_budget: the names and descriptions of the skills Codex reads past what it lists, at the largest description; skills it does not read are not counted', () => {
   const files: Record<string, string> = {};
   for (let index = 0; index < 9; index++) {

@@ -70,6 +70,15 @@ test('a push-only client: editing one description until it collides pushes the o
     await server.waitForPush(ship, () => server.pushedVersions.get(ship) === 4);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(server.pushCounts.get(deploy), settled);
+
+    // A collision made in unsaved text ends when that document is closed: the other skill is told.
+    await server.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri: ship, version: 5 },
+      contentChanges: [{ text: skill('ship-app', SHIP) }],
+    });
+    await server.waitForPush(deploy, (items) => similar(items).length === 1);
+    await server.connection.sendNotification('textDocument/didClose', { textDocument: { uri: ship } });
+    await server.waitForPush(deploy, (items) => similar(items).length === 0);
   } finally {
     await server.close();
     rmSync(root, { recursive: true, force: true });

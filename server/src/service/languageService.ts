@@ -262,7 +262,8 @@ export class LanguageService {
 
   /**
    * An open document closed: its unsaved text no longer counts, so the rest of its skill is checked against the file
-   * on disk. Returns whether it belonged to a skill, and the other open documents of that skill.
+   * on disk. Returns whether it belonged to a skill, and the other open documents of that skill (of every skill, for a
+   * SKILL.md: the library's findings in them may change).
    */
   documentClosed(uri: string): { belonged: boolean; others: string[] } {
     const skillFile = this.cache.skillOf(uri);
@@ -271,6 +272,8 @@ export class LanguageService {
     if (skillFile && fileURLToPath(uri) === skillFile) {
       this.library.fileChanged(skillFile, false);
       this.library.closed(skillFile);
+      // The library's findings in every open skill may change with it (an unsaved collision is gone).
+      return { belonged: true, others: this.cache.skillDocuments() };
     }
     return { belonged: skillFile !== undefined, others: skillFile ? this.cache.urisOfSkill(skillFile) : [] };
   }

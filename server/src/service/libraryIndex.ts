@@ -33,6 +33,7 @@ import { userSkillFolders } from '../workspace/userSkillFolders';
 import { appendTo } from '../listMap';
 import { settingsSeverityMaps } from '../rules';
 import { libraryFindingsIn } from '../rules/libraryFindings';
+import { GivenFindings } from './givenFindings';
 import type { LibraryViewJson } from '../protocol';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
@@ -68,11 +69,7 @@ export class LibraryIndex {
   private linked: { library: Library; findings?: Diagnostic[] } | undefined;
   private options: LibraryCheckOptions | undefined;
   private userFolders = false;
-  /**
-   * The library's findings last given for each open SKILL.md (diagnostics), by what they say: an edit of one skill
-   * that changes another's (a description that now collides with it) is found by comparing.
-   */
-  private readonly given = new Map<string, string>();
+  private readonly given = new GivenFindings();
   /** The folder moves this server's renames asked for (`oldUri newUri`), and when. */
   private readonly ownMoves = new Map<string, number>();
 
@@ -188,26 +185,20 @@ export class LibraryIndex {
     // Each skill's profile is looked up once (its configuration, its folder): a change of settings clears them.
     this.options ??= profilesFrom(settings);
     const findings = this.findingsIn(open.file, this.options, open);
-    this.given.set(open.file, findingsKey(findings));
+    this.given.record(open.file, findings);
     // Its suppression comments read as its analysis reads them, and its severities.
     const found = libraryFindingsIn(open.file, open.source, findings, settings.forSkill(open.file));
     return found.map((item) => toLspDiagnostic(view, item, docsBase));
   }
 
-  /**
-   * Whether the library's findings in `file` (an open SKILL.md) are no longer those last given for it: another skill's
-   * change made or ended a finding there. Asked after the library's findings are made again (an edit's diagnostics).
-   */
+  /** Whether another skill's change made or ended a library finding in `file` (an open SKILL.md) since it was given. */
   changedSinceGiven(file: string): boolean {
-    const given = this.given.get(file);
-    const findings = this.linked?.findings;
-    if (given === undefined || !findings) return false;
-    return findingsKey(findings.filter((item) => item.file === file)) !== given;
+    return this.given.changed(file, this.linked?.findings);
   }
 
   /** An open SKILL.md was closed: nothing is given for it any more. */
   closed(file: string): void {
-    this.given.delete(file);
+    this.given.forget(file);
   }
 
   /** What the library view draws: every skill with its findings (with its skill's severities), edges and lists. */
@@ -298,11 +289,6 @@ export class LibraryIndex {
     const skill = library.skills.find((item) => item.file === open.file);
     return skill ? feature(library, skill) : empty;
   }
-}
-
-/** What findings say and where, to tell whether they changed. */
-function findingsKey(findings: Diagnostic[]): string {
-  return findings.map((item) => `${item.code} ${item.span.start} ${item.span.end} ${item.message}`).join('\n');
 }
 
 /** A SKILL.md document as the library reads it; undefined for any other document of a skill. */

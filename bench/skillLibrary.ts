@@ -35,6 +35,11 @@ export interface SkillLibraryResult {
   open: { ownMs: number; libraryMs: number };
   /** A keystroke in one skill's description → the server's diagnostics for it (library findings included). */
   edit: Summary;
+  /**
+   * An edit of one skill's description that makes (or ends) a collision with another open skill's → that skill's
+   * diagnostics pushed with the finding made (or gone): a push-mode editor's other file.
+   */
+  otherEdit: Summary;
 }
 
 /**
@@ -68,11 +73,43 @@ export async function benchSkillLibrary(root: string, count = 10000): Promise<Sk
   const loadMs = since(loadStart);
   const [{ loaded }] = run('MATCH (s:Skill) RETURN count(s) AS loaded');
 
+  const { open, edit, otherEdit } = await benchLibraryEdits(dir);
+  return {
+    skills: count,
+    library: { median: median(libraryRuns), runs: libraryRuns.map((ms) => round(ms)) },
+    check: { median: median(checkRuns), runs: checkRuns.map((ms) => round(ms)) },
+    ratio: round(median(libraryRuns) / median(checkRuns), 2),
+    cypher: { ms: round(exported.ms), statements: statements.length, rows },
+    load: {
+      skills: LOAD_SKILLS,
+      statements: loadable.length,
+      rows: smallerRows,
+      ms: round(loadMs),
+      skillsLoaded: Number(loaded),
+      projectedMs: round((loadMs * rows) / smallerRows),
+    },
+    open,
+    edit,
+    otherEdit,
+  };
+}
+
+/** A description no generated skill has: made the first skill's too, it collides with the second's. */
+const ALIKE = 'Reconciles quarterly ledger invoices against vendor purchase orders and flags mismatched totals.';
+const OTHER_EDITS = 20;
+
+/**
+ * The library in the server (push diagnostics) on the workspace `dir`: a SKILL.md opened, keystrokes in its
+ * description, then a second skill opened and the first's description made alike to its and back, each time timed
+ * until the second's diagnostics are pushed with the finding made or gone.
+ */
+export async function benchLibraryEdits(dir: string): Promise<Pick<SkillLibraryResult, 'open' | 'edit' | 'otherEdit'>> {
   const file = path.join(dir, 'skill-00000', 'SKILL.md');
   const text = readFileSync(file, 'utf8');
   const uri = pathToFileURL(file).href;
   const session = await startServer({ root: dir });
   const times: number[] = [];
+  const otherTimes: number[] = [];
   let open: SkillLibraryResult['open'] | undefined;
   try {
     const openStart = performance.now();
@@ -94,26 +131,41 @@ export async function benchSkillLibrary(root: string, count = 10000): Promise<Sk
       await session.waitForPush(uri, () => session.pushedVersions.get(uri) === round + 2, 60000);
       times.push(since(start));
     }
+    // EDITS is even: the first skill's text is as it was opened.
+    const otherFile = path.join(dir, 'skill-00001', 'SKILL.md');
+    const otherUri = pathToFileURL(otherFile).href;
+    await session.connection.sendNotification('textDocument/didOpen', {
+      textDocument: {
+        uri: otherUri,
+        languageId: 'markdown',
+        version: 1,
+        text: readFileSync(otherFile, 'utf8').replace(/^description: .*$/m, `description: ${ALIKE}`),
+      },
+    });
+    await session.waitForPush(otherUri, () => session.pushedVersions.get(otherUri) === 1, 60000);
+    const line = text.split('\n').findIndex((candidate) => candidate.startsWith('description: '));
+    const own = text.split('\n')[line].slice('description: '.length);
+    const alikeIn = (items: { code?: string | number }[]) => items.some((item) => item.code === 'similar_descriptions');
+    for (let round = 0; round < OTHER_EDITS; round++) {
+      const alike = round % 2 === 0;
+      const [from, to] = alike ? [own, ALIKE] : [ALIKE, own];
+      const start = performance.now();
+      await session.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: EDITS + 2 + round },
+        contentChanges: [
+          {
+            range: { start: { line, character: 13 }, end: { line, character: 13 + from.length } },
+            text: to,
+          },
+        ],
+      });
+      await session.waitForPush(otherUri, (items) => alikeIn(items) === alike, 60000);
+      otherTimes.push(since(start));
+    }
   } finally {
     await session.close();
   }
-  return {
-    skills: count,
-    library: { median: median(libraryRuns), runs: libraryRuns.map((ms) => round(ms)) },
-    check: { median: median(checkRuns), runs: checkRuns.map((ms) => round(ms)) },
-    ratio: round(median(libraryRuns) / median(checkRuns), 2),
-    cypher: { ms: round(exported.ms), statements: statements.length, rows },
-    load: {
-      skills: LOAD_SKILLS,
-      statements: loadable.length,
-      rows: smallerRows,
-      ms: round(loadMs),
-      skillsLoaded: Number(loaded),
-      projectedMs: round((loadMs * rows) / smallerRows),
-    },
-    open: open!,
-    edit: summarize(times),
-  };
+  return { open: open!, edit: summarize(times), otherEdit: summarize(otherTimes) };
 }
 
 /** The nodes and relationships of a library's graph, from its JSON export: the rows its Cypher MERGEs. */

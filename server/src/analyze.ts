@@ -20,6 +20,7 @@ import { type FileSystem } from './workspace/fileSystem';
 import { editorText, readText, type EditorRead } from './workspace/readText';
 import { SkillCatalog } from './workspace/skillCatalog';
 import { RULE_CODES, SECURITY_RULES, severityMaps } from './rules';
+import { SKILL_SUPPRESSIONS } from './rules/libraryFindings';
 
 export interface AnalyzeOptions {
   /**
@@ -186,7 +187,7 @@ export function analyzeSkill(disk: FileSystem, skillFile: string, options: Analy
     model,
     diagnostics: sortDiagnostics(
       applySeverities(
-        applySuppressions(diagnostics, new Map([[file, syntax.source], ...sources]), RULE_CODES),
+        applySuppressions(diagnostics, new Map([[file, syntax.source], ...sources]), RULE_CODES, SKILL_SUPPRESSIONS),
         ...severityMaps(profileChoice.id, { ...options, user: options.severities }),
       ),
     ),

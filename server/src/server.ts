@@ -174,6 +174,8 @@ function schedulePublish(uri: string): void {
         if (!report) return;
         void connection.sendDiagnostics({ uri, version: report.version ?? undefined, diagnostics: report.items });
         if (report.libraryUnread) readLibraryBetweenMessages();
+        // The library's findings in other open skills may have changed with this one (a collision made or ended).
+        for (const other of service.libraryChangedElsewhere(uri)) schedulePublish(other);
       });
     }),
   );

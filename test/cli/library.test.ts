@@ -171,5 +171,10 @@ test('library --user-folders: the personal Claude Code skills join the library, 
     /^\.claude\/skills\/deploy\/SKILL\.md:2:7: warning: .*\[shadowed_skill\]$/m,
     'the project skill is the one Claude Code never lists',
   );
-  assert.equal(withHome.match(/\[shadowed_skill\]/g)?.length, 1, 'the personal skill, which Claude Code loads, is not');
+  assert.match(
+    withHome,
+    /^.+\.claude\/skills\/deploy\/SKILL\.md:2:7: warning: Claude Code loads this personal skill instead of the project's skill `deploy` .*\[shadowed_skill\]$/m,
+    'the personal skill is told which skill it hides',
+  );
+  assert.equal(withHome.match(/\[shadowed_skill\]/g)?.length, 2);
 });

@@ -97,3 +97,41 @@ test('merge-reports refuses what is not every shard once: a missing one, one twi
   assert.match(runCli(root, 'check', '--shard', '4/3').stderr, /--shard needs K\/N with 1 <= K <= N/);
   rmSync(root, { recursive: true, force: true });
 });
+
+test("the library's findings across shards: each shard reads the whole library and reports its own skills' findings", () => {
+  const described = (name: string, description: string, body = 'Do it.') =>
+    `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}\n`;
+  const root = repository({
+    // Two alike descriptions, one in the first shard and one in the last; a typo in the second of a skill in the last.
+    'a-deploy/SKILL.md': described(
+      'a-deploy',
+      'Deploy the web application to staging or production with rollback, health checks and release tagging.',
+    ),
+    'b-notes/SKILL.md': described('b-notes', 'Writes meeting notes. Use after a meeting.'),
+    'c-digest/SKILL.md': described('c-digest', 'Sums up the week. Use on Fridays.', 'Then run /e-relase.'),
+    'd-lint/SKILL.md': described('d-lint', 'Lints prose. Use before a commit.'),
+    'e-release/SKILL.md': described('e-release', 'Cuts a release. Use when one is due.'),
+    'f-ship/SKILL.md': described(
+      'f-ship',
+      'Deploy the web application to production or staging, with health checks, release tagging and rollback.',
+    ),
+  });
+  const files = shardReports(root, [], root);
+  const codes = files.map((file) =>
+    (JSON.parse(readFileSync(file, 'utf8')) as { diagnostics: { file: string; code: string }[] }).diagnostics.map(
+      (item) => `${item.file} ${item.code}`,
+    ),
+  );
+  assert.deepEqual(codes, [
+    ['a-deploy/SKILL.md similar_descriptions'],
+    ['c-digest/SKILL.md unknown_skill_mention'],
+    ['f-ship/SKILL.md similar_descriptions'],
+  ]);
+  for (const format of ['json', 'sarif', 'github', 'text']) {
+    const whole = runCli(root, 'check', '--format', format);
+    const merged = runCli(root, 'merge-reports', ...files, '--format', format);
+    assert.equal(merged.stdout, whole.stdout, format);
+    assert.equal(merged.status, whole.status, format);
+  }
+  rmSync(root, { recursive: true, force: true });
+});

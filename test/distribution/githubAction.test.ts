@@ -134,6 +134,22 @@ test('max-warnings and profile reach the check', () => {
   assert.match(strict.stdout, /^::error file=warned\/SKILL\.md,line=4,.*unknown_frontmatter_key::/m);
 });
 
+test('a library finding is an annotation on both skills of the pair: two descriptions an agent cannot tell apart', () => {
+  const described = (name: string, description: string) =>
+    `---\nname: ${name}\ndescription: ${description}\n---\n\nDo it.\n`;
+  for (const [name, description] of [
+    ['deploy-app', 'Deploy the web application to staging or production with rollback, health checks and tagging.'],
+    ['ship-app', 'Deploy the web application to production or staging, with health checks, tagging and rollback.'],
+  ]) {
+    mkdirSync(path.join(workspace, 'library', name), { recursive: true });
+    writeFileSync(path.join(workspace, 'library', name, 'SKILL.md'), described(name, description));
+  }
+  const { status, stdout } = check({ paths: 'library', 'max-warnings': '0' });
+  assert.equal(status, 1);
+  for (const name of ['deploy-app', 'ship-app'])
+    assert.match(stdout, new RegExp(`^::warning file=library/${name}/SKILL\\.md,line=3,.*similar_descriptions::`, 'm'));
+});
+
 test("the configuration's settings apply (its baseline too); the action's inputs win over them", () => {
   mkdirSync(path.join(workspace, 'team', 'notes'), { recursive: true });
   writeFileSync(path.join(workspace, 'team', '.skillgraph.yaml'), 'profile: claude-api\nbaseline: accepted.json\n');

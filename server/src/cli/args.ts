@@ -123,7 +123,10 @@ export function parseArgs(argv: string[]): Command {
     } else if (flag === '--unsafe' && command === 'fix') unsafe = true;
     else if (flag === '--dry-run' && command === 'fix') dryRun = true;
     else if (flag === '--code' && command === 'fix') codes.push(...ruleCodes(value()));
-    else if (flag === '--max-warnings' && (command === 'check' || command === 'merge-reports')) {
+    else if (
+      flag === '--max-warnings' &&
+      (command === 'check' || command === 'merge-reports' || command === 'library')
+    ) {
       const text = value();
       if (!/^\d+$/.test(text)) throw new UsageError(`--max-warnings needs a whole number (got "${text}")`);
       maxWarnings = Number(text);
@@ -231,6 +234,7 @@ export function parseArgs(argv: string[]): Command {
       ...(out !== undefined ? { out } : {}),
       force,
       userFolders,
+      ...(maxWarnings !== undefined ? { maxWarnings } : {}),
     };
   }
   if (command === 'query') {

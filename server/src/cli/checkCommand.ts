@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem, type FileSystem } from '../workspace/fileSystem';
@@ -6,6 +7,7 @@ import { LineIndex } from '../parse/text/lineIndex';
 import { flatText } from '../parse/text/textLike';
 import type { Command } from './commandOptions';
 import { checkSkills } from './checkSkills';
+import { withLibraryFindings } from './checkLibraryFindings';
 import { jobsFor } from './threadBatches';
 import { BaselineError, Baselines } from './checkBaseline';
 import { EXIT_CLEAN, EXIT_USAGE } from './exits';
@@ -48,16 +50,19 @@ export async function runCheck(command: Extract<Command, { command: 'check' }>):
     printErr(`skillgraph: ${models.error}\n`);
     return EXIT_USAGE;
   }
-  const checked = await checkSkills(__filename, skills, {
+  const home = homedir();
+  const analysed = await checkSkills(__filename, skills, {
     explicit,
     settings,
     withFixes: command.format === 'json',
     withHash: command.hash === true,
     jobs,
     fs,
+    home,
     ...(progress ? { onProgress: (done: number) => printErr(`\rskillgraph: checked ${done}/${total} skills…`) } : {}),
   });
   if (progress) printErr('\r\x1b[K');
+  const checked = withLibraryFindings({ fs, settings, home, found, checked: analysed, from: shard?.from ?? 0 });
 
   let filtered: ReturnType<Baselines['filter']>;
   try {

@@ -7,7 +7,7 @@ import type { RuleCode } from '../rules';
 export const CHECK_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export const GRAPH_FORMATS = ['json', 'mermaid', 'dot'] as const;
 export const CONTEXT_FORMATS = ['text', 'json'] as const;
-export const LIBRARY_FORMATS = ['text', 'json', 'cypher', 'graphml', 'csv'] as const;
+export const LIBRARY_FORMATS = ['text', 'json', 'cypher', 'graphml', 'csv', 'sarif', 'github'] as const;
 export const QUERY_FORMATS = ['text', 'json'] as const;
 export const DIFF_FORMATS = ['text', 'json', 'markdown'] as const;
 
@@ -59,6 +59,8 @@ export type Command =
       force: boolean;
       /** `--user-folders`: the clients' user-level skill folders join the library. */
       userFolders: boolean;
+      /** `--max-warnings N`: more warnings than N exit 1, as `check`'s. */
+      maxWarnings?: number;
     }
   | {
       command: 'query';

@@ -21,15 +21,7 @@ export function emitReport(
   format: CheckFormat,
   options: { maxWarnings?: number; summary?: string } = {},
 ): number {
-  printOut(
-    format === 'json'
-      ? formatJson(report)
-      : format === 'sarif'
-        ? formatSarif(report, { version, docsDir: DOCS_DIR })
-        : format === 'github'
-          ? formatGithub(report)
-          : formatText(report),
-  );
+  printOut(formatReport(report, format));
   const counts = countBySeverity(report.diagnostics);
   if (format === 'text') {
     const baselines = report.baselines ?? [];
@@ -43,9 +35,26 @@ export function emitReport(
         `skillgraph: ${plural(stale, 'finding')} in the baseline ${stale === 1 ? 'is' : 'are'} gone; --update-baseline drops ${stale === 1 ? 'it' : 'them'}\n`,
       );
   }
+  return exitStatus(report, options.maxWarnings);
+}
+
+/** A report in one of check's formats. */
+export function formatReport(report: CheckReport, format: CheckFormat): string {
+  return format === 'json'
+    ? formatJson(report)
+    : format === 'sarif'
+      ? formatSarif(report, { version, docsDir: DOCS_DIR })
+      : format === 'github'
+        ? formatGithub(report)
+        : formatText(report);
+}
+
+/** Exit 1 with errors, or with more warnings than `maxWarnings` (said on stderr); else 0. */
+export function exitStatus(report: Pick<CheckReport, 'diagnostics'>, maxWarnings: number | undefined): number {
+  const counts = countBySeverity(report.diagnostics);
   if (counts.error > 0) return EXIT_FINDINGS;
-  if (options.maxWarnings !== undefined && counts.warning > options.maxWarnings) {
-    printErr(`skillgraph: ${counts.warning} warnings, more than --max-warnings ${options.maxWarnings}\n`);
+  if (maxWarnings !== undefined && counts.warning > maxWarnings) {
+    printErr(`skillgraph: ${counts.warning} warnings, more than --max-warnings ${maxWarnings}\n`);
     return EXIT_FINDINGS;
   }
   return EXIT_CLEAN;

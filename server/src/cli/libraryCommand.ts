@@ -1,15 +1,18 @@
 import { homedir } from 'node:os';
-import { applySeverities } from '../checks/engine/severities';
+import type { Diagnostic } from '../checks/engine/diagnostic';
+import { appendTo } from '../listMap';
+import { libraryFindingsIn } from '../rules/libraryFindings';
+import { exitStatus, formatReport } from './emitReport';
 import { RunSettings } from '../config/runSettings';
 import { GOVERNANCE_QUERIES, type Row } from '../library/governanceQueries';
+import { checkLibrary } from '../library/libraryChecks';
 import {
-  checkLibrary,
   listedSize,
   listedSkills,
   profilesFrom,
   SKILL_LIST_BUDGETS,
   type LibraryCheckOptions,
-} from '../library/libraryChecks';
+} from '../library/skillListBudget';
 import { libraryCsv, libraryCypher, libraryGraphml, libraryJsonText } from '../library/libraryExport';
 import type { LibraryGraph } from '../library/libraryGraph';
 import { buildLibrary, type Library } from '../library/libraryModel';
@@ -27,7 +30,6 @@ import { formatText } from './reporters/text';
 import { selectSkills } from './selectSkills';
 import { readLibraryGraph, readLibraryJson } from './libraryThreads';
 import { writePackage } from './writePackage';
-import { settingsSeverityMaps } from '../rules';
 
 /** The SKILL.md files under `paths` (and the clients' user folders, when asked), or the exit status without any. */
 function libraryFiles(
@@ -56,9 +58,15 @@ export async function runLibrary(command: Extract<Command, { command: 'library' 
   const home = homedir();
   if (command.format === 'json') {
     const { library, parts } = await readLibraryJson(__filename, fs, files, home);
+    const findings = reported(fs, settings, library, options);
     // One line: a large library's graph is tens of megabytes, and indenting it doubles that (jq reads either).
-    printInParts(libraryJsonText(library, parts, shownPath, { findings: reported(fs, settings, library, options) }));
-    return EXIT_CLEAN;
+    printInParts(libraryJsonText(library, parts, shownPath, { findings }));
+    return exitStatus({ diagnostics: findings }, command.maxWarnings);
+  }
+  if (command.format === 'sarif' || command.format === 'github') {
+    const findings = reported(fs, settings, buildLibrary(fs, files, home), options);
+    printOut(formatReport({ skills: [], diagnostics: findings }, command.format));
+    return exitStatus({ diagnostics: findings }, command.maxWarnings);
   }
   if (command.format !== 'text') {
     const { graph } = await readLibraryGraph(__filename, fs, files, home);
@@ -78,7 +86,7 @@ export async function runLibrary(command: Extract<Command, { command: 'library' 
     `${count(library.skills.length, 'skill')}, ${count(invocations, 'invocation')} and ${count(library.edges.length - invocations, 'link')} between them; ${lists.join('; ')}\n` +
       formatText({ skills: [], diagnostics: findings }),
   );
-  return findings.some((item) => item.severity === 'error') ? EXIT_FINDINGS : EXIT_CLEAN;
+  return exitStatus({ diagnostics: findings }, command.maxWarnings);
 }
 
 /** The CSV files into `out`, all or nothing and never over a file without `force`; then the import command. */
@@ -157,20 +165,28 @@ function count(n: number, noun: string): string {
   return `${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** The library's findings as every report shows them, with each skill's configured severities (`off` drops one). */
+/**
+ * The library's findings as every report shows them, as `check` reports them in each skill: its suppression comments
+ * read, its configured severities (`off` drops one).
+ */
 function reported(
   fs: FileSystem,
   settings: RunSettings,
   library: Library,
   options: LibraryCheckOptions,
 ): ReportedDiagnostic[] {
-  return checkLibrary(library, options)
-    .flatMap((item) => applySeverities([item], ...settingsSeverityMaps(settings.forSkill(item.file))))
-    .map((item) => {
-      const read = readText(fs, item.file);
-      const text = read.kind === 'text' ? read.text : '';
-      return toReported(item, shownPath(item.file), new LineIndex(text), text);
-    });
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const item of checkLibrary(library, options)) appendTo(byFile, item.file, item);
+  return library.skills.flatMap((skill) => {
+    const findings = byFile.get(skill.file) ?? [];
+    if (findings.length === 0 && !skill.hasSuppressions) return [];
+    const read = readText(fs, skill.file);
+    if (read.kind !== 'text') return [];
+    const lines = new LineIndex(read.text);
+    return libraryFindingsIn(skill.file, read.text, findings, settings.forSkill(skill.file)).map((item) =>
+      toReported(item, shownPath(item.file), lines, read.text, shownPath),
+    );
+  });
 }
 
 /** Text gathered before it is written: about a megabyte a write, not one write a part. */

@@ -10,7 +10,8 @@ export const USAGE = `Usage:
   skillgraph fix [paths...] [--unsafe] [--dry-run] [--code CODE]... [--profile NAME] [--strict] [--preview]
                  [--catalog DIR]...
   skillgraph init [dir] [--force]
-  skillgraph library [paths...] [--format text|json|cypher|graphml] [--profile NAME] [--user-folders]
+  skillgraph library [paths...] [--format text|json|sarif|github|cypher|graphml] [--profile NAME] [--user-folders]
+                     [--max-warnings N]
   skillgraph library [paths...] --format csv --out DIR [--force] [--user-folders]
   skillgraph query [NAME [paths...]] [--format text|json] [--user-folders]
   skillgraph graph <skill-dir|SKILL.md> [--format json|mermaid|dot] [--profile NAME] [--catalog DIR]...
@@ -55,11 +56,13 @@ library reads the skills under the paths (default: .) as one library: which skil
         or a configured profile). --format json writes the library graph (skills, their steps, scripts by
         content, the edges between them) and its findings; cypher writes statements that load it into Neo4j
         (cypher-shell < library.cypher), as many times as it is run; graphml writes it for graph editors;
+        sarif and github write the findings as check does (code scanning, pull request annotations);
         csv writes a file per node label and relationship type into --out DIR for neo4j-admin database import
         (never over an existing file unless --force), and prints the import command. --user-folders adds
         the clients' user-level skill folders that exist (~/.claude/skills, ~/.agents/skills): which of two
         same-named skills a client loads depends on them.
-        Exit status: 0 (findings are warnings), 2 usage or I/O failure.
+        Exit status: 0 clean (warnings allowed), 1 errors or more warnings than --max-warnings, 2 usage or
+        I/O failure.
 query   answers a governance question over the library under the paths (default: .): without NAME, lists
         the questions and their Cypher (the same answer a graph database loaded with the export gives).
         Exit status: 0 no rows, 1 rows (something to look at), 2 usage or I/O failure.

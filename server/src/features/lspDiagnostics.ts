@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import type { Diagnostic, Severity } from '../checks/engine/diagnostic';
 import { rangeOf, type DocumentView } from '../analysis/documentView';
@@ -28,6 +29,15 @@ export function lspDiagnosticAt(range: LspRange, item: Diagnostic, docsBase?: st
     // What never runs, the editor fades.
     ...(ruleOf(item.code)?.unnecessary ? { tags: [DiagnosticTag.Unnecessary] } : {}),
     ...(item.data ? { data: item.data } : {}),
+    // The other skill of a pair: the editor links to it from the finding.
+    ...(item.related
+      ? {
+          relatedInformation: item.related.map((place) => ({
+            location: { uri: pathToFileURL(place.file).href, range: place.range },
+            message: place.message,
+          })),
+        }
+      : {}),
   };
 }
 

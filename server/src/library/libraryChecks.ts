@@ -3,8 +3,9 @@ import { diagnostic, type Diagnostic } from '../checks/engine/diagnostic';
 import { stronglyConnected, walkCycle } from '../checks/graph/cycles';
 import { closestName } from '../checks/match/nameDistance';
 import type { Span } from '../parse/text/lineIndex';
-import type { ProfileId } from '../platforms/profiles';
-import { qualifiedName, type Library, type LibrarySkill } from './libraryModel';
+import { descriptionPlace, namePlace, qualifiedName, type Library, type LibrarySkill } from './libraryModel';
+import { overBudget, type LibraryCheckOptions } from './skillListBudget';
+import type { LspRange } from '../protocol';
 import { descriptionOverlaps } from './similarDescriptions';
 import { appendTo } from '../listMap';
 import { defineRule } from '../checks/engine/rule';
@@ -41,15 +42,6 @@ export const similarDescriptions = defineRule({
   formats: 'all',
 });
 
-export const skillListOverBudget = defineRule({
-  code: 'skill_list_over_budget',
-  category: 'library',
-  severity: 'warning',
-  summary: "The library's names and descriptions are longer than a client lists at start.",
-  stability: 'stable',
-  formats: 'all',
-});
-
 export const skillCallCycle = defineRule({
   code: 'skill_call_cycle',
   category: 'library',
@@ -59,50 +51,6 @@ export const skillCallCycle = defineRule({
   formats: 'all',
 });
 
-/** Where a finding about a skill as a whole goes when its line is not known: the start of its file. */
-const FILE_START: Span = { start: 0, end: 0 };
-
-/**
- * The list a client gives the agent at start, past which it stops listing skills (characters of names and
- * descriptions), and the folders it reads skills from.
- */
-export const SKILL_LIST_BUDGETS: {
-  client: string;
-  profile: ProfileId;
-  characters: number;
-  why: string;
-  reads: LibrarySkill['scope']['kind'][];
-}[] = [
-  {
-    client: 'Codex',
-    profile: 'codex',
-    characters: 8000,
-    why: 'about 2% of the context window',
-    reads: ['agents-repo', 'agents-user'],
-  },
-];
-
-export interface LibraryCheckOptions {
-  /** The client a skill is written for (its configured profile, or `--profile`), when one is set. */
-  profileOf?: (skill: LibrarySkill) => ProfileId | undefined;
-}
-
-/**
- * The client each skill is written for, as the settings say (`--profile`, its configuration, its folder), each skill's
- * looked up once for as long as the options are kept.
- */
-export function profilesFrom(settings: {
-  forSkill(file: string): { profile?: { id: ProfileId } };
-}): LibraryCheckOptions {
-  const profiles = new Map<string, ProfileId | undefined>();
-  return {
-    profileOf: (skill) => {
-      if (!profiles.has(skill.file)) profiles.set(skill.file, settings.forSkill(skill.file).profile?.id);
-      return profiles.get(skill.file);
-    },
-  };
-}
-
 export function checkLibrary(library: Library, options: LibraryCheckOptions = {}): Diagnostic[] {
   return [
     ...unknownMentions(library),
@@ -111,27 +59,6 @@ export function checkLibrary(library: Library, options: LibraryCheckOptions = {}
     ...overBudget(library, options),
     ...callCycles(library),
   ];
-}
-
-/** The skills of the library a client lists: those in the folders it reads, and those written for it. */
-export function listedSkills(
-  library: Library,
-  budget: (typeof SKILL_LIST_BUDGETS)[number],
-  options: LibraryCheckOptions = {},
-): LibrarySkill[] {
-  // One per name (the others are collisions), none of a plugin's (a plugin's list is its own).
-  return [...library.byName.values()]
-    .map((skills) => skills[0])
-    .filter(
-      (skill) =>
-        skill.scope.kind !== 'plugin' &&
-        (budget.reads.includes(skill.scope.kind) || options.profileOf?.(skill) === budget.profile),
-    );
-}
-
-/** What one skill adds to a client's list: its name and its description. */
-export function listedSize(skill: LibrarySkill): number {
-  return qualifiedName(skill).length + skill.description.length;
 }
 
 /**
@@ -174,92 +101,157 @@ const claudeOrder = (skill: LibrarySkill) => {
   return at === -1 ? CLAUDE_PRECEDENCE.length : at;
 };
 
-/** Skills of one name: one a client never loads, or two it lists alike. Reported on each but the one loaded. */
+/**
+ * Two copies of one skill: the same name and description, as a repository keeps one in each client's folder
+ * (`.claude/skills`, `.agents/skills`, `.github/skills`). An agent is shown the same entry either way: not a collision.
+ */
+function mirrors(a: LibrarySkill, b: LibrarySkill): boolean {
+  return a.name === b.name && a.description === b.description;
+}
+
+/** One of two skills is a personal Claude Code skill and the other a project's, which it hides. */
+function personalOver(a: LibrarySkill, b: LibrarySkill): boolean {
+  const orders = [claudeOrder(a), claudeOrder(b)].sort();
+  return orders[0] === 0 && orders[1] === 1;
+}
+
+/**
+ * Skills of one name: one a client never loads, or two it lists alike. Reported in each of them, pointing at the
+ * others: whichever the author renames, the finding is where they are. Copies of one skill are not told of each other.
+ */
 function collisions(library: Library): Diagnostic[] {
   const findings: Diagnostic[] = [];
   for (const [name, skills] of library.byName) {
     if (skills.length < 2) continue;
-    const ranked = [...skills].sort((a, b) => claudeOrder(a) - claudeOrder(b) || (a.file < b.file ? -1 : 1));
-    const [first, ...rest] = ranked;
-    for (const skill of rest) {
+    const all = [...skills].sort((a, b) => claudeOrder(a) - claudeOrder(b) || (a.file < b.file ? -1 : 1));
+    for (const skill of all) {
+      // A personal copy of a project skill still hides it: the project's edits never reach this user.
+      const ranked = all.filter((item) => item === skill || !mirrors(item, skill) || personalOver(item, skill));
+      if (ranked.length < 2) continue;
+      const [first, second] = ranked;
+      const other = skill === first ? second : first;
       // A personal skill shadows a project's: the project's is never listed.
-      const shadowed = claudeOrder(first) === 0 && claudeOrder(skill) === 1;
-      findings.push(
-        diagnostic(
-          shadowedSkill,
-          skill.file,
-          skill.nameSpan ?? FILE_START,
-          shadowed
-            ? `Claude Code loads the personal skill \`${name}\` (${first.file}) instead of this one: this skill is never listed, and edits to it change nothing. Rename it.`
-            : `Another skill of the library is named \`${name}\` (${relativeTo(skill, first)}): clients that read both folders list two skills of one name (Codex) or load one of them, so neither the agent nor a \`/${name}\` can tell them apart. Rename one.`,
-          { other: first.file },
-        ),
-      );
+      const shadow = claudeOrder(first) === 0 && claudeOrder(other === first ? skill : other) === 1;
+      const message =
+        shadow && skill !== first
+          ? `Claude Code loads the personal skill \`${name}\` (${first.file}) instead of this one: this skill is never listed, and edits to it change nothing. Rename it.`
+          : shadow
+            ? `Claude Code loads this personal skill instead of the project's skill \`${name}\` (${other.file}), which is then never listed. Rename one of them if both are meant to be used.`
+            : `Another skill of the library is named \`${name}\` (${relativeTo(skill, other)}): clients that read both folders list two skills of one name (Codex) or load one of them, so neither the agent nor a \`/${name}\` can tell them apart. Rename one.`;
+      findings.push({
+        ...diagnostic(shadowedSkill, skill.file, namePlace(skill).span, message),
+        related: ranked
+          .filter((item) => item !== skill)
+          .map((item) => ({
+            file: item.file,
+            range: namePlace(item).range,
+            message: `The other skill named \`${name}\``,
+          })),
+      });
     }
   }
   return findings;
 }
 
-function alikeDescriptions(library: Library): Diagnostic[] {
-  const linked = new Set(library.edges.map((edge) => `${edge.from}\0${edge.to}`));
-  return descriptionOverlaps(library.skills)
-    .filter(({ a, b }) => !linked.has(`${a.file}\0${b.file}`) && !linked.has(`${b.file}\0${a.file}`))
-    .map(({ a, b, shared, weight }) =>
-      diagnostic(
-        similarDescriptions,
-        b.file,
-        b.descriptionSpan ?? b.nameSpan ?? FILE_START,
-        `This description and that of \`${a.name}\` (${relativeTo(b, a)}) share most of their distinctive words (${shared
-          .slice(0, 6)
-          .map((term) => `"${term}"`)
-          .join(
-            ', ',
-          )}${shared.length > 6 ? ', …' : ''}: ${Math.round(weight * 100)}% by weight): an agent choosing a skill by its description cannot tell them apart. Say in each what it is for that the other is not, or have one name the other.`,
-        { other: a.file },
-      ),
-    );
+/**
+ * Whether `of` has a copy (see mirrors) in the folder `skill` is in: a pair of `skill` and `of` is then that pair
+ * again, reported with the copy beside it.
+ */
+function copiedBeside(library: Library, skill: LibrarySkill, of: LibrarySkill): boolean {
+  const folder = path.dirname(skill.dir);
+  return (library.byName.get(qualifiedName(of)) ?? []).some(
+    (copy) => copy !== of && mirrors(copy, of) && path.dirname(copy.dir) === folder,
+  );
 }
 
-/** The skill list a client gives the agent, past what it lists: reported at the largest entry's description. */
-function overBudget(library: Library, options: LibraryCheckOptions): Diagnostic[] {
-  return SKILL_LIST_BUDGETS.flatMap((budget) => {
-    const listed = listedSkills(library, budget, options);
-    const total = listed.reduce((sum, skill) => sum + listedSize(skill), 0);
-    if (total <= budget.characters) return [];
-    const largest = [...listed].sort((a, b) => listedSize(b) - listedSize(a)).slice(0, 3);
+/**
+ * Descriptions an agent cannot tell apart: reported once at each, with the closest (its words and share in the
+ * message) and every other alike one as related places. Copies of one skill are not alike, and where a repository
+ * copies its skills into each client's folder, each folder's skills are told of the ones beside them.
+ */
+function alikeDescriptions(library: Library): Diagnostic[] {
+  const linked = new Set(library.edges.map((edge) => `${edge.from}\0${edge.to}`));
+  const alike = new Map<LibrarySkill, { other: LibrarySkill; shared: string[]; weight: number }[]>();
+  for (const { a, b, shared, weight } of descriptionOverlaps(library.skills)) {
+    if (linked.has(`${a.file}\0${b.file}`) || linked.has(`${b.file}\0${a.file}`)) continue;
+    if (mirrors(a, b) || copiedBeside(library, a, b) || copiedBeside(library, b, a)) continue;
+    appendTo(alike, a, { other: b, shared, weight });
+    appendTo(alike, b, { other: a, shared, weight });
+  }
+  return library.skills.flatMap((skill) => {
+    const pairs = alike.get(skill);
+    if (!pairs) return [];
+    pairs.sort((x, y) => y.weight - x.weight || (x.other.file < y.other.file ? -1 : 1));
+    const [{ other, shared, weight }, ...more] = pairs;
+    const words = `${shared
+      .slice(0, 6)
+      .map((term) => `"${term}"`)
+      .join(', ')}${shared.length > 6 ? ', …' : ''}: ${Math.round(weight * 100)}% by weight`;
+    const others =
+      more.length === 0
+        ? ''
+        : `; so do those of ${more.length <= 3 ? '' : `${more.length} others, among them `}${more
+            .slice(0, 3)
+            .map((pair) => `\`${pair.other.name}\``)
+            .join(', ')}`;
     return [
-      diagnostic(
-        skillListOverBudget,
-        largest[0].file,
-        largest[0].descriptionSpan ?? largest[0].nameSpan ?? FILE_START,
-        `The names and descriptions of the ${listed.length} skills ${budget.client} lists take ${total.toLocaleString('en')} characters; ${budget.client} lists skills up to ${budget.characters.toLocaleString('en')} (${budget.why}) and leaves the rest out. The largest: ${largest.map((skill) => `\`${skill.name}\` (${listedSize(skill).toLocaleString('en')})`).join(', ')}. Shorten the longest descriptions, or split the library.`,
-        { total, budget: budget.characters },
-      ),
+      {
+        ...diagnostic(
+          similarDescriptions,
+          skill.file,
+          descriptionPlace(skill).span,
+          `This description and that of \`${other.name}\` (${relativeTo(skill, other)}) share most of their distinctive words (${words})${others}: an agent choosing a skill by its description cannot tell them apart. Say in each what it is for that ${more.length === 0 ? 'the other is' : 'the others are'} not, or have one name the other.`,
+        ),
+        related: pairs.map((pair) => ({
+          file: pair.other.file,
+          range: descriptionPlace(pair.other).range,
+          message: `The description of \`${pair.other.name}\``,
+        })),
+      },
     ];
   });
 }
 
-/** Skills that invoke each other in a ring: an agent following them may never finish. Links are not invocations. */
+/**
+ * Skills that invoke each other in a ring: an agent following them may never finish. Links are not invocations.
+ * Reported in each skill of the ring at its call of the next, pointing at the others' calls.
+ */
 function callCycles(library: Library): Diagnostic[] {
-  const calls = new Map<string, { to: string; span: Span }[]>();
+  const calls = new Map<string, { to: string; span: Span; range: LspRange }[]>();
   for (const edge of library.edges) {
     if (edge.kind === 'link') continue;
-    appendTo(calls, edge.from, { to: edge.to, span: edge.span });
+    appendTo(calls, edge.from, { to: edge.to, span: edge.span, range: edge.range });
   }
   const next = new Map([...calls].map(([from, list]) => [from, list.map((call) => call.to)]));
   const groups = stronglyConnected([...next.keys()].sort(), next).filter((group) => group.length > 1);
   if (groups.length === 0) return [];
   const names = new Map(library.skills.map((skill) => [skill.file, skill.name]));
-  return groups.map((group) => {
-    // Reported once, in the ring's first skill by path, at its call of the next.
+  return groups.flatMap((group) => {
+    // The ring walked from its first skill by path, so every run finds the same one.
     const ring = walkCycle([...group].sort()[0], new Set(group), next);
-    const call = calls.get(ring[0])!.find((item) => item.to === ring[1 % ring.length])!;
-    return diagnostic(
-      skillCallCycle,
-      ring[0],
-      call.span,
-      `These skills invoke each other in a ring: ${[...ring, ring[0]].map((file) => `\`${names.get(file)}\``).join(' → ')}. An agent that follows each one's instruction to use the next may never finish; let one of them end without calling back.`,
-    );
+    const callOf = (at: number) => calls.get(ring[at])!.find((item) => item.to === ring[(at + 1) % ring.length])!;
+    return ring.map((file, at) => {
+      const from = [...ring.slice(at), ...ring.slice(0, at)];
+      return {
+        ...diagnostic(
+          skillCallCycle,
+          file,
+          callOf(at).span,
+          `These skills invoke each other in a ring: ${[...from, file].map((item) => `\`${names.get(item)}\``).join(' → ')}. An agent that follows each one's instruction to use the next may never finish; let one of them end without calling back.`,
+        ),
+        related: ring.flatMap((other, index) =>
+          other === file
+            ? []
+            : [
+                {
+                  file: other,
+                  range: callOf(index).range,
+                  message: `\`${names.get(other)}\` invokes \`${names.get(ring[(index + 1) % ring.length])}\``,
+                },
+              ],
+        ),
+      };
+    });
   });
 }
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { LineIndex, type Span } from '../parse/text/lineIndex';
+import { FILE_START_RANGE, LineIndex, type Span } from '../parse/text/lineIndex';
 import { fenceLanguage, parseSkillFile, type SkillFileSyntax } from '../parse/markdown/skillFile';
 import type { TextLike } from '../parse/text/textLike';
 import { ListingCache } from '../workspace/diskSnapshot';
@@ -36,10 +36,13 @@ export interface LibrarySkill {
   nameRange?: LspRange;
   description: string;
   descriptionSpan?: Span;
+  descriptionRange?: LspRange;
   scope: SkillScope;
   mentions: PlacedMention[];
   /** The command files its `/name` may run besides skills (commandFiles.ts). */
   commands: ReadonlySet<string>;
+  /** Its SKILL.md has suppression comments: the library's findings in it are read against them. */
+  hasSuppressions: boolean;
   /** Its head or body marks a procedure (AIP, MetaSkill, skill+): the skill is worth analysing for the graph. */
   structured: boolean;
 }
@@ -110,7 +113,10 @@ export function librarySkillOf(
   const mentions = skillMentions(source, syntax);
   // Lines are counted up to the last place asked for, not through the whole text.
   const lines = new LineIndex(
-    source.slice(0, Math.max(nameSpan?.end ?? 0, ...mentions.map((found) => found.span.end))),
+    source.slice(
+      0,
+      Math.max(nameSpan?.end ?? 0, descriptionSpan?.end ?? 0, ...mentions.map((found) => found.span.end)),
+    ),
   );
   return {
     file,
@@ -118,13 +124,29 @@ export function librarySkillOf(
     name: catalog?.name ?? path.basename(dir),
     ...(nameSpan ? { nameSpan, nameRange: lines.rangeOf(nameSpan) } : {}),
     description: catalog?.description ?? '',
-    ...(descriptionSpan ? { descriptionSpan } : {}),
+    ...(descriptionSpan ? { descriptionSpan, descriptionRange: lines.rangeOf(descriptionSpan) } : {}),
     scope: scopeOf(fs, dir, home),
     mentions: mentions.map((found) => ({ ...found, range: lines.rangeOf(found.span) })),
     commands: commandsAbove(fs, dir, home),
+    hasSuppressions: source.includes('skillgraph-'),
     // A lone YAML block in the body is an AIP procedure without its metadata.
     structured: STRUCTURED_HEAD.test(head) || syntax.fences.some((fence) => /^ya?ml$/i.test(fenceLanguage(fence))),
   };
+}
+
+/** Where a finding about a skill as a whole goes when its line is not known: the start of its file. */
+const FILE_START = { span: { start: 0, end: 0 }, range: FILE_START_RANGE };
+
+/** Where a finding about a skill's name is placed: its value, else the start of its file. */
+export function namePlace(skill: LibrarySkill): { span: Span; range: LspRange } {
+  return skill.nameSpan && skill.nameRange ? { span: skill.nameSpan, range: skill.nameRange } : FILE_START;
+}
+
+/** Where a finding about a skill's description is placed: its value, else its name. */
+export function descriptionPlace(skill: LibrarySkill): { span: Span; range: LspRange } {
+  return skill.descriptionSpan && skill.descriptionRange
+    ? { span: skill.descriptionSpan, range: skill.descriptionRange }
+    : namePlace(skill);
 }
 
 /** Where a skill folder lives: a client's folder (personal or the project's), a plugin, or elsewhere. */

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Diagnostic } from '../checks/engine/diagnostic';
 import { FILE_START_RANGE, LineIndex, type Span } from '../parse/text/lineIndex';
 import type { TextLike } from '../parse/text/textLike';
-import { listedSize, listedSkills, SKILL_LIST_BUDGETS, type LibraryCheckOptions } from './libraryChecks';
+import { listedSize, listedSkills, SKILL_LIST_BUDGETS, type LibraryCheckOptions } from './skillListBudget';
 import { qualifiedName, type Library, type LibrarySkill, type SkillScope } from './libraryModel';
 import { CLAUDE_LISTING_LIMIT } from '../platforms/clients';
 import type {

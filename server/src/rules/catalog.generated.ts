@@ -163,13 +163,8 @@ import {
   unusedRuleOrTip,
 } from '../formats/skillplus/read/tipsRulesRules';
 import { compileTodo, compileUnsupported } from '../forms/compileFindings';
-import {
-  shadowedSkill,
-  similarDescriptions,
-  skillCallCycle,
-  skillListOverBudget,
-  unknownSkillMention,
-} from '../library/libraryChecks';
+import { shadowedSkill, similarDescriptions, skillCallCycle, unknownSkillMention } from '../library/libraryChecks';
+import { skillListOverBudget } from '../library/skillListBudget';
 
 export const RULES = [
   missingSkillMd, // missing_skill_md

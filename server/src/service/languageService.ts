@@ -249,14 +249,32 @@ export class LanguageService {
   }
 
   /**
+   * The other open SKILL.md documents whose library findings are no longer those last given for them (an edit of
+   * `uri` made or ended a collision with them): an editor that does not pull diagnostics is sent theirs again.
+   */
+  libraryChangedElsewhere(uri: string): string[] {
+    return this.guarded([], () =>
+      this.cache
+        .skillDocuments()
+        .filter((other) => other !== uri && this.library.changedSinceGiven(fileURLToPath(other))),
+    );
+  }
+
+  /**
    * An open document closed: its unsaved text no longer counts, so the rest of its skill is checked against the file
-   * on disk. Returns whether it belonged to a skill, and the other open documents of that skill.
+   * on disk. Returns whether it belonged to a skill, and the other open documents of that skill (of every skill, for a
+   * SKILL.md: the library's findings in them may change).
    */
   documentClosed(uri: string): { belonged: boolean; others: string[] } {
     const skillFile = this.cache.skillOf(uri);
     this.cache.close(uri);
     // Its unsaved text no longer counts in the library either.
-    if (skillFile && fileURLToPath(uri) === skillFile) this.library.fileChanged(skillFile, false);
+    if (skillFile && fileURLToPath(uri) === skillFile) {
+      this.library.fileChanged(skillFile, false);
+      this.library.closed(skillFile);
+      // The library's findings in every open skill may change with it (an unsaved collision is gone).
+      return { belonged: true, others: this.cache.skillDocuments() };
+    }
     return { belonged: skillFile !== undefined, others: skillFile ? this.cache.urisOfSkill(skillFile) : [] };
   }
 

@@ -14,7 +14,8 @@ import { rangeOf, type DocumentView } from '../analysis/documentView';
 import { toLspDiagnostic } from '../features/lspDiagnostics';
 import { libraryCompletion, libraryDefinition, libraryHover, libraryReferences } from '../features/libraryFeatures';
 import { folderRenameEdits, renameSkill, skillToRename } from '../features/libraryRename';
-import { checkLibrary, profilesFrom, type LibraryCheckOptions } from '../library/libraryChecks';
+import { checkLibrary } from '../library/libraryChecks';
+import { profilesFrom, type LibraryCheckOptions } from '../library/skillListBudget';
 import { libraryView } from '../library/libraryView';
 import {
   librarySkillOf,
@@ -31,6 +32,8 @@ import { readText } from '../workspace/readText';
 import { userSkillFolders } from '../workspace/userSkillFolders';
 import { appendTo } from '../listMap';
 import { settingsSeverityMaps } from '../rules';
+import { libraryFindingsIn } from '../rules/libraryFindings';
+import { GivenFindings } from './givenFindings';
 import type { LibraryViewJson } from '../protocol';
 
 /** How long a rename's own folder move is expected back from the editor (it waits for a preview to be applied). */
@@ -66,6 +69,7 @@ export class LibraryIndex {
   private linked: { library: Library; findings?: Diagnostic[] } | undefined;
   private options: LibraryCheckOptions | undefined;
   private userFolders = false;
+  private readonly given = new GivenFindings();
   /** The folder moves this server's renames asked for (`oldUri newUri`), and when. */
   private readonly ownMoves = new Map<string, number>();
 
@@ -180,11 +184,21 @@ export class LibraryIndex {
     if (this.readingInSlices) return undefined;
     // Each skill's profile is looked up once (its configuration, its folder): a change of settings clears them.
     this.options ??= profilesFrom(settings);
-    const found = applySeverities(
-      this.findingsIn(open.file, this.options, open),
-      ...settingsSeverityMaps(settings.forSkill(open.file)),
-    );
+    const findings = this.findingsIn(open.file, this.options, open);
+    this.given.record(open.file, findings);
+    // Its suppression comments read as its analysis reads them, and its severities.
+    const found = libraryFindingsIn(open.file, open.source, findings, settings.forSkill(open.file));
     return found.map((item) => toLspDiagnostic(view, item, docsBase));
+  }
+
+  /** Whether another skill's change made or ended a library finding in `file` (an open SKILL.md) since it was given. */
+  changedSinceGiven(file: string): boolean {
+    return this.given.changed(file, this.linked?.findings);
+  }
+
+  /** An open SKILL.md was closed: nothing is given for it any more. */
+  closed(file: string): void {
+    this.given.forget(file);
   }
 
   /** What the library view draws: every skill with its findings (with its skill's severities), edges and lists. */

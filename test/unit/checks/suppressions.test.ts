@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { diagnostic } from '../../../server/src/checks/engine/diagnostic';
+import { similarDescriptions } from '../../../server/src/library/libraryChecks';
+import { libraryFindingsIn } from '../../../server/src/rules/libraryFindings';
 import { aip03, analyzeFixture, expectAt, expectNone, frontmatter, withCode } from '../../support/fixture';
 
 const skill = (body: string, extra = '') => `${frontmatter('skill', extra)}\n${body}\n`;
@@ -71,4 +74,39 @@ test('unused_suppression: a suppression that silences nothing, or names no rule,
   assert.equal(found[1].data?.suggestion, 'missing_file');
   // The misspelt code suppresses nothing: the finding below it stays.
   assert.equal(withCode(analysis, 'missing_file').length, 1);
+});
+
+test("a library code is the library's to judge: the analysis neither uses it nor calls it unused; the library's pass does", () => {
+  const { analysis, spans } = analyzeFixture(
+    'skill',
+    skill(
+      [
+        '<!-- skillgraph-disable-next-line similar_descriptions, missing_file -->',
+        'Read [a](references/a.md).',
+        '<!-- skillgraph-disable-next-line «shadowed_skill» -->',
+        'Read.',
+      ].join('\n'),
+    ),
+  );
+  // The analysis: missing_file silenced; neither library code reported unused.
+  expectNone(analysis, 'missing_file');
+  expectNone(analysis, 'unused_suppression');
+  // The library's pass: a finding the first comment covers is silenced, the second comment silences nothing.
+  const text = analysis.source;
+  const at = text.indexOf('Read [a]');
+  const finding = diagnostic(similarDescriptions, analysis.file, { start: at, end: at + 4 }, 'alike');
+  const kept = libraryFindingsIn(analysis.file, text, [finding], { strict: false, preview: false, severities: {} });
+  assert.deepEqual(
+    kept.map((item) => [item.code, text.slice(item.span.start, item.span.end)]),
+    [['unused_suppression', text.slice(spans[0].start, spans[0].end)]],
+  );
+  // Off in the skill's settings: nothing of the library's is reported.
+  assert.deepEqual(
+    libraryFindingsIn(analysis.file, text, [finding], {
+      strict: false,
+      preview: false,
+      severities: { similar_descriptions: 'off', unused_suppression: 'off' },
+    }),
+    [],
+  );
 });

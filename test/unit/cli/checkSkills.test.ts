@@ -32,6 +32,7 @@ test('threads that cannot start leave their batches to this one: every skill is 
     withHash: true,
     jobs: 1,
     fs,
+    home: '/nonexistent-home',
   });
   const progress: number[] = [];
   // Workers on a missing entry file fail to load; the run must neither hang nor lose a skill.
@@ -42,18 +43,19 @@ test('threads that cannot start leave their batches to this one: every skill is 
     withHash: true,
     jobs: 3,
     fs,
+    home: '/nonexistent-home',
     onProgress: (done) => progress.push(done),
   });
   assert.equal(withBrokenThreads.length, 60);
   assert.deepEqual(withBrokenThreads, alone);
   assert.deepEqual(
-    alone.map((part) => part.diagnostics.map((item) => item.code)),
+    alone.map(({ report }) => report.diagnostics.map((item) => item.code)),
     found.map(() => ['missing_file']),
   );
   assert.equal(progress[progress.length - 1], 60);
   // Each skill's hash is its folder's, whichever thread made the report.
   assert.deepEqual(
-    alone.map((part) => part.skill.hash),
+    alone.map(({ report }) => report.skill.hash),
     found.map((skill) => skillHash(skillFiles(fs, path.dirname(skill.file)))),
   );
 });

@@ -85,37 +85,57 @@ test('unknown_skill_mention: Skill(), /name and $name a letter off a skill; comm
   assert.match(found[0].message, /did you mean `release-notes`\?/);
 });
 
-test('shadowed_skill: a personal Claude Code skill hides the project one; two others of one name collide; a plugin is namespaced', () => {
+test('shadowed_skill: a personal Claude Code skill hides the project one; two others of one name collide, each told of the other; a plugin is namespaced', () => {
   const { root, written } = library({
-    'home/.claude/skills/deploy/SKILL.md': skill('deploy', 'Deploys my way. Use when deploying.'),
+    'home/.claude/skills/deploy/SKILL.md': `---\nname: «deploy»\ndescription: Deploys my way. Use when deploying.\n---\n\nDeploy.\n`,
     'repo/.claude/skills/deploy/SKILL.md': `---\nname: «deploy»\ndescription: Deploys the team's way. Use when deploying.\n---\n\nDeploy.\n`,
-    'lib/a/review/SKILL.md': skill('review', 'Reviews code. Use for a pull request.'),
+    'lib/a/review/SKILL.md': `---\nname: «review»\ndescription: Reviews code. Use for a pull request.\n---\n\nReview.\n`,
     'lib/b/review/SKILL.md': `---\nname: «review»\ndescription: Reviews prose. Use for a document.\n---\n\nReview.\n`,
     'plugins/acme/.claude-plugin/plugin.json': '{"name": "acme"}',
     'plugins/acme/skills/deploy/SKILL.md': skill('deploy', 'Deploys the plugin way. Use when deploying.'),
   });
   const all = findings(root, written);
   const found = expectIn(all, 'shadowed_skill', written);
-  assert.match(found[0].message, /Claude Code loads the personal skill `deploy`/);
-  assert.match(found[1].message, /Another skill of the library is named `review` \(\.\.\/\.\.\/a\/review\/SKILL\.md\)/);
+  assert.match(found[0].message, /^Claude Code loads this personal skill instead of the project's skill `deploy` \(/);
+  assert.match(found[1].message, /Claude Code loads the personal skill `deploy`/);
+  assert.match(found[2].message, /Another skill of the library is named `review` \(\.\.\/\.\.\/b\/review\/SKILL\.md\)/);
+  assert.match(found[3].message, /Another skill of the library is named `review` \(\.\.\/\.\.\/a\/review\/SKILL\.md\)/);
+  // Each points at the other, at its name.
+  assert.deepEqual(found[2].related, [
+    {
+      file: written['lib/b/review/SKILL.md'].file,
+      range: { start: { line: 1, character: 6 }, end: { line: 1, character: 12 } },
+      message: 'The other skill named `review`',
+    },
+  ]);
+  assert.equal(found[3].related![0].file, written['lib/a/review/SKILL.md'].file);
 });
 
-test('similar_descriptions: two descriptions of the same words, reported on the later; a pair that names each other and distinct ones are quiet', () => {
+test('similar_descriptions: two descriptions of the same words, reported at each, pointing at the other; a pair that names each other and distinct ones are quiet', () => {
   const alike = {
-    'deploy-app/SKILL.md': skill(
-      'deploy-app',
-      'Deploy the web application to staging or production with rollback, health checks and release tagging.',
-    ),
+    'deploy-app/SKILL.md': `---\nname: deploy-app\ndescription: «Deploy the web application to staging or production with rollback, health checks and release tagging.»\n---\n\nDeploy it.\n`,
     'ship-app/SKILL.md': `---\nname: ship-app\ndescription: «Deploy the web application to production or staging, with health checks, release tagging and rollback.»\n---\n\nShip it.\n`,
     'write-notes/SKILL.md': skill('write-notes', 'Write meeting notes from a transcript, with decisions and owners.'),
   };
   const { root, written } = library(alike);
   const all = findings(root, written);
-  const [found] = expectIn(all, 'similar_descriptions', written);
+  const [deploy, ship] = expectIn(all, 'similar_descriptions', written);
   assert.match(
-    found.message,
+    deploy.message,
+    /that of `ship-app` \(\.\.\/ship-app\/SKILL\.md\) share most of their distinctive words \(/,
+  );
+  assert.match(
+    ship.message,
     /that of `deploy-app` \(\.\.\/deploy-app\/SKILL\.md\) share most of their distinctive words \(/,
   );
+  assert.deepEqual(ship.related, [
+    {
+      file: written['deploy-app/SKILL.md'].file,
+      range: { start: { line: 2, character: 13 }, end: { line: 2, character: 114 } },
+      message: 'The description of `deploy-app`',
+    },
+  ]);
+  assert.equal(deploy.related![0].file, written['ship-app/SKILL.md'].file);
   const named = library({
     ...alike,
     'ship-app/SKILL.md': skill(
@@ -127,6 +147,34 @@ test('similar_descriptions: two descriptions of the same words, reported on the 
   assert.deepEqual(
     findings(named.root, named.written).filter((item) => item.code === 'similar_descriptions'),
     [],
+  );
+});
+
+test('similar_descriptions: several alike, once at each with the closest named and every other as related; copies of one skill in each client folder are one', () => {
+  const same = 'A standard Spec-Kitty workflow routine for planning, tasks, review and merge of the feature.';
+  const { root, written } = library({
+    'kitty/plan/SKILL.md': `---\nname: plan\ndescription: «${same}»\n---\n\nPlan.\n`,
+    'kitty/review/SKILL.md': `---\nname: review\ndescription: «${same}»\n---\n\nReview.\n`,
+    'kitty/merge/SKILL.md': `---\nname: merge\ndescription: «${same} Squashes the commits.»\n---\n\nMerge.\n`,
+    // The same three copied for other clients: each copy is told of the skills beside it, not of the copies.
+    '.agents/skills/plan/SKILL.md': `---\nname: plan\ndescription: «${same}»\n---\n\nPlan.\n`,
+    '.agents/skills/review/SKILL.md': `---\nname: review\ndescription: «${same}»\n---\n\nReview.\n`,
+    '.agents/skills/merge/SKILL.md': `---\nname: merge\ndescription: «${same} Squashes the commits.»\n---\n\nMerge.\n`,
+  });
+  const all = findings(root, written);
+  const found = expectIn(all, 'similar_descriptions', written);
+  assert.match(
+    found[0].message,
+    /^This description and that of `review` \(\.\.\/review\/SKILL\.md\) share .*; so do those of `merge`: /,
+  );
+  assert.deepEqual(
+    found[0].related!.map((place) => path.relative(root, place.file)),
+    ['kitty/review/SKILL.md', 'kitty/merge/SKILL.md'],
+  );
+  assert.deepEqual(
+    all.filter((item) => item.code === 'shadowed_skill'),
+    [],
+    'copies of one skill do not collide',
   );
 });
 
@@ -155,9 +203,8 @@ test('skill_list_over_budget: the names and descriptions of the skills Codex rea
   );
 });
 
-test('skill_call_cycle: skills invoking each other in a ring, once at the first one; links between skills are not calls', () => {
+test('skill_call_cycle: skills invoking each other in a ring, in each at its call of the next; links between skills are not calls', () => {
   const { root, written } = library({
-    'review/SKILL.md': skill('review', 'Reviews a change. Use on a pull request.', 'Then run /fix-findings.'),
     'fix-findings/SKILL.md': skill(
       'fix-findings',
       'Fixes what a review found. Use after a review.',
@@ -166,14 +213,23 @@ test('skill_call_cycle: skills invoking each other in a ring, once at the first 
     'verify-fix/SKILL.md': skill(
       'verify-fix',
       'Checks that fixes hold. Use after fixing.',
-      'When it fails, run $review again.',
+      'When it fails, run $«review» again.',
     ),
+    'review/SKILL.md': skill('review', 'Reviews a change. Use on a pull request.', 'Then run /«fix-findings».'),
     'notes/SKILL.md': skill('notes', 'Keeps notes. Use when asked.', 'See [guide](../guide/SKILL.md).'),
     'guide/SKILL.md': skill('guide', 'A guide. Use when lost.', 'See [notes](../notes/SKILL.md).'),
   });
   const all = findings(root, written);
-  const [found] = expectIn(all, 'skill_call_cycle', written);
-  assert.match(found.message, /`fix-findings` → `verify-fix` → `review` → `fix-findings`/);
+  const [first, second] = expectIn(all, 'skill_call_cycle', written);
+  assert.match(first.message, /`fix-findings` → `verify-fix` → `review` → `fix-findings`/);
+  assert.match(second.message, /`verify-fix` → `review` → `fix-findings` → `verify-fix`/);
+  assert.deepEqual(
+    first.related!.map((place) => [path.relative(root, place.file), place.range.start.line, place.message]),
+    [
+      ['verify-fix/SKILL.md', 5, '`verify-fix` invokes `review`'],
+      ['review/SKILL.md', 5, '`review` invokes `fix-findings`'],
+    ],
+  );
 });
 
 test('cypher: a constraint per label, then an UNWIND of MERGEs per label and per relationship type, strings escaped', () => {

@@ -57,7 +57,7 @@ test('plugins are listed by Claude Code under their namespace and never by Codex
     );
     assert.deepEqual(
       byName('deploy').map((item) => item.problems.map((problem) => [problem.code, problem.range.start.line])),
-      [[], [['shadowed_skill', 1]]],
+      [[['shadowed_skill', 1]], [['shadowed_skill', 1]]],
     );
     const [codex, claude] = view.lists;
     assert.deepEqual(

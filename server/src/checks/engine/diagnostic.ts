@@ -1,4 +1,5 @@
 import type { Span } from '../../parse/text/lineIndex';
+import type { LspRange } from '../../protocol';
 import type { Rule } from './rule';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
@@ -14,6 +15,15 @@ export interface Diagnostic {
   span: Span;
   /** What a quick fix needs (a suggested name, the offending text, …). */
   data?: Record<string, unknown>;
+  /** The other places a finding about several files is about (the other skill of a pair), each with what it is. */
+  related?: RelatedPlace[];
+}
+
+/** A place in another file that a finding is about, as the editor counts lines and characters. */
+export interface RelatedPlace {
+  file: string;
+  range: LspRange;
+  message: string;
 }
 
 /** Builds a finding of `rule`, with the rule's default severity. */

@@ -87,14 +87,29 @@ function suppressionsIn(file: string, text: string): Suppression[] {
 }
 
 /**
+ * Which suppressions a pass over findings judges: findings made in two passes (a skill's analysis, then the library's
+ * checks) are each silenced by the comments naming their codes, and a comment is unused only if the pass that makes
+ * its code's findings says so.
+ */
+export interface SuppressionPass {
+  /** The codes whose suppressions this pass reports when they silence nothing. */
+  judges(code: string): boolean;
+  /** Whether this pass reports a suppression naming no code (so every code) that silences nothing. */
+  judgesEveryCode: boolean;
+}
+
+const EVERY_SUPPRESSION: SuppressionPass = { judges: () => true, judgesEveryCode: true };
+
+/**
  * The findings without those a suppression comment covers, and a finding
- * for each suppression that covers none (or names a code no rule has).
+ * for each suppression that covers none (or names a code no rule has) among those `pass` judges.
  * `texts` holds the text of every file a finding may be in; `codes`, every code a comment may name.
  */
 export function applySuppressions(
   diagnostics: Diagnostic[],
   texts: ReadonlyMap<string, TextLike>,
   codes: ReadonlySet<string>,
+  pass: SuppressionPass = EVERY_SUPPRESSION,
 ): Diagnostic[] {
   const byFile = new Map<string, { suppressions: Suppression[]; lines: LineIndex }>();
   for (const [file, source] of texts) {
@@ -123,11 +138,11 @@ export function applySuppressions(
     const unusedIn = new Map<number, number>();
     for (const suppression of suppressions)
       for (const { code } of suppression.codes)
-        if (!suppression.used.has(code))
+        if (!suppression.used.has(code) && pass.judges(code))
           unusedIn.set(suppression.span.start, (unusedIn.get(suppression.span.start) ?? 0) + 1);
     for (const suppression of suppressions) {
       if (suppression.codes.length === 0) {
-        if (suppression.used.size === 0)
+        if (suppression.used.size === 0 && pass.judgesEveryCode)
           kept.push(
             diagnostic(unusedSuppression, suppression.file, suppression.span, 'This suppression silences no finding.', {
               comment: { start: suppression.span.start, end: suppression.span.end },
@@ -137,7 +152,7 @@ export function applySuppressions(
         continue;
       }
       for (const { code, span } of suppression.codes) {
-        if (suppression.used.has(code)) continue;
+        if (suppression.used.has(code) || !pass.judges(code)) continue;
         const suggestion = codes.has(code) ? undefined : closestName(code, codes);
         kept.push(
           diagnostic(

@@ -25,6 +25,8 @@ export interface ReportedDiagnostic {
   fingerprint: string;
   /** The tier of the fix `skillgraph fix` would apply, when it has one (reported when asked for: JSON). */
   fix?: FixTier;
+  /** The other places a finding about several skills is about, with display paths (the library's). */
+  related?: { file: string; range: LspRange; message: string }[];
 }
 
 export interface ReportedSkill {
@@ -108,8 +110,17 @@ export function assembleReport(
   return { skills: parts.map((part) => part.skill), diagnostics };
 }
 
-/** A finding as reported: `text` is the text of its file, for its fingerprint. */
-export function toReported(item: Diagnostic, display: string, lines: LineIndex, text: string): ReportedDiagnostic {
+/**
+ * A finding as reported: `text` is the text of its file, for its fingerprint; `shown` gives the display path of a
+ * related place's file.
+ */
+export function toReported(
+  item: Diagnostic,
+  display: string,
+  lines: LineIndex,
+  text: string,
+  shown: (file: string) => string = (file) => file,
+): ReportedDiagnostic {
   return {
     file: display,
     code: item.code,
@@ -117,6 +128,7 @@ export function toReported(item: Diagnostic, display: string, lines: LineIndex, 
     message: item.message,
     range: lines.rangeOf(item.span),
     fingerprint: fingerprintOf(item, ownText(text, item.span)),
+    ...(item.related ? { related: item.related.map((place) => ({ ...place, file: shown(place.file) })) } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Severity } from '../../checks/engine/diagnostic';
 import { ruleOf, RULES } from '../../rules';
 import { sha256 } from '../../workspace/sha256';
+import type { LspRange } from '../../protocol';
 import type { CheckReport } from './report';
 
 const LEVELS: Record<Severity, 'error' | 'warning' | 'note'> = {
@@ -55,19 +56,17 @@ export function formatSarif(report: CheckReport, options: SarifOptions): string 
       partialFingerprints: {
         'skillgraph/v1': sha256(`${artifactUri(item.file)}\0${item.fingerprint}`).slice(0, 32),
       },
-      locations: [
-        {
-          physicalLocation: {
-            artifactLocation: { uri: artifactUri(item.file) },
-            region: {
-              startLine: item.range.start.line + 1,
-              startColumn: item.range.start.character + 1,
-              endLine: item.range.end.line + 1,
-              endColumn: item.range.end.character + 1,
-            },
-          },
-        },
-      ],
+      locations: [{ physicalLocation: physicalLocation(item.file, item.range) }],
+      // The other skill of a pair: code scanning links to it from the result.
+      ...(item.related
+        ? {
+            relatedLocations: item.related.map((place, id) => ({
+              id,
+              physicalLocation: physicalLocation(place.file, place.range),
+              message: { text: place.message },
+            })),
+          }
+        : {}),
     };
   });
   const log = {
@@ -76,6 +75,19 @@ export function formatSarif(report: CheckReport, options: SarifOptions): string 
     runs: [{ tool: { driver: { name: 'skillgraph', version: options.version, rules } }, results }],
   };
   return JSON.stringify(log, null, 2) + '\n';
+}
+
+/** A file and a range as SARIF places them: 1-based lines and columns. */
+function physicalLocation(file: string, range: LspRange) {
+  return {
+    artifactLocation: { uri: artifactUri(file) },
+    region: {
+      startLine: range.start.line + 1,
+      startColumn: range.start.character + 1,
+      endLine: range.end.line + 1,
+      endColumn: range.end.character + 1,
+    },
+  };
 }
 
 /** Relative paths stay relative (SARIF consumers resolve them against the checkout); absolute ones become file URLs. */

@@ -336,24 +336,26 @@ test("a MetaSkill's skill: steps and route cases are edges of the library; one n
 
 test("a meta_sop MetaSkill's Run and Invoke lines are edges of the library, and a ring through one is a cycle", () => {
   const { root, written } = library({
-    'pipeline/SKILL.md':
-      '---\nname: pipeline\ndescription: Runs the pipeline. Use on a release.\nkind: meta_sop\n---\n\n' +
-      '## Phase 1: Build\n\nRun `beta`. Save as `built`.\n\n## Phase 2: Ship\n\nInvoke `gamma` as agent with:\n- note: hi\nSave as `shipped`.\n',
     'beta/SKILL.md': skill(
       'beta',
       'Builds it. Use before shipping.',
       'When the build changes the plan, run /«pipeline» again.',
     ),
+    'pipeline/SKILL.md':
+      '---\nname: pipeline\ndescription: Runs the pipeline. Use on a release.\nkind: meta_sop\n---\n\n' +
+      '## Phase 1: Build\n\nRun `«beta»`. Save as `built`.\n\n## Phase 2: Ship\n\nInvoke `gamma` as agent with:\n- note: hi\nSave as `shipped`.\n',
     'gamma/SKILL.md': skill('gamma', 'Ships it. Use after building.', 'Run `beta` is prose here: not a MetaSkill.'),
   });
   const built = builtFrom(written, root);
   assert.deepEqual(edgesOf(built, root), [
+    ['beta/SKILL.md', 'pipeline/SKILL.md', 'slash'],
     ['pipeline/SKILL.md', 'beta/SKILL.md', 'compose'],
     ['pipeline/SKILL.md', 'gamma/SKILL.md', 'compose'],
-    ['beta/SKILL.md', 'pipeline/SKILL.md', 'slash'],
   ]);
-  const [cycle] = expectIn(checkLibrary(built), 'skill_call_cycle', written);
-  assert.match(cycle.message, /`beta` \u2192 `pipeline` \u2192 `beta`/);
+  // In each skill of the ring, at its call of the next, the ring listed from it.
+  const [inBeta, inPipeline] = expectIn(checkLibrary(built), 'skill_call_cycle', written);
+  assert.match(inBeta.message, /`beta` \u2192 `pipeline` \u2192 `beta`/);
+  assert.match(inPipeline.message, /`pipeline` \u2192 `beta` \u2192 `pipeline`/);
 });
 
 test('a mention is a call only where the text says to run it: routes, tables, notes and anchors are not calls', () => {

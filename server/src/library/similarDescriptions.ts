@@ -77,7 +77,7 @@ export function descriptionOverlaps(skills: LibrarySkill[]): Overlap[] {
       const union = new Set([...terms[a], ...set]);
       const unionWeight = [...union].reduce((sum, term) => sum + weight(term), 0);
       const ratio = sharedWeight / unionWeight;
-      if (ratio >= THRESHOLD)
+      if (ratio >= THRESHOLD && !toldApartByName(ordered[a], ordered[b]))
         overlaps.push({
           a: ordered[a],
           b: ordered[b],
@@ -87,4 +87,98 @@ export function descriptionOverlaps(skills: LibrarySkill[]): Overlap[] {
     }
   });
   return overlaps;
+}
+
+/**
+ * Whether two descriptions written from one template each name what sets their skill apart: a family of skills for
+ * services, frameworks or kinds of thing ("AWS STS …" and "AWS S3 …", "… for Next.js" and "… for SvelteKit",
+ * "KeyValueEntity" and "EventSourcedEntity") shares most words by design, and an agent tells its members apart by the
+ * one word each names first, as its skill's name does (`oo-aws-sts`, `docs-nextjs`, `akka-kve-ttl`). Copies of one
+ * skill (one name) are the collision's to report, not this; the same text twice tells nothing apart.
+ */
+function toldApartByName(a: LibrarySkill, b: LibrarySkill): boolean {
+  if (a.name === b.name) return true;
+  const text = (skill: LibrarySkill) =>
+    skill.description
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  if (text(a) === text(b)) return false;
+  const [ownA, ownB] = [nameParts(a.name), nameParts(b.name)];
+  const distinctA = [...ownA].filter((part) => !ownB.has(part));
+  const distinctB = [...ownB].filter((part) => !ownA.has(part));
+  return namesFirst(a.description, distinctA, distinctB) && namesFirst(b.description, distinctB, distinctA);
+}
+
+/**
+ * The description names one of `own` no later than any of `others` (a family's other member named in passing, or
+ * the same word naming both: "Discord Bot" names `discordbot` and `discord`). A name with nothing of its own (`oo-ably`
+ * beside `oo-ably-control`) is told apart by not naming the other's.
+ */
+function namesFirst(description: string, own: string[], others: string[]): boolean {
+  const said = spokenForms(description);
+  const theirs = Math.min(...others.map((part) => said.get(part) ?? Infinity));
+  if (own.length === 0) return others.length > 0 && theirs === Infinity;
+  let mine = Infinity;
+  for (const part of own) {
+    mine = Math.min(mine, said.get(part) ?? Infinity);
+    if (part.length >= 5) for (const [form, index] of said) if (form.startsWith(part)) mine = Math.min(mine, index);
+  }
+  return mine !== Infinity && mine <= theirs;
+}
+
+/** Number words a name spells where its service writes a digit (`oo-twochat` for 2Chat). */
+const NUMBERS: Record<string, string> = { one: '1', two: '2', three: '3', four: '4', five: '5' };
+
+/** A skill name's parts (`oo-aws-sts`: oo, aws, sts), a leading number word also as its digit. */
+function nameParts(name: string): Set<string> {
+  const parts = name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((part) => part.length >= 2);
+  return new Set(
+    parts.flatMap((part) => {
+      const number = /^(one|two|three|four|five)(.+)$/.exec(part);
+      return number ? [part, NUMBERS[number[1]] + number[2]] : [part];
+    }),
+  );
+}
+
+/**
+ * How a description may name a thing, each form with the word it starts at: its words and their singulars, two
+ * neighbours run together ("Next.js" as nextjs), and the initials of two to four neighbours or of a name's capitalised
+ * parts ("event sourced entity", "KeyValueEntity": ese, kve).
+ */
+function spokenForms(description: string): Map<string, number> {
+  const said = new Map<string, number>();
+  const add = (form: string, at: number) => {
+    if (!said.has(form)) said.set(form, at);
+  };
+  const words = description
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  words.forEach((word, at) => {
+    add(word, at);
+    if (word.length > 3 && word.endsWith('s')) add(word.slice(0, -1), at);
+    if (at + 1 < words.length) add(word + words[at + 1], at);
+    for (let length = 2; length <= 4 && at + length <= words.length; length++)
+      add(
+        words
+          .slice(at, at + length)
+          .map((part) => part[0])
+          .join(''),
+        at,
+      );
+  });
+  // A capitalised name's initials, at the word it is (its position among the words, counted the same way).
+  for (const match of description.matchAll(/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g)) {
+    const at = description
+      .slice(0, match.index)
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean).length;
+    add((match[0].match(/[A-Z]/g) ?? []).join('').toLowerCase(), at);
+  }
+  return said;
 }

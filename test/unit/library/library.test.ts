@@ -150,6 +150,43 @@ test('similar_descriptions: two descriptions of the same words, reported at each
   );
 });
 
+test('similar_descriptions: a family written from one template is told apart by the name each description gives first', () => {
+  const api = (name: string, said: string, verbs = 'reading, creating, and updating data') =>
+    skill(
+      name,
+      `${said} (${said.toLowerCase().replace(/\s+/g, '')}.example). Use this skill for ANY ${said} request \u2014 ${verbs}. Whenever a task involves ${said}, use this skill instead of calling the API directly.`,
+    );
+  const entity = (name: string, kind: string) =>
+    skill(
+      name,
+      `Add live notification streams to Akka Java SDK ${kind} components using NotificationPublisher and NotificationStream. Use when exposing entity updates to subscribers.`,
+    );
+  const family = library({
+    'oo-aws-sts/SKILL.md': api('oo-aws-sts', 'AWS STS'),
+    'oo-aws-s3/SKILL.md': api('oo-aws-s3', 'AWS S3'),
+    'oo-ably/SKILL.md': api('oo-ably', 'Ably'),
+    'oo-ably-control/SKILL.md': api('oo-ably-control', 'Ably Control'),
+    'oo-twochat/SKILL.md': api('oo-twochat', '2Chat'),
+    'oo-crisp/SKILL.md': api('oo-crisp', 'Crisp'),
+    'akka-kve-notifications/SKILL.md': entity('akka-kve-notifications', 'KeyValueEntity'),
+    'akka-ese-notifications/SKILL.md': entity('akka-ese-notifications', 'EventSourcedEntity'),
+  });
+  assert.deepEqual(
+    findings(family.root, family.written).filter((item) => item.code === 'similar_descriptions'),
+    [],
+  );
+  // The same text under two names, or a shorter name whose description names the longer one's part, is not told apart.
+  const same =
+    'Fetch, preview, test, and merge GitHub PRs locally. Use when the user wants to evaluate a PR before merge.';
+  const confusable = library({
+    'github-pr/SKILL.md': `---\nname: github-pr\ndescription: «${same}»\n---\n`,
+    'gh-pr-local/SKILL.md': `---\nname: gh-pr-local\ndescription: «${same}»\n---\n`,
+    'oo-shopify/SKILL.md': `---\nname: oo-shopify\ndescription: «Shopify REST Admin (shopify.com). Use this skill for ANY Shopify REST Admin request \u2014 searching and reading data. Whenever a task involves Shopify REST Admin, use this skill instead of calling the API directly.»\n---\n`,
+    'oo-shopify-admin/SKILL.md': `---\nname: oo-shopify-admin\ndescription: «Shopify Admin (shopify.com). Use this skill for ANY Shopify Admin request \u2014 reading, creating, and updating data. Whenever a task involves Shopify Admin, use this skill instead of calling the API directly.»\n---\n`,
+  });
+  expectIn(findings(confusable.root, confusable.written), 'similar_descriptions', confusable.written);
+});
+
 test('similar_descriptions: several alike, once at each with the closest named and every other as related; copies of one skill in each client folder are one', () => {
   const same = 'A standard Spec-Kitty workflow routine for planning, tasks, review and merge of the feature.';
   const { root, written } = library({

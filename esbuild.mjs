@@ -29,6 +29,9 @@ const pythonGrammarApart = {
   name: 'python-grammar-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\/pythonGrammar$/ }, () => ({ path: './python-grammar.js', external: true }));
+    // The same for the shell's parser (server/src/parse/shell/shellGrammar.ts): only a command that may send or
+    // download something is parsed.
+    build.onResolve({ filter: /^\.\/shellGrammar$/ }, () => ({ path: './shell-grammar.js', external: true }));
   },
 };
 
@@ -49,6 +52,12 @@ await Promise.all([
   build({
     ...common,
     entryPoints: { 'python-grammar': 'server/src/parse/python/pythonGrammar.ts' },
+    outdir: 'dist',
+    minifyWhitespace: true,
+  }),
+  build({
+    ...common,
+    entryPoints: { 'shell-grammar': 'server/src/parse/shell/shellGrammar.ts' },
     outdir: 'dist',
     minifyWhitespace: true,
   }),
@@ -100,7 +109,7 @@ await Promise.all([
 
 // One non-ASCII character makes V8 hold a whole bundle as a two-byte string, decoded at twice the cost on every start:
 // the bundles the CLI's launcher reads on each run are held to ASCII.
-for (const bundle of ['dist/cli-main.js', 'dist/python-grammar.js']) {
+for (const bundle of ['dist/cli-main.js', 'dist/python-grammar.js', 'dist/shell-grammar.js']) {
   const nonAscii = /[^\x00-\x7f]/.exec(readFileSync(bundle, 'latin1'));
   if (nonAscii)
     throw new Error(

@@ -72,6 +72,7 @@ test('npm pack: what runs and its docs, nothing else', () => {
       'dist/python-grammar.cache',
       'dist/python-grammar.js',
       'dist/server.js',
+      'dist/shell-grammar.js',
       'package.json',
     ],
   );

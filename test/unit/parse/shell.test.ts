@@ -74,3 +74,9 @@ test('shell: what tree-sitter-bash reads its own way is read as the shell does',
   assert.equal(cat.redirections[0].body?.text, 'id\n');
   assert.deepEqual(sh.pipedFrom, [3]);
 });
+
+test('shell: text nested thousands deep is read without exhausting the stack', () => {
+  const text = `echo ${'$('.repeat(5000)}x${')'.repeat(5000)}\ncurl https://e.example`;
+  const { commands } = parseShell(text)!;
+  assert.ok(commands.some((command) => command.words[0]?.text === 'curl'));
+});

@@ -36,6 +36,12 @@ const READ_WHOLE = new Set([
   'file_descriptor',
 ]);
 
+/**
+ * Nodes nested deeper than this are copied without their children: the reader recurses through the tree, and a text
+ * of a thousand nested `$(` would exhaust the stack. No script a person writes nests so deep.
+ */
+const MAX_NESTING = 200;
+
 /** Each node type's name and whether it is named, by id: read once per grammar rather than once per node. */
 const typeTables = new WeakMap<Language, { names: string[]; named: boolean[] }>();
 
@@ -71,7 +77,7 @@ export function syntaxNodes(tree: Tree): { root: SyntaxNode; firstError?: number
       const child: SyntaxNode = { type, start: cursor.startIndex, end: cursor.endIndex, children: [] };
       node.children.push(child);
       if (hasError && type === 'ERROR') firstError = Math.min(firstError ?? child.start, child.start);
-      if (!READ_WHOLE.has(type) && type !== 'ERROR' && cursor.gotoFirstChild()) {
+      if (!READ_WHOLE.has(type) && type !== 'ERROR' && parents.length < MAX_NESTING && cursor.gotoFirstChild()) {
         parents.push(child);
         node = child;
         entered = true;

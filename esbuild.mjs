@@ -1,7 +1,7 @@
 // Bundles every host into dist/: one self-contained file per entry, so the
 // CLI, the server and the extension run without node_modules beside them.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { build } from 'esbuild';
 
@@ -40,8 +40,13 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   plugins: [pathAsModule],
-  // yaml's ES module build: imported functions bind directly, where its CommonJS build puts a getter on every call.
-  alias: { yaml: './node_modules/yaml/browser/index.js' },
+  alias: {
+    // yaml's ES module build: imported functions bind directly, where its CommonJS build puts a getter on every call.
+    yaml: './node_modules/yaml/browser/index.js',
+    // web-tree-sitter's CommonJS build: its ES module build finds its files through import.meta, which a CommonJS
+    // bundle has not.
+    'web-tree-sitter': './node_modules/web-tree-sitter/tree-sitter.cjs',
+  },
 };
 
 await Promise.all([
@@ -107,6 +112,21 @@ for (const bundle of ['dist/cli-main.js', 'dist/python-grammar.js']) {
       `${bundle} holds a non-ASCII character at offset ${nonAscii.index}: write it as a \\u escape in the source`,
     );
 }
+
+// The shell's grammar (WebAssembly) beside the bundles that load it: server/src/parse/shell/shellGrammar.ts looks for
+// both files next to itself.
+copyFileSync('node_modules/web-tree-sitter/tree-sitter.wasm', 'dist/tree-sitter.wasm');
+copyFileSync('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'dist/tree-sitter-bash.wasm');
+// Both are MIT-licensed: their licenses travel with them.
+writeFileSync(
+  'dist/tree-sitter-licenses.txt',
+  [
+    ['tree-sitter.wasm (web-tree-sitter)', 'node_modules/web-tree-sitter/LICENSE'],
+    ['tree-sitter-bash.wasm (tree-sitter-bash)', 'node_modules/tree-sitter-bash/LICENSE'],
+  ]
+    .map(([file, license]) => `${file}\n\n${readFileSync(license, 'utf8').trim()}\n`)
+    .join('\n\n'),
+);
 
 // The CLI's code cache: V8's compiled code for everything a check of one skill of each format runs.
 execFileSync(

@@ -12,6 +12,7 @@ import { runNode } from './lib/run';
 import { commitAll } from '../test/support/cliRun';
 import { writeAipSkill } from '../test/support/generate';
 import { round, since, summarize, type Summary } from './lib/stats';
+import { loadShellGrammar } from '../server/src/parse/shell/shellGrammar';
 
 /**
  * Rounds of the in-process timing. A round of the diff varies by half between rounds here (collections, a shared
@@ -226,5 +227,6 @@ export function benchDiff(root: string, steps = 1000): DiffResult {
 
 if (require.main === module) {
   const [root, steps] = process.argv.slice(2);
-  process.stdout.write(JSON.stringify(timeInProcess(root, Number(steps))));
+  // This process analyses: it reads shell with the shell's grammar, as the CLI does.
+  void loadShellGrammar().then(() => process.stdout.write(JSON.stringify(timeInProcess(root, Number(steps)))));
 }

@@ -20,6 +20,7 @@ import { benchEditScaling, benchSkillsRefLibrary, benchStartup, benchTyping } fr
 import { benchServer, benchYamlLanguageServer } from './server';
 import { benchSkillplus } from './skillplus';
 import { renderResults, type Results } from './report';
+import { loadShellGrammar } from '../server/src/parse/shell/shellGrammar';
 
 const REPO = path.join(__dirname, '..');
 const TMP = path.join(__dirname, 'tmp');
@@ -145,6 +146,8 @@ const runTmp = mkdtempSync(path.join(tmpdir(), 'sg-bench-'));
 process.env.TMPDIR = runTmp;
 const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 const run = async () => {
+  // The analyses this process runs (analysis, catalog, diff) read shell with the shell's grammar, as the CLI does.
+  await loadShellGrammar();
   installPeers();
   mkdirSync(TMP, { recursive: true });
   if (only) realShapedOnly();

@@ -47,7 +47,17 @@ const runTmp = mkdtempSync(join(tmpdir(), 'sg-tests-'));
 process.on('SIGINT', () => {});
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...parallel, ...files],
+  // Every test file sees the shell's grammar loaded (test/support/shellGrammar.mjs), as every host loads it.
+  [
+    '--import',
+    'tsx',
+    '--import',
+    join(root, 'support', 'shellGrammar.mjs'),
+    '--test',
+    '--test-reporter=spec',
+    ...parallel,
+    ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, TMPDIR: runTmp, TMP: runTmp, TEMP: runTmp } },
 );
 rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });

@@ -21,6 +21,7 @@ import { EditorDocument } from './service/editorDocument';
 import { LanguageService } from './service/languageService';
 import { editorSettings } from './service/settings';
 import { NodeFileSystem } from './workspace/fileSystem';
+import { loadShellGrammar } from './parse/shell/shellGrammar';
 
 // The language server: LSP wiring over stdio. Everything it answers comes from the language service.
 
@@ -96,7 +97,11 @@ async function answer<T>(run: () => T): Promise<T> {
   }
 }
 
-connection.onInitialize((params): InitializeResult => {
+// The shell's grammar (WebAssembly) loads while the client starts; the first analysis waits for it (onInitialize).
+const shellGrammarLoaded = loadShellGrammar();
+
+connection.onInitialize(async (params): Promise<InitializeResult> => {
+  await shellGrammarLoaded;
   pullDiagnostics = !!params.capabilities.textDocument?.diagnostic;
   configurationRequests = !!params.capabilities.workspace?.configuration;
   configurationRegistration = !!params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration;

@@ -17,6 +17,7 @@ import { RunSettings } from '../config/runSettings';
 import { ListingCache } from '../workspace/diskSnapshot';
 import { NodeFileSystem } from '../workspace/fileSystem';
 import type { FoundSkill } from '../workspace/discover';
+import { loadShellGrammar } from '../parse/shell/shellGrammar';
 import { version } from '../../../package.json';
 
 async function main(argv: string[]): Promise<number> {
@@ -30,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  // Every command that analyses reads shell with the shell's grammar, which loads asynchronously (WebAssembly).
+  if (command.command !== 'help' && command.command !== 'version') await loadShellGrammar();
   switch (command.command) {
     case 'help':
       printOut(`${USAGE}\n`);
@@ -79,5 +82,6 @@ function threadWork(setup: CheckThreadSetup | GraphThreadSetup): (item: unknown)
 if (!process.argv.includes(THREAD_FLAG)) {
   main(process.argv.slice(2)).then(exitWith, fail);
 } else {
-  serveBatches((setup) => threadWork(setup as CheckThreadSetup | GraphThreadSetup));
+  // A thread analyses too: it loads the grammar before it says it is ready.
+  void loadShellGrammar().then(() => serveBatches((setup) => threadWork(setup as CheckThreadSetup | GraphThreadSetup)));
 }

@@ -138,6 +138,7 @@ const PYTHON = /\.py$/i;
 const PYTHON_SHEBANG = /^#![^\n]*\bpython/;
 const JAVASCRIPT = /\.(?:js|mjs|cjs|ts|mts|cts)$/i;
 const NODE_SHEBANG = /^#![^\n]*\bnode\b/;
+const POSIX_SCRIPT = /\.(?:sh|bash|zsh)$/i;
 
 /**
  * What a script does: Python and JavaScript read from their syntax trees, for what flows from where to where (read as
@@ -150,7 +151,8 @@ function codeFindings(file: string, text: string): Diagnostic[] {
   if (javascript && !mayHaveEffects(text)) return [];
   const tree = javascript ? parseJavaScript(text) : undefined;
   if (tree) return javascriptEffects(file, text, tree);
-  return riskyExecution(file, [{ start: 0, text }]);
+  // Only a POSIX shell's script is read by the shell's parser; PowerShell, batch and other languages a line at a time.
+  return riskyExecution(file, [{ start: 0, text, shell: POSIX_SCRIPT.test(file) }]);
 }
 
 function scanText(item: SkillText, securityReview: boolean): Diagnostic[] {

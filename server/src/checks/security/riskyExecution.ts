@@ -1,12 +1,17 @@
 import { diagnostic, type Diagnostic } from '../engine/diagnostic';
-import { blockCommands, type BlockCommand } from '../../parse/markdown/blockCommands';
-import { COMMAND_LANGUAGES } from '../../platforms/shells';
+import { blockCommands } from '../../parse/markdown/blockCommands';
 import { fenceLanguage, type Fence } from '../../parse/markdown/skillFile';
 import type { TextLike } from '../../parse/text/textLike';
 import type { Placed } from './skillTexts';
-import { COMMENT_LINE, CREDENTIAL_FILES, LOCAL_HOST, shellFlows } from './shellFlows';
+import { COMMENT_LINE, CREDENTIAL_FILES, LOCAL_HOST } from './shellFlows';
+import { COMMAND_LANGUAGES, SHELL_BLOCK_LANGUAGES } from '../../platforms/shells';
+import { parseShell } from '../../parse/shell/shell';
+import { shellParser } from '../../parse/shell/shellGrammar';
+import { valueFlows } from './shellDataFlow';
+import { flowFinding, lineFlows } from './flowFindings';
 import { defineRule } from '../engine/rule';
 import { printed, runsPipedText } from './commandText';
+import { argumentOf } from './shellPrograms';
 
 // Commands that hand the user's machine to someone else: code downloaded and run at once, writes into the places a
 // shell or SSH trusts, permissions opened to everyone, TLS checks turned off. Read in scripts, and in the fenced
@@ -49,7 +54,7 @@ export const persistence = defineRule({
 });
 
 /** What a script that reads credentials and sends data elsewhere in it does. */
-const READS_AND_SENDS = 'reads credentials and sends data over the network';
+export const READS_AND_SENDS = 'reads credentials and sends data over the network';
 
 /** What sending credentials is, and what to do instead: the same for a command and for a flow through variables. */
 /**
@@ -75,6 +80,8 @@ interface Risk {
   advice?: string;
   /** A match that is not the risk after all, told from the line it is in. */
   unless?: (match: RegExpExecArray, line: string) => boolean;
+  /** Read a line at a time only where the shell's parser does not go (PowerShell, cmd, another language's block). */
+  unparsed?: true;
 }
 
 const FETCH = String.raw`(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|fetch)`;
@@ -150,6 +157,7 @@ const RISKS: Risk[] = [
       ].join('|'),
     ),
     ...SENDS_CREDENTIALS,
+    unparsed: true,
   },
   {
     rule: riskyCommand,
@@ -209,6 +217,8 @@ const RISKS: Risk[] = [
     rule: riskyCommand,
     pattern: /\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|o\+w)\b/,
     what: 'opens permissions to every user',
+    // `grep "chmod 777"` looks for the text: a command's argument, not the command.
+    unless: (match, line) => argumentOf(line, match.index) !== undefined,
   },
   {
     rule: riskyCommand,
@@ -269,7 +279,7 @@ const RISKS: Risk[] = [
 ];
 
 /** What to do about a risk of each code, unless the risk says. */
-const ADVICE: Record<Risk['rule']['code'], string> = {
+export const ADVICE: Record<Risk['rule']['code'], string> = {
   remote_code:
     "Whatever the address serves then runs with the user's permissions, and may change after review. Ship the script with the skill, or download, check (a pinned version or checksum) and then run.",
   risky_command: 'Keep what the skill does inside the skill folder and the project, with checks on.',
@@ -296,10 +306,43 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 const ANY_RISK =
   /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|trusted-host|strict|http:|CA_BUNDLE|CA_CERTS|add-trusted-cert|certutil|Import-Certificate|update-ca-|trust\s+anchor|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
+/** Commands to read: a script or a block, and whether it is a POSIX shell's (read by the shell's parser). */
+export interface CommandPiece extends Placed {
+  /** False for PowerShell, cmd and other languages' blocks and scripts, which are read a line at a time. */
+  shell?: boolean;
+}
+
+/**
+ * What every flow needs, cheap to test: a piece without it is not parsed (most scripts hold an address and many a
+ * token, so each condition is narrowed to what shellDataFlow.ts can report). A download saved to a file, not
+ * discarded; or a program that sends, and a secret read out of a credentials file (not an option's pattern:
+ * `--exclude=.env`) or the environment (`env` alone); or
+ * a variable named for a secret, which is reported only sent on a sender's input (a raw connection, `ssh`, httpie,
+ * `curl -d @-`, `-T -`) or as a file the script wrote (`-d @file`, `-T`, `scp`), never as an option's value.
+ */
+const SAVES_DOWNLOAD =
+  /\b(?:curl|wget)\b[^\n]*\s(?:-o|-O|--output(?:-document)?)(?:\s+|=)(?!["']?(?:\/dev\/null|-)(?:["'\s;|&)]|$))/m;
+const MAY_SEND = /\b(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|scp|rsync|sftp|https?|xh)\b/;
+const READS_SECRET =
+  /(?<!--[\w-]*=["']?)\.(?:aws|ssh|netrc|git-credentials|docker|kube|npmrc|pypirc|config\/gcloud|config\/gh|env\b)|(?<!\.)\b(?:env|printenv)[ \t]*(?:$|[|;&)>`'"\\])/im;
+const SECRET_NAME = /TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;
+const SENDS_INPUT =
+  /@-|(?:-T|--upload-file|-file)[\s=]+-(?![\w-])|\b(?:nc|ncat|netcat|socat|telnet|ssh|xh)\b|\bhttps?(?:[ \t]|$)/m;
+const SENDS_FILE = /(?<![${])@|-T\b|--upload-file|-file\b|\b(?:scp|rsync|sftp)\b/;
+const WRITES_FILE = /(?<![\d>])>>?\|?[ \t]*(?!&|\/dev\/null\b)[^\s;&|)<>]|\btee\b/;
+const mayFlow = (text: string) =>
+  SAVES_DOWNLOAD.test(text) ||
+  (MAY_SEND.test(text) &&
+    (READS_SECRET.test(text) ||
+      (SECRET_NAME.test(text) && (SENDS_INPUT.test(text) || (SENDS_FILE.test(text) && WRITES_FILE.test(text))))));
+
 /** The risky commands of commands: a whole script, or the contents of Markdown's fenced blocks of commands. */
-export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
+export function riskyExecution(file: string, commands: CommandPiece[]): Diagnostic[] {
   const findings: Diagnostic[] = [];
   for (const piece of commands) {
+    // A POSIX shell's commands are read by the shell's grammar, once a host loaded it (shellGrammar.ts); without it,
+    // a line at a time, as PowerShell's are.
+    const shell = piece.shell !== false && shellParser() !== undefined;
     if (!ANY_RISK.test(piece.text)) continue;
     let offset = piece.start;
     const found = findings.length;
@@ -307,6 +350,7 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
       // A comment says, it does not run.
       if (!COMMENT_LINE.test(line))
         for (const risk of RISKS) {
+          if (shell && risk.unparsed) continue;
           const match = riskIn(risk, line);
           if (!match) continue;
           const command = line.trim().slice(0, 120);
@@ -325,48 +369,21 @@ export function riskyExecution(file: string, commands: Placed[]): Diagnostic[] {
         }
       offset += line.length + 1;
     }
-    // Lines a risk was found on say it already; a flow is reported where nothing else is, and credentials read and
-    // sent elsewhere where no line or variable followed says it.
-    const reported = new Set(findings.slice(found).map((item) => item.span.start));
-    let sent = findings.slice(found).some((item) => item.data?.risk === SENDS_CREDENTIALS.what);
-    for (const flow of shellFlows(piece)) {
-      if (flow.kind === 'sendsHeldCredentials' ? reported.has(flow.start) : flow.kind === 'sendsCredentials' && sent)
-        continue;
-      const span = { start: flow.start, end: flow.end, file };
-      if (flow.kind === 'sendsHeldCredentials') sent = true;
-      findings.push(
-        flow.kind === 'sendsHeldCredentials'
-          ? diagnostic(
-              riskyCommand,
-              file,
-              span,
-              `This ${SENDS_CREDENTIALS.what}: \`${flow.command}\` sends ${flow.origin}. ${SENDS_CREDENTIALS.advice}`,
-              { risk: SENDS_CREDENTIALS.what, command: flow.command },
-            )
-          : flow.kind === 'sendsCredentials'
-            ? diagnostic(
-                riskyCommand,
-                file,
-                span,
-                `This script sends data over the network (\`${flow.command}\`), and ${flow.origin}: what it sends is not followed through every line, so read whether it holds them. ${SENDS_CREDENTIALS.advice}`,
-                { risk: READS_AND_SENDS, command: flow.command },
-              )
-            : diagnostic(
-                remoteCode,
-                file,
-                span,
-                `This runs a program it downloaded (${flow.origin}): \`${flow.command}\`. ${ADVICE.remote_code}`,
-                { risk: 'runs a program it downloaded', command: flow.command, ...(flow.url ? { url: flow.url } : {}) },
-              ),
-      );
+    if (!shell) findings.push(...lineFlows(file, piece, findings.slice(found)));
+    else if (mayFlow(piece.text)) {
+      const script = parseShell(piece.text);
+      if (script) findings.push(...valueFlows(script, piece.text, 0).map((flow) => flowFinding(file, piece, flow)));
     }
   }
   return findings;
 }
 
 /** The commands of the fenced blocks of commands (in a session at a prompt, not what they printed). */
-export function fencedCommands(source: TextLike, fences: Fence[]): BlockCommand[] {
+export function fencedCommands(source: TextLike, fences: Fence[]): CommandPiece[] {
   return fences
     .filter((fence) => COMMAND_LANGUAGES.has(fenceLanguage(fence)))
-    .flatMap((fence) => blockCommands(source, fence));
+    .flatMap((fence) => {
+      const shell = SHELL_BLOCK_LANGUAGES.has(fenceLanguage(fence));
+      return blockCommands(source, fence).map((command) => ({ ...command, shell }));
+    });
 }

@@ -106,7 +106,11 @@ test('what an editor sent that cannot be used is named in the description, not s
     ],
     '/ws',
   );
-  assert.match(description, /ignored: profile "claud-code" \(not a profile\) in initializationOptions/);
+  // What was most likely meant, when something valid is close; nothing when nothing is (`nope`).
+  assert.match(
+    description,
+    /ignored: profile "claud-code" \(not a profile; did you mean claude-code\?\) in initializationOptions/,
+  );
   assert.match(description, /rules\.nope \(no such rule\) in initializationOptions/);
   assert.match(description, /\(not one of error, warning, information, hint, off\)/);
   assert.match(description, /catalogRoots \(not a list of folders\) in initializationOptions/);

@@ -1,6 +1,7 @@
 // `npm run bench`: measures Skillgraph and its peers on this machine and
 // writes bench/RESULTS.md and bench/results.json. Not part of `npm test`.
-// `npm run bench -- --only real-shaped` runs the real-shaped step alone (see realShapedOnly).
+// `npm run bench -- --only real-shaped` runs the real-shaped step alone (see realShapedOnly); `--only library-load` the
+// library graph's export and load into Kùzu (see libraryLoadOnly).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import * as path from 'node:path';
 import { benchAdoption } from './adoption';
 import { benchSecurity } from './security';
 import { benchRealShaped } from './realShaped';
-import { benchSkillLibrary } from './skillLibrary';
+import { benchLibraryLoad, benchSkillLibrary } from './skillLibrary';
 import { benchAnalysis } from './analysis';
 import { benchCatalog } from './catalog';
 import { benchDiff } from './diff';
@@ -59,6 +60,20 @@ function realShapedOnly(): void {
   const results = JSON.parse(readFileSync(path.join(__dirname, 'results.json'), 'utf8')) as Results;
   writeResults({ ...results, realShaped });
 }
+
+/** `--only library-load`: the library graph exported and loaded into Kùzu, put into the last whole run's results. */
+async function libraryLoadOnly(): Promise<void> {
+  step(LIBRARY_LOAD_STEP);
+  const loads = await benchLibraryLoad(TMP);
+  const results = JSON.parse(readFileSync(path.join(__dirname, 'results.json'), 'utf8')) as Results;
+  writeResults({ ...results, skillLibrary: { ...results.skillLibrary, ...loads } });
+}
+
+const LIBRARY_LOAD_STEP = 'the library graph of 10,000 skills exported as CSV and as Cypher, loaded into Kùzu';
+const ONLY: Record<string, () => void | Promise<void>> = {
+  'real-shaped': realShapedOnly,
+  'library-load': libraryLoadOnly,
+};
 
 async function main(): Promise<void> {
   step('analysis against the bare YAML parse');
@@ -136,8 +151,8 @@ async function main(): Promise<void> {
 }
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-if (only !== undefined && only !== 'real-shaped') {
-  console.error(`--only: the one step that runs alone is real-shaped, not ${only}`);
+if (only !== undefined && !(only in ONLY)) {
+  console.error(`--only: the steps that run alone are ${Object.keys(ONLY).join(', ')}, not ${only}`);
   process.exit(2);
 }
 // What the bench and the programs it starts put in the system's temporary folder (browser profiles, memory readings)
@@ -150,7 +165,7 @@ const run = async () => {
   await loadShellGrammar();
   installPeers();
   mkdirSync(TMP, { recursive: true });
-  if (only) realShapedOnly();
+  if (only) await ONLY[only]();
   else await main();
 };
 run().then(removeRunTmp, (error) => {

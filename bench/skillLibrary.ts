@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { positionOf, startServer } from '../test/support/lspClient';
 import { writeWorkspace } from '../test/support/generate';
-import { libraryEngine, loadableStatements } from '../test/support/kuzu';
+import { emptyEngine, libraryEngine, loadCsvExport, loadableStatements } from '../test/support/kuzu';
 import { keystroke } from './lib/keystroke';
 import { percentile, round, since, summarize, type Summary } from './lib/stats';
 import { runNode } from './lib/run';
@@ -13,12 +13,8 @@ const RUNS = 3;
 const EDITS = 60;
 const LOAD_SKILLS = 1000;
 
-export interface SkillLibraryResult {
-  skills: number;
-  /** `library --format json` and `check`, alternating, RUNS times each. */
-  library: { median: number; runs: number[] };
-  check: { median: number; runs: number[] };
-  ratio: number;
+/** The library graph of the large workspace exported and loaded into the test engine (Kùzu, WebAssembly). */
+export interface LibraryLoadResult {
   /** `library --format cypher`: its time, its statements and the rows (nodes and relationships) they MERGE. */
   cypher: { ms: number; statements: number; rows: number };
   /**
@@ -28,6 +24,27 @@ export interface SkillLibraryResult {
    * `projectedMs` scales the time measured here by the rows of the large export.
    */
   load: { skills: number; statements: number; rows: number; ms: number; skillsLoaded: number; projectedMs: number };
+  /**
+   * `library --format csv` of the large workspace (`exportMs`), then its files loaded into an empty Kùzu database by
+   * its own kuzu-schema.cypher and kuzu-copy.cypher (`loadMs`), as its README says; `ms` is the two together.
+   */
+  csv: {
+    skills: number;
+    files: number;
+    rows: number;
+    exportMs: number;
+    loadMs: number;
+    ms: number;
+    skillsLoaded: number;
+  };
+}
+
+export interface SkillLibraryResult extends LibraryLoadResult {
+  skills: number;
+  /** `library --format json` and `check`, alternating, RUNS times each. */
+  library: { median: number; runs: number[] };
+  check: { median: number; runs: number[] };
+  ratio: number;
   /**
    * A SKILL.md opened in the server: its first diagnostics (its own findings; the library is read after them, between
    * messages), then the diagnostics published again once the library is read.
@@ -42,36 +59,80 @@ export interface SkillLibraryResult {
   otherEdit: Summary;
 }
 
-/**
- * The library of the 10,000-skill workspace: built against `check`, exported as Cypher and loaded, edited in the
- * server.
- */
-export async function benchSkillLibrary(root: string, count = 10000): Promise<SkillLibraryResult> {
+/** The `count`-skill generated workspace under `root`, written the first time it is asked for. */
+function workspace(root: string, count: number): string {
   const dir = path.join(root, `workspace-${count}`);
   if (!existsSync(dir)) writeWorkspace(dir, count);
+  return dir;
+}
+
+/**
+ * The library graph of the `count`-skill workspace into the test engine: as CSV, all of it; as Cypher, the
+ * LOAD_SKILLS-skill workspace's (the large one's time projected from it).
+ */
+export async function benchLibraryLoad(root: string, count = 10000): Promise<LibraryLoadResult> {
+  const dir = workspace(root, count);
+  const out = mkdtempSync(path.join(root, 'library-csv-'));
+  try {
+    const exported = runNode(CLI, ['library', dir, '--format', 'csv', '--out', out, '--force']);
+    if (exported.status !== 0) throw new Error(`library --format csv failed: ${exported.stderr}`);
+    const csvFiles = readdirSync(out).filter((name) => name.endsWith('.csv'));
+    const rows = csvFiles.reduce((sum, name) => sum + lineCount(readFileSync(path.join(out, name), 'utf8')) - 1, 0);
+    const engine = await emptyEngine();
+    const csvStart = performance.now();
+    loadCsvExport(engine, out, ['kuzu-schema.cypher', 'kuzu-copy.cypher']);
+    const csvMs = since(csvStart);
+    const [{ loaded: csvLoaded }] = engine('MATCH (s:Skill) RETURN count(s) AS loaded');
+
+    const cypher = runNode(CLI, ['library', dir, '--format', 'cypher']);
+    const statements = loadableStatements(cypher.stdout);
+    const smaller = workspace(root, LOAD_SKILLS);
+    const loadable = loadableStatements(runNode(CLI, ['library', smaller, '--format', 'cypher']).stdout);
+    const smallerRows = rowsOf(runNode(CLI, ['library', smaller, '--format', 'json']).stdout);
+    const run = await libraryEngine();
+    const loadStart = performance.now();
+    for (const statement of loadable) run(statement);
+    const loadMs = since(loadStart);
+    const [{ loaded }] = run('MATCH (s:Skill) RETURN count(s) AS loaded');
+    return {
+      cypher: { ms: round(cypher.ms), statements: statements.length, rows },
+      load: {
+        skills: LOAD_SKILLS,
+        statements: loadable.length,
+        rows: smallerRows,
+        ms: round(loadMs),
+        skillsLoaded: Number(loaded),
+        projectedMs: round((loadMs * rows) / smallerRows),
+      },
+      csv: {
+        skills: count,
+        files: csvFiles.length,
+        rows,
+        exportMs: round(exported.ms),
+        loadMs: round(csvMs),
+        ms: round(exported.ms + csvMs),
+        skillsLoaded: Number(csvLoaded),
+      },
+    };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The library of the 10,000-skill workspace: built against `check`, exported and loaded (benchLibraryLoad), edited in
+ * the server.
+ */
+export async function benchSkillLibrary(root: string, count = 10000): Promise<SkillLibraryResult> {
+  const dir = workspace(root, count);
   const libraryRuns: number[] = [];
   const checkRuns: number[] = [];
-  let json = '';
   for (let run = 0; run < RUNS; run++) {
-    const library = runNode(CLI, ['library', dir, '--format', 'json']);
-    libraryRuns.push(library.ms);
-    json = library.stdout;
+    libraryRuns.push(runNode(CLI, ['library', dir, '--format', 'json']).ms);
     checkRuns.push(runNode(CLI, ['check', dir]).ms);
   }
   const median = (runs: number[]) => round(percentile(runs, 50));
-
-  const exported = runNode(CLI, ['library', dir, '--format', 'cypher']);
-  const statements = loadableStatements(exported.stdout);
-  const smaller = path.join(root, `workspace-${LOAD_SKILLS}`);
-  if (!existsSync(smaller)) writeWorkspace(smaller, LOAD_SKILLS);
-  const loadable = loadableStatements(runNode(CLI, ['library', smaller, '--format', 'cypher']).stdout);
-  const rows = rowsOf(json);
-  const smallerRows = rowsOf(runNode(CLI, ['library', smaller, '--format', 'json']).stdout);
-  const run = await libraryEngine();
-  const loadStart = performance.now();
-  for (const statement of loadable) run(statement);
-  const loadMs = since(loadStart);
-  const [{ loaded }] = run('MATCH (s:Skill) RETURN count(s) AS loaded');
+  const loads = await benchLibraryLoad(root, count);
 
   const { open, edit, otherEdit } = await benchLibraryEdits(dir);
   return {
@@ -79,15 +140,7 @@ export async function benchSkillLibrary(root: string, count = 10000): Promise<Sk
     library: { median: median(libraryRuns), runs: libraryRuns.map((ms) => round(ms)) },
     check: { median: median(checkRuns), runs: checkRuns.map((ms) => round(ms)) },
     ratio: round(median(libraryRuns) / median(checkRuns), 2),
-    cypher: { ms: round(exported.ms), statements: statements.length, rows },
-    load: {
-      skills: LOAD_SKILLS,
-      statements: loadable.length,
-      rows: smallerRows,
-      ms: round(loadMs),
-      skillsLoaded: Number(loaded),
-      projectedMs: round((loadMs * rows) / smallerRows),
-    },
+    ...loads,
     open,
     edit,
     otherEdit,
@@ -166,6 +219,13 @@ export async function benchLibraryEdits(dir: string): Promise<Pick<SkillLibraryR
     await session.close();
   }
   return { open: open!, edit: summarize(times), otherEdit: summarize(otherTimes) };
+}
+
+/** The lines of a text that ends in a line break. */
+function lineCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }
 
 /** The nodes and relationships of a library's graph, from its JSON export: the rows its Cypher MERGEs. */

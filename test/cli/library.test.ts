@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -57,15 +57,71 @@ test('library: the skills under a folder as one library; text, JSON with its fin
   assert.equal(runCli(dir, 'library', '.', '--format', 'csv').status, 2, 'csv needs a folder to write into');
 });
 
-test('library --format csv writes one file per label and type for neo4j-admin, never over a file without --force', () => {
+test('library --format csv writes the files neo4j-admin and Kùzu load as they are, never over a file without --force', () => {
   const library = writeGovernanceLibrary();
   const out = mkdtempSync(join(tmpdir(), 'sg-cli-csv-'));
   const written = runCli(library, 'library', '.', '--format', 'csv', '--out', out);
   assert.equal(written.status, 0, written.stderr);
+  assert.match(written.stderr, /wrote 15 files to .+; load them into an empty Neo4j or Kùzu database with:\n/);
+  const [neo4j, kuzu, ...rest] = written.stdout.split('\n');
   assert.match(
-    written.stdout,
-    /^cd .+ && neo4j-admin database import full --array-delimiter=TAB --nodes=Skill=Skill\.csv .*--relationships=HAS_SCRIPT=HAS_SCRIPT\.csv neo4j\n$/,
+    neo4j,
+    /^cd .+ && neo4j-admin database import full --array-delimiter=TAB --nodes=Skill=Skill\.csv .*--relationships=HAS_SCRIPT=HAS_SCRIPT\.csv neo4j$/,
   );
+  assert.match(kuzu, /^cd .+ && cat kuzu-schema\.cypher kuzu-copy\.cypher \| kuzu library\.kuzu$/);
+  assert.deepEqual(rest, ['']);
+  assert.deepEqual(readdirSync(out).sort(), [
+    'COMPOSES.csv',
+    'FEEDS.csv',
+    'HAS_SCRIPT.csv',
+    'HAS_STEP.csv',
+    'INVOKES.csv',
+    'LINKS_TO.csv',
+    'NEXT.csv',
+    'README.md',
+    'RUNS.csv',
+    'Script.csv',
+    'Skill.csv',
+    'Step.csv',
+    'kuzu-copy.cypher',
+    'kuzu-schema.cypher',
+    'neo4j-schema.cypher',
+  ]);
+  // Kùzu's schema: a table per label (its key the primary key) and per relationship type; a COPY per file, nodes first.
+  const schema = readFileSync(join(out, 'kuzu-schema.cypher'), 'utf8').trim().split('\n');
+  assert.equal(schema.length, 11);
+  assert.equal(
+    schema[0],
+    'CREATE NODE TABLE Skill(file STRING PRIMARY KEY, name STRING, scope STRING, description STRING, format STRING, purpose STRING, trigger_when STRING[], do_not_use_when STRING[], anti_patterns STRING[], scope_and_approval STRING);',
+  );
+  assert.ok(schema.includes('CREATE REL TABLE INVOKES(FROM Skill TO Skill, how STRING);'), schema.join('\n'));
+  const copies = readFileSync(join(out, 'kuzu-copy.cypher'), 'utf8').trim().split('\n');
+  assert.deepEqual(
+    copies.map((statement) => /^COPY (\w+) FROM \(LOAD WITH HEADERS .* FROM '(\w+)\.csv' /.exec(statement)?.slice(1)),
+    [
+      'Skill',
+      'Step',
+      'Script',
+      'INVOKES',
+      'LINKS_TO',
+      'COMPOSES',
+      'HAS_STEP',
+      'NEXT',
+      'FEEDS',
+      'RUNS',
+      'HAS_SCRIPT',
+    ].map((table) => [table, table]),
+  );
+  assert.match(
+    copies[0],
+    /CASE WHEN `trigger_when` IS NULL THEN CAST\(\[\] AS STRING\[\]\) ELSE string_split\(`trigger_when`, '\t'\) END/,
+  );
+  assert.equal(
+    readFileSync(join(out, 'neo4j-schema.cypher'), 'utf8').split('\n')[0],
+    'CREATE CONSTRAINT skill_file IF NOT EXISTS FOR (n:Skill) REQUIRE n.file IS UNIQUE;',
+  );
+  const readme = readFileSync(join(out, 'README.md'), 'utf8');
+  for (const command of [neo4j, kuzu]) assert.ok(readme.includes(command.replace(/^cd .+? && /, '')), command);
   const skills = readFileSync(join(out, 'Skill.csv'), 'utf8').trim().split('\n');
   assert.equal(
     skills[0],
@@ -73,7 +129,7 @@ test('library --format csv writes one file per label and type for neo4j-admin, n
   );
   assert.ok(
     skills.includes(
-      'release-site/SKILL.md,release-site,other,"Reviews the changes, then publishes the release. Use when a release is due.",aip-0.3,Release the site after a review.,A release is due.,Only a draft preview is wanted.,Publishing without the review.,',
+      'release-site/SKILL.md,release-site,other,"Reviews the changes, then publishes the release. Use when a release is due.",aip-0.3,Release the site after a review.,A release is due.,Only a draft preview is wanted.,Publishing without the review.,""',
     ),
     skills.join('\n'),
   );

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { GOVERNANCE_QUERIES } from '../../server/src/library/governanceQueries';
@@ -8,13 +9,15 @@ import { NODE_LABELS, RELATIONSHIP_TYPES } from '../../server/src/library/librar
 import type { LibraryJson } from '../../server/src/library/libraryExport';
 import { CORPUS } from '../support/corpus';
 import { writeGovernanceLibrary } from '../support/governanceLibrary';
-import { libraryEngine, loadableStatements } from '../support/kuzu';
+import { emptyEngine, libraryEngine, loadCsvExport, loadableStatements, type Run } from '../support/kuzu';
 
-// The Cypher export in a real graph engine: Kùzu's WebAssembly build from the npm registry (no Neo4j server can be
-// installed here). The export is written for Neo4j; Kùzu needs its tables declared first (from the graph's schema),
-// and its primary keys stand for Neo4j's uniqueness constraints, the only statements not run. Every other statement
-// runs as written, twice, and the graph in the engine is the one the JSON export describes. Then every governance
-// query's Cypher, as the docs print it, runs in the engine and answers what `skillgraph query` answers.
+// The exports in a real graph engine: Kùzu's WebAssembly build from the npm registry (no Neo4j server can be installed
+// here). The Cypher export is written for Neo4j; Kùzu needs its tables declared first (the schema the CSV export
+// writes), and its primary keys stand for Neo4j's uniqueness constraints, the only statements not run. Every other
+// statement runs as written, twice. The CSV export is loaded as its files say, into an empty database: the statements
+// of its kuzu-schema.cypher, then of its kuzu-copy.cypher, reading its CSV files. Each way, the graph in the engine is
+// the one the JSON export describes, and every governance query's Cypher, as the docs print it, answers there what
+// `skillgraph query` answers.
 
 const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
 const governance = writeGovernanceLibrary();
@@ -27,15 +30,41 @@ function skillgraph(...args: string[]): string {
   return result.stdout;
 }
 
-const engine = (async () => {
+const cypherEngine = (async () => {
   const run = await libraryEngine();
   const statements = loadableStatements(skillgraph('library', ...paths, '--format', 'cypher'));
   for (let round = 0; round < 2; round++) for (const statement of statements) run(statement);
   return run;
 })();
 
+const csvEngine = (async () => {
+  await cypherEngine; // one engine module: one statement at a time
+  const out = mkdtempSync(join(tmpdir(), 'sg-engine-csv-'));
+  try {
+    skillgraph('library', ...paths, '--format', 'csv', '--out', out);
+    const run = await emptyEngine();
+    loadCsvExport(run, out, ['kuzu-schema.cypher', 'kuzu-copy.cypher']);
+    return run;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+})();
+
+const engines: [string, Promise<Run>][] = [
+  ['Cypher', cypherEngine],
+  ['CSV', csvEngine],
+];
+
 test('the library exported as Cypher loads into Kùzu twice without duplicates, as the JSON export describes it', async () => {
-  const run = await engine;
+  assertAsJson(await cypherEngine);
+});
+
+test("the library exported as CSV loads into Kùzu with the export's own schema and COPY statements, as the JSON export describes it", async () => {
+  assertAsJson(await csvEngine);
+});
+
+/** The graph in the engine is the JSON export's: node for node, relationship for relationship, every skill property. */
+function assertAsJson(run: Run): void {
   const json = JSON.parse(skillgraph('library', ...paths, '--format', 'json')) as LibraryJson;
   for (const [label, { key }] of Object.entries(NODE_LABELS)) {
     const expected = json.nodes
@@ -70,13 +99,12 @@ test('the library exported as Cypher loads into Kùzu twice without duplicates, 
       .map((node) => Object.fromEntries(properties.map((name) => [name, oneLine(node.properties[name])])))
       .sort((a, b) => ((a.file as string) < (b.file as string) ? -1 : 1)),
   );
-});
+}
 
 for (const query of GOVERNANCE_QUERIES)
-  test(`query ${query.name}: the engine running its Cypher answers what skillgraph query answers`, async () => {
-    const run = await engine;
+  test(`query ${query.name}: the engine running its Cypher answers what skillgraph query answers, loaded either way`, async () => {
     const expected = (JSON.parse(skillgraph('query', query.name, ...paths, '--format', 'json')) as { rows: unknown[] })
       .rows;
     assert.ok(expected.length > 0, 'the library gives this question no answer to compare');
-    assert.deepEqual(run(query.cypher), expected);
+    for (const [form, engine] of engines) assert.deepEqual((await engine)(query.cypher), expected, form);
   });

@@ -1,6 +1,7 @@
-import { NODE_LABELS, RELATIONSHIP_TYPES, type PropertyType } from '../../server/src/library/libraryGraph';
+import { readFileSync } from 'node:fs';
+import { kuzuSchema } from '../../server/src/library/libraryCsv';
 
-/** Kùzu's WebAssembly build (`kuzu-wasm`, synchronous Node.js variant): the graph engine the Cypher is tested in. */
+/** Kùzu's WebAssembly build (`kuzu-wasm`, synchronous Node.js variant): the graph engine the exports are tested in. */
 interface Kuzu {
   init(): Promise<void>;
   Database: new (path: string) => unknown;
@@ -9,24 +10,16 @@ interface Kuzu {
   };
 }
 
-const KUZU_TYPES: Record<PropertyType, string> = {
-  string: 'STRING',
-  boolean: 'BOOLEAN',
-  integer: 'INT64',
-  'string[]': 'STRING[]',
-};
+export type Run = (statement: string) => Record<string, unknown>[];
 
-/**
- * An in-memory Kùzu database with a table per label and relationship type of the library graph, declared from the
- * graph's own schema (each label's key is the table's primary key, which stands for the Neo4j uniqueness constraint
- * the export starts with), and a function that runs one statement and gives its rows with plain values.
- */
-export async function libraryEngine(): Promise<(statement: string) => Record<string, unknown>[]> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS build with no type declarations
-  const kuzu = require('kuzu-wasm/nodejs/sync') as Kuzu;
-  await kuzu.init();
-  const connection = new kuzu.Connection(new kuzu.Database(':memory:'));
-  const run = (statement: string) => {
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS build with no type declarations
+const kuzu = () => require('kuzu-wasm/nodejs/sync') as Kuzu;
+
+/** An empty in-memory Kùzu database and a function that runs one statement and gives its rows with plain values. */
+export async function emptyEngine(): Promise<Run> {
+  await kuzu().init();
+  const connection = new (kuzu().Connection)(new (kuzu().Database)(':memory:'));
+  return (statement: string) => {
     const result = connection.query(statement);
     const rows = result.getAllObjects();
     result.close();
@@ -37,16 +30,15 @@ export async function libraryEngine(): Promise<(statement: string) => Record<str
       ),
     );
   };
-  for (const [label, { key, properties }] of Object.entries(NODE_LABELS)) {
-    const columns = Object.entries(properties).map(
-      ([name, type]) => `${name} ${KUZU_TYPES[type as PropertyType]}${name === key ? ' PRIMARY KEY' : ''}`,
-    );
-    run(`CREATE NODE TABLE ${label}(${columns.join(', ')})`);
-  }
-  for (const [type, { from, to, properties }] of Object.entries(RELATIONSHIP_TYPES)) {
-    const columns = Object.entries(properties).map(([name, kind]) => `, ${name} ${KUZU_TYPES[kind as PropertyType]}`);
-    run(`CREATE REL TABLE ${type}(FROM ${from} TO ${to}${columns.join('')})`);
-  }
+}
+
+/**
+ * An in-memory Kùzu database with the library graph's tables (the schema `library --format csv` writes: each label's
+ * key is the table's primary key, which stands for the Neo4j uniqueness constraint the Cypher export starts with).
+ */
+export async function libraryEngine(): Promise<Run> {
+  const run = await emptyEngine();
+  for (const statement of kuzuSchema()) run(statement);
   return run;
 }
 
@@ -56,4 +48,24 @@ export function loadableStatements(cypher: string): string[] {
     .trim()
     .split('\n')
     .filter((statement) => !statement.startsWith('CREATE CONSTRAINT '));
+}
+
+/**
+ * Runs the statements of the `.cypher` files `library --format csv` wrote into `folder`, in their order, from that
+ * folder as its README says (their COPY statements name the CSV files beside them). Kùzu's Node.js build reads the
+ * disk itself, from the process's working folder, which is set back after.
+ */
+export function loadCsvExport(run: Run, folder: string, files: string[]): void {
+  const before = process.cwd();
+  process.chdir(folder);
+  try {
+    for (const file of files) for (const statement of statementsOf(readFileSync(file, 'utf8'))) run(statement);
+  } finally {
+    process.chdir(before);
+  }
+}
+
+/** The statements of a `.cypher` file `library --format csv` writes, one a line. */
+function statementsOf(text: string): string[] {
+  return text.split('\n').filter((line) => line.trim() !== '');
 }

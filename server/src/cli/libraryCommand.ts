@@ -13,7 +13,8 @@ import {
   SKILL_LIST_BUDGETS,
   type LibraryCheckOptions,
 } from '../library/skillListBudget';
-import { libraryCsv, libraryCypher, libraryGraphml, libraryJsonText } from '../library/libraryExport';
+import { libraryCsv } from '../library/libraryCsv';
+import { libraryCypher, libraryGraphml, libraryJsonText } from '../library/libraryExport';
 import type { LibraryGraph } from '../library/libraryGraph';
 import { buildLibrary, type Library } from '../library/libraryModel';
 import { LineIndex } from '../parse/text/lineIndex';
@@ -89,9 +90,9 @@ export async function runLibrary(command: Extract<Command, { command: 'library' 
   return exitStatus({ diagnostics: findings }, command.maxWarnings);
 }
 
-/** The CSV files into `out`, all or nothing and never over a file without `force`; then the import command. */
+/** The CSV files into `out`, all or nothing and never over a file without `force`; then the import commands. */
 function writeCsv(graph: LibraryGraph, out: string, force: boolean): number {
-  const { files, command } = libraryCsv(graph);
+  const { files, commands } = libraryCsv(graph);
   try {
     writePackage(
       out,
@@ -103,8 +104,8 @@ function writeCsv(graph: LibraryGraph, out: string, force: boolean): number {
     printErr(`skillgraph: ${error.message}\n`);
     return EXIT_USAGE;
   }
-  printErr(`skillgraph: wrote ${files.length} files to ${out}; import them into an empty database with:\n`);
-  printOut(`cd ${out} && ${command}\n`);
+  printErr(`skillgraph: wrote ${files.length} files to ${out}; load them into an empty Neo4j or Kùzu database with:\n`);
+  printOut(commands.map((command) => `cd ${out} && ${command}\n`).join(''));
   return EXIT_CLEAN;
 }
 

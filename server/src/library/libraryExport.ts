@@ -15,8 +15,9 @@ import {
 } from './libraryGraph';
 
 // The library graph as files other tools read: JSON; Cypher that loads into a graph database as it is, as many times
-// as it is run (MERGE on each node's key, under a uniqueness constraint); CSV for Neo4j's bulk importer; GraphML for
-// graph editors (yEd, Gephi) and APOC. Texts keep to one line in every form: a line break is written as a space.
+// as it is run (MERGE on each node's key, under a uniqueness constraint); GraphML for
+// graph editors (yEd, Gephi) and APOC; CSV for bulk loads is libraryCsv.ts. Texts keep to one line in every form: a
+// line break is written as a space.
 
 export interface LibraryJson {
   version: 2;
@@ -110,6 +111,14 @@ function cypherValue(value: PropertyValue): string {
 
 const keyOf = (label: NodeLabel) => NODE_LABELS[label].key;
 
+/** Neo4j's uniqueness constraint on each label's key, one statement a line (run again, each is kept as it is). */
+export function uniquenessConstraints(): string[] {
+  return Object.keys(NODE_LABELS).map((label) => {
+    const key = keyOf(label as NodeLabel);
+    return `CREATE CONSTRAINT ${label.toLowerCase()}_${key} IF NOT EXISTS FOR (n:${label}) REQUIRE n.${key} IS UNIQUE;`;
+  });
+}
+
 /**
  * Statements for Neo4j's `cypher-shell`, one per line: a uniqueness constraint per label, then per label UNWINDs of
  * rows, each MERGEd on its key with its properties set (each run), then per relationship type the same, each row naming
@@ -117,10 +126,7 @@ const keyOf = (label: NodeLabel) => NODE_LABELS[label].key;
  * relationship is.
  */
 export function libraryCypher(graph: LibraryGraph): string {
-  const lines = Object.keys(NODE_LABELS).map((label) => {
-    const key = keyOf(label as NodeLabel);
-    return `CREATE CONSTRAINT ${label.toLowerCase()}_${key} IF NOT EXISTS FOR (n:${label}) REQUIRE n.${key} IS UNIQUE;`;
-  });
+  const lines = uniquenessConstraints();
   for (const [label, { key, properties }] of Object.entries(NODE_LABELS)) {
     const rows = graph.nodes.filter((node) => node.label === label).map((node) => node.properties);
     lines.push(
@@ -181,61 +187,6 @@ function unwinds(rows: Record<string, PropertyValue>[], clause: (value: (name: s
       statements.push(`UNWIND [${maps.slice(start, start + ROWS_PER_STATEMENT).join(', ')}] AS row ${text}`);
   }
   return statements;
-}
-
-/** A CSV field: quoted (quotes doubled) when it holds a delimiter, a quote or leading or trailing space. */
-function csvField(text: string): string {
-  const flat = oneLine(text);
-  return /[",]|^\s|\s$/.test(flat) ? `"${flat.replace(/"/g, '""')}"` : flat;
-}
-
-/** Lists are written with TAB between items (`--array-delimiter=TAB`): texts hold semicolons, the default. */
-function csvValue(value: PropertyValue): string {
-  return csvField(Array.isArray(value) ? value.map((item) => item.replace(/\t/g, ' ')).join('\t') : String(value));
-}
-
-const CSV_TYPES: Record<PropertyType, string> = {
-  string: '',
-  boolean: ':boolean',
-  integer: ':long',
-  'string[]': ':string[]',
-};
-
-/**
- * One CSV file per label and per relationship type, in `neo4j-admin database import` form (`key:ID`, `:START_ID`,
- * `:END_ID`, typed headers), and the command that imports them: keys are unique across labels (a path, a path and a
- * step, a hash), so one id space serves all.
- */
-export function libraryCsv(graph: LibraryGraph): { files: { name: string; content: string }[]; command: string } {
-  const files: { name: string; content: string }[] = [];
-  const nodeArguments: string[] = [];
-  for (const [label, { key, properties }] of Object.entries(NODE_LABELS)) {
-    const names = Object.keys(properties) as (keyof typeof properties)[];
-    const header = names.map((name) => (name === key ? `${name}:ID` : `${name}${CSV_TYPES[properties[name]]}`));
-    const rows = graph.nodes
-      .filter((node) => node.label === label)
-      .map((node) => names.map((name) => csvValue(node.properties[name])).join(','));
-    files.push({ name: `${label}.csv`, content: [header.join(','), ...rows].join('\n') + '\n' });
-    nodeArguments.push(`--nodes=${label}=${label}.csv`);
-  }
-  const relationshipArguments: string[] = [];
-  for (const [type, { properties }] of Object.entries(RELATIONSHIP_TYPES)) {
-    const names = Object.keys(properties) as (keyof typeof properties)[];
-    const header = [':START_ID', ':END_ID', ...names.map((name) => `${name}${CSV_TYPES[properties[name]]}`)];
-    const rows = graph.relationships
-      .filter((relationship) => relationship.type === type)
-      .map((relationship) =>
-        [relationship.from, relationship.to, ...names.map((name) => relationship.properties[name])]
-          .map((value) => csvValue(value))
-          .join(','),
-      );
-    files.push({ name: `${type}.csv`, content: [header.join(','), ...rows].join('\n') + '\n' });
-    relationshipArguments.push(`--relationships=${type}=${type}.csv`);
-  }
-  return {
-    files,
-    command: `neo4j-admin database import full --array-delimiter=TAB ${[...nodeArguments, ...relationshipArguments].join(' ')} neo4j`,
-  };
 }
 
 /** XML text: the five escapes, and the control characters XML 1.0 cannot hold dropped. */

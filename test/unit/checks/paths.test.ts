@@ -45,7 +45,20 @@ test('path_case_mismatch: found only when case is ignored', () => {
 test('path_escapes_skill: relative paths out of the folder and absolute paths are not followed', () => {
   const { analysis, spans } = analyzeFixture(
     'plain',
-    `${frontmatter('plain')}\nSee [other](«../other/SKILL.md») and [abs](«/etc/passwd»).\n`,
+    `${frontmatter('plain')}\nSee [other](«../other/notes.md») and [abs](«/etc/passwd»).\n`,
+  );
+  expectAt(analysis, 'path_escapes_skill', spans);
+});
+
+test("path_escapes_skill: a link to another skill is the library's edge, not a path escaping the skill", () => {
+  const { analysis, spans } = analyzeFixture(
+    'plain',
+    [
+      frontmatter('plain'),
+      'Then run [tdd](../tdd/SKILL.md), see [api](../../common/api/SKILL.md) and [caching](../caching/).',
+      'Not skills: [notes](«../tdd/notes.md»), [far](«../../../build-server/»), [up](«../»), [file](«../caching»).',
+      '',
+    ].join('\n'),
   );
   expectAt(analysis, 'path_escapes_skill', spans);
 });

@@ -251,6 +251,9 @@ function checkMention(context: LinkCheck, mention: PathMention, bare: BareMentio
     }
     return diagnostics;
   }
+  // A link to another skill is an edge of the library, which reads, shows and renames it (libraryModel.ts): reported
+  // here as well, one link would be two findings.
+  if (mention.link && linksToAnotherSkill(mention.path)) return diagnostics;
   const found: Diagnostic[] = [];
   checkLink(context, mention.path, mention.span, missingFile, label, found);
   for (const item of found) {
@@ -268,6 +271,16 @@ function checkMention(context: LinkCheck, mention: PathMention, bare: BareMentio
     }
   }
   return diagnostics;
+}
+
+/**
+ * Whether a link target out of the skill names another skill, from the path alone (nothing outside the skill is read):
+ * a SKILL.md, or a folder beside this skill's (`../other/`), as the library reads links (skillMentions.ts).
+ */
+function linksToAnotherSkill(target: string): boolean {
+  const normalized = path.posix.normalize(target);
+  if (!normalized.startsWith('../')) return false;
+  return path.posix.basename(normalized) === 'SKILL.md' || /^\.\.\/[^/]+\/$/.test(normalized);
 }
 
 const BACKTICK = 0x60;

@@ -3,6 +3,7 @@ import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
 import type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/protocol';
 import { backEdgeRoute, goesBack } from './backEdges';
 import { placeLabels } from './edgeLabels';
+import { spreadSharedEnds } from './edgeEnds';
 import { edgeLabel, groupHeading, headerHeight, nodeSize, ROW, shortEdgeLabel, textWidth } from './nodeMetrics';
 import type { Direction } from './protocol';
 const PORT_SIZE = 6;
@@ -259,7 +260,7 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
   });
   const bounds = { width: result.width ?? 0, height: result.height ?? 0 };
   const boxes = new Map(placedNodes.map((placed) => [placed.node.id, placed]));
-  const routes = (result.edges ?? []).map((laid, index) => {
+  const laidRoutes = (result.edges ?? []).map((laid, index) => {
     const source = boxes.get(kept[index].from);
     const target = boxes.get(kept[index].to);
     // An edge back against the direction (a cycle, a loop's return) loops beside its two nodes.
@@ -278,6 +279,10 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
       (laid.sections ?? []).flatMap((section) => [section.startPoint, ...(section.bendPoints ?? []), section.endPoint])
     );
   });
+  const routes = spreadSharedEnds(
+    laidRoutes,
+    kept.map((edge) => boxes.get(edge.to)),
+  );
   // A graph of ordinary size gets each label where it is clear of nodes and other labels. A large one's go on the
   // longest segment of their route, unchecked (checking every place against every node and label grows with the
   // product of the two); top-down, where labels across parallel vertical edges would collide, its data edges are named

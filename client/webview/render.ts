@@ -277,7 +277,9 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
   );
   if (placed.title) element('title', {}, group).textContent = placed.title;
   element('path', { class: 'hit', d: pathOf(placed) }, group);
-  element('path', { class: 'line', d: pathOf(placed), 'marker-end': `url(#arrow-${edge.kind})` }, group);
+  // A cycle's and a dangling edge's heads are their own (red; hollow for the edge from nothing), not their kind's grey.
+  const head = cycle ? 'cycle' : edge.dangling ? 'dangling' : edge.kind;
+  element('path', { class: 'line', d: pathOf(placed), 'marker-end': `url(#arrow-${head})` }, group);
   if (placed.label) {
     element(
       'rect',
@@ -351,7 +353,7 @@ function renderGroupTitle(placed: PlacedGroup, parent: SVGGElement): void {
 export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout, problems: ProblemIndex): SVGGElement {
   svg.replaceChildren();
   const defs = element('defs', {}, svg);
-  for (const kind of ['data', 'control', 'branch', 'fallback']) {
+  for (const kind of ['data', 'control', 'branch', 'fallback', 'cycle', 'dangling']) {
     const marker = element(
       'marker',
       {

@@ -142,6 +142,50 @@ test('problems are marked: error nodes, a broken stub for the dangling input, th
   await page.screenshot({ path: path.join(ARTIFACTS, 'broken-procedure.png') });
 });
 
+test('broken-procedure: the duplicate draws no self-loop; cycle and dangling edges end in their own heads', async () => {
+  const graph = graphOf('mistakes/broken-procedure');
+  for (const direction of ['DOWN', 'RIGHT'] as const) {
+    await showGraph(graph, direction);
+    await page.locator('#fit').click();
+    const edges = await page.locator('#graph .edge').evaluateAll((groups) =>
+      groups.map((group) => {
+        const line = group.querySelector<SVGPathElement>('path.line')!;
+        const end = line.getPointAtLength(line.getTotalLength());
+        return {
+          from: group.getAttribute('data-from'),
+          to: group.getAttribute('data-to'),
+          classes: group.getAttribute('class'),
+          head: line.getAttribute('marker-end'),
+          end: { x: end.x, y: end.y },
+        };
+      }),
+    );
+    assert.deepEqual(
+      edges.filter((edge) => edge.from === edge.to),
+      [],
+      `${direction}: no edge from a step to itself`,
+    );
+    const heads = (marker: string) => edges.filter((edge) => edge.head === `url(#${marker})`).map((edge) => edge.to);
+    assert.deepEqual(heads('arrow-cycle').sort(), ['publish', 'summarise'], `${direction}: the cycle's heads`);
+    assert.deepEqual(heads('arrow-dangling'), ['publish'], `${direction}: the dangling edge's head`);
+    // Each marker draws in its own colour: a cycle's head is not its kind's grey.
+    const fills = await page.evaluate(() =>
+      ['arrow-cycle', 'arrow-dangling', 'arrow-control'].map(
+        (id) => getComputedStyle(document.querySelector(`#${id} path`)!).fill,
+      ),
+    );
+    assert.equal(new Set(fills).size, 3, `${direction}: heads ${fills.join(', ')}`);
+    // No two arrowheads on one another: ends at least a head's width apart.
+    for (const [index, edge] of edges.entries())
+      for (const other of edges.slice(index + 1))
+        assert.ok(
+          Math.hypot(edge.end.x - other.end.x, edge.end.y - other.end.y) >= 10,
+          `${direction}: ${edge.from}→${edge.to} and ${other.from}→${other.to} end at one point`,
+        );
+    await page.screenshot({ path: path.join(ARTIFACTS, `broken-procedure-heads-${direction}.png`) });
+  }
+});
+
 test('clicking a node posts a reveal of its step; clicking a data edge reveals the consuming input', async () => {
   const graph = graphOf('csv-report');
   await showGraph(graph);

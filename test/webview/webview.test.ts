@@ -186,6 +186,40 @@ test('broken-procedure: the duplicate draws no self-loop; cycle and dangling edg
   }
 });
 
+test('a 40-step procedure draws on first open in a side panel: its first steps are in view, not an empty corner', async () => {
+  const skill = writeAipSkill(mkdtempSync(path.join(tmpdir(), 'sg-first-open-')), 'generated-40', 40);
+  const graph = toGraphJson(analyzeSkill(new NodeFileSystem(), skill.file));
+  const opened = await context.newPage();
+  try {
+    await opened.setViewportSize({ width: 470, height: 900 });
+    await opened.goto(served.url);
+    await opened.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'),
+    );
+    await opened.evaluate((message) => (window as unknown as { __send: (m: unknown) => void }).__send(message), {
+      type: 'graph',
+      graph,
+      direction: 'DOWN',
+    });
+    await opened.locator('#status', { hasText: '40 steps' }).waitFor();
+    // What the reader sees: the nodes whose boxes meet the drawing's area on screen, with their names.
+    const visible = await opened.locator('#graph .node').evaluateAll((nodes) => {
+      const view = document.getElementById('graph')!.getBoundingClientRect();
+      return nodes
+        .filter((node) => {
+          const box = node.getBoundingClientRect();
+          return box.right > view.left && box.left < view.right && box.bottom > view.top && box.top < view.bottom;
+        })
+        .map((node) => node.getAttribute('data-id'));
+    });
+    await opened.screenshot({ path: path.join(ARTIFACTS, 'generated-40-first-open.png') });
+    assert.ok(visible.includes('step-0000'), `the first step is in view; seen: ${visible.join(', ')}`);
+    assert.ok(visible.length >= 3, `several steps are in view; seen: ${visible.join(', ')}`);
+  } finally {
+    await opened.close();
+  }
+});
+
 test('clicking a node posts a reveal of its step; clicking a data edge reveals the consuming input', async () => {
   const graph = graphOf('csv-report');
   await showGraph(graph);

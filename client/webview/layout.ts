@@ -1,6 +1,13 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
-import type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/protocol';
+import {
+  misspeltInputs,
+  type GraphJson,
+  type GraphJsonEdge,
+  type GraphJsonGroup,
+  type GraphJsonNode,
+  type GraphJsonPort,
+} from '../../server/src/protocol';
 import { backEdgeRoute, goesBack } from './backEdges';
 import { placeLabels } from './edgeLabels';
 import { spreadSharedEnds } from './edgeEnds';
@@ -73,13 +80,7 @@ export function portId(node: string, direction: 'input' | 'output', name: string
 
 /** Inputs drawn as broken stubs instead of edges from an external source: likely typos of an upstream output. */
 export function brokenInputs(graph: GraphJson): Set<string> {
-  const broken = new Set<string>();
-  for (const problem of graph.problems) {
-    if (problem.code !== 'input_name_typo') continue;
-    for (const target of problem.targets)
-      if (target.kind === 'port') broken.add(portId(target.node, 'input', target.name));
-  }
-  return broken;
+  return new Set(misspeltInputs(graph).map((input) => portId(input.node, 'input', input.name)));
 }
 
 /** The structure of a graph: node ids, ports and edges. Labels, types and problems do not move anything. */

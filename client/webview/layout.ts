@@ -1,8 +1,16 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode, ElkPort } from 'elkjs/lib/elk-api';
-import type { GraphJson, GraphJsonEdge, GraphJsonGroup, GraphJsonNode, GraphJsonPort } from '../../server/src/protocol';
+import {
+  misspeltInputs,
+  type GraphJson,
+  type GraphJsonEdge,
+  type GraphJsonGroup,
+  type GraphJsonNode,
+  type GraphJsonPort,
+} from '../../server/src/protocol';
 import { backEdgeRoute, goesBack } from './backEdges';
 import { placeLabels } from './edgeLabels';
+import { spreadSharedEnds } from './edgeEnds';
 import { edgeLabel, groupHeading, headerHeight, nodeSize, ROW, shortEdgeLabel, textWidth } from './nodeMetrics';
 import type { Direction } from './protocol';
 const PORT_SIZE = 6;
@@ -72,13 +80,7 @@ export function portId(node: string, direction: 'input' | 'output', name: string
 
 /** Inputs drawn as broken stubs instead of edges from an external source: likely typos of an upstream output. */
 export function brokenInputs(graph: GraphJson): Set<string> {
-  const broken = new Set<string>();
-  for (const problem of graph.problems) {
-    if (problem.code !== 'input_name_typo') continue;
-    for (const target of problem.targets)
-      if (target.kind === 'port') broken.add(portId(target.node, 'input', target.name));
-  }
-  return broken;
+  return new Set(misspeltInputs(graph).map((input) => portId(input.node, 'input', input.name)));
 }
 
 /** The structure of a graph: node ids, ports and edges. Labels, types and problems do not move anything. */
@@ -259,7 +261,7 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
   });
   const bounds = { width: result.width ?? 0, height: result.height ?? 0 };
   const boxes = new Map(placedNodes.map((placed) => [placed.node.id, placed]));
-  const routes = (result.edges ?? []).map((laid, index) => {
+  const laidRoutes = (result.edges ?? []).map((laid, index) => {
     const source = boxes.get(kept[index].from);
     const target = boxes.get(kept[index].to);
     // An edge back against the direction (a cycle, a loop's return) loops beside its two nodes.
@@ -278,6 +280,10 @@ export async function layoutGraph(graph: GraphJson, direction: Direction): Promi
       (laid.sections ?? []).flatMap((section) => [section.startPoint, ...(section.bendPoints ?? []), section.endPoint])
     );
   });
+  const routes = spreadSharedEnds(
+    laidRoutes,
+    kept.map((edge) => boxes.get(edge.to)),
+  );
   // A graph of ordinary size gets each label where it is clear of nodes and other labels. A large one's go on the
   // longest segment of their route, unchecked (checking every place against every node and label grows with the
   // product of the two); top-down, where labels across parallel vertical edges would collide, its data edges are named

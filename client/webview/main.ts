@@ -79,10 +79,18 @@ function readableScale(): number {
   return height > 0 ? READABLE_PX / height : 0;
 }
 
-/** Fits the drawing at a readable zoom, then scrolls the cursor's step into view. */
+/** Fits the drawing at a readable zoom, then scrolls its first step, and the cursor's, into view. */
 function fitView(): void {
   if (!layout) return;
-  viewport.fit(layout.width, layout.height, readableScale(), layout.direction === 'DOWN' ? 'vertical' : 'horizontal');
+  const along = layout.direction === 'DOWN' ? 'vertical' : 'horizontal';
+  viewport.fit(layout.width, layout.height, readableScale(), along);
+  // A drawing wider than the view starts at its left edge, which may hold no node at all: a long procedure's layers
+  // can run diagonally from the top right (a 40-step one opened on an empty canvas). Its first node comes into view.
+  const first = layout.nodes.reduce<(typeof layout.nodes)[number] | undefined>(
+    (best, placed) => (!best || (along === 'vertical' ? placed.y < best.y : placed.x < best.x) ? placed : best),
+    undefined,
+  );
+  if (first) viewport.revealAcross(first.x, first.y, first.width, first.height, along);
   follow();
 }
 

@@ -1,4 +1,4 @@
-import type { GraphJson, GraphProblem } from '../../server/src/protocol';
+import { cycleEdges, onCycle, worstSeverity, type GraphJson, type GraphProblem } from '../../server/src/protocol';
 import type { Direction } from './protocol';
 import { brokenInputs, type Layout, type PlacedEdge, type PlacedGroup, type PlacedNode } from './layout';
 import {
@@ -44,8 +44,8 @@ export function indexProblems(graph: GraphJson): ProblemIndex {
 }
 
 function worst(problems: GraphProblem[] | undefined): string {
-  if (!problems || problems.length === 0) return '';
-  return problems.some((problem) => problem.severity === 'error') ? 'has-error' : 'has-warning';
+  const severity = worstSeverity(problems);
+  return severity ? `has-${severity}` : '';
 }
 
 /** The messages a mark shows on hover, one per line. */
@@ -253,11 +253,11 @@ function pathOf(edge: PlacedEdge): string {
   return edge.points.map((point, i) => `${i === 0 ? 'M' : 'L'}${point.x},${point.y}`).join(' ');
 }
 
-function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElement): void {
+function renderEdge(placed: PlacedEdge, problems: ProblemIndex, cycles: Set<string>, parent: SVGGElement): void {
   const edge = placed.edge;
   // Edge problems (cycles, unknown steps) are about ordering; a data edge between the same steps is not part of them.
   const edgeProblems = edge.kind === 'data' ? undefined : problems.edges.get(`${edge.from}>${edge.to}`);
-  const cycle = edgeProblems?.some((problem) => problem.code === 'dependency_cycle');
+  const cycle = onCycle(edge, cycles);
   const classes = [
     'edge',
     edge.kind,
@@ -277,7 +277,9 @@ function renderEdge(placed: PlacedEdge, problems: ProblemIndex, parent: SVGGElem
   );
   if (placed.title) element('title', {}, group).textContent = placed.title;
   element('path', { class: 'hit', d: pathOf(placed) }, group);
-  element('path', { class: 'line', d: pathOf(placed), 'marker-end': `url(#arrow-${edge.kind})` }, group);
+  // A cycle's and a dangling edge's heads are their own (red; hollow for the edge from nothing), not their kind's grey.
+  const head = cycle ? 'cycle' : edge.dangling ? 'dangling' : edge.kind;
+  element('path', { class: 'line', d: pathOf(placed), 'marker-end': `url(#arrow-${head})` }, group);
   if (placed.label) {
     element(
       'rect',
@@ -351,7 +353,7 @@ function renderGroupTitle(placed: PlacedGroup, parent: SVGGElement): void {
 export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout, problems: ProblemIndex): SVGGElement {
   svg.replaceChildren();
   const defs = element('defs', {}, svg);
-  for (const kind of ['data', 'control', 'branch', 'fallback']) {
+  for (const kind of ['data', 'control', 'branch', 'fallback', 'cycle', 'dangling']) {
     const marker = element(
       'marker',
       {
@@ -376,7 +378,8 @@ export function renderGraph(svg: SVGSVGElement, graph: GraphJson, layout: Layout
   const edges = element('g', { class: 'edges' }, viewport);
   const titles = element('g', { class: 'cluster-titles' }, viewport);
   const nodes = element('g', { class: 'nodes' }, viewport);
-  for (const edge of layout.edges) renderEdge(edge, problems, edges);
+  const cycles = cycleEdges(graph);
+  for (const edge of layout.edges) renderEdge(edge, problems, cycles, edges);
   fitLabelBackgrounds(edges);
   for (const group of layout.groups) renderGroupTitle(group, titles);
   const broken = brokenInputs(graph);

@@ -100,6 +100,22 @@ export class Viewport {
     this.apply();
   }
 
+  /**
+   * Scrolls across the reading direction (sideways for 'vertical', up or down for 'horizontal') so that a box of the
+   * drawing is in view, centred on that axis when it is not; along the direction the view stays where it is.
+   */
+  revealAcross(x: number, y: number, width: number, height: number, along: 'vertical' | 'horizontal'): void {
+    const box = this.svg.getBoundingClientRect();
+    const { scale } = this.transform;
+    const [offset, start, size, room] =
+      along === 'vertical' ? [this.transform.x, x, width, box.width] : [this.transform.y, y, height, box.height];
+    const from = offset + start * scale;
+    if (from >= 0 && from + size * scale <= room) return;
+    const centred = room / 2 - (start + size / 2) * scale;
+    this.transform = along === 'vertical' ? { ...this.transform, x: centred } : { ...this.transform, y: centred };
+    this.apply();
+  }
+
   /** Brings a point of the drawing to the centre of the view. */
   center(x: number, y: number): void {
     const box = this.svg.getBoundingClientRect();

@@ -312,7 +312,7 @@ test('graph: json matches its schema; mermaid and dot print every edge', () => {
   const mermaid = run(['graph', 'examples/csv-report/SKILL.md', '--format', 'mermaid']);
   assert.equal(mermaid.stdout.split('\n').filter((line) => line.includes('->')).length, graph.edges.length);
   const dot = run(['graph', 'examples/ticket-triage', '--format=dot']);
-  assert.match(dot.stdout, /"by-kind" -> "file-bug" \[label="true"\];/);
+  assert.match(dot.stdout, /"by-kind" -> "file-bug" \[label="true", style=dotted, color="#8957e5"\];/);
   assert.equal(run(['graph', 'examples']).status, 2);
 });
 
@@ -561,10 +561,10 @@ test('MetaSkill, graph: steps with their kind and composed skill, dependency, su
   );
   const mermaid = run(['graph', 'examples/weekly-digest', '--format', 'mermaid']).stdout;
   assert.match(mermaid, /n0\[\/"scope"\/\]/);
-  assert.match(mermaid, /n3 ==>\|"on failure"\| n4/);
+  assert.match(mermaid, /n3 -\.->\|"on failure"\| n4/);
   const dot = run(['graph', 'examples/weekly-digest', '--format', 'dot']).stdout;
   assert.match(dot, /"metrics" \[label="metrics\\ncsv-report"\];/);
-  assert.match(dot, /"digest" -> "digest_fallback" \[label="on failure", style=dotted\];/);
+  assert.match(dot, /"digest" -> "digest_fallback" \[label="on failure", style=dotted, color="#bf8803"\];/);
 });
 
 test('skill+, text: each finding in the package file it is about, at its line and column', () => {

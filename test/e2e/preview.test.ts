@@ -148,6 +148,21 @@ async function clickInPreview(selector: string): Promise<void> {
   await preview().locator(selector).click();
 }
 
+/** The nodes of the preview that the reader sees: their boxes meet the preview's own view. */
+async function visibleNodes(): Promise<string[]> {
+  return preview()
+    .locator('.node')
+    .evaluateAll((nodes) => {
+      const view = document.getElementById('graph')!.getBoundingClientRect();
+      return nodes
+        .filter((node) => {
+          const box = node.getBoundingClientRect();
+          return box.right > view.left && box.left < view.right && box.bottom > view.top && box.top < view.bottom;
+        })
+        .map((node) => node.getAttribute('data-id')!);
+    });
+}
+
 /** Whether a node of the preview lies wholly inside the preview's own view. */
 async function nodeInView(id: string): Promise<boolean> {
   return preview()
@@ -172,7 +187,7 @@ const READABLE_SKILLS = [
   'generated-12',
   'generated-40',
 ];
-const heights: Record<string, { direction: string; open: number; fit: number; steps: number }> = {};
+const heights: Record<string, { direction: string; open: number; fit: number; steps: number; seen: number }> = {};
 let forty: GeneratedSkill;
 
 test('step names are at least 11 px high beside the file, after opening and after Fit, for every example and for 12- and 40-step procedures', async () => {
@@ -191,11 +206,13 @@ test('step names are at least 11 px high beside the file, after opening and afte
     // The first fit happens once the graph is drawn; let a resize of the new panel settle.
     await page.waitForTimeout(500);
     const open = Math.min(...(await nameHeights()));
+    // Names drawn readably may still all lie outside the view (a 40-step preview once opened on an empty canvas).
+    const seen = (await visibleNodes()).length;
     await page.screenshot({ path: path.join(ARTIFACTS, `readable-${path.basename(skill)}.png`) });
     await clickInPreview('#fit');
     const fit = Math.min(...(await nameHeights()));
     const steps = Number(/^(\d+) step/.exec((await preview().locator('#status').textContent()) ?? '')?.[1] ?? 0);
-    heights[skill] = { direction: (await preview().locator('#direction').textContent()) ?? '', open, fit, steps };
+    heights[skill] = { direction: (await preview().locator('#direction').textContent()) ?? '', open, fit, steps, seen };
     // Written before asserting, so a failing run still records what it measured.
     writeFileSync(path.join(ARTIFACTS, 'name-heights.json'), JSON.stringify(heights, null, 2));
     // Close the file and its preview: the next skill's open in the same places.
@@ -205,6 +222,7 @@ test('step names are at least 11 px high beside the file, after opening and afte
     assert.ok(measured.open >= 11, `${skill}: names ${measured.open.toFixed(1)} px high after opening`);
     assert.ok(measured.fit >= 11, `${skill}: names ${measured.fit.toFixed(1)} px high after Fit`);
     assert.ok(measured.steps > 0, `${skill}: its steps are drawn`);
+    assert.ok(measured.seen >= Math.min(3, measured.steps), `${skill}: ${measured.seen} nodes in view after opening`);
     // The panel beside the file is tall and narrow: top-down.
     assert.equal(measured.direction, 'Auto ↕', `${skill}: direction`);
   }

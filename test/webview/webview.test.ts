@@ -142,6 +142,84 @@ test('problems are marked: error nodes, a broken stub for the dangling input, th
   await page.screenshot({ path: path.join(ARTIFACTS, 'broken-procedure.png') });
 });
 
+test('broken-procedure: the duplicate draws no self-loop; cycle and dangling edges end in their own heads', async () => {
+  const graph = graphOf('mistakes/broken-procedure');
+  for (const direction of ['DOWN', 'RIGHT'] as const) {
+    await showGraph(graph, direction);
+    await page.locator('#fit').click();
+    const edges = await page.locator('#graph .edge').evaluateAll((groups) =>
+      groups.map((group) => {
+        const line = group.querySelector<SVGPathElement>('path.line')!;
+        const end = line.getPointAtLength(line.getTotalLength());
+        return {
+          from: group.getAttribute('data-from'),
+          to: group.getAttribute('data-to'),
+          classes: group.getAttribute('class'),
+          head: line.getAttribute('marker-end'),
+          end: { x: end.x, y: end.y },
+        };
+      }),
+    );
+    assert.deepEqual(
+      edges.filter((edge) => edge.from === edge.to),
+      [],
+      `${direction}: no edge from a step to itself`,
+    );
+    const heads = (marker: string) => edges.filter((edge) => edge.head === `url(#${marker})`).map((edge) => edge.to);
+    assert.deepEqual(heads('arrow-cycle').sort(), ['publish', 'summarise'], `${direction}: the cycle's heads`);
+    assert.deepEqual(heads('arrow-dangling'), ['publish'], `${direction}: the dangling edge's head`);
+    // Each marker draws in its own colour: a cycle's head is not its kind's grey.
+    const fills = await page.evaluate(() =>
+      ['arrow-cycle', 'arrow-dangling', 'arrow-control'].map(
+        (id) => getComputedStyle(document.querySelector(`#${id} path`)!).fill,
+      ),
+    );
+    assert.equal(new Set(fills).size, 3, `${direction}: heads ${fills.join(', ')}`);
+    // No two arrowheads on one another: ends at least a head's width apart.
+    for (const [index, edge] of edges.entries())
+      for (const other of edges.slice(index + 1))
+        assert.ok(
+          Math.hypot(edge.end.x - other.end.x, edge.end.y - other.end.y) >= 10,
+          `${direction}: ${edge.from}→${edge.to} and ${other.from}→${other.to} end at one point`,
+        );
+    await page.screenshot({ path: path.join(ARTIFACTS, `broken-procedure-heads-${direction}.png`) });
+  }
+});
+
+test('a 40-step procedure draws on first open in a side panel: its first steps are in view, not an empty corner', async () => {
+  const skill = writeAipSkill(mkdtempSync(path.join(tmpdir(), 'sg-first-open-')), 'generated-40', 40);
+  const graph = toGraphJson(analyzeSkill(new NodeFileSystem(), skill.file));
+  const opened = await context.newPage();
+  try {
+    await opened.setViewportSize({ width: 470, height: 900 });
+    await opened.goto(served.url);
+    await opened.waitForFunction(() =>
+      (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === 'ready'),
+    );
+    await opened.evaluate((message) => (window as unknown as { __send: (m: unknown) => void }).__send(message), {
+      type: 'graph',
+      graph,
+      direction: 'DOWN',
+    });
+    await opened.locator('#status', { hasText: '40 steps' }).waitFor();
+    // What the reader sees: the nodes whose boxes meet the drawing's area on screen, with their names.
+    const visible = await opened.locator('#graph .node').evaluateAll((nodes) => {
+      const view = document.getElementById('graph')!.getBoundingClientRect();
+      return nodes
+        .filter((node) => {
+          const box = node.getBoundingClientRect();
+          return box.right > view.left && box.left < view.right && box.bottom > view.top && box.top < view.bottom;
+        })
+        .map((node) => node.getAttribute('data-id'));
+    });
+    await opened.screenshot({ path: path.join(ARTIFACTS, 'generated-40-first-open.png') });
+    assert.ok(visible.includes('step-0000'), `the first step is in view; seen: ${visible.join(', ')}`);
+    assert.ok(visible.length >= 3, `several steps are in view; seen: ${visible.join(', ')}`);
+  } finally {
+    await opened.close();
+  }
+});
+
 test('clicking a node posts a reveal of its step; clicking a data edge reveals the consuming input', async () => {
   const graph = graphOf('csv-report');
   await showGraph(graph);

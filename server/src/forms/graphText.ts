@@ -1,4 +1,5 @@
 import type { GraphJson } from '../protocol';
+import { graphLooks, LEGEND, markedLabel, PALETTE, type EdgeLook, type NodeMark } from './graphStyle';
 
 /** A Mermaid identifier: step names may hold characters Mermaid reads as syntax. */
 function mermaidId(index: Map<string, number>, id: string): string {
@@ -9,14 +10,16 @@ function quote(text: string): string {
   return `"${text.replace(/"/g, '#quot;')}"`;
 }
 
-/** A node's text: its label, and what runs it (a script or a composed skill). */
-function nodeText(node: GraphJson['nodes'][number]): string {
+/** A node's text: its label as marked, and what runs it (a script or a composed skill). */
+function nodeText(node: GraphJson['nodes'][number], mark: NodeMark | undefined): string {
+  const label = markedLabel(node.label, mark);
   const runs = node.script ?? node.skill;
-  return runs && runs !== node.label ? `${node.label}\n${runs}` : node.label;
+  return runs && runs !== node.label ? `${label}\n${runs}` : label;
 }
 
 const MERMAID_SHAPES: Record<string, [string, string]> = {
   'external-input': ['([', '])'],
+  missing: ['([', '])'],
   router: ['{', '}'],
   decision: ['{', '}'],
   llm_classify: ['{', '}'],
@@ -45,13 +48,45 @@ function grouped(graph: GraphJson): {
   return { groups, rest: graph.nodes.filter((node) => node.group === undefined || !known.has(node.group)) };
 }
 
-/** The graph as a Mermaid flowchart: control edges solid, data edges dotted and labelled, substitutes thick. */
+/** Mermaid's arrow for each look (the line's dash, colour and width come from `linkStyle`). */
+const MERMAID_ARROWS: Record<EdgeLook, string> = {
+  data: '-->',
+  control: '-.->',
+  branch: '-.->',
+  fallback: '-.->',
+  cycle: '==>',
+  dangling: '-.->',
+  misspelt: '-.->',
+};
+
+/** Each look's line as the preview draws it (client/webview/preview.css). */
+const MERMAID_LINES: Record<EdgeLook, string> = {
+  data: `stroke:${PALETTE.data},stroke-width:1.4px`,
+  control: `stroke:${PALETTE.control},stroke-width:1.4px,stroke-dasharray:6 4`,
+  branch: `stroke:${PALETTE.branch},stroke-width:1.4px,stroke-dasharray:2 3`,
+  fallback: `stroke:${PALETTE.warning},stroke-width:1.4px,stroke-dasharray:2 4`,
+  cycle: `stroke:${PALETTE.error},stroke-width:3px`,
+  dangling: `stroke:${PALETTE.error},stroke-width:1.4px,stroke-dasharray:6 4`,
+  misspelt: `stroke:${PALETTE.error},stroke-width:1.5px,stroke-dasharray:3 2`,
+};
+
+const MERMAID_NODES: Record<NodeMark, string> = {
+  missing: `stroke:${PALETTE.error},stroke-dasharray:3 3`,
+  misspelt: `stroke:${PALETTE.error},stroke-dasharray:3 2,color:${PALETTE.error}`,
+  error: `stroke:${PALETTE.error},stroke-width:2px`,
+  warning: `stroke:${PALETTE.warning},stroke-width:2px`,
+};
+
+/** The graph as a Mermaid flowchart, drawn as the preview draws it (see LEGEND). */
 export function toMermaid(graph: GraphJson): string {
+  const looks = graphLooks(graph);
   const index = new Map(graph.nodes.map((node, i) => [node.id, i]));
-  const lines = ['flowchart LR'];
+  const lines = ['flowchart LR', ...LEGEND.map((line) => `  %% ${line}`)];
   const declare = (node: GraphJson['nodes'][number], indent: string) => {
     const [open, close] = MERMAID_SHAPES[node.kind] ?? ['[', ']'];
-    lines.push(`${indent}${mermaidId(index, node.id)}${open}${quote(nodeText(node))}${close}`);
+    lines.push(
+      `${indent}${mermaidId(index, node.id)}${open}${quote(nodeText(node, looks.nodes.get(node.id)))}${close}`,
+    );
   };
   const { groups, rest } = grouped(graph);
   groups.forEach((group, i) => {
@@ -60,12 +95,22 @@ export function toMermaid(graph: GraphJson): string {
     lines.push('  end');
   });
   for (const node of rest) declare(node, '  ');
-  for (const edge of graph.edges) {
+  graph.edges.forEach((edge, i) => {
     const from = mermaidId(index, edge.from);
     const to = mermaidId(index, edge.to);
     const label = edge.label !== undefined ? `|${quote(edge.type ? `${edge.label}: ${edge.type}` : edge.label)}|` : '';
-    const arrow = edge.kind === 'data' ? '-.->' : edge.kind === 'fallback' ? '==>' : '-->';
-    lines.push(`  ${from} ${arrow}${label} ${to}`);
+    lines.push(`  ${from} ${MERMAID_ARROWS[looks.edges[i]]}${label} ${to}`);
+  });
+  // One style line per look and per mark, listing what has it (a line per edge would double a large diagram).
+  for (const look of Object.keys(MERMAID_LINES) as EdgeLook[]) {
+    const drawn = looks.edges.flatMap((item, i) => (item === look ? [i] : []));
+    if (drawn.length > 0) lines.push(`  linkStyle ${drawn.join(',')} ${MERMAID_LINES[look]}`);
+  }
+  for (const mark of Object.keys(MERMAID_NODES) as NodeMark[]) {
+    const marked = graph.nodes.filter((node) => looks.nodes.get(node.id) === mark);
+    if (marked.length === 0) continue;
+    lines.push(`  classDef ${mark} ${MERMAID_NODES[mark]}`);
+    lines.push(`  class ${marked.map((node) => mermaidId(index, node.id)).join(',')} ${mark}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -90,14 +135,42 @@ const DOT_SHAPES: Record<string, string> = {
   fanout: 'box3d',
 };
 
-/** The graph in Graphviz DOT: control edges solid, data edges dashed and labelled, substitutes dotted. */
+/** Each look's line in DOT attributes, as the preview draws it; a dangling edge's head is hollow, as there. */
+const DOT_LINES: Record<EdgeLook, string[]> = {
+  data: [`color="${PALETTE.data}"`],
+  control: ['style=dashed', `color="${PALETTE.control}"`],
+  branch: ['style=dotted', `color="${PALETTE.branch}"`],
+  fallback: ['style=dotted', `color="${PALETTE.warning}"`],
+  cycle: [`color="${PALETTE.error}"`, 'penwidth=3'],
+  dangling: ['style=dashed', `color="${PALETTE.error}"`, 'arrowhead=empty'],
+  misspelt: ['style=dashed', `color="${PALETTE.error}"`],
+};
+
+const DOT_NODES: Record<NodeMark, string[]> = {
+  missing: ['style="rounded,dashed"', `color="${PALETTE.error}"`],
+  misspelt: ['style=dashed', `color="${PALETTE.error}"`, `fontcolor="${PALETTE.error}"`],
+  error: [`color="${PALETTE.error}"`, 'penwidth=2'],
+  warning: [`color="${PALETTE.warning}"`, 'penwidth=2'],
+};
+
+/** The graph in Graphviz DOT, drawn as the preview draws it (see LEGEND). */
 export function toDot(graph: GraphJson): string {
-  const lines = [`digraph ${dotString(graph.skill.name ?? 'skill')} {`, '  rankdir=LR;', '  node [shape=box];'];
+  const looks = graphLooks(graph);
+  const lines = [
+    `digraph ${dotString(graph.skill.name ?? 'skill')} {`,
+    ...LEGEND.map((line) => `  // ${line}`),
+    '  rankdir=LR;',
+    '  node [shape=box];',
+  ];
   const declare = (node: GraphJson['nodes'][number], indent: string) => {
+    const mark = looks.nodes.get(node.id);
     const shape = DOT_SHAPES[node.kind];
-    lines.push(
-      `${indent}${dotString(node.id)} [label=${dotString(nodeText(node))}${shape ? `, shape=${shape}` : ''}];`,
-    );
+    const attributes = [
+      `label=${dotString(nodeText(node, mark))}`,
+      ...(shape ? [`shape=${shape}`] : []),
+      ...(mark ? DOT_NODES[mark] : []),
+    ];
+    lines.push(`${indent}${dotString(node.id)} [${attributes.join(', ')}];`);
   };
   const { groups, rest } = grouped(graph);
   groups.forEach((group, i) => {
@@ -106,16 +179,15 @@ export function toDot(graph: GraphJson): string {
     lines.push('  }');
   });
   for (const node of rest) declare(node, '  ');
-  for (const edge of graph.edges) {
-    const attributes: string[] = [];
-    if (edge.label !== undefined)
-      attributes.push(`label=${dotString(edge.type ? `${edge.label}: ${edge.type}` : edge.label)}`);
-    if (edge.kind === 'data') attributes.push('style=dashed');
-    if (edge.kind === 'fallback') attributes.push('style=dotted');
-    lines.push(
-      `  ${dotString(edge.from)} -> ${dotString(edge.to)}${attributes.length > 0 ? ` [${attributes.join(', ')}]` : ''};`,
-    );
-  }
+  graph.edges.forEach((edge, i) => {
+    const attributes = [
+      ...(edge.label !== undefined
+        ? [`label=${dotString(edge.type ? `${edge.label}: ${edge.type}` : edge.label)}`]
+        : []),
+      ...DOT_LINES[looks.edges[i]],
+    ];
+    lines.push(`  ${dotString(edge.from)} -> ${dotString(edge.to)} [${attributes.join(', ')}];`);
+  });
   lines.push('}');
   return lines.join('\n') + '\n';
 }

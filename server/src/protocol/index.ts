@@ -7,6 +7,7 @@ export * from './common';
 export * from './compile';
 export * from './context';
 export * from './graph';
+export * from './graphMarks';
 export * from './library';
 export * from './requests';
 export * from './settings';

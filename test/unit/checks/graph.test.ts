@@ -13,6 +13,16 @@ test('duplicate_step_name: on the second name', () => {
   assert.match(found.message, /already used by step 1/);
 });
 
+test('duplicate_step_name: the second step does not follow the first as an edge, nor make a cycle', () => {
+  // Without `depends_on` a step follows the one before it: here one of its own name, which is the finding.
+  const { analysis } = load(`  - name: a\n    description: A.\n  - name: a\n    description: Again.\n`);
+  assert.deepEqual(
+    analysis.model.edges.filter((edge) => edge.kind === 'control'),
+    [],
+  );
+  expectNone(analysis, 'dependency_cycle');
+});
+
 test('unknown_dependency: on the entry, with a suggestion', () => {
   const { analysis, spans } = load(
     `  - name: review\n    description: R.\n  - name: publish\n    description: P.\n    depends_on: [«reveiw»]\n`,

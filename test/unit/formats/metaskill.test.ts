@@ -469,6 +469,17 @@ test('duplicate_step_name: two steps with one id', () => {
   expectAt(analysis, 'duplicate_step_name', spans);
 });
 
+test('duplicate_step_name: a phase saving under the name of the phase before draws no edge to itself', () => {
+  const sop = `---\nname: paper\ndescription: Draft a paper.\nkind: meta_sop\n---\n# Paper\n\n## Phase 1: Draft\nRun \`summarize\`. Save as \`draft\`.\n\n## Phase 2: Again\nRun \`summarize\`. Save as \`«draft»\`.\n`;
+  const { analysis, spans } = analyzeAmong('paper', sop, CATALOG);
+  expectAt(analysis, 'duplicate_step_name', spans);
+  expectNone(analysis, 'dependency_cycle');
+  assert.deepEqual(
+    analysis.model.edges.filter((edge) => edge.from === edge.to),
+    [],
+  );
+});
+
 test('meta_sop: phases compile to the steps of the composition form, with the same dependencies', () => {
   const sop = `---
 name: paper

@@ -71,8 +71,10 @@ export function loadAip03(context: FormatContext): ProcedureResult {
   const edges = perStep(context, 'control edges', nodes.length, [], true, (index) => {
     const node = nodes[index];
     const named = namesPredecessors.has(node);
-    // Without `depends_on`, a step follows the previous list item.
-    const after = named || index === 0 ? undefined : nodes[index - 1].id;
+    // Without `depends_on`, a step follows the previous list item; not one of its own name (a duplicate, reported as
+    // such), whose edge would be drawn and checked as a step that waits for itself.
+    const before = index === 0 ? undefined : nodes[index - 1].id;
+    const after = named || before === node.id ? undefined : before;
     return reusedEdges(context, node, after, () =>
       named
         ? node.controlRefs.map((ref): GraphEdge => ({ from: ref.target, to: node.id, kind: 'control', span: ref.span }))

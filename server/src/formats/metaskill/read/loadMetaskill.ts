@@ -9,6 +9,7 @@ import { checkComposedSkills } from './catalogRules';
 import { buildMetaGraph } from './metaModel';
 import type { MetaPlan } from './metaPlan';
 import { checkPlan } from './planRules';
+import { checkDuplicateSteps } from '../../../checks/graph/duplicateSteps';
 import { readComposition } from './readComposition';
 import { readSop } from './readSop';
 
@@ -49,6 +50,8 @@ export function loadMetaskill(context: FormatContext): FormatResult & { metaPlan
       controlRefs: node.controlRefs.filter((ref) => ref.via === 'depends_on'),
     })),
   };
+  // A composition's ids are checked with its plan, as OpenSquilla words it; an SOP's saved names only here.
+  if (context.format === 'metaskill-sop') diagnostics.push(...checkDuplicateSteps(model));
   diagnostics.push(
     ...checkControlRefs(dependencies, unknownDependency),
     ...checkCycles(model),

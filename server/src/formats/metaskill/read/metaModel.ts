@@ -29,13 +29,17 @@ export function buildMetaGraph(plan: MetaPlan): MetaGraph {
   const externalInputs: Port[] = [];
   plan.steps.forEach((step, index) => {
     const node = nodes[index];
-    for (const dependency of step.dependsOn)
+    for (const dependency of step.dependsOn) {
+      // Following the phase before is implied, not written: never on a step of its own name (a duplicate id, reported
+      // as such), which would draw and check as a step that waits for itself.
+      if (dependency.implicit && dependency.value === node.id) continue;
       edges.push({
         from: dependency.value,
         to: node.id,
         kind: 'control',
         ...(dependency.implicit ? {} : { span: dependency.span }),
       });
+    }
     if (step.onFailure)
       edges.push({
         from: node.id,

@@ -6,10 +6,10 @@ import type { Span } from '../parse/text/lineIndex';
 import { descriptionPlace, namePlace, qualifiedName, type Library, type LibrarySkill } from './libraryModel';
 import { overBudget, type LibraryCheckOptions } from './skillListBudget';
 import type { LspRange } from '../protocol';
-import { descriptionOverlaps } from './similarDescriptions';
+import { descriptionOverlaps, descriptionTerms } from './similarDescriptions';
 import { appendTo } from '../listMap';
 import { defineRule } from '../checks/engine/rule';
-import { CLAUDE_PRECEDENCE } from '../platforms/clients';
+import { CLAUDE_PRECEDENCE, CLIENT_FOLDERS } from '../platforms/clients';
 import { BUILT_IN_COMMANDS } from '../platforms/builtInCommands';
 
 // The checks only a library can make: what one skill says of others, and what the skills are to a client together.
@@ -102,11 +102,47 @@ const claudeOrder = (skill: LibrarySkill) => {
 };
 
 /**
- * Two copies of one skill: the same name and description, as a repository keeps one in each client's folder
- * (`.claude/skills`, `.agents/skills`, `.github/skills`). An agent is shown the same entry either way: not a collision.
+ * Two copies of one skill: the same name and description (or one drifted from the other by a word or a clause), as a
+ * repository keeps one in each client's folder (`.claude/skills`, `.agents/skills`, `.github/skills`). An agent is
+ * shown the same entry either way: not a collision.
  */
 function mirrors(a: LibrarySkill, b: LibrarySkill): boolean {
-  return a.name === b.name && a.description === b.description;
+  return a.name === b.name && (a.description === b.description || sameWords(a.description, b.description));
+}
+
+/** Copies that drifted apart by a word or a clause: most of either description's words are the other's. */
+function sameWords(a: string, b: string): boolean {
+  const [wordsA, wordsB] = [descriptionTerms(a), descriptionTerms(b)];
+  const shared = [...wordsA].filter((word) => wordsB.has(word)).length;
+  return shared >= COPY_SHARE * Math.max(wordsA.size, wordsB.size);
+}
+const COPY_SHARE = 0.8;
+
+/**
+ * The folder a skill is installed from: the nearest `skills` folder above it (a client's `.agents/skills`, a pack's
+ * `skills`, a plugin's), or none (a collection's categories).
+ */
+function installRoot(skill: LibrarySkill): string {
+  for (let dir = path.dirname(skill.dir); dir !== path.dirname(dir); dir = path.dirname(dir))
+    if (path.basename(dir) === 'skills') return dir;
+  return '';
+}
+
+/**
+ * Two skills of one name collide where one client would read both: under one `skills` folder, or one in a project's
+ * client folder (`.claude/skills`) and the other in the `skills` folder the same project publishes, which installs
+ * beside it. A repository that keeps a pack in `skills-pack/skills`, its own copies in `.agents/skills` and old ones
+ * under `specs/archive/…/skills` has no client that reads two of them.
+ */
+function readTogether(a: LibrarySkill, b: LibrarySkill): boolean {
+  const [rootA, rootB] = [installRoot(a), installRoot(b)];
+  if (rootA === rootB) return true;
+  const clientFolder = (root: string) =>
+    CLIENT_FOLDERS.some(({ folder }) => path.basename(path.dirname(root)) === folder);
+  const project = (root: string) => path.dirname(clientFolder(root) ? path.dirname(root) : root);
+  return (
+    rootA !== '' && rootB !== '' && clientFolder(rootA) !== clientFolder(rootB) && project(rootA) === project(rootB)
+  );
 }
 
 /** One of two skills is a personal Claude Code skill and the other a project's, which it hides. */
@@ -126,7 +162,9 @@ function collisions(library: Library): Diagnostic[] {
     const all = [...skills].sort((a, b) => claudeOrder(a) - claudeOrder(b) || (a.file < b.file ? -1 : 1));
     for (const skill of all) {
       // A personal copy of a project skill still hides it: the project's edits never reach this user.
-      const ranked = all.filter((item) => item === skill || !mirrors(item, skill) || personalOver(item, skill));
+      const ranked = all.filter(
+        (item) => item === skill || (!mirrors(item, skill) && readTogether(item, skill)) || personalOver(item, skill),
+      );
       if (ranked.length < 2) continue;
       const [first, second] = ranked;
       const other = skill === first ? second : first;

@@ -85,6 +85,28 @@ test('unknown_skill_mention: Skill(), /name and $name a letter off a skill; comm
   assert.match(found[0].message, /did you mean `release-notes`\?/);
 });
 
+test('shadowed_skill: only skills one client reads together collide; drifted copies and a pack, its copies and its archive do not', () => {
+  const { root, written } = library({
+    // One collection: two categories hold skills of one name.
+    'repo/skills/angular/architecture/SKILL.md': `---\nname: «architecture»\ndescription: Angular architecture. Use for Angular apps.\n---\n`,
+    'repo/skills/golang/architecture/SKILL.md': `---\nname: «architecture»\ndescription: Go architecture. Use for Go services.\n---\n`,
+    // A pack, the repository's own copy (drifted by a clause) and an archived first draft: no client reads two.
+    'repo/skills-pack/skills/pending-tasks/SKILL.md': skill(
+      'pending-tasks',
+      'Create or repair specs/pending-tasks.md from the build backlogs when the durable task queue is missing or stale.',
+    ),
+    'repo/.agents/skills/pending-tasks/SKILL.md': skill(
+      'pending-tasks',
+      'Create or repair specs/pending-tasks.md or specs/task-queue/ from the build backlogs when the durable task queue is missing or stale.',
+    ),
+    'repo/specs/archive/inbox/skills/pending-tasks/SKILL.md': skill(
+      'pending-tasks',
+      'First draft: turn backlog files into a queue of tasks.',
+    ),
+  });
+  expectIn(findings(root, written), 'shadowed_skill', written);
+});
+
 test('shadowed_skill: a personal Claude Code skill hides the project one; two others of one name collide, each told of the other; a plugin is namespaced', () => {
   const { root, written } = library({
     'home/.claude/skills/deploy/SKILL.md': `---\nname: «deploy»\ndescription: Deploys my way. Use when deploying.\n---\n\nDeploy.\n`,

@@ -3,6 +3,14 @@ import type { GraphNode, Port } from '../model/skillModel';
 import type { Span } from '../parse/text/lineIndex';
 import type { SkillLines } from '../parse/text/skillLines';
 import type { GraphProblem, ProblemTarget } from '../protocol';
+import { dependencyCycle } from '../checks/graph/cycles';
+import { inputNameTypo } from '../checks/graph/dataFlow';
+
+/** The findings a drawing marks specially, by their rule. */
+const MARKS: Record<string, GraphProblem['mark']> = {
+  [dependencyCycle.code]: 'cycle',
+  [inputNameTypo.code]: 'misspelt',
+};
 
 /** Whether the problem at `at` is inside `span` (in the same file: spans without one are in SKILL.md). */
 const within = (span: Span, at: Span & { file: string }, skillFile: string) =>
@@ -29,6 +37,7 @@ export function graphProblems(
     message: item.message,
     range: lines.of(item.file).rangeOf(item.span),
     targets: targetsOf(nodes, reaches, { ...item.span, file: item.file }, analysis.file, item.data, idOf),
+    ...(MARKS[item.code] ? { mark: MARKS[item.code] } : {}),
   }));
 }
 

@@ -125,4 +125,9 @@ export interface GraphProblem {
   range: LspRange;
   /** Empty for problems about the skill as a whole (frontmatter, package). */
   targets: ProblemTarget[];
+  /**
+   * What a drawing of the graph marks it as, where it marks it specially (the preview and the Mermaid and DOT exports
+   * alike): an edge on a dependency cycle, an input that likely misspells an upstream output.
+   */
+  mark?: 'cycle' | 'misspelt';
 }

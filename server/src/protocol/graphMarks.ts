@@ -9,13 +9,10 @@ export function worstSeverity(problems: readonly GraphProblem[] | undefined): 'e
   return problems.some((problem) => problem.severity === 'error') ? 'error' : 'warning';
 }
 
-/**
- * Inputs that likely misspell an upstream output (`input_name_typo`): drawn broken, not as a value given from outside
- * the skill.
- */
+/** Inputs that likely misspell an upstream output: drawn broken, not as a value given from outside the skill. */
 export function misspeltInputs(graph: GraphJson): { node: string; name: string }[] {
   return graph.problems.flatMap((problem) =>
-    problem.code === 'input_name_typo'
+    problem.mark === 'misspelt'
       ? problem.targets.flatMap((target) =>
           target.kind === 'port' && target.direction === 'input' ? [{ node: target.node, name: target.name }] : [],
         )
@@ -27,7 +24,7 @@ export function misspeltInputs(graph: GraphJson): { node: string; name: string }
 export function cycleEdges(graph: GraphJson): Set<string> {
   const edges = new Set<string>();
   for (const problem of graph.problems)
-    if (problem.code === 'dependency_cycle')
+    if (problem.mark === 'cycle')
       for (const target of problem.targets) if (target.kind === 'edge') edges.add(`${target.from}>${target.to}`);
   return edges;
 }

@@ -241,7 +241,7 @@ test('paths that escape the skill are reported, and nothing outside the skill is
     analysis.diagnostics
       .filter((item) => item.code === 'path_escapes_skill')
       .map((item) => analysis.text.slice(item.span.start, item.span.end)),
-    // A link to another skill's SKILL.md is the library's edge between them (judged from its path alone), not an escape.
+    // A link to another skill's SKILL.md is the library's edge between them (judged by its path alone), not an escape.
     ['../../../etc/passwd', 'scripts/link.py'],
   );
   const reads = recording.touched.filter((file) => !file.startsWith('/skills/probe'));

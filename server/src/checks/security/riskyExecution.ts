@@ -304,7 +304,7 @@ const ADDRESS = /https?:\/\/[^\s'"|)`;<>]+/;
 
 /** A word every risk needs: a text with none of them is not read line by line. */
 const ANY_RISK =
-  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|trusted-host|strict|http:|CA_BUNDLE|CA_CERTS|add-trusted-cert|certutil|Import-Certificate|update-ca-|trust\s+anchor|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
+  /\/dev\/(?:tcp|udp)|mkfifo|\brm\s|push|helper|\b(?:node|deno|bun|python|perl|ruby)\b|curl|wget|iwr|irm|Invoke-|fetch|eval|source|<\(|exec\s*\(|>>?\s*["']?(?:~|\$\{?HOME|\/etc)|tee\b|\.ssh\/|chmod|verify|TLS|trusted-host|strict|http:|\baws\s|gsutil|rclone|\baz\s|\bgh\s|CA_BUNDLE|CA_CERTS|add-trusted-cert|certutil|Import-Certificate|update-ca-|trust\s+anchor|rejectUnauthorized|sslVerify|InsecureSkip|\bnc\b|netcat|ncat|ssh\b|scp|rsync|sftp|socat|base64|FromBase64|xxd|\btr\s|\|\s*rev\b|powershell|pwsh|iex|crontab|schtasks|ScheduledTask|launchctl|LaunchAgents|LaunchDaemons|systemctl|systemd|autostart|CurrentVersion|login item|\.git\/hooks|hooksPath|config|defaults/i;
 
 /** Commands to read: a script or a block, and whether it is a POSIX shell's (read by the shell's parser). */
 export interface CommandPiece extends Placed {
@@ -322,7 +322,8 @@ export interface CommandPiece extends Placed {
  */
 const SAVES_DOWNLOAD =
   /\b(?:curl|wget)\b[^\n]*\s(?:-o|-O|--output(?:-document)?)(?:\s+|=)(?!["']?(?:\/dev\/null|-)(?:["'\s;|&)]|$))/m;
-const MAY_SEND = /\b(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|scp|rsync|sftp|https?|xh)\b/;
+const MAY_SEND =
+  /\b(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|scp|rsync|sftp|https?|xh|gsutil|rclone)\b|\baws\s+s3\b|\baz\s+storage\b|\bgh\s+(?:gist|issue|pr|api)\b/;
 const READS_SECRET =
   /(?<!--[\w-]*=["']?)\.(?:aws|ssh|netrc|git-credentials|docker|kube|npmrc|pypirc|config\/gcloud|config\/gh|env\b)|(?<!\.)\b(?:env|printenv)[ \t]*(?:$|[|;&)>`'"\\])/im;
 const SECRET_NAME = /TOKEN|SECRET|PASSW|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL/i;

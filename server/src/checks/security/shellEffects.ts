@@ -2,6 +2,7 @@ import { programAt, programName } from '../../parse/shell/commandProgram';
 import type { ShellCommand, ShellWord } from '../../parse/shell/shellSyntax';
 import { POSIX_SHELLS } from '../../platforms/shells';
 import { runsPipedText } from './commandText';
+import { uploads } from './uploadCommands';
 
 // What one shell command does, read from its parsed words whatever their spelling: the secrets it reads, what it sends
 // over the network and where, what it downloads and where it keeps it, what it runs. shellDataFlow.ts follows the
@@ -118,7 +119,7 @@ export function effectsOf(command: ShellCommand): Effects {
         input: true,
         to: url.text,
       };
-  }
+  } else uploads(name, args, effects);
   const interpreter = /^(?:python[\d.]*|node|perl|ruby|php|deno|bun)$/.test(name) || POSIX_SHELLS.has(name);
   if (interpreter || name === 'sudo') {
     effects.runsInput = runsPipedText(

@@ -1,7 +1,8 @@
 // `npm run bench`: measures Skillgraph and its peers on this machine and
 // writes bench/RESULTS.md and bench/results.json. Not part of `npm test`.
-// `npm run bench -- --only real-shaped` runs the real-shaped step alone (see realShapedOnly); `--only library-load` the
-// library graph's export and load into Kùzu (see libraryLoadOnly).
+// `npm run bench -- --only real-shaped` runs the real-shaped step alone (see realShapedOnly); `--only skill-library`
+// the library step (skillLibraryOnly); `--only library-load` the library graph's export and load into Kùzu alone
+// (libraryLoadOnly).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,9 +71,21 @@ async function libraryLoadOnly(): Promise<void> {
 }
 
 const LIBRARY_LOAD_STEP = 'the library graph of 10,000 skills exported as CSV and as Cypher, loaded into Kùzu';
+const SKILL_LIBRARY_STEP =
+  'the library of 10,000 skills: built against check, exported as Cypher and loaded into Kùzu, edited in the server';
+
+/** `--only skill-library`: the whole library step (against check, its loads, its edits), into the last results. */
+async function skillLibraryOnly(): Promise<void> {
+  step(SKILL_LIBRARY_STEP);
+  const skillLibrary = await benchSkillLibrary(TMP);
+  const results = JSON.parse(readFileSync(path.join(__dirname, 'results.json'), 'utf8')) as Results;
+  writeResults({ ...results, skillLibrary });
+}
+
 const ONLY: Record<string, () => void | Promise<void>> = {
   'real-shaped': realShapedOnly,
   'library-load': libraryLoadOnly,
+  'skill-library': skillLibraryOnly,
 };
 
 async function main(): Promise<void> {
@@ -95,9 +108,7 @@ async function main(): Promise<void> {
   const security = benchSecurity(TMP);
   step(REAL_SHAPED_STEP);
   const realShaped = benchRealShaped(TMP, CORPUS, PEERS);
-  step(
-    'the library of 10,000 skills: built against check, exported as Cypher and loaded into Kùzu, edited in the server',
-  );
+  step(SKILL_LIBRARY_STEP);
   const skillLibrary = await benchSkillLibrary(TMP);
   step('MetaSkill catalog on 10,000 skills');
   const catalog = benchCatalog(TMP);

@@ -1,9 +1,10 @@
 import { SHELL_KEYWORDS, SHELL_STATE_BUILTINS } from '../../platforms/shells';
+import { ASSIGNMENT, WRAPPERS } from '../../parse/shell/commandProgram';
 
 // The programs a shell script runs, read as the shell reads it (never run): the first word of each command, past
 // its assignments (`LANG=C sort`), its redirections and the shell's grammar (`if`, `do`, `done`, a `case` pattern, a
 // function's definition); not a here-document's lines, nor text in quotes, which are arguments; the commands inside
-// `$( )`, backticks and `<( )` too. A wrapper (`env`, `sudo`, `command`, `exec`, `nohup`, `time`, `nice`, `timeout`)
+// `$( )`, backticks and `<( )` too. A wrapper (commandProgram.ts: `env`, `sudo`, `nohup`, `xargs`, …)
 // is read through to the program it runs: `/usr/bin/env python3 x.py` runs `python3`.
 
 /**
@@ -188,21 +189,6 @@ function tokenize(script: string, nested: string[]): Token[] {
   endWord();
   return tokens;
 }
-
-/** `NAME=value` or `NAME+=value`: an assignment, not a command. */
-const ASSIGNMENT = /^[A-Za-z_]\w*\+?=/;
-
-/** The words each wrapper takes before the program it runs, by option; `true` when the option takes a value. */
-const WRAPPERS: Record<string, Record<string, boolean>> = {
-  env: { '-u': true, '--unset': true, '-C': true, '--chdir': true, '-S': true, '--split-string': true },
-  sudo: { '-u': true, '-g': true, '-C': true, '-h': true, '-p': true, '-U': true, '-r': true, '-t': true, '-D': true },
-  command: {},
-  exec: { '-a': true },
-  nohup: {},
-  time: {},
-  nice: { '-n': true, '--adjustment': true },
-  timeout: { '-s': true, '--signal': true, '-k': true, '--kill-after': true },
-};
 
 /**
  * The program a command's words run, read through wrappers; undefined when none runs (`command -v git` asks where git

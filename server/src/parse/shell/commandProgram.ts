@@ -5,7 +5,7 @@ import type { ShellWord } from './shellSyntax';
 // `bash`.
 
 /** The words each wrapper takes before the program it runs, by option; `true` when the option takes a value. */
-const WRAPPERS: Record<string, Record<string, boolean>> = {
+export const WRAPPERS: Record<string, Record<string, boolean>> = {
   env: { '-u': true, '--unset': true, '-C': true, '--chdir': true, '-S': true, '--split-string': true },
   sudo: { '-u': true, '-g': true, '-C': true, '-h': true, '-p': true, '-U': true, '-r': true, '-t': true, '-D': true },
   command: {},
@@ -18,7 +18,7 @@ const WRAPPERS: Record<string, Record<string, boolean>> = {
 };
 
 /** `NAME=value`: an assignment `env` makes before the program. */
-const ASSIGNMENT = /^[A-Za-z_]\w*\+?=/;
+export const ASSIGNMENT = /^[A-Za-z_]\w*\+?=/;
 
 /** A program's name without its folder: `/usr/bin/curl` is `curl`. */
 export function programName(word: ShellWord): string {
